@@ -1,0 +1,80 @@
+// The plan is data: diff and plan produce it without effects, apply executes it, renderers print it.
+import type { Json, Obj } from '../kinds/resource-kind.ts';
+
+export type ActionOp = 'create' | 'update' | 'replace' | 'delete' | 'module-put' | 'module-delete';
+
+/** One field-level change, shown as `path: old -> new`. Sensitive changes carry no values at all. */
+export interface FieldChange {
+  /** JSON pointer in the request shape (`/backend/backend_id`, `/labels/app`). */
+  path: string;
+  kind: 'add' | 'remove' | 'replace';
+  old?: Json;
+  new?: Json;
+  /** A secret changed: renderers print `(sensitive)` and the values are absent. */
+  sensitive?: boolean;
+  /** The new value is an id not known until apply (a reference to a resource created by this plan). */
+  knownAfterApply?: boolean;
+}
+
+export interface Action {
+  /** Unique within the plan, stable across runs for the same plan: `op:Kind/name[:module]`. */
+  id: string;
+  op: ActionOp;
+  kind: string;
+  name: string;
+  /** `Kind/name`. */
+  address: string;
+  /** Live id acted on (update, delete, module ops; the old id for replace). */
+  liveId?: string;
+  /** Request body (create, replace, module-put) or changed fields (update); may hold PendingRef and secrets. */
+  body?: Obj;
+  /** Full desired body (for update hooks that need it, and the post-apply check). */
+  desired?: Obj;
+  module?: string;
+  /** What a user sees: field changes (create: every field as add; delete: empty). */
+  changes: FieldChange[];
+  /** For replace: why (`ip_policy_id cannot be updated`). */
+  reason?: string;
+  /** Ids of actions that must finish first. */
+  dependsOn: string[];
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  replace: number;
+  delete: number;
+}
+
+export interface Plan {
+  stack: string;
+  actions: Action[];
+  summary: PlanSummary;
+  /** Notes for the user that are not actions (a collision hint, a delete-threshold status). */
+  warnings: string[];
+}
+
+export type ActionStatus = 'done' | 'failed' | 'skipped';
+
+export interface ActionResult {
+  actionId: string;
+  status: ActionStatus;
+  /** For failed: the API error (status, error_code, message) or another error's message. Never a secret. */
+  error?: { status?: number; errorCode?: string; message: string };
+  /** For skipped: the id of the failed action it depended on. */
+  skippedBecause?: string;
+}
+
+export interface ApplyResult {
+  results: ActionResult[];
+  ok: boolean;
+  /** True when an interrupt stopped the apply before every action started. */
+  interrupted?: boolean;
+}
+
+/** Progress events of an apply, for the live progress display and plain log lines. */
+export type ApplyEvent =
+  | { type: 'start'; action: Action }
+  | { type: 'done'; action: Action }
+  | { type: 'failed'; action: Action; error: NonNullable<ActionResult['error']> }
+  | { type: 'skipped'; action: Action; because: string };

@@ -1,0 +1,98 @@
+// The ResourceKind descriptor: everything the reconciler knows about one kind lives in one object
+// that satisfies this interface (src/kinds/<kind>.ts). The engine only ever calls these hooks; it never
+// names a kind. src/kinds/index.ts holds KINDS, the one explicit list.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Obj = { [key: string]: Json };
+
+/**
+ * A reference to another resource, in the request ("sent") shape: a JSON pointer into the request body
+ * whose value is an id, or whose value is a list of ids when the pointer ends in `/*`
+ * (`/backend/backend_id`, `/ip_restriction/ip_policy_ids/*`, `/edge_id`).
+ * In a manifest the same field takes a managed resource's name or a literal id.
+ */
+export interface RefField {
+  pointer: string;
+  /** Manifest kinds the reference may point at (a backend_id may name either backend kind). */
+  kinds: readonly string[];
+}
+
+/**
+ * A reference whose target does not have an id yet (it is created by the same apply).
+ * Desired request bodies hold this object where the id will go; apply substitutes the id.
+ */
+export interface PendingRef {
+  $ref: string; // `Kind/name`
+}
+
+/** One live object of a kind, as fetched. */
+export interface LiveItem {
+  /** The service id; for natural-key kinds, the natural key (e.g. `edghts_x/edghtsrt_y`). */
+  id: string;
+  /** The raw response object of the service. */
+  raw: Obj;
+}
+
+/** The narrow HTTP surface descriptors use. Implemented by src/client; paths are relative to the API URL. */
+export interface Api {
+  get(path: string): Promise<Obj>;
+  post(path: string, body: Obj): Promise<Obj>;
+  patch(path: string, body: Obj): Promise<Obj>;
+  put(path: string, body: Obj): Promise<Obj>;
+  delete(path: string): Promise<void>;
+  /** GET a list and follow next_page_uri until null; returns the items under `listKey` of every page. */
+  list(path: string, listKey: string): Promise<Obj[]>;
+}
+
+/** What fetch hooks may use besides the Api: other kinds' live lists, fetched once and shared. */
+export interface FetchContext {
+  api: Api;
+  /** Raw items of a top-level list endpoint, memoized per path (so HTTPSEdge and HTTPSEdgeRoute share one fetch). */
+  listOnce(path: string, listKey: string): Promise<Obj[]>;
+}
+
+export interface ResourceKind {
+  /** Manifest kind, e.g. `TCPEdge`. */
+  readonly kind: string;
+  /** Literal ids of this kind start with this prefix (`edgtcp_`); absent for natural-key kinds. */
+  readonly idPrefix?: string;
+  /**
+   * `marker`: matched by the ownership marker in `metadata` (DESIGN section 4).
+   * `natural`: no metadata; matched by `naturalKey`, and a manifest is authoritative for the parent it names.
+   */
+  readonly identity: 'marker' | 'natural';
+  readonly refs: readonly RefField[];
+  /** Top-level request fields the service cannot update: a change means replace (create new, repoint, delete old). */
+  readonly immutable: readonly string[];
+  /** Top-level request fields whose values are never printed, logged or saved (shown as `(sensitive)`). */
+  readonly secrets: readonly string[];
+  /** Top-level request fields the service never returns (e.g. `private_key_pem`): excluded from the diff. */
+  readonly writeOnly: readonly string[];
+  /** Fields that are modules: sent whole, and removed only by `deleteModule` (absent from the manifest = delete). */
+  readonly modules: readonly string[];
+
+  /** Manifest document fields (without kind/name; refs already resolved) -> request body. Pure. */
+  toRequest(spec: Obj): Obj;
+  /**
+   * Live response -> the request shape, normalized so that a just-applied resource compares equal to its
+   * desired body: Refs become ids, header names lower-cased, `enabled` defaulted, service-only fields dropped,
+   * values the service defaults when unsent dropped when they equal the default. Pure.
+   */
+  fromLive(raw: Obj): Obj;
+  /** Normalization applied to a desired request body before diffing (same rules as fromLive). Pure. */
+  normalizeDesired(body: Obj): Obj;
+  /** For natural-identity kinds: the key of a desired body (parent ids) or of a live item; matches LiveItem.id. */
+  naturalKey?(body: Obj): string;
+
+  /** Every live object of this kind in the account. */
+  fetch(ctx: FetchContext): Promise<LiveItem[]>;
+
+  create(api: Api, body: Obj): Promise<LiveItem>;
+  /** Send the changed top-level fields (`changed` holds only those, modules included whole). */
+  update(api: Api, live: LiveItem, changed: Obj, desired: Obj): Promise<void>;
+  /** Replace one module whole (PUT). Only for kinds with modules. */
+  putModule?(api: Api, live: LiveItem, module: string, body: Obj): Promise<void>;
+  /** Remove one module (DELETE). Only for kinds with modules. */
+  deleteModule?(api: Api, live: LiveItem, module: string): Promise<void>;
+  delete(api: Api, live: LiveItem): Promise<void>;
+}

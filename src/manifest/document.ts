@@ -1,0 +1,56 @@
+// The manifest side's data: documents as loaded (with source positions) and the desired state after resolve.
+import type { SourcePos } from '../errors.ts';
+import type { Obj } from '../kinds/resource-kind.ts';
+
+/** One YAML document = one resource, with the position of every value kept for error messages. */
+export interface ManifestDoc {
+  kind: string;
+  name: string;
+  /** The document's fields other than kind and name, as plain data. */
+  fields: Obj;
+  /** Position of the document itself. */
+  pos: SourcePos;
+  /** Position of each value by JSON pointer (`/backend/backend_id`, `/hostports/0`); `''` is the document. */
+  positions: Map<string, SourcePos>;
+  /** Directory of the file, for `{file: ...}` secrets relative to the manifest. */
+  dir: string;
+}
+
+/** edgeops.yaml: each value optional; flag > env > file. */
+export interface ProjectConfig {
+  stack?: string;
+  api_url?: string;
+  concurrency?: number;
+  max_deletes?: number;
+  /** Per-kind delete limits, e.g. {TCPEdge: 2}. */
+  max_deletes_per_kind?: Record<string, number>;
+  /** File the config came from. */
+  file?: string;
+}
+
+export interface LoadedManifests {
+  docs: ManifestDoc[];
+  config: ProjectConfig;
+}
+
+/** One desired resource after resolve: references by name became PendingRef or literal ids; secrets read. */
+export interface DesiredResource {
+  kind: string;
+  name: string;
+  /** `Kind/name`. */
+  address: string;
+  /**
+   * The manifest fields in the request shape (before the kind's toRequest): names in `*_id(s)` fields replaced by
+   * `{ $ref: 'Kind/name' }` when they name a managed resource, literal ids kept; `{file}`/`{env}` secrets replaced by
+   * their values; `metadata` kept as a mapping (the engine serializes it with the ownership marker).
+   */
+  spec: Obj;
+  /** Addresses of managed resources this one references (for the dependency graph). */
+  dependsOn: string[];
+  pos: SourcePos;
+}
+
+export interface DesiredState {
+  resources: DesiredResource[];
+  config: ProjectConfig;
+}
