@@ -35,8 +35,13 @@ export interface Action {
   changes: FieldChange[];
   /** For replace: why (`ip_policy_id cannot be updated`). */
   reason?: string;
-  /** Ids of actions that must finish first. */
+  /** Ids of actions that must finish first. An id ending in `#old` names the old-resource delete of a replace. */
   dependsOn: string[];
+  /**
+   * For replace only: ids that must finish before the OLD resource is deleted (its dependents repointed to the
+   * new one first). The replace runs as create-new (`id`, after `dependsOn`) then delete-old (`id#old`).
+   */
+  deleteDependsOn?: string[];
 }
 
 export interface PlanSummary {

@@ -1,0 +1,37 @@
+// One plan in a fresh process, reporting its peak RSS: `node --import tsx bench/plan-memory-child.ts --url U
+// --key K --dir MANIFESTS`. Peak = the kernel's high-water mark (VmHWM), with sampled RSS as a fallback.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createApi } from '../src/client/http.ts';
+import { computePlan, loadDesired } from '../src/pipeline.ts';
+
+const { values } = parseArgs({ options: { url: { type: 'string' }, key: { type: 'string' }, dir: { type: 'string' }, stack: { type: 'string' } } });
+
+function vmHwm(): number | undefined {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let sampled = process.memoryUsage().rss;
+const sampler = setInterval(() => {
+  sampled = Math.max(sampled, process.memoryUsage().rss);
+}, 5);
+sampler.unref();
+
+const base = vmHwm() ?? process.memoryUsage().rss;
+const started = performance.now();
+const api = createApi({ url: values.url!, apiKey: values.key! });
+const desired = await loadDesired([values.dir!]);
+const ctx = await computePlan(desired, api, { stack: values.stack! });
+const planMs = performance.now() - started;
+sampled = Math.max(sampled, process.memoryUsage().rss);
+await api.close();
+const live = [...ctx.live.byKind.values()].reduce((n, items) => n + items.length, 0);
+process.stdout.write(
+  `${JSON.stringify({ base, peak: vmHwm() ?? sampled, sampled, planMs, resources: desired.resources.length, live, actions: ctx.plan.actions.length })}\n`,
+);
+process.exit(0);

@@ -1,0 +1,76 @@
+// `npm run bench` runs every benchmark of issue 6; `npm run bench -- <name|number>...` runs some of them.
+// Prints one line per figure (ratio last) on stdout, progress on stderr. `--md FILE` also writes the
+// results table with the machine it ran on; `--json FILE` the raw figures.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { applyConcurrency } from './apply-concurrency.ts';
+import type { BenchContext, Benchmark } from './lib/context.ts';
+import { formatFigure, type Figure } from './lib/figure.ts';
+import { machine } from './lib/machine.ts';
+import { renderMarkdown } from './lib/markdown.ts';
+import { seed, type SeedSet } from './lib/seed.ts';
+import { planFloor } from './plan-floor.ts';
+import { planMemory } from './plan-memory.ts';
+import { planRefresh } from './plan-refresh.ts';
+import { serviceThroughput } from './service-throughput.ts';
+import { validateScale } from './validate-scale.ts';
+
+export const BENCHMARKS: readonly Benchmark[] = [planFloor, planRefresh, applyConcurrency, validateScale, serviceThroughput, planMemory];
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { md: { type: 'string' }, json: { type: 'string' }, list: { type: 'boolean' } },
+});
+
+if (values.list) {
+  for (const b of BENCHMARKS) console.log(`${b.id}  ${b.name.padEnd(22)} ${b.title}`);
+  process.exit(0);
+}
+
+const selected = positionals.length
+  ? positionals.map((p) => {
+      const b = BENCHMARKS.find((x) => x.name === p || String(x.id) === p) ?? BENCHMARKS.find((x) => x.name.startsWith(p));
+      if (!b) throw new Error(`unknown benchmark "${p}"; known: ${BENCHMARKS.map((x) => x.name).join(', ')}`);
+      return b;
+    })
+  : BENCHMARKS;
+
+const tmp = await mkdtemp(join(tmpdir(), 'edgeops-bench-'));
+const seeds = new Map<number, Promise<SeedSet>>();
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+const ctx: BenchContext = {
+  tmp,
+  log,
+  seeded(count) {
+    let s = seeds.get(count);
+    if (!s) seeds.set(count, (s = seed(tmp, count, log)));
+    return s;
+  },
+};
+
+const m = machine();
+log(`${m.nproc} CPUs (${m.cpu}), node ${m.node}, scratch ${tmp}`);
+const results: { bench: Benchmark; figures: Figure[]; error?: string }[] = [];
+for (const bench of selected) {
+  log(`${bench.id}. ${bench.title}`);
+  try {
+    const figures = await bench.run(ctx);
+    for (const f of figures) {
+      console.log(formatFigure(f));
+      if (f.note) log(`   ${f.note}`);
+    }
+    results.push({ bench, figures });
+  } catch (err) {
+    const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    console.log(`${bench.name}  ERROR ${message.split('\n')[0]}`);
+    log(message);
+    results.push({ bench, figures: [], error: message });
+  }
+}
+
+if (values.md) await writeFile(values.md, await renderMarkdown(m, results, [...seeds.values()]));
+if (values.json) await writeFile(values.json, `${JSON.stringify({ machine: m, results: results.map((r) => ({ name: r.bench.name, figures: r.figures, error: r.error })) }, null, 2)}\n`);
+if (!process.env.BENCH_KEEP) await rm(tmp, { recursive: true, force: true });
+process.exitCode = results.some((r) => r.error || r.figures.some((f) => !f.ok)) ? 1 : 0;

@@ -1,0 +1,75 @@
+// Benchmark 5: service throughput on list pages of 100 items with 16 concurrent connections, against a bare
+// node:http server returning the same bytes (both in child processes, one loaded at a time). Target: >= 0.5x.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { request } from 'undici';
+import type { Benchmark } from './lib/context.ts';
+import { benchScript, spawnTs } from './lib/child.ts';
+import { perSec, type Figure } from './lib/figure.ts';
+import { runLoad } from './lib/load.ts';
+import { median, reps } from './lib/measure.ts';
+import { startSeeded } from './lib/seed.ts';
+
+const CONNECTIONS = 16;
+const PAGES = [
+  { label: 'tcp-edges', path: '/edges/tcp?limit=100' },
+  { label: 'tunnel-group-backends', path: '/backends/tunnel_group?limit=100' },
+];
+
+export const serviceThroughput: Benchmark = {
+  name: 'service-throughput',
+  id: 5,
+  title: `list pages of 100 items, ${CONNECTIONS} connections, vs bare node:http with the same bytes`,
+  async run(ctx) {
+    const set = await ctx.seeded(5000);
+    const service = await startSeeded(set, ctx.tmp);
+    const headers = { authorization: `Bearer ${service.apiKey}`, 'service-version': '2' };
+    const quick = Boolean(process.env.BENCH_QUICK);
+    const load = { connections: CONNECTIONS, warmupMs: quick ? 300 : 1000, durationMs: quick ? 1000 : 4000, headers };
+    const figures: Figure[] = [];
+    try {
+      for (const page of PAGES) {
+        const res = await request(`${service.url}${page.path}`, { headers });
+        const bytes = Buffer.from(await res.body.arrayBuffer());
+        if (res.statusCode !== 200) throw new Error(`${page.path}: ${res.statusCode} ${bytes.toString().slice(0, 200)}`);
+        const items = Object.values(JSON.parse(bytes.toString()) as Record<string, unknown>).find(Array.isArray)?.length ?? 0;
+        const bodyFile = join(ctx.tmp, `page-${page.label}.json`);
+        await writeFile(bodyFile, bytes);
+        const type = String(res.headers['content-type'] ?? 'application/json');
+        const bare = spawnTs(benchScript('bare-child.ts'), ['--body', bodyFile, '--type', type]);
+        try {
+          const bareUrl = (await bare.next<{ url: string }>(30_000)).url;
+          const svc: number[] = [];
+          const base: number[] = [];
+          let errors = 0;
+          for (let i = 0; i < reps(0, 3).reps; i++) {
+            const a = await runLoad(service.url, page.path, load);
+            const b = await runLoad(bareUrl, page.path, load);
+            svc.push(a.rps);
+            base.push(b.rps);
+            errors += a.errors + b.errors;
+          }
+          const s = median(svc);
+          const b = median(base);
+          const ratio = s / b;
+          figures.push({
+            name: `service-throughput/${page.label}`,
+            values: [['bare', perSec(b)], ['service', perSec(s)]],
+            ratio,
+            target: '>= 0.5x',
+            ok: ratio >= 0.5 && errors === 0,
+            note:
+              `GET ${page.path}: ${items} items, ${(bytes.length / 1024).toFixed(1)} KiB per page; ` +
+              `service runs ${svc.map(Math.round).join('/')} req/s, bare ${base.map(Math.round).join('/')} req/s` +
+              (errors ? `; ${errors} non-200 answers` : ''),
+          });
+        } finally {
+          await bare.stop();
+        }
+      }
+    } finally {
+      await service.stop();
+    }
+    return figures;
+  },
+};

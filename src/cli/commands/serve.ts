@@ -1,0 +1,64 @@
+// `edgeops serve`: run the Edge Configuration Management Service until SIGINT/SIGTERM. The service module is
+// loaded by a lazy import() only (DESIGN 9.6), so the reconciler commands never load it.
+import { Option, type Command } from 'commander';
+import { ConfigError } from '../../errors.ts';
+import type { CliContext } from '../context.ts';
+
+interface ServeFlags {
+  host: string;
+  port: string;
+  apiKey: string[];
+  db?: string;
+  rateLimit?: string;
+}
+
+function integer(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new ConfigError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function waitForStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function registerServe(program: Command, ctx: CliContext, done: (code: number) => void): void {
+  program
+    .command('serve')
+    .description('run the Edge Configuration Management Service (HTTP JSON API)')
+    .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
+    .addOption(new Option('--port <port>', 'port to listen on (0: any free port)').default('4010'))
+    .addOption(new Option('--api-key <key>', 'accepted API key; repeat for several').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
+    .addOption(new Option('--db <file>', 'SQLite database file (omitted: in memory, lost on exit)'))
+    .addOption(new Option('--rate-limit <n>', 'requests per 60 s per API key, then 429 (default: off)'))
+    .addHelpText('after', `
+Runs until SIGINT or SIGTERM, then closes cleanly. Clients send Authorization: Bearer <key> and Service-Version: 2.
+
+Examples:
+  $ edgeops serve --port 4010 --api-key dev --db ./edge.db
+  $ edgeops serve --host 0.0.0.0 --api-key "$KEY_A" --api-key "$KEY_B" --rate-limit 120
+  $ curl -H 'Authorization: Bearer dev' -H 'Service-Version: 2' http://127.0.0.1:4010/ip_policies`)
+    .action(async (flags: ServeFlags) => {
+      const port = integer(flags.port, '--port', 0, 65535);
+      const rateLimit = flags.rateLimit === undefined ? undefined : integer(flags.rateLimit, '--rate-limit', 1, 1_000_000);
+      const { startService } = await import('../../service/server.ts');
+      const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit });
+      ctx.out(`edgeops service listening on ${service.url}\n`);
+      ctx.out(`  storage: ${flags.db ? flags.db : 'in memory (pass --db FILE to keep data)'}\n`);
+      ctx.out(`  API keys: ${flags.apiKey.length > 0 ? `${flags.apiKey.length} configured` : 'none configured: any bearer token is accepted'}\n`);
+      if (rateLimit !== undefined) ctx.out(`  rate limit: ${rateLimit} requests per 60 s per key\n`);
+      ctx.out('Press Ctrl-C to stop.\n');
+      const signal = await waitForStopSignal();
+      ctx.out(`${signal}: closing\n`);
+      await service.close();
+      done(0);
+    });
+}

@@ -1,0 +1,106 @@
+// The options every manifest command shares, and how each value is resolved: flag > environment >
+// edgeops.yaml > default. Commander gets no defaults for these, so "not given" stays distinguishable from
+// "given as the default" and the file can sit between the environment and the default.
+import { Command, Option } from 'commander';
+import { ConfigError } from '../errors.ts';
+import type { ProjectConfig } from '../manifest/document.ts';
+
+export const DEFAULT_STACK = 'default';
+export const DEFAULT_CONCURRENCY = 8;
+
+/** The raw values commander parsed for the shared options. */
+export interface SharedFlags {
+  apiUrl?: string;
+  apiKey?: string;
+  stack?: string;
+  concurrency?: string;
+  local?: boolean;
+  color: boolean;
+}
+
+export interface Settings {
+  stack: string;
+  concurrency: number;
+  local: boolean;
+  /** Unset when neither flag, environment nor file gives one; required only when not --local. */
+  apiUrl?: string;
+  apiKey?: string;
+  color: boolean;
+}
+
+export function addSharedOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--api-url <url>', 'service URL [env EDGEOPS_API_URL, edgeops.yaml api_url]'))
+    .addOption(new Option('--api-key <key>', 'service API key [env EDGEOPS_API_KEY]'))
+    .addOption(new Option('--stack <name>', `stack whose resources this run manages [env EDGEOPS_STACK, edgeops.yaml stack, default "${DEFAULT_STACK}"]`))
+    .addOption(new Option('--concurrency <n>', `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`))
+    .addOption(new Option('--local', 'use the embedded service on .edgeops/local.db next to the manifests'))
+    .addOption(new Option('--no-color', 'no colour in the output (also NO_COLOR)'));
+}
+
+interface Source<T> {
+  value: T;
+  from: string;
+}
+
+function pick<T>(...candidates: [T | undefined, string][]): Source<T> | undefined {
+  for (const [value, from] of candidates) if (value !== undefined && value !== '') return { value, from };
+  return undefined;
+}
+
+function parseConcurrency(source: Source<string | number> | undefined): number {
+  if (!source) return DEFAULT_CONCURRENCY;
+  const n = typeof source.value === 'number' ? source.value : Number(source.value);
+  if (!Number.isInteger(n) || n < 1 || n > 256) {
+    throw new ConfigError(`${source.from}: concurrency must be an integer from 1 to 256, got ${JSON.stringify(source.value)}`);
+  }
+  return n;
+}
+
+function parseStack(source: Source<string> | undefined): string {
+  if (!source) return DEFAULT_STACK;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(source.value)) {
+    throw new ConfigError(`${source.from}: stack must be 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(source.value)}`);
+  }
+  return source.value;
+}
+
+function parseUrl(source: Source<string> | undefined): string | undefined {
+  if (!source) return undefined;
+  let url: URL;
+  try {
+    url = new URL(source.value);
+  } catch {
+    throw new ConfigError(`${source.from}: not a URL: ${JSON.stringify(source.value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${source.from}: the API URL must be http or https, got ${JSON.stringify(source.value)}`);
+  }
+  return source.value.replace(/\/+$/, '');
+}
+
+/** Whether colour is on: not --no-color, NO_COLOR unset or empty (no-color.org), and the output is a terminal. */
+export function colorEnabled(flag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  return flag && isTTY && !env.NO_COLOR;
+}
+
+export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, config: ProjectConfig, stdoutIsTTY: boolean): Settings {
+  const file = config.file ?? 'edgeops.yaml';
+  if (flags.local && (flags.apiUrl !== undefined || flags.apiKey !== undefined)) {
+    throw new ConfigError('--local runs the embedded service: it cannot be combined with --api-url or --api-key');
+  }
+  const local = flags.local === true;
+  return {
+    stack: parseStack(pick([flags.stack, '--stack'], [env.EDGEOPS_STACK, 'EDGEOPS_STACK'], [config.stack, `${file}: stack`])),
+    concurrency: parseConcurrency(pick<string | number>(
+      [flags.concurrency, '--concurrency'],
+      [env.EDGEOPS_CONCURRENCY, 'EDGEOPS_CONCURRENCY'],
+      [config.concurrency, `${file}: concurrency`],
+    )),
+    local,
+    // With --local the environment's and the file's service are ignored: the run is against the embedded one.
+    apiUrl: local ? undefined : parseUrl(pick([flags.apiUrl, '--api-url'], [env.EDGEOPS_API_URL, 'EDGEOPS_API_URL'], [config.api_url, `${file}: api_url`])),
+    apiKey: local ? undefined : pick([flags.apiKey, '--api-key'], [env.EDGEOPS_API_KEY, 'EDGEOPS_API_KEY'])?.value,
+    color: colorEnabled(flags.color, env, stdoutIsTTY),
+  };
+}

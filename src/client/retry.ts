@@ -1,0 +1,124 @@
+// Retry policy for service calls: exponential backoff with full jitter, bounded attempts and total time.
+// GET/PUT/PATCH/DELETE are idempotent here and retried on transient failures. A POST is only retried when
+// the failure proves the request was never processed (429, connection refused) or, for ambiguous failures
+// (5xx gateway errors, connection reset, timeout), when the caller's check proves the create did not land.
+import { ApiError } from '../errors.ts';
+
+export interface RetryPolicy {
+  /** Total attempts including the first. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  /** Cap of one backoff step before jitter (Retry-After is honoured beyond it, within maxElapsedMs). */
+  maxDelayMs: number;
+  /** No retry is started that would begin after this much time since the first attempt. */
+  maxElapsedMs: number;
+  /** Injectable for tests: the clock, the wait and the jitter source. */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 200,
+  maxDelayMs: 8_000,
+  maxElapsedMs: 90_000,
+};
+
+/**
+ * Resolves true when a list shows that the create of an ambiguously failed POST did not land (so a retry
+ * cannot make a duplicate), false when it did land or cannot be told.
+ */
+export type PostCheck = () => Promise<boolean>;
+
+type Verdict = 'retry' | 'retry-if-not-landed' | 'fail';
+
+/** Failures before the request reached the service: nothing was processed, so even a POST may be repeated. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN']);
+/** Failures after the request may have been processed. */
+const AMBIGUOUS_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/** Retry-After in milliseconds, kept beside the error it came with (ApiError is a shared contract type). */
+const retryAfter = new WeakMap<ApiError, number>();
+
+export function setRetryAfter(err: ApiError, ms: number | undefined): ApiError {
+  if (ms !== undefined) retryAfter.set(err, ms);
+  return err;
+}
+
+/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 10.2.3). */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined || v.trim() === '') return undefined;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export function classify(err: unknown, method: string): Verdict {
+  if (!(err instanceof ApiError)) return 'fail';
+  const idempotent = method !== 'POST';
+  if (err.status === 429 || (err.status === 0 && NOT_SENT_CODES.has(err.errorCode))) return 'retry';
+  if (GATEWAY_STATUSES.has(err.status) || (err.status === 0 && AMBIGUOUS_CODES.has(err.errorCode))) {
+    return idempotent ? 'retry' : 'retry-if-not-landed';
+  }
+  return 'fail';
+}
+
+/** Full jitter: a uniform delay in [0, min(cap, base * 2^retry)] (retry counts from 0). */
+export function backoffDelay(policy: RetryPolicy, retry: number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.floor((policy.random ?? Math.random)() * ceiling);
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Run `attempt` until it succeeds, fails for good, or the policy's budget is spent; the last error is thrown.
+ * A DELETE answered 404 after a retry counts as done: an earlier attempt deleted it and lost the answer.
+ */
+export async function withRetry<T>(
+  method: string,
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  opts: { postCheck?: PostCheck; deletedValue?: T } = {},
+): Promise<T> {
+  const now = policy.now ?? Date.now;
+  const sleep = policy.sleep ?? realSleep;
+  const started = now();
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (method === 'DELETE' && n > 1 && err instanceof ApiError && err.status === 404 && 'deletedValue' in opts) {
+        return opts.deletedValue as T;
+      }
+      const verdict = classify(err, method);
+      if (verdict === 'fail' || n >= policy.maxAttempts) throw err;
+      const hinted = err instanceof ApiError ? retryAfter.get(err) : undefined;
+      const delay = hinted ?? backoffDelay(policy, n - 1);
+      if (now() - started + delay > policy.maxElapsedMs) throw err;
+      if (verdict === 'retry-if-not-landed' && !(await notLanded(opts.postCheck))) throw err;
+      await sleep(delay);
+    }
+  }
+}
+
+async function notLanded(check: PostCheck | undefined): Promise<boolean> {
+  if (!check) return false;
+  try {
+    return await check();
+  } catch {
+    // A failed check proves nothing; the caller gets the original error.
+    return false;
+  }
+}

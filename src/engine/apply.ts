@@ -1,0 +1,189 @@
+// The executor: the only engine code with effects. Runs the plan's actions through p-limit, each as soon as
+// its prerequisites are done (so deletes run dependents first and creates dependencies first), substitutes
+// PendingRefs with ids created earlier in the run, writes the ownership marker into metadata, and on a failure
+// skips only the failed action's dependents. An aborted signal stops new actions from starting.
+import pLimit from 'p-limit';
+import { ApiError, EdgeopsError } from '../errors.ts';
+import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { executionNodes, OLD_PHASE } from './graph.ts';
+import { createChecked } from './landed.ts';
+import { serializeMetadata } from './ownership.ts';
+import type { Action, ActionResult, ApplyEvent, ApplyResult, Plan } from './plan-data.ts';
+import { pendingTargets, substituteRefs } from './refs.ts';
+
+export interface ExecutorOptions {
+  stack: string;
+  concurrency: number;
+  kindOf: (kind: string) => ResourceKind | undefined;
+  /** The live item an action acts on (update, module ops, delete, replace's old delete). */
+  liveItem: (kind: string, id: string) => LiveItem | undefined;
+  onEvent?: (e: ApplyEvent) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExecutorResult extends ApplyResult {
+  /** Items created by this run, by address (for the post-apply check and callers that report ids). */
+  created: Map<string, LiveItem>;
+}
+
+type NodeState = 'done' | 'failed' | 'skipped';
+const INTERRUPTED = 'interrupted';
+
+function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function errorOf(err: unknown): NonNullable<ActionResult['error']> {
+  if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+
+export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Promise<ExecutorResult> {
+  const actions = new Map(plan.actions.map((a) => [a.id, a]));
+  const nodes = executionNodes(plan.actions);
+  const order = [...nodes.keys()];
+  const rank = new Map(order.map((id, i) => [id, i]));
+  const dependents = new Map<string, string[]>();
+  const waiting = new Map<string, number>();
+  for (const [id, deps] of nodes) {
+    waiting.set(id, deps.length);
+    for (const dep of deps) dependents.set(dep, [...(dependents.get(dep) ?? []), id]);
+  }
+
+  const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
+  const ids = new Map<string, string>();
+  const created = new Map<string, LiveItem>();
+  const state = new Map<string, NodeState>();
+  const errors = new Map<string, NonNullable<ActionResult['error']>>();
+  const because = new Map<string, string>();
+  let interrupted = false;
+  const emit = (e: ApplyEvent): void => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+      // A broken progress display must not leave the apply half-scheduled.
+    }
+  };
+
+  const kindOf = (a: Action): ResourceKind => {
+    const kind = opts.kindOf(a.kind);
+    if (!kind) throw new EdgeopsError('E_APPLY', `unknown kind ${a.kind}`);
+    return kind;
+  };
+  const liveOf = (a: Action): LiveItem => opts.liveItem(a.kind, a.liveId ?? '') ?? { id: a.liveId ?? '', raw: {} };
+  const resolved = (a: Action, body: Obj): Obj => {
+    const out = substituteRefs(body, (address) => ids.get(address));
+    const left = pendingTargets(out);
+    if (left.length > 0) throw new EdgeopsError('E_APPLY', `${a.address}: no id for ${left.join(', ')}`);
+    return out;
+  };
+  /** The body to send: ids substituted, and for marker kinds the user's metadata plus the marker. */
+  const sendable = (a: Action, kind: ResourceKind, body: Obj, withMetadata: boolean): Obj => {
+    const out = resolved(a, body);
+    if (kind.identity === 'marker' && withMetadata) {
+      out.metadata = serializeMetadata(isObj(out.metadata) ? out.metadata : undefined, { stack: opts.stack, name: a.address });
+    }
+    return out;
+  };
+
+  async function run(nodeId: string): Promise<void> {
+    const old = nodeId.endsWith(OLD_PHASE);
+    const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId)!;
+    const kind = kindOf(a);
+    if (old) return kind.delete(api, liveOf(a));
+    const desired = a.desired ?? a.body ?? {};
+    switch (a.op) {
+      case 'create':
+      case 'replace': {
+        const item = await createChecked({ kind, address: a.address, stack: opts.stack }, api, sendable(a, kind, a.body ?? {}, true));
+        ids.set(a.address, item.id);
+        created.set(a.address, item);
+        return;
+      }
+      case 'update':
+        return kind.update(api, liveOf(a), sendable(a, kind, a.body ?? {}, 'metadata' in (a.body ?? {})), sendable(a, kind, desired, true));
+      case 'module-put':
+        if (!kind.putModule || !a.module) throw new EdgeopsError('E_APPLY', `${a.kind} has no module ${a.module ?? ''}`);
+        return kind.putModule(api, liveOf(a), a.module, resolved(a, a.body ?? {}));
+      case 'module-delete':
+        if (!kind.deleteModule || !a.module) throw new EdgeopsError('E_APPLY', `${a.kind} has no module ${a.module ?? ''}`);
+        return kind.deleteModule(api, liveOf(a), a.module);
+      case 'delete':
+        return kind.delete(api, liveOf(a));
+    }
+  }
+
+  let settled = 0;
+  let allSettled!: () => void;
+  const finished = new Promise<void>((resolve) => (allSettled = resolve));
+
+  /** Progress events, sent when an action's last phase settles (a replace is done once the old one is gone). */
+  const report = (id: string, s: NodeState, cause?: string): void => {
+    const old = id.endsWith(OLD_PHASE);
+    const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id)!;
+    if (s === 'done' && action.op === 'replace' && !old) return;
+    // The old phase of a replace whose create did not run: the action was already reported.
+    if (old && s === 'skipped' && state.get(action.id) !== 'done') return;
+    if (s === 'done') emit({ type: 'done', action });
+    else if (s === 'failed') emit({ type: 'failed', action, error: errors.get(id)! });
+    else emit({ type: 'skipped', action, because: cause ?? INTERRUPTED });
+  };
+
+  const settle = (id: string, s: NodeState, cause?: string): void => {
+    if (state.has(id)) return;
+    state.set(id, s);
+    if (s === 'skipped' && cause) because.set(id, cause);
+    settled++;
+    report(id, s, cause);
+    const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x)! - rank.get(y)!);
+    for (const d of next) {
+      if (state.has(d)) continue;
+      if (s === 'done') {
+        const left = waiting.get(d)! - 1;
+        waiting.set(d, left);
+        if (left === 0) start(d);
+      } else {
+        settle(d, 'skipped', s === 'failed' ? id.replace(OLD_PHASE, '') : cause);
+      }
+    }
+    if (settled === nodes.size) allSettled();
+  };
+
+  const start = (id: string): void => {
+    void limit(async () => {
+      if (opts.signal?.aborted) {
+        interrupted = true;
+        settle(id, 'skipped', INTERRUPTED);
+        return;
+      }
+      if (!id.endsWith(OLD_PHASE)) emit({ type: 'start', action: actions.get(id)! });
+      try {
+        await run(id);
+        settle(id, 'done');
+      } catch (err) {
+        errors.set(id, errorOf(err));
+        settle(id, 'failed');
+      }
+    });
+  };
+
+  if (nodes.size === 0) allSettled();
+  for (const id of order) if (waiting.get(id) === 0) start(id);
+  await finished;
+
+  const results: ActionResult[] = plan.actions.map((a) => {
+    const phases = a.op === 'replace' ? [a.id, `${a.id}${OLD_PHASE}`] : [a.id];
+    const failed = phases.find((p) => state.get(p) === 'failed');
+    if (failed) return { actionId: a.id, status: 'failed', error: errors.get(failed)! };
+    const skipped = phases.find((p) => state.get(p) === 'skipped');
+    if (skipped) {
+      const cause = because.get(skipped);
+      return cause && cause !== INTERRUPTED
+        ? { actionId: a.id, status: 'skipped', skippedBecause: cause }
+        : { actionId: a.id, status: 'skipped' };
+    }
+    return { actionId: a.id, status: 'done' };
+  });
+  const ok = results.every((r) => r.status === 'done');
+  return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
+}

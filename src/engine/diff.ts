@@ -1,0 +1,145 @@
+// Diff one resource in the request ("sent") shape. Pure: both sides go through the kind's normalization hooks,
+// the marker is taken out of live metadata, write-only fields are left out, and the result is the resource's
+// actions (create | update + module put/delete | replace) without their dependencies.
+import jsonpatch from 'fast-json-patch';
+import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import type { Action, FieldChange } from './plan-data.ts';
+import { parseMetadata, sortKeys } from './ownership.ts';
+import { escapeSegment, hasPendingRef, isPendingRef, pointerSegments, substituteRefs, valueAt } from './refs.ts';
+
+function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * The desired request body: refs to already-known resources replaced by their ids (others stay PendingRef),
+ * the kind's toRequest + normalizeDesired applied, and the user's metadata kept as an object (the marker is
+ * added only when sending).
+ */
+export function desiredBody(kind: ResourceKind, spec: Obj, resolve: (address: string) => string | undefined): Obj {
+  const resolved = substituteRefs(spec, resolve);
+  if (kind.identity !== 'marker') return kind.normalizeDesired(kind.toRequest(resolved));
+  const { metadata, ...rest } = resolved;
+  const body = kind.normalizeDesired(kind.toRequest(rest));
+  delete body.metadata;
+  if (isObj(metadata) && Object.keys(metadata).length > 0) body.metadata = sortKeys(metadata);
+  return body;
+}
+
+/** The live body in the request shape, with the marker taken out of metadata and the user's part parsed. */
+export function liveBody(kind: ResourceKind, item: LiveItem): Obj {
+  const body = kind.fromLive(item.raw);
+  if (kind.identity !== 'marker') return body;
+  const raw = body.metadata ?? item.raw.metadata;
+  delete body.metadata;
+  const { user } = parseMetadata(raw);
+  if (user && Object.keys(user).length > 0) body.metadata = sortKeys(user);
+  return body;
+}
+
+/** What is compared: write-only fields (never returned by the service) are left out of both sides. */
+export function comparable(kind: ResourceKind, body: Obj): Obj {
+  if (kind.writeOnly.length === 0) return body;
+  const out = { ...body };
+  for (const field of kind.writeOnly) delete out[field];
+  return out;
+}
+
+function isScalarArray(v: Json | undefined): boolean {
+  return Array.isArray(v) && v.every((e) => e === null || typeof e !== 'object' || isPendingRef(e));
+}
+
+/**
+ * Changes from `from` to `to` as FieldChanges. Index-level ops inside a list of scalars are collapsed into one
+ * change of the whole list (`hostports: [a] -> [a, b]` reads better than a patch of indices).
+ */
+export function fieldChanges(kind: ResourceKind, from: Obj, to: Obj): FieldChange[] {
+  const byPath = new Map<string, FieldChange>();
+  for (const op of jsonpatch.compare(from, to)) {
+    const segments = pointerSegments(op.path);
+    let cut = segments.length;
+    for (let i = 1; i < segments.length; i++) {
+      const prefix = segments.slice(0, i);
+      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
+        cut = i;
+        break;
+      }
+    }
+    const at = segments.slice(0, cut);
+    const path = '/' + at.map(escapeSegment).join('/');
+    if (byPath.has(path)) continue;
+    const old = valueAt(from, at);
+    const neu = valueAt(to, at);
+    const change: FieldChange = { path, kind: old === undefined ? 'add' : neu === undefined ? 'remove' : 'replace' };
+    if (kind.secrets.includes(at[0]!)) change.sensitive = true;
+    else {
+      if (old !== undefined) change.old = old;
+      if (neu !== undefined) change.new = neu;
+    }
+    if (neu !== undefined && hasPendingRef(neu)) change.knownAfterApply = true;
+    byPath.set(path, change);
+  }
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+const topField = (change: FieldChange): string => pointerSegments(change.path)[0]!;
+
+interface Target {
+  kind: ResourceKind;
+  name: string;
+  address: string;
+}
+
+export function createAction(t: Target, desired: Obj): Action {
+  return {
+    id: `create:${t.address}`,
+    op: 'create',
+    kind: t.kind.kind,
+    name: t.name,
+    address: t.address,
+    body: desired,
+    desired,
+    changes: fieldChanges(t.kind, {}, desired),
+    dependsOn: [],
+  };
+}
+
+export function deleteAction(t: Target, live: LiveItem, idSuffix = ''): Action {
+  return { id: `delete:${t.address}${idSuffix}`, op: 'delete', kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes: [], dependsOn: [] };
+}
+
+/** The actions that take a live resource to its desired body; empty when they already match. */
+export function changeActions(t: Target, live: LiveItem, liveShape: Obj, desired: Obj): Action[] {
+  const { kind } = t;
+  const before = comparable(kind, liveShape);
+  const changes = fieldChanges(kind, before, comparable(kind, desired));
+  if (changes.length === 0) return [];
+  const base = { kind: kind.kind, name: t.name, address: t.address, liveId: live.id, desired, dependsOn: [] as string[] };
+
+  const immutable = [...new Set(changes.map(topField).filter((f) => kind.immutable.includes(f)))].sort();
+  if (immutable.length > 0) {
+    const reason = immutable.map((f) => `${f} cannot be updated`).join(', ');
+    return [{ ...base, id: `replace:${t.address}`, op: 'replace', body: desired, changes, reason }];
+  }
+
+  const actions: Action[] = [];
+  const update: Obj = {};
+  const updateChanges: FieldChange[] = [];
+  const byField = new Map<string, FieldChange[]>();
+  for (const c of changes) byField.set(topField(c), [...(byField.get(topField(c)) ?? []), c]);
+  for (const [field, fieldChangesOf] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const want = desired[field];
+    const isModule = kind.modules.includes(field);
+    if (isModule && (want === undefined || want === null) && kind.deleteModule) {
+      const removed: FieldChange[] = [{ path: `/${escapeSegment(field)}`, kind: 'remove', old: before[field]! }];
+      actions.push({ ...base, id: `module-delete:${t.address}:${field}`, op: 'module-delete', module: field, changes: removed });
+    } else if (isModule && isObj(want) && kind.putModule) {
+      actions.push({ ...base, id: `module-put:${t.address}:${field}`, op: 'module-put', module: field, body: want, changes: fieldChangesOf });
+    } else {
+      update[field] = want === undefined ? null : want;
+      updateChanges.push(...fieldChangesOf);
+    }
+  }
+  if (updateChanges.length > 0) actions.unshift({ ...base, id: `update:${t.address}`, op: 'update', body: update, changes: updateChanges });
+  return actions;
+}

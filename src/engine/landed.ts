@@ -1,0 +1,55 @@
+// A create is never retried blindly: after an ambiguous failure (5xx, connection reset, timeout) the kind is
+// listed again and searched for the resource (by ownership marker, or by natural key). Found -> the create
+// landed and the found item is used; not found -> the client may retry the POST.
+import { withPostRetry } from '../client/http.ts';
+import { ApiError } from '../errors.ts';
+import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { createFetchContext } from './live.ts';
+import { markerOf } from './ownership.ts';
+
+export interface CreateTarget {
+  kind: ResourceKind;
+  address: string;
+  stack: string;
+}
+
+/** True for failures after which the service may or may not have processed the request. */
+export function isAmbiguous(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 0 || err.status >= 500);
+}
+
+/** The live item a create of `body` would have made, if one exists now. */
+export async function findLanded(t: CreateTarget, api: Api, body: Obj): Promise<LiveItem | undefined> {
+  const items = await t.kind.fetch(createFetchContext(api));
+  if (t.kind.identity === 'natural') {
+    const key = t.kind.naturalKey?.(body);
+    return key === undefined ? undefined : items.find((item) => item.id === key);
+  }
+  return items.find((item) => {
+    const marker = markerOf(t.kind, item);
+    return marker?.stack === t.stack && marker.name === t.address;
+  });
+}
+
+/**
+ * Create through the kind's hook; POSTs retried by the client only once a list shows they did not land.
+ * When the create failed ambiguously but did land, the found item is returned; a natural-key item found that
+ * way is brought to the desired body with the kind's update (its create may have stopped half-way).
+ */
+export async function createChecked(t: CreateTarget, api: Api, body: Obj): Promise<LiveItem> {
+  const checkedApi = withPostRetry(api, async () => (await findLanded(t, api, body)) === undefined);
+  try {
+    return await t.kind.create(checkedApi, body);
+  } catch (err) {
+    if (!isAmbiguous(err)) throw err;
+    let found: LiveItem | undefined;
+    try {
+      found = await findLanded(t, api, body);
+    } catch {
+      throw err;
+    }
+    if (!found) throw err;
+    if (t.kind.identity === 'natural') await t.kind.update(api, found, body, body);
+    return found;
+  }
+}

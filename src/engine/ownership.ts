@@ -1,0 +1,112 @@
+// Ownership without a state file (DESIGN 4): a managed resource's `metadata` is a JSON object holding the user's
+// keys plus `"edgeops": {"stack": S, "name": "Kind/name"}`. Live items are matched to documents by that marker;
+// items without this stack's marker are never touched. Natural-key kinds (no metadata) are in scope when a
+// document names their key or their parent is managed by this stack.
+import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { refValues } from './refs.ts';
+
+export const MARKER_KEY = 'edgeops';
+/** The service's limit for `metadata`, which the marker counts against. */
+export const METADATA_LIMIT = 4096;
+
+export interface Marker {
+  stack: string;
+  /** `Kind/name`. */
+  name: string;
+}
+
+export interface ParsedMetadata {
+  marker?: Marker;
+  /** The user's keys (marker removed); undefined when metadata is absent or not a JSON object. */
+  user?: Obj;
+}
+
+function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** JSON with object keys sorted at every level, so equal data always gives the same string. */
+export function canonicalJson(value: Json): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+export function sortKeys(value: Json): Json {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (isObj(value)) {
+    const out: Obj = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]!);
+    return out;
+  }
+  return value;
+}
+
+/** Defensive: anything that is not a JSON object string with a well-formed marker is unmanaged. */
+export function parseMetadata(value: unknown): ParsedMetadata {
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return {};
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  if (!isObj(parsed)) return {};
+  const { [MARKER_KEY]: rawMarker, ...user } = parsed;
+  const marker =
+    isObj(rawMarker) && typeof rawMarker.stack === 'string' && typeof rawMarker.name === 'string'
+      ? { stack: rawMarker.stack, name: rawMarker.name }
+      : undefined;
+  return marker ? { marker, user } : { user: parsed };
+}
+
+/** The metadata string sent to the service: the user's keys plus the marker, keys sorted. */
+export function serializeMetadata(user: Obj | undefined, marker: Marker): string {
+  return canonicalJson({ ...(user ?? {}), [MARKER_KEY]: { stack: marker.stack, name: marker.name } });
+}
+
+export function metadataBytes(user: Obj | undefined, marker: Marker): number {
+  return Buffer.byteLength(serializeMetadata(user, marker), 'utf8');
+}
+
+/** The marker of a live item of a marker kind, when it carries one for this kind. */
+export function markerOf(kind: ResourceKind, item: LiveItem): Marker | undefined {
+  const { marker } = parseMetadata(item.raw.metadata);
+  if (!marker || !marker.name.startsWith(`${kind.kind}/`)) return undefined;
+  return marker;
+}
+
+export interface ManagedIndex {
+  /** This stack's live items of marker kinds by address; more than one means duplicates. */
+  byAddress: Map<string, LiveItem[]>;
+  /** Live ids of every resource this stack manages (for natural-key scope). */
+  managedIds: Set<string>;
+}
+
+/** Index the live items carrying this stack's marker. */
+export function indexManaged(kinds: readonly ResourceKind[], live: Map<string, LiveItem[]>, stack: string): ManagedIndex {
+  const byAddress = new Map<string, LiveItem[]>();
+  const managedIds = new Set<string>();
+  for (const kind of kinds) {
+    if (kind.identity !== 'marker') continue;
+    for (const item of live.get(kind.kind) ?? []) {
+      const marker = markerOf(kind, item);
+      if (!marker || marker.stack !== stack) continue;
+      const list = byAddress.get(marker.name);
+      if (list) list.push(item);
+      else byAddress.set(marker.name, [item]);
+      managedIds.add(item.id);
+    }
+  }
+  // Lowest id first: ids are time-ordered, so the oldest copy is kept and later duplicates are deleted.
+  for (const list of byAddress.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { byAddress, managedIds };
+}
+
+/** The parent id of a natural-key item: the first declared ref of its kind, read from the live body. */
+export function naturalParentId(kind: ResourceKind, liveBody: Obj): string | undefined {
+  const first = kind.refs[0];
+  if (!first) return undefined;
+  const value = refValues(liveBody, first)[0];
+  return typeof value === 'string' ? value : undefined;
+}

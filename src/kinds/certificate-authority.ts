@@ -1,0 +1,36 @@
+// Certificate authority (/certificate_authorities): a CA PEM for mutual TLS. The PEM cannot be updated.
+import { crudHooks } from './crud.ts';
+import { dropEmptyStrings, normalizePem, pickFields } from './normalize.ts';
+import type { Obj, ResourceKind } from './resource-kind.ts';
+
+const FIELDS = ['description', 'metadata', 'ca_pem'];
+const IMMUTABLE = ['ca_pem'];
+
+function normalize(body: Obj): Obj {
+  const out = dropEmptyStrings(body);
+  const pem = normalizePem(out.ca_pem);
+  if (pem !== undefined) out.ca_pem = pem;
+  return out;
+}
+
+const fromLive = (raw: Obj): Obj => normalize(pickFields(raw, FIELDS));
+
+export const certificateAuthority: ResourceKind = {
+  kind: 'CertificateAuthority',
+  idPrefix: 'ca_',
+  identity: 'marker',
+  refs: [],
+  immutable: IMMUTABLE,
+  secrets: [],
+  writeOnly: [],
+  modules: [],
+  toRequest: (spec) => ({ ...spec }),
+  fromLive,
+  normalizeDesired: normalize,
+  ...crudHooks({
+    path: '/certificate_authorities',
+    listKey: 'certificate_authorities',
+    fromLive,
+    notPatchable: IMMUTABLE,
+  }),
+};

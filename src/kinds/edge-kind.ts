@@ -1,0 +1,63 @@
+// TCP and TLS edges differ only in path, prefix and which modules they carry: one factory builds both.
+import { crudHooks, moduleHooks } from './crud.ts';
+import * as modules from './edge-modules.ts';
+import { dropEmptyList, dropEmptyStrings, pickFields } from './normalize.ts';
+import type { Obj, RefField, ResourceKind } from './resource-kind.ts';
+
+type Normalizers = Record<string, (m: Obj) => Obj>;
+
+export const BACKEND_REF: RefField = {
+  pointer: '/backend/backend_id',
+  kinds: ['TunnelGroupBackend', 'HTTPResponseBackend'],
+};
+export const IP_RESTRICTION_REF: RefField = { pointer: '/ip_restriction/ip_policy_ids/*', kinds: ['IPPolicy'] };
+export const MUTUAL_TLS_REF: RefField = {
+  pointer: '/mutual_tls/certificate_authority_ids/*',
+  kinds: ['CertificateAuthority'],
+};
+
+export const TCP_MODULES: Normalizers = {
+  backend: modules.backend,
+  ip_restriction: modules.ipRestriction,
+  policy: modules.policy,
+};
+
+export const TLS_MODULES: Normalizers = {
+  ...TCP_MODULES,
+  mutual_tls: modules.mutualTls,
+  tls_termination: modules.tlsTermination,
+};
+
+/** Shared by fromLive and normalizeDesired: modules to the sent shape, empty hostports/strings as absent. */
+export function edgeNormalizer(normalizers: Normalizers): (body: Obj) => Obj {
+  return (body) => dropEmptyStrings(dropEmptyList(modules.normalizeModules(body, normalizers), 'hostports'));
+}
+
+export function edgeKind(opts: {
+  kind: string;
+  idPrefix: string;
+  path: string;
+  listKey: string;
+  modules: Normalizers;
+  refs: readonly RefField[];
+}): ResourceKind {
+  const moduleNames = Object.keys(opts.modules);
+  const fields = ['description', 'metadata', 'hostports', ...moduleNames];
+  const normalize = edgeNormalizer(opts.modules);
+  const fromLive = (raw: Obj): Obj => normalize(pickFields(raw, fields));
+  return {
+    kind: opts.kind,
+    idPrefix: opts.idPrefix,
+    identity: 'marker',
+    refs: opts.refs,
+    immutable: [],
+    secrets: [],
+    writeOnly: [],
+    modules: moduleNames,
+    toRequest: (spec) => ({ ...spec }),
+    fromLive,
+    normalizeDesired: normalize,
+    ...crudHooks({ path: opts.path, listKey: opts.listKey, fromLive, modules: moduleNames }),
+    ...moduleHooks((live) => `${opts.path}/${live.id}`),
+  };
+}

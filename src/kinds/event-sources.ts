@@ -1,0 +1,68 @@
+// The event sources of one event subscription, managed as a set: natural key = subscription id, and a
+// manifest document states the full set of types. Live sets come from the subscriptions list's embedded
+// `sources`; changes are POSTs of missing types and DELETEs of extra ones.
+import { deleteIfPresent } from './crud.ts';
+import { isObj } from './normalize.ts';
+import type { Api, Json, LiveItem, Obj, ResourceKind } from './resource-kind.ts';
+
+const SUBSCRIPTIONS = '/event_subscriptions';
+const sourcesPath = (subscriptionId: Json | undefined): string => `${SUBSCRIPTIONS}/${String(subscriptionId)}/sources`;
+
+/** A set: order carries no meaning, duplicates none. */
+function typeSet(types: Json | undefined): string[] {
+  const list = Array.isArray(types) ? types.filter((t): t is string => typeof t === 'string') : [];
+  return [...new Set(list)].sort();
+}
+
+function typesOf(sources: Json | undefined): string[] {
+  return typeSet(Array.isArray(sources) ? sources.filter(isObj).map((s) => s.type ?? null) : []);
+}
+
+function normalize(body: Obj): Obj {
+  return { subscription_id: body.subscription_id ?? null, types: typeSet(body.types) };
+}
+
+/**
+ * Make the subscription's sources exactly `desired`. Reads the current set first rather than trusting the
+ * plan's view, so a retried or repeated apply never POSTs a type twice.
+ */
+async function sync(api: Api, body: Obj): Promise<LiveItem> {
+  const subscriptionId = body.subscription_id;
+  const want = typeSet(body.types);
+  const have = typesOf((await api.get(sourcesPath(subscriptionId))).sources);
+  for (const type of want.filter((t) => !have.includes(t))) await api.post(sourcesPath(subscriptionId), { type });
+  for (const type of have.filter((t) => !want.includes(t))) {
+    await deleteIfPresent(api, `${sourcesPath(subscriptionId)}/${encodeURIComponent(type)}`);
+  }
+  const raw: Obj = { subscription_id: subscriptionId ?? null, types: want };
+  return { id: String(subscriptionId), raw };
+}
+
+export const eventSources: ResourceKind = {
+  kind: 'EventSources',
+  identity: 'natural',
+  refs: [{ pointer: '/subscription_id', kinds: ['EventSubscription'] }],
+  immutable: ['subscription_id'],
+  secrets: [],
+  writeOnly: [],
+  modules: [],
+  toRequest: (spec) => ({ ...spec }),
+  fromLive: normalize,
+  normalizeDesired: normalize,
+  naturalKey: (body) => String(body.subscription_id),
+  async fetch(ctx) {
+    const subs = await ctx.listOnce(SUBSCRIPTIONS, 'event_subscriptions');
+    return subs
+      .filter((s) => typesOf(s.sources).length > 0)
+      .map((s) => ({ id: String(s.id), raw: { subscription_id: s.id ?? null, types: typesOf(s.sources) } }));
+  },
+  create: (api, body) => sync(api, body),
+  async update(api, _live, _changed, desired) {
+    await sync(api, desired);
+  },
+  async delete(api, live) {
+    for (const type of typeSet(live.raw.types)) {
+      await deleteIfPresent(api, `${sourcesPath(live.raw.subscription_id)}/${encodeURIComponent(type)}`);
+    }
+  },
+};

@@ -1,0 +1,26 @@
+// IP policy rule (/ip_policy_rules): one CIDR allowed or denied in one policy. The service cannot change a
+// rule's action or policy, so those are immutable (a change replaces the rule).
+import { crudHooks } from './crud.ts';
+import { dropEmptyStrings, pickFields, refId } from './normalize.ts';
+import type { Obj, ResourceKind } from './resource-kind.ts';
+
+const FIELDS = ['description', 'metadata', 'cidr', 'ip_policy_id', 'action'];
+const IMMUTABLE = ['ip_policy_id', 'action'];
+
+const fromLive = (raw: Obj): Obj =>
+  dropEmptyStrings(pickFields({ ...raw, ip_policy_id: raw.ip_policy_id ?? refId(raw.ip_policy) }, FIELDS));
+
+export const ipPolicyRule: ResourceKind = {
+  kind: 'IPPolicyRule',
+  idPrefix: 'ipr_',
+  identity: 'marker',
+  refs: [{ pointer: '/ip_policy_id', kinds: ['IPPolicy'] }],
+  immutable: IMMUTABLE,
+  secrets: [],
+  writeOnly: [],
+  modules: [],
+  toRequest: (spec) => ({ ...spec }),
+  fromLive,
+  normalizeDesired: (body) => dropEmptyStrings(body),
+  ...crudHooks({ path: '/ip_policy_rules', listKey: 'ip_policy_rules', fromLive, notPatchable: IMMUTABLE }),
+};

@@ -1,0 +1,74 @@
+// Pure helpers shared by the kinds' fromLive/normalizeDesired. Both sides of a diff go through the same
+// helpers, so a value the service fills in (or drops) when unsent meets the desired body half way.
+import type { Json, Obj } from './resource-kind.ts';
+
+export function isObj(v: Json | undefined): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Keep only the listed request fields, dropping null/undefined ones (the service returns unset fields as null). */
+export function pickFields(raw: Obj, fields: readonly string[]): Obj {
+  const out: Obj = {};
+  for (const f of fields) {
+    const v = raw[f];
+    if (v !== null && v !== undefined) out[f] = v;
+  }
+  return out;
+}
+
+/** A Ref `{id, uri}` (or an already-bare id) -> the id. */
+export function refId(ref: Json | undefined): Json {
+  if (isObj(ref) && typeof ref.id === 'string') return ref.id;
+  return ref ?? null;
+}
+
+export function refIds(refs: Json | undefined): Json[] {
+  return Array.isArray(refs) ? refs.map(refId) : [];
+}
+
+/** Header names are case-insensitive and the service returns them lower-cased. */
+export function lowerKeys(map: Json | undefined): Obj {
+  const out: Obj = {};
+  if (!isObj(map)) return out;
+  for (const [k, v] of Object.entries(map)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+/**
+ * PEM text compared modulo line endings and trailing whitespace: files edited on Windows or saved with a
+ * trailing newline must not show as a change against what the service stored.
+ */
+export function normalizePem(pem: Json | undefined): Json | undefined {
+  if (typeof pem !== 'string') return pem;
+  return pem
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .trimEnd();
+}
+
+/** `description`/`metadata` left empty are omitted by the service: treat '' like absent on both sides. */
+export function dropEmptyStrings(body: Obj, fields: readonly string[] = ['description', 'metadata']): Obj {
+  const out: Obj = { ...body };
+  for (const f of fields) if (out[f] === '' || out[f] === null) delete out[f];
+  return out;
+}
+
+/** Drop keys whose value is null (an unset optional field, as the service reports it). */
+export function dropNulls(body: Obj): Obj {
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(body)) if (v !== null && v !== undefined) out[k] = v;
+  return out;
+}
+
+/** A list field that is empty means the same as absent (`hostports: null` vs `[]` vs unsent). */
+export function dropEmptyList(body: Obj, field: string): Obj {
+  const v = body[field];
+  if (v === null || (Array.isArray(v) && v.length === 0)) {
+    const out = { ...body };
+    delete out[field];
+    return out;
+  }
+  return body;
+}

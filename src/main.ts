@@ -1,0 +1,28 @@
+// The bin entry: run the CLI and map whatever it throws to an exit code, in this one place.
+import { CommanderError } from 'commander';
+import { createContext } from './cli/context.ts';
+import { runCli } from './cli/program.ts';
+import { EdgeopsError, ManifestError, formatIssue } from './errors.ts';
+
+const ctx = createContext();
+
+try {
+  process.exitCode = await runCli(process.argv.slice(2), ctx);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Commander has printed the usage error or the help already.
+    process.exitCode = err.exitCode;
+  } else if (err instanceof ManifestError) {
+    ctx.err(err.issues.map((issue) => `${formatIssue(issue)}\n`).join(''));
+    ctx.err(`edgeops: ${err.issues.length} problem${err.issues.length === 1 ? '' : 's'} in the manifests\n`);
+    process.exitCode = err.exitCode;
+  } else if (err instanceof EdgeopsError) {
+    ctx.err(`edgeops: ${err.message}\n`);
+    process.exitCode = err.exitCode;
+  } else {
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.err(`edgeops: internal error: ${message}\n`);
+    if (ctx.env.EDGEOPS_DEBUG && err instanceof Error && err.stack) ctx.err(`${err.stack}\n`);
+    process.exitCode = 1;
+  }
+}

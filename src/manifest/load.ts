@@ -1,0 +1,63 @@
+// Stage 1, load: paths -> manifest documents with positions, and the project configuration. Every problem is
+// returned as an issue; nothing throws for bad input, so later stages still check what did load.
+import type { ManifestIssue } from '../errors.ts';
+import { dirname } from 'node:path';
+import type { LoadedManifests, ManifestDoc } from './document.ts';
+import { discover } from './discover.ts';
+import { parseFile, type ParsedDoc } from './parse-file.ts';
+import { readProjectFiles } from './project-file.ts';
+import { rememberKeyPositions } from './positions.ts';
+
+export interface LoadResult extends LoadedManifests {
+  issues: ManifestIssue[];
+}
+
+export interface LoadOptions {
+  /** Base of relative paths and of the file names in messages (default: process.cwd()). */
+  cwd?: string;
+}
+
+/** A document -> ManifestDoc, or an issue when it has no usable kind (nothing else can be checked then). */
+function toManifestDoc(parsed: ParsedDoc, dir: string, issues: ManifestIssue[]): ManifestDoc | undefined {
+  const { kind, name, ...fields } = parsed.value;
+  if (kind === undefined) {
+    issues.push({ pos: parsed.pos, message: 'missing field "kind"' });
+    return undefined;
+  }
+  if (typeof kind !== 'string') {
+    issues.push({ pos: parsed.positions.get('/kind') ?? parsed.pos, message: 'kind: must be a string' });
+    return undefined;
+  }
+  let docName = '';
+  if (typeof name === 'string') docName = name;
+  else if (name !== undefined) {
+    const scalar = typeof name === 'number' || typeof name === 'boolean';
+    if (scalar) docName = String(name);
+    issues.push({
+      pos: parsed.positions.get('/name') ?? parsed.pos,
+      address: scalar ? `${kind}/${docName}` : undefined,
+      message: `name: must be a string${scalar ? ' (put it in quotes)' : ''}`,
+    });
+  }
+  const doc: ManifestDoc = { kind, name: docName, fields, pos: parsed.pos, positions: parsed.positions, dir };
+  rememberKeyPositions(doc, parsed.keys);
+  return doc;
+}
+
+export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResult {
+  const found = discover(paths, opts.cwd ?? process.cwd());
+  const issues = [...found.issues];
+  const project = readProjectFiles(found.projectFiles);
+  issues.push(...project.issues);
+  const docs: ManifestDoc[] = [];
+  for (const file of found.manifests) {
+    const parsed = parseFile(file);
+    issues.push(...parsed.issues);
+    const dir = dirname(file.abs);
+    for (const p of parsed.docs) {
+      const doc = toManifestDoc(p, dir, issues);
+      if (doc) docs.push(doc);
+    }
+  }
+  return { docs, config: project.config, issues };
+}

@@ -1,0 +1,178 @@
+// ajv errors -> positioned, human messages (`hostports/0: "x" is not host:port`, `unknown field "foo"`).
+// A schema's `errorMessage` (a string, or one per keyword) replaces the generic wording; a oneOf/anyOf with
+// an errorMessage stands for all the errors of its branches.
+import type { ErrorObject } from 'ajv';
+import type { ManifestIssue, SourcePos } from '../errors.ts';
+import { cidrProblem } from './formats.ts';
+import { childPointer, fieldPath, isWithin } from './pointer.ts';
+import { keyPos, valuePos, type Located } from './positions.ts';
+import { didYouMean } from './suggest.ts';
+
+type Err = ErrorObject & { propertyName?: string };
+type Schema = Record<string, unknown>;
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  object: 'a mapping',
+  array: 'a list',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'empty',
+};
+
+function override(e: Err): string | undefined {
+  const m = (e.parentSchema as Schema | undefined)?.errorMessage;
+  if (typeof m === 'string') return m;
+  if (m && typeof m === 'object') {
+    const byKeyword = (m as Record<string, unknown>)[e.keyword];
+    if (typeof byKeyword === 'string') return byKeyword;
+  }
+  return undefined;
+}
+
+const isScalarOfWrongType = (data: unknown): boolean => typeof data === 'number' || typeof data === 'boolean';
+
+function typeMessage(e: Err): string {
+  const types = ([] as string[]).concat(e.params.type as string | string[]);
+  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+  const quoteHint = types.includes('string') && isScalarOfWrongType(e.data) ? ' (put it in quotes)' : '';
+  return `must be ${words}${quoteHint}`;
+}
+
+function enumMessage(e: Err): string {
+  const allowed = e.params.allowedValues as unknown[];
+  const list = allowed.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+  const strings = allowed.filter((v): v is string => typeof v === 'string');
+  if (isScalarOfWrongType(e.data) && strings.length) return `must be one of ${list} (put it in quotes)`;
+  return `must be one of ${list}${typeof e.data === 'string' ? didYouMean(e.data, strings) : ''}`;
+}
+
+function rangeMessage(e: Err): string {
+  const s = e.parentSchema as Schema;
+  if (typeof s.minimum === 'number' && typeof s.maximum === 'number') return `must be between ${s.minimum} and ${s.maximum}`;
+  return e.keyword === 'minimum' ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
+}
+
+function formatMessage(e: Err): string {
+  const value = String(e.data);
+  switch (e.params.format) {
+    case 'hostport':
+      return `"${value}" is not host:port`;
+    case 'cidr':
+      return `"${value}" ${cidrProblem(value) ?? 'is not a CIDR range'}`;
+    case 'uri':
+      return `"${value}" is not an http(s) URL`;
+    default:
+      return `"${value}" is not a valid ${e.params.format}`;
+  }
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function baseMessage(e: Err): string {
+  const p = e.params;
+  switch (e.keyword) {
+    case 'required':
+      return `missing field "${p.missingProperty}"`;
+    case 'additionalProperties': {
+      const key = String(p.additionalProperty);
+      if (key === '<<') return 'merge keys ("<<") are not supported; write the fields out';
+      const known = Object.keys(((e.parentSchema as Schema).properties as Schema | undefined) ?? {});
+      return `unknown field "${key}"${didYouMean(key, known)}`;
+    }
+    case 'type':
+      return typeMessage(e);
+    case 'enum':
+      return enumMessage(e);
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'format':
+      return formatMessage(e);
+    case 'pattern':
+      return `"${String(e.data)}" does not match ${p.pattern}`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${plural(p.limit, 'character')}`;
+    case 'maxLength':
+      return `must be at most ${plural(p.limit, 'character')}`;
+    case 'minimum':
+    case 'maximum':
+      return rangeMessage(e);
+    case 'minItems':
+      return `must have at least ${plural(p.limit, 'item')}`;
+    case 'maxItems':
+      return `must have at most ${plural(p.limit, 'item')}`;
+    case 'uniqueItems':
+      return `items ${p.j} and ${p.i} are the same`;
+    case 'minProperties':
+      return 'must not be empty';
+    case 'not':
+    case 'false schema':
+      return 'is not allowed';
+    case 'oneOf':
+    case 'anyOf':
+      return 'does not match any allowed form';
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
+/**
+ * Drops the errors another error already explains: branches of a oneOf with its own message, `if` and
+ * propertyNames wrappers, and at one value: anything besides "must not be set" (not), the type error when an
+ * enum lists the allowed values, and value checks (format, pattern, ...) when the type is already wrong.
+ */
+function relevant(errors: Err[]): Err[] {
+  const collapsing = errors.filter((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && override(e) !== undefined);
+  const at = (keyword: string): Set<string> =>
+    new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === undefined).map((e) => e.instancePath));
+  const forbidden = at('not');
+  const withEnum = at('enum');
+  const withType = at('type');
+  return errors.filter((e) => {
+    if (e.keyword === 'if' || e.keyword === 'propertyNames') return false;
+    if (e.propertyName === undefined) {
+      const p = e.instancePath;
+      if (forbidden.has(p) && e.keyword !== 'not') return false;
+      if (e.keyword === 'type' && withEnum.has(p)) return false;
+      if (withType.has(p) && !['type', 'enum', 'not', 'oneOf', 'anyOf'].includes(e.keyword)) return false;
+    }
+    return !collapsing.some(
+      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`),
+    );
+  });
+}
+
+function locate(e: Err, doc: Located): { pos: SourcePos; message: string } {
+  const own = override(e);
+  if (e.propertyName !== undefined) {
+    // An error about a key of a mapping (propertyNames): point at the key.
+    const names = ((e.params.allowedValues as unknown[] | undefined) ?? []).filter((v): v is string => typeof v === 'string');
+    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === 'enum' ? didYouMean(e.propertyName, names) : ''}`;
+    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
+  }
+  if (e.keyword === 'additionalProperties') {
+    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
+    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+  }
+  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+}
+
+function prefixed(pointer: string, message: string): string {
+  const path = fieldPath(pointer);
+  return path ? `${path}: ${message}` : message;
+}
+
+/** Positioned issues for one document's ajv errors, without duplicates. */
+export function issuesFromAjv(errors: readonly ErrorObject[], doc: Located, address?: string): ManifestIssue[] {
+  const seen = new Set<string>();
+  const issues: ManifestIssue[] = [];
+  for (const e of relevant(errors as Err[])) {
+    const { pos, message } = locate(e, doc);
+    const key = `${pos.line}:${pos.col}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(address === undefined ? { pos, message } : { pos, address, message });
+  }
+  return issues;
+}

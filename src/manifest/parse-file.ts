@@ -1,0 +1,59 @@
+// One YAML file -> its non-empty documents as trees with positions. A document with a syntax error is
+// reported and skipped; the file's other documents are still read.
+import { readFileSync } from 'node:fs';
+import { isMap, isScalar, LineCounter, parseAllDocuments, type YAMLError } from 'yaml';
+import type { ManifestIssue, SourcePos } from '../errors.ts';
+import type { Obj } from '../kinds/resource-kind.ts';
+import type { FoundFile } from './discover.ts';
+import { toTree, TreeError, type Tree } from './yaml-tree.ts';
+
+export interface ParsedDoc extends Tree {
+  value: Obj;
+  pos: SourcePos;
+}
+
+export interface ParsedFile {
+  docs: ParsedDoc[];
+  issues: ManifestIssue[];
+}
+
+function yamlMessage(e: YAMLError, text: string): string {
+  if (e.code === 'DUPLICATE_KEY') return `duplicate key "${text.slice(e.pos[0], e.pos[1])}"`;
+  const first = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return `invalid YAML: ${first}`;
+}
+
+export function parseFile(file: FoundFile): ParsedFile {
+  const out: ParsedFile = { docs: [], issues: [] };
+  let text: string;
+  try {
+    text = readFileSync(file.abs, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code ?? (err as Error).message}` });
+    return out;
+  }
+  const lines = new LineCounter();
+  const at = (offset: number): SourcePos => ({ file: file.rel, ...lines.linePos(offset) });
+  for (const doc of parseAllDocuments(text, { lineCounter: lines, prettyErrors: false })) {
+    if (doc.errors.length) {
+      for (const e of doc.errors) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
+      continue;
+    }
+    const contents = doc.contents;
+    if (contents === null || (isScalar(contents) && contents.value === null)) continue;
+    const pos = at(contents.range[0]);
+    if (!isMap(contents)) {
+      out.issues.push({ pos, message: 'a document must be a mapping (kind, name and the fields of the resource)' });
+      continue;
+    }
+    try {
+      const tree = toTree(contents, file.rel, lines, pos);
+      out.docs.push({ ...tree, value: tree.value as Obj, pos });
+    } catch (err) {
+      if (!(err instanceof TreeError)) throw err;
+      out.issues.push({ pos: err.pos, message: err.message });
+    }
+  }
+  return out;
+}

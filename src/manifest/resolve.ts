@@ -1,0 +1,79 @@
+// Stage 4, resolve: documents -> desired resources. Reference fields become PendingRefs (names) or stay literal
+// ids; `{file}`/`{env}` secrets are read; the reference graph must have no cycle. No network.
+import type { ManifestIssue } from '../errors.ts';
+import { KINDS } from '../kinds/index.ts';
+import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
+import type { DesiredResource, ManifestDoc } from './document.ts';
+import { findCycles, type RefEdge } from './cycles.ts';
+import { cloneJson, slotsAt } from './json-walk.ts';
+import { fieldPath } from './pointer.ts';
+import { valuePos } from './positions.ts';
+import { NameIndex, resolveRef } from './refs.ts';
+import { resolveSecret } from './secrets.ts';
+import { addressOf } from './validate.ts';
+import { kindValidation } from './validators.ts';
+
+export interface ResolveOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Base for file names in messages (default: process.cwd()). */
+  cwd?: string;
+  /** The kinds to resolve against (default KINDS; tests pass their own). */
+  kinds?: readonly ResourceKind[];
+}
+
+export interface ResolveResult {
+  resources: DesiredResource[];
+  issues: ManifestIssue[];
+}
+
+export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions = {}): ResolveResult {
+  const kinds = new Map((opts.kinds ?? KINDS).map((k) => [k.kind, k]));
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const index = new NameIndex();
+  for (const doc of docs) if (kinds.has(doc.kind) && doc.name !== '') index.add(doc.kind, doc.name);
+
+  const issues: ManifestIssue[] = [];
+  const resources: DesiredResource[] = [];
+  const graph = new Map<string, RefEdge[]>();
+  for (const doc of docs) {
+    const kind = kinds.get(doc.kind);
+    if (!kind) continue; // the rules stage reports unknown kinds
+    const address = addressOf(doc);
+    const fail = (pointer: string, message: string): void => {
+      issues.push({ pos: valuePos(doc, pointer), address, message });
+    };
+    const spec = cloneJson(doc.fields);
+    const dependsOn: string[] = [];
+    const edges: RefEdge[] = [];
+
+    for (const refField of kind.refs) {
+      for (const slot of slotsAt(spec, refField.pointer)) {
+        const outcome = resolveRef(slot.value, refField.kinds, index, kinds);
+        if (!outcome || 'literal' in outcome) continue;
+        if ('error' in outcome) {
+          fail(slot.pointer, `${fieldPath(slot.pointer)}: ${outcome.error}`);
+          continue;
+        }
+        const pending: PendingRef = { $ref: outcome.address };
+        slot.set(pending as unknown as Json);
+        if (!dependsOn.includes(outcome.address)) dependsOn.push(outcome.address);
+        edges.push({ to: outcome.address, pos: valuePos(doc, slot.pointer) });
+      }
+    }
+
+    for (const pattern of kindValidation(doc.kind)?.secretPointers ?? []) {
+      for (const slot of slotsAt(spec, pattern)) {
+        const outcome = resolveSecret(slot.value, slot.pointer, { dir: doc.dir, cwd, env });
+        if (!outcome) continue;
+        if ('error' in outcome) fail(outcome.pointer, outcome.error);
+        else slot.set(outcome.value);
+      }
+    }
+
+    resources.push({ kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos });
+    if (doc.name !== '' && !graph.has(address)) graph.set(address, edges);
+  }
+  issues.push(...findCycles(graph));
+  return { resources, issues };
+}

@@ -1,0 +1,86 @@
+// Stage 3, rules: what a schema cannot say about a document on its own. Unknown kinds (with a suggestion),
+// names (pattern, and "_" which would make a name read as a literal id), duplicate Kind/name across files,
+// the description limit in bytes and the metadata limit counted with the ownership marker.
+import type { ManifestIssue, SourcePos } from '../errors.ts';
+import { KINDS } from '../kinds/index.ts';
+import type { ManifestDoc } from './document.ts';
+import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema-parts.ts';
+import { didYouMean } from './suggest.ts';
+import { addressOf } from './validate.ts';
+import { valuePos } from './positions.ts';
+
+/** The reserved metadata key holding the ownership marker (DESIGN 4). */
+export const MARKER_KEY = 'edgeops';
+
+export interface RuleOptions {
+  /** The stack the marker will name (its length counts against the metadata limit). Default "default". */
+  stack?: string;
+  /** Kinds that exist (default: every kind of KINDS). */
+  kinds?: readonly string[];
+}
+
+const NAME = new RegExp(NAME_PATTERN);
+const where = (pos: SourcePos): string => `${pos.file}:${pos.line}:${pos.col}`;
+const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function nameIssue(doc: ManifestDoc): string | undefined {
+  if (!doc.positions.has('/name') || NAME.test(doc.name)) return undefined;
+  if (doc.name.includes('_')) return `name "${doc.name}" must not contain "_" (a value with "_" is read as a literal id)`;
+  return `name "${doc.name}" must be lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit`;
+}
+
+/** The metadata as stored: the user's keys plus the marker; its size is what the service limits. */
+function storedMetadataBytes(metadata: Record<string, unknown>, stack: string, address: string): number {
+  return Buffer.byteLength(JSON.stringify({ ...metadata, [MARKER_KEY]: { stack, name: address } }));
+}
+
+function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, message: string) => void): void {
+  const { description, metadata } = doc.fields;
+  if (typeof description === 'string') {
+    const bytes = Buffer.byteLength(description);
+    if (bytes > DESCRIPTION_MAX_BYTES) push('/description', `description: is ${bytes} bytes, at most ${DESCRIPTION_MAX_BYTES} are allowed`);
+  }
+  if (isMapping(metadata)) {
+    if (Object.hasOwn(metadata, MARKER_KEY)) {
+      push(`/metadata/${MARKER_KEY}`, `metadata: the key "${MARKER_KEY}" is reserved for edgeops' ownership marker`);
+      return;
+    }
+    const bytes = storedMetadataBytes(metadata, stack, addressOf(doc));
+    if (bytes > METADATA_MAX_BYTES) {
+      push('/metadata', `metadata: is ${bytes} bytes as stored with the ownership marker, at most ${METADATA_MAX_BYTES} are allowed`);
+    }
+  }
+}
+
+export function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {}): ManifestIssue[] {
+  const kinds = new Set(opts.kinds ?? KINDS.map((k) => k.kind));
+  const stack = opts.stack ?? 'default';
+  const issues: ManifestIssue[] = [];
+  const first = new Map<string, ManifestDoc>();
+  for (const doc of docs) {
+    const address = addressOf(doc);
+    const push = (pointer: string, message: string): void => {
+      issues.push({ pos: valuePos(doc, pointer), address, message });
+    };
+    if (!kinds.has(doc.kind)) {
+      push('/kind', `unknown kind "${doc.kind}"${didYouMean(doc.kind, kinds)}`);
+      continue;
+    }
+    const bad = nameIssue(doc);
+    if (bad) push('/name', bad);
+    fieldIssues(doc, stack, push);
+    if (doc.name === '') continue;
+    const earlier = first.get(address);
+    if (!earlier) {
+      first.set(address, doc);
+      continue;
+    }
+    push('/name', `duplicate ${address}: also defined at ${where(valuePos(earlier, '/name'))}`);
+    issues.push({
+      pos: valuePos(earlier, '/name'),
+      address,
+      message: `duplicate ${address}: also defined at ${where(valuePos(doc, '/name'))}`,
+    });
+  }
+  return issues;
+}

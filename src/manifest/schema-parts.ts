@@ -1,0 +1,98 @@
+// Building blocks of the manifest schemas (schemas/*.schema.json are generated from these by
+// schema-write.ts). `errorMessage` is the message edgeops and editors show instead of the validator's own.
+
+export type Schema = { [key: string]: unknown };
+
+export const NAME_PATTERN = '^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$';
+export const DESCRIPTION_MAX_BYTES = 255;
+export const METADATA_MAX_BYTES = 4096;
+/** The `#/definitions/...` entry that `{file}`/`{env}` secrets are declared with; the resolver looks for it. */
+export const SECRET_REF = '#/definitions/secret';
+
+export const kindConst = (kind: string): Schema => ({ const: kind, description: `Always ${kind}.` });
+
+export const name: Schema = {
+  type: 'string',
+  pattern: NAME_PATTERN,
+  description:
+    'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.',
+};
+
+export const description: Schema = {
+  type: 'string',
+  maxLength: DESCRIPTION_MAX_BYTES,
+  description: `Human-readable, at most ${DESCRIPTION_MAX_BYTES} bytes.`,
+};
+
+export const metadata: Schema = {
+  type: 'object',
+  description:
+    `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); ` +
+    `at most ${METADATA_MAX_BYTES} bytes in all.`,
+  errorMessage: { type: 'must be a mapping (edgeops stores it as JSON)' },
+};
+
+/** A reference field: the name of a managed resource or a literal id (the kinds' `refs` say which kinds). */
+export const ref: Schema = {
+  type: 'string',
+  minLength: 1,
+  description: 'The name of a resource in these manifests, or a literal id.',
+};
+
+export const refList: Schema = { type: 'array', items: ref, minItems: 1, uniqueItems: true };
+
+export const secretDefinition: Schema = {
+  description: 'A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.',
+  oneOf: [
+    { type: 'string' },
+    {
+      type: 'object',
+      properties: { file: { type: 'string', minLength: 1 } },
+      required: ['file'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+      required: ['env'],
+      additionalProperties: false,
+    },
+  ],
+  errorMessage: 'must be a string, {file: path} or {env: VARIABLE}',
+};
+
+export const secret = (text: string): Schema => ({ $ref: SECRET_REF, description: text });
+
+export const stringMap = (text: string, keyPattern?: string): Schema => ({
+  type: 'object',
+  description: text,
+  ...(keyPattern ? { propertyNames: { pattern: keyPattern, errorMessage: 'is not a valid header name' } } : {}),
+  additionalProperties: { type: 'string' },
+});
+
+/** HTTP header names: RFC 9110 token characters. */
+export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+
+export const hostports: Schema = {
+  type: 'array',
+  description: 'Addresses the edge serves, each host:port.',
+  items: { type: 'string', format: 'hostport' },
+  uniqueItems: true,
+};
+
+export const enabled: Schema = { type: 'boolean', description: 'Apply the module to traffic (default true).' };
+
+export function object(properties: Schema, required: string[] = [], extra: Schema = {}): Schema {
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false, ...extra };
+}
+
+/** One kind's document schema: kind, name, then the fields of the service's create request. */
+export function kindSchema(kind: string, text: string, fields: Schema, required: string[], extra: Schema = {}): Schema {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: `edgeops ${kind}`,
+    description: text,
+    ...object({ kind: kindConst(kind), name, ...fields }, ['kind', 'name', ...required], extra),
+    definitions: { secret: secretDefinition },
+  };
+}

@@ -1,0 +1,61 @@
+// The project file's schema (edgeops.yaml) and the union of every kind's schema, for editors.
+import { KINDS } from '../kinds/index.ts';
+import { NAME_PATTERN, type Schema } from './schema-parts.ts';
+
+export const PROJECT_FILE_NAMES = ['edgeops.yaml', 'edgeops.yml'];
+
+export function projectSchema(): Schema {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'edgeops project file (edgeops.yaml)',
+    description: 'Defaults for the manifests under this directory. Flags and environment variables take precedence.',
+    type: 'object',
+    properties: {
+      stack: {
+        type: 'string',
+        pattern: NAME_PATTERN,
+        description: 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").',
+        errorMessage: { pattern: 'must be lower-case letters, digits and "-", at most 64 characters' },
+      },
+      api_url: {
+        type: 'string',
+        format: 'uri',
+        description: 'Base URL of the service (EDGEOPS_API_URL, --api-url).',
+      },
+      concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'Actions run at once (default 8).' },
+      max_deletes: {
+        type: 'integer',
+        minimum: 0,
+        description: 'A plan deleting more resources than this is refused without --allow-deletes.',
+      },
+      max_deletes_per_kind: {
+        type: 'object',
+        description: 'Per-kind delete limits, e.g. {TCPEdge: 2}.',
+        propertyNames: { enum: KINDS.map((k) => k.kind), errorMessage: 'is not a kind' },
+        additionalProperties: { type: 'integer', minimum: 0 },
+      },
+      api_key: {
+        not: {},
+        errorMessage: 'does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key',
+      },
+    },
+    additionalProperties: false,
+  };
+}
+
+/** One schema for any document: the kind picks the kind's schema (files next to this one). */
+export function unionSchema(): Schema {
+  const kinds = KINDS.map((k) => k.kind);
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'edgeops manifest document',
+    description: 'One resource: kind, name, then the fields of that kind.',
+    type: 'object',
+    required: ['kind', 'name'],
+    properties: { kind: { type: 'string', enum: kinds } },
+    allOf: kinds.map((kind) => ({
+      if: { type: 'object', properties: { kind: { const: kind } }, required: ['kind'] },
+      then: { $ref: `${kind}.schema.json` },
+    })),
+  };
+}

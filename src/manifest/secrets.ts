@@ -1,0 +1,47 @@
+// `{file: path}` and `{env: VARIABLE}` values of secret-capable fields (declared in the schemas) are replaced
+// by what they point at. Errors name the file or the variable, never a value.
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Json } from '../kinds/resource-kind.ts';
+import { childPointer, fieldPath } from './pointer.ts';
+
+export type SecretOutcome = { value: string } | { error: string; pointer: string };
+
+const isMapping = (v: Json): v is { [key: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function readError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return code ?? 'unreadable';
+}
+
+/**
+ * The value a secret field stands for, or undefined when it is not a `{file}`/`{env}` mapping (an inline
+ * string stays; a malformed value is the schema's to report).
+ */
+export function resolveSecret(
+  value: Json,
+  pointer: string,
+  ctx: { dir: string; cwd: string; env: NodeJS.ProcessEnv },
+): SecretOutcome | undefined {
+  if (!isMapping(value)) return undefined;
+  const field = fieldPath(pointer);
+  if (typeof value.file === 'string' && Object.keys(value).length === 1) {
+    const abs = resolve(ctx.dir, value.file);
+    try {
+      return { value: readFileSync(abs, 'utf8') };
+    } catch (err) {
+      const shown = relative(ctx.cwd, abs);
+      const also = shown === value.file ? '' : ` (${shown})`;
+      return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, 'file') };
+    }
+  }
+  if (typeof value.env === 'string' && Object.keys(value).length === 1) {
+    const v = ctx.env[value.env];
+    if (v === undefined) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, 'env') };
+    return { value: v };
+  }
+  return undefined;
+}

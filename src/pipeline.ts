@@ -1,0 +1,71 @@
+// The spine of edgeops, top-down: load -> validate -> resolve (manifests), then fetch live -> diff -> plan
+// (engine), then execute. Commands call these three functions and render what they return.
+import { applyPlan } from './engine/apply.ts';
+import { fetchLive, liveIndex } from './engine/live.ts';
+import type { LiveState } from './engine/live.ts';
+import { buildPlan } from './engine/plan.ts';
+import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
+import { perpetualDiff } from './engine/self-check.ts';
+import { KINDS } from './kinds/index.ts';
+import type { Api, ResourceKind } from './kinds/resource-kind.ts';
+import type { DesiredState } from './manifest/document.ts';
+import { readDesiredState } from './manifest/index.ts';
+
+export type { LiveState } from './engine/live.ts';
+
+export interface PlanContext {
+  plan: Plan;
+  desired: DesiredState;
+  live: LiveState;
+}
+
+export interface PlanOptions {
+  stack: string;
+  /** The kinds to reconcile; KINDS unless a test narrows them. */
+  kinds?: readonly ResourceKind[];
+}
+
+export interface ExecuteOptions extends PlanOptions {
+  concurrency: number;
+  onEvent?: (e: ApplyEvent) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * load -> validate -> resolve; throws ManifestError with every issue; no network. `opts.stack` (an extension)
+ * is the stack chosen by a flag: the metadata size limit counts the marker, which names it.
+ */
+export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string } = {}): Promise<DesiredState> {
+  return readDesiredState(paths, { env, stack: opts.stack });
+}
+
+/** fetch live -> ownership -> diff -> plan. Pure apart from the list GETs. */
+export async function computePlan(desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
+  const kinds = opts.kinds ?? KINDS;
+  const live = await fetchLive(kinds, api);
+  const plan = buildPlan({ kinds, desired, live, stack: opts.stack });
+  return { plan, desired, live };
+}
+
+/**
+ * Execute the plan's actions (p-limit, dependencies first), then re-plan the touched resources; a non-empty
+ * re-plan throws PerpetualDiffError naming kind/name and field. `signal` stops new actions from starting.
+ */
+export async function executePlan(ctx: PlanContext, api: Api, opts: ExecuteOptions): Promise<ApplyResult> {
+  const kinds = opts.kinds ?? KINDS;
+  const byName = new Map(kinds.map((k) => [k.kind, k]));
+  const { created: _created, ...result } = await applyPlan(ctx.plan, api, {
+    stack: opts.stack,
+    concurrency: opts.concurrency,
+    kindOf: (kind) => byName.get(kind),
+    liveItem: liveIndex(ctx.live),
+    onEvent: opts.onEvent,
+    signal: opts.signal,
+  });
+  if (result.ok && !result.interrupted && ctx.plan.actions.length > 0) {
+    const again = await computePlan(ctx.desired, api, { stack: opts.stack, kinds });
+    const bug = perpetualDiff(ctx.plan, result, again.plan);
+    if (bug) throw bug;
+  }
+  return result;
+}

@@ -1,0 +1,92 @@
+// Apply progress. On a terminal: finished actions scroll by as permanent lines, and below them a small live
+// region (the actions in flight, each with a spinner, and a counter) is redrawn in place. Elsewhere (CI logs,
+// pipes, NO_COLOR terminals too) one plain line per finished action, nothing redrawn.
+import pc from 'picocolors';
+import type { Action, ApplyEvent } from '../engine/plan-data.ts';
+import { eventLine, pendingLine } from './apply-report.ts';
+import type { Redactor } from './redact.ts';
+
+export interface ProgressOptions {
+  /** Redraw a live region (stdout is a TTY). */
+  live: boolean;
+  color: boolean;
+  total: number;
+  write: (text: string) => void;
+  redact: Redactor;
+  /** Terminal width, to keep each live line on one row (a wrapped line would break the redraw). */
+  columns?: number;
+}
+
+export interface ApplyProgress {
+  onEvent(event: ApplyEvent): void;
+  /** Clear the live region and stop the spinner. */
+  stop(): void;
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** In-flight lines shown at most; the rest are counted in the status line. */
+const MAX_LIVE = 10;
+
+export function createApplyProgress(opts: ProgressOptions): ApplyProgress {
+  const c = pc.createColors(opts.color);
+  const write = (text: string) => opts.write(opts.redact(text));
+  if (!opts.live) {
+    return {
+      onEvent(event) {
+        const line = eventLine(event);
+        if (line !== undefined) write(`${line}\n`);
+      },
+      stop() {},
+    };
+  }
+
+  const inFlight = new Map<string, Action>();
+  let finished = 0;
+  let frame = 0;
+  let drawn = 0;
+  const width = Math.max(20, (opts.columns ?? 80) - 1);
+  const fit = (line: string) => (line.length > width ? `${line.slice(0, width - 1)}…` : line);
+
+  const clear = () => {
+    if (drawn > 0) write(`\x1b[${drawn}F\x1b[J`);
+    drawn = 0;
+  };
+  const draw = () => {
+    const shown = [...inFlight.values()].slice(0, MAX_LIVE);
+    const lines = shown.map((a) => `${c.cyan(FRAMES[frame % FRAMES.length]!)} ${fit(pendingLine(a))}`);
+    const hidden = inFlight.size - shown.length;
+    lines.push(c.dim(`${finished}/${opts.total} done${hidden > 0 ? `, ${hidden} more in flight` : ''}`));
+    write(`${lines.join('\n')}\n`);
+    drawn = lines.length;
+  };
+  const timer = setInterval(() => {
+    frame += 1;
+    clear();
+    draw();
+  }, 100);
+  timer.unref();
+
+  const mark = (event: ApplyEvent): string => {
+    if (event.type === 'done') return c.green('✓');
+    if (event.type === 'failed') return c.red('✗');
+    return c.dim('-');
+  };
+
+  return {
+    onEvent(event) {
+      clear();
+      if (event.type === 'start') {
+        inFlight.set(event.action.id, event.action);
+      } else {
+        inFlight.delete(event.action.id);
+        finished += 1;
+        write(`${mark(event)} ${eventLine(event)}\n`);
+      }
+      draw();
+    },
+    stop() {
+      clearInterval(timer);
+      clear();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// What an apply prints: one line per finished action, and the closing summary with every failure.
+// Pure text builders; apply-progress.ts decides where and how they are drawn.
+import type { Action, ActionOp, ApplyEvent, ApplyResult, Plan } from '../engine/plan-data.ts';
+
+const DONE_VERB: Record<ActionOp, string> = {
+  create: 'created',
+  update: 'updated',
+  replace: 'replaced',
+  delete: 'deleted',
+  'module-put': 'updated',
+  'module-delete': 'updated',
+};
+
+const INFINITIVE: Record<ActionOp, string> = {
+  create: 'create',
+  update: 'update',
+  replace: 'replace',
+  delete: 'delete',
+  'module-put': 'update',
+  'module-delete': 'update',
+};
+
+const PENDING_VERB: Record<ActionOp, string> = {
+  create: 'creating',
+  update: 'updating',
+  replace: 'replacing',
+  delete: 'deleting',
+  'module-put': 'updating',
+  'module-delete': 'updating',
+};
+
+/** `TCPEdge/ssh`, or `TCPEdge/ssh: module backend put` for a module action. */
+export function actionLabel(action: Action): string {
+  if (action.op === 'module-put') return `${action.address}: module ${action.module} put`;
+  if (action.op === 'module-delete') return `${action.address}: module ${action.module} delete`;
+  return action.address;
+}
+
+/** The id a finished action produced (a create's or replace's new id) when the engine reports it, else the id acted on. */
+function idOf(event: ApplyEvent): string | undefined {
+  const reported = (event as { liveId?: unknown }).liveId;
+  return typeof reported === 'string' ? reported : event.action.liveId;
+}
+
+export function pendingLine(action: Action): string {
+  return `${PENDING_VERB[action.op]} ${actionLabel(action)}`;
+}
+
+function formatError(error: { status?: number; errorCode?: string; message: string }): string {
+  const head = [error.status, error.errorCode].filter((part) => part !== undefined && part !== '').join(' ');
+  return head ? `${head}: ${error.message}` : error.message;
+}
+
+/** One plain line per event (`created TCPEdge/ssh (edgtcp_...)`); `start` gives none. */
+export function eventLine(event: ApplyEvent): string | undefined {
+  switch (event.type) {
+    case 'start':
+      return undefined;
+    case 'done': {
+      const id = idOf(event);
+      return `${DONE_VERB[event.action.op]} ${actionLabel(event.action)}${id ? ` (${id})` : ''}`;
+    }
+    case 'failed':
+      return `failed to ${INFINITIVE[event.action.op]} ${actionLabel(event.action)}: ${formatError(event.error)}`;
+    case 'skipped':
+      return `skipped ${actionLabel(event.action)} (depends on failed ${event.because})`;
+  }
+}
+
+/** Counts per address, as Plan.summary does: an address whose update or module actions all ran counts once. */
+function doneCounts(plan: Plan, result: ApplyResult): Record<'create' | 'update' | 'replace' | 'delete', number> {
+  const status = new Map(result.results.map((r) => [r.actionId, r.status]));
+  const byAddress = new Map<string, Action[]>();
+  for (const action of plan.actions) byAddress.set(action.address, [...(byAddress.get(action.address) ?? []), action]);
+  const counts = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const actions of byAddress.values()) {
+    const done = actions.filter((a) => status.get(a.id) === 'done');
+    if (done.length === 0) continue;
+    const main = done.find((a) => a.op === 'create' || a.op === 'replace' || a.op === 'delete');
+    counts[main ? (main.op as 'create' | 'replace' | 'delete') : 'update'] += 1;
+  }
+  return counts;
+}
+
+export function applySummary(plan: Plan, result: ApplyResult): string {
+  const c = doneCounts(plan, result);
+  const counts = `${c.create} created, ${c.update} updated, ${c.replace} replaced, ${c.delete} deleted`;
+  const actionsById = new Map(plan.actions.map((a) => [a.id, a]));
+  const failed = result.results.filter((r) => r.status === 'failed');
+  const skipped = result.results.filter((r) => r.status === 'skipped');
+  if (failed.length === 0 && skipped.length === 0 && !result.interrupted) return `Apply complete: ${counts}.\n`;
+
+  const why = result.interrupted ? 'interrupted' : `${failed.length} action${failed.length === 1 ? '' : 's'} failed`;
+  const lines = [`Apply failed: ${why}; ${counts}.`];
+  for (const r of failed) {
+    const action = actionsById.get(r.actionId);
+    const label = action ? `${action.op} ${actionLabel(action)}` : r.actionId;
+    lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: 'unknown error' })}`);
+  }
+  for (const r of skipped) {
+    const action = actionsById.get(r.actionId);
+    const label = action ? `${action.op} ${actionLabel(action)}` : r.actionId;
+    lines.push(`  skipped: ${label}${r.skippedBecause ? ` (depends on ${r.skippedBecause})` : ''}`);
+  }
+  const notStarted = plan.actions.length - result.results.length;
+  if (notStarted > 0) lines.push(`  not started: ${notStarted} action${notStarted === 1 ? '' : 's'}`);
+  lines.push('Run the same command again to converge once the cause is fixed.');
+  return `${lines.join('\n')}\n`;
+}

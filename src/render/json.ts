@@ -1,0 +1,85 @@
+// The plan as JSON for machines. The structure is a contract (documented in README.md, "JSON plan format"):
+// fields are only ever added, and format_version changes if one is removed or changes meaning.
+import type { Json } from '../kinds/resource-kind.ts';
+import type { Action, FieldChange, Plan, PlanSummary } from '../engine/plan-data.ts';
+import { groupByAddress, moduleChanges, type ResourceOp } from './plan-lines.ts';
+
+export interface JsonChange {
+  /** JSON pointer in the request shape, e.g. `/backend/backend_id`. */
+  path: string;
+  op: 'add' | 'remove' | 'replace';
+  /** null when absent, sensitive, or for an add. */
+  old: Json;
+  /** null when absent, sensitive, known after apply, or for a remove. A reference to a resource this plan creates is `{"$ref": "Kind/name"}`. */
+  new: Json;
+  sensitive: boolean;
+  known_after_apply: boolean;
+}
+
+export interface JsonModuleAction {
+  module: string;
+  op: 'put' | 'delete';
+}
+
+export interface JsonResource {
+  address: string;
+  kind: string;
+  name: string;
+  action: ResourceOp;
+  /** The live id acted on (the old id for a replace); null for a create. */
+  live_id: string | null;
+  /** Why a replace is needed; null for other actions. */
+  reason: string | null;
+  /** Edge modules replaced whole (put) or removed (delete); their field changes are in `changes` too. */
+  modules: JsonModuleAction[];
+  changes: JsonChange[];
+}
+
+export interface JsonPlan {
+  format_version: 1;
+  stack: string;
+  summary: PlanSummary;
+  resources: JsonResource[];
+  warnings: string[];
+}
+
+function jsonChange(change: FieldChange): JsonChange {
+  const hidden = change.sensitive === true;
+  return {
+    path: change.path,
+    op: change.kind,
+    old: hidden || change.kind === 'add' ? null : change.old ?? null,
+    new: hidden || change.knownAfterApply || change.kind === 'remove' ? null : change.new ?? null,
+    sensitive: hidden,
+    known_after_apply: change.knownAfterApply === true,
+  };
+}
+
+function actionChanges(action: Action): FieldChange[] {
+  return action.op === 'module-put' || action.op === 'module-delete' ? moduleChanges(action) : action.changes;
+}
+
+export function planToJson(plan: Plan): JsonPlan {
+  return {
+    format_version: 1,
+    stack: plan.stack,
+    summary: { ...plan.summary },
+    resources: groupByAddress(plan).map((group) => ({
+      address: group.address,
+      kind: group.kind,
+      name: group.name,
+      action: group.op,
+      live_id: group.liveId ?? null,
+      reason: group.op === 'replace' ? group.reason ?? null : null,
+      modules: group.actions
+        .filter((a) => a.op === 'module-put' || a.op === 'module-delete')
+        .map((a) => ({ module: a.module ?? '', op: a.op === 'module-put' ? 'put' as const : 'delete' as const })),
+      changes: group.actions.flatMap(actionChanges).map(jsonChange),
+    })),
+    warnings: [...plan.warnings],
+  };
+}
+
+export function renderPlanJson(plan: Plan): string {
+  return `${JSON.stringify(planToJson(plan), null, 2)}\n`;
+}

@@ -1,0 +1,95 @@
+// The plan as a list of resource blocks and lines, independent of the output format: text.ts paints it
+// for a terminal, markdown.ts turns it into a diff block, json.ts reads the grouping only.
+import type { Action, FieldChange, Plan } from '../engine/plan-data.ts';
+import { formatChange, formatPath } from './values.ts';
+
+export type ResourceOp = 'create' | 'update' | 'replace' | 'delete';
+export type Sign = '+' | '~' | '-/+' | '-';
+
+/** Every action of one address, with the one operation a user reads for it. */
+export interface ResourceGroup {
+  address: string;
+  kind: string;
+  name: string;
+  op: ResourceOp;
+  liveId?: string;
+  reason?: string;
+  actions: Action[];
+}
+
+export interface PlanLine {
+  sign: Sign;
+  /** 0 for a resource header, 1 for its fields and module lines, 2 for a module's fields. */
+  depth: number;
+  text: string;
+  /** Shown dimmed after the text (the live id). */
+  note?: string;
+}
+
+const OP_SIGN: Record<ResourceOp, Sign> = { create: '+', update: '~', replace: '-/+', delete: '-' };
+const CHANGE_SIGN: Record<FieldChange['kind'], Sign> = { add: '+', replace: '~', remove: '-' };
+
+/** create, replace and delete describe the whole resource; update and module actions all count as an update. */
+function groupOp(actions: Action[]): ResourceOp {
+  for (const op of ['delete', 'replace', 'create'] as const) if (actions.some((a) => a.op === op)) return op;
+  return 'update';
+}
+
+/** Groups in the plan's own order (the order of each address's first action). */
+export function groupByAddress(plan: Plan): ResourceGroup[] {
+  const byAddress = new Map<string, Action[]>();
+  for (const action of plan.actions) {
+    const list = byAddress.get(action.address);
+    if (list) list.push(action);
+    else byAddress.set(action.address, [action]);
+  }
+  return [...byAddress.entries()].map(([address, actions]) => {
+    const first = actions[0]!;
+    const op = groupOp(actions);
+    const main = actions.find((a) => a.op === op);
+    return {
+      address,
+      kind: first.kind,
+      name: first.name,
+      op,
+      liveId: actions.find((a) => a.liveId)?.liveId,
+      reason: main?.reason,
+      actions,
+    };
+  });
+}
+
+/** The field changes of a module action; a module delete with none listed still shows the module going. */
+export function moduleChanges(action: Action): FieldChange[] {
+  if (action.op === 'module-delete' && action.changes.length === 0) {
+    return [{ path: `/${action.module ?? ''}`, kind: 'remove' }];
+  }
+  return action.changes;
+}
+
+function changeLine(change: FieldChange, depth: number): PlanLine {
+  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change)}` };
+}
+
+export function groupLines(group: ResourceGroup): PlanLine[] {
+  const header = group.op === 'replace' ? `${group.address} (replace: ${group.reason ?? 'a field cannot be updated'})` : group.address;
+  const lines: PlanLine[] = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
+  for (const action of group.actions) {
+    if (action.op === 'module-put') {
+      lines.push({ sign: '~', depth: 1, text: `module ${action.module} (put)` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2)));
+    } else if (action.op === 'module-delete') {
+      lines.push({ sign: '-', depth: 1, text: `module ${action.module} (delete)` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2)));
+    } else {
+      lines.push(...action.changes.map((c) => changeLine(c, 1)));
+    }
+  }
+  return lines;
+}
+
+export function summaryLine(plan: Plan): string {
+  if (plan.actions.length === 0) return 'No changes. Live state matches the manifests.';
+  const s = plan.summary;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
+}

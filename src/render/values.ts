@@ -1,0 +1,80 @@
+// How one value or one field path is shown in a plan. Shared by the text and Markdown renderers so both
+// print exactly the same words; the JSON renderer keeps raw values instead.
+import { createHash } from 'node:crypto';
+import type { Json } from '../kinds/resource-kind.ts';
+import type { FieldChange } from '../engine/plan-data.ts';
+
+export const SENSITIVE = '(sensitive)';
+export const KNOWN_AFTER_APPLY = '(known after apply)';
+
+/** Strings longer than this, or spanning lines, are abbreviated: a PEM would drown the plan. */
+const LONG_STRING = 72;
+
+function isPendingRef(value: Json | undefined): value is { $ref: string } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    && Object.keys(value).length === 1 && typeof value.$ref === 'string';
+}
+
+/**
+ * A long or multi-line string becomes `<PEM CERTIFICATE, 1 block, 1234 bytes, sha256:1a2b3c4d>` or
+ * `<text, 3 lines, 200 bytes, sha256:...>`: enough to see that two values differ without printing either.
+ * Only ever called for non-secret values (secrets never reach the renderers with a value).
+ */
+function abbreviate(text: string): string {
+  const bytes = Buffer.byteLength(text);
+  const digest = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  const pem = /-----BEGIN ([A-Z0-9 ]+)-----/.exec(text);
+  if (pem) {
+    const blocks = text.match(/-----BEGIN [A-Z0-9 ]+-----/g)?.length ?? 1;
+    return `<PEM ${pem[1]}, ${blocks} block${blocks === 1 ? '' : 's'}, ${bytes} bytes, sha256:${digest}>`;
+  }
+  const lines = text.split('\n').length;
+  return `<text, ${lines} line${lines === 1 ? '' : 's'}, ${bytes} bytes, sha256:${digest}>`;
+}
+
+function formatString(text: string): string {
+  if (text.length > LONG_STRING || text.includes('\n')) return abbreviate(text);
+  return JSON.stringify(text);
+}
+
+/** A value as one line: strings quoted, objects and lists as compact JSON-like text, PendingRefs by name. */
+export function formatValue(value: Json | undefined): string {
+  if (value === undefined) return 'null';
+  if (typeof value === 'string') return formatString(value);
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (isPendingRef(value)) return `(known after apply: ${value.$ref})`;
+  if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
+  const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v)}`);
+  return entries.length === 0 ? '{}' : `{${entries.join(', ')}}`;
+}
+
+function formatKey(key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : JSON.stringify(key);
+}
+
+/** JSON pointer -> `backend.backend_id`, `hostports[0]`, `labels["app.kubernetes.io/name"]`. */
+export function formatPath(pointer: string): string {
+  if (pointer === '' || pointer === '/') return '(whole resource)';
+  const segments = pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let out = '';
+  for (const segment of segments) {
+    if (/^(0|[1-9][0-9]*)$/.test(segment) && out !== '') out += `[${segment}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+/** The right-hand side of a change line: `new`, `old -> new` or `old` (for a removal). */
+export function formatChange(change: FieldChange): string {
+  const newText = change.sensitive ? SENSITIVE : change.knownAfterApply ? KNOWN_AFTER_APPLY : formatValue(change.new);
+  const oldText = change.sensitive ? SENSITIVE : formatValue(change.old);
+  switch (change.kind) {
+    case 'add':
+      return newText;
+    case 'remove':
+      return change.sensitive ? SENSITIVE : `${oldText} -> null`;
+    case 'replace':
+      return change.sensitive ? SENSITIVE : `${oldText} -> ${newText}`;
+  }
+}

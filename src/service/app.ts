@@ -1,0 +1,225 @@
+// The HTTP front of the service on node:http: operation id, auth, version, rate limit, routing (404/405),
+// body framing (415/413/400), one transaction per request, and the error envelope. Nothing a client sends can
+// produce a 500: client faults are ServiceErrors (4xx); anything else is a bug, logged and answered 500 with
+// the same envelope.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ServiceError } from './errors.ts';
+import { newOperationId } from './ids.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { itemPath, type Ctx, type KindDef, type Method, type Reply, type ResourceModule } from './resource-def.ts';
+import { Router } from './router.ts';
+import type { Store, StoredDoc } from './store.ts';
+import { isPlainObject, type JsonObject } from './validate.ts';
+
+export const BODY_LIMIT = 1024 * 1024;
+export const SERVICE_VERSION = '2';
+const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
+
+/** Hook points for fault injection (a later issue fills them; none are active by default). */
+export interface FaultHooks {
+  /** A ServiceError to answer instead of handling the request (error rate, 429 bursts). */
+  beforeHandle?(method: string, path: string): ServiceError | undefined | Promise<ServiceError | undefined>;
+  /** True to drop the connection after the transaction committed ("commit then drop the response"). */
+  dropAfterCommit?(method: string, path: string): boolean;
+}
+
+export interface AppOptions {
+  store: Store;
+  resources: readonly ResourceModule[];
+  /** Accepted bearer keys; empty = any non-empty bearer token is accepted. */
+  apiKeys: readonly string[];
+  rateLimit?: number;
+  faults?: FaultHooks;
+  log: (line: string) => void;
+}
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createApp(opts: AppOptions): RequestListener {
+  const router = new Router(opts.resources.flatMap((r) => r.routes));
+  const kinds = new Map<string, KindDef>();
+  const prefixes = new Map<string, KindDef>();
+  for (const kind of opts.resources.flatMap((r) => r.kinds)) {
+    kinds.set(kind.kind, kind);
+    prefixes.set(kind.prefix, kind);
+  }
+  const keyDigests = opts.apiKeys.map(digest);
+  const limiter = opts.rateLimit !== undefined ? new RateLimiter(opts.rateLimit) : undefined;
+
+  function authenticate(header: string | undefined): string {
+    if (header === undefined || header === '') throw new ServiceError('ERR_AUTH_MISSING', 'missing Authorization header; send "Authorization: Bearer <API key>"');
+    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    if (!m) throw new ServiceError('ERR_AUTH_NOT_BEARER', 'Authorization header must be "Bearer <API key>"');
+    const key = m[1]!;
+    if (keyDigests.length > 0) {
+      const d = digest(key);
+      if (!keyDigests.some((k) => timingSafeEqual(k, d))) throw new ServiceError('ERR_AUTH_INVALID_KEY', 'the API key is not valid');
+    }
+    return key;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, operationId: string): Promise<Reply> {
+    const key = authenticate(req.headers.authorization);
+    const raw = req.headers['service-version'];
+    const version = Array.isArray(raw) ? raw.join(', ') : raw;
+    if (version === undefined) throw new ServiceError('ERR_VERSION_MISSING', `missing Service-Version header; supported versions: ${SERVICE_VERSION}`);
+    if (version.trim() !== SERVICE_VERSION) throw new ServiceError('ERR_VERSION_UNSUPPORTED', `Service-Version ${JSON.stringify(version.slice(0, 20))} is not supported; supported versions: ${SERVICE_VERSION}`);
+    if (limiter) {
+      const r = limiter.take(key);
+      if (!r.ok) {
+        throw new ServiceError('ERR_RATE_LIMITED', `rate limited to ${opts.rateLimit} requests per 60 s; retry after ${r.retryAfterSeconds} s`, { 'Retry-After': String(r.retryAfterSeconds) });
+      }
+    }
+    const url = parseTarget(req.url ?? '');
+    const match = router.match(req.method ?? '', url.pathname);
+    if (match.kind === 'none') throw new ServiceError('ERR_NOT_FOUND_PATH', `no endpoint at ${url.pathname.slice(0, 200)}`);
+    if (match.kind === 'method') {
+      throw new ServiceError('ERR_METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname.slice(0, 200)}; allowed: ${match.allow.join(', ')}`, { Allow: match.allow.join(', ') });
+    }
+    const body = BODY_METHODS.has(req.method!) ? parseJsonBody(req, await readBody(req)) : {};
+    const fault = await opts.faults?.beforeHandle?.(req.method!, url.pathname);
+    if (fault) throw fault;
+    const ctx = makeCtx(req, req.method as Method, url, match.params, body, operationId);
+    const reply = opts.store.transaction(() => match.handler(ctx));
+    if (opts.faults?.dropAfterCommit?.(req.method!, url.pathname)) {
+      res.destroy();
+    }
+    return reply;
+  }
+
+  function makeCtx(req: IncomingMessage, method: Method, url: URL, params: Record<string, string>, body: JsonObject, operationId: string): Ctx {
+    const baseUrl = baseUrlOf(req);
+    const kindOf = (kind: string) => kinds.get(kind);
+    const uriOf = (doc: StoredDoc<unknown>) => {
+      const kind = kinds.get(doc.kind);
+      return `${baseUrl}${kind ? itemPath(kind, doc.id, doc.parentId) : `/${doc.id}`}`;
+    };
+    return {
+      method, path: url.pathname, params, query: url.searchParams, body, baseUrl, store: opts.store, operationId,
+      url: (path) => `${baseUrl}${path}`,
+      uriOf,
+      kindOf,
+      ref: (id) => {
+        const doc = opts.store.get(id);
+        if (doc) return { id, uri: uriOf(doc) };
+        // A dangling id (refs are checked on write, so only for ids we never store): best effort by prefix.
+        const kind = prefixes.get(id.slice(0, id.indexOf('_')));
+        return { id, uri: `${baseUrl}${kind && !kind.path.includes(':') ? itemPath(kind, id, null) : `/${encodeURIComponent(id)}`}` };
+      },
+    };
+  }
+
+  return (req, res) => {
+    const operationId = newOperationId();
+    res.setHeader('Service-Operation-Id', operationId);
+    handle(req, res, operationId).then(
+      (reply) => send(res, reply),
+      (err: unknown) => send(res, errorReply(err, operationId, req, opts.log)),
+    ).catch((err: unknown) => opts.log(`failed to send a response: ${String(err)}`));
+  };
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+function parseTarget(target: string): URL {
+  // Origin-form only ("/path?query"); anything else (absolute-form, "*") has no endpoint.
+  if (!target.startsWith('/') || target.startsWith('//')) throw new ServiceError('ERR_NOT_FOUND_PATH', 'no endpoint at this request target');
+  try {
+    return new URL(target, 'http://service.invalid');
+  } catch {
+    throw new ServiceError('ERR_NOT_FOUND_PATH', 'no endpoint at this request target');
+  }
+}
+
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/** Scheme and authority as the client addressed us, so every uri we return is usable by that client. */
+function baseUrlOf(req: IncomingMessage): string {
+  const forwarded = req.headers['x-forwarded-proto'];
+  const proto = forwarded === 'https' ? 'https' : 'http';
+  const host = req.headers.host;
+  if (host && HOST.test(host)) return `${proto}://${host}`;
+  const addr = req.socket.localAddress ?? '127.0.0.1';
+  const shown = addr.includes(':') ? `[${addr}]` : addr;
+  return `${proto}://${shown}:${req.socket.localPort ?? 80}`;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > BODY_LIMIT) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', () => reject(new ServiceError('ERR_BODY_UNREADABLE', 'the request body could not be read')));
+  });
+}
+
+function tooLarge(): ServiceError {
+  return new ServiceError('ERR_BODY_TOO_LARGE', `request body over ${BODY_LIMIT} bytes`, { Connection: 'close' });
+}
+
+/** An empty body counts as {} whatever its content type; a non-empty one must be a JSON object. */
+function parseJsonBody(req: IncomingMessage, raw: Buffer): JsonObject {
+  if (raw.length === 0) return {};
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new ServiceError('ERR_CONTENT_TYPE_UNSUPPORTED', `Content-Type must be application/json, got ${JSON.stringify(type.slice(0, 80) || 'none')}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+  } catch {
+    throw new ServiceError('ERR_BODY_INVALID_JSON', 'the request body is not valid UTF-8 JSON');
+  }
+  if (!isPlainObject(value)) throw new ServiceError('ERR_BODY_NOT_OBJECT', 'the request body must be a JSON object');
+  return value;
+}
+
+function errorReply(err: unknown, operationId: string, req: IncomingMessage, log: (line: string) => void): Reply {
+  let error: ServiceError;
+  if (err instanceof ServiceError) {
+    error = err;
+  } else if (isSqliteBusy(err)) {
+    error = new ServiceError('ERR_STORE_BUSY', 'the database is busy; retry the request');
+  } else {
+    log(`${operationId} ${req.method} ${req.url?.slice(0, 200)}: unexpected error: ${err instanceof Error ? err.stack : String(err)}`);
+    error = new ServiceError('ERR_INTERNAL', 'an unexpected error occurred; it has been logged');
+  }
+  return {
+    status: error.status,
+    headers: error.headers,
+    body: { error_code: error.code, status_code: error.status, msg: error.message, details: { operation_id: operationId } },
+  };
+}
+
+function isSqliteBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed || res.headersSent) return;
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  if (reply.status === 204 || reply.body === undefined) {
+    res.writeHead(reply.status);
+    res.end();
+    return;
+  }
+  const payload = JSON.stringify(reply.body);
+  res.writeHead(reply.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
+  res.end(payload);
+}

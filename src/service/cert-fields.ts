@@ -1,0 +1,86 @@
+// The fields the service derives from a parsed X.509 certificate, in the wire vocabulary of the API.
+// The spec leaves the values of key_usages and extended_key_usages open; we use the public API's snake_case
+// names of the RFC 5280 bits and purposes (tables below, documented in the README), and an unknown extended
+// key usage is listed by its dotted OID so that nothing in the certificate is silently dropped.
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
+
+export interface SubjectAlternativeNames {
+  dns_names: string[];
+  ips: string[];
+}
+
+/** Key usage bits in RFC 5280 order (bit 0 first); the output lists them in this order. */
+const KEY_USAGES: [x509.KeyUsageFlags, string][] = [
+  [x509.KeyUsageFlags.digitalSignature, 'digital_signature'],
+  [x509.KeyUsageFlags.nonRepudiation, 'content_commitment'],
+  [x509.KeyUsageFlags.keyEncipherment, 'key_encipherment'],
+  [x509.KeyUsageFlags.dataEncipherment, 'data_encipherment'],
+  [x509.KeyUsageFlags.keyAgreement, 'key_agreement'],
+  [x509.KeyUsageFlags.keyCertSign, 'cert_sign'],
+  [x509.KeyUsageFlags.cRLSign, 'crl_sign'],
+  [x509.KeyUsageFlags.encipherOnly, 'encipher_only'],
+  [x509.KeyUsageFlags.decipherOnly, 'decipher_only'],
+];
+
+const EXTENDED_KEY_USAGES: Record<string, string> = {
+  '2.5.29.37.0': 'any',
+  '1.3.6.1.5.5.7.3.1': 'server_auth',
+  '1.3.6.1.5.5.7.3.2': 'client_auth',
+  '1.3.6.1.5.5.7.3.3': 'code_signing',
+  '1.3.6.1.5.5.7.3.4': 'email_protection',
+  '1.3.6.1.5.5.7.3.5': 'ipsec_end_system',
+  '1.3.6.1.5.5.7.3.6': 'ipsec_tunnel',
+  '1.3.6.1.5.5.7.3.7': 'ipsec_user',
+  '1.3.6.1.5.5.7.3.8': 'time_stamping',
+  '1.3.6.1.5.5.7.3.9': 'ocsp_signing',
+};
+
+const OID = {
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  organizationalUnit: '2.5.4.11',
+  locality: '2.5.4.7',
+  province: '2.5.4.8',
+  country: '2.5.4.6',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  extKeyUsage: '2.5.29.37',
+} as const;
+
+export type NameAttribute = Exclude<keyof typeof OID, 'keyUsage' | 'subjectAltName' | 'extKeyUsage'>;
+
+/** The first value of a name attribute ('' when absent): the spec's subject fields are single strings. */
+export function nameField(name: x509.Name, attribute: NameAttribute): string {
+  return name.getField(OID[attribute])[0] ?? '';
+}
+
+/** Lowercase hex without leading zeros, as Go's %x prints a serial (the DER sign byte is not part of the number). */
+export function serialHex(cert: x509.X509Certificate): string {
+  const hex = cert.serialNumber;
+  return hex === '' ? '0' : BigInt(`0x${hex}`).toString(16);
+}
+
+export function keyUsages(cert: x509.X509Certificate): string[] {
+  const ext = cert.getExtension<x509.KeyUsagesExtension>(OID.keyUsage);
+  if (!ext) return [];
+  return KEY_USAGES.filter(([flag]) => (ext.usages & flag) !== 0).map(([, name]) => name);
+}
+
+export function extendedKeyUsages(cert: x509.X509Certificate): string[] {
+  const ext = cert.getExtension<x509.ExtendedKeyUsageExtension>(OID.extKeyUsage);
+  if (!ext) return [];
+  return ext.usages.map((oid) => EXTENDED_KEY_USAGES[String(oid)] ?? String(oid));
+}
+
+/** DNS names and IP addresses of the SAN extension, in certificate order; other name types are not part of the API. */
+export function subjectAlternativeNames(cert: x509.X509Certificate): SubjectAlternativeNames {
+  const ext = cert.getExtension<x509.SubjectAlternativeNameExtension>(OID.subjectAltName);
+  const out: SubjectAlternativeNames = { dns_names: [], ips: [] };
+  for (const name of ext?.names.items ?? []) {
+    if (name.type === 'dns') out.dns_names.push(name.value);
+    // An iPAddress of 4 or 16 octets is an address; 8 or 32 would be a name-constraint range, not a SAN.
+    else if (name.type === 'ip' && !name.value.includes('/')) out.ips.push(name.value);
+  }
+  return out;
+}

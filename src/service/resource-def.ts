@@ -1,0 +1,124 @@
+// The contract between the service core and each resource file. A resource file exports a ResourceModule:
+// the kinds of document it stores (KindDef, used to build Refs and 404s) and its routes. Plain CRUD comes
+// from defineCollection() in collection.ts; module endpoints and sub-resources are extra RouteDefs whose
+// handlers use the same helpers (loadDoc, saveDoc, ...). Handlers are synchronous: app.ts runs each one
+// inside a single SQLite transaction, so anything thrown rolls the whole request back.
+import type { ErrorCode } from './errors.ts';
+import type { Store, StoredDoc } from './store.ts';
+import type { JsonObject } from './validate.ts';
+
+/** Every kind of document the service stores; referenced by name in RefDecl.kinds. */
+export type KindName =
+  | 'ip_policy' | 'ip_policy_rule' | 'tunnel_group_backend' | 'http_response_backend' | 'event_subscription'
+  | 'tls_certificate' | 'certificate_authority' | 'tcp_edge' | 'tls_edge' | 'https_edge' | 'https_edge_route';
+
+export interface KindDef {
+  kind: KindName;
+  /** Id prefix without the underscore: 'ipp' gives ipp_<27 base62>. */
+  prefix: string;
+  /** Human name for messages: 'IP policy'. */
+  label: string;
+  /** Collection path; a child collection names its parent as a param: '/edges/https/:edge_id/routes'. */
+  path: string;
+  /** Code answered when an id of this kind is not found. */
+  notFound: ErrorCode;
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Reply {
+  status: number;
+  /** Serialized as JSON; omitted for 204. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: Ctx) => Reply;
+
+export interface RouteDef {
+  method: Method;
+  /** Literal segments and `:param` segments, e.g. '/edges/tcp/:id/backend'. Literals win over params. */
+  path: string;
+  handler: Handler;
+}
+
+export interface ResourceModule {
+  kinds: KindDef[];
+  routes: RouteDef[];
+}
+
+export interface Ref {
+  id: string;
+  uri: string;
+}
+
+/** An id a document references, declared so the core can check it (400) and protect its target (409). */
+export interface RefDecl {
+  /** Body path for messages: 'ip_policy_id', 'backend.backend_id', 'ip_restriction.ip_policy_ids[1]'. */
+  field: string;
+  id: string;
+  /** Kinds the field accepts; any other existing kind is ERR_REFERENCE_WRONG_KIND. */
+  kinds: readonly KindName[];
+}
+
+/** A value that at most one document may hold within a scope (e.g. scope 'hostport', key 'a.example.com:443'). */
+export interface Claim {
+  scope: string;
+  key: string;
+  field: string;
+  /** Code answered when another document holds it, e.g. 'ERR_HOSTPORT_IN_USE'. */
+  conflict: ErrorCode;
+}
+
+/** Everything a handler can use. One per request. */
+export interface Ctx {
+  readonly method: Method;
+  /** Request path without the query string. */
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** The parsed JSON object body; {} for GET/DELETE and for an empty body. */
+  readonly body: JsonObject;
+  /** Scheme and authority of this request, no trailing slash: 'http://127.0.0.1:4010'. */
+  readonly baseUrl: string;
+  readonly store: Store;
+  readonly operationId: string;
+  /** Absolute URL of a path on this service. */
+  url(path: string): string;
+  /** {id, uri} of any stored document (uri from its kind's path and parent). */
+  ref(id: string): Ref;
+  /** Absolute uri of a stored document. */
+  uriOf(doc: StoredDoc<unknown>): string;
+  kindOf(kind: string): KindDef | undefined;
+}
+
+export function ok(body: unknown): Reply {
+  return { status: 200, body };
+}
+
+export function created(body: unknown): Reply {
+  return { status: 201, body };
+}
+
+export function noContent(): Reply {
+  return { status: 204 };
+}
+
+/** Fills the parent param of a KindDef path and appends the id: '/edges/https/edghts_1/routes/edghtsrt_2'. */
+export function itemPath(kind: KindDef, id: string, parentId: string | null): string {
+  const collection = kind.path.replace(/:[a-z_]+/g, () => encodeURIComponent(parentId ?? ''));
+  return `${collection}/${encodeURIComponent(id)}`;
+}
+
+/** The fields every resource response starts with. */
+export function baseFields(ctx: Ctx, doc: StoredDoc<unknown>): { id: string; uri: string; created_at: string } {
+  return { id: doc.id, uri: ctx.uriOf(doc), created_at: doc.createdAt };
+}
+
+/** description and metadata, left out when empty (as the public API does). */
+export function describedFields(data: { description?: string; metadata?: string }): { description?: string; metadata?: string } {
+  const out: { description?: string; metadata?: string } = {};
+  if (data.description) out.description = data.description;
+  if (data.metadata) out.metadata = data.metadata;
+  return out;
+}

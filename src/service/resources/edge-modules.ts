@@ -1,0 +1,79 @@
+// Module endpoints, the same for every edge kind and for routes: PUT/GET/DELETE <item path>/<module>.
+// - PUT takes the bare module, or `{"id", "module"}` (routes: also `edge_id`) as the official TypeScript client
+//   sends it; it replaces the module whole and answers 200 with it in the returned shape. The whole document
+//   is saved through saveDoc, so references, claims and whole-document rules (upstream termination) are checked
+//   on the merged result.
+// - GET answers 200 with the module, or 404 ERR_MODULE_NOT_SET when it is not set.
+// - DELETE answers 204, also when the module was not set (idempotent: a retried delete is not an error).
+// Only the modules valid for a kind get routes, so any other module name is a 404 for the path.
+import { type CollectionDef, loadDoc, saveDoc } from '../collection.ts';
+import { ServiceError } from '../errors.ts';
+import { noContent, ok, type Ctx, type RouteDef } from '../resource-def.ts';
+import type { StoredDoc } from '../store.ts';
+import { clip, type JsonObject } from '../validate.ts';
+import type { ModuleDef } from './edge-module-rules.ts';
+
+/** The name of the path parameter holding a child document's parent id ('edge_id'), if any. */
+function parentParam(def: CollectionDef<unknown>): string | undefined {
+  return def.parent ? /:([a-z_]+)/.exec(def.kind.path)?.[1] : undefined;
+}
+
+/** The module body of a PUT: the bare module, or the `module` of the `{id, module}` wrapper. */
+export function moduleBody(ctx: Ctx, def: CollectionDef<unknown>): unknown {
+  const body: JsonObject = ctx.body;
+  if (!Object.hasOwn(body, 'module')) return body;
+  const parent = parentParam(def);
+  const wrapper: Record<string, string | undefined> = { id: ctx.params.id };
+  if (parent) wrapper[parent] = ctx.params[parent];
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'module') continue;
+    if (!Object.hasOwn(wrapper, key)) {
+      throw new ServiceError('ERR_UNKNOWN_FIELD', `unknown field "${clip(key)}"; allowed with "module": ${Object.keys(wrapper).join(', ')}`);
+    }
+    if (value !== null && value !== wrapper[key]) {
+      throw new ServiceError('ERR_ID_MISMATCH', `${key}: body ${key} ${JSON.stringify(typeof value === 'string' ? clip(value) : value)} differs from the path`);
+    }
+  }
+  return body.module;
+}
+
+type Doc = StoredDoc<Record<string, unknown>>;
+
+function moduleRoutesFor(def: CollectionDef<unknown>, module: ModuleDef<unknown>): RouteDef[] {
+  const path = `${def.kind.path}/:id/${module.name}`;
+  const load = (ctx: Ctx): Doc => loadDoc<Record<string, unknown>>(ctx, def, ctx.params.id!);
+  const save = (ctx: Ctx, doc: Doc, value: unknown): Doc =>
+    saveDoc(ctx, def as CollectionDef<Record<string, unknown>>, doc, { ...doc.data, [module.name]: value });
+  return [
+    {
+      method: 'PUT', path, handler: (ctx) => {
+        const doc = load(ctx);
+        const value = module.parse(moduleBody(ctx, def), module.name);
+        const saved = save(ctx, doc, value);
+        return ok(module.render(saved.data[module.name], ctx));
+      },
+    },
+    {
+      method: 'GET', path, handler: (ctx) => {
+        const doc = load(ctx);
+        const value = doc.data[module.name];
+        if (value === null || value === undefined) {
+          throw new ServiceError('ERR_MODULE_NOT_SET', `${module.name}: not set on ${def.kind.label} ${doc.id}`);
+        }
+        return ok(module.render(value, ctx));
+      },
+    },
+    {
+      method: 'DELETE', path, handler: (ctx) => {
+        const doc = load(ctx);
+        if (doc.data[module.name] !== null && doc.data[module.name] !== undefined) save(ctx, doc, null);
+        return noContent();
+      },
+    },
+  ];
+}
+
+/** PUT/GET/DELETE routes for each of `modules` on the items of `def`. */
+export function moduleRoutes<D>(def: CollectionDef<D>, modules: readonly ModuleDef<unknown>[]): RouteDef[] {
+  return modules.flatMap((m) => moduleRoutesFor(def as CollectionDef<unknown>, m));
+}

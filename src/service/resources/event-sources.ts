@@ -1,0 +1,83 @@
+// /event_subscriptions/{subscription_id}/sources[/{type}]: an id-less sub-resource addressed by its type, kept
+// inside the subscription document. The list has no pagination (no next_page_uri), like the public API;
+// limit/before_id are accepted and ignored so generic paginating clients still work.
+import { loadDoc, saveDoc } from '../collection.ts';
+import { ServiceError } from '../errors.ts';
+import { checkQuery } from '../pagination.ts';
+import { created, noContent, ok, type Ctx, type ResourceModule } from '../resource-def.ts';
+import type { StoredDoc } from '../store.ts';
+import { clip, parseBody, string } from '../validate.ts';
+import { eventSubscriptions, eventType, renderSource, type EventSubscriptionDoc } from './event-subscriptions.ts';
+
+const BASE = '/event_subscriptions/:subscription_id/sources';
+
+function subscription(ctx: Ctx): StoredDoc<EventSubscriptionDoc> {
+  return loadDoc<EventSubscriptionDoc>(ctx, eventSubscriptions.def, ctx.params.subscription_id!);
+}
+
+/** The official TypeScript client repeats subscription_id (and type) in bodies; they must match the path. */
+function checkEcho(ctx: Ctx, echoed: { subscription_id?: string; type?: string }): void {
+  if (echoed.subscription_id !== undefined && echoed.subscription_id !== ctx.params.subscription_id) {
+    throw new ServiceError('ERR_ID_MISMATCH', 'subscription_id: differs from the subscription id in the path');
+  }
+  if (echoed.type !== undefined && ctx.params.type !== undefined && echoed.type !== ctx.params.type) {
+    throw new ServiceError('ERR_ID_MISMATCH', 'type: differs from the type in the path');
+  }
+}
+
+function existingType(ctx: Ctx, doc: StoredDoc<EventSubscriptionDoc>): string {
+  const type = ctx.params.type!;
+  if (!doc.data.sources.includes(type)) {
+    throw new ServiceError('ERR_EVENT_SOURCE_NOT_FOUND', `${doc.id} has no source of type ${JSON.stringify(clip(type))}`);
+  }
+  return type;
+}
+
+const eventSources: ResourceModule = {
+  kinds: [],
+  routes: [
+    {
+      method: 'POST', path: BASE, handler: (ctx) => {
+        const doc = subscription(ctx);
+        const body = parseBody(ctx.body, { type: eventType, subscription_id: string() }, { required: ['type'] });
+        checkEcho(ctx, { subscription_id: body.subscription_id });
+        const type = body.type!;
+        if (doc.data.sources.includes(type)) throw new ServiceError('ERR_EVENT_SOURCE_EXISTS', `type: ${doc.id} already has a source of type ${type}`);
+        saveDoc(ctx, eventSubscriptions.def, doc, { ...doc.data, sources: [...doc.data.sources, type] });
+        return created(renderSource(ctx, doc.id, type));
+      },
+    },
+    {
+      method: 'GET', path: BASE, handler: (ctx) => {
+        checkQuery(ctx.query, new Set(['limit', 'before_id']));
+        const doc = subscription(ctx);
+        return ok({ sources: doc.data.sources.map((t) => renderSource(ctx, doc.id, t)), uri: ctx.url(ctx.path) });
+      },
+    },
+    {
+      method: 'GET', path: `${BASE}/:type`, handler: (ctx) => {
+        const doc = subscription(ctx);
+        return ok(renderSource(ctx, doc.id, existingType(ctx, doc)));
+      },
+    },
+    {
+      // Sources have no updatable fields; PATCH confirms the source exists and echoes it.
+      method: 'PATCH', path: `${BASE}/:type`, handler: (ctx) => {
+        const doc = subscription(ctx);
+        const type = existingType(ctx, doc);
+        checkEcho(ctx, parseBody(ctx.body, { subscription_id: string(), type: string() }));
+        return ok(renderSource(ctx, doc.id, type));
+      },
+    },
+    {
+      method: 'DELETE', path: `${BASE}/:type`, handler: (ctx) => {
+        const doc = subscription(ctx);
+        const type = existingType(ctx, doc);
+        saveDoc(ctx, eventSubscriptions.def, doc, { ...doc.data, sources: doc.data.sources.filter((t) => t !== type) });
+        return noContent();
+      },
+    },
+  ],
+};
+
+export default eventSources;

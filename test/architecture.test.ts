@@ -1,0 +1,64 @@
+// The wall between reconciler and service (DESIGN 9.6): src/service never imports the reconciler, and the
+// reconciler reaches the service only through a lazy import() in src/cli.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const src = join(root, 'src');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Static imports (`import ... from 'x'`, `export ... from 'x'`) and dynamic `import('x')` of one file. */
+function importsOf(file: string): { target: string; dynamic: boolean }[] {
+  const text = readFileSync(file, 'utf8');
+  const found: { target: string; dynamic: boolean }[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)) found.push({ target: m[1]!, dynamic: false });
+  for (const m of text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) found.push({ target: m[1]!, dynamic: false });
+  for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ target: m[1]!, dynamic: true });
+  return found
+    .filter((i) => i.target.startsWith('.'))
+    .map((i) => ({ ...i, target: relative(src, resolve(dirname(file), i.target)) }));
+}
+
+const files = walk(src).map((f) => ({ file: relative(src, f), imports: importsOf(f) }));
+
+describe('import walls', () => {
+  it('finds the source tree', () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('the service never imports the reconciler', () => {
+    const bad = files
+      .filter((f) => f.file.startsWith('service/'))
+      .flatMap((f) => f.imports.filter((i) => !i.target.startsWith('service/')).map((i) => `${f.file} -> ${i.target}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('the reconciler reaches the service only by a lazy import() from src/cli', () => {
+    const bad = files
+      .filter((f) => !f.file.startsWith('service/'))
+      .flatMap((f) =>
+        f.imports
+          .filter((i) => i.target.startsWith('service/'))
+          .filter((i) => !(i.dynamic && f.file.startsWith('cli/')))
+          .map((i) => `${f.file} -> ${i.target}${i.dynamic ? ' (dynamic)' : ''}`),
+      );
+    expect(bad).toEqual([]);
+  });
+
+  it('the engine never names a kind', () => {
+    const kindNames = ['TCPEdge', 'TLSEdge', 'IPPolicyRule', 'TunnelGroupBackend', 'HTTPResponseBackend', 'TLSCertificate',
+      'RouteResponseHeaders', 'EventSources', 'IPPolicy', 'CertificateAuthority', 'EventSubscription', 'HTTPSEdge', 'HTTPSEdgeRoute'];
+    const bad = walk(join(src, 'engine')).flatMap((f) => {
+      const text = readFileSync(f, 'utf8').replace(/\/\/.*$/gm, '');
+      return kindNames.filter((k) => new RegExp(`['"\`]${k}['"\`/]`).test(text)).map((k) => `${relative(src, f)} names ${k}`);
+    });
+    expect(bad).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { edgeops } from './run.ts';
+
+describe('--help', () => {
+  it('lists the commands, the exit codes and examples', async () => {
+    const r = await edgeops(['--help']);
+    expect(r.code).toBe(0);
+    for (const cmd of ['validate', 'plan', 'apply', 'serve']) expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
+    expect(r.stdout).toContain('Exit codes: 0 success, 1 error');
+    expect(r.stdout).toContain('$ edgeops apply examples/basic --local --auto-approve');
+  });
+
+  it.each([
+    ['validate', ['Exit codes: 0 valid, 1 invalid', '$ edgeops validate examples/basic']],
+    ['plan', ['--format <format>', '--detailed-exitcode', '--api-url <url>', 'EDGEOPS_API_URL', 'EDGEOPS_API_KEY', 'EDGEOPS_STACK', '--local', '--no-color',
+      'with --detailed-exitcode: 0 no changes, 2 changes', '$ edgeops plan examples/basic --local']],
+    ['apply', ['--auto-approve', '--concurrency <n>', 'default 8', '$ edgeops apply examples/basic --local --auto-approve']],
+    ['serve', ['--host <host>', '--port <port>', '--api-key <key>', '--db <file>', '--rate-limit <n>', 'SIGINT or SIGTERM',
+      '$ edgeops serve --port 4010 --api-key dev --db ./edge.db']],
+  ])('edgeops %s --help shows its options and examples', async (cmd, expected) => {
+    const r = await edgeops([cmd, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Usage: edgeops ${cmd}`);
+    expect(r.stdout).toContain('Examples:');
+    for (const text of expected) expect(r.stdout).toContain(text);
+  });
+
+  it('prints the version', async () => {
+    const r = await edgeops(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('exits 1 on an unknown command or option, with a hint', async () => {
+    const unknown = await edgeops(['deploy']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("unknown command 'deploy'");
+    const badOption = await edgeops(['plan', 'x', '--colour']);
+    expect(badOption.code).toBe(1);
+    expect(badOption.stderr).toContain("unknown option '--colour'");
+    expect(badOption.stderr).toContain('(add --help for usage)');
+  });
+
+  it('exits 1 when a command misses its paths', async () => {
+    const r = await edgeops(['plan']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("missing required argument 'paths'");
+  });
+});

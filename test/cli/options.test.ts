@@ -1,0 +1,89 @@
+// Option resolution as a user sees it: flag > environment > edgeops.yaml > default, and the errors for
+// missing or bad values. The service is the real one (startTestService).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { edgeops } from './run.ts';
+
+let svc: TestService;
+const dir = mkdtempSync(join(tmpdir(), 'edgeops-options-'));
+const manifests = join(dir, 'm');
+
+beforeAll(async () => {
+  svc = await startTestService();
+  mkdirSync(manifests);
+  writeFileSync(join(manifests, 'policy.yaml'), 'kind: IPPolicy\nname: office\ndescription: office networks\n');
+});
+afterAll(async () => {
+  await svc.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const writeProject = (text: string) => writeFileSync(join(manifests, 'edgeops.yaml'), text);
+
+describe('options', () => {
+  it('names the flag and the variable when the service URL or key is missing', async () => {
+    writeProject('stack: s1\n');
+    const noUrl = await edgeops(['plan', manifests]);
+    expect(noUrl.code).toBe(1);
+    expect(noUrl.stderr).toContain('--api-url');
+    expect(noUrl.stderr).toContain('EDGEOPS_API_URL');
+    const noKey = await edgeops(['plan', manifests, '--api-url', svc.url]);
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain('--api-key');
+    expect(noKey.stderr).toContain('EDGEOPS_API_KEY');
+  });
+
+  it('takes the URL and key from flags, or from the environment', async () => {
+    writeProject('stack: s1\n');
+    const flags = await edgeops(['plan', manifests, '--api-url', svc.url, '--api-key', svc.apiKey]);
+    expect(flags.stderr).toBe('');
+    expect(flags.code).toBe(0);
+    expect(flags.stdout).toContain('+ IPPolicy/office');
+    const env = await edgeops(['plan', manifests], { env: { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey } });
+    expect(env.code).toBe(0);
+    expect(env.stdout).toBe(flags.stdout);
+  });
+
+  it('resolves the stack flag > EDGEOPS_STACK > edgeops.yaml > "default"', async () => {
+    const env = { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey };
+    const stackOf = async (args: string[], extra: Record<string, string> = {}) => {
+      const r = await edgeops(['plan', manifests, '--format', 'json', ...args], { env: { ...env, ...extra } });
+      expect(r.stderr).toBe('');
+      return JSON.parse(r.stdout).stack as string;
+    };
+    writeProject('stack: from-file\n');
+    expect(await stackOf([])).toBe('from-file');
+    expect(await stackOf([], { EDGEOPS_STACK: 'from-env' })).toBe('from-env');
+    expect(await stackOf(['--stack', 'from-flag'], { EDGEOPS_STACK: 'from-env' })).toBe('from-flag');
+    writeProject('concurrency: 2\n');
+    expect(await stackOf([])).toBe('default');
+  });
+
+  it('rejects a bad concurrency, naming where it came from', async () => {
+    writeProject('stack: s1\n');
+    const env = { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey };
+    const flag = await edgeops(['plan', manifests, '--concurrency', '0'], { env });
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain('--concurrency: concurrency must be an integer from 1 to 256');
+    const fromEnv = await edgeops(['plan', manifests], { env: { ...env, EDGEOPS_CONCURRENCY: 'many' } });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toContain('EDGEOPS_CONCURRENCY: concurrency must be an integer');
+  });
+
+  it('rejects --local together with --api-url', async () => {
+    const r = await edgeops(['plan', manifests, '--local', '--api-url', svc.url]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--local');
+  });
+
+  it('reports an unreachable service as an error, exit 1', async () => {
+    writeProject('stack: s1\n');
+    const r = await edgeops(['plan', manifests, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^edgeops: /);
+    expect(r.stderr).not.toContain('internal error');
+  });
+});

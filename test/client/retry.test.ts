@@ -1,0 +1,154 @@
+// The retry policy as a pure function of attempts' outcomes: injected clock, sleep and jitter.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.ts';
+import { backoffDelay, classify, parseRetryAfter, setRetryAfter, withRetry } from '../../src/client/retry.ts';
+import type { RetryPolicy } from '../../src/client/retry.ts';
+
+const err = (status: number, errorCode = `E${status}`): ApiError =>
+  new ApiError({ status, errorCode, message: 'm', operation: 'X /p' });
+
+function policy(over: Partial<RetryPolicy> = {}) {
+  const slept: number[] = [];
+  let clock = 0;
+  const p: RetryPolicy = {
+    maxAttempts: 5,
+    baseDelayMs: 100,
+    maxDelayMs: 1000,
+    maxElapsedMs: 60_000,
+    random: () => 1,
+    now: () => clock,
+    sleep: async (ms) => {
+      slept.push(ms);
+      clock += ms;
+    },
+    ...over,
+  };
+  return { p, slept };
+}
+
+/** An attempt function that fails with the given errors in turn, then returns 'ok'. */
+function script(...failures: ApiError[]) {
+  let calls = 0;
+  const attempt = async (): Promise<string> => {
+    calls++;
+    const f = failures.shift();
+    if (f) throw f;
+    return 'ok';
+  };
+  return { attempt, calls: () => calls };
+}
+
+describe('classify', () => {
+  it('retries 429 and refused connections for every method, POST included', () => {
+    for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(classify(err(429), m)).toBe('retry');
+      expect(classify(err(0, 'ECONNREFUSED'), m)).toBe('retry');
+    }
+  });
+
+  it('retries gateway errors and resets for idempotent methods, and a POST only if it did not land', () => {
+    for (const e of [err(502), err(503), err(504), err(0, 'ECONNRESET'), err(0, 'UND_ERR_HEADERS_TIMEOUT')]) {
+      expect(classify(e, 'GET')).toBe('retry');
+      expect(classify(e, 'DELETE')).toBe('retry');
+      expect(classify(e, 'POST')).toBe('retry-if-not-landed');
+    }
+  });
+
+  it('never retries client errors, 500, or non-API errors', () => {
+    for (const s of [400, 401, 404, 409, 500]) expect(classify(err(s), 'GET')).toBe('fail');
+    expect(classify(new Error('x'), 'GET')).toBe('fail');
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads delay-seconds and HTTP dates', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(['2', '9'])).toBe(2000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter(new Date(1_000).toUTCString(), 4_000)).toBe(0);
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+});
+
+describe('backoffDelay', () => {
+  it('is full jitter under an exponentially growing, capped ceiling', () => {
+    const { p } = policy({ random: () => 0.999999 });
+    expect([0, 1, 2, 3, 4, 5].map((n) => backoffDelay(p, n))).toEqual([99, 199, 399, 799, 999, 999]);
+    expect(backoffDelay({ ...p, random: () => 0 }, 3)).toBe(0);
+  });
+});
+
+describe('withRetry', () => {
+  it('retries a transient failure and returns the later success', async () => {
+    const { p, slept } = policy();
+    const s = script(err(503), err(0, 'ECONNRESET'));
+    await expect(withRetry('GET', s.attempt, p)).resolves.toBe('ok');
+    expect(s.calls()).toBe(3);
+    expect(slept).toEqual([100, 200]);
+  });
+
+  it('waits as long as Retry-After says', async () => {
+    const { p, slept } = policy();
+    const s = script(setRetryAfter(err(429), 7000));
+    await expect(withRetry('POST', s.attempt, p)).resolves.toBe('ok');
+    expect(slept).toEqual([7000]);
+  });
+
+  it('stops after maxAttempts and throws the last error', async () => {
+    const { p } = policy({ maxAttempts: 3 });
+    const last = err(504, 'last');
+    const s = script(err(502), err(503), last, err(503));
+    await expect(withRetry('PUT', s.attempt, p)).rejects.toBe(last);
+    expect(s.calls()).toBe(3);
+  });
+
+  it('gives up rather than wait past maxElapsedMs', async () => {
+    const { p, slept } = policy({ maxElapsedMs: 5000 });
+    const e = setRetryAfter(err(429), 60_000);
+    const s = script(e);
+    await expect(withRetry('GET', s.attempt, p)).rejects.toBe(e);
+    expect(slept).toEqual([]);
+  });
+
+  it('does not retry a failure that is not transient', async () => {
+    const { p } = policy();
+    const s = script(err(409));
+    await expect(withRetry('PATCH', s.attempt, p)).rejects.toMatchObject({ status: 409 });
+    expect(s.calls()).toBe(1);
+  });
+
+  it('fails an ambiguous POST at once without a check', async () => {
+    const { p } = policy();
+    const s = script(err(503));
+    await expect(withRetry('POST', s.attempt, p)).rejects.toMatchObject({ status: 503 });
+    expect(s.calls()).toBe(1);
+  });
+
+  it('retries an ambiguous POST only when the check proves it did not land', async () => {
+    const { p } = policy();
+    const landed = script(err(0, 'ECONNRESET'));
+    let checks = 0;
+    await expect(
+      withRetry('POST', landed.attempt, p, { postCheck: async () => (checks++, false) }),
+    ).rejects.toMatchObject({ errorCode: 'ECONNRESET' });
+    expect([landed.calls(), checks]).toEqual([1, 1]);
+
+    const notLanded = script(err(0, 'ECONNRESET'));
+    await expect(withRetry('POST', notLanded.attempt, p, { postCheck: async () => true })).resolves.toBe('ok');
+    expect(notLanded.calls()).toBe(2);
+
+    const broken = script(err(502));
+    await expect(
+      withRetry('POST', broken.attempt, p, { postCheck: async () => Promise.reject(new Error('list failed')) }),
+    ).rejects.toMatchObject({ status: 502 });
+  });
+
+  it('counts a DELETE answered 404 after a retry as done, but not a first 404', async () => {
+    const { p } = policy();
+    const retried = script(err(503), err(404));
+    await expect(withRetry('DELETE', retried.attempt, p, { deletedValue: 'gone' })).resolves.toBe('gone');
+    const first = script(err(404));
+    await expect(withRetry('DELETE', first.attempt, p, { deletedValue: 'gone' })).rejects.toMatchObject({ status: 404 });
+  });
+});

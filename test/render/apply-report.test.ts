@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { ApplyEvent, ApplyResult } from '../../src/engine/plan-data.ts';
+import { createApplyProgress } from '../../src/render/apply-progress.ts';
+import { applySummary, eventLine } from '../../src/render/apply-report.ts';
+import { createRedactor } from '../../src/render/redact.ts';
+import { samplePlan } from './sample-plan.ts';
+
+const action = (id: string) => samplePlan.actions.find((a) => a.id === id)!;
+
+describe('apply report', () => {
+  it('prints one plain line per finished action', () => {
+    expect(eventLine({ type: 'start', action: action('create:TCPEdge/ssh') })).toBeUndefined();
+    expect(eventLine({ type: 'done', action: action('create:TCPEdge/ssh'), liveId: 'edgtcp_new' } as ApplyEvent)).toBe('created TCPEdge/ssh (edgtcp_new)');
+    expect(eventLine({ type: 'done', action: action('delete:HTTPResponseBackend/maintenance') }))
+      .toBe('deleted HTTPResponseBackend/maintenance (bkdhr_2rcCvYaCz4tUbWiCRVTCu2Rsxr9)');
+    expect(eventLine({ type: 'done', action: action('module-put:TLSEdge/secure:backend') }))
+      .toBe('updated TLSEdge/secure: module backend put (edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA)');
+    expect(eventLine({ type: 'failed', action: action('create:TCPEdge/ssh'), error: { status: 400, errorCode: 'ERR_HOSTPORT_IN_USE', message: 'hostport in use' } }))
+      .toBe('failed to create TCPEdge/ssh: 400 ERR_HOSTPORT_IN_USE: hostport in use');
+    expect(eventLine({ type: 'skipped', action: action('create:TCPEdge/ssh'), because: 'create:TunnelGroupBackend/web' }))
+      .toBe('skipped TCPEdge/ssh (depends on failed create:TunnelGroupBackend/web)');
+  });
+
+  it('sums up a complete apply per address', () => {
+    const result: ApplyResult = { ok: true, results: samplePlan.actions.map((a) => ({ actionId: a.id, status: 'done' as const })) };
+    expect(applySummary(samplePlan, result)).toBe('Apply complete: 3 created, 1 updated, 1 replaced, 1 deleted.\n');
+  });
+
+  it('lists every failure with its API error and every skipped dependent', () => {
+    const result: ApplyResult = {
+      ok: false,
+      results: [
+        { actionId: 'create:TunnelGroupBackend/web', status: 'failed', error: { status: 409, errorCode: 'ERR_CONFLICT', message: 'no' } },
+        { actionId: 'create:TCPEdge/ssh', status: 'skipped', skippedBecause: 'create:TunnelGroupBackend/web' },
+        { actionId: 'delete:HTTPResponseBackend/maintenance', status: 'done' },
+        { actionId: 'create:TLSCertificate/wildcard', status: 'failed', error: { message: 'socket hang up' } },
+      ],
+    };
+    expect(applySummary(samplePlan, result)).toBe([
+      'Apply failed: 2 actions failed; 0 created, 0 updated, 0 replaced, 1 deleted.',
+      '  failed:  create TunnelGroupBackend/web: 409 ERR_CONFLICT: no',
+      '  failed:  create TLSCertificate/wildcard: socket hang up',
+      '  skipped: create TCPEdge/ssh (depends on create:TunnelGroupBackend/web)',
+      '  not started: 4 actions',
+      'Run the same command again to converge once the cause is fixed.',
+      '',
+    ].join('\n'));
+  });
+});
+
+describe('apply progress', () => {
+  const events: ApplyEvent[] = [
+    { type: 'start', action: action('create:TunnelGroupBackend/web') },
+    { type: 'start', action: action('create:TLSCertificate/wildcard') },
+    { type: 'done', action: action('create:TunnelGroupBackend/web') },
+    { type: 'failed', action: action('create:TLSCertificate/wildcard'), error: { status: 400, errorCode: 'ERR_PEM_INVALID', message: 'bad PEM SECRETVALUE123' } },
+  ];
+
+  it('prints plain lines when the output is not a terminal, through the redactor', () => {
+    let out = '';
+    const progress = createApplyProgress({ live: false, color: false, total: 2, write: (t) => { out += t; }, redact: createRedactor(['SECRETVALUE123']) });
+    events.forEach((e) => progress.onEvent(e));
+    progress.stop();
+    expect(out).toBe('created TunnelGroupBackend/web\nfailed to create TLSCertificate/wildcard: 400 ERR_PEM_INVALID: bad PEM (sensitive)\n');
+  });
+
+  it('on a terminal redraws a live region of actions in flight and leaves finished lines behind', () => {
+    let out = '';
+    const progress = createApplyProgress({ live: true, color: false, total: 2, write: (t) => { out += t; }, redact: (t) => t, columns: 80 });
+    events.forEach((e) => progress.onEvent(e));
+    progress.stop();
+    expect(out).toContain('⠋ creating TunnelGroupBackend/web\n');
+    expect(out).toContain('⠋ creating TLSCertificate/wildcard\n');
+    expect(out).toContain('\x1b[3F\x1b[J'); // the region (two actions + counter) erased before the next draw
+    expect(out).toContain('✓ created TunnelGroupBackend/web\n');
+    expect(out).toContain('✗ failed to create TLSCertificate/wildcard');
+    expect(out).toContain('2/2 done');
+    expect(out.endsWith('\x1b[1F\x1b[J')).toBe(true); // stop() clears the last counter line
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { planToJson, renderPlanJson } from '../../src/render/json.ts';
+import { SECRET_KEY_PEM, emptyPlan, samplePlan } from './sample-plan.ts';
+
+describe('json renderer', () => {
+  it('matches the golden file', async () => {
+    await expect(renderPlanJson(samplePlan)).toMatchFileSnapshot('../fixtures/render/plan.json');
+  });
+
+  it('has the documented top-level structure', () => {
+    const json = JSON.parse(renderPlanJson(samplePlan));
+    expect(Object.keys(json)).toEqual(['format_version', 'stack', 'summary', 'resources', 'warnings']);
+    expect(json.format_version).toBe(1);
+    expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1 });
+    expect(json.resources.map((r: { address: string; action: string }) => `${r.action} ${r.address}`)).toEqual([
+      'create TunnelGroupBackend/web',
+      'create TLSCertificate/wildcard',
+      'create TCPEdge/ssh',
+      'update TLSEdge/secure',
+      'replace IPPolicyRule/office-v4',
+      'delete HTTPResponseBackend/maintenance',
+    ]);
+    for (const r of json.resources) {
+      expect(Object.keys(r)).toEqual(['address', 'kind', 'name', 'action', 'live_id', 'reason', 'modules', 'changes']);
+      for (const c of r.changes) expect(Object.keys(c)).toEqual(['path', 'op', 'old', 'new', 'sensitive', 'known_after_apply']);
+    }
+  });
+
+  it('folds module actions into their resource and shows a module delete as a removal', () => {
+    const edge = planToJson(samplePlan).resources.find((r) => r.address === 'TLSEdge/secure')!;
+    expect(edge.action).toBe('update');
+    expect(edge.live_id).toBe('edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA');
+    expect(edge.modules).toEqual([{ module: 'backend', op: 'put' }, { module: 'ip_restriction', op: 'delete' }]);
+    expect(edge.changes).toContainEqual({ path: '/backend/backend_id', op: 'replace', old: 'bkdtg_old000000000000000000000', new: null, sensitive: false, known_after_apply: true });
+    expect(edge.changes).toContainEqual({ path: '/ip_restriction', op: 'remove', old: null, new: null, sensitive: false, known_after_apply: false });
+  });
+
+  it('keeps a reference to a resource of the same plan as {"$ref": ...}', () => {
+    const ssh = planToJson(samplePlan).resources.find((r) => r.address === 'TCPEdge/ssh')!;
+    expect(ssh.changes[1]!.new).toEqual({ enabled: true, backend_id: { $ref: 'TunnelGroupBackend/web' } });
+    expect(ssh.live_id).toBeNull();
+  });
+
+  it('carries no value for a sensitive change', () => {
+    const text = renderPlanJson(samplePlan);
+    expect(text).not.toContain(SECRET_KEY_PEM.split('\n')[1]!.slice(0, 16));
+    const rule = planToJson(samplePlan).resources.find((r) => r.action === 'replace')!;
+    expect(rule.reason).toBe('action cannot be updated');
+    expect(rule.changes[1]).toEqual({ path: '/private_key_pem', op: 'replace', old: null, new: null, sensitive: true, known_after_apply: false });
+  });
+
+  it('renders an empty plan', () => {
+    expect(JSON.parse(renderPlanJson(emptyPlan))).toEqual({
+      format_version: 1, stack: 'default', summary: { create: 0, update: 0, replace: 0, delete: 0 }, resources: [], warnings: [],
+    });
+  });
+});

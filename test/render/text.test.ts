@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { renderPlanText } from '../../src/render/text.ts';
+import { CERT_PEM, SECRET_KEY_PEM, emptyPlan, samplePlan } from './sample-plan.ts';
+
+const secretLines = SECRET_KEY_PEM.split('\n').filter((l) => l.length > 0 && !l.startsWith('-----'));
+
+describe('text renderer', () => {
+  it('matches the golden file for a plan with every operation', async () => {
+    await expect(renderPlanText(samplePlan, { color: false })).toMatchFileSnapshot('../fixtures/render/plan.txt');
+  });
+
+  it('says "No changes." for an empty plan', async () => {
+    const text = renderPlanText(emptyPlan, { color: false });
+    expect(text).toBe('No changes. Live state matches the manifests.\n');
+  });
+
+  it('prints Terraform-like headers, field lines and the summary', () => {
+    const text = renderPlanText(samplePlan, { color: false });
+    expect(text).toContain('  + TunnelGroupBackend/web\n');
+    expect(text).toContain('  ~ TLSEdge/secure  # edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA\n');
+    expect(text).toContain('      ~ description: "old words" -> "new words"\n');
+    expect(text).toContain('      ~ module backend (put)\n');
+    expect(text).toContain('          ~ backend.backend_id: "bkdtg_old000000000000000000000" -> (known after apply)\n');
+    expect(text).toContain('      - module ip_restriction (delete)\n');
+    expect(text).toContain('  -/+ IPPolicyRule/office-v4 (replace: action cannot be updated)  # ipr_');
+    expect(text).toContain('  - HTTPResponseBackend/maintenance  # bkdhr_');
+    expect(text).toContain('Plan: 3 to create, 1 to update, 1 to replace, 1 to delete.\n');
+    expect(text).toContain('Warning: this plan deletes 1 resource (max_deletes is 10)\n');
+  });
+
+  it('shows a reference to a resource of the same plan as known after apply, with its address', () => {
+    const text = renderPlanText(samplePlan, { color: false });
+    expect(text).toContain('+ backend: {enabled: true, backend_id: (known after apply: TunnelGroupBackend/web)}');
+  });
+
+  it('abbreviates PEMs and never prints a sensitive value, even one left on the change', () => {
+    const text = renderPlanText(samplePlan, { color: false });
+    expect(text).toMatch(/\+ certificate_pem: <PEM CERTIFICATE, 1 block, \d+ bytes, sha256:[0-9a-f]{12}>/);
+    expect(text).not.toContain(CERT_PEM.split('\n')[1]!);
+    expect(text).toContain('+ private_key_pem: (sensitive)');
+    expect(text).toContain('~ private_key_pem: (sensitive)\n');
+    for (const line of secretLines) {
+      for (let i = 0; i + 16 <= line.length; i += 4) expect(text).not.toContain(line.slice(i, i + 16));
+    }
+  });
+
+  it('colours only when asked', () => {
+    expect(renderPlanText(samplePlan, { color: false })).not.toContain('\x1b[');
+    const coloured = renderPlanText(samplePlan, { color: true });
+    expect(coloured).toContain('\x1b[32m+\x1b[39m');
+    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(renderPlanText(samplePlan, { color: false }));
+  });
+});

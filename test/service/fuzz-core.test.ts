@@ -1,0 +1,156 @@
+// Seeded input fuzzing of every write endpoint of the core resources. Each generated request carries at least
+// one certainly-invalid part (plus random junk elsewhere), so every answer must be a 4xx with the error envelope,
+// and the stored data must be exactly as before the run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  api, junkValue, malformedRaw, mutateBody, prng, startTestService, type ApiClient, type ApiResponse, type Rng, type TestService,
+} from '../helpers/service.ts';
+
+let svc: TestService;
+let c: ApiClient;
+const ids: Record<string, string> = {};
+
+const LISTS: [string, string][] = [
+  ['/ip_policies', 'ip_policies'], ['/ip_policy_rules', 'ip_policy_rules'], ['/backends/tunnel_group', 'backends'],
+  ['/backends/http_response', 'backends'], ['/event_subscriptions', 'event_subscriptions'],
+];
+
+async function snapshot(): Promise<unknown[]> {
+  const lists = await Promise.all(LISTS.map(([path, key]) => c.listAll(path, key)));
+  return [...lists, (await c.get(`/event_subscriptions/${ids.esb}/sources`)).body];
+}
+
+beforeAll(async () => {
+  svc = await startTestService();
+  c = api(svc);
+  ids.ipp = (await c.post('/ip_policies', { description: 'p' })).body.id;
+  ids.ipr = (await c.post('/ip_policy_rules', { cidr: '10.0.0.0/8', ip_policy_id: ids.ipp, action: 'allow' })).body.id;
+  ids.bkdtg = (await c.post('/backends/tunnel_group', { labels: { a: 'b' } })).body.id;
+  ids.bkdhr = (await c.post('/backends/http_response', { body: 'x' })).body.id;
+  ids.esb = (await c.post('/event_subscriptions', { sources: [{ type: 'a.v0' }] })).body.id;
+});
+afterAll(() => svc.close());
+
+const NOT_STRING = [1, -1.5, true, false, [], {}, ['x'], { a: 'b' }];
+const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
+
+// Values certainly invalid for a field of each type (null is "absent", so it is never used as poison).
+const INVALID: Record<string, () => unknown[]> = {
+  description: () => [...NOT_STRING, 'x'.repeat(256), 'é'.repeat(200)],
+  metadata: () => [...NOT_STRING, 'x'.repeat(4097)],
+  string: () => NOT_STRING,
+  cidr: () => [...NOT_STRING, '', '1.2.3.4/33', '1.2.3.4/8', '::1/200', 'x', '1.2.3', '1.2.3.4 ', '::/0/0'],
+  policyRef: () => [...NOT_STRING, '', 'ipp_missing', ids.bkdtg!],
+  action: () => [...NOT_STRING, '', 'Allow', 'permit'],
+  labels: () => [...NOT_STRING.filter((v) => typeof v !== 'object' || Array.isArray(v)), { a: 1 }, { '': 'x' }, { a: null }, { a: ['b'] }],
+  headers: () => [1, 'x', [], { 'bad name': 'x' }, { a: '\n' }, { A: '1', a: '2' }, { a: 2 }, { '': 'x' }],
+  status: () => [99, 600, '200', 1.5, true, [], -1, 1e9],
+  sources: () => [1, 'a.v0', {}, [{}], [{ type: 'BAD' }], ['a.v0'], [{ type: 'a.v0' }, { type: 'a.v0' }], [{ type: 'a.v0', x: 1 }]],
+  destinations: () => [1, 'ed_x', ['ed_x'], [1], [ids.ipp!]],
+  eventType: () => [...NOT_STRING, '', 'BAD', 'a.v', 'a.v0.v1'],
+  subscriptionId: () => [...NOT_STRING, 'esb_other'],
+};
+
+interface Endpoint {
+  method: 'POST' | 'PATCH';
+  path: () => string;
+  valid: () => Record<string, unknown>;
+  fields: Record<string, keyof typeof INVALID>;
+  /** Fields whose mere presence is an error (create-only fields in a PATCH). */
+  forbidden?: string[];
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { method: 'POST', path: () => '/ip_policies', valid: () => ({ description: 'd', metadata: 'm' }), fields: { description: 'description', metadata: 'metadata' } },
+  { method: 'PATCH', path: () => `/ip_policies/${ids.ipp}`, valid: () => ({ description: 'd', metadata: 'm' }), fields: { description: 'description', metadata: 'metadata' } },
+  {
+    method: 'POST', path: () => '/ip_policy_rules', valid: () => ({ description: 'd', cidr: '1.0.0.0/8', ip_policy_id: ids.ipp, action: 'deny' }),
+    fields: { description: 'description', metadata: 'metadata', cidr: 'cidr', ip_policy_id: 'policyRef', action: 'action' },
+  },
+  {
+    method: 'PATCH', path: () => `/ip_policy_rules/${ids.ipr}`, valid: () => ({ description: 'd', cidr: '2.0.0.0/8' }),
+    fields: { description: 'description', metadata: 'metadata', cidr: 'cidr' }, forbidden: ['action', 'ip_policy_id'],
+  },
+  { method: 'POST', path: () => '/backends/tunnel_group', valid: () => ({ labels: { x: 'y' } }), fields: { description: 'description', metadata: 'metadata', labels: 'labels' } },
+  { method: 'PATCH', path: () => `/backends/tunnel_group/${ids.bkdtg}`, valid: () => ({ labels: { x: 'y' } }), fields: { description: 'description', metadata: 'metadata', labels: 'labels' } },
+  {
+    method: 'POST', path: () => '/backends/http_response', valid: () => ({ body: 'b', headers: { 'X-A': '1' }, status_code: 201 }),
+    fields: { description: 'description', metadata: 'metadata', body: 'string', headers: 'headers', status_code: 'status' },
+  },
+  {
+    method: 'PATCH', path: () => `/backends/http_response/${ids.bkdhr}`, valid: () => ({ body: 'b', status_code: 201 }),
+    fields: { description: 'description', metadata: 'metadata', body: 'string', headers: 'headers', status_code: 'status' },
+  },
+  {
+    method: 'POST', path: () => '/event_subscriptions', valid: () => ({ sources: [{ type: 'b.v0' }], destination_ids: [] }),
+    fields: { description: 'description', metadata: 'metadata', sources: 'sources', destination_ids: 'destinations' },
+  },
+  {
+    method: 'PATCH', path: () => `/event_subscriptions/${ids.esb}`, valid: () => ({ sources: [{ type: 'b.v0' }] }),
+    fields: { description: 'description', metadata: 'metadata', sources: 'sources', destination_ids: 'destinations' },
+  },
+  { method: 'POST', path: () => `/event_subscriptions/${ids.esb}/sources`, valid: () => ({ type: 'c.v0' }), fields: { type: 'eventType', subscription_id: 'subscriptionId' } },
+  { method: 'PATCH', path: () => `/event_subscriptions/${ids.esb}/sources/a.v0`, valid: () => ({}), fields: { subscription_id: 'subscriptionId', type: 'eventType' } },
+];
+
+/** One certainly-invalid request for the endpoint, as [body text, content type]. */
+function badRequest(rng: Rng, ep: Endpoint): { body: string; contentType: string } {
+  const roll = rng();
+  if (roll < 0.1) return { body: malformedRaw(rng), contentType: 'application/json' };
+  if (roll < 0.15) return { body: JSON.stringify(ep.valid()), contentType: pick(rng, ['text/plain', 'application/xml', 'application/jsonx', 'multipart/form-data']) };
+  if (roll < 0.2) return { body: JSON.stringify(junkValue(rng)) + (rng() < 0.5 ? '' : ' ,'), contentType: 'application/json' };
+  const body = rng() < 0.5 ? mutateBody(rng, ep.valid()) : ep.valid();
+  const poison = rng();
+  if (poison < 0.25) {
+    body[pick(rng, ['bogus', 'Description', 'id_', 'created_at', 'uri', 'tunnels', '__proto__'])] = junkValue(rng);
+  } else if (poison < 0.3 && ep.forbidden) {
+    body[pick(rng, ep.forbidden)] = junkValue(rng) ?? 'x';
+  } else {
+    const field = pick(rng, Object.keys(ep.fields));
+    body[field] = pick(rng, INVALID[ep.fields[field]!]!());
+  }
+  // A key that is not the poison may have been replaced by junk: that only adds invalidity.
+  return { body: JSON.stringify(body), contentType: 'application/json' };
+}
+
+function expectClientError(r: ApiResponse, what: string): void {
+  expect(r.status >= 400 && r.status < 500, `${what} -> ${r.status} ${r.text.slice(0, 300)}`).toBe(true);
+  expect(r.body, what).toEqual({
+    error_code: expect.stringMatching(/^ERR_[A-Z_]+$/), status_code: r.status, msg: expect.any(String),
+    details: { operation_id: expect.stringMatching(/^op_[0-9A-Za-z]{27}$/) },
+  });
+}
+
+describe('fuzzing the core write endpoints', () => {
+  it('always a 4xx with the error body, and stored data unchanged', async () => {
+    const before = await snapshot();
+    const rng = prng(20240601);
+    for (const ep of ENDPOINTS) {
+      for (let i = 0; i < 120; i++) {
+        const req = badRequest(rng, ep);
+        const r = await c.raw(ep.method, ep.path(), { body: req.body, headers: { 'content-type': req.contentType } });
+        expectClientError(r, `${ep.method} ${ep.path()} ${req.contentType} ${req.body.slice(0, 200)}`);
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('huge and deeply nested bodies are refused cleanly', async () => {
+    const before = await snapshot();
+    let deep: unknown = 'x';
+    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    const bodies = [
+      JSON.stringify({ description: 'x'.repeat(2 * 1024 * 1024) }),
+      JSON.stringify({ labels: deep }),
+      JSON.stringify({ sources: Array.from({ length: 20000 }, () => ({ type: 'a.v0' })) }),
+      '['.repeat(100000),
+    ];
+    for (const ep of ENDPOINTS) {
+      for (const body of bodies) {
+        const r = await c.raw(ep.method, ep.path(), { body, headers: { 'content-type': 'application/json' } });
+        expectClientError(r, `${ep.method} ${ep.path()} ${body.slice(0, 40)}`);
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
