@@ -64,7 +64,7 @@ export const applyConcurrency: Benchmark = {
   async run(ctx) {
     const dir = join(ctx.tmp, 'apply-manifests');
     await writeManifests(dir, generateDocs(COUNT), 20);
-    const desired = await loadDesired([dir]);
+    const desired = await loadDesired([dir], undefined, { stack: STACK });
     const { warmup, reps: n } = reps(1, 3);
     for (let i = 0; i < warmup; i++) await applyOnce(ctx.tmp, desired, 8);
     const c1: ApplyRun[] = [];

@@ -25,7 +25,7 @@ sampler.unref();
 const base = vmHwm() ?? process.memoryUsage().rss;
 const started = performance.now();
 const api = createApi({ url: values.url!, apiKey: values.key! });
-const desired = await loadDesired([values.dir!]);
+const desired = await loadDesired([values.dir!], undefined, { stack: values.stack! });
 const ctx = await computePlan(desired, api, { stack: values.stack! });
 const planMs = performance.now() - started;
 sampled = Math.max(sampled, process.memoryUsage().rss);

@@ -19,7 +19,7 @@ export async function openPlanFixture(ctx: BenchContext, count: number): Promise
   const set = await ctx.seeded(count);
   const service = await startSeeded(set, ctx.tmp);
   const api = createApi({ url: service.url, apiKey: service.apiKey });
-  const desired = await loadDesired([set.manifestDir]);
+  const desired = await loadDesired([set.manifestDir], undefined, { stack: STACK });
   return {
     set,
     service,

@@ -36,7 +36,7 @@ export async function seed(tmp: string, count: number, log: (m: string) => void)
   const api = createApi({ url: service.url, apiKey: service.apiKey, concurrency: 16 });
   let residualActions: number;
   try {
-    const desired = await loadDesired([manifestDir]);
+    const desired = await loadDesired([manifestDir], undefined, { stack: STACK });
     const ctx = await computePlan(desired, api, { stack: STACK });
     log(`seeding ${count} resources (${ctx.plan.actions.length} actions)`);
     const result = await executePlan(ctx, api, { stack: STACK, concurrency: 16 });

@@ -24,10 +24,10 @@ const isManifestName = (name: string): boolean => /\.ya?ml$/.test(name) && !PROJ
 
 const reason = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'does not exist';
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'does not exist';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ELOOP') return 'symbolic link loop';
-  return (err as Error).message;
+  return code ?? (err as Error).message;
 };
 
 export function discover(paths: string[], cwd: string): Discovery {

@@ -103,7 +103,7 @@ function baseMessage(e: Err): string {
     case 'maxItems':
       return `must have at most ${plural(p.limit, 'item')}`;
     case 'uniqueItems':
-      return `items ${p.j} and ${p.i} are the same`;
+      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
     case 'minProperties':
       return 'must not be empty';
     case 'not':
@@ -143,8 +143,15 @@ function relevant(errors: Err[]): Err[] {
   });
 }
 
-function locate(e: Err, doc: Located): { pos: SourcePos; message: string } {
+/** The message for one error: the schema's own wording if it has one (after the value, for patterns). */
+function wording(e: Err): string | undefined {
   const own = override(e);
+  if (own !== undefined && e.keyword === 'pattern' && e.propertyName === undefined) return `"${String(e.data)}" ${own}`;
+  return own;
+}
+
+function locate(e: Err, doc: Located): { pos: SourcePos; message: string } {
+  const own = wording(e);
   if (e.propertyName !== undefined) {
     // An error about a key of a mapping (propertyNames): point at the key.
     const names = ((e.params.allowedValues as unknown[] | undefined) ?? []).filter((v): v is string => typeof v === 'string');

@@ -17,8 +17,17 @@ export interface ParsedFile {
   issues: ManifestIssue[];
 }
 
+/** The key written at `offset` (plain or quoted), for naming a duplicate key. */
+function keyAt(text: string, offset: number): string {
+  const end = text.indexOf('\n', offset);
+  const rest = text.slice(offset, end < 0 ? undefined : end);
+  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|.*?)\s*:(?:\s|$)/.exec(rest);
+  const raw = m ? m[1]! : rest.trim();
+  return /^["']/.test(raw) ? raw.slice(1, -1) : raw;
+}
+
 function yamlMessage(e: YAMLError, text: string): string {
-  if (e.code === 'DUPLICATE_KEY') return `duplicate key "${text.slice(e.pos[0], e.pos[1])}"`;
+  if (e.code === 'DUPLICATE_KEY') return `duplicate key "${keyAt(text, e.pos[0])}"`;
   const first = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
   return `invalid YAML: ${first}`;
 }

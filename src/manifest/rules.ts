@@ -75,11 +75,11 @@ export function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {})
       first.set(address, doc);
       continue;
     }
-    push('/name', `duplicate ${address}: also defined at ${where(valuePos(earlier, '/name'))}`);
+    push('/name', `defined more than once: also at ${where(valuePos(earlier, '/name'))}`);
     issues.push({
       pos: valuePos(earlier, '/name'),
       address,
-      message: `duplicate ${address}: also defined at ${where(valuePos(doc, '/name'))}`,
+      message: `defined more than once: also at ${where(valuePos(doc, '/name'))}`,
     });
   }
   return issues;

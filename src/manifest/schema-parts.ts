@@ -8,6 +8,7 @@ export const DESCRIPTION_MAX_BYTES = 255;
 export const METADATA_MAX_BYTES = 4096;
 /** The `#/definitions/...` entry that `{file}`/`{env}` secrets are declared with; the resolver looks for it. */
 export const SECRET_REF = '#/definitions/secret';
+export const ENV_VAR_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 
 export const kindConst = (kind: string): Schema => ({ const: kind, description: `Always ${kind}.` });
 
@@ -53,7 +54,7 @@ export const secretDefinition: Schema = {
     },
     {
       type: 'object',
-      properties: { env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+      properties: { env: { type: 'string', pattern: ENV_VAR_PATTERN } },
       required: ['env'],
       additionalProperties: false,
     },

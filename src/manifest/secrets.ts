@@ -4,6 +4,9 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Json } from '../kinds/resource-kind.ts';
 import { childPointer, fieldPath } from './pointer.ts';
+import { ENV_VAR_PATTERN } from './schema-parts.ts';
+
+const ENV_VAR = new RegExp(ENV_VAR_PATTERN);
 
 export type SecretOutcome = { value: string } | { error: string; pointer: string };
 
@@ -38,7 +41,7 @@ export function resolveSecret(
       return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, 'file') };
     }
   }
-  if (typeof value.env === 'string' && Object.keys(value).length === 1) {
+  if (typeof value.env === 'string' && ENV_VAR.test(value.env) && Object.keys(value).length === 1) {
     const v = ctx.env[value.env];
     if (v === undefined) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, 'env') };
     return { value: v };

@@ -1,4 +1,4 @@
-// The compiled validators: one ajv instance, every schema compiled once on first use. ajv reports every error
+// The compiled validators: one ajv instance, each schema compiled once, on first use. ajv reports every error
 // (allErrors) with its schema (verbose), which messages.ts needs to word it and errorMessage to override it.
 import { Ajv, type ValidateFunction } from 'ajv';
 import { cidrProblem, isHostport, isHttpUrl } from './formats.ts';
@@ -32,23 +32,24 @@ function findSecrets(schema: Schema, pointer = ''): string[] {
   return found;
 }
 
-let compiled: { kinds: Map<string, KindValidation>; project: ValidateFunction } | undefined;
+// Compiling costs milliseconds per kind, so each schema is compiled the first time a document needs it.
+let ajv: Ajv | undefined;
+let schemas: Map<string, Schema> | undefined;
+const kindCache = new Map<string, KindValidation>();
+let project: ValidateFunction | undefined;
 
-function load(): NonNullable<typeof compiled> {
-  if (compiled) return compiled;
-  const ajv = newAjv();
-  const kinds = new Map<string, KindValidation>();
-  for (const [kind, schema] of kindSchemas()) {
-    kinds.set(kind, { validate: ajv.compile(schema), secretPointers: findSecrets(schema) });
-  }
-  compiled = { kinds, project: ajv.compile(projectSchema()) };
-  return compiled;
-}
+const instance = (): Ajv => (ajv ??= newAjv());
 
 export function kindValidation(kind: string): KindValidation | undefined {
-  return load().kinds.get(kind);
+  const cached = kindCache.get(kind);
+  if (cached) return cached;
+  const schema = (schemas ??= kindSchemas()).get(kind);
+  if (!schema) return undefined;
+  const v = { validate: instance().compile(schema), secretPointers: findSecrets(schema) };
+  kindCache.set(kind, v);
+  return v;
 }
 
 export function projectValidator(): ValidateFunction {
-  return load().project;
+  return (project ??= instance().compile(projectSchema()));
 }

@@ -10,7 +10,7 @@ export interface JsonChange {
   op: 'add' | 'remove' | 'replace';
   /** null when absent, sensitive, or for an add. */
   old: Json;
-  /** null when absent, sensitive, known after apply, or for a remove. A reference to a resource this plan creates is `{"$ref": "Kind/name"}`. */
+  /** null when absent, sensitive, or for a remove. A reference to a resource this plan creates is `{"$ref": "Kind/name"}` (and known_after_apply is true). */
   new: Json;
   sensitive: boolean;
   known_after_apply: boolean;
@@ -49,7 +49,7 @@ function jsonChange(change: FieldChange): JsonChange {
     path: change.path,
     op: change.kind,
     old: hidden || change.kind === 'add' ? null : change.old ?? null,
-    new: hidden || change.knownAfterApply || change.kind === 'remove' ? null : change.new ?? null,
+    new: hidden || change.kind === 'remove' ? null : change.new ?? null,
     sensitive: hidden,
     known_after_apply: change.knownAfterApply === true,
   };

@@ -42,7 +42,7 @@ export function formatValue(value: Json | undefined): string {
   if (value === undefined) return 'null';
   if (typeof value === 'string') return formatString(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (isPendingRef(value)) return `(known after apply: ${value.$ref})`;
+  if (isPendingRef(value)) return `id of ${value.$ref} ${KNOWN_AFTER_APPLY}`;
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
   const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v)}`);
   return entries.length === 0 ? '{}' : `{${entries.join(', ')}}`;
@@ -67,7 +67,10 @@ export function formatPath(pointer: string): string {
 
 /** The right-hand side of a change line: `new`, `old -> new` or `old` (for a removal). */
 export function formatChange(change: FieldChange): string {
-  const newText = change.sensitive ? SENSITIVE : change.knownAfterApply ? KNOWN_AFTER_APPLY : formatValue(change.new);
+  // A value holding references to resources this plan creates shows each as `id of Kind/name (known after apply)`.
+  const newText = change.sensitive ? SENSITIVE
+    : change.knownAfterApply && change.new === undefined ? KNOWN_AFTER_APPLY
+    : formatValue(change.new);
   const oldText = change.sensitive ? SENSITIVE : formatValue(change.old);
   switch (change.kind) {
     case 'add':

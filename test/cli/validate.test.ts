@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ describe('edgeops validate', () => {
     const bad = join(dir, 'bad');
     const edges = join(bad, 'edges.yaml');
     const backends = join(bad, 'backends.yaml');
+    mkdirSync(bad);
     writeFileSync(backends, ['kind: TunnelGroupBackend', 'name: web', 'labels: {app: web}', 'colour: blue', ''].join('\n'));
     writeFileSync(edges, [
       'kind: TCPEdge',

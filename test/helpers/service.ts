@@ -164,5 +164,5 @@ export function mutateBody(rng: Rng, valid: Record<string, unknown>): Record<str
 
 /** Bodies that are not a JSON object at all. */
 export function malformedRaw(rng: Rng): string {
-  return pick(rng, ['{', '[]', 'null', '"str"', '42', '{"a":}', '{"a":1,}', "{'a':1}", 'true', '\u0000', '{"a":1}garbage', '[{}]', 'NaN', '{"description": "\ud800"}']);
+  return pick(rng, ['{', '[]', 'null', '"str"', '42', '{"a":}', '{"a":1,}', "{'a':1}", 'true', '\u0000', '{"a":1}garbage', '[{}]', 'NaN', '{"description": "\\x"}', '{"a":1}{"b":2}']);
 }

@@ -31,13 +31,14 @@ describe('json renderer', () => {
     expect(edge.action).toBe('update');
     expect(edge.live_id).toBe('edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA');
     expect(edge.modules).toEqual([{ module: 'backend', op: 'put' }, { module: 'ip_restriction', op: 'delete' }]);
-    expect(edge.changes).toContainEqual({ path: '/backend/backend_id', op: 'replace', old: 'bkdtg_old000000000000000000000', new: null, sensitive: false, known_after_apply: true });
+    expect(edge.changes).toContainEqual({ path: '/backend/backend_id', op: 'replace', old: 'bkdtg_old000000000000000000000', new: { $ref: 'TunnelGroupBackend/web' }, sensitive: false, known_after_apply: true });
     expect(edge.changes).toContainEqual({ path: '/ip_restriction', op: 'remove', old: null, new: null, sensitive: false, known_after_apply: false });
   });
 
   it('keeps a reference to a resource of the same plan as {"$ref": ...}', () => {
     const ssh = planToJson(samplePlan).resources.find((r) => r.address === 'TCPEdge/ssh')!;
-    expect(ssh.changes[1]!.new).toEqual({ enabled: true, backend_id: { $ref: 'TunnelGroupBackend/web' } });
+    expect(ssh.changes[1]).toMatchObject({ new: { enabled: true, backend_id: { $ref: 'TunnelGroupBackend/web' } }, known_after_apply: true });
+    expect(ssh.changes[3]).toMatchObject({ path: '/ip_restriction/ip_policy_ids/1', new: null, known_after_apply: true });
     expect(ssh.live_id).toBeNull();
   });
 

@@ -54,8 +54,10 @@ export const samplePlan: Plan = {
       address: 'TCPEdge/ssh',
       changes: [
         { path: '/hostports', kind: 'add', new: ['1.tcp.example.com:20001'] },
-        { path: '/backend', kind: 'add', new: { enabled: true, backend_id: { $ref: 'TunnelGroupBackend/web' } } },
+        { path: '/backend', kind: 'add', new: { enabled: true, backend_id: { $ref: 'TunnelGroupBackend/web' } }, knownAfterApply: true },
         { path: '/ip_restriction/ip_policy_ids/0', kind: 'add', new: 'ipp_1234567890abcdefghijklmnopq' },
+        // A change flagged known-after-apply without a value: shown as the bare marker.
+        { path: '/ip_restriction/ip_policy_ids/1', kind: 'add', knownAfterApply: true },
       ],
       dependsOn: ['create:TunnelGroupBackend/web'],
     },
@@ -81,7 +83,7 @@ export const samplePlan: Plan = {
       address: 'TLSEdge/secure',
       liveId: 'edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA',
       module: 'backend',
-      changes: [{ path: '/backend/backend_id', kind: 'replace', old: 'bkdtg_old000000000000000000000', new: 'x', knownAfterApply: true }],
+      changes: [{ path: '/backend/backend_id', kind: 'replace', old: 'bkdtg_old000000000000000000000', new: { $ref: 'TunnelGroupBackend/web' }, knownAfterApply: true }],
       dependsOn: ['create:TunnelGroupBackend/web'],
     },
     {

@@ -20,7 +20,7 @@ describe('text renderer', () => {
     expect(text).toContain('  ~ TLSEdge/secure  # edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA\n');
     expect(text).toContain('      ~ description: "old words" -> "new words"\n');
     expect(text).toContain('      ~ module backend (put)\n');
-    expect(text).toContain('          ~ backend.backend_id: "bkdtg_old000000000000000000000" -> (known after apply)\n');
+    expect(text).toContain('          ~ backend.backend_id: "bkdtg_old000000000000000000000" -> id of TunnelGroupBackend/web (known after apply)\n');
     expect(text).toContain('      - module ip_restriction (delete)\n');
     expect(text).toContain('  -/+ IPPolicyRule/office-v4 (replace: action cannot be updated)  # ipr_');
     expect(text).toContain('  - HTTPResponseBackend/maintenance  # bkdhr_');
@@ -30,7 +30,8 @@ describe('text renderer', () => {
 
   it('shows a reference to a resource of the same plan as known after apply, with its address', () => {
     const text = renderPlanText(samplePlan, { color: false });
-    expect(text).toContain('+ backend: {enabled: true, backend_id: (known after apply: TunnelGroupBackend/web)}');
+    expect(text).toContain('+ backend: {enabled: true, backend_id: id of TunnelGroupBackend/web (known after apply)}');
+    expect(text).toContain('+ ip_restriction.ip_policy_ids[1]: (known after apply)\n');
   });
 
   it('abbreviates PEMs and never prints a sensitive value, even one left on the change', () => {

@@ -1,6 +1,7 @@
 // Cross-cutting HTTP behaviour: auth, version, routing, body framing, the error envelope, absolute uris.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
+import { Readable } from 'node:stream';
 import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 import { startService } from '../../src/service/server.ts';
 
@@ -141,7 +142,7 @@ describe('bodies', () => {
     const res = await request(`${svc.url}/ip_policies`, {
       method: 'POST',
       headers: { authorization: `Bearer ${svc.apiKey}`, 'service-version': '2', 'content-type': 'application/json' },
-      body: chunks(),
+      body: Readable.from(chunks()),
     });
     const body = (await res.body.json()) as { error_code: string };
     expect([res.statusCode, body.error_code]).toEqual([413, 'ERR_BODY_TOO_LARGE']);

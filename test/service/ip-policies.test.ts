@@ -159,3 +159,17 @@ describe('/ip_policy_rules', () => {
     expect((await c.del(`/ip_policies/${policy}`)).status).toBe(204);
   });
 });
+
+describe('policies and backends used by edges', () => {
+  it('deleting an IP policy or backend an edge uses is a 409 naming the edge; free again once the edge is gone', async () => {
+    const policy = await newPolicy();
+    const backend = (await c.post('/backends/http_response', { body: 'x' })).body.id as string;
+    const edge = await c.post('/edges/tcp', { backend: { backend_id: backend }, ip_restriction: { ip_policy_ids: [policy] } });
+    expect(edge.status, edge.text).toBe(201);
+    expectError(await c.del(`/ip_policies/${policy}`), 409, 'ERR_RESOURCE_IN_USE', edge.body.id);
+    expectError(await c.del(`/backends/http_response/${backend}`), 409, 'ERR_RESOURCE_IN_USE', edge.body.id);
+    expect((await c.del(`/edges/tcp/${edge.body.id}`)).status).toBe(204);
+    expect((await c.del(`/ip_policies/${policy}`)).status).toBe(204);
+    expect((await c.del(`/backends/http_response/${backend}`)).status).toBe(204);
+  });
+});

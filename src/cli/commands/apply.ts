@@ -31,7 +31,7 @@ Examples:
   $ edgeops apply infra/ --api-url http://127.0.0.1:4010 --api-key dev
   $ EDGEOPS_STACK=staging edgeops apply infra/ --auto-approve --concurrency 4`)
     .action(async (paths: string[], flags: ApplyFlags) => {
-      const desired = await loadDesired(paths, ctx.env);
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const isTTY = ctx.stdout.isTTY === true;
       const settings = resolveSettings(flags, ctx.env, desired.config, isTTY);

@@ -45,7 +45,7 @@ Examples:
     .action(async (paths: string[], flags: PlanFlags) => {
       const format = flags.format as PlanFormat;
       if (!FORMATS.includes(format)) throw new ConfigError(`--format must be one of ${FORMATS.join(', ')}`);
-      const desired = await loadDesired(paths, ctx.env);
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const plan = await withConnection(settings, paths, async ({ api }) => (await computePlan(desired, api, { stack: settings.stack })).plan);

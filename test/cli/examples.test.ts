@@ -1,0 +1,49 @@
+// Every example applies cleanly with --local and converges (the second plan says "No changes."), as the
+// README promises; the embedded service keeps its database under .edgeops/ next to the manifests, and no
+// private key of the tls examples ever reaches the output.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { containsKeyMaterial } from '../helpers/certs.ts';
+import { copyExample, edgeops, makeCerts, output } from './run.ts';
+
+describe.each([
+  ['basic', 8],
+  ['tls', 4],
+  ['full', 18],
+])('examples/%s', (name, count) => {
+  it('validates, applies with --local, then plans "No changes."', async () => {
+    const example = copyExample(name);
+    try {
+      if (name !== 'basic') await makeCerts(example.dir);
+      const validate = await edgeops(['validate', example.dir]);
+      expect(validate.stderr).toBe('');
+      expect(validate.stdout).toBe(`${count} resources valid\n`);
+
+      const apply = await edgeops(['apply', example.dir, '--local', '--auto-approve']);
+      expect(apply.stderr).toBe('');
+      expect(apply.code).toBe(0);
+      expect(apply.stdout).toContain(`Apply complete: ${count} created, 0 updated, 0 replaced, 0 deleted.`);
+      expect(existsSync(join(example.dir, '.edgeops', 'local.db'))).toBe(true);
+
+      const plan = await edgeops(['plan', example.dir, '--local', '--detailed-exitcode']);
+      expect(plan.stderr).toBe('');
+      expect(plan.code).toBe(0);
+      expect(plan.stdout).toBe('No changes. Live state matches the manifests.\n');
+
+      if (name !== 'basic') {
+        const key = readFileSync(join(example.dir, 'certs', 'wildcard-key.pem'), 'utf8');
+        expect(apply.stdout).toContain('+ private_key_pem: (sensitive)');
+        expect(containsKeyMaterial(output(apply), key)).toBe(false);
+        for (const format of ['text', 'json', 'markdown']) {
+          const fresh = await edgeops(['plan', example.dir, '--local', '--stack', 'fresh', '--format', format]);
+          expect(fresh.code).toBe(0);
+          expect(fresh.stdout).toContain(format === 'json' ? '"sensitive": true' : 'private_key_pem: (sensitive)');
+          expect(containsKeyMaterial(output(fresh), key)).toBe(false);
+        }
+      }
+    } finally {
+      example.dispose();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+// Unit tests of the shared validators and the router (plain values, no HTTP).
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../../src/service/errors.ts';
+import { Router } from '../../src/service/router.ts';
+import { cidrProblem, headerMap, integer, list, nullable, object, parseBody, string, stringMap } from '../../src/service/validate.ts';
+import { newId, nowTimestamp } from '../../src/service/ids.ts';
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ServiceError);
+    return (err as ServiceError).code;
+  }
+}
+
+function messageOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('did not throw');
+}
+
+describe('cidrProblem', () => {
+  it.each(['0.0.0.0/0', '10.0.0.0/8', '10.1.2.3/32', '10.1.2.3', '255.255.255.255', '::', '::/0', '2001:db8::/32',
+    '2001:db8:0:0:0:0:0:1/128', '::ffff:192.168.0.0/112', 'fe80::/64', '1::/16'])('accepts %s', (text) => {
+    expect(cidrProblem(text)).toBeUndefined();
+  });
+  it.each(['', '/8', '10.0.0.0/', '10/8', '10.0.0.0/33', '10.0.0.256/32', '2001:db8::/129', 'g::/16', '1:2:3:4:5:6:7:8:9/128',
+    '10.0.0.0/8 ', '10.0.0.0/+8', '10.0.0.0/8.0', '::1%lo/128', '10.0.0.0/1000'])('rejects %j as invalid', (text) => {
+    expect(cidrProblem(text)?.code).toBe('ERR_CIDR_INVALID');
+  });
+  it.each(['10.0.0.1/8', '11.0.0.0/7', '192.168.1.1/31', '2001:db8::1/127', '2001:db9::/15', '::ffff:192.168.0.1/112'])('rejects %s for host bits', (text) => {
+    expect(cidrProblem(text)?.code).toBe('ERR_CIDR_HOST_BITS_SET');
+  });
+});
+
+describe('parseBody and validators', () => {
+  const shape = { name: string(), count: integer(1, 5), tags: list(string()), inner: object({ on: string() }, ['on']), maybe: nullable(string()) };
+
+  it('returns only present fields; null is absent unless nullable', () => {
+    expect(parseBody({ name: 'a', count: null, maybe: null }, shape)).toEqual({ name: 'a', maybe: null });
+  });
+
+  it('names nested paths in errors', () => {
+    expect(messageOf(() => parseBody({ inner: { on: 1 } }, shape))).toContain('inner.on');
+    expect(messageOf(() => parseBody({ inner: {} }, shape))).toContain('inner.on');
+    expect(messageOf(() => parseBody({ tags: ['a', 2] }, shape))).toContain('tags[1]');
+    expect(messageOf(() => parseBody({ inner: { on: 'x', off: 1 } }, shape))).toContain('inner.off');
+  });
+
+  it('uses distinct codes per failure', () => {
+    expect(codeOf(() => parseBody({ nope: 1 }, shape))).toBe('ERR_UNKNOWN_FIELD');
+    expect(codeOf(() => parseBody({ name: 1 }, shape))).toBe('ERR_FIELD_TYPE');
+    expect(codeOf(() => parseBody({ count: 9 }, shape))).toBe('ERR_FIELD_INVALID');
+    expect(codeOf(() => parseBody({ count: 1.5 }, shape))).toBe('ERR_FIELD_TYPE');
+    expect(codeOf(() => parseBody({}, shape, { required: ['name'] }))).toBe('ERR_FIELD_REQUIRED');
+    expect(codeOf(() => parseBody({ name: 'x' }, shape, { immutable: ['name'] }))).toBe('ERR_FIELD_NOT_UPDATABLE');
+  });
+
+  it('does not let "__proto__" or "constructor" through as fields', () => {
+    expect(codeOf(() => parseBody(JSON.parse('{"__proto__": {"name": "x"}}'), shape))).toBe('ERR_UNKNOWN_FIELD');
+    expect(codeOf(() => parseBody({ constructor: 'x' }, shape))).toBe('ERR_UNKNOWN_FIELD');
+    expect(codeOf(() => stringMap()({ toString: 1 }, 'm'))).toBe('ERR_FIELD_TYPE');
+  });
+
+  it('headerMap lower-cases names and refuses case duplicates', () => {
+    expect(headerMap()({ 'X-A': '1', b: '' }, 'headers')).toEqual({ 'x-a': '1', b: '' });
+    expect(codeOf(() => headerMap()({ 'X-A': '1', 'x-a': '2' }, 'headers'))).toBe('ERR_HEADER_DUPLICATE');
+  });
+});
+
+describe('ids', () => {
+  it('prefix + 27 base62 characters, unique', () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => newId('ipp')));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^ipp_[0-9A-Za-z]{27}$/);
+  });
+  it('timestamps are RFC 3339 UTC with second precision', () => {
+    expect(nowTimestamp(new Date(Date.UTC(2025, 0, 14, 10, 6, 47, 999)))).toBe('2025-01-14T10:06:47Z');
+  });
+});
+
+describe('Router', () => {
+  const h = (name: string) => () => ({ status: 200, body: name });
+  const router = new Router([
+    { method: 'GET', path: '/edges/https/:id', handler: h('edge') },
+    { method: 'GET', path: '/edges/https/:edge_id/routes/:id', handler: h('route') },
+    { method: 'GET', path: '/edges/:kind/x', handler: h('param-first') },
+    { method: 'GET', path: '/edges/tcp/:id', handler: h('tcp') },
+    { method: 'DELETE', path: '/edges/tcp/:id', handler: h('tcp-del') },
+  ]);
+
+  it('prefers literal segments and extracts decoded params', () => {
+    const m = router.match('GET', '/edges/https/edghts_1/routes/edghtsrt%5F2');
+    expect(m).toMatchObject({ kind: 'route', params: { edge_id: 'edghts_1', id: 'edghtsrt_2' } });
+    expect(router.match('GET', '/edges/tcp/x')).toMatchObject({ kind: 'route', params: { id: 'x' } });
+  });
+
+  it('reports the allowed methods of a matching path, or none', () => {
+    expect(router.match('PUT', '/edges/tcp/1')).toEqual({ kind: 'method', allow: ['GET', 'DELETE'] });
+    expect(router.match('GET', '/edges/tcp')).toEqual({ kind: 'none' });
+    expect(router.match('GET', '/edges/tcp/')).toEqual({ kind: 'none' });
+  });
+
+  it('refuses duplicate routes', () => {
+    expect(() => new Router([{ method: 'GET', path: '/a/:x', handler: h('1') }, { method: 'GET', path: '/a/:y', handler: h('2') }])).toThrow(/duplicate/);
+  });
+});
