@@ -4,6 +4,7 @@
 import { Command, Option } from 'commander';
 import { ConfigError } from '../errors.ts';
 import type { ProjectConfig } from '../manifest/document.ts';
+import { NAME_PATTERN } from '../manifest/schema-parts.ts';
 
 export const DEFAULT_STACK = 'default';
 export const DEFAULT_CONCURRENCY = 8;
@@ -59,8 +60,9 @@ function parseConcurrency(source: Source<string | number> | undefined): number {
 
 function parseStack(source: Source<string> | undefined): string {
   if (!source) return DEFAULT_STACK;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(source.value)) {
-    throw new ConfigError(`${source.from}: stack must be 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(source.value)}`);
+  // The same rule as edgeops.yaml's `stack` (and resource names): the stack is written into every marker.
+  if (!new RegExp(NAME_PATTERN).test(source.value)) {
+    throw new ConfigError(`${source.from}: stack must be lower-case letters, digits and "-", at most 64 characters, got ${JSON.stringify(source.value)}`);
   }
   return source.value;
 }

@@ -47,7 +47,11 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
   const waiting = new Map<string, number>();
   for (const [id, deps] of nodes) {
     waiting.set(id, deps.length);
-    for (const dep of deps) dependents.set(dep, [...(dependents.get(dep) ?? []), id]);
+    for (const dep of deps) {
+      const list = dependents.get(dep);
+      if (list) list.push(id);
+      else dependents.set(dep, [id]);
+    }
   }
 
   const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));

@@ -119,8 +119,8 @@ function baseMessage(e: Err): string {
 
 /**
  * Drops the errors another error already explains: branches of a oneOf with its own message, `if` and
- * propertyNames wrappers, and at one value: anything besides "must not be set" (not), the type error when an
- * enum lists the allowed values, and value checks (format, pattern, ...) when the type is already wrong.
+ * propertyNames wrappers, anything inside a value that must not be set at all (not), and at one value: the type
+ * error when an enum lists the allowed values, and value checks (format, pattern, ...) when the type is wrong.
  */
 function relevant(errors: Err[]): Err[] {
   const collapsing = errors.filter((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && override(e) !== undefined);
@@ -133,7 +133,7 @@ function relevant(errors: Err[]): Err[] {
     if (e.keyword === 'if' || e.keyword === 'propertyNames') return false;
     if (e.propertyName === undefined) {
       const p = e.instancePath;
-      if (forbidden.has(p) && e.keyword !== 'not') return false;
+      if (e.keyword !== 'not' && [...forbidden].some((f) => isWithin(p, f))) return false;
       if (e.keyword === 'type' && withEnum.has(p)) return false;
       if (withType.has(p) && !['type', 'enum', 'not', 'oneOf', 'anyOf'].includes(e.keyword)) return false;
     }

@@ -13,7 +13,9 @@ export class NameIndex {
     if (kinds.includes(kind)) return;
     kinds.push(kind);
     this.kindsByName.set(name, kinds);
-    this.namesByKind.set(kind, [...(this.namesByKind.get(kind) ?? []), name]);
+    const names = this.namesByKind.get(kind);
+    if (names) names.push(name);
+    else this.namesByKind.set(kind, [name]);
   }
 
   kindsOf(name: string): readonly string[] {

@@ -1,13 +1,13 @@
-// Apply progress. On a terminal: finished actions scroll by as permanent lines, and below them a small live
-// region (the actions in flight, each with a spinner, and a counter) is redrawn in place. Elsewhere (CI logs,
-// pipes, NO_COLOR terminals too) one plain line per finished action, nothing redrawn.
+// Apply progress. On a colour terminal: finished actions scroll by as permanent lines, and below them a small
+// live region (the actions in flight, each with a spinner, and a counter) is redrawn in place. Elsewhere (CI
+// logs, pipes, NO_COLOR or --no-color) one plain line per finished action, nothing redrawn.
 import pc from 'picocolors';
 import type { Action, ApplyEvent } from '../engine/plan-data.ts';
 import { eventLine, pendingLine } from './apply-report.ts';
 import type { Redactor } from './redact.ts';
 
 export interface ProgressOptions {
-  /** Redraw a live region (stdout is a TTY). */
+  /** Redraw a live region (stdout is a terminal and colour is on). */
   live: boolean;
   color: boolean;
   total: number;
@@ -44,7 +44,8 @@ export function createApplyProgress(opts: ProgressOptions): ApplyProgress {
   let finished = 0;
   let frame = 0;
   let drawn = 0;
-  const width = Math.max(20, (opts.columns ?? 80) - 1);
+  // A pseudo-terminal may report 0 columns: treat that as unknown.
+  const width = Math.max(20, (opts.columns || 80) - 1);
   const fit = (line: string) => (line.length > width ? `${line.slice(0, width - 1)}…` : line);
 
   const clear = () => {

@@ -1,6 +1,7 @@
 // What an apply prints: one line per finished action, and the closing summary with every failure.
 // Pure text builders; apply-progress.ts decides where and how they are drawn.
 import type { Action, ActionOp, ApplyEvent, ApplyResult, Plan } from '../engine/plan-data.ts';
+import { groupByAddress, type ResourceOp } from './plan-lines.ts';
 
 const DONE_VERB: Record<ActionOp, string> = {
   create: 'created',
@@ -67,17 +68,15 @@ export function eventLine(event: ApplyEvent): string | undefined {
   }
 }
 
-/** Counts per address, as Plan.summary does: an address whose update or module actions all ran counts once. */
-function doneCounts(plan: Plan, result: ApplyResult): Record<'create' | 'update' | 'replace' | 'delete', number> {
-  const status = new Map(result.results.map((r) => [r.actionId, r.status]));
-  const byAddress = new Map<string, Action[]>();
-  for (const action of plan.actions) byAddress.set(action.address, [...(byAddress.get(action.address) ?? []), action]);
+/** Counts per address, as Plan.summary does: a create/replace/delete when that action ran, else an update when any ran. */
+function doneCounts(plan: Plan, result: ApplyResult): Record<ResourceOp, number> {
+  const done = new Set(result.results.filter((r) => r.status === 'done').map((r) => r.actionId));
   const counts = { create: 0, update: 0, replace: 0, delete: 0 };
-  for (const actions of byAddress.values()) {
-    const done = actions.filter((a) => status.get(a.id) === 'done');
-    if (done.length === 0) continue;
-    const main = done.find((a) => a.op === 'create' || a.op === 'replace' || a.op === 'delete');
-    counts[main ? (main.op as 'create' | 'replace' | 'delete') : 'update'] += 1;
+  for (const group of groupByAddress(plan)) {
+    const ran = group.op === 'update'
+      ? group.actions.some((a) => done.has(a.id))
+      : group.actions.some((a) => a.op === group.op && done.has(a.id));
+    if (ran) counts[group.op] += 1;
   }
   return counts;
 }

@@ -7,6 +7,8 @@ import type { FieldChange } from '../engine/plan-data.ts';
 export const SENSITIVE = '(sensitive)';
 export const KNOWN_AFTER_APPLY = '(known after apply)';
 
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** Strings longer than this, or spanning lines, are abbreviated: a PEM would drown the plan. */
 const LONG_STRING = 72;
 
@@ -49,7 +51,7 @@ export function formatValue(value: Json | undefined): string {
 }
 
 function formatKey(key: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : JSON.stringify(key);
+  return IDENTIFIER.test(key) ? key : JSON.stringify(key);
 }
 
 /** JSON pointer -> `backend.backend_id`, `hostports[0]`, `labels["app.kubernetes.io/name"]`. */
@@ -59,7 +61,7 @@ export function formatPath(pointer: string): string {
   let out = '';
   for (const segment of segments) {
     if (/^(0|[1-9][0-9]*)$/.test(segment) && out !== '') out += `[${segment}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
     else out += `[${JSON.stringify(segment)}]`;
   }
   return out;

@@ -164,7 +164,12 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', () => reject(new ServiceError('ERR_BODY_UNREADABLE', 'the request body could not be read')));
+    const unreadable = () => reject(new ServiceError('ERR_BODY_UNREADABLE', 'the request body could not be read'));
+    req.on('error', unreadable);
+    // A client that goes away mid-body emits neither 'end' nor always 'error'; settle anyway.
+    req.on('close', () => {
+      if (!req.complete) unreadable();
+    });
   });
 }
 

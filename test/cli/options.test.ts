@@ -62,7 +62,7 @@ describe('options', () => {
     expect(await stackOf([])).toBe('default');
   });
 
-  it('rejects a bad concurrency, naming where it came from', async () => {
+  it('rejects a bad stack, concurrency or URL, naming where it came from', async () => {
     writeProject('stack: s1\n');
     const env = { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey };
     const flag = await edgeops(['plan', manifests, '--concurrency', '0'], { env });
@@ -71,6 +71,12 @@ describe('options', () => {
     const fromEnv = await edgeops(['plan', manifests], { env: { ...env, EDGEOPS_CONCURRENCY: 'many' } });
     expect(fromEnv.code).toBe(1);
     expect(fromEnv.stderr).toContain('EDGEOPS_CONCURRENCY: concurrency must be an integer');
+    const stack = await edgeops(['plan', manifests], { env: { ...env, EDGEOPS_STACK: 'Bad_Stack' } });
+    expect(stack.code).toBe(1);
+    expect(stack.stderr).toContain('EDGEOPS_STACK: stack must be lower-case letters, digits and "-"');
+    const url = await edgeops(['plan', manifests, '--api-url', 'ftp://example.com', '--api-key', 'k']);
+    expect(url.code).toBe(1);
+    expect(url.stderr).toContain('--api-url: the API URL must be http or https');
   });
 
   it('rejects --local together with --api-url', async () => {

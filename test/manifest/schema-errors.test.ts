@@ -56,7 +56,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
       'kind: TLSEdge',
       'name: e',
       'tls_termination: {terminate_at: upstream, min_version: "1.3"}',
-      'mutual_tls: {certificate_authority_ids: [ca_1]}',
+      'mutual_tls: {certificate_authority_ids: [ca_1], extra: 1}',
       'policy: {inbound: []}',
       'backend: {backend_id: bkdtg_1}',
     ),

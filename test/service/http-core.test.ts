@@ -154,6 +154,38 @@ describe('bodies', () => {
   });
 });
 
+describe('connection edge cases', () => {
+  it('a client that disconnects mid-body leaves the service healthy and the data unchanged', async () => {
+    const before = await c.get('/ip_policies');
+    const url = new URL(svc.url);
+    await new Promise<void>((resolve, reject) => {
+      const sock = connect(Number(url.port), url.hostname, () => {
+        sock.write(`POST /ip_policies HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${svc.apiKey}\r\nService-Version: 2\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"descr');
+        setImmediate(() => { sock.destroy(); resolve(); });
+      });
+      sock.on('error', reject);
+    });
+    const after = await c.get('/ip_policies');
+    expect(after.body).toEqual(before.body);
+  });
+
+  it('an absolute-form request target is not an endpoint', async () => {
+    const url = new URL(svc.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const sock = connect(Number(url.port), url.hostname, () => {
+        sock.write(`GET http://evil.example/ip_policies HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${svc.apiKey}\r\nService-Version: 2\r\nConnection: close\r\n\r\n`);
+      });
+      let data = '';
+      sock.on('data', (d) => (data += d.toString()));
+      sock.on('end', () => resolve(data));
+      sock.on('error', reject);
+    });
+    expect(raw).toContain('HTTP/1.1 404');
+    expect(raw).toContain('"error_code":"ERR_NOT_FOUND_PATH"');
+  });
+});
+
 describe('responses', () => {
   it('every response carries Service-Operation-Id; errors repeat it in details', async () => {
     const ok = await c.get('/ip_policies');

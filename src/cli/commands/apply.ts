@@ -44,7 +44,8 @@ Examples:
         ctx.out('\n');
 
         const progress = createApplyProgress({
-          live: isTTY,
+          // DESIGN 2: NO_COLOR and --no-color turn the live display off as well, not only the colours.
+          live: settings.color,
           color: settings.color,
           total: plan.actions.length,
           write: (text) => void ctx.stdout.write(text),

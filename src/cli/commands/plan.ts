@@ -1,6 +1,5 @@
 // `edgeops plan PATH...`: fetch live state, diff and print the plan. Read-only: only list GETs are sent.
 import { Option, type Command } from 'commander';
-import { ConfigError } from '../../errors.ts';
 import { computePlan, loadDesired } from '../../pipeline.ts';
 import type { Plan } from '../../engine/plan-data.ts';
 import { renderPlanJson } from '../../render/json.ts';
@@ -43,8 +42,7 @@ Examples:
   $ edgeops plan infra/ --format markdown > plan.md      # for a pull-request comment
   $ edgeops plan infra/ --format json --detailed-exitcode`)
     .action(async (paths: string[], flags: PlanFlags) => {
-      const format = flags.format as PlanFormat;
-      if (!FORMATS.includes(format)) throw new ConfigError(`--format must be one of ${FORMATS.join(', ')}`);
+      const format = flags.format as PlanFormat; // commander has checked it against FORMATS
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);

@@ -31,10 +31,15 @@ export function moduleBody(ctx: Ctx, def: CollectionDef<unknown>): unknown {
       throw new ServiceError('ERR_UNKNOWN_FIELD', `unknown field "${clip(key)}"; allowed with "module": ${Object.keys(wrapper).join(', ')}`);
     }
     if (value !== null && value !== wrapper[key]) {
-      throw new ServiceError('ERR_ID_MISMATCH', `${key}: body ${key} ${JSON.stringify(typeof value === 'string' ? clip(value) : value)} differs from the path`);
+      throw new ServiceError('ERR_ID_MISMATCH', `${key}: body ${key} ${shown(value)} differs from the path`);
     }
   }
   return body.module;
+}
+
+/** A sent id for a message: never serialize an arbitrary value (a deeply nested one would overflow the stack). */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(clip(value)) : `(a ${Array.isArray(value) ? 'list' : typeof value})`;
 }
 
 type Doc = StoredDoc<Record<string, unknown>>;

@@ -16,8 +16,20 @@ function oneOrMany<T>(item: Validator<T>): Validator<T[]> {
   return (value, path) => (Array.isArray(value) ? list(item)(value, path) : [item(value, path)]);
 }
 
+/** Free-form action config is bounded in depth: serializing a 1 MiB body of nested brackets overflows the stack. */
+export const CONFIG_MAX_DEPTH = 32;
+
+function depthExceeds(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === 0) return true;
+  return Object.values(value).some((v) => depthExceeds(v, limit - 1));
+}
+
 const config: Validator<JsonObject> = (value, path) => {
   if (!isPlainObject(value)) throw new ServiceError('ERR_FIELD_TYPE', `${path}: expected an object`);
+  if (depthExceeds(value, CONFIG_MAX_DEPTH)) {
+    throw new ServiceError('ERR_POLICY_INVALID', `${path}: nested deeper than ${CONFIG_MAX_DEPTH} levels`);
+  }
   return value;
 };
 

@@ -34,8 +34,16 @@ function hostnameProblem(host: string): string | undefined {
   return undefined;
 }
 
-/** The claim key: host names compare case-insensitively, so `A.example.com:1` and `a.example.com:1` collide. */
+/**
+ * The claim key of a valid hostport: host names compare case-insensitively (`A.example.com:1` is
+ * `a.example.com:1`) and IPv6 addresses by value (`[2001:db8:0::1]:1` is `[2001:db8::1]:1`).
+ */
 export function hostportKey(hostport: string): string {
+  if (hostport.startsWith('[')) {
+    const colon = hostport.lastIndexOf(':');
+    // URL drops a scheme's default port from `host`, so only the address goes through it.
+    return `${new URL(`http://${hostport.slice(0, colon)}`).hostname}${hostport.slice(colon)}`;
+  }
   return hostport.toLowerCase();
 }
 

@@ -46,7 +46,7 @@ const shape = {
 function withoutEdgeId(body: JsonObject, edgeId: string): JsonObject {
   const { edge_id: sent, ...rest } = body;
   if (sent !== undefined && sent !== null && sent !== edgeId) {
-    throw new ServiceError('ERR_ID_MISMATCH', `edge_id: body edge_id ${JSON.stringify(typeof sent === 'string' ? clip(sent) : sent)} differs from the path`);
+    throw new ServiceError('ERR_ID_MISMATCH', `edge_id: body edge_id ${typeof sent === 'string' ? JSON.stringify(clip(sent)) : `(a ${Array.isArray(sent) ? 'list' : typeof sent})`} differs from the path`);
   }
   return rest;
 }

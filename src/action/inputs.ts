@@ -1,0 +1,125 @@
+// The action's inputs and the GitHub event it runs for. action.yml passes every input as `INPUT_<NAME>` (upper
+// case, `-` as `_`), the way the runner does for JavaScript actions, so the entry works the same either way.
+import { readFileSync } from 'node:fs';
+import { EdgeopsError } from '../errors.ts';
+
+export type ActionCommand = 'plan' | 'apply' | 'drift';
+const COMMANDS: readonly ActionCommand[] = ['plan', 'apply', 'drift'];
+
+/** A bad input or a missing part of the runner's environment. */
+export class ActionInputError extends EdgeopsError {
+  constructor(message: string) {
+    super('E_ACTION_INPUT', message);
+  }
+}
+
+export interface ActionInputs {
+  command: ActionCommand;
+  /** True when the command came from the event, not from the `command` input. */
+  derived: boolean;
+  paths: string[];
+  apiUrl?: string;
+  apiKey?: string;
+  stack?: string;
+  comment: boolean;
+  failOnDrift: boolean;
+  githubToken?: string;
+  workingDirectory?: string;
+}
+
+export interface GitHubContext {
+  eventName: string;
+  event: Record<string, unknown>;
+  /** `owner/repo`. */
+  repository: string;
+  ref: string;
+  sha: string;
+  apiUrl: string;
+  /** A link to this run, for "the full plan is in the job summary". */
+  runUrl?: string;
+  /** The pull request number on pull_request and pull_request_target events. */
+  pullNumber?: number;
+  /** The commit the plan is for: the pull request's head, else GITHUB_SHA. */
+  headSha: string;
+}
+
+type Env = NodeJS.ProcessEnv;
+
+export function readInput(env: Env, name: string): string {
+  const upper = name.toUpperCase();
+  return (env[`INPUT_${upper.replace(/-/g, '_')}`] ?? env[`INPUT_${upper}`] ?? '').trim();
+}
+
+/** The YAML 1.2 core booleans, as the toolkit's getBooleanInput accepts them; anything else is a mistake. */
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = readInput(env, name);
+  if (raw === '') return fallback;
+  if (['true', 'True', 'TRUE'].includes(raw)) return true;
+  if (['false', 'False', 'FALSE'].includes(raw)) return false;
+  throw new ActionInputError(`input ${name} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+const optional = (value: string): string | undefined => (value === '' ? undefined : value);
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** pull_request -> plan; push to the default branch -> apply (any other branch -> plan); schedule -> drift. */
+export function deriveCommand(eventName: string, ref: string, event: Record<string, unknown>): ActionCommand {
+  if (eventName === 'schedule') return 'drift';
+  if (eventName === 'push') {
+    const defaultBranch = asRecord(event.repository).default_branch;
+    return typeof defaultBranch === 'string' && ref === `refs/heads/${defaultBranch}` ? 'apply' : 'plan';
+  }
+  return 'plan';
+}
+
+export function readGitHubContext(env: Env): GitHubContext {
+  const eventName = env.GITHUB_EVENT_NAME ?? '';
+  let event: Record<string, unknown> = {};
+  if (env.GITHUB_EVENT_PATH) {
+    try {
+      event = asRecord(JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')));
+    } catch (err) {
+      throw new ActionInputError(`cannot read the event payload ${env.GITHUB_EVENT_PATH}: ${(err as Error).message}`);
+    }
+  }
+  const pr = asRecord(event.pull_request);
+  const isPullRequest = eventName === 'pull_request' || eventName === 'pull_request_target';
+  const number = isPullRequest ? pr.number ?? event.number : undefined;
+  const headSha = asRecord(pr.head).sha;
+  const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  return {
+    eventName,
+    event,
+    repository,
+    ref: env.GITHUB_REF ?? '',
+    sha: env.GITHUB_SHA ?? '',
+    apiUrl: (env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, ''),
+    runUrl: repository && env.GITHUB_RUN_ID ? `${server}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
+    pullNumber: typeof number === 'number' ? number : undefined,
+    headSha: typeof headSha === 'string' ? headSha : env.GITHUB_SHA ?? '',
+  };
+}
+
+export function readInputs(env: Env, github: GitHubContext): ActionInputs {
+  const rawCommand = readInput(env, 'command');
+  if (rawCommand !== '' && !COMMANDS.includes(rawCommand as ActionCommand)) {
+    throw new ActionInputError(`input command must be one of ${COMMANDS.join(', ')} (or empty to follow the event), got ${JSON.stringify(rawCommand)}`);
+  }
+  const paths = readInput(env, 'path').split(/\s+/).filter((p) => p !== '');
+  return {
+    command: rawCommand === '' ? deriveCommand(github.eventName, github.ref, github.event) : (rawCommand as ActionCommand),
+    derived: rawCommand === '',
+    paths: paths.length > 0 ? paths : ['.'],
+    apiUrl: optional(readInput(env, 'api-url')),
+    apiKey: optional(readInput(env, 'api-key')),
+    stack: optional(readInput(env, 'stack')),
+    comment: readBoolean(env, 'comment', true),
+    failOnDrift: readBoolean(env, 'fail-on-drift', false),
+    githubToken: optional(readInput(env, 'github-token')) ?? optional(env.GITHUB_TOKEN ?? ''),
+    workingDirectory: optional(readInput(env, 'working-directory')),
+  };
+}

@@ -1,0 +1,101 @@
+// Fitting a Markdown plan under a size limit (a pull-request comment holds at most 65,536 characters): keep the
+// heading and the summary table, then whole resources from the start of the diff block while they fit, and
+// say how many are left out and where the full plan is. Works on the CLI's Markdown (DESIGN 2) by its
+// shape: one fenced `diff` block whose resource headers are the lines without indentation.
+
+export const COMMENT_LIMIT = 65_536;
+
+export interface Truncated {
+  text: string;
+  /** Resources in the plan (0 when the text has no diff block to count them in). */
+  total: number;
+  shown: number;
+  omitted: number;
+}
+
+export interface TruncateOptions {
+  /** How size is counted; characters by default (the comment limit), bytes for the step summary. */
+  measure?: (text: string) => number;
+  /** Markdown naming where the full plan is, e.g. `the [job summary](https://...)`. */
+  fullPlanAt?: string;
+}
+
+const RESOURCE_HEADER = /^[-+!] \S/;
+
+interface Parsed {
+  preamble: string[];
+  fence: string;
+  blocks: string[][];
+  tail: string[];
+}
+
+function parse(markdown: string): Parsed | undefined {
+  const lines = markdown.replace(/\n$/, '').split('\n');
+  const open = lines.findIndex((line) => /^`{3,}diff$/.test(line));
+  if (open < 0) return undefined;
+  const fence = lines[open]!.slice(0, -'diff'.length);
+  const close = lines.findIndex((line, i) => i > open && line === fence);
+  if (close < 0) return undefined;
+  const blocks: string[][] = [];
+  for (const line of lines.slice(open + 1, close)) {
+    if (RESOURCE_HEADER.test(line) || blocks.length === 0) blocks.push([line]);
+    else blocks[blocks.length - 1]!.push(line);
+  }
+  return { preamble: lines.slice(0, open), fence, blocks, tail: lines.slice(close + 1) };
+}
+
+function notice(omitted: number, total: number, fullPlanAt: string | undefined): string {
+  const where = fullPlanAt ? ` The full plan is in ${fullPlanAt}.` : '';
+  return `> **${omitted} of ${total} resource${total === 1 ? ' is' : 's are'} not shown here** to stay under GitHub's ${COMMENT_LIMIT.toLocaleString('en-US')}-character limit.${where}`;
+}
+
+function compose(p: Parsed, kept: string[][], tail: string[], fullPlanAt: string | undefined): string {
+  const omitted = p.blocks.length - kept.length;
+  const body = kept.map((block) => block.join('\n'));
+  // The marker line sits inside the diff block, where a leading `#` renders as a plain grey line.
+  if (omitted > 0) body.push(`# ... ${omitted} more resource${omitted === 1 ? '' : 's'} not shown`);
+  const parts = [...p.preamble, `${p.fence}diff`, ...body, p.fence];
+  if (omitted > 0) parts.push('', notice(omitted, p.blocks.length, fullPlanAt));
+  return `${[...parts, ...tail].join('\n')}\n`;
+}
+
+/** Whole lines from the start while they fit, then a note; for text this function cannot parse. */
+function cutLines(text: string, limit: number, measure: (s: string) => number, fullPlanAt: string | undefined): string {
+  const where = fullPlanAt ? ` The full plan is in ${fullPlanAt}.` : '';
+  const note = `\n> **The rest is cut** to stay under the size limit.${where}\n`;
+  const room = limit - measure(note);
+  let out = '';
+  for (const line of text.split('\n')) {
+    if (measure(out) + measure(line) + 1 > room) break;
+    out += `${line}\n`;
+  }
+  return `${out}${note}`;
+}
+
+export function truncatePlanMarkdown(markdown: string, limit: number, opts: TruncateOptions = {}): Truncated {
+  const measure = opts.measure ?? ((s: string) => s.length);
+  const parsed = parse(markdown);
+  const total = parsed?.blocks.length ?? 0;
+  if (measure(markdown) <= limit) return { text: markdown, total, shown: total, omitted: 0 };
+  if (!parsed) return { text: cutLines(markdown, limit, measure, opts.fullPlanAt), total: 0, shown: 0, omitted: 0 };
+
+  // The summary line and warnings after the block are kept unless they alone overflow (thousands of warnings).
+  let tail = parsed.tail;
+  if (measure(compose(parsed, [], tail, opts.fullPlanAt)) > limit) tail = [];
+  const kept: string[][] = [];
+  let size = measure(compose(parsed, [], tail, opts.fullPlanAt));
+  for (const block of parsed.blocks) {
+    const grow = measure(block.join('\n')) + 1;
+    if (size + grow > limit) break;
+    kept.push(block);
+    size += grow;
+  }
+  let text = compose(parsed, kept, tail, opts.fullPlanAt);
+  // The omitted count only shrinks as blocks are kept, so this rarely runs; it makes the limit a guarantee.
+  while (measure(text) > limit && kept.length > 0) {
+    kept.pop();
+    text = compose(parsed, kept, tail, opts.fullPlanAt);
+  }
+  if (measure(text) > limit) text = cutLines(text, limit, measure, opts.fullPlanAt);
+  return { text, total, shown: kept.length, omitted: total - kept.length };
+}

@@ -1,0 +1,154 @@
+// The actions of every resource in scope: each document (matched to its live item by marker or natural key,
+// in reference order so already-live ids can be substituted) and each managed live item no document names.
+// Pure; the dependency links between the actions are added afterwards by graph.ts.
+import type { ManifestIssue } from '../errors.ts';
+import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import type { DesiredResource, DesiredState } from '../manifest/document.ts';
+import { changeActions, createAction, deleteAction, desiredBody, liveBody } from './diff.ts';
+import type { ActionRefs } from './graph.ts';
+import type { LiveState } from './live.ts';
+import { indexManaged, METADATA_LIMIT, metadataBytes, naturalParentId } from './ownership.ts';
+import type { ManagedIndex } from './ownership.ts';
+import type { Action } from './plan-data.ts';
+import { hasPendingRef, pendingTargets, refValues } from './refs.ts';
+
+export interface ResourceActions {
+  actions: Action[];
+  /** What the graph needs about the resource behind each action, by action id. */
+  refs: Map<string, ActionRefs>;
+  warnings: string[];
+  issues: ManifestIssue[];
+}
+
+const NO_REFS: ActionRefs = { pending: [], liveRefs: [] };
+
+function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
+  return kind.refs.flatMap((ref) =>
+    refValues(body, ref)
+      .filter((v): v is string => typeof v === 'string')
+      .map((id) => ({ id, kinds: ref.kinds })),
+  );
+}
+
+/** Desired resources ordered so that every resource comes after the ones it references. */
+function topological(resources: readonly DesiredResource[]): DesiredResource[] {
+  const byAddress = new Map(resources.map((r) => [r.address, r]));
+  const out: DesiredResource[] = [];
+  const seen = new Set<string>();
+  const visit = (r: DesiredResource, path: Set<string>): void => {
+    if (seen.has(r.address) || path.has(r.address)) return; // cycles are rejected by the resolver
+    path.add(r.address);
+    for (const dep of [...r.dependsOn].sort()) {
+      const target = byAddress.get(dep);
+      if (target) visit(target, path);
+    }
+    path.delete(r.address);
+    seen.add(r.address);
+    out.push(r);
+  };
+  for (const r of [...resources].sort((a, b) => (a.address < b.address ? -1 : 1))) visit(r, new Set());
+  return out;
+}
+
+function metadataIssue(r: DesiredResource, stack: string): ManifestIssue | undefined {
+  const meta = r.spec.metadata;
+  const user = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : undefined;
+  const bytes = metadataBytes(user, { stack, name: r.address });
+  if (bytes <= METADATA_LIMIT) return undefined;
+  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
+}
+
+export function resourceActions(kinds: readonly ResourceKind[], desired: DesiredState, live: LiveState, stack: string): ResourceActions {
+  const out: ResourceActions = { actions: [], refs: new Map(), warnings: [], issues: [] };
+  const add = (list: Action[], info: ActionRefs): void => {
+    for (const a of list) {
+      out.actions.push(a);
+      out.refs.set(a.id, info);
+    }
+  };
+  const kindByName = new Map(kinds.map((k) => [k.kind, k]));
+  const liveOf = (kind: ResourceKind): LiveItem[] => live.byKind.get(kind.kind) ?? [];
+  const managed = indexManaged(kinds, live.byKind, stack);
+  const byKey = new Map<string, Map<string, LiveItem>>();
+  const naturalItem = (kind: ResourceKind, key: string): LiveItem | undefined => {
+    let index = byKey.get(kind.kind);
+    if (!index) byKey.set(kind.kind, (index = new Map(liveOf(kind).map((i) => [i.id, i]))));
+    return index.get(key);
+  };
+  const known = new Map<string, string>(); // address -> live id that stays valid through this plan
+  const claimed = new Map<string, Map<string, string>>(); // natural kind -> key -> address
+  const documented = new Set<string>();
+
+  for (const r of topological(desired.resources)) {
+    const kind = kindByName.get(r.kind);
+    if (!kind) {
+      out.issues.push({ pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` });
+      continue;
+    }
+    documented.add(r.address);
+    const body = desiredBody(kind, r.spec, (address) => known.get(address));
+    let item: LiveItem | undefined;
+    if (kind.identity === 'marker') {
+      const issue = metadataIssue(r, stack);
+      if (issue) out.issues.push(issue);
+      const copies = managed.byAddress.get(r.address) ?? [];
+      item = copies[0];
+      if (copies.length > 1) {
+        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${copies[0]!.id}, deleting ${copies.slice(1).map((c) => c.id).join(', ')}`);
+      }
+    } else if (!hasPendingRef(body) && kind.naturalKey) {
+      // A key with a pending parent id cannot match anything live: that document is a create.
+      const key = kind.naturalKey(body);
+      const owners = claimed.get(kind.kind) ?? new Map<string, string>();
+      claimed.set(kind.kind, owners);
+      const other = owners.get(key);
+      if (other) out.issues.push({ pos: r.pos, address: r.address, message: `manages the same ${kind.kind} as ${other} (${key})` });
+      owners.set(key, r.address);
+      item = naturalItem(kind, key);
+    }
+    const target = { kind, name: r.name, address: r.address };
+    const pending = pendingTargets(body);
+    if (!item) {
+      add([createAction(target, body)], { pending, liveRefs: [] });
+      continue;
+    }
+    const shape = liveBody(kind, item);
+    const planned = changeActions(target, item, shape, body);
+    add(planned, { pending, liveRefs: liveRefsOf(kind, shape) });
+    if (!planned.some((a) => a.op === 'replace')) known.set(r.address, item.id);
+  }
+
+  addOrphans(kinds, managed, documented, claimed, liveOf, add);
+  return out;
+}
+
+/** Deletes for managed live items without a document, extra copies of documented ones, and natural-key items
+ *  whose parent this stack manages but no document names. */
+function addOrphans(
+  kinds: readonly ResourceKind[],
+  managed: ManagedIndex,
+  documented: Set<string>,
+  claimed: Map<string, Map<string, string>>,
+  liveOf: (kind: ResourceKind) => LiveItem[],
+  add: (list: Action[], info: ActionRefs) => void,
+): void {
+  const kindByName = new Map(kinds.map((k) => [k.kind, k]));
+  for (const [address, copies] of [...managed.byAddress].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const kind = kindByName.get(address.slice(0, address.indexOf('/')))!;
+    copies.forEach((item, at) => {
+      if (at === 0 && documented.has(address)) return;
+      const target = { kind, name: address.slice(address.indexOf('/') + 1), address };
+      add([deleteAction(target, item, at === 0 ? '' : `@${item.id}`)], { ...NO_REFS, liveRefs: liveRefsOf(kind, liveBody(kind, item)) });
+    });
+  }
+  for (const kind of kinds.filter((k) => k.identity === 'natural')) {
+    const owned = claimed.get(kind.kind) ?? new Map<string, string>();
+    for (const item of liveOf(kind)) {
+      if (owned.has(item.id)) continue;
+      const shape = kind.fromLive(item.raw);
+      const parent = naturalParentId(kind, shape);
+      if (parent === undefined || !managed.managedIds.has(parent)) continue;
+      add([deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item)], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape) });
+    }
+  }
+}

@@ -1,0 +1,87 @@
+// The published schemas: generated from the sources, one per kind, consistent with the kinds' declared
+// references and secrets, strict everywhere, and a union schema that validates as the per-kind ones do.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { KINDS } from '../../src/kinds/index.ts';
+import { SCHEMA_DIR, schemaFiles, schemaText } from '../../src/manifest/schema-write.ts';
+import { kindValidation } from '../../src/manifest/validators.ts';
+import { cidrProblem, isHostport, isHttpUrl } from '../../src/manifest/formats.ts';
+
+type Schema = Record<string, unknown>;
+const files = schemaFiles();
+
+describe('schemas/', () => {
+  it.each([...files.keys()])('%s is up to date (regenerate: node --import tsx src/manifest/schema-write.ts)', (file) => {
+    expect(readFileSync(join(SCHEMA_DIR, file), 'utf8')).toBe(schemaText(files.get(file)!));
+  });
+
+  it('has one schema per kind, titled and bound to its kind', () => {
+    for (const kind of KINDS) {
+      const schema = files.get(`${kind.kind}.schema.json`);
+      expect(schema, kind.kind).toBeDefined();
+      expect((schema!.properties as Schema).kind).toMatchObject({ const: kind.kind });
+      expect(schema!.required).toEqual(expect.arrayContaining(['kind', 'name']));
+    }
+  });
+
+  it('describes each reference field with the kinds the kind descriptor allows', () => {
+    const tls = files.get('TLSEdge.schema.json')!;
+    const backend = ((tls.properties as Schema).backend as Schema).properties as Schema;
+    expect((backend.backend_id as Schema).description).toBe(
+      'The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...).',
+    );
+  });
+
+  it('refuses unknown fields in every object that lists its fields', () => {
+    const loose: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      const s = node as Schema;
+      if (s.properties && s.type === 'object' && s.additionalProperties !== false) loose.push(path);
+      // if/then hold conditions on objects defined elsewhere, not object definitions.
+      for (const [k, v] of Object.entries(s)) if (k !== 'if' && k !== 'then') walk(v, `${path}/${k}`);
+    };
+    for (const [file, schema] of files) if (file !== 'manifest.schema.json') walk(schema, file);
+    expect(loose).toEqual([]);
+  });
+
+  it('lets every secret field of a kind come from {file} or {env}', () => {
+    for (const kind of KINDS) {
+      const secretFields = kindValidation(kind.kind)!.secretPointers;
+      for (const field of kind.secrets) expect(secretFields, `${kind.kind}.${field}`).toContain(`/${field}`);
+    }
+    expect(kindValidation('TLSCertificate')!.secretPointers).toEqual(['/certificate_pem', '/private_key_pem']);
+    expect(kindValidation('CertificateAuthority')!.secretPointers).toEqual(['/ca_pem']);
+    expect(kindValidation('HTTPResponseBackend')!.secretPointers).toEqual(['/body']);
+  });
+
+  it('manifest.schema.json validates like the kind schemas (as an editor would use it)', () => {
+    const ajv = new Ajv({ allowUnionTypes: true });
+    ajv.addKeyword({ keyword: 'errorMessage' });
+    ajv.addFormat('cidr', (v: string) => cidrProblem(v) === undefined);
+    ajv.addFormat('hostport', isHostport);
+    ajv.addFormat('uri', isHttpUrl);
+    for (const [file, schema] of files) if (file !== 'manifest.schema.json' && file !== 'edgeops.schema.json') ajv.addSchema(schema, file);
+    const union = ajv.compile(files.get('manifest.schema.json')!);
+    const docs: [unknown, boolean][] = [
+      [{ kind: 'IPPolicy', name: 'a' }, true],
+      [{ kind: 'IPPolicy', name: 'a', cidr: '10.0.0.0/8' }, false],
+      [{ kind: 'IPPolicyRule', name: 'r', cidr: '10.0.0.0/8', ip_policy_id: 'office', action: 'deny' }, true],
+      [{ kind: 'IPPolicyRule', name: 'r', cidr: '10.0.0.1/8', ip_policy_id: 'office', action: 'deny' }, false],
+      [{ kind: 'TCPEdge', name: 'e', hostports: ['a.example.com:1'], backend: { backend_id: 'web' } }, true],
+      [{ kind: 'TLSEdge', name: 'e', tls_termination: { terminate_at: 'upstream', min_version: '1.2' } }, false],
+      [{ kind: 'TLSCertificate', name: 'c', certificate_pem: { file: 'a.pem' }, private_key_pem: { env: 'KEY' } }, true],
+      [{ kind: 'Gateway', name: 'g' }, false],
+      [{ name: 'g' }, false],
+    ];
+    for (const [doc, valid] of docs) {
+      expect(union(doc), JSON.stringify(doc)).toBe(valid);
+      const kind = (doc as { kind?: string }).kind;
+      const own = kind ? kindValidation(kind) : undefined;
+      if (own) expect(own.validate(doc), JSON.stringify(doc)).toBe(valid);
+    }
+  });
+});
