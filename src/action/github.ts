@@ -15,6 +15,7 @@ export interface IssueComment {
   id: number;
   body: string;
   html_url?: string;
+  user?: { login?: string; type?: string } | null;
 }
 
 type Method = 'GET' | 'POST' | 'PATCH';

@@ -49,13 +49,17 @@ function pick<T>(...candidates: [T | undefined, string][]): Source<T> | undefine
   return undefined;
 }
 
-function parseConcurrency(source: Source<string | number> | undefined): number {
-  if (!source) return DEFAULT_CONCURRENCY;
-  const n = typeof source.value === 'number' ? source.value : Number(source.value);
-  if (!Number.isInteger(n) || n < 1 || n > 256) {
-    throw new ConfigError(`${source.from}: concurrency must be an integer from 1 to 256, got ${JSON.stringify(source.value)}`);
+/** An integer option from a flag, the environment or the file; `from` names where it came from. */
+export function integerSetting(value: string | number, from: string, what: string, min: number, max: number): number {
+  const n = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${from}: ${what} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+function parseConcurrency(source: Source<string | number> | undefined): number {
+  return source ? integerSetting(source.value, source.from, 'concurrency', 1, 256) : DEFAULT_CONCURRENCY;
 }
 
 function parseStack(source: Source<string> | undefined): string {

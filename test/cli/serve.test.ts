@@ -53,7 +53,7 @@ describe('edgeops serve', () => {
 
   it('rejects a bad port', async () => {
     const bad = serve(['--port', 'eighty']);
-    await expect(bad.url).rejects.toThrow(/--port must be an integer from 0 to 65535/);
+    await expect(bad.url).rejects.toThrow(/--port: port must be an integer from 0 to 65535/);
     expect(await bad.exited).toBe(1);
   });
 });

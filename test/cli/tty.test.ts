@@ -1,6 +1,7 @@
 // The terminal behaviour, through a real pseudo-terminal (util-linux `script`): the confirmation prompt,
 // colour, and the live progress display. Answers are typed only once the prompt is on screen.
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, copyExample, edgeops } from './run.ts';
@@ -52,6 +53,17 @@ describe('on a terminal', () => {
     expect(r.out).toMatch(/\x1b\[\d+F\x1b\[J/); // the region redrawn in place
     expect(plain(r.out)).toMatch(/✓ created TCPEdge\/ssh/);
     expect(plain(r.out)).toContain('Apply complete: 8 created, 0 updated, 0 replaced, 0 deleted.');
+  });
+
+  it('with NO_COLOR prints plain progress lines, nothing redrawn', async () => {
+    const file = join(example.dir, 'ip-policy.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('description: office networks', 'description: office LAN'));
+    const r = await onTerminal(['apply', example.dir, '--local'], 'yes', { NO_COLOR: '1' });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^updated IPPolicy\/office \(ipp_\w+\)\r?$/m);
+    expect(r.out).not.toMatch(/\x1b\[\d+F/);
+    expect(r.out).not.toMatch(/\x1b\[[0-9;]*m/);
+    expect(r.out).toContain('Apply complete: 0 created, 1 updated, 0 replaced, 0 deleted.');
   });
 
   it('prints no colour with NO_COLOR or --no-color', async () => {

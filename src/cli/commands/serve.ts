@@ -1,7 +1,7 @@
 // `edgeops serve`: run the Edge Configuration Management Service until SIGINT/SIGTERM. The service module is
 // loaded by a lazy import() only (DESIGN 9.6), so the reconciler commands never load it.
 import { Option, type Command } from 'commander';
-import { ConfigError } from '../../errors.ts';
+import { integerSetting } from '../settings.ts';
 import type { CliContext } from '../context.ts';
 
 interface ServeFlags {
@@ -10,12 +10,6 @@ interface ServeFlags {
   apiKey: string[];
   db?: string;
   rateLimit?: string;
-}
-
-function integer(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new ConfigError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  return n;
 }
 
 function waitForStopSignal(): Promise<NodeJS.Signals> {
@@ -47,8 +41,8 @@ Examples:
   $ edgeops serve --host 0.0.0.0 --api-key "$KEY_A" --api-key "$KEY_B" --rate-limit 120
   $ curl -H 'Authorization: Bearer dev' -H 'Service-Version: 2' http://127.0.0.1:4010/ip_policies`)
     .action(async (flags: ServeFlags) => {
-      const port = integer(flags.port, '--port', 0, 65535);
-      const rateLimit = flags.rateLimit === undefined ? undefined : integer(flags.rateLimit, '--rate-limit', 1, 1_000_000);
+      const port = integerSetting(flags.port, '--port', 'port', 0, 65535);
+      const rateLimit = flags.rateLimit === undefined ? undefined : integerSetting(flags.rateLimit, '--rate-limit', 'rate limit', 1, 1_000_000);
       const { startService } = await import('../../service/server.ts');
       const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit });
       ctx.out(`edgeops service listening on ${service.url}\n`);

@@ -1,0 +1,17 @@
+import { startServiceChild } from './lib/service-child.ts';
+import { useSeed, STACK } from './lib/seed.ts';
+import { createApi } from '../src/client/http.ts';
+import { computePlan, loadDesired } from '../src/pipeline.ts';
+import { buildPlan } from '../src/engine/plan.ts';
+import { KINDS } from '../src/kinds/index.ts';
+const tmp = '/tmp/b1prof';
+const set = { count: 5000, template: `${tmp}/seed-5000/template.db`, manifestDir: `${tmp}/seed-5000/manifests` } as any;
+const svc = await startServiceChild({ dbFile: await useSeed(set, tmp) });
+const api = createApi({ url: svc.url, apiKey: svc.apiKey });
+const desired = await loadDesired([set.manifestDir], undefined, { stack: STACK });
+const ctx = await computePlan(desired, api, { stack: STACK });
+await api.close(); await svc.stop();
+for (let i = 0; i < 5; i++) buildPlan({ kinds: KINDS, desired, live: ctx.live, stack: STACK });
+const t = performance.now();
+for (let i = 0; i < 40; i++) buildPlan({ kinds: KINDS, desired, live: ctx.live, stack: STACK });
+console.log('buildPlan', ((performance.now() - t) / 40).toFixed(1));

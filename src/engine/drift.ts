@@ -1,0 +1,157 @@
+// Drift is a plan read backwards: every action apply would take is something live state has that the manifests
+// do not say, or the reverse. This classifies a Plan's actions into findings by direction. Pure: the Plan is the
+// only input, so drift and plan can never disagree about what differs.
+//   changed    live differs from desired (edited by hand)
+//   missing    desired has it, live does not (deleted out of band, or never applied)
+//   live-only  live has it, desired does not (added by hand): a resource carrying this stack's marker, a
+//              natural-key item in scope, a module, or one element of a list (an event type, a hostport)
+import type { Json } from '../kinds/resource-kind.ts';
+import { canonicalJson } from './ownership.ts';
+import type { Action, ActionOp, FieldChange, Plan } from './plan-data.ts';
+import { isPendingRef } from './refs.ts';
+
+export type DriftDirection = 'changed' | 'missing' | 'live-only';
+export const DRIFT_DIRECTIONS: readonly DriftDirection[] = ['changed', 'missing', 'live-only'];
+
+/** What apply does to a resource as a whole (module actions count as an update). */
+export type ResourceApply = 'create' | 'update' | 'replace' | 'delete';
+
+export interface DriftFinding {
+  direction: DriftDirection;
+  /** JSON pointer in the request shape (`/description`, `/backend/backend_id`); `''` is the whole resource. */
+  path: string;
+  /** The module this finding is about, when it is one (`policy`). */
+  module?: string;
+  /** The live value; absent when unset live or sensitive. */
+  live?: Json;
+  /** The manifests' value; absent when unset there or sensitive. May hold a PendingRef (`knownAfterApply`). */
+  desired?: Json;
+  /** The finding is one element of the list at `path`, present on one side only (in `live` or `desired`). */
+  element: boolean;
+  /** A secret differs: neither value is carried. */
+  sensitive: boolean;
+  /** The desired value is the id of a resource this apply would create. */
+  knownAfterApply: boolean;
+  /** The plan action that resolves it. */
+  action: ActionOp;
+}
+
+export interface DriftResource {
+  address: string;
+  kind: string;
+  name: string;
+  liveId?: string;
+  apply: ResourceApply;
+  /** Why apply replaces it. */
+  reason?: string;
+  findings: DriftFinding[];
+}
+
+export interface DriftSummary {
+  /** Resources with at least one finding of the direction (a resource may count under several). */
+  changed: number;
+  missing: number;
+  liveOnly: number;
+  /** Resources that differ at all. */
+  resources: number;
+}
+
+export interface DriftReport {
+  stack: string;
+  inSync: boolean;
+  summary: DriftSummary;
+  resources: DriftResource[];
+  warnings: string[];
+}
+
+function isScalarList(v: Json | undefined): v is Json[] {
+  return Array.isArray(v) && v.every((e) => e === null || typeof e !== 'object' || isPendingRef(e));
+}
+
+/** One field change -> findings. A list of scalars is compared as elements, so an added event type reads as one. */
+export function classifyChange(change: FieldChange, action: Action): DriftFinding[] {
+  const base = {
+    path: change.path,
+    element: false,
+    sensitive: change.sensitive === true,
+    knownAfterApply: change.knownAfterApply === true,
+    action: action.op,
+    ...(action.module !== undefined ? { module: action.module } : {}),
+  };
+  const values = (live: Json | undefined, desired: Json | undefined) => ({
+    ...(live !== undefined ? { live } : {}),
+    ...(desired !== undefined ? { desired } : {}),
+  });
+  if (base.sensitive) return [{ ...base, direction: 'changed' }];
+
+  const wholeModule = action.module !== undefined && change.path === `/${action.module}`;
+  if (action.op === 'module-delete' && wholeModule) return [{ ...base, direction: 'live-only', ...values(change.old, undefined) }];
+  if (action.op === 'module-put' && wholeModule && change.kind === 'add') {
+    return [{ ...base, direction: 'missing', ...values(undefined, change.new) }];
+  }
+
+  if (change.kind === 'replace' && isScalarList(change.old) && isScalarList(change.new)) {
+    const key = (v: Json): string => canonicalJson(v);
+    const desiredKeys = new Set(change.new.map(key));
+    const liveKeys = new Set(change.old.map(key));
+    const liveOnly = change.old.filter((v) => !desiredKeys.has(key(v)));
+    const missing = change.new.filter((v) => !liveKeys.has(key(v)));
+    if (liveOnly.length + missing.length > 0) {
+      return [
+        ...liveOnly.map((v): DriftFinding => ({ ...base, element: true, knownAfterApply: false, direction: 'live-only', live: v })),
+        ...missing.map((v): DriftFinding => ({ ...base, element: true, knownAfterApply: isPendingRef(v), direction: 'missing', desired: v })),
+      ];
+    }
+    // Same elements in another order: the order itself drifted.
+  }
+  return [{ ...base, direction: 'changed', ...values(change.old, change.new) }];
+}
+
+function resourceApply(actions: readonly Action[]): ResourceApply {
+  for (const op of ['delete', 'replace', 'create'] as const) if (actions.some((a) => a.op === op)) return op;
+  return 'update';
+}
+
+function actionFindings(action: Action): DriftFinding[] {
+  const whole = { path: '', element: false, sensitive: false, knownAfterApply: false, action: action.op };
+  switch (action.op) {
+    case 'create':
+      return [{ ...whole, direction: 'missing' }];
+    case 'delete':
+      return [{ ...whole, direction: 'live-only' }];
+    case 'module-delete':
+      if (action.changes.length === 0) return [{ ...whole, path: `/${action.module ?? ''}`, module: action.module, direction: 'live-only' }];
+      return action.changes.flatMap((c) => classifyChange(c, action));
+    default:
+      return action.changes.flatMap((c) => classifyChange(c, action));
+  }
+}
+
+/** The drift report of a plan: one entry per address, in the plan's order. */
+export function driftReport(plan: Plan): DriftReport {
+  const byAddress = new Map<string, Action[]>();
+  for (const a of plan.actions) byAddress.set(a.address, [...(byAddress.get(a.address) ?? []), a]);
+  const resources: DriftResource[] = [...byAddress].map(([address, actions]) => {
+    const apply = resourceApply(actions);
+    const first = actions[0]!;
+    const liveId = actions.find((a) => a.liveId)?.liveId;
+    const reason = actions.find((a) => a.op === 'replace')?.reason;
+    return {
+      address,
+      kind: first.kind,
+      name: first.name,
+      ...(liveId ? { liveId } : {}),
+      apply,
+      ...(reason ? { reason } : {}),
+      findings: actions.flatMap(actionFindings),
+    };
+  });
+  const count = (d: DriftDirection): number => resources.filter((r) => r.findings.some((f) => f.direction === d)).length;
+  return {
+    stack: plan.stack,
+    inSync: plan.actions.length === 0,
+    summary: { changed: count('changed'), missing: count('missing'), liveOnly: count('live-only'), resources: resources.length },
+    resources,
+    warnings: [...plan.warnings],
+  };
+}
