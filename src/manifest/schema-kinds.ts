@@ -140,7 +140,10 @@ const SOURCES: Record<string, Schema> = {
       subscription_id: ref,
       types: {
         type: 'array',
-        description: 'Event types, e.g. ip_policy_created.v0.',
+        // An empty set has no live counterpart (a subscription without sources lists none), so it could never
+        // converge; to remove every source, delete the document.
+        description: 'Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).',
+        minItems: 1,
         items: { type: 'string', pattern: '^[a-z][a-z0-9_]*\\.v[0-9]+$', errorMessage: 'is not an event type (like ip_policy_created.v0)' },
         uniqueItems: true,
       },

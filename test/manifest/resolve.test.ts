@@ -78,7 +78,7 @@ describe('references', () => {
         'kind: EventSources',
         'name: s',
         'subscription_id: esb_literal',
-        'types: []',
+        'types: [ip_policy_created.v0]',
       ),
     });
     expect(state.resources.map((r) => [r.address, r.dependsOn])).toEqual([

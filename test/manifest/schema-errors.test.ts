@@ -228,6 +228,11 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
     doc: yaml('kind: HTTPSEdgeRoute', 'name: r', 'edge_id: edghts_1', 'match_type: prefix', 'match: /api'),
     lines: ['m.yaml:4:13: HTTPSEdgeRoute/r: match_type: must be one of exact_path, path_prefix'],
   },
+  {
+    name: 'event sources need at least one type (an empty set could never converge)',
+    doc: yaml('kind: EventSources', 'name: s', 'subscription_id: esb_1', 'types: []'),
+    lines: ['m.yaml:4:8: EventSources/s: types: must have at least 1 item'],
+  },
 ];
 
 describe('schema errors', () => {

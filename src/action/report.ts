@@ -1,0 +1,39 @@
+// The Markdown the action writes itself (the plan and the drift report come from the CLI): CLI output in a
+// fenced block, the report of a failed command, and the one-line small print under a comment.
+import type { CliRun } from './edgeops-cli.ts';
+import type { GitHubContext } from './inputs.ts';
+
+/** A fence longer than any backtick run inside, so the text cannot close it early. */
+export function fenced(text: string, info = 'text'): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${text.replace(/\n+$/, '')}\n${fence}\n`;
+}
+
+/** The last lines of a stream: the error is at the end, and a log of thousands of lines helps nobody in a comment. */
+export function tail(text: string, lines = 40): string {
+  const all = text.replace(/\n+$/, '').split('\n');
+  return all.length <= lines ? all.join('\n') : [`... (${all.length - lines} earlier lines in the job log)`, ...all.slice(-lines)].join('\n');
+}
+
+/** The first line that says what went wrong (`edgeops: ...`), for the one-line `summary` output. */
+export function firstError(run: CliRun): string {
+  const lines = `${run.stderr}\n${run.stdout}`.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return (lines.find((l) => l.startsWith('edgeops:')) ?? lines[0] ?? `exit code ${run.code}`).replace(/^edgeops:\s*/, '');
+}
+
+export function failureMarkdown(command: string, stack: string | undefined, run: CliRun): string {
+  const where = stack ? ` for stack \`${stack}\`` : '';
+  const output = tail([run.stdout.trim(), run.stderr.trim()].filter((t) => t !== '').join('\n'));
+  return `### edgeops ${command}${where} failed\n\nThe command exited with code ${run.code}:\n\n${fenced(output || '(no output)')}`;
+}
+
+export function footer(github: GitHubContext, what: string): string {
+  const sha = github.headSha ? ` for \`${github.headSha.slice(0, 7)}\`` : '';
+  const run = github.runUrl ? ` · [workflow run](${github.runUrl})` : '';
+  return `${what}${sha}${run} · this comment is updated on every push`;
+}
+
+export function fullPlanAt(github: GitHubContext): string {
+  return github.runUrl ? `the [job summary](${github.runUrl})` : 'the job summary';
+}

@@ -1,0 +1,32 @@
+// command: apply (pushes to the default branch): plan for the outputs, then `edgeops apply --auto-approve`
+// with its progress in the log and its report in the job summary. Exit 1 when any action failed.
+import { reportFailure } from './failure.ts';
+import { planSummaryLine, runJsonPlan } from './json-plan.ts';
+import { fenced } from './report.ts';
+import { STEP_SUMMARY_LIMIT } from './runner.ts';
+import type { Session } from './session.ts';
+import { truncatePlanMarkdown } from './truncate.ts';
+
+/** The CLI's closing line: `Apply complete: ...`, `Apply failed: ...` or the no-changes line. */
+function closingLine(stdout: string): string | undefined {
+  const lines = stdout.split('\n').map((l) => l.trim());
+  return lines.reverse().find((l) => /^(Apply complete|Apply failed|No changes)/.test(l));
+}
+
+export async function runApply(s: Session): Promise<number> {
+  const json = await runJsonPlan(s);
+  if (!json.ok) return reportFailure(s, 'apply', json.run);
+  const stack = json.plan.stack;
+  s.runner.setOutput('has-changes', String(json.hasChanges));
+  s.runner.info(planSummaryLine(json.plan));
+
+  const run = await s.edgeops(['apply', ...s.inputs.paths, '--auto-approve'], { echo: true });
+  if (run.code !== 0) return reportFailure(s, 'apply', run, stack);
+
+  const closing = closingLine(run.stdout) ?? 'Apply complete.';
+  const report = `### edgeops apply for stack \`${stack}\`\n\n${fenced(run.stdout.trim())}`;
+  const fitted = truncatePlanMarkdown(report, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: 'the job log' });
+  s.runner.appendSummary(fitted.text);
+  s.runner.setOutput('summary', `${closing.replace(/\.$/, '')} (stack ${stack}).`);
+  return 0;
+}

@@ -1,0 +1,70 @@
+// `edgeops drift PATH...`: the planning half of the pipeline, reported as drift. Read-only by construction: the
+// planner gets a read-only view of the Api (src/client/read-only.ts), so no code path here can write.
+import { Option, type Command } from 'commander';
+import { openSnapshotApi } from '../../client/snapshot.ts';
+import { readOnlyApi } from '../../client/read-only.ts';
+import { driftReport, type DriftReport } from '../../engine/drift.ts';
+import { ConfigError } from '../../errors.ts';
+import { computePlan, loadDesired } from '../../pipeline.ts';
+import { renderDriftJson } from '../../render/drift-json.ts';
+import { renderDriftMarkdown } from '../../render/drift-markdown.ts';
+import { renderDriftText } from '../../render/drift-text.ts';
+import { withConnection } from '../connect.ts';
+import { learnSecrets, type CliContext } from '../context.ts';
+import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
+
+export type DriftFormat = 'text' | 'json' | 'markdown';
+const FORMATS: readonly DriftFormat[] = ['text', 'json', 'markdown'];
+
+/** Exit code when live state has drifted (0 in sync, 1 error). */
+export const DRIFT_EXIT_CODE = 2;
+
+interface DriftFlags extends SharedFlags {
+  format: string;
+  against?: string;
+}
+
+export function renderDrift(report: DriftReport, format: DriftFormat, color: boolean): string {
+  switch (format) {
+    case 'json': return renderDriftJson(report);
+    case 'markdown': return renderDriftMarkdown(report);
+    case 'text': return renderDriftText(report, { color });
+  }
+}
+
+export function registerDrift(program: Command, ctx: CliContext, done: (code: number) => void): void {
+  const cmd = program
+    .command('drift')
+    .description('report where live state differs from the manifests (changed, missing, live-only); never writes')
+    .argument('<paths...>', 'manifest files or directories')
+    .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
+    .addOption(new Option('--against <file>', 'compare with a snapshot from `edgeops export --snapshot` instead of the service'));
+  addSharedOptions(cmd)
+    .addHelpText('after', `
+Each finding has a direction: "changed" (live differs: edited by hand), "missing" (in the manifests, not live:
+deleted out of band or never applied) or "live-only" (live, not in the manifests: a resource with this stack's
+marker, a module, a response-headers module or an event source added by hand), the live and desired values, and
+what apply would do about it.
+
+Exit codes: 0 in sync, 2 drift found, 1 error.
+
+Examples:
+  $ edgeops drift infra/
+  $ edgeops drift infra/ --format markdown >> "$GITHUB_STEP_SUMMARY"
+  $ edgeops drift infra/ --format json --against snapshot.json`)
+    .action(async (paths: string[], flags: DriftFlags) => {
+      const format = flags.format as DriftFormat;
+      if (!FORMATS.includes(format)) throw new ConfigError(`--format must be one of ${FORMATS.join(', ')}`);
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
+      learnSecrets(ctx, desired);
+      const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
+      const planOf = async (api: Parameters<typeof readOnlyApi>[0]) =>
+        (await computePlan(desired, readOnlyApi(api, 'drift'), { stack: settings.stack })).plan;
+      const plan = flags.against
+        ? await planOf(openSnapshotApi(flags.against))
+        : await withConnection(settings, paths, ({ api }) => planOf(api));
+      const report = driftReport(plan);
+      ctx.out(renderDrift(report, format, settings.color));
+      done(report.inSync ? 0 : DRIFT_EXIT_CODE);
+    });
+}

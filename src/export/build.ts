@@ -1,0 +1,79 @@
+// `edgeops export`, the pure half: live state -> one YAML file per kind (plus edgeops.yaml naming the stack),
+// the placeholders the user must fill, and warnings. Writing the files is write.ts's job.
+import type { LiveState } from '../engine/live.ts';
+import { KINDS } from '../kinds/index.ts';
+import type { ResourceKind } from '../kinds/resource-kind.ts';
+import { NAME_PATTERN } from '../manifest/schema-parts.ts';
+import { toDocument, type ExportedDoc, type Placeholder } from './documents.ts';
+import { kindFileName } from './names.ts';
+import { selectForExport } from './select.ts';
+import { fileYaml } from './yaml.ts';
+
+export const PROJECT_FILE = 'edgeops.yaml';
+
+export interface ExportFile {
+  /** File name inside the output directory. */
+  file: string;
+  kind: string;
+  docs: ExportedDoc[];
+  text: string;
+}
+
+export interface ExportResult {
+  stack: string;
+  files: ExportFile[];
+  /** edgeops.yaml naming the stack; absent when the stack name is not valid there (then pass --stack to plan). */
+  projectFile?: string;
+  placeholders: Placeholder[];
+  managed: number;
+  unmanaged: number;
+  /** Resources left out because another stack's marker is on them (or on their parent). */
+  otherStacks: number;
+  warnings: string[];
+}
+
+export interface ExportOptions {
+  stack: string;
+  /** Also every resource without a marker (for adoption). */
+  all: boolean;
+  kinds?: readonly ResourceKind[];
+  /** For the header comment; a fixed value keeps test output stable. */
+  now?: Date;
+}
+
+/** Every file name an export may write: a re-export replaces exactly these. */
+export function exportFileNames(kinds: readonly ResourceKind[] = KINDS): string[] {
+  return [PROJECT_FILE, ...kinds.map((k) => kindFileName(k.kind))];
+}
+
+export function buildExport(live: LiveState, opts: ExportOptions): ExportResult {
+  const kinds = opts.kinds ?? KINDS;
+  const selection = selectForExport(kinds, live, opts);
+  const exported = selection.entries.map((e) => toDocument(e, selection));
+  const when = (opts.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const files: ExportFile[] = [];
+  for (const kind of kinds) {
+    const docs = exported
+      .filter((d) => d.entry.kind.kind === kind.kind)
+      .sort((a, b) => (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
+    if (docs.length === 0) continue;
+    const header = [
+      `${kind.kind} resources of stack "${opts.stack}", written by \`edgeops export${opts.all ? ' --all' : ''}\` at ${when}.`,
+      'Names were generated; renaming a managed resource here makes apply delete it and create it again.',
+    ];
+    files.push({ file: kindFileName(kind.kind), kind: kind.kind, docs, text: fileYaml(header, docs) });
+  }
+  const validStack = new RegExp(NAME_PATTERN).test(opts.stack);
+  const warnings = [...selection.warnings, ...exported.flatMap((d) => d.warnings)];
+  if (!validStack) warnings.push(`the stack name "${opts.stack}" cannot be written to ${PROJECT_FILE}; pass --stack ${opts.stack} when planning the export`);
+  return {
+    stack: opts.stack,
+    files,
+    ...(validStack ? { projectFile: `# written by edgeops export: the stack these manifests manage\nstack: ${opts.stack}\n` } : {}),
+    placeholders: exported.flatMap((d) => d.placeholders),
+    managed: exported.filter((d) => d.entry.managed).length,
+    unmanaged: exported.filter((d) => !d.entry.managed).length,
+    otherStacks: selection.otherStacks,
+    warnings,
+  };
+}

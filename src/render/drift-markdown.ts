@@ -1,0 +1,41 @@
+// The drift report as Markdown (a scheduled job's summary, an issue body): counts, then one table row per finding.
+import type { DriftReport } from '../engine/drift.ts';
+import { findingApply, findingSubject, shownValue, summaryText } from './drift-lines.ts';
+
+/** Inline code that survives any content: a fence longer than any backtick run inside, pipes escaped for tables. */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+
+function escapeInline(text: string): string {
+  return text.replace(/([\\`*_[\]<>|])/g, '\\$1');
+}
+
+export function renderDriftMarkdown(report: DriftReport): string {
+  const out: string[] = [`### edgeops drift for stack \`${report.stack.replace(/`/g, '')}\``, ''];
+  if (report.inSync) {
+    out.push(`**No drift.** Live state matches the manifests.`);
+  } else {
+    const s = report.summary;
+    out.push('| changed | missing | live-only | resources |', '|---:|---:|---:|---:|', `| ${s.changed} | ${s.missing} | ${s.liveOnly} | ${s.resources} |`, '');
+    out.push('| resource | direction | what | live | manifests | apply |', '|---|---|---|---|---|---|');
+    for (const r of report.resources) {
+      const resource = r.liveId ? `${code(r.address)} (${code(r.liveId)})` : code(r.address);
+      for (const f of r.findings) {
+        const whole = f.path === '';
+        const live = whole ? (f.direction === 'live-only' ? 'present' : 'absent') : code(shownValue(f.live, f));
+        const desired = whole ? (f.direction === 'missing' ? 'present' : 'absent') : code(shownValue(f.desired, f));
+        out.push(`| ${resource} | ${f.direction} | ${escapeInline(findingSubject(f))} | ${live} | ${desired} | ${escapeInline(findingApply(f))} |`);
+      }
+    }
+    out.push('', escapeInline(summaryText(report)).replace(/\\`/g, '`'));
+  }
+  if (report.warnings.length > 0) {
+    out.push('');
+    for (const warning of report.warnings) out.push(`> **Warning:** ${escapeInline(warning)}`);
+  }
+  return `${out.join('\n')}\n`;
+}
