@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { applyConcurrency } from './apply-concurrency.ts';
 import type { BenchContext, Benchmark } from './lib/context.ts';
 import { formatFigure, type Figure } from './lib/figure.ts';
-import { machine } from './lib/machine.ts';
+import { load1, machine } from './lib/machine.ts';
 import { renderMarkdown } from './lib/markdown.ts';
 import { seed, type SeedSet } from './lib/seed.ts';
 import { planFloor } from './plan-floor.ts';
@@ -52,16 +52,19 @@ const ctx: BenchContext = {
 
 const m = machine();
 log(`${m.nproc} CPUs (${m.cpu}), node ${m.node}, scratch ${tmp}`);
-const results: { bench: Benchmark; figures: Figure[]; error?: string }[] = [];
+const results: { bench: Benchmark; figures: Figure[]; error?: string; load?: [number, number] }[] = [];
 for (const bench of selected) {
-  log(`${bench.id}. ${bench.title}`);
+  const loadBefore = load1();
+  log(`${bench.id}. ${bench.title} (load average ${loadBefore.toFixed(2)} on ${m.nproc} CPUs)`);
+  if (loadBefore > m.nproc / 2) log(`   warning: the machine is busy; figures will be noisy`);
   try {
     const figures = await bench.run(ctx);
+    const load: [number, number] = [loadBefore, load1()];
     for (const f of figures) {
       console.log(formatFigure(f));
       if (f.note) log(`   ${f.note}`);
     }
-    results.push({ bench, figures });
+    results.push({ bench, figures, load });
   } catch (err) {
     const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
     console.log(`${bench.name}  ERROR ${message.split('\n')[0]}`);

@@ -4,6 +4,7 @@ import { applyPlan } from './engine/apply.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import type { LiveState } from './engine/live.ts';
 import { buildPlan } from './engine/plan.ts';
+import { prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { perpetualDiff } from './engine/self-check.ts';
 import { KINDS } from './kinds/index.ts';
@@ -42,7 +43,7 @@ export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts
 /** fetch live -> ownership -> diff -> plan. Pure apart from the list GETs. */
 export async function computePlan(desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
   const kinds = opts.kinds ?? KINDS;
-  const live = await fetchLive(kinds, api);
+  const live = await fetchLive(kinds, api, (kind, items) => prepareLive(kind, items, opts.stack));
   const plan = buildPlan({ kinds, desired, live, stack: opts.stack });
   return { plan, desired, live };
 }

@@ -1,6 +1,5 @@
 // The machine a run happened on, for the results table.
-import { cpus, totalmem } from 'node:os';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 
 export interface Machine {
   nproc: number;
@@ -8,6 +7,11 @@ export interface Machine {
   node: string;
   memory: string;
   platform: string;
+}
+
+/** 1-minute load average: other work on the machine skews every figure, so each run records it. */
+export function load1(): number {
+  return loadavg()[0]!;
 }
 
 export function machine(): Machine {

@@ -6,7 +6,7 @@ import type { SeedSet } from './seed.ts';
 
 export async function renderMarkdown(
   m: Machine,
-  results: { bench: Benchmark; figures: Figure[]; error?: string }[],
+  results: { bench: Benchmark; figures: Figure[]; error?: string; load?: [number, number] }[],
   seeds: Promise<SeedSet>[],
 ): Promise<string> {
   const rows = results.flatMap(({ bench, figures, error }) =>
@@ -17,6 +17,10 @@ export async function renderMarkdown(
         ),
   );
   const notes = results.flatMap(({ figures }) => figures.filter((f) => f.note).map((f) => `- \`${f.name}\`: ${f.note}`));
+  const loads = results
+    .filter((r) => r.load)
+    .map((r) => `${r.bench.name} ${r.load![0].toFixed(2)}->${r.load![1].toFixed(2)}`)
+    .join(', ');
   return Promise.all(seeds.map((s) => s.catch(() => undefined))).then((sets) => {
     const seeded = sets
       .filter((s): s is SeedSet => s !== undefined)
@@ -28,6 +32,7 @@ export async function renderMarkdown(
       ...rows,
       '',
       `Machine: ${m.nproc} CPUs (\`nproc\`), ${m.cpu}, ${m.memory} RAM, Node ${m.node}, ${m.platform}.`,
+      `1-minute load average before->after each benchmark: ${loads}.`,
       '',
       ...notes,
       ...seeded,

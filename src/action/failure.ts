@@ -4,10 +4,13 @@ import type { CliRun } from './edgeops-cli.ts';
 import { failureMarkdown, firstError } from './report.ts';
 import type { Session } from './session.ts';
 
-export function reportFailure(s: Session, command: string, run: CliRun, stack?: string): number {
-  const reason = firstError(run);
+/** An apply's report lists every action and failure, so the job summary gets more of it than a comment would. */
+const SUMMARY_LINES = 400;
+
+export function reportFailure(s: Session, command: string, run: CliRun, stack?: string, why?: string): number {
+  const reason = why ?? firstError(run);
   s.runner.error(`edgeops ${command} failed: ${reason}`);
-  s.runner.appendSummary(failureMarkdown(command, stack ?? s.inputs.stack, run));
+  s.runner.appendSummary(failureMarkdown(command, stack ?? s.inputs.stack, run, SUMMARY_LINES));
   s.runner.setOutput('summary', `edgeops ${command} failed: ${reason}`);
   return 1;
 }

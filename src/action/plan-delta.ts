@@ -40,11 +40,11 @@ export function diffPlanStates(before: PlanState, after: PlanState): PlanDelta {
 
 export const deltaSize = (d: PlanDelta): number => d.added.length + d.removed.length + d.changed.length;
 
-const FIELD_WORDS: Record<FieldDelta['how'], string> = { new: 'now changes', gone: 'no longer changes', different: 'changes differently' };
+const FIELD_WORDS: Record<FieldDelta['how'], string> = { new: 'newly changed', gone: 'no longer changed', different: 'different value' };
 
 function changedLine(c: PlanDelta['changed'][number]): string {
   const action = c.action === c.before ? c.action : `${c.action} (was ${c.before})`;
-  const fields = c.fields.map((f) => `\`${f.path}\` ${FIELD_WORDS[f.how]}`);
+  const fields = c.fields.map((f) => `\`${f.path}\` (${FIELD_WORDS[f.how]})`);
   return `- **changed** \`${c.address}\`: ${action}${fields.length > 0 ? `; ${fields.join(', ')}` : ''}`;
 }
 

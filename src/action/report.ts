@@ -22,9 +22,9 @@ export function firstError(run: CliRun): string {
   return (lines.find((l) => l.startsWith('edgeops:')) ?? lines[0] ?? `exit code ${run.code}`).replace(/^edgeops:\s*/, '');
 }
 
-export function failureMarkdown(command: string, stack: string | undefined, run: CliRun): string {
+export function failureMarkdown(command: string, stack: string | undefined, run: CliRun, lines = 40): string {
   const where = stack ? ` for stack \`${stack}\`` : '';
-  const output = tail([run.stdout.trim(), run.stderr.trim()].filter((t) => t !== '').join('\n'));
+  const output = tail([run.stdout.trim(), run.stderr.trim()].filter((t) => t !== '').join('\n'), lines);
   return `### edgeops ${command}${where} failed\n\nThe command exited with code ${run.code}:\n\n${fenced(output || '(no output)')}`;
 }
 

@@ -21,7 +21,8 @@ export async function runApply(s: Session): Promise<number> {
   s.runner.info(planSummaryLine(json.plan));
 
   const run = await s.edgeops(['apply', ...s.inputs.paths, '--auto-approve'], { echo: true });
-  if (run.code !== 0) return reportFailure(s, 'apply', run, stack);
+  // `Apply failed: 1 action failed; 2 created, ...` says more than the generic error line on stderr.
+  if (run.code !== 0) return reportFailure(s, 'apply', run, stack, closingLine(run.stdout)?.replace(/^Apply failed:\s*/, ''));
 
   const closing = closingLine(run.stdout) ?? 'Apply complete.';
   const report = `### edgeops apply for stack \`${stack}\`\n\n${fenced(run.stdout.trim())}`;

@@ -16,7 +16,7 @@ export async function runPlan(s: Session): Promise<number> {
     return reportFailure(s, 'plan', json.run);
   }
   // A second run for the Markdown rendering: the CLI's renderer is the one place that formats a plan.
-  const markdown = await s.edgeops(['plan', ...s.inputs.paths, '--format', 'markdown']);
+  const markdown = await s.edgeops(['plan', ...s.inputs.paths, '--format', 'markdown'], { echo: true });
   if (markdown.code !== 0) {
     await commentFailure(s, markdown);
     return reportFailure(s, 'plan', markdown, json.plan.stack);

@@ -59,6 +59,23 @@ function compose(p: Parsed, kept: string[][], tail: string[], fullPlanAt: string
   return `${[...parts, ...tail].join('\n')}\n`;
 }
 
+/**
+ * The summary line and warnings after the block: all of them, unless they would take more than `room` (half
+ * of what is left; thousands of warnings): then the first lines, and how many more there are.
+ */
+function fitTail(tail: string[], room: number, measure: (s: string) => number): string[] {
+  if (measure(tail.join('\n')) <= room) return tail;
+  const kept: string[] = [];
+  let size = 0;
+  for (const line of tail) {
+    if (size + measure(line) + 1 > room - 100) break;
+    kept.push(line);
+    size += measure(line) + 1;
+  }
+  const left = tail.slice(kept.length).filter((line) => line.trim() !== '').length;
+  return [...kept, '', `> ... ${left} more line${left === 1 ? '' : 's'} not shown`];
+}
+
 /** Whole lines from the start while they fit, then a note; for text this function cannot parse. */
 function cutLines(text: string, limit: number, measure: (s: string) => number, fullPlanAt: string | undefined): string {
   const where = fullPlanAt ? ` The full plan is in ${fullPlanAt}.` : '';
@@ -79,9 +96,8 @@ export function truncatePlanMarkdown(markdown: string, limit: number, opts: Trun
   if (measure(markdown) <= limit) return { text: markdown, total, shown: total, omitted: 0 };
   if (!parsed) return { text: cutLines(markdown, limit, measure, opts.fullPlanAt), total: 0, shown: 0, omitted: 0 };
 
-  // The summary line and warnings after the block are kept unless they alone overflow (thousands of warnings).
-  let tail = parsed.tail;
-  if (measure(compose(parsed, [], tail, opts.fullPlanAt)) > limit) tail = [];
+  const skeleton = measure(compose(parsed, [], [], opts.fullPlanAt));
+  const tail = fitTail(parsed.tail, Math.floor((limit - skeleton) / 2), measure);
   const kept: string[][] = [];
   let size = measure(compose(parsed, [], tail, opts.fullPlanAt));
   for (const block of parsed.blocks) {

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { CliContext } from './context.ts';
 import { registerApply } from './commands/apply.ts';
+import { registerDrift } from './commands/drift.ts';
+import { registerExport } from './commands/export.ts';
 import { registerPlan } from './commands/plan.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerValidate } from './commands/validate.ts';
@@ -33,6 +35,8 @@ Examples:
   registerValidate(program, ctx, done);
   registerPlan(program, ctx, done);
   registerApply(program, ctx, done);
+  registerDrift(program, ctx, done);
+  registerExport(program, ctx, done);
   registerServe(program, ctx, done);
   return program;
 }

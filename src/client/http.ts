@@ -1,20 +1,28 @@
 // The API client: the only code that speaks HTTP to the service. undici `request` on one keep-alive Pool
-// per API origin (about 3x faster than fetch for small JSON calls, DESIGN 7a), with retries (retry.ts) and
-// pagination (paginate.ts). Every failure surfaces as an ApiError.
+// per API origin (about 3x faster than fetch for small JSON calls, DESIGN 7a), with retries (retry.ts),
+// pagination (paginate.ts), and one rate-limit-aware scheduler (scheduler.ts) that every attempt of every call
+// passes through. Every failure surfaces as an ApiError.
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
+import { ApiError } from '../errors.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';
 import { invalidResponse, responseError, transportError } from './api-error.ts';
 import { listAll } from './paginate.ts';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, setRetryAfter, withRetry } from './retry.ts';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryAfterOf, setRetryAfter, withRetry } from './retry.ts';
 import type { PostCheck, RetryPolicy } from './retry.ts';
+import { Scheduler } from './scheduler.ts';
+import type { Outcome, SchedulerEvent, SchedulerStats } from './scheduler.ts';
 
 export interface ApiOptions {
   /** Base URL of the service, e.g. `http://127.0.0.1:4010` (a path prefix is kept). */
   url: string;
   apiKey: string;
-  /** Connections kept to the service; requests beyond it queue. Default 8. */
+  /** Connections kept to the service and most requests in flight (fewer after a 429). Default 8. */
   concurrency?: number;
+  /** Requests per second for all calls together; default unlimited until the service answers 429. */
+  requestsPerSecond?: number;
+  /** Scheduler decisions (starts, 429s), for diagnostics and tests. */
+  onSchedulerEvent?: (e: SchedulerEvent) => void;
   userAgent?: string;
   retry?: Partial<RetryPolicy>;
   /** Headers and body timeouts of one request. Default 30 s. */
@@ -28,6 +36,8 @@ export interface HttpApi extends Api {
    * such a POST fails at once, so a retry never makes a duplicate. The engine passes the view to `kind.create`.
    */
   retryPostIf(check: PostCheck): Api;
+  /** The scheduler's state: in flight, the AIMD bound, the rate, 429s seen. */
+  stats(): SchedulerStats;
   close(): Promise<void>;
 }
 
@@ -48,6 +58,16 @@ export function createApi(opts: ApiOptions): HttpApi {
     bodyTimeout: timeout,
   });
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
+  // One clock for retries and scheduling, so a test that injects a clock into the policy drives both; only a
+  // whole clock (a sleep alone, with the real time, would make the scheduler's waits spin).
+  const clock = policy.now && policy.sleep ? { now: policy.now, sleep: policy.sleep } : {};
+  const scheduler = new Scheduler({
+    concurrency: opts.concurrency ?? 8,
+    requestsPerSecond: opts.requestsPerSecond,
+    outcomeOf,
+    ...clock,
+    onEvent: opts.onSchedulerEvent,
+  });
   const commonHeaders: Record<string, string> = {
     authorization: `Bearer ${opts.apiKey}`,
     'service-version': '2',
@@ -92,7 +112,8 @@ export function createApi(opts: ApiOptions): HttpApi {
 
   function call(method: Dispatcher.HttpMethod, rawPath: string, body?: Obj, postCheck?: PostCheck): Promise<Obj> {
     const operation = `${method} ${rawPath}`;
-    return withRetry(method, () => once(method, rawPath, body, operation), policy, { postCheck, deletedValue: {} });
+    let attempts = 0;
+    return withRetry(method, () => scheduler.run(() => once(method, rawPath, body, operation), attempts++ > 0), policy, { postCheck, deletedValue: {} });
   }
 
   const full = (path: string): string => prefix + (path.startsWith('/') ? path : `/${path}`);
@@ -118,6 +139,13 @@ export function createApi(opts: ApiOptions): HttpApi {
   return {
     ...view(),
     retryPostIf: (check) => view(check),
+    stats: () => scheduler.stats(),
     close: () => pool.close(),
   };
+}
+
+/** 429s slow the scheduler down; any other answer shows the service took the request; transport errors neither. */
+function outcomeOf(err: unknown): Outcome {
+  if (!(err instanceof ApiError) || err.status === 0) return { type: 'no-answer' };
+  return err.status === 429 ? { type: 'rate-limited', retryAfterMs: retryAfterOf(err) } : { type: 'answered' };
 }

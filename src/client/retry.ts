@@ -55,6 +55,11 @@ export function setRetryAfter(err: ApiError, ms: number | undefined): ApiError {
   return err;
 }
 
+/** The Retry-After (ms) an error came with, if any. */
+export function retryAfterOf(err: unknown): number | undefined {
+  return err instanceof ApiError ? retryAfter.get(err) : undefined;
+}
+
 /** Retry-After is either delay-seconds or an HTTP date (RFC 9110 10.2.3). */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;

@@ -128,7 +128,10 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
     if (s === 'done' && action.op === 'replace' && !old) return;
     // The old phase of a replace whose create did not run: the action was already reported.
     if (old && s === 'skipped' && state.get(action.id) !== 'done') return;
-    if (s === 'done') emit({ type: 'done', action });
+    if (s === 'done') {
+      const made = action.op === 'create' || action.op === 'replace' ? created.get(action.address)?.id : undefined;
+      emit(made === undefined ? { type: 'done', action } : { type: 'done', action, liveId: made });
+    }
     else if (s === 'failed') emit({ type: 'failed', action, error: errors.get(id)! });
     else emit({ type: 'skipped', action, because: cause ?? INTERRUPTED });
   };

@@ -4,7 +4,7 @@
 import jsonpatch from 'fast-json-patch';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { Action, FieldChange } from './plan-data.ts';
-import { parseMetadata, sortKeys } from './ownership.ts';
+import { liveMetadata, parseMetadata } from './ownership.ts';
 import { escapeSegment, hasPendingRef, isPendingRef, pointerSegments, substituteRefs, valueAt } from './refs.ts';
 
 function isObj(v: unknown): v is Obj {
@@ -22,18 +22,30 @@ export function desiredBody(kind: ResourceKind, spec: Obj, resolve: (address: st
   const { metadata, ...rest } = resolved;
   const body = kind.normalizeDesired(kind.toRequest(rest));
   delete body.metadata;
-  if (isObj(metadata) && Object.keys(metadata).length > 0) body.metadata = sortKeys(metadata);
+  if (isObj(metadata) && Object.keys(metadata).length > 0) body.metadata = metadata;
   return body;
 }
 
-/** The live body in the request shape, with the marker taken out of metadata and the user's part parsed. */
+// Live bodies are computed once per raw object (and may be computed while other kinds are still fetching).
+const liveBodies = new WeakMap<Obj, Obj>();
+
+/**
+ * The live body in the request shape, with the marker taken out of metadata and the user's part parsed.
+ * Memoized per raw object: callers must not mutate the result.
+ */
 export function liveBody(kind: ResourceKind, item: LiveItem): Obj {
+  let body = liveBodies.get(item.raw);
+  if (!body) liveBodies.set(item.raw, (body = computeLiveBody(kind, item)));
+  return body;
+}
+
+function computeLiveBody(kind: ResourceKind, item: LiveItem): Obj {
   const body = kind.fromLive(item.raw);
   if (kind.identity !== 'marker') return body;
-  const raw = body.metadata ?? item.raw.metadata;
+  const fromKind = body.metadata;
   delete body.metadata;
-  const { user } = parseMetadata(raw);
-  if (user && Object.keys(user).length > 0) body.metadata = sortKeys(user);
+  const { user } = fromKind === undefined || fromKind === item.raw.metadata ? liveMetadata(item) : parseMetadata(fromKind);
+  if (user && Object.keys(user).length > 0) body.metadata = user;
   return body;
 }
 
@@ -45,6 +57,25 @@ export function comparable(kind: ResourceKind, body: Obj): Obj {
   return out;
 }
 
+/** Deep equality of JSON values (object key order ignored). */
+export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  let count = 0;
+  for (const k in a) {
+    if (!(k in b) || !jsonEqual(a[k], b[k])) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
+}
+
 function isScalarArray(v: Json | undefined): boolean {
   return Array.isArray(v) && v.every((e) => e === null || typeof e !== 'object' || isPendingRef(e));
 }
@@ -54,6 +85,8 @@ function isScalarArray(v: Json | undefined): boolean {
  * change of the whole list (`hostports: [a] -> [a, b]` reads better than a patch of indices).
  */
 export function fieldChanges(kind: ResourceKind, from: Obj, to: Obj): FieldChange[] {
+  // Most resources of a plan are unchanged: a plain equality walk is cheaper than building an empty patch.
+  if (jsonEqual(from, to)) return [];
   const byPath = new Map<string, FieldChange>();
   for (const op of jsonpatch.compare(from, to)) {
     const segments = pointerSegments(op.path);

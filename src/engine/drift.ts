@@ -11,7 +11,6 @@ import type { Action, ActionOp, FieldChange, Plan } from './plan-data.ts';
 import { isPendingRef } from './refs.ts';
 
 export type DriftDirection = 'changed' | 'missing' | 'live-only';
-export const DRIFT_DIRECTIONS: readonly DriftDirection[] = ['changed', 'missing', 'live-only'];
 
 /** What apply does to a resource as a whole (module actions count as an update). */
 export type ResourceApply = 'create' | 'update' | 'replace' | 'delete';

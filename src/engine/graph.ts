@@ -6,6 +6,7 @@
 // A replace runs in two phases: its id is the create of the new resource, `<id>#old` the delete of the old one.
 import { EdgeopsError } from '../errors.ts';
 import type { Action } from './plan-data.ts';
+import type { ValueMoves } from './value-moves.ts';
 
 /** What the graph needs to know about the resource behind one action. */
 export interface ActionRefs {
@@ -13,6 +14,8 @@ export interface ActionRefs {
   pending: readonly string[];
   /** Ids the live body references, with the kinds each reference may point at. */
   liveRefs: readonly { id: string; kinds: readonly string[] }[];
+  /** Account-unique values the action takes or gives up (see value-moves.ts). */
+  moves?: ValueMoves;
 }
 
 export const OLD_PHASE = '#old';

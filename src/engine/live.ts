@@ -22,9 +22,23 @@ export function createFetchContext(api: Api): FetchContext {
   };
 }
 
-export async function fetchLive(kinds: readonly ResourceKind[], api: Api): Promise<LiveState> {
+/**
+ * Every kind's live items, fetched in parallel. `onKind` sees each kind's items as soon as they arrive, so
+ * per-item work (parsing markers, normalizing) overlaps with the lists still in flight.
+ */
+export async function fetchLive(
+  kinds: readonly ResourceKind[],
+  api: Api,
+  onKind?: (kind: ResourceKind, items: LiveItem[]) => void,
+): Promise<LiveState> {
   const ctx = createFetchContext(api);
-  const lists = await Promise.all(kinds.map((kind) => kind.fetch(ctx)));
+  const lists = await Promise.all(
+    kinds.map(async (kind) => {
+      const items = await kind.fetch(ctx);
+      onKind?.(kind, items);
+      return items;
+    }),
+  );
   const byKind = new Map<string, LiveItem[]>();
   kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]!));
   return { byKind };

@@ -65,13 +65,30 @@ export function serializeMetadata(user: Obj | undefined, marker: Marker): string
   return canonicalJson({ ...(user ?? {}), [MARKER_KEY]: { stack: marker.stack, name: marker.name } });
 }
 
+/** `{"edgeops":{"stack":"","name":""}}` without its two empty strings' quotes. */
+const BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: '', name: '' } }).length - 4;
+
+/** Byte size of serializeMetadata's result (key order does not change the length, so nothing is sorted). */
 export function metadataBytes(user: Obj | undefined, marker: Marker): number {
-  return Buffer.byteLength(serializeMetadata(user, marker), 'utf8');
+  if (!user || Object.keys(user).length === 0) {
+    return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker.stack)) + Buffer.byteLength(JSON.stringify(marker.name));
+  }
+  return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker.stack, name: marker.name } }), 'utf8');
+}
+
+// A plan reads every live item's metadata twice (ownership, then diff): parse each raw object once.
+const parsedRaw = new WeakMap<Obj, ParsedMetadata>();
+
+/** parseMetadata of a live item's raw `metadata`, memoized per raw object. */
+export function liveMetadata(item: LiveItem): ParsedMetadata {
+  let parsed = parsedRaw.get(item.raw);
+  if (!parsed) parsedRaw.set(item.raw, (parsed = parseMetadata(item.raw.metadata)));
+  return parsed;
 }
 
 /** The marker of a live item of a marker kind, when it carries one for this kind. */
 export function markerOf(kind: ResourceKind, item: LiveItem): Marker | undefined {
-  const { marker } = parseMetadata(item.raw.metadata);
+  const { marker } = liveMetadata(item);
   if (!marker || !marker.name.startsWith(`${kind.kind}/`)) return undefined;
   return marker;
 }

@@ -80,6 +80,7 @@ export interface ApplyResult {
 /** Progress events of an apply, for the live progress display and plain log lines. */
 export type ApplyEvent =
   | { type: 'start'; action: Action }
-  | { type: 'done'; action: Action }
+  /** `liveId`: the id a create or replace produced (the new resource). */
+  | { type: 'done'; action: Action; liveId?: string }
   | { type: 'failed'; action: Action; error: NonNullable<ActionResult['error']> }
   | { type: 'skipped'; action: Action; because: string };

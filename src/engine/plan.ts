@@ -7,6 +7,7 @@ import { executionNodes, linkActions, nodeLevels } from './graph.ts';
 import type { LiveState } from './live.ts';
 import type { Action, Plan, PlanSummary } from './plan-data.ts';
 import { resourceActions } from './resource-actions.ts';
+import { orderValueMoves } from './value-moves.ts';
 
 export const DEFAULT_MAX_DELETES = 10;
 
@@ -25,6 +26,7 @@ export function buildPlan(input: PlanInput): Plan {
   const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack);
   if (issues.length > 0) throw new ManifestError(issues);
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
+  orderValueMoves(actions, (a) => refs.get(a.id)?.moves);
   const levels = nodeLevels(executionNodes(actions));
   actions.sort((a, b) => levels.get(a.id)! - levels.get(b.id)! || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
   const plan: Plan = { stack: input.stack, actions, summary: summarize(actions), warnings };

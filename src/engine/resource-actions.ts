@@ -7,10 +7,12 @@ import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { changeActions, createAction, deleteAction, desiredBody, liveBody } from './diff.ts';
 import type { ActionRefs } from './graph.ts';
 import type { LiveState } from './live.ts';
-import { indexManaged, METADATA_LIMIT, metadataBytes, naturalParentId } from './ownership.ts';
+import { indexManaged, markerOf, METADATA_LIMIT, metadataBytes, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
 import { hasPendingRef, pendingTargets, refValues } from './refs.ts';
+import { valueMoves } from './value-moves.ts';
+import type { ValueMoves } from './value-moves.ts';
 
 export interface ResourceActions {
   actions: Action[];
@@ -34,20 +36,24 @@ function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
 function topological(resources: readonly DesiredResource[]): DesiredResource[] {
   const byAddress = new Map(resources.map((r) => [r.address, r]));
   const out: DesiredResource[] = [];
-  const seen = new Set<string>();
-  const visit = (r: DesiredResource, path: Set<string>): void => {
-    if (seen.has(r.address) || path.has(r.address)) return; // cycles are rejected by the resolver
-    path.add(r.address);
-    for (const dep of [...r.dependsOn].sort()) {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (r: DesiredResource): void => {
+    if (state.has(r.address)) return; // done, or a cycle (rejected by the resolver)
+    state.set(r.address, 'visiting');
+    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
       const target = byAddress.get(dep);
-      if (target) visit(target, path);
+      if (target) visit(target);
     }
-    path.delete(r.address);
-    seen.add(r.address);
+    state.set(r.address, 'done');
     out.push(r);
   };
-  for (const r of [...resources].sort((a, b) => (a.address < b.address ? -1 : 1))) visit(r, new Set());
+  for (const r of [...resources].sort((a, b) => (a.address < b.address ? -1 : 1))) visit(r);
   return out;
+}
+
+/** Unique-value moves are tracked for marker kinds only: natural-key kinds hold per-parent sets. */
+function movesOf(kind: ResourceKind, op: Action['op'], live: Obj | undefined, desired: Obj | undefined): ValueMoves | undefined {
+  return kind.identity === 'marker' ? valueMoves(op, live, desired) : undefined;
 }
 
 function metadataIssue(r: DesiredResource, stack: string): ManifestIssue | undefined {
@@ -56,6 +62,15 @@ function metadataIssue(r: DesiredResource, stack: string): ManifestIssue | undef
   const bytes = metadataBytes(user, { stack, name: r.address });
   if (bytes <= METADATA_LIMIT) return undefined;
   return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
+}
+
+/**
+ * Optional warm-up while other lists are still being fetched: parse every item's marker and normalize the
+ * items this stack manages (both memoized per raw object, so the plan reuses them).
+ */
+export function prepareLive(kind: ResourceKind, items: readonly LiveItem[], stack: string): void {
+  if (kind.identity !== 'marker') return;
+  for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
 }
 
 export function resourceActions(kinds: readonly ResourceKind[], desired: DesiredState, live: LiveState, stack: string): ResourceActions {
@@ -109,12 +124,14 @@ export function resourceActions(kinds: readonly ResourceKind[], desired: Desired
     const target = { kind, name: r.name, address: r.address };
     const pending = pendingTargets(body);
     if (!item) {
-      add([createAction(target, body)], { pending, liveRefs: [] });
+      const create = createAction(target, body);
+      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, undefined, body) });
       continue;
     }
     const shape = liveBody(kind, item);
+    const liveRefs = liveRefsOf(kind, shape);
     const planned = changeActions(target, item, shape, body);
-    add(planned, { pending, liveRefs: liveRefsOf(kind, shape) });
+    for (const a of planned) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body) });
     if (!planned.some((a) => a.op === 'replace')) known.set(r.address, item.id);
   }
 
@@ -138,7 +155,8 @@ function addOrphans(
     copies.forEach((item, at) => {
       if (at === 0 && documented.has(address)) return;
       const target = { kind, name: address.slice(address.indexOf('/') + 1), address };
-      add([deleteAction(target, item, at === 0 ? '' : `@${item.id}`)], { ...NO_REFS, liveRefs: liveRefsOf(kind, liveBody(kind, item)) });
+      const shape = liveBody(kind, item);
+      add([deleteAction(target, item, at === 0 ? '' : `@${item.id}`)], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, 'delete', shape, undefined) });
     });
   }
   for (const kind of kinds.filter((k) => k.identity === 'natural')) {

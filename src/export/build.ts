@@ -59,7 +59,8 @@ export function buildExport(live: LiveState, opts: ExportOptions): ExportResult 
     if (docs.length === 0) continue;
     const header = [
       `${kind.kind} resources of stack "${opts.stack}", written by \`edgeops export${opts.all ? ' --all' : ''}\` at ${when}.`,
-      'Names were generated; renaming a managed resource here makes apply delete it and create it again.',
+      'Managed resources keep the names of their ownership markers (renaming one makes apply delete and recreate it).',
+      ...(docs.some((d) => !d.entry.managed) ? ['Unmanaged resources are named from what they are; rename them freely before adopting.'] : []),
     ];
     files.push({ file: kindFileName(kind.kind), kind: kind.kind, docs, text: fileYaml(header, docs) });
   }

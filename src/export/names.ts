@@ -13,6 +13,7 @@ export function isValidName(name: string): boolean {
 export function slugify(text: string, max = MAX_NAME): string {
   const slug = text
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // accents off: "Büro" -> "buro", not "bu-ro"
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');

@@ -108,12 +108,12 @@ export function selectForExport(kinds: readonly ResourceKind[], live: LiveState,
       for (const item of items) {
         const body = liveBody(kind, item);
         const parent = naturalParentId(kind, kind.fromLive(item.raw));
-        const isManaged = parent !== undefined && managed.managedIds.has(parent);
-        if (!isManaged && !opts.all) continue;
         if (parent !== undefined && foreign.has(parent)) {
           otherStacks++;
           continue;
         }
+        const isManaged = parent !== undefined && managed.managedIds.has(parent);
+        if (!isManaged && !opts.all) continue;
         add({ kind, item, managed: isManaged, body, name: names.unique(generatedName(kind, body, item.raw, parentNameOf(kind, body))) });
       }
       continue;

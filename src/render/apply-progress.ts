@@ -4,15 +4,14 @@
 import pc from 'picocolors';
 import type { Action, ApplyEvent } from '../engine/plan-data.ts';
 import { eventLine, pendingLine } from './apply-report.ts';
-import type { Redactor } from './redact.ts';
 
 export interface ProgressOptions {
   /** Redraw a live region (stdout is a terminal and colour is on). */
   live: boolean;
   color: boolean;
   total: number;
+  /** Where text goes; the caller's writer redacts (the CLI passes its redacting stdout writer). */
   write: (text: string) => void;
-  redact: Redactor;
   /** Terminal width, to keep each live line on one row (a wrapped line would break the redraw). */
   columns?: number;
 }
@@ -29,7 +28,7 @@ const MAX_LIVE = 10;
 
 export function createApplyProgress(opts: ProgressOptions): ApplyProgress {
   const c = pc.createColors(opts.color);
-  const write = (text: string) => opts.write(opts.redact(text));
+  const { write } = opts;
   if (!opts.live) {
     return {
       onEvent(event) {
@@ -81,7 +80,8 @@ export function createApplyProgress(opts: ProgressOptions): ApplyProgress {
       } else {
         inFlight.delete(event.action.id);
         finished += 1;
-        write(`${mark(event)} ${eventLine(event)}\n`);
+        const line = eventLine(event);
+        if (line !== undefined) write(`${mark(event)} ${line}\n`);
       }
       draw();
     },

@@ -52,7 +52,10 @@ function formatError(error: { status?: number; errorCode?: string; message: stri
   return head ? `${head}: ${error.message}` : error.message;
 }
 
-/** One plain line per event (`created TCPEdge/ssh (edgtcp_...)`); `start` gives none. */
+/**
+ * One plain line per event (`created TCPEdge/ssh (edgtcp_...)`). `start` gives none, and neither does an action
+ * skipped for a reason other than a failed dependency (an interrupt): the summary counts those as not started.
+ */
 export function eventLine(event: ApplyEvent): string | undefined {
   switch (event.type) {
     case 'start':
@@ -64,7 +67,8 @@ export function eventLine(event: ApplyEvent): string | undefined {
     case 'failed':
       return `failed to ${INFINITIVE[event.action.op]} ${actionLabel(event.action)}: ${formatError(event.error)}`;
     case 'skipped':
-      return `skipped ${actionLabel(event.action)} (depends on failed ${event.because})`;
+      // `because` is the failed action's id (`op:Kind/name`), or a word such as "interrupted".
+      return event.because.includes(':') ? `skipped ${actionLabel(event.action)} (depends on failed ${event.because})` : undefined;
   }
 }
 
@@ -85,23 +89,23 @@ export function applySummary(plan: Plan, result: ApplyResult): string {
   const c = doneCounts(plan, result);
   const counts = `${c.create} created, ${c.update} updated, ${c.replace} replaced, ${c.delete} deleted`;
   const actionsById = new Map(plan.actions.map((a) => [a.id, a]));
+  const labelOf = (id: string) => {
+    const action = actionsById.get(id);
+    return action ? `${action.op} ${actionLabel(action)}` : id;
+  };
   const failed = result.results.filter((r) => r.status === 'failed');
-  const skipped = result.results.filter((r) => r.status === 'skipped');
-  if (failed.length === 0 && skipped.length === 0 && !result.interrupted) return `Apply complete: ${counts}.\n`;
+  // Skipped for a failed dependency are listed one by one; skipped with no cause (an interrupt) are only counted.
+  const skipped = result.results.filter((r) => r.status === 'skipped' && r.skippedBecause);
+  const notStarted = plan.actions.length - result.results.filter((r) => r.status !== 'skipped' || r.skippedBecause).length;
+  if (failed.length === 0 && skipped.length === 0 && notStarted === 0 && !result.interrupted) return `Apply complete: ${counts}.\n`;
 
-  const why = result.interrupted ? 'interrupted' : `${failed.length} action${failed.length === 1 ? '' : 's'} failed`;
+  const why = [
+    ...(result.interrupted ? ['interrupted'] : []),
+    ...(failed.length > 0 ? [`${failed.length} action${failed.length === 1 ? '' : 's'} failed`] : []),
+  ].join(', ') || 'incomplete';
   const lines = [`Apply failed: ${why}; ${counts}.`];
-  for (const r of failed) {
-    const action = actionsById.get(r.actionId);
-    const label = action ? `${action.op} ${actionLabel(action)}` : r.actionId;
-    lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: 'unknown error' })}`);
-  }
-  for (const r of skipped) {
-    const action = actionsById.get(r.actionId);
-    const label = action ? `${action.op} ${actionLabel(action)}` : r.actionId;
-    lines.push(`  skipped: ${label}${r.skippedBecause ? ` (depends on ${r.skippedBecause})` : ''}`);
-  }
-  const notStarted = plan.actions.length - result.results.length;
+  for (const r of failed) lines.push(`  failed:  ${labelOf(r.actionId)}: ${formatError(r.error ?? { message: 'unknown error' })}`);
+  for (const r of skipped) lines.push(`  skipped: ${labelOf(r.actionId)} (depends on ${r.skippedBecause})`);
   if (notStarted > 0) lines.push(`  not started: ${notStarted} action${notStarted === 1 ? '' : 's'}`);
   lines.push('Run the same command again to converge once the cause is fixed.');
   return `${lines.join('\n')}\n`;

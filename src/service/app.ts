@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from './errors.ts';
+import type { FaultInjector } from './faults.ts';
 import { newOperationId } from './ids.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { itemPath, type Ctx, type KindDef, type Method, type Reply, type ResourceModule } from './resource-def.ts';
@@ -16,21 +17,16 @@ export const BODY_LIMIT = 1024 * 1024;
 export const SERVICE_VERSION = '2';
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
-/** Hook points for fault injection (a later issue fills them; none are active by default). */
-export interface FaultHooks {
-  /** A ServiceError to answer instead of handling the request (error rate, 429 bursts). */
-  beforeHandle?(method: string, path: string): ServiceError | undefined | Promise<ServiceError | undefined>;
-  /** True to drop the connection after the transaction committed ("commit then drop the response"). */
-  dropAfterCommit?(method: string, path: string): boolean;
-}
-
 export interface AppOptions {
   store: Store;
   resources: readonly ResourceModule[];
   /** Accepted bearer keys; empty = any non-empty bearer token is accepted. */
   apiKeys: readonly string[];
   rateLimit?: number;
-  faults?: FaultHooks;
+  /** The rolling window of rateLimit; default 60 s. */
+  rateLimitWindowMs?: number;
+  /** Fault injection (faults.ts); undefined = none, and no fault code runs at all. */
+  faults?: FaultInjector;
   log: (line: string) => void;
 }
 
@@ -45,7 +41,7 @@ export function createApp(opts: AppOptions): RequestListener {
     prefixes.set(kind.prefix, kind);
   }
   const keyDigests = opts.apiKeys.map(digest);
-  const limiter = opts.rateLimit !== undefined ? new RateLimiter(opts.rateLimit) : undefined;
+  const limiter = opts.rateLimit !== undefined ? new RateLimiter(opts.rateLimit, opts.rateLimitWindowMs) : undefined;
 
   function authenticate(header: string | undefined): string {
     if (header === undefined || header === '') throw new ServiceError('ERR_AUTH_MISSING', 'missing Authorization header; send "Authorization: Bearer <API key>"');
@@ -78,13 +74,14 @@ export function createApp(opts: AppOptions): RequestListener {
       throw new ServiceError('ERR_METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname.slice(0, 200)}; allowed: ${match.allow.join(', ')}`, { Allow: match.allow.join(', ') });
     }
     const body = BODY_METHODS.has(req.method!) ? parseJsonBody(req, await readBody(req)) : {};
-    const fault = await opts.faults?.beforeHandle?.(req.method!, url.pathname);
-    if (fault) throw fault;
+    // Injected 5xx/429 are answered here, before the handler: such a request changes nothing.
+    const fault = opts.faults ? await opts.faults.decide(req.method!, url.pathname) : undefined;
+    if (fault?.reject) throw fault.reject;
     const ctx = makeCtx(req, req.method as Method, url, match.params, body, operationId);
     const reply = opts.store.transaction(() => match.handler(ctx));
-    if (opts.faults?.dropAfterCommit?.(req.method!, url.pathname)) {
-      res.destroy();
-    }
+    // "Commit then drop": only after a successful commit (a handler error answers normally), and with no
+    // response at all, so the client cannot tell whether the write landed.
+    if (fault?.dropAfterCommit) res.destroy();
     return reply;
   }
 

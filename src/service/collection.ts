@@ -75,10 +75,10 @@ export function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): StoredDoc<unknown>
 /** A PATCH body may repeat the path id (the official TypeScript client sends it); any other id is a 400. */
 export function withoutBodyId(ctx: Ctx): JsonObject {
   const { id, ...rest } = ctx.body;
-  if (id !== undefined && id !== ctx.params.id) {
-    throw new ServiceError('ERR_ID_MISMATCH', `id: body id ${JSON.stringify(id)} differs from the path id`);
-  }
-  return rest;
+  if (id === undefined || id === ctx.params.id) return rest;
+  // Never stringify a non-string: a deeply nested value would overflow the stack (a 500 instead of a 400).
+  if (typeof id !== 'string') throw new ServiceError('ERR_FIELD_TYPE', `id: must be a string, got ${id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id}`);
+  throw new ServiceError('ERR_ID_MISMATCH', `id: body id ${JSON.stringify(id.slice(0, 80))} differs from the path id`);
 }
 
 /** The document of this kind (and, for child kinds, this parent) or a 404 with the kind's code. */

@@ -99,6 +99,12 @@ export const ERROR_CATALOG = {
   // --- the service itself
   ERR_STORE_BUSY: { status: 503, condition: 'the database is locked by another process; retry' },
   ERR_INTERNAL: { status: 500, condition: 'an unexpected server fault (a bug); logged' },
+
+  // --- injected faults (off unless the service runs with `faults` / `serve --faults`); nothing was changed
+  ERR_FAULT_INTERNAL: { status: 500, condition: 'injected fault: a 500 answered before the request was handled' },
+  ERR_FAULT_BAD_GATEWAY: { status: 502, condition: 'injected fault: a 502 answered before the request was handled' },
+  ERR_FAULT_UNAVAILABLE: { status: 503, condition: 'injected fault: a 503 answered before the request was handled' },
+  ERR_FAULT_GATEWAY_TIMEOUT: { status: 504, condition: 'injected fault: a 504 answered before the request was handled' },
 } as const satisfies Record<string, { status: number; condition: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

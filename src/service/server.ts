@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
+import { createFaultInjector, parseFaultSpec, type FaultSpec } from './faults.ts';
 import { RESOURCES } from './routes.ts';
 import { Store } from './store.ts';
 
@@ -13,9 +14,14 @@ export interface ServiceOptions {
   apiKeys?: string[];
   /** SQLite file; omitted = in-memory. */
   dbFile?: string;
-  /** Requests per rolling 60 s per key; undefined = off. */
+  /** Requests per rolling 60 s (or rateLimitWindowMs) per key; undefined = off. */
   rateLimit?: number;
-  /** Fault injection settings: accepted and ignored until fault injection lands (hook points are in app.ts). */
+  /** The rate limit's rolling window in ms; default 60 000 (shorter ones keep rate-limit tests fast). */
+  rateLimitWindowMs?: number;
+  /**
+   * Fault injection: a FaultSpec object (fault-spec.ts), or its `--faults` text form. Undefined (the default)
+   * = none. Typed `unknown` by the shared contract; checked here (FaultSpecError names the bad value).
+   */
   faults?: unknown;
   quiet?: boolean;
 }
@@ -30,12 +36,19 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   if (opts.rateLimit !== undefined && (!Number.isInteger(opts.rateLimit) || opts.rateLimit < 1)) {
     throw new RangeError(`rateLimit must be a positive integer, got ${opts.rateLimit}`);
   }
+  if (opts.rateLimitWindowMs !== undefined && (!Number.isInteger(opts.rateLimitWindowMs) || opts.rateLimitWindowMs < 1)) {
+    throw new RangeError(`rateLimitWindowMs must be a positive integer, got ${opts.rateLimitWindowMs}`);
+  }
+  const faults = opts.faults === undefined
+    ? undefined
+    : createFaultInjector(typeof opts.faults === 'string' ? parseFaultSpec(opts.faults) : (opts.faults as FaultSpec));
   const store = new Store(opts.dbFile);
   const log = (line: string) => {
     if (!opts.quiet) process.stderr.write(`edgeops serve: ${line}\n`);
   };
   const server = createServer({ keepAliveTimeout: 5_000 }, createApp({
-    store, resources: RESOURCES, apiKeys: opts.apiKeys ?? [], rateLimit: opts.rateLimit, log,
+    store, resources: RESOURCES, apiKeys: opts.apiKeys ?? [], rateLimit: opts.rateLimit,
+    rateLimitWindowMs: opts.rateLimitWindowMs, faults, log,
   }));
   const host = opts.host ?? '127.0.0.1';
   try {

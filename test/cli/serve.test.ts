@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/service.ts';
-import { ROOT } from './run.ts';
+import { ROOT, cleanEnv } from './run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgeops-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function serve(args: string[]) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'serve', ...args], { cwd: ROOT, stdio: 'pipe' });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'serve', ...args], { cwd: ROOT, env: cleanEnv(), stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });

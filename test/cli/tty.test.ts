@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, copyExample, edgeops } from './run.ts';
+import { ROOT, cleanEnv, copyExample, edgeops } from './run.ts';
 
 const example = copyExample('basic');
 afterAll(() => example.dispose());
@@ -16,8 +16,7 @@ function shellQuote(s: string): string {
 /** Runs edgeops on a pseudo-terminal; types `answer` when the prompt appears. */
 function onTerminal(args: string[], answer?: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const command = [process.execPath, join(ROOT, 'bin/edgeops.js'), ...args].map(shellQuote).join(' ');
-  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('EDGEOPS_') && k !== 'NO_COLOR'));
-  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...cleanEnv, TERM: 'xterm', ...env }, stdio: 'pipe' });
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: cleanEnv({ TERM: 'xterm', ...env }), stdio: 'pipe' });
   let out = '';
   let answered = false;
   child.stdout.setEncoding('utf8').on('data', (d: string) => {

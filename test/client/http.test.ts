@@ -105,11 +105,13 @@ describe('rate limiting', () => {
   it('retries a 429 after the Retry-After delay, then gives up with the 429 ApiError', async () => {
     const limited = await startTestService({ rateLimit: 2 });
     const slept: number[] = [];
+    let clock = Date.now();
     const client = createApi({
       url: limited.url,
       apiKey: limited.apiKey,
-      // The window is 60 s: record the waits instead of taking them, so the retries meet 429 again.
-      retry: { maxAttempts: 3, sleep: async (ms) => void slept.push(ms) },
+      // The window is 60 s: a fake clock records the waits instead of taking them, so the retries meet 429
+      // again. The client's scheduler runs on the same clock, so its Retry-After pause passes with it.
+      retry: { maxAttempts: 3, maxElapsedMs: 10 * 60_000, now: () => clock, sleep: async (ms) => void (slept.push(ms), (clock += ms)) },
     });
     try {
       await client.get('/ip_policies');

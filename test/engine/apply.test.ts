@@ -139,6 +139,7 @@ describe('executor', () => {
     expect(w.store.calls[1]!.body).toEqual({ enabled: true, cert_ids: [newCert.id] });
     expect(w.store.calls[2]!.id).toBe(oldCert);
     expect(events.filter((e) => e.type === 'done').map((e) => e.action.id)).toEqual(['module-put:Edge/e:mtls', 'replace:Cert/c']);
+    expect(events.find((e) => e.type === 'done' && e.action.op === 'replace')).toMatchObject({ liveId: newCert.id });
     expect((await plan(w, want)).plan.actions).toEqual([]);
   });
 

@@ -163,6 +163,41 @@ describe('ownership scope', () => {
   });
 });
 
+describe('values that move between resources', () => {
+  it('a hostport kept through a rename: the new edge is created after the old one is deleted', async () => {
+    const w = fakeWorld();
+    w.store.seed('Edge', 'edg_', { hostports: ['h:1', 'h:2'], metadata: marked('s', 'Edge/old') });
+    const plan = await planOf(w, [res('Edge/new', { hostports: ['h:2'] })]);
+    expect(ids(plan)).toEqual(['delete:Edge/old', 'create:Edge/new']);
+    expect(byId(plan).get('create:Edge/new')!.dependsOn).toEqual(['delete:Edge/old']);
+  });
+
+  it('a hostport moved between live edges: the edge giving it up is updated first', async () => {
+    const w = fakeWorld();
+    w.store.seed('Edge', 'edg_', { hostports: ['h:1'], metadata: marked('s', 'Edge/a') });
+    w.store.seed('Edge', 'edg_', { hostports: ['h:2'], metadata: marked('s', 'Edge/b') });
+    const plan = await planOf(w, [res('Edge/a', { hostports: [] }), res('Edge/b', { hostports: ['h:2', 'h:1'] })]);
+    expect(byId(plan).get('update:Edge/b')!.dependsOn).toEqual(['update:Edge/a']);
+    expect(byId(plan).get('update:Edge/a')!.dependsOn).toEqual([]);
+  });
+
+  it('adds no ordering that would close a cycle', async () => {
+    const w = fakeWorld();
+    const back = w.store.seed('Back', 'bak_', { hostports: ['h:1'], metadata: marked('s', 'Back/old') });
+    w.store.seed('Edge', 'edg_', { backend: { enabled: true, backend_id: back }, metadata: marked('s', 'Edge/e') });
+    const plan = await planOf(w, [res('Back/new', {}), res('Edge/e', { hostports: ['h:1'], backend: { enabled: true, backend_id: ref('Back/new') } })]);
+    expect(byId(plan).get('delete:Back/old')!.dependsOn).toEqual(['module-put:Edge/e:backend', 'update:Edge/e']);
+    expect(byId(plan).get('update:Edge/e')!.dependsOn).not.toContain('delete:Back/old');
+  });
+
+  it('unrelated list values add no ordering', async () => {
+    const w = fakeWorld();
+    w.store.seed('Edge', 'edg_', { hostports: ['h:1'], metadata: marked('s', 'Edge/old') });
+    const plan = await planOf(w, [res('Edge/new', { hostports: ['h:9'] })]);
+    expect(byId(plan).get('create:Edge/new')!.dependsOn).toEqual([]);
+  });
+});
+
 describe('summary and safety', () => {
   it('counts an address with update and module actions once as an update', async () => {
     const w = fakeWorld();

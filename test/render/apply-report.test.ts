@@ -48,6 +48,23 @@ describe('apply report', () => {
   });
 });
 
+describe('an interrupted apply', () => {
+  it('counts the actions that never started instead of listing them', () => {
+    expect(eventLine({ type: 'skipped', action: action('create:TCPEdge/ssh'), because: 'interrupted' })).toBeUndefined();
+    const result: ApplyResult = {
+      ok: false,
+      interrupted: true,
+      results: samplePlan.actions.map((a, i) => (i < 2 ? { actionId: a.id, status: 'done' as const } : { actionId: a.id, status: 'skipped' as const })),
+    };
+    expect(applySummary(samplePlan, result)).toBe([
+      'Apply failed: interrupted; 2 created, 0 updated, 0 replaced, 0 deleted.',
+      '  not started: 6 actions',
+      'Run the same command again to converge once the cause is fixed.',
+      '',
+    ].join('\n'));
+  });
+});
+
 describe('apply progress', () => {
   const events: ApplyEvent[] = [
     { type: 'start', action: action('create:TunnelGroupBackend/web') },
@@ -56,9 +73,10 @@ describe('apply progress', () => {
     { type: 'failed', action: action('create:TLSCertificate/wildcard'), error: { status: 400, errorCode: 'ERR_PEM_INVALID', message: 'bad PEM SECRETVALUE123' } },
   ];
 
-  it('prints plain lines when the output is not a terminal, through the redactor', () => {
+  it('prints plain lines when the output is not a terminal', () => {
     let out = '';
-    const progress = createApplyProgress({ live: false, color: false, total: 2, write: (t) => { out += t; }, redact: createRedactor(['SECRETVALUE123']) });
+    const redact = createRedactor(['SECRETVALUE123']);
+    const progress = createApplyProgress({ live: false, color: false, total: 2, write: (t) => { out += redact(t); } });
     events.forEach((e) => progress.onEvent(e));
     progress.stop();
     expect(out).toBe('created TunnelGroupBackend/web\nfailed to create TLSCertificate/wildcard: 400 ERR_PEM_INVALID: bad PEM (sensitive)\n');
@@ -66,7 +84,7 @@ describe('apply progress', () => {
 
   it('on a terminal redraws a live region of actions in flight and leaves finished lines behind', () => {
     let out = '';
-    const progress = createApplyProgress({ live: true, color: false, total: 2, write: (t) => { out += t; }, redact: (t) => t, columns: 80 });
+    const progress = createApplyProgress({ live: true, color: false, total: 2, write: (t) => { out += t; }, columns: 80 });
     events.forEach((e) => progress.onEvent(e));
     progress.stop();
     expect(out).toContain('⠋ creating TunnelGroupBackend/web\n');

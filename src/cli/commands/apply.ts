@@ -48,8 +48,7 @@ Examples:
           live: settings.color,
           color: settings.color,
           total: plan.actions.length,
-          write: (text) => void ctx.stdout.write(text),
-          redact: ctx.redact,
+          write: (text) => ctx.out(text),
           columns: ctx.stdout.columns,
         });
         const interrupt = trapInterrupts(ctx);

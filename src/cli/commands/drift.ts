@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { openSnapshotApi } from '../../client/snapshot.ts';
 import { readOnlyApi } from '../../client/read-only.ts';
 import { driftReport, type DriftReport } from '../../engine/drift.ts';
-import { ConfigError } from '../../errors.ts';
+import type { Api } from '../../kinds/resource-kind.ts';
 import { computePlan, loadDesired } from '../../pipeline.ts';
 import { renderDriftJson } from '../../render/drift-json.ts';
 import { renderDriftMarkdown } from '../../render/drift-markdown.ts';
@@ -53,12 +53,11 @@ Examples:
   $ edgeops drift infra/ --format markdown >> "$GITHUB_STEP_SUMMARY"
   $ edgeops drift infra/ --format json --against snapshot.json`)
     .action(async (paths: string[], flags: DriftFlags) => {
-      const format = flags.format as DriftFormat;
-      if (!FORMATS.includes(format)) throw new ConfigError(`--format must be one of ${FORMATS.join(', ')}`);
+      const format = flags.format as DriftFormat; // commander has checked it against FORMATS
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-      const planOf = async (api: Parameters<typeof readOnlyApi>[0]) =>
+      const planOf = async (api: Api) =>
         (await computePlan(desired, readOnlyApi(api, 'drift'), { stack: settings.stack })).plan;
       const plan = flags.against
         ? await planOf(openSnapshotApi(flags.against))

@@ -1,5 +1,6 @@
 // `edgeops plan PATH...`: fetch live state, diff and print the plan. Read-only: only list GETs are sent.
 import { Option, type Command } from 'commander';
+import { openSnapshotApi } from '../../client/snapshot.ts';
 import { computePlan, loadDesired } from '../../pipeline.ts';
 import type { Plan } from '../../engine/plan-data.ts';
 import { renderPlanJson } from '../../render/json.ts';
@@ -15,6 +16,7 @@ const FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown'];
 interface PlanFlags extends SharedFlags {
   format: string;
   detailedExitcode?: boolean;
+  against?: string;
 }
 
 export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
@@ -31,7 +33,8 @@ export function registerPlan(program: Command, ctx: CliContext, done: (code: num
     .description('show what apply would change: fetch live state, diff it with the manifests')
     .argument('<paths...>', 'manifest files or directories')
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
-    .addOption(new Option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are'));
+    .addOption(new Option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are'))
+    .addOption(new Option('--against <file>', 'plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)'));
   addSharedOptions(cmd)
     .addHelpText('after', `
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
@@ -46,7 +49,9 @@ Examples:
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-      const plan = await withConnection(settings, paths, async ({ api }) => (await computePlan(desired, api, { stack: settings.stack })).plan);
+      const plan = flags.against
+        ? (await computePlan(desired, openSnapshotApi(flags.against), { stack: settings.stack })).plan
+        : await withConnection(settings, paths, async ({ api }) => (await computePlan(desired, api, { stack: settings.stack })).plan);
       ctx.out(renderPlan(plan, format, settings.color));
       done(flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0);
     });

@@ -1,0 +1,50 @@
+// action.yml and the example workflows agree with the entry: every input reaches it as INPUT_*, every
+// output comes from the step that runs it, and the workflows pass only inputs the action declares.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+interface Step { id?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, unknown>; 'working-directory'?: string }
+const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+};
+
+describe('action.yml', () => {
+  const entry = action.runs.steps.find((s) => s.id === 'edgeops')!;
+
+  it('declares the inputs and outputs of the contract', () => {
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'path', 'api-url', 'api-key', 'stack', 'comment', 'fail-on-drift']));
+    expect(Object.keys(action.outputs).sort()).toEqual(['has-changes', 'plan-json', 'summary']);
+    for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.edgeops.outputs.${name} }}`);
+  });
+
+  it('passes every input to the entry as INPUT_*', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(entry.run).toBe('node "$GITHUB_ACTION_PATH/src/action/launch.mjs"');
+    expect(existsSync(join(ROOT, 'src/action/launch.mjs'))).toBe(true);
+    for (const name of Object.keys(action.inputs)) {
+      if (name === 'working-directory') {
+        expect(entry['working-directory']).toBe('${{ inputs.working-directory }}');
+        continue;
+      }
+      expect(entry.env?.[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`], name).toBe(`\${{ inputs.${name} }}`);
+    }
+  });
+});
+
+describe('examples/workflows', () => {
+  for (const file of ['plan.yml', 'apply.yml', 'drift.yml']) {
+    it(`${file} uses only the action's inputs`, () => {
+      const workflow = parse(readFileSync(join(ROOT, 'examples/workflows', file), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
+      const steps = Object.values(workflow.jobs).flatMap((job) => job.steps).filter((s) => s.uses?.startsWith('edgeops/edgeops@'));
+      expect(steps).toHaveLength(1);
+      for (const key of Object.keys(steps[0]!.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
+      expect(steps[0]!.with?.command).toBe(file.replace('.yml', ''));
+    });
+  }
+});

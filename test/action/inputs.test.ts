@@ -1,0 +1,105 @@
+// Inputs, the event, the runner's files and the comment lookup, as units.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildPlanComment, findPlanComment } from '../../src/action/comment.ts';
+import { nextLink } from '../../src/action/github.ts';
+import { deriveCommand, readGitHubContext, readInputs } from '../../src/action/inputs.ts';
+import { createRunner } from '../../src/action/runner.ts';
+import { COMMENT_LIMIT } from '../../src/action/truncate.ts';
+import { parseOutputs } from './harness.ts';
+
+const dirs: string[] = [];
+const temp = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'edgeops-action-unit-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('inputs and event', () => {
+  it('derives the command from the event', () => {
+    const repo = { repository: { default_branch: 'trunk' } };
+    expect(deriveCommand('pull_request', 'refs/pull/1/merge', repo)).toBe('plan');
+    expect(deriveCommand('pull_request_target', 'refs/heads/trunk', repo)).toBe('plan');
+    expect(deriveCommand('push', 'refs/heads/trunk', repo)).toBe('apply');
+    expect(deriveCommand('push', 'refs/heads/main', repo)).toBe('plan');
+    expect(deriveCommand('push', 'refs/tags/v1', repo)).toBe('plan');
+    expect(deriveCommand('schedule', 'refs/heads/trunk', repo)).toBe('drift');
+    expect(deriveCommand('workflow_dispatch', 'refs/heads/trunk', repo)).toBe('plan');
+  });
+
+  it('reads the pull request, the API base and the inputs', () => {
+    const dir = temp();
+    const event = join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ number: 12, pull_request: { number: 12, head: { sha: 'cafe'.repeat(10) } } }));
+    const env = {
+      GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_REPOSITORY: 'o/r', GITHUB_SHA: 'merge',
+      GITHUB_API_URL: 'https://ghe.example/api/v3/', GITHUB_SERVER_URL: 'https://ghe.example', GITHUB_RUN_ID: '9',
+      INPUT_PATH: 'infra/a\n  infra/b ', INPUT_COMMENT: 'False', INPUT_FAIL_ON_DRIFT: 'TRUE', INPUT_API_KEY: ' k-123 ',
+    };
+    const github = readGitHubContext(env);
+    expect(github).toMatchObject({ pullNumber: 12, headSha: 'cafe'.repeat(10), apiUrl: 'https://ghe.example/api/v3', runUrl: 'https://ghe.example/o/r/actions/runs/9' });
+    expect(readInputs(env, github)).toMatchObject({ command: 'plan', derived: true, paths: ['infra/a', 'infra/b'], comment: false, failOnDrift: true, apiKey: 'k-123', stack: undefined });
+    expect(() => readInputs({ ...env, INPUT_COMMENT: 'yes' }, github)).toThrow('input comment must be true or false, got "yes"');
+    expect(() => readInputs({ ...env, INPUT_COMMAND: 'destroy' }, github)).toThrow(/input command must be one of plan, apply, drift/);
+    expect(readInputs({ ...env, INPUT_PATH: '' }, github).paths).toEqual(['.']);
+  });
+});
+
+describe('runner files and commands', () => {
+  it('writes outputs in the heredoc form and scrubs registered secrets everywhere', () => {
+    const dir = temp();
+    const env = { GITHUB_OUTPUT: join(dir, 'out'), GITHUB_STEP_SUMMARY: join(dir, 'sum') };
+    writeFileSync(env.GITHUB_OUTPUT, '');
+    const log: string[] = [];
+    const runner = createRunner(env, (t) => void log.push(t));
+    runner.mask('s3cr3t-value');
+    runner.mask('ab');
+    runner.setOutput('summary', 'one line with s3cr3t-value');
+    runner.setOutput('multi', 'a\nb=c\nd');
+    runner.appendSummary('# report s3cr3t-value');
+    runner.warning('50% done\nsecond line s3cr3t-value');
+    expect(parseOutputs(readFileSync(env.GITHUB_OUTPUT, 'utf8'))).toEqual({ summary: 'one line with ***', multi: 'a\nb=c\nd' });
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toBe('# report ***\n');
+    expect(log).toEqual(['::add-mask::s3cr3t-value\n', '::warning::50%25 done%0Asecond line ***\n']);
+  });
+});
+
+describe('comment lookup and size', () => {
+  const bot = { login: 'github-actions[bot]', type: 'Bot' };
+  it('finds the comment that starts with the marker, the bot\'s first', () => {
+    const comments = [
+      { id: 1, body: '> <!-- edgeops-plan:prod -->\n> quoted', user: { login: 'a', type: 'User' } },
+      { id: 2, body: '<!-- edgeops-plan:staging -->\nplan', user: bot },
+      { id: 3, body: '<!-- edgeops-plan:prod -->\nby hand', user: { login: 'a', type: 'User' } },
+      { id: 4, body: '<!-- edgeops-plan:prod -->\nplan', user: bot },
+    ];
+    expect(findPlanComment(comments, 'prod')?.id).toBe(4);
+    expect(findPlanComment(comments, 'staging')?.id).toBe(2);
+    expect(findPlanComment(comments.slice(0, 3), 'prod')?.id).toBe(3);
+    expect(findPlanComment(comments, 'dev')).toBeUndefined();
+  });
+
+  it('fits the whole body, delta and fingerprint included, under the limit', () => {
+    const blocks = Array.from({ length: 3000 }, (_, i) => `+ IPPolicy/p-${i}\n+     description: "policy number ${i}"`).join('\n\n');
+    const plan = `### edgeops plan for stack \`s\`\n\n\`\`\`diff\n${blocks}\n\`\`\`\n\nPlan: 3000 to create, 0 to update, 0 to replace, 0 to delete.\n`;
+    const { body, truncated } = buildPlanComment({
+      stack: 's', planMarkdown: plan, deltaMarkdown: `#### Since\n\n${'- **added** `IPPolicy/x`: create\n'.repeat(50)}`,
+      footer: 'edgeops plan', stateLine: `<!-- edgeops-plan-state:${'A'.repeat(19_000)} -->`,
+    });
+    expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    expect(body.startsWith('<!-- edgeops-plan:s -->\n### edgeops plan')).toBe(true);
+    expect(body.endsWith(' -->\n')).toBe(true);
+    expect(truncated.omitted).toBeGreaterThan(0);
+  });
+
+  it('follows only a rel="next" link', () => {
+    expect(nextLink('<https://api/x?page=2>; rel="next", <https://api/x?page=5>; rel="last"')).toBe('https://api/x?page=2');
+    expect(nextLink('<https://api/x?page=1>; rel="prev"')).toBeUndefined();
+    expect(nextLink(undefined)).toBeUndefined();
+  });
+});

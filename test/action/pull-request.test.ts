@@ -1,0 +1,171 @@
+// The action on pull_request events, run as a process against the real service and a stand-in GitHub: one
+// comment created, then updated in place with the plan-to-plan difference; failures and read-only tokens.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { startGitHubStub, type GitHubStub } from './github-stub.ts';
+import { expectSecretAbsent, pullRequest, runAction, workspace, type Doc } from './harness.ts';
+
+const MARKER = '<!-- edgeops-plan:pr-stack -->';
+
+const v1: Doc[] = [
+  { kind: 'IPPolicy', name: 'office', description: 'office networks' },
+  { kind: 'IPPolicyRule', name: 'office-v4', description: 'office v4', ip_policy_id: 'office', cidr: '203.0.113.0/24', action: 'allow' },
+  { kind: 'IPPolicyRule', name: 'office-v6', description: 'office v6', ip_policy_id: 'office', cidr: '2001:db8::/48', action: 'allow' },
+  { kind: 'TunnelGroupBackend', name: 'web', description: 'web tier', labels: { app: 'web' } },
+];
+// The second push: one rule's description changed, one rule dropped, one backend added.
+const v2: Doc[] = [
+  v1[0]!,
+  { ...v1[1]!, description: 'office v4, renumbered' },
+  v1[3]!,
+  { kind: 'TunnelGroupBackend', name: 'api', labels: { app: 'api' } },
+];
+
+const SHA1 = '1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const SHA2 = '2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+const SHA3 = '3333333ccccccccccccccccccccccccccccccccc';
+
+let svc: TestService;
+let gh: GitHubStub;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  gh = await startGitHubStub();
+});
+afterAll(async () => {
+  await gh.close();
+  await svc.close();
+});
+
+const inputs = () => ({ path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey });
+const planComments = (issue: number) => gh.comments(issue).filter((c) => c.body.startsWith(MARKER));
+
+describe('pull_request: the plan comment', () => {
+  it('creates one comment, then updates it with what changed since the previous push', async () => {
+    const ws = workspace('pr-stack');
+    const issue = 7;
+    // Others' comments around it, one quoting the marker: the list spans pages and the quote is not ours.
+    gh.seed(issue, 'LGTM');
+    gh.seed(issue, `> ${MARKER}\n> quoting the bot`);
+    gh.seed(issue, 'please also add the api backend');
+    try {
+      ws.write(v1);
+      const first = await runAction({ event: pullRequest(issue, SHA1), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      expect(planComments(issue)).toHaveLength(1);
+      const created = planComments(issue)[0]!;
+      expect(created.user.type).toBe('Bot');
+      expect(created.body).toContain('### edgeops plan for stack `pr-stack`');
+      expect(created.body).toContain('+ IPPolicyRule/office-v6');
+      expect(created.body).toContain('Plan: 4 to create, 0 to update, 0 to replace, 0 to delete.');
+      expect(created.body).not.toContain('Since the previous plan');
+      expect(created.body).toMatch(/<!-- edgeops-plan-state:[A-Za-z0-9+/=]+ -->/);
+      expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      // The list was followed past its first page (4 comments, 2 per page).
+      expect(gh.requests.filter((r) => r.method === 'GET' && r.path.includes('page=2')).length).toBeGreaterThan(0);
+
+      expect(first.outputs['has-changes']).toBe('true');
+      expect(first.outputs.summary).toBe('Plan for stack pr-stack: 4 to create, 0 to update, 0 to replace, 0 to delete.');
+      const planFile = first.outputs['plan-json']!;
+      expect(planFile).toMatch(/edgeops-plan-pr-stack\.json$/);
+      const json = JSON.parse(first.tempFiles['edgeops-plan-pr-stack.json']!);
+      expect(json.format_version).toBe(1);
+      expect(json.resources.map((r: { address: string }) => r.address).sort()).toEqual(
+        ['IPPolicy/office', 'IPPolicyRule/office-v4', 'IPPolicyRule/office-v6', 'TunnelGroupBackend/web']);
+      expect(first.summary).toContain('### edgeops plan for stack `pr-stack`');
+      expectSecretAbsent(first, svc.apiKey, gh);
+
+      ws.write(v2);
+      const second = await runAction({ event: pullRequest(issue, SHA2), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(second.code, second.stdout + second.stderr).toBe(0);
+      expect(planComments(issue)).toHaveLength(1);
+      const updated = planComments(issue)[0]!;
+      expect(updated.id).toBe(created.id);
+      expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      expect(gh.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+      expect(updated.body).toContain('+ TunnelGroupBackend/api');
+      expect(updated.body).not.toContain('+ IPPolicyRule/office-v6');
+      // The difference sits under the full plan.
+      const delta = updated.body.slice(updated.body.indexOf('#### Since the previous plan (`1111111`)'));
+      expect(updated.body.indexOf('#### Since the previous plan')).toBeGreaterThan(updated.body.indexOf('Plan: 4 to create'));
+      expect(delta).toContain('1 added, 1 no longer planned, 1 changed.');
+      expect(delta).toContain('- **added** `TunnelGroupBackend/api`: create');
+      expect(delta).toContain('- **no longer planned** `IPPolicyRule/office-v6` (was create)');
+      expect(delta).toContain('- **changed** `IPPolicyRule/office-v4`: create; `/description` (different value)');
+      expect(delta).not.toContain('TunnelGroupBackend/web');
+      expect(second.summary).toContain('#### Since the previous plan');
+      expectSecretAbsent(second, svc.apiKey, gh);
+
+      // The same plan again: the comment says so instead of listing anything.
+      const third = await runAction({ event: pullRequest(issue, SHA3), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(third.code).toBe(0);
+      expect(planComments(issue)).toHaveLength(1);
+      expect(planComments(issue)[0]!.body).toContain('#### Since the previous plan (`2222222`)\n\nNo difference');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('a failed plan replaces the comment with the error and keeps the last good plan to compare with', async () => {
+    const ws = workspace('pr-stack');
+    const issue = 8;
+    try {
+      ws.write(v1);
+      const good = await runAction({ event: pullRequest(issue, SHA1), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(good.code).toBe(0);
+
+      const badKey = 'wrong-key-0123456789abcdef';
+      const failed = await runAction({ event: pullRequest(issue, SHA2), inputs: { ...inputs(), 'api-key': badKey }, cwd: ws.dir, github: gh });
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(/^::error::edgeops plan failed: /m);
+      expect(failed.outputs.summary).toMatch(/^edgeops plan failed: /);
+      expect(failed.summary).toContain('### edgeops plan failed');
+      expect(planComments(issue)).toHaveLength(1);
+      const body = planComments(issue)[0]!.body;
+      expect(body).toContain('### edgeops plan for stack `pr-stack` failed');
+      expect(body).toContain('401');
+      expect(body).not.toContain('+ IPPolicy/office');
+      expectSecretAbsent(failed, badKey, gh);
+
+      ws.write(v2);
+      const again = await runAction({ event: pullRequest(issue, SHA3), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(again.code).toBe(0);
+      expect(planComments(issue)).toHaveLength(1);
+      expect(planComments(issue)[0]!.body).toContain('#### Since the previous plan (`1111111`)');
+      expect(planComments(issue)[0]!.body).toContain('- **added** `TunnelGroupBackend/api`: create');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('comment: false posts nothing; the plan still reaches the outputs and the job summary', async () => {
+    const ws = workspace('pr-stack');
+    const before = gh.requests.length;
+    try {
+      ws.write(v1);
+      const run = await runAction({ event: pullRequest(9, SHA1), inputs: { ...inputs(), comment: 'false' }, cwd: ws.dir, github: gh });
+      expect(run.code).toBe(0);
+      expect(gh.requests.length).toBe(before);
+      expect(run.outputs['has-changes']).toBe('true');
+      expect(run.summary).toContain('+ TunnelGroupBackend/web');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('a read-only token (a fork) is a warning, not a failed job', async () => {
+    const ws = workspace('pr-stack');
+    gh.failWrites = 403;
+    try {
+      ws.write(v1);
+      const run = await runAction({ event: pullRequest(10, SHA1), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^::warning::could not comment on the pull request: GitHub API create comment: 403 /m);
+      expect(gh.comments(10)).toHaveLength(0);
+      expect(run.summary).toContain('+ TunnelGroupBackend/web');
+    } finally {
+      gh.failWrites = undefined;
+      ws.dispose();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+// The drift report in text, Markdown and JSON, from a Plan built as plain data with every direction.
+import { describe, expect, it } from 'vitest';
+import { driftReport } from '../../src/engine/drift.ts';
+import type { Action, Plan } from '../../src/engine/plan-data.ts';
+import { summarize } from '../../src/engine/plan.ts';
+import { renderDriftJson } from '../../src/render/drift-json.ts';
+import { renderDriftMarkdown } from '../../src/render/drift-markdown.ts';
+import { renderDriftText } from '../../src/render/drift-text.ts';
+
+const base = { dependsOn: [] as string[] };
+const actions: Action[] = [
+  { ...base, id: 'update:TCPEdge/ssh', op: 'update', kind: 'TCPEdge', name: 'ssh', address: 'TCPEdge/ssh', liveId: 'edgtcp_1', changes: [{ path: '/description', kind: 'replace', old: 'by | hand', new: 'ssh' }] },
+  { ...base, id: 'module-delete:TCPEdge/ssh:policy', op: 'module-delete', kind: 'TCPEdge', name: 'ssh', address: 'TCPEdge/ssh', liveId: 'edgtcp_1', module: 'policy', changes: [{ path: '/policy', kind: 'remove', old: { enabled: true } }] },
+  { ...base, id: 'create:IPPolicyRule/gone', op: 'create', kind: 'IPPolicyRule', name: 'gone', address: 'IPPolicyRule/gone', changes: [{ path: '/cidr', kind: 'add', new: '10.0.0.0/8' }] },
+  { ...base, id: 'update:EventSources/audit', op: 'update', kind: 'EventSources', name: 'audit', address: 'EventSources/audit', liveId: 'esb_1', changes: [{ path: '/types', kind: 'replace', old: ['a.v0', 'x.v0'], new: ['a.v0'] }] },
+  { ...base, id: 'replace:TLSCertificate/w', op: 'replace', kind: 'TLSCertificate', name: 'w', address: 'TLSCertificate/w', liveId: 'cert_1', reason: 'certificate_pem cannot be updated', changes: [{ path: '/certificate_pem', kind: 'replace', sensitive: true }] },
+];
+const plan: Plan = { stack: 'prod', actions, summary: summarize(actions), warnings: ['something to know'] };
+const report = driftReport(plan);
+
+describe('drift renderers', () => {
+  it('text: one block per resource, one line per finding, the summary', () => {
+    expect(renderDriftText(report, { color: false })).toBe(`Drift on stack "prod": live state differs from the manifests.
+
+TCPEdge/ssh (edgtcp_1): apply would update it
+    changed    description: live "by | hand", manifests "ssh"
+    live-only  module policy: {enabled: true} present live, not in the manifests  # apply: delete module policy
+
+IPPolicyRule/gone: apply would create it
+    missing    no live resource (deleted out of band, or never applied)
+
+EventSources/audit (esb_1): apply would update it
+    live-only  types[]: "x.v0" present live, not in the manifests
+
+TLSCertificate/w (cert_1): apply would replace it: certificate_pem cannot be updated
+    changed    certificate_pem: (sensitive) differs
+
+Drift: 2 changed, 1 missing, 2 live-only (4 resources differ from the manifests). \`edgeops apply\` would restore the manifests' state.
+Warning: something to know
+`);
+  });
+
+  it('text in sync', () => {
+    const inSync = driftReport({ stack: 'prod', actions: [], summary: summarize([]), warnings: [] });
+    expect(renderDriftText(inSync, { color: false })).toBe('No drift. Live state matches the manifests.\n');
+    expect(renderDriftMarkdown(inSync)).toBe('### edgeops drift for stack `prod`\n\n**No drift.** Live state matches the manifests.\n');
+  });
+
+  it('markdown: counts and a table row per finding, table cells escaped', () => {
+    const md = renderDriftMarkdown(report);
+    expect(md).toContain('| changed | missing | live-only | resources |\n|---:|---:|---:|---:|\n| 2 | 1 | 2 | 4 |\n');
+    expect(md).toContain('| `TCPEdge/ssh` (`edgtcp_1`) | changed | description | `"by \\| hand"` | `"ssh"` | update |\n');
+    expect(md).toContain('| `TCPEdge/ssh` (`edgtcp_1`) | live-only | module policy | `{enabled: true}` | `(unset)` | delete module policy |\n');
+    expect(md).toContain('| `IPPolicyRule/gone` | missing | resource | absent | present | create |\n');
+    expect(md).toContain('| `EventSources/audit` (`esb_1`) | live-only | types\\[\\] | `"x.v0"` | `(unset)` | update |\n');
+    expect(md).toContain('| `TLSCertificate/w` (`cert_1`) | changed | certificate\\_pem | `(sensitive)` | `(sensitive)` | replace |\n');
+    expect(md).toContain('> **Warning:** something to know');
+  });
+
+  it('json: the documented structure', () => {
+    const json = JSON.parse(renderDriftJson(report));
+    expect(json.format_version).toBe(1);
+    expect(json.in_sync).toBe(false);
+    expect(json.summary).toEqual({ changed: 2, missing: 1, live_only: 2, resources: 4 });
+    expect(json.resources[0]).toEqual({
+      address: 'TCPEdge/ssh', kind: 'TCPEdge', name: 'ssh', live_id: 'edgtcp_1', apply: 'update', reason: null,
+      findings: [
+        { direction: 'changed', path: '/description', module: null, element: false, live: 'by | hand', desired: 'ssh', sensitive: false, known_after_apply: false, action: 'update' },
+        { direction: 'live-only', path: '/policy', module: 'policy', element: false, live: { enabled: true }, desired: null, sensitive: false, known_after_apply: false, action: 'module-delete' },
+      ],
+    });
+    expect(json.resources[3].findings[0]).toMatchObject({ sensitive: true, live: null, desired: null });
+    expect(json.warnings).toEqual(['something to know']);
+  });
+});
