@@ -1,7 +1,9 @@
 // Retry policy for service calls: exponential backoff with full jitter, bounded attempts and total time.
 // GET/PUT/PATCH/DELETE are idempotent here and retried on transient failures. A POST is only retried when
 // the failure proves the request was never processed (429, connection refused) or, for ambiguous failures
-// (5xx gateway errors, connection reset, timeout), when the caller's check proves the create did not land.
+// (500/502/503/504, connection reset, timeout), when the caller's check proves the create did not land.
+// A 500 counts as transient too: behind a gateway it is as often a passing fault as a bug, and a bug costs
+// only a few bounded retries before the same error surfaces (issue 5: faults of 500/502/503 must converge).
 import { ApiError } from '../errors.ts';
 
 export interface RetryPolicy {
@@ -45,7 +47,7 @@ const AMBIGUOUS_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ]);
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
+const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
 
 /** Retry-After in milliseconds, kept beside the error it came with (ApiError is a shared contract type). */
 const retryAfter = new WeakMap<ApiError, number>();
@@ -73,7 +75,7 @@ export function classify(err: unknown, method: string): Verdict {
   if (!(err instanceof ApiError)) return 'fail';
   const idempotent = method !== 'POST';
   if (err.status === 429 || (err.status === 0 && NOT_SENT_CODES.has(err.errorCode))) return 'retry';
-  if (GATEWAY_STATUSES.has(err.status) || (err.status === 0 && AMBIGUOUS_CODES.has(err.errorCode))) {
+  if (TRANSIENT_STATUSES.has(err.status) || (err.status === 0 && AMBIGUOUS_CODES.has(err.errorCode))) {
     return idempotent ? 'retry' : 'retry-if-not-landed';
   }
   return 'fail';

@@ -4,13 +4,13 @@
 import type { ManifestIssue } from '../errors.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { changeActions, createAction, deleteAction, desiredBody, liveBody } from './diff.ts';
+import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
 import type { ActionRefs } from './graph.ts';
 import type { LiveState } from './live.ts';
 import { indexManaged, markerOf, METADATA_LIMIT, metadataBytes, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
-import { hasPendingRef, pendingTargets, refValues } from './refs.ts';
+import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
 import { valueMoves } from './value-moves.ts';
 import type { ValueMoves } from './value-moves.ts';
 
@@ -49,6 +49,25 @@ function topological(resources: readonly DesiredResource[]): DesiredResource[] {
   };
   for (const r of [...resources].sort((a, b) => (a.address < b.address ? -1 : 1))) visit(r);
   return out;
+}
+
+/**
+ * Of several live copies carrying one marker (a create whose answer was lost, or a replace whose old delete
+ * failed), keep the one closest to the desired body: no replace needed, then fewest changes, then the oldest.
+ */
+function closestCopy(kind: ResourceKind, copies: readonly LiveItem[], desired: Obj): LiveItem {
+  const cost = (item: LiveItem): number => {
+    const changes = fieldChanges(kind, comparable(kind, liveBody(kind, item)), comparable(kind, desired));
+    const replace = changes.some((c) => kind.immutable.includes(pointerSegments(c.path)[0]!));
+    return (replace ? 1_000_000 : 0) + changes.length;
+  };
+  let best = copies[0]!;
+  let bestCost = cost(best);
+  for (const item of copies.slice(1)) {
+    const c = cost(item);
+    if (c < bestCost) [best, bestCost] = [item, c];
+  }
+  return best;
 }
 
 /** Unique-value moves are tracked for marker kinds only: natural-key kinds hold per-parent sets. */
@@ -92,7 +111,7 @@ export function resourceActions(kinds: readonly ResourceKind[], desired: Desired
   };
   const known = new Map<string, string>(); // address -> live id that stays valid through this plan
   const claimed = new Map<string, Map<string, string>>(); // natural kind -> key -> address
-  const documented = new Set<string>();
+  const kept = new Map<string, LiveItem>(); // address -> the live copy a document is matched to
 
   for (const r of topological(desired.resources)) {
     const kind = kindByName.get(r.kind);
@@ -100,16 +119,17 @@ export function resourceActions(kinds: readonly ResourceKind[], desired: Desired
       out.issues.push({ pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` });
       continue;
     }
-    documented.add(r.address);
     const body = desiredBody(kind, r.spec, (address) => known.get(address));
     let item: LiveItem | undefined;
     if (kind.identity === 'marker') {
       const issue = metadataIssue(r, stack);
       if (issue) out.issues.push(issue);
       const copies = managed.byAddress.get(r.address) ?? [];
-      item = copies[0];
+      item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
+      if (item) kept.set(r.address, item);
       if (copies.length > 1) {
-        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${copies[0]!.id}, deleting ${copies.slice(1).map((c) => c.id).join(', ')}`);
+        const extra = copies.filter((c) => c !== item).map((c) => c.id);
+        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item!.id}, deleting ${extra.join(', ')}`);
       }
     } else if (!hasPendingRef(body) && kind.naturalKey) {
       // A key with a pending parent id cannot match anything live: that document is a create.
@@ -135,7 +155,7 @@ export function resourceActions(kinds: readonly ResourceKind[], desired: Desired
     if (!planned.some((a) => a.op === 'replace')) known.set(r.address, item.id);
   }
 
-  addOrphans(kinds, managed, documented, claimed, liveOf, add);
+  addOrphans(kinds, managed, kept, claimed, liveOf, add);
   return out;
 }
 
@@ -144,7 +164,7 @@ export function resourceActions(kinds: readonly ResourceKind[], desired: Desired
 function addOrphans(
   kinds: readonly ResourceKind[],
   managed: ManagedIndex,
-  documented: Set<string>,
+  kept: Map<string, LiveItem>,
   claimed: Map<string, Map<string, string>>,
   liveOf: (kind: ResourceKind) => LiveItem[],
   add: (list: Action[], info: ActionRefs) => void,
@@ -152,11 +172,12 @@ function addOrphans(
   const kindByName = new Map(kinds.map((k) => [k.kind, k]));
   for (const [address, copies] of [...managed.byAddress].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const kind = kindByName.get(address.slice(0, address.indexOf('/')))!;
+    const keep = kept.get(address);
     copies.forEach((item, at) => {
-      if (at === 0 && documented.has(address)) return;
+      if (item === keep) return;
       const target = { kind, name: address.slice(address.indexOf('/') + 1), address };
       const shape = liveBody(kind, item);
-      add([deleteAction(target, item, at === 0 ? '' : `@${item.id}`)], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, 'delete', shape, undefined) });
+      add([deleteAction(target, item, at === 0 && !keep ? '' : `@${item.id}`)], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, 'delete', shape, undefined) });
     });
   }
   for (const kind of kinds.filter((k) => k.identity === 'natural')) {

@@ -1,4 +1,5 @@
 // Certificate authority (/certificate_authorities): a CA PEM for mutual TLS. The PEM cannot be updated.
+import { pemKeys } from './adopt-keys.ts';
 import { crudHooks } from './crud.ts';
 import { dropEmptyStrings, normalizePem, pickFields } from './normalize.ts';
 import type { Obj, ResourceKind } from './resource-kind.ts';
@@ -27,6 +28,8 @@ export const certificateAuthority: ResourceKind = {
   toRequest: (spec) => ({ ...spec }),
   fromLive,
   normalizeDesired: normalize,
+  // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
+  adoptKeys: (body) => pemKeys('ca_pem', body.ca_pem),
   ...crudHooks({
     path: '/certificate_authorities',
     listKey: 'certificate_authorities',

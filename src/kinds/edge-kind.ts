@@ -1,4 +1,5 @@
 // TCP and TLS edges differ only in path, prefix and which modules they carry: one factory builds both.
+import { hostportKeys } from './adopt-keys.ts';
 import { crudHooks, moduleHooks } from './crud.ts';
 import * as modules from './edge-modules.ts';
 import { dropEmptyList, dropEmptyStrings, pickFields } from './normalize.ts';
@@ -57,6 +58,7 @@ export function edgeKind(opts: {
     toRequest: (spec) => ({ ...spec }),
     fromLive,
     normalizeDesired: normalize,
+    adoptKeys: hostportKeys,
     ...crudHooks({ path: opts.path, listKey: opts.listKey, fromLive, modules: moduleNames }),
     ...moduleHooks((live) => `${opts.path}/${live.id}`),
   };

@@ -1,5 +1,6 @@
 // Event subscription (/event_subscriptions). Its sources are managed by the EventSources kind (natural key =
 // subscription id), so they are neither sent on create nor compared here.
+import { describedKeys } from './adopt-keys.ts';
 import { crudHooks } from './crud.ts';
 import { dropEmptyStrings, pickFields, refIds } from './normalize.ts';
 import type { Obj, ResourceKind } from './resource-kind.ts';
@@ -28,6 +29,7 @@ export const eventSubscription: ResourceKind = {
   toRequest: ({ sources: _sources, ...spec }) => ({ ...spec }),
   fromLive,
   normalizeDesired: normalize,
+  adoptKeys: describedKeys,
   ...crudHooks({
     path: '/event_subscriptions',
     listKey: 'event_subscriptions',

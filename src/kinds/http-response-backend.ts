@@ -1,4 +1,5 @@
 // HTTP response backend (/backends/http_response): a fixed body, headers and status code.
+import { describedKeys } from './adopt-keys.ts';
 import { crudHooks } from './crud.ts';
 import { dropEmptyStrings, isObj, lowerKeys, pickFields } from './normalize.ts';
 import type { Obj, ResourceKind } from './resource-kind.ts';
@@ -30,6 +31,7 @@ export const httpResponseBackend: ResourceKind = {
   toRequest: (spec) => ({ ...spec }),
   fromLive,
   normalizeDesired: normalize,
+  adoptKeys: describedKeys,
   ...crudHooks({
     path: '/backends/http_response',
     listKey: 'backends',

@@ -1,6 +1,7 @@
 // HTTPS edge route (/edges/https/{edge_id}/routes/{id}). The service has no list endpoint for routes: they are
 // read from the HTTPS edges list, where each edge embeds its routes (shared with HTTPSEdge via listOnce).
 // The response_headers module is its own kind (RouteResponseHeaders) and is not compared here.
+import { fieldsKey } from './adopt-keys.ts';
 import { crudHooks, deleteIfPresent, moduleHooks, patchBody } from './crud.ts';
 import { BACKEND_REF, IP_RESTRICTION_REF } from './edge-kind.ts';
 import { backend, ipRestriction, normalizeModules } from './edge-modules.ts';
@@ -42,6 +43,8 @@ export const httpsEdgeRoute: ResourceKind = {
   toRequest: (spec) => ({ ...spec }),
   fromLive,
   normalizeDesired: normalize,
+  // A route is its edge's route for one match: two routes of an edge never share a path.
+  adoptKeys: (body) => fieldsKey('route', body, ['edge_id', 'match_type', 'match']),
   ...crudHooks(crudOpts),
   async fetch(ctx) {
     return (await fetchRoutes(ctx)).map((raw) => ({ id: String(raw.id), raw }));

@@ -1,5 +1,6 @@
 // HTTPS edge (/edges/https): hostports plus mutual_tls and tls_termination (always at the edge). Its routes
 // are their own kind (HTTPSEdgeRoute), so the embedded `routes` list is dropped here.
+import { hostportKeys } from './adopt-keys.ts';
 import { crudHooks, moduleHooks } from './crud.ts';
 import { MUTUAL_TLS_REF, edgeNormalizer } from './edge-kind.ts';
 import { httpsTlsTermination, mutualTls } from './edge-modules.ts';
@@ -27,6 +28,7 @@ export const httpsEdge: ResourceKind = {
   toRequest: (spec) => ({ ...spec }),
   fromLive,
   normalizeDesired: normalize,
+  adoptKeys: hostportKeys,
   ...crudHooks({ path: PATH, listKey: HTTPS_EDGES_LIST_KEY, fromLive, modules: MODULE_NAMES }),
   ...moduleHooks((live) => `${PATH}/${live.id}`),
 };

@@ -1,4 +1,5 @@
 // IP policy (/ip_policies): a named container for IP policy rules; description and metadata only.
+import { describedKeys } from './adopt-keys.ts';
 import { crudHooks } from './crud.ts';
 import { dropEmptyStrings, pickFields } from './normalize.ts';
 import type { Obj, ResourceKind } from './resource-kind.ts';
@@ -18,5 +19,6 @@ export const ipPolicy: ResourceKind = {
   toRequest: (spec) => ({ ...spec }),
   fromLive,
   normalizeDesired: (body) => dropEmptyStrings(body),
+  adoptKeys: describedKeys,
   ...crudHooks({ path: '/ip_policies', listKey: 'ip_policies', fromLive }),
 };

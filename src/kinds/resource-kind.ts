@@ -83,6 +83,13 @@ export interface ResourceKind {
   normalizeDesired(body: Obj): Obj;
   /** For natural-identity kinds: the key of a desired body (parent ids) or of a live item; matches LiveItem.id. */
   naturalKey?(body: Obj): string;
+  /**
+   * For marker kinds that can be adopted (`plan/apply --adopt`): the natural keys a resource is known by, as
+   * readable strings (`hostport 1.tcp.example.com:20001`). Called with a desired body and its document `name`,
+   * or with a live body (`name` undefined). An unmanaged live item sharing a key with a document that would
+   * otherwise be created is that document's resource. Kinds without the hook are never adopted.
+   */
+  adoptKeys?(body: Obj, name?: string): string[];
 
   /** Every live object of this kind in the account. */
   fetch(ctx: FetchContext): Promise<LiveItem[]>;

@@ -1,5 +1,6 @@
 // TLS certificate (/tls_certificates): uploaded PEMs. The private key is write-only and secret; the fields
 // the service derives from the leaf (subject, SANs, validity, ...) are dropped since they are not sent.
+import { pemKeys } from './adopt-keys.ts';
 import { crudHooks } from './crud.ts';
 import { dropEmptyStrings, normalizePem, pickFields } from './normalize.ts';
 import type { Obj, ResourceKind } from './resource-kind.ts';
@@ -28,5 +29,7 @@ export const tlsCertificate: ResourceKind = {
   toRequest: (spec) => ({ ...spec }),
   fromLive,
   normalizeDesired: normalize,
+  // Only by the certificate: a certificate with the same description but another PEM would be replaced.
+  adoptKeys: (body) => pemKeys('certificate_pem', body.certificate_pem),
   ...crudHooks({ path: '/tls_certificates', listKey: 'tls_certificates', fromLive, notPatchable: IMMUTABLE }),
 };

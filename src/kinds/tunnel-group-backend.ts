@@ -1,5 +1,6 @@
 // Tunnel group backend (/backends/tunnel_group): selects tunnels by labels. The live `tunnels` list is
 // the service's observation, not configuration, so it is dropped.
+import { describedKeys, labelKeys } from './adopt-keys.ts';
 import { crudHooks } from './crud.ts';
 import { dropEmptyStrings, isObj, pickFields } from './normalize.ts';
 import type { Obj, ResourceKind } from './resource-kind.ts';
@@ -27,5 +28,6 @@ export const tunnelGroupBackend: ResourceKind = {
   toRequest: (spec) => ({ ...spec }),
   fromLive,
   normalizeDesired: normalize,
+  adoptKeys: (body, name) => [...labelKeys(body), ...describedKeys(body, name)],
   ...crudHooks({ path: '/backends/tunnel_group', listKey: 'backends', fromLive, clear: { labels: {} } }),
 };

@@ -33,6 +33,8 @@ export interface JsonResource {
   /** Edge modules replaced whole (put) or removed (delete); their field changes are in `changes` too. */
   modules: JsonModuleAction[];
   changes: JsonChange[];
+  /** Only on an adopted resource (`--adopt`): the key that matched the live resource, e.g. `hostport 1.tcp.example.com:20001`. */
+  adopt?: string;
 }
 
 export interface JsonPlan {
@@ -41,6 +43,12 @@ export interface JsonPlan {
   summary: PlanSummary;
   resources: JsonResource[];
   warnings: string[];
+  /** Only when the command computed it: the plan's checksum, for `apply --checksum`. */
+  checksum?: string;
+}
+
+export interface JsonExtras {
+  checksum?: string;
 }
 
 function jsonChange(change: FieldChange): JsonChange {
@@ -59,8 +67,8 @@ function actionChanges(action: Action): FieldChange[] {
   return action.op === 'module-put' || action.op === 'module-delete' ? moduleChanges(action) : action.changes;
 }
 
-export function planToJson(plan: Plan): JsonPlan {
-  return {
+export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
+  const json: JsonPlan = {
     format_version: 1,
     stack: plan.stack,
     summary: { ...plan.summary },
@@ -75,11 +83,14 @@ export function planToJson(plan: Plan): JsonPlan {
         .filter((a) => a.op === 'module-put' || a.op === 'module-delete')
         .map((a) => ({ module: a.module ?? '', op: a.op === 'module-put' ? 'put' as const : 'delete' as const })),
       changes: group.actions.flatMap(actionChanges).map(jsonChange),
+      ...(group.adopt ? { adopt: group.adopt } : {}),
     })),
     warnings: [...plan.warnings],
   };
+  if (extras.checksum) json.checksum = extras.checksum;
+  return json;
 }
 
-export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify(planToJson(plan), null, 2)}\n`;
+export function renderPlanJson(plan: Plan, extras: JsonExtras = {}): string {
+  return `${JSON.stringify(planToJson(plan, extras), null, 2)}\n`;
 }

@@ -14,6 +14,8 @@ export interface ResourceGroup {
   op: ResourceOp;
   liveId?: string;
   reason?: string;
+  /** For an adopted resource: the key that matched it (`hostport 1.tcp.example.com:20001`). */
+  adopt?: string;
   actions: Action[];
 }
 
@@ -54,6 +56,7 @@ export function groupByAddress(plan: Plan): ResourceGroup[] {
       op,
       liveId: actions.find((a) => a.liveId)?.liveId,
       reason: main?.reason,
+      adopt: actions.find((a) => a.adopt)?.adopt,
       actions,
     };
   });
@@ -72,7 +75,9 @@ function changeLine(change: FieldChange, depth: number): PlanLine {
 }
 
 export function groupLines(group: ResourceGroup): PlanLine[] {
-  const header = group.op === 'replace' ? `${group.address} (replace: ${group.reason ?? 'a field cannot be updated'})` : group.address;
+  const replace = group.op === 'replace' ? ` (replace: ${group.reason ?? 'a field cannot be updated'})` : '';
+  const adopt = group.adopt ? ` (adopt: matched by ${group.adopt})` : '';
+  const header = `${group.address}${replace}${adopt}`;
   const lines: PlanLine[] = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
   for (const action of group.actions) {
     if (action.op === 'module-put') {

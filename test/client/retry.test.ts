@@ -46,16 +46,16 @@ describe('classify', () => {
     }
   });
 
-  it('retries gateway errors and resets for idempotent methods, and a POST only if it did not land', () => {
-    for (const e of [err(502), err(503), err(504), err(0, 'ECONNRESET'), err(0, 'UND_ERR_HEADERS_TIMEOUT')]) {
+  it('retries 5xx and resets for idempotent methods, and a POST only if it did not land', () => {
+    for (const e of [err(500), err(502), err(503), err(504), err(0, 'ECONNRESET'), err(0, 'UND_ERR_HEADERS_TIMEOUT')]) {
       expect(classify(e, 'GET')).toBe('retry');
       expect(classify(e, 'DELETE')).toBe('retry');
       expect(classify(e, 'POST')).toBe('retry-if-not-landed');
     }
   });
 
-  it('never retries client errors, 500, or non-API errors', () => {
-    for (const s of [400, 401, 404, 409, 500]) expect(classify(err(s), 'GET')).toBe('fail');
+  it('never retries client errors, other 5xx, or non-API errors', () => {
+    for (const s of [400, 401, 404, 409, 422, 501, 505]) expect(classify(err(s), 'GET')).toBe('fail');
     expect(classify(new Error('x'), 'GET')).toBe('fail');
   });
 });

@@ -161,6 +161,14 @@ describe('ownership scope', () => {
     expect(plan.actions.map((a) => [a.id, a.liveId])).toEqual([[`delete:Pol/p@${second}`, second]]);
     expect(plan.warnings[0]).toContain(`keeping ${first}`);
   });
+
+  it('after a replace whose old delete failed, the copy matching the manifest is kept', async () => {
+    const w = fakeWorld();
+    const old = w.store.seed('Rule', 'rul_', { pol_id: 'pol_x', action: 'allow', metadata: marked('s', 'Rule/r') });
+    w.store.seed('Rule', 'rul_', { pol_id: 'pol_x', action: 'deny', metadata: marked('s', 'Rule/r') });
+    const plan = await planOf(w, [res('Rule/r', { pol_id: 'pol_x', action: 'deny' })]);
+    expect(plan.actions.map((a) => [a.id, a.liveId])).toEqual([[`delete:Rule/r@${old}`, old]]);
+  });
 });
 
 describe('values that move between resources', () => {

@@ -1,46 +1,93 @@
-// `edgeops apply PATH...`: plan, confirm, execute with progress, then the summary. Exit 1 on any failure.
+// `edgeops apply [PATH...]`: plan, confirm, execute with progress, then the summary. Exit 1 on any failure.
+// Approval comes from the prompt, --auto-approve, a checksum (`--checksum`: only a fresh plan with exactly that
+// checksum runs) or a saved plan (`--plan FILE`: exactly its actions run, unless what they act on changed).
+// Every way refuses a plan over the delete limits without --allow-deletes.
 import { Option, type Command } from 'commander';
-import { AbortedError, ApplyFailedError } from '../../errors.ts';
+import { AbortedError, ApplyFailedError, ConfigError, StalePlanError } from '../../errors.ts';
+import { savedFileKey } from '../../engine/fingerprint.ts';
+import { sameChecksum } from '../../engine/plan-meaning.ts';
+import { assertDeletesAllowed, deleteStatusLine } from '../../engine/safety.ts';
+import { checkSavedPlan } from '../../engine/saved-plan-check.ts';
+import { KINDS } from '../../kinds/index.ts';
 import { computePlan, executePlan, loadDesired } from '../../pipeline.ts';
+import type { PlanContext } from '../../pipeline.ts';
 import { createApplyProgress } from '../../render/apply-progress.ts';
 import { applySummary } from '../../render/apply-report.ts';
+import { renderFooterText } from '../../render/plan-footer.ts';
 import { renderPlanText } from '../../render/text.ts';
 import { confirmApply } from '../confirm.ts';
 import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
 import { trapInterrupts } from '../interrupt.ts';
+import { checksumOf, keyMaterial, readSavedPlan } from '../saved-plans.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
 interface ApplyFlags extends SharedFlags {
   autoApprove?: boolean;
+  plan?: string;
+  checksum?: string;
+  allowDeletes?: boolean;
+  adopt?: boolean;
 }
 
 export function registerApply(program: Command, ctx: CliContext, done: (code: number) => void): void {
   const cmd = program
     .command('apply')
     .description('make live state match the manifests: plan, confirm, then create, update, replace and delete')
-    .argument('<paths...>', 'manifest files or directories')
-    .addOption(new Option('--auto-approve', 'apply without asking (required when stdin is not a terminal)'));
+    .argument('[paths...]', 'manifest files or directories (with --plan: those the plan was made from, by default)')
+    .addOption(new Option('--auto-approve', 'apply without asking (required when stdin is not a terminal)'))
+    .addOption(new Option('--plan <file>', 'apply a plan saved by `plan --out`, exactly; refused if what it acts on changed since'))
+    .addOption(new Option('--checksum <checksum>', 'apply only if a fresh plan has this checksum (as printed by `plan`); no prompt'))
+    .addOption(new Option('--allow-deletes', 'apply a plan that deletes more than max_deletes (or a max_deletes_per_kind limit)'))
+    .addOption(new Option('--adopt', 'match resources without an ownership marker to documents by natural key and adopt them instead of creating copies'));
   addSharedOptions(cmd)
     .addHelpText('after', `
-Exit codes: 0 applied (or nothing to do), 1 error or partial failure (every failure is listed; the actions
-that did not depend on it ran, and running the command again converges).
+Exit codes: 0 applied (or nothing to do), 1 error, refusal (stale saved plan, checksum mismatch, too many
+deletes) or partial failure (every failure is listed; the actions that did not depend on it ran, and running
+the command again converges).
 
 Examples:
   $ edgeops apply examples/basic --local --auto-approve
   $ edgeops apply infra/ --api-url http://127.0.0.1:4010 --api-key dev
-  $ EDGEOPS_STACK=staging edgeops apply infra/ --auto-approve --concurrency 4`)
-    .action(async (paths: string[], flags: ApplyFlags) => {
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
+  $ EDGEOPS_STACK=staging edgeops apply infra/ --auto-approve --concurrency 4
+  $ edgeops apply --plan plan.json                       # the plan saved by: edgeops plan infra/ --out plan.json
+  $ edgeops apply infra/ --checksum sha256:4f1c...        # the checksum a reviewer approved
+  $ edgeops apply infra/ --auto-approve --allow-deletes`)
+    .action(async (args: string[], flags: ApplyFlags) => {
+      if (flags.plan && flags.checksum) throw new ConfigError('--plan and --checksum cannot be combined: a saved plan is applied as saved');
+      if (flags.plan && flags.adopt) throw new ConfigError('--adopt cannot be combined with --plan: the saved plan says whether it adopts');
+      const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
+      const paths = args.length > 0 ? args : saved?.paths ?? [];
+      if (paths.length === 0) throw new ConfigError('no manifest paths given: apply PATH... (or --plan FILE, which records them)');
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack });
       learnSecrets(ctx, desired);
       const isTTY = ctx.stdout.isTTY === true;
       const settings = resolveSettings(flags, ctx.env, desired.config, isTTY);
+      if (saved && saved.stack !== settings.stack) {
+        throw new ConfigError(`${flags.plan} is a plan for stack "${saved.stack}", but this run is for stack "${settings.stack}"`);
+      }
       await withConnection(settings, paths, async ({ api }) => {
-        const planned = await computePlan(desired, api, { stack: settings.stack });
+        const material = keyMaterial(settings, ctx.env);
+        const fresh = await computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? flags.adopt === true });
+        let planned: PlanContext = fresh;
+        let approved = flags.autoApprove === true;
+        if (saved) {
+          planned = { ...fresh, plan: checkSavedPlan(saved, fresh, KINDS, savedFileKey(saved.secret_fingerprints, material)) };
+          ctx.out(`Applying the saved plan ${flags.plan} (checksum ${saved.checksum}).\n\n`);
+          approved = true;
+        }
         const { plan } = planned;
-        ctx.out(renderPlanText(plan, { color: settings.color }));
+        ctx.out(renderPlanText(plan, { color: settings.color }) + renderFooterText({ deletes: deleteStatusLine(plan, desired.config) }));
+        if (flags.checksum) {
+          const actual = checksumOf(plan, material);
+          if (!sameChecksum(flags.checksum, actual)) {
+            throw new StalePlanError(`this plan is not the approved one: its checksum is ${actual}, not ${flags.checksum} (the manifests or live state changed since); review it and approve the new checksum`);
+          }
+          approved = true;
+        }
         if (plan.actions.length === 0) return;
-        if (!flags.autoApprove) await confirmApply(ctx);
+        assertDeletesAllowed(plan, desired.config, flags.allowDeletes === true);
+        if (!approved) await confirmApply(ctx);
         ctx.out('\n');
 
         const progress = createApplyProgress({

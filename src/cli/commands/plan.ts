@@ -1,13 +1,17 @@
-// `edgeops plan PATH...`: fetch live state, diff and print the plan. Read-only: only list GETs are sent.
+// `edgeops plan PATH...`: fetch live state, diff and print the plan with its delete-threshold status and its
+// checksum; `--out FILE` saves it for `apply --plan`. Read-only: only list GETs are sent.
 import { Option, type Command } from 'commander';
 import { openSnapshotApi } from '../../client/snapshot.ts';
 import { computePlan, loadDesired } from '../../pipeline.ts';
 import type { Plan } from '../../engine/plan-data.ts';
+import { deleteStatusLine } from '../../engine/safety.ts';
 import { renderPlanJson } from '../../render/json.ts';
 import { renderPlanMarkdown } from '../../render/markdown.ts';
+import { renderFooterMarkdown, renderFooterText, type PlanFooter } from '../../render/plan-footer.ts';
 import { renderPlanText } from '../../render/text.ts';
 import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
+import { checksumOf, keyMaterial, writeSavedPlan } from '../saved-plans.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
 export type PlanFormat = 'text' | 'json' | 'markdown';
@@ -17,13 +21,15 @@ interface PlanFlags extends SharedFlags {
   format: string;
   detailedExitcode?: boolean;
   against?: string;
+  out?: string;
+  adopt?: boolean;
 }
 
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
+export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, footer: PlanFooter = {}): string {
   switch (format) {
-    case 'json': return renderPlanJson(plan);
-    case 'markdown': return renderPlanMarkdown(plan);
-    case 'text': return renderPlanText(plan, { color });
+    case 'json': return renderPlanJson(plan, { checksum: footer.checksum });
+    case 'markdown': return renderPlanMarkdown(plan) + renderFooterMarkdown(footer);
+    case 'text': return renderPlanText(plan, { color }) + renderFooterText(footer);
   }
 }
 
@@ -34,7 +40,9 @@ export function registerPlan(program: Command, ctx: CliContext, done: (code: num
     .argument('<paths...>', 'manifest files or directories')
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .addOption(new Option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are'))
-    .addOption(new Option('--against <file>', 'plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)'));
+    .addOption(new Option('--against <file>', 'plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)'))
+    .addOption(new Option('--out <file>', 'also save the plan (no secret values) for `edgeops apply --plan FILE`'))
+    .addOption(new Option('--adopt', 'match resources without an ownership marker to documents by natural key and adopt them instead of creating copies'));
   addSharedOptions(cmd)
     .addHelpText('after', `
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
@@ -43,16 +51,33 @@ Examples:
   $ edgeops plan examples/basic --local
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/
   $ edgeops plan infra/ --format markdown > plan.md      # for a pull-request comment
-  $ edgeops plan infra/ --format json --detailed-exitcode`)
+  $ edgeops plan infra/ --format json --detailed-exitcode
+  $ edgeops plan infra/ --out plan.json                   # then: edgeops apply --plan plan.json
+  $ edgeops plan infra/ --adopt                           # bring existing resources under management
+
+The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
+applies only if a fresh plan has exactly that checksum.`)
     .action(async (paths: string[], flags: PlanFlags) => {
       const format = flags.format as PlanFormat; // commander has checked it against FORMATS
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-      const plan = flags.against
-        ? (await computePlan(desired, openSnapshotApi(flags.against), { stack: settings.stack })).plan
-        : await withConnection(settings, paths, async ({ api }) => (await computePlan(desired, api, { stack: settings.stack })).plan);
-      ctx.out(renderPlan(plan, format, settings.color));
+      const options = { stack: settings.stack, adopt: flags.adopt === true };
+      const { plan, live } = flags.against
+        ? await computePlan(desired, openSnapshotApi(flags.against), options)
+        : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
+      const material = keyMaterial(settings, ctx.env);
+      const checksum = checksumOf(plan, material);
+      const footer: PlanFooter = { deletes: deleteStatusLine(plan, desired.config) };
+      if (plan.actions.length > 0) footer.checksum = checksum;
+      ctx.out(renderPlan(plan, format, settings.color, footer));
+      if (flags.out) {
+        const note = writeSavedPlan(ctx, { file: flags.out, plan, live, paths, adopt: options.adopt, checksum, material });
+        // Notes go to stderr unless the output is text, so JSON and Markdown on stdout stay clean.
+        const say = (text: string): void => (format === 'text' ? ctx.out(text) : ctx.err(text));
+        say(`Saved the plan to ${flags.out}; apply exactly it with: edgeops apply --plan ${flags.out}\n`);
+        if (note) ctx.err(`Note: ${note}\n`);
+      }
       done(flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0);
     });
 }

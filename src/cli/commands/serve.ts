@@ -1,6 +1,7 @@
 // `edgeops serve`: run the Edge Configuration Management Service until SIGINT/SIGTERM. The service module is
 // loaded by a lazy import() only (DESIGN 9.6), so the reconciler commands never load it.
 import { Option, type Command } from 'commander';
+import { ConfigError } from '../../errors.ts';
 import { integerSetting } from '../settings.ts';
 import type { CliContext } from '../context.ts';
 
@@ -10,6 +11,18 @@ interface ServeFlags {
   apiKey: string[];
   db?: string;
   rateLimit?: string;
+  faults?: string;
+}
+
+/** The --faults text, checked by the service's own parser (loaded lazily like the service itself). */
+async function parseFaults(text: string): Promise<object> {
+  const { parseFaultSpec, FaultSpecError } = await import('../../service/faults.ts');
+  try {
+    return parseFaultSpec(text);
+  } catch (err) {
+    if (err instanceof FaultSpecError) throw new ConfigError(`--faults: ${err.message}`);
+    throw err;
+  }
 }
 
 function waitForStopSignal(): Promise<NodeJS.Signals> {
@@ -33,22 +46,26 @@ export function registerServe(program: Command, ctx: CliContext, done: (code: nu
     .addOption(new Option('--api-key <key>', 'accepted API key; repeat for several').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
     .addOption(new Option('--db <file>', 'SQLite database file (omitted: in memory, lost on exit)'))
     .addOption(new Option('--rate-limit <n>', 'requests per 60 s per API key, then 429 (default: off)'))
+    .addOption(new Option('--faults <spec>', 'inject faults for testing: error=P,status=500|502|503,rate429=P,retryAfter=S,latency=MS,drop=P,methods=M|M,seed=N (default: off)'))
     .addHelpText('after', `
 Runs until SIGINT or SIGTERM, then closes cleanly. Clients send Authorization: Bearer <key> and Service-Version: 2.
 
 Examples:
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
   $ edgeops serve --host 0.0.0.0 --api-key "$KEY_A" --api-key "$KEY_B" --rate-limit 120
+  $ edgeops serve --api-key dev --faults 'error=0.1,rate429=0.05,drop=0.05,latency=10,methods=POST|PATCH|PUT|DELETE,seed=42'
   $ curl -H 'Authorization: Bearer dev' -H 'Service-Version: 2' http://127.0.0.1:4010/ip_policies`)
     .action(async (flags: ServeFlags) => {
       const port = integerSetting(flags.port, '--port', 'port', 0, 65535);
       const rateLimit = flags.rateLimit === undefined ? undefined : integerSetting(flags.rateLimit, '--rate-limit', 'rate limit', 1, 1_000_000);
+      const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
       const { startService } = await import('../../service/server.ts');
-      const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit });
+      const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults });
       ctx.out(`edgeops service listening on ${service.url}\n`);
       ctx.out(`  storage: ${flags.db ? flags.db : 'in memory (pass --db FILE to keep data)'}\n`);
       ctx.out(`  API keys: ${flags.apiKey.length > 0 ? `${flags.apiKey.length} configured` : 'none configured: any bearer token is accepted'}\n`);
       if (rateLimit !== undefined) ctx.out(`  rate limit: ${rateLimit} requests per 60 s per key\n`);
+      if (flags.faults !== undefined) ctx.out(`  faults: ${flags.faults}\n`);
       ctx.out('Press Ctrl-C to stop.\n');
       const signal = await waitForStopSignal();
       ctx.out(`${signal}: closing\n`);

@@ -1,0 +1,69 @@
+// Saved plans and checksums on the command line: the key material a run fingerprints secrets with, writing
+// `plan --out FILE` (checked to hold no secret before a byte is written), and reading `apply --plan FILE`.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { EdgeopsError } from '../errors.ts';
+import { checksumKey, newFileKey } from '../engine/fingerprint.ts';
+import type { KeyMaterial } from '../engine/fingerprint.ts';
+import { planChecksum } from '../engine/plan-meaning.ts';
+import type { Plan } from '../engine/plan-data.ts';
+import { buildSavedPlan, parseSavedPlan, secretsOfKinds } from '../engine/saved-plan.ts';
+import type { SavedPlan } from '../engine/saved-plan.ts';
+import { ConfigError } from '../errors.ts';
+import { KINDS } from '../kinds/index.ts';
+import type { LiveState } from '../pipeline.ts';
+import { LOCAL_API_KEY } from './connect.ts';
+import type { CliContext } from './context.ts';
+import type { Settings } from './settings.ts';
+
+/** EDGEOPS_PLAN_KEY when set, else the API key of the run (the embedded service's fixed key with --local). */
+export function keyMaterial(settings: Settings, env: NodeJS.ProcessEnv): KeyMaterial | undefined {
+  if (env.EDGEOPS_PLAN_KEY) return { source: 'plan-key', secret: env.EDGEOPS_PLAN_KEY };
+  const apiKey = settings.local ? LOCAL_API_KEY : settings.apiKey;
+  return apiKey ? { source: 'api-key', secret: apiKey } : undefined;
+}
+
+export function checksumOf(plan: Plan, material: KeyMaterial | undefined): string {
+  return planChecksum(plan, secretsOfKinds(KINDS), checksumKey(material));
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export interface WriteInput {
+  file: string;
+  plan: Plan;
+  live: LiveState;
+  paths: string[];
+  adopt: boolean;
+  checksum: string;
+  material: KeyMaterial | undefined;
+}
+
+/** Writes the saved plan; returns a note for the user when the file's secret fingerprints are only salted. */
+export function writeSavedPlan(ctx: CliContext, input: WriteInput): string | undefined {
+  const { key, info } = newFileKey(input.material);
+  const saved = buildSavedPlan({ ...input, kinds: KINDS, fileKey: key, keyInfo: info, version: version() });
+  const text = `${JSON.stringify(saved, null, 2)}\n`;
+  // Defence in depth: the sanitizer is the guarantee, this is the proof before anything reaches the disk.
+  if (ctx.redact(text) !== text || (input.material && text.includes(input.material.secret))) {
+    throw new EdgeopsError('E_SECRET_IN_PLAN', `refusing to write ${input.file}: it would hold a secret value (an edgeops bug; please report it)`);
+  }
+  writeFileSync(input.file, text);
+  const hasSecrets = saved.plan.actions.some((a) => JSON.stringify([a.body, a.desired]).includes('"$secret"'));
+  if (info.source === 'file' && hasSecrets) {
+    return 'no API key (or EDGEOPS_PLAN_KEY) was available to key the secret fingerprints, so they are only salted: a short, guessable secret could be recovered from the file';
+  }
+  return undefined;
+}
+
+export function readSavedPlan(file: string): SavedPlan {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read the saved plan ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  return parseSavedPlan(text, file);
+}

@@ -1,0 +1,65 @@
+// Delete safety that informs, then blocks: `plan` shows how many resources a plan deletes against the limits
+// (`max_deletes`, default 10, and `max_deletes_per_kind` of edgeops.yaml); `apply` refuses a plan over any
+// limit unless --allow-deletes is given, also when the plan is a saved one.
+import { UnsafePlanError } from '../errors.ts';
+import type { ProjectConfig } from '../manifest/document.ts';
+import type { Plan } from './plan-data.ts';
+import { DEFAULT_MAX_DELETES } from './plan.ts';
+
+export interface DeleteLimit {
+  /** `undefined` for the overall limit, else the kind a per-kind limit is for. */
+  kind?: string;
+  deletes: number;
+  max: number;
+}
+
+export interface DeleteCheck {
+  /** Resources the plan deletes (a replacement's old resource is not counted: it is replaced, not lost). */
+  deletes: number;
+  /** The overall limit, then each per-kind limit of a kind the plan deletes, by kind name. */
+  limits: DeleteLimit[];
+  exceeded: DeleteLimit[];
+}
+
+export function checkDeletes(plan: Plan, config: ProjectConfig): DeleteCheck {
+  const byKind = new Map<string, number>();
+  for (const a of plan.actions) if (a.op === 'delete') byKind.set(a.kind, (byKind.get(a.kind) ?? 0) + 1);
+  const deletes = [...byKind.values()].reduce((sum, n) => sum + n, 0);
+  const limits: DeleteLimit[] = [{ deletes, max: config.max_deletes ?? DEFAULT_MAX_DELETES }];
+  for (const [kind, max] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const n = byKind.get(kind) ?? 0;
+    if (n > 0) limits.push({ kind, deletes: n, max });
+  }
+  return { deletes, limits, exceeded: limits.filter((l) => l.deletes > l.max) };
+}
+
+const describe = (l: DeleteLimit): string => (l.kind ? `${l.kind} ${l.deletes} of max ${l.max}` : `${l.deletes} of max ${l.max}`);
+
+/**
+ * The threshold status for the plan output, or undefined when the plan deletes nothing:
+ * `Deletes: 12 of max 10 (TCPEdge 3 of max 2) — apply will refuse without --allow-deletes`.
+ */
+export function deleteStatusLine(plan: Plan, config: ProjectConfig): string | undefined {
+  const check = checkDeletes(plan, config);
+  if (check.deletes === 0) return undefined;
+  const [overall, ...perKind] = check.limits;
+  const kinds = perKind.length > 0 ? ` (${perKind.map(describe).join(', ')})` : '';
+  const verdict = check.exceeded.length > 0 ? ' — apply will refuse without --allow-deletes' : ', within the limits';
+  return `Deletes: ${describe(overall!)}${kinds}${verdict}.`;
+}
+
+/** Throws UnsafePlanError naming every limit the plan exceeds, unless deletes are allowed. */
+export function assertDeletesAllowed(plan: Plan, config: ProjectConfig, allowDeletes: boolean): void {
+  if (allowDeletes) return;
+  const { exceeded } = checkDeletes(plan, config);
+  if (exceeded.length === 0) return;
+  const reasons = exceeded.map((l) =>
+    l.kind
+      ? `it deletes ${l.deletes} ${l.kind} resources, more than max_deletes_per_kind.${l.kind} (${l.max})`
+      : `it deletes ${l.deletes} resources, more than max_deletes (${l.max})`,
+  );
+  throw new UnsafePlanError(
+    `refusing to apply this plan: ${reasons.join('; ')}. Review the deletes and pass --allow-deletes to apply it anyway ` +
+      `(or raise the limit in edgeops.yaml).`,
+  );
+}

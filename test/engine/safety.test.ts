@@ -1,0 +1,46 @@
+// Delete safety as pure functions: the status line plan prints, and the refusal apply raises.
+import { describe, expect, it } from 'vitest';
+import type { Action, Plan } from '../../src/engine/plan-data.ts';
+import { assertDeletesAllowed, checkDeletes, deleteStatusLine } from '../../src/engine/safety.ts';
+import { UnsafePlanError } from '../../src/errors.ts';
+
+function action(op: Action['op'], address: string): Action {
+  const [kind, name] = address.split('/') as [string, string];
+  return { id: `${op}:${address}`, op, kind, name, address, changes: [], dependsOn: [] };
+}
+
+function planWith(deletes: Record<string, number>, extra: Action[] = []): Plan {
+  const actions = Object.entries(deletes).flatMap(([kind, n]) => Array.from({ length: n }, (_, i) => action('delete', `${kind}/d${i}`)));
+  return { stack: 's', actions: [...actions, ...extra], summary: { create: 0, update: 0, replace: 0, delete: actions.length }, warnings: [] };
+}
+
+describe('delete safety', () => {
+  it('counts deletes only (a replacement replaces, it does not lose a resource)', () => {
+    const plan = planWith({ TCPEdge: 2 }, [action('replace', 'IPPolicyRule/r'), action('module-delete', 'TCPEdge/x'), action('create', 'IPPolicy/p')]);
+    expect(checkDeletes(plan, {})).toMatchObject({ deletes: 2, exceeded: [] });
+  });
+
+  it('shows the status without failing, within and over the default limit of 10', () => {
+    expect(deleteStatusLine(planWith({}), {})).toBeUndefined();
+    expect(deleteStatusLine(planWith({ TCPEdge: 3 }), {})).toBe('Deletes: 3 of max 10, within the limits.');
+    expect(deleteStatusLine(planWith({ TCPEdge: 6, IPPolicy: 6 }), {})).toBe('Deletes: 12 of max 10 — apply will refuse without --allow-deletes.');
+  });
+
+  it('refuses over max_deletes, naming the count and the limit, unless deletes are allowed', () => {
+    const plan = planWith({ TCPEdge: 6, IPPolicy: 6 });
+    expect(() => assertDeletesAllowed(plan, {}, false)).toThrow(UnsafePlanError);
+    expect(() => assertDeletesAllowed(plan, {}, false)).toThrow('it deletes 12 resources, more than max_deletes (10)');
+    expect(() => assertDeletesAllowed(plan, {}, true)).not.toThrow();
+    expect(() => assertDeletesAllowed(plan, { max_deletes: 12 }, false)).not.toThrow();
+    expect(() => assertDeletesAllowed(planWith({ TCPEdge: 1 }), { max_deletes: 0 }, false)).toThrow('more than max_deletes (0)');
+  });
+
+  it('applies per-kind limits on their own', () => {
+    const plan = planWith({ TCPEdge: 3, IPPolicy: 1 });
+    const config = { max_deletes_per_kind: { TCPEdge: 2, IPPolicy: 5, TLSEdge: 0 } };
+    expect(deleteStatusLine(plan, config)).toBe('Deletes: 4 of max 10 (IPPolicy 1 of max 5, TCPEdge 3 of max 2) — apply will refuse without --allow-deletes.');
+    expect(() => assertDeletesAllowed(plan, config, false)).toThrow('it deletes 3 TCPEdge resources, more than max_deletes_per_kind.TCPEdge (2)');
+    expect(() => assertDeletesAllowed(plan, config, true)).not.toThrow();
+    expect(deleteStatusLine(planWith({ IPPolicy: 1 }), config)).toBe('Deletes: 1 of max 10 (IPPolicy 1 of max 5), within the limits.');
+  });
+});

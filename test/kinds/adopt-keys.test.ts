@@ -1,0 +1,56 @@
+// Adoption keys over KINDS: every kind that can be adopted finds its own live resource (a desired body and the
+// service's response for it share a key), keys are readable, and the name slug matches export's names.
+import { describe, expect, it } from 'vitest';
+import { slugify } from '../../src/export/names.ts';
+import { describedKeys, fieldsKey, hostportKeys, labelKeys, nameSlug, pemKeys } from '../../src/kinds/adopt-keys.ts';
+import { KINDS } from '../../src/kinds/index.ts';
+import { FIXTURES } from './fixtures.ts';
+
+describe('adoptKeys on KINDS', () => {
+  it('is given to every marker kind and to no natural-key kind (those match by their key already)', () => {
+    for (const kind of KINDS) expect(typeof kind.adoptKeys, kind.kind).toBe(kind.identity === 'marker' ? 'function' : 'undefined');
+  });
+
+  it.each(KINDS.filter((k) => k.adoptKeys).map((k) => [k.kind, k] as const))('%s: desired body and live response share a key', (name, kind) => {
+    const { spec, live } = FIXTURES[name]!;
+    const desired = kind.adoptKeys!(kind.normalizeDesired(kind.toRequest(spec)), 'fixture-name');
+    const fromLive = kind.adoptKeys!(kind.fromLive(live));
+    expect(fromLive.length, `${name} has no key`).toBeGreaterThan(0);
+    expect(desired.filter((k) => fromLive.includes(k)).length, `${name}: ${desired} vs ${fromLive}`).toBeGreaterThan(0);
+  });
+});
+
+describe('key helpers', () => {
+  it('hostports: one key per hostport', () => {
+    expect(hostportKeys({ hostports: ['a:1', 'b:2'] })).toEqual(['hostport a:1', 'hostport b:2']);
+    expect(hostportKeys({})).toEqual([]);
+  });
+
+  it('described: the description, and the document name against the description slug', () => {
+    expect(describedKeys({ description: 'Web Tier' }, 'web')).toEqual(['description "Web Tier"', 'name web']);
+    expect(describedKeys({ description: 'Web Tier' }, undefined)).toEqual(['description "Web Tier"', 'name web-tier']);
+    expect(describedKeys({}, undefined)).toEqual([]);
+    expect(describedKeys({}, 'web')).toEqual(['name web']);
+  });
+
+  it('labels: the same labels in any order', () => {
+    expect(labelKeys({ labels: { b: '2', a: '1' } })).toEqual(labelKeys({ labels: { a: '1', b: '2' } }));
+    expect(labelKeys({ labels: {} })).toEqual([]);
+  });
+
+  it('fields: only when every field is a literal (a reference to a resource not created yet matches nothing)', () => {
+    expect(fieldsKey('rule', { ip_policy_id: 'ipp_1', cidr: '10.0.0.0/8' }, ['ip_policy_id', 'cidr'])).toEqual(['rule ipp_1 10.0.0.0/8']);
+    expect(fieldsKey('rule', { ip_policy_id: { $ref: 'IPPolicy/office' }, cidr: '10.0.0.0/8' }, ['ip_policy_id', 'cidr'])).toEqual([]);
+  });
+
+  it('pem: a short hash, never the PEM itself', () => {
+    const [key] = pemKeys('ca_pem', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----');
+    expect(key).toMatch(/^ca_pem sha256:[0-9a-f]{16}$/);
+  });
+
+  it('slugs descriptions exactly as export names resources, so an `export --all` directory is adopted by name', () => {
+    for (const text of ['Web tier', '9.tcp.example.com:29999', 'Büro Köln', '--x--', 'a'.repeat(80), 'Ünïcødé & co.']) {
+      expect(nameSlug(text)).toBe(slugify(text));
+    }
+  });
+});
