@@ -30,7 +30,8 @@ let runs = 0;
 
 async function applyOnce(tmp: string, desired: DesiredState, concurrency: number): Promise<ApplyRun> {
   const service = await startServiceChild({ dbFile: join(tmp, `apply-${++runs}.db`), faults: FAULTS });
-  const api = createApi({ url: service.url, apiKey: service.apiKey });
+  // As `edgeops apply --concurrency N` does: the client's request bound follows the flag.
+  const api = createApi({ url: service.url, apiKey: service.apiKey, concurrency });
   try {
     // The fastest of a few GETs after a warm-up: what the service adds on top of a warm connection.
     await api.get('/ip_policies?limit=1');

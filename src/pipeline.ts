@@ -1,9 +1,9 @@
 // The spine of edgeops, top-down: load -> validate -> resolve (manifests), then fetch live -> diff -> plan
 // (engine), then execute. Commands call these three functions and render what they return.
+import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import type { LiveState } from './engine/live.ts';
-import { buildPlan } from './engine/plan.ts';
 import { prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { perpetualDiff } from './engine/self-check.ts';
@@ -24,6 +24,8 @@ export interface PlanOptions {
   stack: string;
   /** The kinds to reconcile; KINDS unless a test narrows them. */
   kinds?: readonly ResourceKind[];
+  /** `--adopt` (an extension): unmanaged live resources matching a document by natural key are adopted, not duplicated. */
+  adopt?: boolean;
 }
 
 export interface ExecuteOptions extends PlanOptions {
@@ -40,11 +42,14 @@ export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts
   return readDesiredState(paths, { env, stack: opts.stack });
 }
 
-/** fetch live -> ownership -> diff -> plan. Pure apart from the list GETs. */
+/**
+ * fetch live -> ownership (adoption) -> diff -> plan. Pure apart from the list GETs. With `adopt`, the returned
+ * live state holds adopted items as this stack's (what the executor acts on).
+ */
 export async function computePlan(desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
   const kinds = opts.kinds ?? KINDS;
-  const live = await fetchLive(kinds, api, (kind, items) => prepareLive(kind, items, opts.stack));
-  const plan = buildPlan({ kinds, desired, live, stack: opts.stack });
+  const fetched = await fetchLive(kinds, api, (kind, items) => prepareLive(kind, items, opts.stack));
+  const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt: opts.adopt === true });
   return { plan, desired, live };
 }
 

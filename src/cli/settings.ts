@@ -49,11 +49,20 @@ function pick<T>(...candidates: [T | undefined, string][]): Source<T> | undefine
   return undefined;
 }
 
+/** Values this long are not echoed in errors: a mistyped command line may have put an API key in any option. */
+const ECHO_MAX = 15;
+
+/** A bad value for an error message: quoted when short, else only its length (it may be a secret). */
+export function shownValue(value: string | number): string {
+  const text = String(value);
+  return text.length <= ECHO_MAX ? JSON.stringify(value) : `a value of ${text.length} characters (not shown: it may be a secret)`;
+}
+
 /** An integer option from a flag, the environment or the file; `from` names where it came from. */
 export function integerSetting(value: string | number, from: string, what: string, min: number, max: number): number {
   const n = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${from}: ${what} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    throw new ConfigError(`${from}: ${what} must be an integer from ${min} to ${max}, got ${shownValue(value)}`);
   }
   return n;
 }
@@ -66,23 +75,39 @@ function parseStack(source: Source<string> | undefined): string {
   if (!source) return DEFAULT_STACK;
   // The same rule as edgeops.yaml's `stack` (and resource names): the stack is written into every marker.
   if (!new RegExp(NAME_PATTERN).test(source.value)) {
-    throw new ConfigError(`${source.from}: stack must be lower-case letters, digits and "-", at most 64 characters, got ${JSON.stringify(source.value)}`);
+    throw new ConfigError(`${source.from}: stack must be lower-case letters, digits and "-", at most 64 characters, got ${shownValue(source.value)}`);
   }
   return source.value;
 }
 
 function parseUrl(source: Source<string> | undefined): string | undefined {
   if (!source) return undefined;
+  // Something written as a URL is echoed (a typo is easiest to see), unless it holds credentials (`user:key@`);
+  // anything else may be a key given to the wrong option, and is not.
+  const looksLikeUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source.value) && !source.value.includes('@');
+  const shown = looksLikeUrl ? JSON.stringify(source.value) : shownValue(source.value);
   let url: URL;
   try {
     url = new URL(source.value);
   } catch {
-    throw new ConfigError(`${source.from}: not a URL: ${JSON.stringify(source.value)}`);
+    throw new ConfigError(`${source.from}: not a URL: ${shown}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${source.from}: the API URL must be http or https, got ${JSON.stringify(source.value)}`);
+    throw new ConfigError(`${source.from}: the API URL must be http or https, got ${shown}`);
   }
   return source.value.replace(/\/+$/, '');
+}
+
+/**
+ * A key with whitespace or a control character in it (a trailing newline from a secrets file, most often)
+ * cannot go into an Authorization header; said here, without the key, before any request is attempted.
+ */
+function parseApiKey(source: Source<string> | undefined): string | undefined {
+  if (!source) return undefined;
+  if (!/^[\x21-\x7e]+$/.test(source.value)) {
+    throw new ConfigError(`${source.from}: the API key has whitespace, a control character or a non-ASCII character in it (a trailing newline?); the key is not shown`);
+  }
+  return source.value;
 }
 
 /** Whether colour is on: not --no-color, NO_COLOR unset or empty (no-color.org), and the output is a terminal. */
@@ -106,7 +131,7 @@ export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, conf
     local,
     // With --local the environment's and the file's service are ignored: the run is against the embedded one.
     apiUrl: local ? undefined : parseUrl(pick([flags.apiUrl, '--api-url'], [env.EDGEOPS_API_URL, 'EDGEOPS_API_URL'], [config.api_url, `${file}: api_url`])),
-    apiKey: local ? undefined : pick([flags.apiKey, '--api-key'], [env.EDGEOPS_API_KEY, 'EDGEOPS_API_KEY'])?.value,
+    apiKey: local ? undefined : parseApiKey(pick([flags.apiKey, '--api-key'], [env.EDGEOPS_API_KEY, 'EDGEOPS_API_KEY'])),
     color: colorEnabled(flags.color, env, stdoutIsTTY),
   };
 }

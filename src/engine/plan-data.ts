@@ -35,6 +35,11 @@ export interface Action {
   changes: FieldChange[];
   /** For replace: why (`ip_policy_id cannot be updated`). */
   reason?: string;
+  /**
+   * Adoption (`--adopt`): the natural key that matched this unmanaged live resource to its document
+   * (`hostport 1.tcp.example.com:20001`); the update (or replace) also writes the ownership marker.
+   */
+  adopt?: string;
   /** Ids of actions that must finish first. An id ending in `#old` names the old-resource delete of a replace. */
   dependsOn: string[];
   /**

@@ -6,7 +6,7 @@ export interface PlanFooter {
   checksum?: string;
 }
 
-const approveHint = (checksum: string): string => `apply exactly this plan with \`edgeops apply ... --checksum ${checksum}\``;
+const approveHint = (checksum: string): string => `to apply exactly this plan: \`edgeops apply PATH... --checksum ${checksum}\``;
 
 export function renderFooterText(footer: PlanFooter): string {
   const lines: string[] = [];

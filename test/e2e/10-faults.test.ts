@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { createApi } from '../../src/client/http.ts';
+import { createApi, type HttpApi } from '../../src/client/http.ts';
 import type { ApplyResult } from '../../src/engine/plan-data.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
@@ -84,19 +84,24 @@ describe('apply under 20% faults of every kind', () => {
 
     const faulty = await startTestService({ dbFile: db.dbFile, faults: FAULTS });
     const client = createApi({ url: faulty.url, apiKey: faulty.apiKey, concurrency: 8 });
-    const runs: { actions: number; result?: ApplyResult; error?: string }[] = [];
+    const runs: { actions: number; deletes?: number; result?: ApplyResult; error?: string }[] = [];
     try {
       for (let run = 0; run < 3; run++) {
         try {
           const ctx = await computePlan(desired, client, { stack: STACK });
           if (ctx.plan.actions.length === 0) break;
+          const deletes = ctx.plan.actions.filter((a) => a.op === 'delete').length;
           const result = await executePlan(ctx, client, { stack: STACK, concurrency: 8 });
-          runs.push({ actions: ctx.plan.actions.length, result });
+          runs.push({ actions: ctx.plan.actions.length, deletes, result });
         } catch (err) {
           // A run may die of faults (a list that kept failing): it counts as one of the three.
           runs.push({ actions: -1, error: String(err) });
         }
+        // Never a duplicate, not even for a moment between runs (the engine would delete one later, hiding it).
+        expect(await duplicates(client), `after run ${run + 1}`).toEqual([]);
       }
+      // Only creates were ever needed: a delete would have been of a duplicate.
+      expect(runs.map((r) => r.deletes ?? 0).reduce((a, b) => a + b, 0)).toBe(0);
       const final = await computePlan(desired, client, { stack: STACK });
       expect(planLines(final.plan), JSON.stringify(runs.map((r) => ({ ...r, result: r.result?.results.filter((x) => x.status !== 'done') })))).toEqual([]);
       expect(runs.length).toBeGreaterThanOrEqual(1);
@@ -137,6 +142,18 @@ describe('apply under 20% faults of every kind', () => {
     }
   }, 180_000);
 });
+
+/** Addresses of this stack with more than one live copy, read through the (retrying) client. */
+async function duplicates(client: HttpApi): Promise<string[]> {
+  const counts = new Map<string, number>();
+  for (const [path, key] of Object.values(LISTS)) {
+    for (const item of await client.list(path, key)) {
+      const owner = ownerOf(item, STACK);
+      if (owner) counts.set(owner, (counts.get(owner) ?? 0) + 1);
+    }
+  }
+  return [...counts].filter(([, n]) => n > 1).map(([address]) => address);
+}
 
 async function idsOf(http: ReturnType<typeof rawClient>, path: string, key: string): Promise<Record<string, string>> {
   const items = (await http.listAll(path, key)) as Obj[];

@@ -141,9 +141,9 @@ describe('secrets never leak', () => {
 
   it('in every command, output and file', async () => {
     const ok = 'manifests/ok';
-    // The message shows stderr only when it holds no secret: a failing test must not print one either.
-    const expectCode = (r: RunResult, code: number) =>
-      expect(r.code, secretsIn(r.stderr, secrets).length === 0 ? r.stderr.slice(0, 600) : '(stderr withheld: it holds a secret)').toBe(code);
+    // Assertions see output only when it holds no secret: a failing test must not print one either.
+    const safe = (text: string) => (secretsIn(text, secrets).length === 0 ? text : '(withheld: it holds a secret)');
+    const expectCode = (r: RunResult, code: number) => expect(r.code, safe(r.stderr).slice(0, 600)).toBe(code);
 
     expectCode(await run(['validate', ok]), 0);
     for (const format of ['text', 'json', 'markdown']) expectCode(await run(['plan', ok, '--format', format]), 0);
@@ -153,7 +153,7 @@ describe('secrets never leak', () => {
 
     const applied = await run(['apply', ok, '--auto-approve']);
     expectCode(applied, 0);
-    expect(applied.stdout).toContain('Apply complete: 4 created');
+    expect(safe(applied.stdout)).toContain('Apply complete: 4 created');
     expectCode(await run(['plan', ok, '--detailed-exitcode']), 0);
 
     // Drift: a change made by hand to a certificate (its description) and to the edge.
@@ -172,21 +172,33 @@ describe('secrets never leak', () => {
     expect((await client.post('/edges/tls', { hostports: ['taken.example.com:443'], description: 'not managed' })).status).toBe(201);
     const failed = await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing' });
     expectCode(failed, 1);
-    expect(failed.stdout).toMatch(/ERR_HOSTPORT_IN_USE/);
-    expect(failed.stdout).toMatch(/ERR_KEY_MISMATCH/);
-    expect(failed.stdout).toMatch(/ERR_PEM_WRONG_TYPE/);
+    expect(safe(failed.stdout)).toMatch(/ERR_HOSTPORT_IN_USE/);
+    expect(safe(failed.stdout)).toMatch(/ERR_KEY_MISMATCH/);
+    expect(safe(failed.stdout)).toMatch(/ERR_PEM_WRONG_TYPE/);
     expectCode(await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing', EDGEOPS_DEBUG: '1' }), 1);
 
     const unauthorized = await run(['plan', ok], { EDGEOPS_API_KEY: `${API_KEY.slice(0, 10)}-wrong` });
     expectCode(unauthorized, 1);
-    expect(unauthorized.stderr).toMatch(/401/);
+    expect(safe(unauthorized.stderr)).toMatch(/401/);
     // The right key sent to a port nothing listens on: a transport error.
     expectCode(await run(['plan', ok], { EDGEOPS_API_URL: 'http://127.0.0.1:9', EDGEOPS_DEBUG: '1' }), 1);
 
+    // A mistyped command line: the key given to the wrong option, or with the newline of the file it came from.
+    const swapped = await run(['plan', ok, '--api-url', API_KEY, '--api-key', url], { EDGEOPS_API_KEY: undefined, EDGEOPS_API_URL: undefined });
+    expectCode(swapped, 1);
+    expect(safe(swapped.stderr)).toContain('--api-url: not a URL: a value of');
+    expectCode(await run(['plan', ok, '--stack', API_KEY]), 1);
+    expectCode(await run(['apply', ok, '--concurrency', API_KEY, '--auto-approve']), 1);
+    expectCode(await run(['plan', ok, '--api-url', `http://edgeops:${API_KEY}@127.0.0.1:9`], { EDGEOPS_API_URL: undefined }), 1);
+    const newline = await run(['plan', ok], { EDGEOPS_API_KEY: `${API_KEY}\n` });
+    expectCode(newline, 1);
+    expect(safe(newline.stderr)).toContain('EDGEOPS_API_KEY: the API key has whitespace');
+    expectCode(await run(['serve', '--port', API_KEY]), 1);
+
     const invalid = await run(['validate', 'manifests/invalid']);
     expectCode(invalid, 1);
-    expect(invalid.stderr).toMatch(/all\.yaml:\d+:\d+: TLSCertificate\/site: /);
-    expect(invalid.stderr).toContain('EDGEOPS_SWEEP_UNSET');
+    expect(safe(invalid.stderr)).toMatch(/all\.yaml:\d+:\d+: TLSCertificate\/site: /);
+    expect(safe(invalid.stderr)).toContain('EDGEOPS_SWEEP_UNSET');
     expectCode(await run(['plan', 'manifests/invalid', '--format', 'json']), 1);
 
     const local = await run(['apply', 'manifests/local', '--local', '--auto-approve'], { EDGEOPS_API_URL: undefined, EDGEOPS_API_KEY: undefined });
