@@ -29,13 +29,20 @@ export interface ApiOptions {
   timeoutMs?: number;
 }
 
-export interface HttpApi extends Api {
+/** An Api whose POSTs are retried after an ambiguous failure only as its check allows (see retryPostIf). */
+export interface CheckedApi extends Api {
+  /** A view of this view with `check` in place of its own. */
+  retryPostIf(check: PostCheck): CheckedApi;
+}
+
+export interface HttpApi extends CheckedApi {
   /**
    * A view of this client whose POSTs, after an ambiguous failure (502/503/504, connection reset or timeout),
    * are retried only if `check()` resolves true, i.e. a list proves the create did not land. Without this view
    * such a POST fails at once, so a retry never makes a duplicate. The engine passes the view to `kind.create`.
+   * Views have `retryPostIf` too: a view of a view uses only the newer check.
    */
-  retryPostIf(check: PostCheck): Api;
+  retryPostIf(check: PostCheck): CheckedApi;
   /** The scheduler's state: in flight, the AIMD bound, the rate, 429s seen. */
   stats(): SchedulerStats;
   close(): Promise<void>;
@@ -43,7 +50,7 @@ export interface HttpApi extends Api {
 
 /** `api.retryPostIf(check)` when the Api supports it, else the Api unchanged (fakes in tests). */
 export function withPostRetry(api: Api, check: PostCheck): Api {
-  const candidate = api as Partial<HttpApi>;
+  const candidate = api as Partial<CheckedApi>;
   return typeof candidate.retryPostIf === 'function' ? candidate.retryPostIf(check) : api;
 }
 
@@ -118,7 +125,7 @@ export function createApi(opts: ApiOptions): HttpApi {
 
   const full = (path: string): string => prefix + (path.startsWith('/') ? path : `/${path}`);
 
-  function view(postCheck?: PostCheck): Api {
+  function view(postCheck?: PostCheck): CheckedApi {
     return {
       get: (path) => call('GET', full(path)),
       post: (path, body) => call('POST', full(path), body, postCheck),
@@ -133,12 +140,14 @@ export function createApi(opts: ApiOptions): HttpApi {
           (next) => call('GET', next),
           { path, listKey, origin },
         ),
+      // A view of a view replaces the check: a kind's follow-up POSTs (e.g. EventSources' types, made
+      // inside the engine's checked create) need their own check, not the check of the create around them.
+      retryPostIf: (check) => view(check),
     };
   }
 
   return {
     ...view(),
-    retryPostIf: (check) => view(check),
     stats: () => scheduler.stats(),
     close: () => pool.close(),
   };

@@ -1,6 +1,8 @@
 // Live state: every kind's items, fetched in parallel. Kinds that read the same list (HTTPS edges embed their
-// routes and response-headers modules) share one fetch through the memoized listOnce.
+// routes and response-headers modules) share one fetch through the memoized listOnce. Lock records of applies
+// in progress (src/lock/) are no resources: they are left out here, so no plan, drift or export sees them.
 import type { Api, FetchContext, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { isLockRecord } from '../lock/lock-record.ts';
 
 export interface LiveState {
   byKind: Map<string, LiveItem[]>;
@@ -14,7 +16,7 @@ export function createFetchContext(api: Api): FetchContext {
       const key = `${path}\u0000${listKey}`;
       let pending = lists.get(key);
       if (!pending) {
-        pending = api.list(path, listKey);
+        pending = api.list(path, listKey).then((items) => items.filter((raw) => !isLockRecord(raw)));
         lists.set(key, pending);
       }
       return pending;

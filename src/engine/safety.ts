@@ -36,16 +36,16 @@ export function checkDeletes(plan: Plan, config: ProjectConfig): DeleteCheck {
 const describe = (l: DeleteLimit): string => (l.kind ? `${l.kind} ${l.deletes} of max ${l.max}` : `${l.deletes} of max ${l.max}`);
 
 /**
- * The threshold status for the plan output, or undefined when the plan deletes nothing:
- * `Deletes: 12 of max 10 (TCPEdge 3 of max 2) — apply will refuse without --allow-deletes`.
+ * The threshold status under a plan that deletes within its limits: `Deletes: 3 of max 10 (TCPEdge 1 of max 2),
+ * within the limits.` Undefined when the plan deletes nothing, or exceeds a limit: then the plan's own warning
+ * (engine/plan.ts) says so, with the --allow-deletes hint.
  */
 export function deleteStatusLine(plan: Plan, config: ProjectConfig): string | undefined {
   const check = checkDeletes(plan, config);
-  if (check.deletes === 0) return undefined;
+  if (check.deletes === 0 || check.exceeded.length > 0) return undefined;
   const [overall, ...perKind] = check.limits;
   const kinds = perKind.length > 0 ? ` (${perKind.map(describe).join(', ')})` : '';
-  const verdict = check.exceeded.length > 0 ? ' — apply will refuse without --allow-deletes' : ', within the limits';
-  return `Deletes: ${describe(overall!)}${kinds}${verdict}.`;
+  return `Deletes: ${describe(overall!)}${kinds}, within the limits.`;
 }
 
 /** Throws UnsafePlanError naming every limit the plan exceeds, unless deletes are allowed. */

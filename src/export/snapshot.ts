@@ -6,6 +6,7 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, type SnapshotList } f
 import { fetchLive, type LiveState } from '../engine/live.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Api, ResourceKind } from '../kinds/resource-kind.ts';
+import { isLockRecord } from '../lock/lock-record.ts';
 
 /** Reads live state once, recording every list the kinds fetch; returns both (the export is built from `live`). */
 export async function takeSnapshot(api: Api, opts: { kinds?: readonly ResourceKind[]; now?: Date } = {}): Promise<{ snapshot: Snapshot; live: LiveState }> {
@@ -15,7 +16,8 @@ export async function takeSnapshot(api: Api, opts: { kinds?: readonly ResourceKi
       get: (path) => api.get(path),
       async list(path, listKey) {
         const items = await api.list(path, listKey);
-        lists.set(`${path}\u0000${listKey}`, { path, list_key: listKey, items: structuredClone(items) });
+        // An apply's lock record (src/lock/) is no resource: the snapshot leaves it out as the planner does.
+        lists.set(`${path}\u0000${listKey}`, { path, list_key: listKey, items: structuredClone(items.filter((raw) => !isLockRecord(raw))) });
         return items;
       },
     },

@@ -120,6 +120,27 @@ describe('plan --out and apply --plan', () => {
     expect((await run(['plan', dir, '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('made against a snapshot with no key at all, keys its fingerprints per file (and says so), and applies', async () => {
+    const snap = await run(['export', '--snapshot', file('snap.json'), '--stack', 'saved']);
+    expect(snap.code, snap.stderr).toBe(0);
+    writeFileSync(join(dir, 'more.yaml'), ['kind: TLSCertificate', 'name: wild2', 'certificate_pem: {file: cert.pem}', 'private_key_pem: {env: WILD_KEY}', ''].join('\n'));
+    try {
+      const offline = await edgeops(['plan', dir, '--against', file('snap.json'), '--out', file('offline.json')], { env: { WILD_KEY: cert.keyPem } });
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(offline.stderr).toContain('Note: no API key (or EDGEOPS_PLAN_KEY) was available to key the secret fingerprints, so they are only salted');
+      const bytes = readFileSync(file('offline.json'), 'utf8');
+      expect(JSON.parse(bytes).secret_fingerprints.source).toBe('file');
+      expect(containsKeyMaterial(bytes, cert.keyPem)).toBe(false);
+      const applied = await run(['apply', '--plan', file('offline.json')]);
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stdout).toContain('Apply complete: 1 created, 0 updated, 0 replaced, 0 deleted.');
+    } finally {
+      rmSync(join(dir, 'more.yaml'));
+    }
+    const wild2 = await managed('/tls_certificates', 'tls_certificates', 'TLSCertificate/wild2');
+    expect((await http.del(`/tls_certificates/${wild2.id}`)).status).toBe(204);
+  });
+
   it('refuses a file that is not a saved plan, and a plan for another stack', async () => {
     writeFileSync(file('junk.json'), '{"format":"something else"}');
     const junk = await run(['apply', '--plan', file('junk.json')]);

@@ -1,27 +1,11 @@
 // `edgeops serve --faults SPEC` as a child process: the spec reaches the service (faults are observed over
 // HTTP and the banner names them), and a malformed spec is a configuration error, exit 1, before listening.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api, expectError } from '../helpers/service.ts';
-import { ROOT, cleanEnv } from './run.ts';
+import { serve as serveChild } from './serve-child.ts';
 
-function serve(args: string[]) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'serve', '--port', '0', ...args], { cwd: ROOT, env: cleanEnv(), stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      const m = /listening on (http:\/\/\S+)[\s\S]*Press Ctrl-C to stop/.exec(stdout);
-      if (m) resolve(m[1]!);
-    });
-    child.on('close', () => reject(new Error(`serve exited early: ${stderr}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, url, exited, output: () => stdout, errors: () => stderr };
-}
+/** On a free port: these tests never need a fixed one. */
+const serve = (args: string[]) => serveChild(['--port', '0', ...args]);
 
 describe('edgeops serve --faults', () => {
   it('injects the faults the spec names, for the methods it names', async () => {

@@ -1,32 +1,14 @@
 // `edgeops serve` as a child process: prints its URL, answers authenticated requests, keeps data in --db,
 // and closes cleanly on SIGTERM and SIGINT.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/service.ts';
-import { ROOT, cleanEnv } from './run.ts';
+import { serve } from './serve-child.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgeops-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function serve(args: string[]) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'serve', ...args], { cwd: ROOT, env: cleanEnv(), stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      const m = /listening on (http:\/\/\S+)[\s\S]*Press Ctrl-C to stop/.exec(stdout);
-      if (m) resolve(m[1]!);
-    });
-    child.on('close', () => reject(new Error(`serve exited early: ${stderr}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, url, exited, output: () => stdout };
-}
 
 describe('edgeops serve', () => {
   it('serves the API with the given key and database until SIGTERM, and the data survives a restart', async () => {

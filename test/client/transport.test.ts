@@ -128,6 +128,21 @@ describe('retries over the wire', () => {
     expect(second.seen).toHaveLength(2);
   });
 
+  it('a view of a checked view retries a POST by its own check only', async () => {
+    const outer: string[] = [];
+    const inner: string[] = [];
+    const retried = await scripted(reset, json(201, { id: 'new' }));
+    const view = retried.api.retryPostIf(async () => (outer.push('asked'), false));
+    const nested = view.retryPostIf(async () => (inner.push('asked'), true));
+    expect(await nested.post('/things', { a: 1 })).toEqual({ id: 'new' });
+    expect([outer, inner, retried.seen.length]).toEqual([[], ['asked'], 2]);
+
+    const refused = await scripted(reset, json(201, { id: 'new' }));
+    const notLanded = refused.api.retryPostIf(async () => true);
+    await expect(notLanded.retryPostIf(async () => false).post('/things', { a: 1 })).rejects.toMatchObject({ status: 0 });
+    expect(refused.seen).toHaveLength(1);
+  });
+
   it('retries a POST answered 429, which the service did not process', async () => {
     const { api, seen } = await scripted(json(429, { error_code: 'ERR_RATE_LIMITED', msg: 'slow' }, { 'retry-after': '0' }), json(201, { id: 'n' }));
     expect(await api.post('/things', {})).toEqual({ id: 'n' });

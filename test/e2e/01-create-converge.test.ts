@@ -1,20 +1,11 @@
 // Every kind: plan shows creates -> apply -> plan has no actions; what landed carries the marker and the
 // user's metadata, and references point at the ids created in the same run.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/engine/ownership.ts';
-import { allKinds, LISTS, makeCerts } from './fixtures.ts';
-import type { Certs } from './fixtures.ts';
-import { idOf, listRaw, planLines, STACK, startE2E } from './harness.ts';
-import type { E2E } from './harness.ts';
+import { allKinds, LISTS } from './fixtures.ts';
+import { e2eForFile, idOf, listRaw, planLines, STACK } from './harness.ts';
 
-let e: E2E;
-let certs: Certs;
-
-beforeAll(async () => {
-  e = await startE2E();
-  certs = await makeCerts();
-});
-afterAll(async () => e?.close());
+const { e, certs } = e2eForFile();
 
 describe('create every kind, then converge', () => {
   it('the first plan creates every document, dependencies first', async () => {

@@ -1,20 +1,11 @@
 // Edge modules: removing one from the manifest deletes it (DELETE on the module endpoint), adding one PUTs it
 // whole, and both converge.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allKinds, makeCerts } from './fixtures.ts';
-import type { Certs } from './fixtures.ts';
-import { edit, idOf, planLines, startE2E } from './harness.ts';
-import type { Doc, E2E } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { allKinds } from './fixtures.ts';
+import { e2eForFile, edit, idOf, planLines } from './harness.ts';
+import type { Doc } from './harness.ts';
 
-let e: E2E;
-let certs: Certs;
-
-beforeAll(async () => {
-  e = await startE2E();
-  certs = await makeCerts();
-  await e.converge(allKinds(certs));
-});
-afterAll(async () => e?.close());
+const { e, certs } = e2eForFile({ converge: allKinds });
 
 type Case = [label: string, address: string, change: (d: Doc) => void, expected: string[], check?: () => Promise<void>];
 

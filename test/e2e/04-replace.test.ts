@@ -1,21 +1,12 @@
 // Immutable fields: the plan shows a replace with its reason; apply creates the new resource, repoints the
 // dependents, then deletes the old one (the service refuses to delete a referenced resource, so a wrong order
 // fails the apply).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApplyEvent } from '../../src/engine/plan-data.ts';
-import { allKinds, makeCerts } from './fixtures.ts';
-import type { Certs } from './fixtures.ts';
-import { edit, idOf, listRaw, ownerOf, planLines, startE2E } from './harness.ts';
-import type { E2E } from './harness.ts';
+import { allKinds } from './fixtures.ts';
+import { e2eForFile, edit, idOf, listRaw, ownerOf, planLines } from './harness.ts';
 
-let e: E2E;
-let certs: Certs;
-
-beforeAll(async () => {
-  e = await startE2E();
-  certs = await makeCerts();
-});
-afterAll(async () => e?.close());
+const { e, certs } = e2eForFile();
 
 const doneOrder = (events: ApplyEvent[]): string[] => events.filter((ev) => ev.type === 'done').map((ev) => ev.action.id);
 

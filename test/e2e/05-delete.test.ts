@@ -1,19 +1,10 @@
 // Deleting documents deletes the resources, dependents first (the service answers 409 for a referenced
 // resource, so a wrong order fails the apply).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allKinds, LISTS, makeCerts } from './fixtures.ts';
-import type { Certs } from './fixtures.ts';
-import { edit, listRaw, ownerOf, planLines, startE2E, without } from './harness.ts';
-import type { E2E } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { allKinds, LISTS } from './fixtures.ts';
+import { e2eForFile, edit, listRaw, ownerOf, planLines, without } from './harness.ts';
 
-let e: E2E;
-let certs: Certs;
-
-beforeAll(async () => {
-  e = await startE2E();
-  certs = await makeCerts();
-});
-afterAll(async () => e?.close());
+const { e, certs } = e2eForFile();
 
 const managed = async (): Promise<string[]> => {
   const lists = await Promise.all(Object.values(LISTS).map((l) => listRaw(e, ...l)));

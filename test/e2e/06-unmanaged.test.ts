@@ -1,13 +1,10 @@
 // Resources created directly through the API without a marker (or with someone else's metadata) are never
 // changed, deleted or shown, whatever the manifests say; natural-key items on unmanaged parents neither.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allKinds, LISTS, makeCerts } from './fixtures.ts';
-import type { Certs } from './fixtures.ts';
-import { planLines, startE2E } from './harness.ts';
-import type { E2E } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allKinds, LISTS } from './fixtures.ts';
+import { e2eForFile, planLines } from './harness.ts';
 
-let e: E2E;
-let certs: Certs;
+const { e, certs } = e2eForFile();
 const foreign: string[] = [];
 let handMadeEdge = '';
 
@@ -25,8 +22,6 @@ async function snapshot(): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  e = await startE2E();
-  certs = await makeCerts();
   const policy = await created('/ip_policies', { description: 'made by hand' });
   await created('/ip_policies', { metadata: '{"owned-by":"ngrok-operator"}' });
   await created('/ip_policies', { metadata: 'not json at all' });
@@ -43,7 +38,6 @@ beforeAll(async () => {
   const sub = await created('/event_subscriptions', { description: 'hand-made' });
   expect((await e.http.post(`/event_subscriptions/${sub}/sources`, { type: 'ip_policy_created.v0' })).status).toBe(201);
 });
-afterAll(async () => e?.close());
 
 describe('unmanaged resources', () => {
   it('are not in any plan, through create, update and delete of the managed ones', async () => {

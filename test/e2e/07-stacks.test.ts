@@ -1,18 +1,10 @@
 // Two stacks in one account: each sees only its own resources, even with the same kinds and names.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allKinds, LISTS, makeCerts } from './fixtures.ts';
-import type { Certs } from './fixtures.ts';
-import type { Doc, E2E } from './harness.ts';
-import { listRaw, ownerOf, startE2E } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { allKinds, LISTS } from './fixtures.ts';
+import type { Doc } from './harness.ts';
+import { e2eForFile, listRaw, ownerOf } from './harness.ts';
 
-let e: E2E;
-let certs: Certs;
-
-beforeAll(async () => {
-  e = await startE2E();
-  certs = await makeCerts();
-});
-afterAll(async () => e?.close());
+const { e, certs } = e2eForFile();
 
 /** The same documents with their hostports moved (a hostport belongs to one edge in the whole account). */
 function otherHostports(docs: Doc[]): Doc[] {

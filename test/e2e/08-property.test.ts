@@ -1,22 +1,13 @@
 // Property: any valid manifest set converges. For each seed, three generated sets are applied in turn to one
 // stack (so creates, updates, module changes, replaces and deletes mix), then everything is removed; after
 // every apply the plan is empty. A failing seed reproduces from its number.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { prng } from '../helpers/service.ts';
-import { LISTS, makeCerts } from './fixtures.ts';
-import type { Certs } from './fixtures.ts';
+import { LISTS } from './fixtures.ts';
 import { generateSet } from './generate.ts';
-import { listRaw, ownerOf, startE2E } from './harness.ts';
-import type { E2E } from './harness.ts';
+import { e2eForFile, listRaw, ownerOf } from './harness.ts';
 
-let e: E2E;
-let certs: Certs;
-
-beforeAll(async () => {
-  e = await startE2E();
-  certs = await makeCerts();
-});
-afterAll(async () => e?.close());
+const { e, certs } = e2eForFile();
 
 const SEEDS = [1, 2, 3, 5, 8, 13, 21, 34];
 

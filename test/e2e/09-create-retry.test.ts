@@ -11,18 +11,16 @@ import { ApiError } from '../../src/errors.ts';
 import type { Api, Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
 import { LISTS } from './fixtures.ts';
-import { listRaw, ownerOf, startE2E } from './harness.ts';
-import type { Doc, E2E } from './harness.ts';
+import { e2eForFile, listRaw, ownerOf } from './harness.ts';
+import type { Doc } from './harness.ts';
 
-let e: E2E;
+const { e } = e2eForFile({ certs: false });
 let dir: string;
 
-beforeAll(async () => {
-  e = await startE2E();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'edgeops-e2e-retry-'));
 });
-afterAll(async () => {
-  await e?.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,15 +1,10 @@
 // A hostport belongs to one edge in the whole account: a plan that moves one (renaming an edge, or handing a
 // hostport from one edge to another) must free it before it is claimed, and converge in one apply.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planLines, startE2E } from './harness.ts';
-import type { Doc, E2E } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { e2eForFile, planLines } from './harness.ts';
+import type { Doc } from './harness.ts';
 
-let e: E2E;
-
-beforeAll(async () => {
-  e = await startE2E();
-});
-afterAll(async () => e?.close());
+const { e } = e2eForFile({ certs: false });
 
 const backend: Doc = { kind: 'TunnelGroupBackend', name: 'web', labels: { app: 'web' } };
 

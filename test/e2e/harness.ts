@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createApi } from '../../src/client/http.ts';
 import type { HttpApi } from '../../src/client/http.ts';
 import { parseMetadata } from '../../src/engine/ownership.ts';
@@ -12,8 +12,11 @@ import type { Action, ApplyEvent, ApplyResult, Plan } from '../../src/engine/pla
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
 import type { PlanContext } from '../../src/pipeline.ts';
+import { late } from '../helpers/late.ts';
 import { api as rawClient, startTestService } from '../helpers/service.ts';
 import type { ApiClient, TestService } from '../helpers/service.ts';
+import { makeCerts } from './fixtures.ts';
+import type { Certs } from './fixtures.ts';
 
 /** One manifest document: kind, name and the resource's fields. */
 export type Doc = { kind: string; name: string } & Obj;
@@ -33,8 +36,9 @@ export interface E2E {
 
 export const STACK = 'e2e';
 
-export async function startE2E(): Promise<E2E> {
-  const svc = await startTestService();
+/** `dbFile` keeps the data for a later service on the same file; `faults` as startTestService takes them. */
+export async function startE2E(opts: { dbFile?: string; faults?: unknown } = {}): Promise<E2E> {
+  const svc = await startTestService(opts);
   const api = createApi({ url: svc.url, apiKey: svc.apiKey });
   const dir = mkdtempSync(join(tmpdir(), 'edgeops-e2e-'));
   const load = async (docs: Doc[]) => {
@@ -73,6 +77,23 @@ export async function startE2E(): Promise<E2E> {
     },
   };
   return e;
+}
+
+/**
+ * The scenario of one test file: a service and the pipeline over it (startE2E), made in beforeAll and closed
+ * in afterAll, with the test certificates unless `certs: false`; `converge` applies a base set first (every
+ * case then edits it). Call it before the file's own hooks, which then find everything ready.
+ */
+export function e2eForFile(opts: { certs?: boolean; converge?: (certs: Certs) => Doc[] } = {}): { e: E2E; certs: Certs } {
+  const e = late<E2E>('the e2e service');
+  const certs = late<Certs>('the e2e certificates');
+  beforeAll(async () => {
+    e.set(await startE2E());
+    if (opts.certs !== false) certs.set(await makeCerts());
+    if (opts.converge) await e.ref.converge(opts.converge(certs.ref));
+  });
+  afterAll(async () => e.get()?.close());
+  return { e: e.ref, certs: certs.ref };
 }
 
 /** A plan as readable lines (`update TCPEdge/ssh /description`), for exact assertions. */

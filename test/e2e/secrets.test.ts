@@ -148,13 +148,14 @@ describe('secrets never leak', () => {
     expectCode(await run(['validate', ok]), 0);
     for (const format of ['text', 'json', 'markdown']) expectCode(await run(['plan', ok, '--format', format]), 0);
     expectCode(await run(['plan', ok, '--format', 'json', '--api-key', API_KEY, '--api-url', url], { EDGEOPS_API_KEY: undefined, EDGEOPS_API_URL: undefined }), 0);
-    const help = await run(['plan', '--help']);
-    if (help.stdout.includes('--out <')) expectCode(await run(['plan', ok, '--out', 'saved-plan.json']), 0);
+    // A saved plan, made before the apply below, so applying it afterwards is refused as stale.
+    expectCode(await run(['plan', ok, '--out', 'saved-plan.json']), 0);
 
     const applied = await run(['apply', ok, '--auto-approve']);
     expectCode(applied, 0);
     expect(safe(applied.stdout)).toContain('Apply complete: 4 created');
     expectCode(await run(['plan', ok, '--detailed-exitcode']), 0);
+    expectCode(await run(['apply', '--plan', 'saved-plan.json']), 1);
 
     // Drift: a change made by hand to a certificate (its description) and to the edge.
     const client = http({ url, apiKey: API_KEY });
@@ -211,7 +212,7 @@ describe('secrets never leak', () => {
     captured.push({ label: 'edgeops serve (its own output)', text: serveOutput });
 
     const files = walkFiles(work);
-    expect(files).toEqual(expect.arrayContaining(['manifests/local/.edgeops/local.db', 'svc/service.db', 'snapshot.json']));
+    expect(files).toEqual(expect.arrayContaining(['manifests/local/.edgeops/local.db', 'svc/service.db', 'snapshot.json', 'saved-plan.json']));
     expect(files.some((f) => f.startsWith('exported/'))).toBe(true);
     for (const file of files) captured.push({ label: `file ${file}`, text: fileText(join(work, file)) });
 

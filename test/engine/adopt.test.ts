@@ -3,6 +3,9 @@
 // adopted; without --adopt a colliding create carries the hint.
 import { describe, expect, it } from 'vitest';
 import { planWithAdoption } from '../../src/engine/adopt-plan.ts';
+import { liveFingerprint, newFileKey } from '../../src/engine/fingerprint.ts';
+import { buildSavedPlan } from '../../src/engine/saved-plan.ts';
+import { checkSavedPlan } from '../../src/engine/saved-plan-check.ts';
 import { fetchLive } from '../../src/engine/live.ts';
 import { parseMetadata } from '../../src/engine/ownership.ts';
 import type { Plan } from '../../src/engine/plan-data.ts';
@@ -118,5 +121,22 @@ describe('adoption', () => {
     expect(lines(plan)).toEqual(['create:Edge/f']);
     expect(plan.warnings).toEqual([]);
     expect(mine).toMatch(/^edg_/);
+  });
+
+  it('saved with a plan, fingerprints the adopted item as fetched (without the marker it is about to get)', async () => {
+    const w = world();
+    const edgeId = w.store.seed('Edge', 'edg_', { hostports: ['h:1'] });
+    const docs = [res('Edge/e', { hostports: ['h:1'], description: 'mine' })];
+    const { plan, ctx } = await planOf(w, docs, true);
+    const { key, info } = newFileKey(undefined);
+    const saved = buildSavedPlan({ plan, live: ctx.live, kinds: w.kinds, paths: [], adopt: true, checksum: 'x', fileKey: key, keyInfo: info, version: '0' });
+    const asFetched = liveFingerprint(w.edge.fromLive(w.store.table('Edge').get(edgeId)!));
+    expect(saved.touched).toEqual([{ address: 'Edge/e', kind: 'Edge', id: edgeId, fingerprint: asFetched }]);
+    const fresh = await planOf(w, docs, true);
+    expect(checkSavedPlan(saved, fresh.ctx, w.kinds, key).actions).toEqual(plan.actions);
+    // Someone else claims it meanwhile: the object the plan acts on changed.
+    w.store.table('Edge').get(edgeId)!.metadata = marked('other', 'Edge/theirs');
+    const later = await planOf(w, docs, true);
+    expect(() => checkSavedPlan(saved, later.ctx, w.kinds, key)).toThrow(`Edge/e (${edgeId}) changed`);
   });
 });

@@ -20,10 +20,11 @@ describe('delete safety', () => {
     expect(checkDeletes(plan, {})).toMatchObject({ deletes: 2, exceeded: [] });
   });
 
-  it('shows the status without failing, within and over the default limit of 10', () => {
+  it('shows the status within the limits (over them, the plan warning says so), without failing', () => {
     expect(deleteStatusLine(planWith({}), {})).toBeUndefined();
     expect(deleteStatusLine(planWith({ TCPEdge: 3 }), {})).toBe('Deletes: 3 of max 10, within the limits.');
-    expect(deleteStatusLine(planWith({ TCPEdge: 6, IPPolicy: 6 }), {})).toBe('Deletes: 12 of max 10 — apply will refuse without --allow-deletes.');
+    expect(deleteStatusLine(planWith({ TCPEdge: 6, IPPolicy: 6 }), {})).toBeUndefined();
+    expect(checkDeletes(planWith({ TCPEdge: 6, IPPolicy: 6 }), {}).exceeded).toEqual([{ deletes: 12, max: 10 }]);
   });
 
   it('refuses over max_deletes, naming the count and the limit, unless deletes are allowed', () => {
@@ -38,7 +39,8 @@ describe('delete safety', () => {
   it('applies per-kind limits on their own', () => {
     const plan = planWith({ TCPEdge: 3, IPPolicy: 1 });
     const config = { max_deletes_per_kind: { TCPEdge: 2, IPPolicy: 5, TLSEdge: 0 } };
-    expect(deleteStatusLine(plan, config)).toBe('Deletes: 4 of max 10 (IPPolicy 1 of max 5, TCPEdge 3 of max 2) — apply will refuse without --allow-deletes.');
+    expect(checkDeletes(plan, config).exceeded).toEqual([{ kind: 'TCPEdge', deletes: 3, max: 2 }]);
+    expect(deleteStatusLine(plan, config)).toBeUndefined();
     expect(() => assertDeletesAllowed(plan, config, false)).toThrow('it deletes 3 TCPEdge resources, more than max_deletes_per_kind.TCPEdge (2)');
     expect(() => assertDeletesAllowed(plan, config, true)).not.toThrow();
     expect(deleteStatusLine(planWith({ IPPolicy: 1 }), config)).toBe('Deletes: 1 of max 10 (IPPolicy 1 of max 5), within the limits.');

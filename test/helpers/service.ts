@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { seededRandom } from '../../src/service/faults.ts';
 import { startService } from '../../src/service/server.ts';
+import { late } from './late.ts';
 
 export interface TestService {
   url: string;
@@ -30,6 +32,24 @@ export async function startTestService(opts: { dbFile?: string; rateLimit?: numb
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One service for the whole test file (started in beforeAll, closed in afterAll) and a client for it. Call it
+ * before the file's own hooks, which then find both ready.
+ */
+export function serviceForFile(): { svc: TestService; c: ApiClient } {
+  const svc = late<TestService>('the test service');
+  const c = late<ApiClient>('the test client');
+  beforeAll(async () => {
+    const started = await startTestService();
+    svc.set(started);
+    c.set(api(started));
+  });
+  afterAll(async () => {
+    await svc.get()?.close();
+  });
+  return { svc: svc.ref, c: c.ref };
 }
 
 /** A fresh temp directory for tests that manage their own dbFile (restart tests). */
@@ -123,17 +143,8 @@ export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 // --- seeded fuzzing -------------------------------------------------------------------------------------
 
-/** mulberry32: a tiny deterministic PRNG, so a failing fuzz case reproduces from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The service's seeded PRNG (mulberry32), so a failing fuzz case reproduces from its seed. */
+export const prng: (seed: number) => Rng = seededRandom;
 
 export type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;

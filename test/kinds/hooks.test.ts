@@ -185,6 +185,95 @@ describe('EventSources', () => {
     ]);
   });
 
+  /**
+   * Sources of esb_1 in memory behind an Api that, like the real client's retryPostIf views, repeats a POST
+   * that failed ambiguously only when the view's check says it did not land. `script` says what each POST
+   * attempt of a type meets: `ok`; `drop` (lands, the answer is lost); `fail` (502, nothing lands); `late`
+   * (times out, and lands just after the check looked); `taken` (someone else added the type just before).
+   */
+  function sourcesService(script: Record<string, ('ok' | 'drop' | 'fail' | 'late' | 'taken')[]>) {
+    const PATH = '/event_subscriptions/esb_1/sources';
+    const types = new Set<string>();
+    const calls: string[] = [];
+    let late: string | undefined;
+    const fail = (status: number, errorCode: string, operation: string) => new ApiError({ status, errorCode, message: errorCode, operation });
+    const typeOf = (path: string) => decodeURIComponent(path.slice(PATH.length + 1));
+    const base: Api = {
+      get: async (path): Promise<Obj> => {
+        calls.push(`GET ${path}`);
+        if (path === PATH) return { sources: [...types].map((type) => ({ type })) };
+        const type = typeOf(path);
+        const found = types.has(type);
+        if (late === type) (types.add(type), (late = undefined));
+        if (!found) throw fail(404, 'ERR_EVENT_SOURCE_NOT_FOUND', `GET ${path}`);
+        return { type };
+      },
+      post: async (path, body) => {
+        const type = String(body.type);
+        const step = script[type]?.shift() ?? 'ok';
+        if (step === 'taken') types.add(type);
+        const outcome = types.has(type) ? '409' : { ok: '201', drop: 'reset', fail: '502', late: 'timeout' }[step as 'ok'];
+        calls.push(`POST ${type} ${outcome}`);
+        if (outcome === '409') throw fail(409, 'ERR_EVENT_SOURCE_EXISTS', `POST ${path}`);
+        if (outcome === '502') throw fail(502, 'ERR_BAD_GATEWAY', `POST ${path}`);
+        if (outcome === 'timeout') {
+          late = type;
+          throw fail(0, 'UND_ERR_HEADERS_TIMEOUT', `POST ${path}`);
+        }
+        types.add(type);
+        if (outcome === 'reset') throw fail(0, 'ECONNRESET', `POST ${path}`);
+        return { type };
+      },
+      patch: async () => ({}),
+      put: async () => ({}),
+      delete: async (path) => void types.delete(typeOf(path)),
+      list: async () => [],
+    };
+    type View = Api & { retryPostIf(check: () => Promise<boolean>): View };
+    const viewOf = (check?: () => Promise<boolean>): View => ({
+      ...base,
+      async post(path, body) {
+        for (;;) {
+          try {
+            return await base.post(path, body);
+          } catch (e) {
+            if (!(e instanceof ApiError) || !(e.status === 0 || e.status >= 500) || !check || !(await check())) throw e;
+          }
+        }
+      },
+      retryPostIf: (c) => viewOf(c),
+    });
+    return { api: viewOf(), types, calls };
+  }
+
+  it('retries a failed POST once a GET shows it did not land, and counts a dropped one that landed as done', async () => {
+    const svc = sourcesService({ 'a.v0': ['fail', 'ok'], 'b.v0': ['drop'] });
+    await k('EventSources').create(svc.api, { subscription_id: 'esb_1', types: ['a.v0', 'b.v0'] });
+    expect([...svc.types].sort()).toEqual(['a.v0', 'b.v0']);
+    expect(svc.calls).toEqual([
+      'GET /event_subscriptions/esb_1/sources',
+      'POST a.v0 502', 'GET /event_subscriptions/esb_1/sources/a.v0', 'POST a.v0 201',
+      'POST b.v0 reset', 'GET /event_subscriptions/esb_1/sources/b.v0',
+    ]);
+  });
+
+  it('counts a 409 to a retried POST as done once a GET shows the source', async () => {
+    const svc = sourcesService({ 'a.v0': ['late', 'ok'] });
+    await k('EventSources').update(svc.api, live('esb_1', {}), {}, { subscription_id: 'esb_1', types: ['a.v0'] });
+    expect([...svc.types]).toEqual(['a.v0']);
+    expect(svc.calls).toEqual([
+      'GET /event_subscriptions/esb_1/sources',
+      'POST a.v0 timeout', 'GET /event_subscriptions/esb_1/sources/a.v0', 'POST a.v0 409', 'GET /event_subscriptions/esb_1/sources/a.v0',
+    ]);
+  });
+
+  it('lets a 409 to a first POST through: another writer added the type, which is not ours to hide', async () => {
+    const svc = sourcesService({ 'a.v0': ['taken'] });
+    const failure = k('EventSources').create(svc.api, { subscription_id: 'esb_1', types: ['a.v0'] });
+    await expect(failure).rejects.toMatchObject({ status: 409, errorCode: 'ERR_EVENT_SOURCE_EXISTS' });
+    expect(svc.calls).toEqual(['GET /event_subscriptions/esb_1/sources', 'POST a.v0 409']);
+  });
+
   it('delete DELETEs every type', async () => {
     const { api, calls } = recorder();
     await k('EventSources').delete(api, live('esb_1', { subscription_id: 'esb_1', types: ['a.v0', 'b.v0'] }));

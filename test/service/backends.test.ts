@@ -1,15 +1,8 @@
 // /backends/tunnel_group and /backends/http_response over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, TIMESTAMP, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { api, expectError, serviceForFile, TIMESTAMP } from '../helpers/service.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-afterAll(() => svc.close());
+const { svc, c } = serviceForFile();
 
 describe('/backends/tunnel_group', () => {
   it('create, get, list, update, delete with exact shapes', async () => {

@@ -1,15 +1,9 @@
 // A PATCH body may repeat the path id; any other `id` is a 400 naming the field, whatever its JSON value, and a
 // value nested deep enough to overflow a recursive JSON.stringify must not turn into a 500.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, serviceForFile } from '../helpers/service.ts';
 
-let svc: TestService;
-let c: ApiClient;
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-afterAll(() => svc.close());
+const { svc, c } = serviceForFile();
 
 const DEPTH = 200_000;
 

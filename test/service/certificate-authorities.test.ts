@@ -1,16 +1,13 @@
 // Conformance of /certificate_authorities over real HTTP: exact bodies with the fields derived from ca_pem,
 // validation errors, PATCH limits, and delete protection while a TLS or HTTPS edge's mutual_tls uses the CA.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, ID_SUFFIX, startTestService, TIMESTAMP, type ApiClient, type TestService } from '../helpers/service.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, expectError, ID_SUFFIX, serviceForFile, TIMESTAMP } from '../helpers/service.ts';
 import { containsKeyMaterial, makeCa, makeCert, type MadeCert } from '../helpers/certs.ts';
 
-let svc: TestService;
-let c: ApiClient;
+const { svc, c } = serviceForFile();
 let ca: MadeCert;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
   ca = await makeCa({
     keyType: 'rsa',
     commonName: 'Client Auth CA',
@@ -18,10 +15,6 @@ beforeAll(async () => {
     notBefore: new Date('2025-05-06T07:08:09Z'),
     notAfter: new Date('2045-05-06T07:08:09Z'),
   });
-});
-
-afterAll(async () => {
-  await svc.close();
 });
 
 function expected(extra: Record<string, unknown> = {}, pem = ca.certPem): Record<string, unknown> {

@@ -2,30 +2,21 @@
 // whole replacement, GET of an unset module (404 ERR_MODULE_NOT_SET), idempotent DELETE (204), module names
 // invalid for the edge kind (404), and a seeded fuzz over every edge write endpoint (never a 5xx; a 4xx always
 // has the error body and leaves every edge unchanged).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api, expectError, junkValue, malformedRaw, mutateBody, prng, startTestService, type ApiClient, type ApiResponse, type Rng, type TestService,
-} from '../helpers/service.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError, junkValue, malformedRaw, mutateBody, prng, serviceForFile, type ApiResponse, type Rng } from '../helpers/service.ts';
 import {
   backendRef, certificateAuthority, edgeSnapshot, freshHostport, ipPolicy, ok, ref, tunnelGroupBackend, type Body,
 } from './edge-fixtures.ts';
 
-let svc: TestService;
-let c: ApiClient;
+const { svc, c } = serviceForFile();
 let backend: string;
 let policy: string;
 let ca: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
   backend = await tunnelGroupBackend(c);
   policy = await ipPolicy(c);
   ca = await certificateAuthority(c);
-});
-
-afterAll(async () => {
-  await svc.close();
 });
 
 /** Each module of each edge kind: a body to PUT and the module as the service must return it. */

@@ -1,15 +1,8 @@
 // /event_subscriptions and their /sources sub-resource over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, TIMESTAMP, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, serviceForFile, TIMESTAMP } from '../helpers/service.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-afterAll(() => svc.close());
+const { svc, c } = serviceForFile();
 
 const srcUri = (esb: string, type: string) => `${svc.url}/event_subscriptions/${esb}/sources/${type}`;
 

@@ -1,13 +1,10 @@
 // Seeded input fuzzing of every write endpoint of the core resources. Each generated request carries at least
 // one certainly-invalid part (plus random junk elsewhere), so every answer must be a 4xx with the error envelope,
 // and the stored data must be exactly as before the run.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api, junkValue, malformedRaw, mutateBody, prng, startTestService, type ApiClient, type ApiResponse, type Rng, type TestService,
-} from '../helpers/service.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { junkValue, malformedRaw, mutateBody, prng, serviceForFile, type ApiResponse, type Rng } from '../helpers/service.ts';
 
-let svc: TestService;
-let c: ApiClient;
+const { svc, c } = serviceForFile();
 const ids: Record<string, string> = {};
 
 const LISTS: [string, string][] = [
@@ -21,15 +18,12 @@ async function snapshot(): Promise<unknown[]> {
 }
 
 beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
   ids.ipp = (await c.post('/ip_policies', { description: 'p' })).body.id;
   ids.ipr = (await c.post('/ip_policy_rules', { cidr: '10.0.0.0/8', ip_policy_id: ids.ipp, action: 'allow' })).body.id;
   ids.bkdtg = (await c.post('/backends/tunnel_group', { labels: { a: 'b' } })).body.id;
   ids.bkdhr = (await c.post('/backends/http_response', { body: 'x' })).body.id;
   ids.esb = (await c.post('/event_subscriptions', { sources: [{ type: 'a.v0' }] })).body.id;
 });
-afterAll(() => svc.close());
 
 const NOT_STRING = [1, -1.5, true, false, [], {}, ['x'], { a: 'b' }];
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;

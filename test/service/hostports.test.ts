@@ -1,21 +1,11 @@
 // hostports, shared by every edge kind: the format (unit), duplicates within a list, and one edge per hostport
 // across TCP, TLS and HTTPS edges (over real HTTP), compared case-insensitively and IPv6 by value.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hostportKey, hostportProblem } from '../../src/service/resources/hostports.ts';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { expectError, serviceForFile } from '../helpers/service.ts';
 import { freshHostport, ok } from './edge-fixtures.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-
-afterAll(async () => {
-  await svc.close();
-});
+const { svc, c } = serviceForFile();
 
 describe('hostports', () => {
   it.each([

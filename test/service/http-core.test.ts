@@ -1,18 +1,11 @@
 // Cross-cutting HTTP behaviour: auth, version, routing, body framing, the error envelope, absolute uris.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { Readable } from 'node:stream';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { api, expectError, serviceForFile } from '../helpers/service.ts';
 import { startService } from '../../src/service/server.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-afterAll(() => svc.close());
+const { svc, c } = serviceForFile();
 
 describe('authentication (checked before the version)', () => {
   it('401 ERR_AUTH_MISSING without an Authorization header', async () => {

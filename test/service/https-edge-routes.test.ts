@@ -1,21 +1,11 @@
 // Conformance of /edges/https/{edge_id}/routes over real HTTP: create, get, list, PATCH, delete with exact
 // bodies; match_type/match validation; edge_id in the body; routes scoped to their edge; the backend and
 // ip_restriction modules (fields and module endpoints) with their references (400 on write, 409 on delete).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { api, expectError, serviceForFile } from '../helpers/service.ts';
 import { backendRef, edgeSnapshot, generated, httpResponseBackend, ipPolicy, ok, ref, tunnelGroupBackend, type Body } from './edge-fixtures.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-
-afterAll(async () => {
-  await svc.close();
-});
+const { svc, c } = serviceForFile();
 
 const UNSERVED = {
   circuit_breaker: null, compression: null, request_headers: null, webhook_verification: null, oauth: null, saml: null,

@@ -1,21 +1,11 @@
 // Conformance of /edges/https over real HTTP: exact bodies (routes included), tls_termination without
 // terminate_at (returned as "edge"), mutual_tls and its CA references, the mutual_tls / tls_termination module
 // endpoints, hostports shared with TCP and TLS edges, and the cascade: deleting an edge deletes its routes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, serviceForFile } from '../helpers/service.ts';
 import { certificateAuthority, edgeSnapshot, freshHostport, generated, ipPolicy, ok, ref, tunnelGroupBackend } from './edge-fixtures.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-
-afterAll(async () => {
-  await svc.close();
-});
+const { svc, c } = serviceForFile();
 
 describe('HTTPS edge CRUD', () => {
   it('creates a bare edge: modules null, hostports null, routes []', async () => {

@@ -1,15 +1,8 @@
 // /ip_policies and /ip_policy_rules over real HTTP: shapes, validation, immutable fields, referential integrity.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, ID_SUFFIX, TIMESTAMP, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, ID_SUFFIX, serviceForFile, TIMESTAMP } from '../helpers/service.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-afterAll(() => svc.close());
+const { svc, c } = serviceForFile();
 
 async function newPolicy(body: Record<string, unknown> = {}): Promise<string> {
   const r = await c.post('/ip_policies', body);

@@ -1,21 +1,17 @@
 // Lists: newest first by insertion order, limit 1..100 (default 100), before_id cursor, absolute next_page_uri.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError, serviceForFile } from '../helpers/service.ts';
 
-let svc: TestService;
-let c: ApiClient;
+const { svc, c } = serviceForFile();
 const created: string[] = [];
 
 beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
   // 250 items, many within the same second (and millisecond): order must still be exact.
   for (let i = 0; i < 250; i++) {
     const r = await c.post('/backends/tunnel_group', { description: `n${i}` });
     created.push(r.body.id as string);
   }
 });
-afterAll(() => svc.close());
 
 describe('pagination', () => {
   it('default page: 100 newest, with an absolute next_page_uri', async () => {

@@ -2,21 +2,11 @@
 // module as returned (add names lower-cased, remove as sent, defaults {} and []), whole replacement, both PUT
 // body forms, GET of an unset module (404), idempotent DELETE, header name/value validation, and the route's
 // response_headers field following the module.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, serviceForFile } from '../helpers/service.ts';
 import { edgeSnapshot, ok, type Body } from './edge-fixtures.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-
-afterAll(async () => {
-  await svc.close();
-});
+const { svc, c } = serviceForFile();
 
 async function newRoute(): Promise<{ edge: string; route: Body; path: string }> {
   const edge = ok(await c.post('/edges/https', {}), 201).id as string;

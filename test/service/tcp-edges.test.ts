@@ -1,22 +1,12 @@
 // Conformance of /edges/tcp over real HTTP: exact bodies, PATCH semantics (omitted = unchanged, a sent module
 // replaces the stored one whole), field validation (hostports: hostports.test.ts), references to backends and IP policies (400 on create, 409 on delete), and the policy module.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, serviceForFile } from '../helpers/service.ts';
 import {
   backendRef, edgeSnapshot, freshHostport, generated, httpResponseBackend, ipPolicy, ok, ref, tunnelGroupBackend, type Body,
 } from './edge-fixtures.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-
-afterAll(async () => {
-  await svc.close();
-});
+const { svc, c } = serviceForFile();
 
 const unset = { hostports: null, backend: null, ip_restriction: null, policy: null };
 

@@ -1,23 +1,13 @@
 // Conformance of /edges/tls over real HTTP: the TCP edge's behaviour plus mutual_tls and tls_termination,
 // the upstream-termination rule (only backend and ip_restriction) on create, PATCH and the merged result,
 // certificate authority references, and hostports shared with the other edge kinds.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, serviceForFile } from '../helpers/service.ts';
 import {
   backendRef, certificateAuthority, edgeSnapshot, freshHostport, generated, ipPolicy, ok, ref, tunnelGroupBackend, type Body,
 } from './edge-fixtures.ts';
 
-let svc: TestService;
-let c: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  c = api(svc);
-});
-
-afterAll(async () => {
-  await svc.close();
-});
+const { svc, c } = serviceForFile();
 
 describe('TLS edge CRUD', () => {
   it('creates a bare edge: 201, every module null', async () => {

@@ -15,12 +15,14 @@ import { createApplyProgress } from '../../render/apply-progress.ts';
 import { applySummary } from '../../render/apply-report.ts';
 import { renderFooterText } from '../../render/plan-footer.ts';
 import { renderPlanText } from '../../render/text.ts';
+import { LockLostError, withStackLock } from '../../lock/stack-lock.ts';
 import { confirmApply } from '../confirm.ts';
 import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
 import { trapInterrupts } from '../interrupt.ts';
 import { checksumOf, keyMaterial, readSavedPlan } from '../saved-plans.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
+import { applyLockOptions, lockTimeoutOption } from '../apply-lock.ts';
 
 interface ApplyFlags extends SharedFlags {
   autoApprove?: boolean;
@@ -28,6 +30,7 @@ interface ApplyFlags extends SharedFlags {
   checksum?: string;
   allowDeletes?: boolean;
   adopt?: boolean;
+  lockTimeout?: string;
 }
 
 export function registerApply(program: Command, ctx: CliContext, done: (code: number) => void): void {
@@ -39,7 +42,8 @@ export function registerApply(program: Command, ctx: CliContext, done: (code: nu
     .addOption(new Option('--plan <file>', 'apply a plan saved by `plan --out`, exactly; refused if what it acts on changed since'))
     .addOption(new Option('--checksum <checksum>', 'apply only if a fresh plan has this checksum (as printed by `plan`); no prompt'))
     .addOption(new Option('--allow-deletes', 'apply a plan that deletes more than max_deletes (or a max_deletes_per_kind limit)'))
-    .addOption(new Option('--adopt', 'match resources without an ownership marker to documents by natural key and adopt them instead of creating copies'));
+    .addOption(new Option('--adopt', 'match resources without an ownership marker to documents by natural key and adopt them instead of creating copies'))
+    .addOption(lockTimeoutOption());
   addSharedOptions(cmd)
     .addHelpText('after', `
 Exit codes: 0 applied (or nothing to do), 1 error, refusal (stale saved plan, checksum mismatch, too many
@@ -66,7 +70,10 @@ Examples:
       if (saved && saved.stack !== settings.stack) {
         throw new ConfigError(`${flags.plan} is a plan for stack "${saved.stack}", but this run is for stack "${settings.stack}"`);
       }
-      await withConnection(settings, paths, async ({ api }) => {
+      const lockOptions = applyLockOptions(ctx, settings.stack, flags.lockTimeout);
+      // The lock is held from before the plan until the apply has finished: two applies of one stack never
+      // both plan a create of the same resource (README "Reliability").
+      await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, lockOptions, async (lock) => {
         const material = keyMaterial(settings, ctx.env);
         const fresh = await computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? flags.adopt === true });
         let planned: PlanContext = fresh;
@@ -105,16 +112,17 @@ Examples:
             stack: settings.stack,
             concurrency: settings.concurrency,
             onEvent: (event) => progress.onEvent(event),
-            signal: interrupt.signal,
+            signal: AbortSignal.any([interrupt.signal, lock.lost]),
           });
         } finally {
           progress.stop();
           interrupt.dispose();
         }
         ctx.out(`\n${applySummary(plan, result)}`);
+        if (lock.lost.aborted) throw new LockLostError(settings.stack, lock.id);
         if (result.interrupted) throw new AbortedError('apply interrupted; run it again to converge');
         if (!result.ok) throw new ApplyFailedError('apply failed (see the failures above)');
-      });
+      }));
       done(0);
     });
 }

@@ -1,0 +1,37 @@
+// How `apply` holds its stack's lock (src/lock/stack-lock.ts): the --lock-timeout option, what a waiting or
+// unreleased lock says on stderr, and Ctrl-C while waiting (the wait stops and the queued record is deleted).
+import { Option } from 'commander';
+import { defaultHolder, type LockOptions } from '../lock/stack-lock.ts';
+import type { CliContext } from './context.ts';
+import { integerSetting } from './settings.ts';
+
+/** Seconds an apply waits by default while another apply of the stack holds its lock. */
+export const DEFAULT_LOCK_TIMEOUT = 120;
+
+export const lockTimeoutOption = (): Option =>
+  new Option('--lock-timeout <seconds>', `wait this long while another apply of the stack holds its lock (0: fail at once) [default ${DEFAULT_LOCK_TIMEOUT}]`);
+
+export function applyLockOptions(ctx: CliContext, stack: string, timeoutFlag: string | undefined): LockOptions & { onReleaseError: (err: unknown, id: string) => void } {
+  const seconds = integerSetting(timeoutFlag ?? DEFAULT_LOCK_TIMEOUT, '--lock-timeout', 'lock timeout', 0, 86_400);
+  const stopWaiting = new AbortController();
+  const onSignal = (name: NodeJS.Signals): void => {
+    ctx.err(`\n${name}: no longer waiting for the lock\n`);
+    stopWaiting.abort();
+  };
+  return {
+    waitMs: seconds * 1000,
+    holder: defaultHolder(ctx.env),
+    signal: stopWaiting.signal,
+    onWait: (held) => {
+      ctx.err(`Waiting up to ${seconds} s for the lock of stack "${stack}": another apply is running (lock ${held.id}, holder ${held.holder}, expires ${held.expires})\n`);
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    },
+    onWaitEnd: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+    onReleaseError: (err, id) =>
+      ctx.err(`Warning: could not release the lock ${id} of stack "${stack}" (${err instanceof Error ? err.message : String(err)}); it expires within a minute unless renewed\n`),
+  };
+}
