@@ -25,6 +25,8 @@ export interface ActionInputs {
   failOnDrift: boolean;
   githubToken?: string;
   workingDirectory?: string;
+  /** A snapshot file (`edgeops export --snapshot`) to plan against instead of the service: no API key needed. */
+  against?: string;
 }
 
 export interface GitHubContext {
@@ -110,8 +112,14 @@ export function readInputs(env: Env, github: GitHubContext): ActionInputs {
     throw new ActionInputError(`input command must be one of ${COMMANDS.join(', ')} (or empty to follow the event), got ${JSON.stringify(rawCommand)}`);
   }
   const paths = readInput(env, 'path').split(/\s+/).filter((p) => p !== '');
+  const command = rawCommand === '' ? deriveCommand(github.eventName, github.ref, github.event) : (rawCommand as ActionCommand);
+  const against = optional(readInput(env, 'against'));
+  if (against !== undefined && command === 'apply') {
+    const why = rawCommand === '' ? ` (apply follows from the ${github.eventName} event on ${github.ref})` : '';
+    throw new ActionInputError(`input against plans from a snapshot, which apply cannot use: it changes the live service${why}. Use against with plan or drift`);
+  }
   return {
-    command: rawCommand === '' ? deriveCommand(github.eventName, github.ref, github.event) : (rawCommand as ActionCommand),
+    command,
     derived: rawCommand === '',
     paths: paths.length > 0 ? paths : ['.'],
     apiUrl: optional(readInput(env, 'api-url')),
@@ -121,5 +129,6 @@ export function readInputs(env: Env, github: GitHubContext): ActionInputs {
     failOnDrift: readBoolean(env, 'fail-on-drift', false),
     githubToken: optional(readInput(env, 'github-token')) ?? optional(env.GITHUB_TOKEN ?? ''),
     workingDirectory: optional(readInput(env, 'working-directory')),
+    against,
   };
 }

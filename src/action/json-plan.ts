@@ -2,6 +2,7 @@
 // whether there are changes, and the resolved stack name, whatever the command goes on to do.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { againstArgs } from './against.ts';
 import type { CliRun } from './edgeops-cli.ts';
 import { parseJsonPlan, type JsonPlan } from './plan-state.ts';
 import type { Session } from './session.ts';
@@ -11,7 +12,7 @@ export type JsonPlanRun =
   | { ok: false; run: CliRun };
 
 export async function runJsonPlan(s: Session): Promise<JsonPlanRun> {
-  const run = await s.edgeops(['plan', ...s.inputs.paths, '--format', 'json', '--detailed-exitcode']);
+  const run = await s.edgeops(['plan', ...s.inputs.paths, ...againstArgs(s.inputs), '--format', 'json', '--detailed-exitcode']);
   if (run.code !== 0 && run.code !== 2) return { ok: false, run };
   let plan: JsonPlan;
   try {

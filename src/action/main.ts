@@ -23,7 +23,8 @@ async function runAction(env: NodeJS.ProcessEnv, runner: Runner = createRunner(e
     const github = readGitHubContext(env);
     const inputs = readInputs(env, github);
     const how = inputs.derived ? ` (from the ${github.eventName || 'unknown'} event)` : '';
-    runner.info(`edgeops ${inputs.command}${how} on ${inputs.paths.join(' ')}`);
+    const from = inputs.against ? ` against the snapshot ${inputs.against}` : '';
+    runner.info(`edgeops ${inputs.command}${how} on ${inputs.paths.join(' ')}${from}`);
     return await COMMANDS[inputs.command](createSession(env, inputs, github, runner));
   } catch (err) {
     runner.error(`edgeops action: ${err instanceof Error ? err.message : String(err)}`);

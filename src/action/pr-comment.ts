@@ -1,6 +1,7 @@
 // Posting the plan on the pull request: read the comments once, find this stack's comment, compare with the
 // plan it holds, and create or update it. A failure to comment (a fork's read-only token, a missing
 // `pull-requests: write` permission) is a warning: the plan itself is in the job summary either way.
+import { againstNote } from './against.ts';
 import { buildPlanComment, commentedStacks, findPlanComment, STATE_BUDGET, upsertPlanComment } from './comment.ts';
 import type { CliRun } from './edgeops-cli.ts';
 import { GitHubClient, type IssueComment } from './github.ts';
@@ -52,7 +53,7 @@ export async function commentPlan(s: Session, plan: JsonPlan, markdown: string):
       stack: plan.stack,
       planMarkdown: markdown,
       deltaMarkdown: delta,
-      footer: footer(s.github, `edgeops plan${note}`),
+      footer: footer(s.github, `edgeops plan${againstNote(s.inputs, s.cwd)}${note}`),
       stateLine,
       fullPlanAt: fullPlanAt(s.github),
     });

@@ -1,5 +1,6 @@
 // command: drift (schedules): `edgeops drift --format markdown` (exit 0 in sync, 2 drift, 1 error) with its
 // report in the job summary. Drift fails the step only when fail-on-drift is set; otherwise it is a warning.
+import { againstArgs } from './against.ts';
 import { reportFailure } from './failure.ts';
 import { runJsonPlan } from './json-plan.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
@@ -12,7 +13,7 @@ export async function runDrift(s: Session): Promise<number> {
   if (!json.ok) return reportFailure(s, 'drift', json.run);
   const stack = json.plan.stack;
 
-  const run = await s.edgeops(['drift', ...s.inputs.paths, '--format', 'markdown'], { echo: true });
+  const run = await s.edgeops(['drift', ...s.inputs.paths, ...againstArgs(s.inputs), '--format', 'markdown'], { echo: true });
   if (run.code !== 0 && run.code !== 2) return reportFailure(s, 'drift', run, stack);
   const drifted = run.code === 2;
   // The drift command is the authority on drift; has-changes follows it rather than the plan run before it.

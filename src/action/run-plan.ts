@@ -1,5 +1,6 @@
 // command: plan (pull requests, pushes to other branches): the plan in the job summary, on the pull request
 // as one comment kept up to date, and as outputs. Exit 0 whether or not there are changes.
+import { againstArgs } from './against.ts';
 import { commentFailure, commentPlan } from './pr-comment.ts';
 import { reportFailure } from './failure.ts';
 import { planSummaryLine, runJsonPlan } from './json-plan.ts';
@@ -16,7 +17,7 @@ export async function runPlan(s: Session): Promise<number> {
     return reportFailure(s, 'plan', json.run);
   }
   // A second run for the Markdown rendering: the CLI's renderer is the one place that formats a plan.
-  const markdown = await s.edgeops(['plan', ...s.inputs.paths, '--format', 'markdown'], { echo: true });
+  const markdown = await s.edgeops(['plan', ...s.inputs.paths, ...againstArgs(s.inputs), '--format', 'markdown'], { echo: true });
   if (markdown.code !== 0) {
     await commentFailure(s, markdown);
     return reportFailure(s, 'plan', markdown, json.plan.stack);

@@ -6,8 +6,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { expect } from 'vitest';
-import type { GitHubStub } from './github-stub.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { late } from '../helpers/late.ts';
+import { startGitHubStub, type GitHubStub } from './github-stub.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ENTRY = join(ROOT, 'src/action/launch.mjs');
@@ -31,6 +32,18 @@ export function workspace(stack: string): Workspace {
     write: (docs) => writeFileSync(join(dir, 'infra', 'all.yaml'), docs.map((d) => stringify(d)).join('---\n')),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** The GitHub stand-in for the whole test file: started in beforeAll, closed in afterAll. */
+export function gitHubForFile(): GitHubStub {
+  const gh = late<GitHubStub>('the GitHub stand-in');
+  beforeAll(async () => {
+    gh.set(await startGitHubStub());
+  });
+  afterAll(async () => {
+    await gh.get()?.close();
+  });
+  return gh.ref;
 }
 
 export interface EventSpec {

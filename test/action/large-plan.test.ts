@@ -1,10 +1,9 @@
 // A plan of hundreds of resources through the whole action: the comment stays under GitHub's 65,536
 // characters, keeps the summary and the first resources, says how many are left out, the job summary holds
 // the full plan, and the next push is still compared with it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers/service.ts';
-import { startGitHubStub, type GitHubStub } from './github-stub.ts';
-import { expectSecretAbsent, pullRequest, runAction, workspace, type Doc } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { serviceForFile } from '../helpers/service.ts';
+import { expectSecretAbsent, gitHubForFile, pullRequest, runAction, workspace, type Doc } from './harness.ts';
 
 const RULES = 400;
 
@@ -17,17 +16,8 @@ function manifests(changedRule?: number): Doc[] {
   return docs;
 }
 
-let svc: TestService;
-let gh: GitHubStub;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  gh = await startGitHubStub();
-});
-afterAll(async () => {
-  await gh.close();
-  await svc.close();
-});
+const { svc } = serviceForFile();
+const gh = gitHubForFile();
 
 describe('a very large plan', () => {
   it('fits the comment, counts what is left out, and keeps the full plan in the job summary', async () => {

@@ -1,9 +1,8 @@
 // The action on pull_request events, run as a process against the real service and a stand-in GitHub: one
 // comment created, then updated in place with the plan-to-plan difference; failures and read-only tokens.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers/service.ts';
-import { startGitHubStub, type GitHubStub } from './github-stub.ts';
-import { expectSecretAbsent, pullRequest, runAction, workspace, type Doc } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { serviceForFile } from '../helpers/service.ts';
+import { expectSecretAbsent, gitHubForFile, pullRequest, runAction, workspace, type Doc } from './harness.ts';
 
 const MARKER = '<!-- edgeops-plan:pr-stack -->';
 
@@ -25,17 +24,8 @@ const SHA1 = '1111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const SHA2 = '2222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 const SHA3 = '3333333ccccccccccccccccccccccccccccccccc';
 
-let svc: TestService;
-let gh: GitHubStub;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  gh = await startGitHubStub();
-});
-afterAll(async () => {
-  await gh.close();
-  await svc.close();
-});
+const { svc } = serviceForFile();
+const gh = gitHubForFile();
 
 const inputs = () => ({ path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey });
 const planComments = (issue: number) => gh.comments(issue).filter((c) => c.body.startsWith(MARKER));

@@ -2,7 +2,7 @@
 // branch applies (the service then has the resources), a push elsewhere only plans, and a schedule runs
 // drift, failing the job when fail-on-drift is set and reporting to the job summary either way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestService, type TestService } from '../helpers/service.ts';
+import { api, serviceForFile } from '../helpers/service.ts';
 import { expectSecretAbsent, push, runAction, schedule, workspace, type Doc, type Workspace } from './harness.ts';
 
 const docs: Doc[] = [
@@ -11,17 +11,15 @@ const docs: Doc[] = [
   { kind: 'TunnelGroupBackend', name: 'web', description: 'web tier', labels: { app: 'web' } },
 ];
 
-let svc: TestService;
+const { svc } = serviceForFile();
 let ws: Workspace;
 
-beforeAll(async () => {
-  svc = await startTestService();
+beforeAll(() => {
   ws = workspace('ci-stack');
   ws.write(docs);
 });
-afterAll(async () => {
+afterAll(() => {
   ws.dispose();
-  await svc.close();
 });
 
 const inputs = (extra: Record<string, string> = {}) => ({ path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey, ...extra });

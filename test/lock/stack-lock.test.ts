@@ -6,6 +6,7 @@ import { createApi, type HttpApi } from '../../src/client/http.ts';
 import { acquireStackLock, StackLockedError, withStackLock } from '../../src/lock/stack-lock.ts';
 import { isLockRecord, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
 import { parseMetadata } from '../../src/engine/ownership.ts';
+import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 
 let svc: TestService;
@@ -46,7 +47,7 @@ describe('the lock record', () => {
   });
 
   it('anything else is not a lock record', () => {
-    const notLocks = [
+    const notLocks: Obj[] = [
       { id: 'ipp_1' },
       { id: 'ipp_2', metadata: '{"edgeops":{"stack":"prod","name":"IPPolicy/office"}}' },
       { id: 'ipp_3', metadata: 'Lock/prod but not JSON' },
