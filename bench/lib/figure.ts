@@ -18,8 +18,9 @@ export function ms(v: number): string {
   return `${v.toFixed(1)} ms`;
 }
 
+/** Decimal megabytes (10^6 bytes), as the 300 MB target is stated. */
 export function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
 export function perSec(v: number): string {

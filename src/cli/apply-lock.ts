@@ -23,9 +23,10 @@ export function applyLockOptions(ctx: CliContext, stack: string, timeoutFlag: st
     holder: defaultHolder(ctx.env),
     signal: stopWaiting.signal,
     onWait: (held) => {
-      ctx.err(`Waiting up to ${seconds} s for the lock of stack "${stack}": another apply is running (lock ${held.id}, holder ${held.holder}, expires ${held.expires})\n`);
+      // Trapped before the message is out: whoever reads it may press Ctrl-C at once.
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
+      ctx.err(`Waiting up to ${seconds} s for the lock of stack "${stack}": another apply is running (lock ${held.id}, holder ${held.holder}, expires ${held.expires})\n`);
     },
     onWaitEnd: () => {
       process.off('SIGINT', onSignal);

@@ -47,4 +47,13 @@ describe('examples/workflows', () => {
       expect(steps[0]!.with?.command).toBe(file.replace('.yml', ''));
     });
   }
+
+  it("the README's workflow snippets parse and use only the action's inputs", () => {
+    const readme = readFileSync(join(ROOT, 'examples/workflows/README.md'), 'utf8');
+    const snippets = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]!) as { jobs: Record<string, { steps: Step[] }> });
+    const uses = snippets.flatMap((w) => Object.values(w.jobs).flatMap((job) => job.steps)).filter((s) => s.uses?.startsWith('edgeops/edgeops@'));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const step of uses) for (const key of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
+    expect(uses.some((s) => s.with?.against !== undefined && s.with['api-key'] === undefined)).toBe(true);
+  });
 });

@@ -48,6 +48,17 @@ describe('inputs and event', () => {
     expect(() => readInputs({ ...env, INPUT_COMMAND: 'destroy' }, github)).toThrow(/input command must be one of plan, apply, drift/);
     expect(readInputs({ ...env, INPUT_PATH: '' }, github).paths).toEqual(['.']);
   });
+
+  it('takes against for plan and drift, and refuses it for apply', () => {
+    const pr = { eventName: 'pull_request', event: {}, repository: 'o/r', ref: 'refs/pull/1/merge', sha: 's', apiUrl: 'https://api', headSha: 's' };
+    expect(readInputs({ INPUT_AGAINST: ' snap/live.json ' }, pr)).toMatchObject({ command: 'plan', against: 'snap/live.json' });
+    expect(readInputs({ INPUT_AGAINST: 'live.json', INPUT_COMMAND: 'drift' }, pr)).toMatchObject({ command: 'drift', against: 'live.json' });
+    expect(readInputs({}, pr).against).toBeUndefined();
+    expect(() => readInputs({ INPUT_AGAINST: 'live.json', INPUT_COMMAND: 'apply' }, pr)).toThrow(
+      'input against plans from a snapshot, which apply cannot use: it changes the live service. Use against with plan or drift');
+    const merge = { ...pr, eventName: 'push', ref: 'refs/heads/main', event: { repository: { default_branch: 'main' } } };
+    expect(() => readInputs({ INPUT_AGAINST: 'live.json' }, merge)).toThrow('(apply follows from the push event on refs/heads/main)');
+  });
 });
 
 describe('runner files and commands', () => {

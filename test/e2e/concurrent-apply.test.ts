@@ -50,9 +50,10 @@ async function copies(stack: string, from: HttpApi = api): Promise<Record<string
 const once = (set: Doc[]): Record<string, number> =>
   Object.fromEntries(set.filter((d) => !['RouteResponseHeaders', 'EventSources'].includes(d.kind)).map((d) => [`${d.kind}/${d.name}`, 1]));
 
-async function lockRecords(client: ApiClient = raw): Promise<string[]> {
+/** Ids of the lock records of a stack (each test has its own stack, so one test's leftovers fail only itself). */
+async function lockRecords(stack: string, client: ApiClient = raw): Promise<string[]> {
   const items = (await client.listAll('/ip_policies', 'ip_policies')) as { id: string; metadata?: string }[];
-  return items.filter((i) => parseMetadata(i.metadata).marker?.name.startsWith('Lock/')).map((i) => i.id);
+  return items.filter((i) => parseMetadata(i.metadata).marker?.name === `Lock/${stack}`).map((i) => i.id);
 }
 
 const created = (r: RunResult): number => Number(/Apply complete: (\d+) created/.exec(r.stdout)?.[1] ?? 0);
@@ -97,7 +98,7 @@ describe('concurrent applies of one stack', () => {
       // One of them planned and created everything; the other waited for the lock, then found nothing to do.
       expect([created(first), created(second)].sort((x, y) => x - y)).toEqual([0, docs.length]);
       expect(await copies('default', slowApi)).toEqual(once(docs));
-      expect(await lockRecords(http(slow))).toEqual([]);
+      expect(await lockRecords('default', http(slow))).toEqual([]);
     } finally {
       await slowApi.close();
       await slow.close();
@@ -138,7 +139,7 @@ describe('concurrent applies of one stack', () => {
       expect(code, stderr).toBe(1);
       expect(stderr).toContain(`another apply is running (lock ${held.id}, holder long@apply pid 1, expires `);
       expect(stderr).toContain('edgeops: stopped waiting for the lock of stack "waiting"');
-      expect(await lockRecords()).toEqual([held.id]);
+      expect(await lockRecords('waiting')).toEqual([held.id]);
       expect(await copies('waiting')).toEqual({});
     } finally {
       await held.release();
@@ -152,7 +153,7 @@ describe('concurrent applies of one stack', () => {
     const r = await cli(['apply', dir, '--auto-approve', '--lock-timeout', '0'], 'stale');
     expect(r.code, r.stderr).toBe(0);
     expect(await copies('stale')).toEqual(once(docs.slice(0, 2)));
-    expect(await lockRecords()).toEqual([]);
+    expect(await lockRecords('stale')).toEqual([]);
   });
 
   it('releases the lock after a failed apply', async () => {
@@ -165,7 +166,7 @@ describe('concurrent applies of one stack', () => {
     const r = await cli(['apply', dir, '--auto-approve'], 'failing');
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/failed to create TCPEdge\/clash: 400 ERR_HOSTPORT_IN_USE/);
-    expect(await lockRecords()).toEqual([]);
+    expect(await lockRecords('failing')).toEqual([]);
     // And the next apply is not kept waiting: with --lock-timeout 0 it would fail if a record were left.
     expect((await cli(['apply', writeDocs('failing-fixed', [{ kind: 'IPPolicy', name: 'ok' }]), '--auto-approve', '--lock-timeout', '0'], 'failing')).code).toBe(0);
   });
@@ -195,7 +196,7 @@ describe('concurrent applies of one stack', () => {
     const held = await acquireStackLock(api, 'quiet');
     const other = await acquireStackLock(api, 'another-stack');
     try {
-      expect(await lockRecords()).toHaveLength(2);
+      expect([await lockRecords('quiet'), await lockRecords('another-stack')]).toEqual([[held.id], [other.id]]);
       expect(await look('export-during')).toEqual(before);
     } finally {
       await held.release();
