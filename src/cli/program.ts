@@ -24,12 +24,14 @@ export function buildProgram(ctx: CliContext, done: (code: number) => void): Com
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', `
 Exit codes: 0 success, 1 error (invalid manifests, bad options, a failed apply), 2 changes found
-(plan --detailed-exitcode).
+(plan --detailed-exitcode) or drift found (drift).
 
 Examples:
   $ edgeops validate examples/basic
   $ edgeops plan examples/basic --local
   $ edgeops apply examples/basic --local --auto-approve
+  $ edgeops drift examples/basic --local --format markdown
+  $ edgeops export --local --out exported/
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/`);
   registerValidate(program, ctx, done);
