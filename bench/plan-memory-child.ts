@@ -26,6 +26,8 @@ const base = vmHwm() ?? process.memoryUsage().rss;
 const started = performance.now();
 const api = createApi({ url: values.url!, apiKey: values.key! });
 const desired = await loadDesired([values.dir!], undefined, { stack: values.stack! });
+// High-water mark once the manifests are loaded: tells whether the peak comes from loading or from planning.
+const afterLoad = vmHwm() ?? process.memoryUsage().rss;
 const ctx = await computePlan(desired, api, { stack: values.stack! });
 const planMs = performance.now() - started;
 sampled = Math.max(sampled, process.memoryUsage().rss);
@@ -37,6 +39,6 @@ const live = [...ctx.live.byKind.values()].reduce((n, items) => n + items.length
 const retained = process.memoryUsage().heapUsed;
 void desired;
 process.stdout.write(
-  `${JSON.stringify({ base, peak: vmHwm() ?? sampled, sampled, retained, planMs, resources: desired.resources.length, live, actions: ctx.plan.actions.length })}\n`,
+  `${JSON.stringify({ base, afterLoad, peak: vmHwm() ?? sampled, sampled, retained, planMs, resources: desired.resources.length, live, actions: ctx.plan.actions.length })}\n`,
 );
 process.exit(0);

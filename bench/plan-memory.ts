@@ -14,6 +14,8 @@ const LIMIT = 300e6;
 
 interface ChildReport {
   base: number;
+  /** High-water mark after loading the manifests, before the plan. */
+  afterLoad: number;
   peak: number;
   /** Heap in use after the plan and a full GC. */
   retained: number;
@@ -60,7 +62,7 @@ export const planMemory: Benchmark = {
       bases.push(...runs.map((r) => r.base));
       const r = runs[0]!;
       notes.push(
-        `${n}: peaks ${runs.map((x) => mb(x.peak)).join('/')}, base ${mb(r.base)}, heap retained after GC ${mb(median(runs.map((x) => x.retained)))}, ` +
+        `${n}: peaks ${runs.map((x) => mb(x.peak)).join('/')}, base ${mb(r.base)}, after load ${mb(median(runs.map((x) => x.afterLoad)))}, heap retained after GC ${mb(median(runs.map((x) => x.retained)))}, ` +
           `${r.live} live, ${r.actions} actions, plan ${median(runs.map((x) => x.planMs)).toFixed(0)} ms`,
       );
     }
