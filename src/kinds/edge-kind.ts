@@ -1,8 +1,8 @@
-// TCP and TLS edges differ only in path, prefix and which modules they carry: one factory builds both.
+// TCP, TLS and HTTPS edges differ only in path, prefix and which modules they carry: one factory builds them.
 import { hostportKeys } from './adopt-keys.ts';
-import { crudHooks, moduleHooks } from './crud.ts';
 import * as modules from './edge-modules.ts';
-import { dropEmptyList, dropEmptyStrings, pickFields } from './normalize.ts';
+import { markerKind } from './marker-kind.ts';
+import { dropEmptyList, dropEmptyStrings } from './normalize.ts';
 import type { Obj, RefField, ResourceKind } from './resource-kind.ts';
 
 type Normalizers = Record<string, (m: Obj) => Obj>;
@@ -43,23 +43,15 @@ export function edgeKind(opts: {
   refs: readonly RefField[];
 }): ResourceKind {
   const moduleNames = Object.keys(opts.modules);
-  const fields = ['description', 'metadata', 'hostports', ...moduleNames];
-  const normalize = edgeNormalizer(opts.modules);
-  const fromLive = (raw: Obj): Obj => normalize(pickFields(raw, fields));
-  return {
+  return markerKind({
     kind: opts.kind,
     idPrefix: opts.idPrefix,
-    identity: 'marker',
+    path: opts.path,
+    listKey: opts.listKey,
+    fields: ['description', 'metadata', 'hostports', ...moduleNames],
+    normalize: edgeNormalizer(opts.modules),
     refs: opts.refs,
-    immutable: [],
-    secrets: [],
-    writeOnly: [],
     modules: moduleNames,
-    toRequest: (spec) => ({ ...spec }),
-    fromLive,
-    normalizeDesired: normalize,
     adoptKeys: hostportKeys,
-    ...crudHooks({ path: opts.path, listKey: opts.listKey, fromLive, modules: moduleNames }),
-    ...moduleHooks((live) => `${opts.path}/${live.id}`),
-  };
+  });
 }

@@ -1,39 +1,23 @@
 // Event subscription (/event_subscriptions). Its sources are managed by the EventSources kind (natural key =
 // subscription id), so they are neither sent on create nor compared here.
 import { describedKeys } from './adopt-keys.ts';
-import { crudHooks } from './crud.ts';
-import { dropEmptyStrings, pickFields, refIds } from './normalize.ts';
-import type { Obj, ResourceKind } from './resource-kind.ts';
+import { markerKind } from './marker-kind.ts';
+import { dropEmptyStrings, refIds } from './normalize.ts';
 
-const FIELDS = ['description', 'metadata', 'destination_ids'];
-
-function normalize(body: Obj): Obj {
-  const out = dropEmptyStrings(body);
-  delete out.sources;
-  if (!Array.isArray(out.destination_ids)) out.destination_ids = [];
-  return out;
-}
-
-const fromLive = (raw: Obj): Obj =>
-  normalize(pickFields({ ...raw, destination_ids: raw.destination_ids ?? refIds(raw.destinations) }, FIELDS));
-
-export const eventSubscription: ResourceKind = {
+export const eventSubscription = markerKind({
   kind: 'EventSubscription',
   idPrefix: 'esb_',
-  identity: 'marker',
-  refs: [],
-  immutable: [],
-  secrets: [],
-  writeOnly: [],
-  modules: [],
+  path: '/event_subscriptions',
+  listKey: 'event_subscriptions',
+  fields: ['description', 'metadata', 'destination_ids'],
+  liveShape: (raw) => ({ ...raw, destination_ids: raw.destination_ids ?? refIds(raw.destinations) }),
+  normalize: (body) => {
+    const out = dropEmptyStrings(body);
+    delete out.sources;
+    if (!Array.isArray(out.destination_ids)) out.destination_ids = [];
+    return out;
+  },
   toRequest: ({ sources: _sources, ...spec }) => ({ ...spec }),
-  fromLive,
-  normalizeDesired: normalize,
   adoptKeys: describedKeys,
-  ...crudHooks({
-    path: '/event_subscriptions',
-    listKey: 'event_subscriptions',
-    fromLive,
-    clear: { destination_ids: [] },
-  }),
-};
+  clear: { destination_ids: [] },
+});

@@ -48,6 +48,16 @@ export function normalizePem(pem: Json | undefined): Json | undefined {
     .trimEnd();
 }
 
+/** Empty strings dropped and the PEM field compared by normalizePem: shared by the kinds that hold a PEM. */
+export function pemNormalizer(field: string): (body: Obj) => Obj {
+  return (body) => {
+    const out = dropEmptyStrings(body);
+    const pem = normalizePem(out[field]);
+    if (pem !== undefined) out[field] = pem;
+    return out;
+  };
+}
+
 /** `description`/`metadata` left empty are omitted by the service: treat '' like absent on both sides. */
 export function dropEmptyStrings(body: Obj, fields: readonly string[] = ['description', 'metadata']): Obj {
   const out: Obj = { ...body };

@@ -1,33 +1,21 @@
 // Tunnel group backend (/backends/tunnel_group): selects tunnels by labels. The live `tunnels` list is
 // the service's observation, not configuration, so it is dropped.
 import { describedKeys, labelKeys } from './adopt-keys.ts';
-import { crudHooks } from './crud.ts';
-import { dropEmptyStrings, isObj, pickFields } from './normalize.ts';
-import type { Obj, ResourceKind } from './resource-kind.ts';
+import { markerKind } from './marker-kind.ts';
+import { dropEmptyStrings, isObj } from './normalize.ts';
 
-const FIELDS = ['description', 'metadata', 'labels'];
-
-/** No labels and `labels: {}` select the same (no) tunnels. */
-function normalize(body: Obj): Obj {
-  const out = dropEmptyStrings(body);
-  if (!isObj(out.labels)) out.labels = {};
-  return out;
-}
-
-const fromLive = (raw: Obj): Obj => normalize(pickFields(raw, FIELDS));
-
-export const tunnelGroupBackend: ResourceKind = {
+export const tunnelGroupBackend = markerKind({
   kind: 'TunnelGroupBackend',
   idPrefix: 'bkdtg_',
-  identity: 'marker',
-  refs: [],
-  immutable: [],
-  secrets: [],
-  writeOnly: [],
-  modules: [],
-  toRequest: (spec) => ({ ...spec }),
-  fromLive,
-  normalizeDesired: normalize,
+  path: '/backends/tunnel_group',
+  listKey: 'backends',
+  fields: ['description', 'metadata', 'labels'],
+  // No labels and `labels: {}` select the same (no) tunnels.
+  normalize: (body) => {
+    const out = dropEmptyStrings(body);
+    if (!isObj(out.labels)) out.labels = {};
+    return out;
+  },
   adoptKeys: (body, name) => [...labelKeys(body), ...describedKeys(body, name)],
-  ...crudHooks({ path: '/backends/tunnel_group', listKey: 'backends', fromLive, clear: { labels: {} } }),
-};
+  clear: { labels: {} },
+});
