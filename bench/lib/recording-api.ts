@@ -14,7 +14,7 @@ export function recordingApi(inner: Api): Recording {
   const rec: Recording = { api: undefined as unknown as Api, reads: [], writes: 0 };
   rec.api = {
     get: (path) => (rec.reads.push({ op: 'get', path }), inner.get(path)),
-    list: (path, listKey) => (rec.reads.push({ op: 'list', path, listKey }), inner.list(path, listKey)),
+    list: (path, listKey, onPage) => (rec.reads.push({ op: 'list', path, listKey }), inner.list(path, listKey, onPage)),
     post: (path, body: Obj) => (rec.writes++, inner.post(path, body)),
     patch: (path, body: Obj) => (rec.writes++, inner.patch(path, body)),
     put: (path, body: Obj) => (rec.writes++, inner.put(path, body)),

@@ -134,11 +134,11 @@ export function createApi(opts: ApiOptions): HttpApi {
       delete: async (path) => {
         await call('DELETE', full(path));
       },
-      list: (path, listKey) =>
+      list: (path, listKey, onPage) =>
         listAll(
           () => call('GET', full(path)),
           (next) => call('GET', next),
-          { path, listKey, origin },
+          { path, listKey, origin, onPage },
         ),
       // A view of a view replaces the check: a kind's follow-up POSTs (e.g. EventSources' types, made
       // inside the engine's checked create) need their own check, not the check of the create around them.

@@ -18,7 +18,7 @@ const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== 
 export async function listAll(
   getFirst: () => Promise<Obj>,
   getNext: (pathAndQuery: string) => Promise<Obj>,
-  opts: { path: string; listKey: string; origin: string },
+  opts: { path: string; listKey: string; origin: string; onPage?: (items: Obj[]) => void },
 ): Promise<Obj[]> {
   const items: Obj[] = [];
   const seen = new Set<string>();
@@ -28,13 +28,21 @@ export async function listAll(
     if (!Array.isArray(list)) {
       throw invalidResponse(200, `GET ${opts.path}`, `list response has no "${opts.listKey}" array`);
     }
-    for (const item of list) if (isObj(item)) items.push(item);
+    const pageItems = list.filter(isObj);
+    items.push(...pageItems);
     const next = page.next_page_uri;
-    if (typeof next !== 'string' || next === '') return items;
+    if (typeof next !== 'string' || next === '') {
+      opts.onPage?.(pageItems);
+      return items;
+    }
     const nextPath = nextPagePath(next, opts.origin);
     // A service that hands back a page already seen would otherwise loop forever.
     if (seen.has(nextPath)) throw invalidResponse(200, `GET ${nextPath}`, 'next_page_uri repeats a page already read');
     seen.add(nextPath);
-    page = await getNext(nextPath);
+    // The next page is requested before this one is handed to onPage, so the caller's work overlaps the wait.
+    const pending = getNext(nextPath);
+    pending.catch(() => undefined); // awaited below; never an unhandled rejection while onPage runs
+    opts.onPage?.(pageItems);
+    page = await pending;
   }
 }

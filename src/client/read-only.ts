@@ -22,7 +22,7 @@ export function readOnlyApi(api: Pick<Api, 'get' | 'list'>, why: string): Api {
   };
   return {
     get: (path) => api.get(path),
-    list: (path, listKey) => api.list(path, listKey),
+    list: (path, listKey, onPage) => api.list(path, listKey, onPage),
     post: refuse('POST'),
     patch: refuse('PATCH'),
     put: refuse('PUT'),

@@ -10,6 +10,7 @@ import type { LiveState } from './live.ts';
 import { liveMetadata } from './ownership.ts';
 import type { Action, Plan } from './plan-data.ts';
 import { buildPlan, summarize } from './plan.ts';
+import type { PlanInput } from './plan.ts';
 
 /** Mutates the plan: each adoption's update carries metadata (so the executor writes the marker) and `adopt`. */
 export function finishAdoptions(plan: Plan, adoptions: readonly Adoption[]): Plan {
@@ -89,6 +90,7 @@ export interface AdoptingPlanInput {
   live: LiveState;
   stack: string;
   adopt: boolean;
+  prepared?: PlanInput['prepared'];
 }
 
 /**
@@ -98,7 +100,8 @@ export interface AdoptingPlanInput {
 export function planWithAdoption(input: AdoptingPlanInput): { plan: Plan; live: LiveState } {
   const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : undefined;
   const live = outcome?.live ?? input.live;
-  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack });
+  // Adopted items change which documents have live ids: prepared bodies hold none, so they stay valid.
+  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
   if (outcome) finishAdoptions(plan, outcome.adoptions);
   plan.warnings.push(...(outcome?.warnings ?? []), ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
   return { plan, live };

@@ -76,7 +76,8 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
   };
   const liveOf = (a: Action): LiveItem => opts.liveItem(a.kind, a.liveId ?? '') ?? { id: a.liveId ?? '', raw: {} };
   const resolved = (a: Action, body: Obj): Obj => {
-    const out = substituteRefs(body, (address) => ids.get(address));
+    // A shallow copy: substituteRefs shares unchanged subtrees with the plan's body, and sendable sets metadata.
+    const out = { ...substituteRefs(body, (address) => ids.get(address)) };
     const left = pendingTargets(out);
     if (left.length > 0) throw new EdgeopsError('E_APPLY', `${a.address}: no id for ${left.join(', ')}`);
     return out;

@@ -2,6 +2,7 @@
 // routes and response-headers modules) share one fetch through the memoized listOnce. Lock records of applies
 // in progress (src/lock/) are no resources: they are left out here, so no plan, drift or export sees them.
 import type { Api, FetchContext, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { liveItem } from '../kinds/crud.ts';
 import { isLockRecord } from '../lock/lock-record.ts';
 
 export interface LiveState {
@@ -12,11 +13,13 @@ export function createFetchContext(api: Api): FetchContext {
   const lists = new Map<string, Promise<Obj[]>>();
   return {
     api,
-    listOnce(path: string, listKey: string): Promise<Obj[]> {
+    listOnce(path: string, listKey: string, onPage?: (items: Obj[]) => void): Promise<Obj[]> {
       const key = `${path}\u0000${listKey}`;
       let pending = lists.get(key);
       if (!pending) {
-        pending = api.list(path, listKey).then((items) => items.filter((raw) => !isLockRecord(raw)));
+        // Only the first caller's onPage sees the pages: later callers share the fetch already under way.
+        const pageHook = onPage && ((items: Obj[]) => onPage(items.filter((raw) => !isLockRecord(raw))));
+        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
         lists.set(key, pending);
       }
       return pending;
@@ -25,19 +28,21 @@ export function createFetchContext(api: Api): FetchContext {
 }
 
 /**
- * Every kind's live items, fetched in parallel. `onKind` sees each kind's items as soon as they arrive, so
- * per-item work (parsing markers, normalizing) overlaps with the lists still in flight.
+ * Every kind's live items, fetched in parallel. `prepare` sees each kind's items page by page as they arrive
+ * (for kinds whose fetch passes pages on) and then all of them, so per-item work (parsing markers,
+ * normalizing) overlaps with the pages still in flight. It must be idempotent: an item may be seen twice.
  */
 export async function fetchLive(
   kinds: readonly ResourceKind[],
   api: Api,
-  onKind?: (kind: ResourceKind, items: LiveItem[]) => void,
+  prepare?: (kind: ResourceKind, items: LiveItem[]) => void,
 ): Promise<LiveState> {
-  const ctx = createFetchContext(api);
+  const shared = createFetchContext(api);
   const lists = await Promise.all(
     kinds.map(async (kind) => {
+      const ctx: FetchContext = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
       const items = await kind.fetch(ctx);
-      onKind?.(kind, items);
+      prepare?.(kind, items);
       return items;
     }),
   );

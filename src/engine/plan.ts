@@ -7,6 +7,7 @@ import { executionNodes, linkActions, nodeLevels } from './graph.ts';
 import type { LiveState } from './live.ts';
 import type { Action, Plan, PlanSummary } from './plan-data.ts';
 import { resourceActions } from './resource-actions.ts';
+import type { PreparedResource } from './resource-actions.ts';
 import { orderValueMoves } from './value-moves.ts';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -16,6 +17,8 @@ export interface PlanInput {
   desired: DesiredState;
   live: LiveState;
   stack: string;
+  /** prepareDesired's result when already computed (computePlan makes it while the lists are in flight). */
+  prepared?: readonly PreparedResource[];
 }
 
 const OP_RANK: Record<Action['op'], number> = { delete: 0, replace: 1, create: 2, update: 3, 'module-put': 4, 'module-delete': 5 };
@@ -23,7 +26,7 @@ const OP_RANK: Record<Action['op'], number> = { delete: 0, replace: 1, create: 2
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function buildPlan(input: PlanInput): Plan {
-  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack);
+  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
   orderValueMoves(actions, (a) => refs.get(a.id)?.moves);

@@ -11,16 +11,32 @@ export function isPendingRef(value: unknown): value is PendingRef {
 // The walkers below are module-level functions rather than per-call closures: planning calls them for every
 // resource, and allocating closures per call showed up in profiles of 5,000-resource plans.
 
+// Copy-on-write: a subtree with no PendingRef to replace is returned as it is, so most bodies allocate nothing.
 function substituteWalk(v: Json, resolve: (address: string) => string | undefined): Json {
   if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((e) => substituteWalk(e, resolve));
+  if (Array.isArray(v)) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const e = substituteWalk(v[i]!, resolve);
+      if (e !== v[i] && !out) out = v.slice(0, i);
+      out?.push(e);
+    }
+    return out ?? v;
+  }
   if (isPendingRef(v)) return resolve(v.$ref) ?? v;
-  const out: Obj = {};
-  for (const k in v) out[k] = substituteWalk(v[k]!, resolve);
-  return out;
+  let out: Obj | undefined;
+  for (const k in v) {
+    const e = substituteWalk(v[k]!, resolve);
+    if (e !== v[k] && !out) out = { ...v };
+    if (out) out[k] = e;
+  }
+  return out ?? v;
 }
 
-/** A deep copy of `value` with every PendingRef whose address `resolve` knows replaced by that id. */
+/**
+ * `value` with every PendingRef whose address `resolve` knows replaced by that id. Shares every unchanged
+ * subtree with `value` (copy-on-write), so callers must not mutate the result in place.
+ */
 export function substituteRefs<T extends Json>(value: T, resolve: (address: string) => string | undefined): T {
   return substituteWalk(value, resolve) as T;
 }

@@ -25,11 +25,9 @@ export interface ResourceActions {
 const NO_REFS: ActionRefs = { pending: [], liveRefs: [] };
 
 function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
-  return kind.refs.flatMap((ref) =>
-    refValues(body, ref)
-      .filter((v): v is string => typeof v === 'string')
-      .map((id) => ({ id, kinds: ref.kinds })),
-  );
+  const out: { id: string; kinds: readonly string[] }[] = [];
+  for (const ref of kind.refs) for (const v of refValues(body, ref)) if (typeof v === 'string') out.push({ id: v, kinds: ref.kinds });
+  return out;
 }
 
 /** Desired resources ordered so that every resource comes after the ones it references. */
@@ -92,7 +90,38 @@ export function prepareLive(kind: ResourceKind, items: readonly LiveItem[], stac
   for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
 }
 
-export function resourceActions(kinds: readonly ResourceKind[], desired: DesiredState, live: LiveState, stack: string): ResourceActions {
+/** What a plan needs of one document that does not depend on live state (see prepareDesired). */
+export interface PreparedResource {
+  resource: DesiredResource;
+  kind?: ResourceKind;
+  /** Unknown kind, or metadata too large with the marker. */
+  issue?: ManifestIssue;
+  /** The desired body, when the document references nothing (no live id can change it). */
+  body?: Obj;
+}
+
+/**
+ * The live-independent half of planning: documents in reference order, their kinds, their metadata checks and
+ * the bodies of documents without references. computePlan runs it while the live lists are in flight.
+ */
+export function prepareDesired(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PreparedResource[] {
+  const kindByName = new Map(kinds.map((k) => [k.kind, k]));
+  return topological(desired.resources).map((r): PreparedResource => {
+    const kind = kindByName.get(r.kind);
+    if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
+    const issue = kind.identity === 'marker' ? metadataIssue(r, stack) : undefined;
+    const body = hasPendingRef(r.spec) ? undefined : desiredBody(kind, r.spec, () => undefined);
+    return { resource: r, kind, ...(issue ? { issue } : {}), ...(body ? { body } : {}) };
+  });
+}
+
+export function resourceActions(
+  kinds: readonly ResourceKind[],
+  desired: DesiredState,
+  live: LiveState,
+  stack: string,
+  prepared: readonly PreparedResource[] = prepareDesired(kinds, desired, stack),
+): ResourceActions {
   const out: ResourceActions = { actions: [], refs: new Map(), warnings: [], issues: [] };
   const add = (list: Action[], info: ActionRefs): void => {
     for (const a of list) {
@@ -100,7 +129,6 @@ export function resourceActions(kinds: readonly ResourceKind[], desired: Desired
       out.refs.set(a.id, info);
     }
   };
-  const kindByName = new Map(kinds.map((k) => [k.kind, k]));
   const liveOf = (kind: ResourceKind): LiveItem[] => live.byKind.get(kind.kind) ?? [];
   const managed = indexManaged(kinds, live.byKind, stack);
   const byKey = new Map<string, Map<string, LiveItem>>();
@@ -113,17 +141,12 @@ export function resourceActions(kinds: readonly ResourceKind[], desired: Desired
   const claimed = new Map<string, Map<string, string>>(); // natural kind -> key -> address
   const kept = new Map<string, LiveItem>(); // address -> the live copy a document is matched to
 
-  for (const r of topological(desired.resources)) {
-    const kind = kindByName.get(r.kind);
-    if (!kind) {
-      out.issues.push({ pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` });
-      continue;
-    }
-    const body = desiredBody(kind, r.spec, (address) => known.get(address));
+  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+    if (issue) out.issues.push(issue);
+    if (!kind) continue;
+    const body = readyBody ?? desiredBody(kind, r.spec, (address) => known.get(address));
     let item: LiveItem | undefined;
     if (kind.identity === 'marker') {
-      const issue = metadataIssue(r, stack);
-      if (issue) out.issues.push(issue);
       const copies = managed.byAddress.get(r.address) ?? [];
       item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
       if (item) kept.set(r.address, item);

@@ -63,7 +63,7 @@ export function crudHooks(opts: CrudOptions): CrudHooks {
   const { path, listKey } = opts;
   return {
     async fetch(ctx: FetchContext) {
-      return (await ctx.listOnce(path, listKey)).map(liveItem);
+      return (await ctx.listOnce(path, listKey, ctx.onPage)).map(liveItem);
     },
     async create(api, body) {
       return liveItem(await api.post(path, body));

@@ -40,15 +40,23 @@ export interface Api {
   patch(path: string, body: Obj): Promise<Obj>;
   put(path: string, body: Obj): Promise<Obj>;
   delete(path: string): Promise<void>;
-  /** GET a list and follow next_page_uri until null; returns the items under `listKey` of every page. */
-  list(path: string, listKey: string): Promise<Obj[]>;
+  /**
+   * GET a list and follow next_page_uri until null; returns the items under `listKey` of every page.
+   * `onPage` sees each page's items once the next page has been requested, so work on them overlaps the fetch.
+   */
+  list(path: string, listKey: string, onPage?: (items: Obj[]) => void): Promise<Obj[]>;
 }
 
 /** What fetch hooks may use besides the Api: other kinds' live lists, fetched once and shared. */
 export interface FetchContext {
   api: Api;
   /** Raw items of a top-level list endpoint, memoized per path (so HTTPSEdge and HTTPSEdgeRoute share one fetch). */
-  listOnce(path: string, listKey: string): Promise<Obj[]>;
+  listOnce(path: string, listKey: string, onPage?: (items: Obj[]) => void): Promise<Obj[]>;
+  /**
+   * Optional warm-up for the kind being fetched: give it each page of the kind's own list (as `listOnce`'s
+   * onPage), and the engine prepares those items while later pages are still in flight.
+   */
+  onPage?: (items: Obj[]) => void;
 }
 
 export interface ResourceKind {

@@ -78,7 +78,7 @@ export function createApp(opts: AppOptions): RequestListener {
     const fault = opts.faults ? await opts.faults.decide(req.method!, url.pathname) : undefined;
     if (fault?.reject) throw fault.reject;
     const ctx = makeCtx(req, req.method as Method, url, match.params, body, operationId);
-    const reply = opts.store.transaction(() => match.handler(ctx));
+    const reply = opts.store.transaction(() => match.handler(ctx), req.method === 'GET' ? 'read' : 'write');
     // "Commit then drop": only after a successful commit (a handler error answers normally), and with no
     // response at all, so the client cannot tell whether the write landed.
     if (fault?.dropAfterCommit) res.destroy();
@@ -88,7 +88,7 @@ export function createApp(opts: AppOptions): RequestListener {
   function makeCtx(req: IncomingMessage, method: Method, url: URL, params: Record<string, string>, body: JsonObject, operationId: string): Ctx {
     const baseUrl = baseUrlOf(req);
     const kindOf = (kind: string) => kinds.get(kind);
-    const uriOf = (doc: StoredDoc<unknown>) => {
+    const uriOf = (doc: Pick<StoredDoc<unknown>, 'id' | 'kind' | 'parentId'>) => {
       const kind = kinds.get(doc.kind);
       return `${baseUrl}${kind ? itemPath(kind, doc.id, doc.parentId) : `/${doc.id}`}`;
     };
@@ -98,11 +98,12 @@ export function createApp(opts: AppOptions): RequestListener {
       uriOf,
       kindOf,
       ref: (id) => {
-        const doc = opts.store.get(id);
-        if (doc) return { id, uri: uriOf(doc) };
-        // A dangling id (refs are checked on write, so only for ids we never store): best effort by prefix.
+        // Prefixes are unique per kind, so a top-level kind's uri needs no lookup (refs are checked on write
+        // and a referenced document cannot be deleted); only a child kind needs its parent from the store.
         const kind = prefixes.get(id.slice(0, id.indexOf('_')));
-        return { id, uri: `${baseUrl}${kind && !kind.path.includes(':') ? itemPath(kind, id, null) : `/${encodeURIComponent(id)}`}` };
+        if (kind && !kind.path.includes(':')) return { id, uri: `${baseUrl}${itemPath(kind, id, null)}` };
+        const found = opts.store.locate(id);
+        return { id, uri: found ? uriOf({ id, ...found }) : `${baseUrl}/${encodeURIComponent(id)}` };
       },
     };
   }

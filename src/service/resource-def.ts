@@ -88,7 +88,7 @@ export interface Ctx {
   /** {id, uri} of any stored document (uri from its kind's path and parent). */
   ref(id: string): Ref;
   /** Absolute uri of a stored document. */
-  uriOf(doc: StoredDoc<unknown>): string;
+  uriOf(doc: Pick<StoredDoc<unknown>, 'id' | 'kind' | 'parentId'>): string;
   kindOf(kind: string): KindDef | undefined;
 }
 
@@ -106,7 +106,7 @@ export function noContent(): Reply {
 
 /** Fills the parent param of a KindDef path and appends the id: '/edges/https/edghts_1/routes/edghtsrt_2'. */
 export function itemPath(kind: KindDef, id: string, parentId: string | null): string {
-  const collection = kind.path.replace(/:[a-z_]+/g, () => encodeURIComponent(parentId ?? ''));
+  const collection = kind.path.includes(':') ? kind.path.replace(/:[a-z_]+/g, () => encodeURIComponent(parentId ?? '')) : kind.path;
   return `${collection}/${encodeURIComponent(id)}`;
 }
 

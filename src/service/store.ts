@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS docs (
   data TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS docs_by_kind ON docs(kind, parent_id, seq);
+CREATE INDEX IF NOT EXISTS docs_by_kind_seq ON docs(kind, seq);
 CREATE TABLE IF NOT EXISTS refs (
   from_id TEXT NOT NULL,
   to_id TEXT NOT NULL,
@@ -82,6 +83,7 @@ export class Store {
     // Prepared once: statement compilation is the costliest part of a small query.
     this.stmt = {
       get: db.prepare<[string], Row>('SELECT * FROM docs WHERE id = ?'),
+      locate: db.prepare<[string], { kind: string; parent_id: string | null }>('SELECT kind, parent_id FROM docs WHERE id = ?'),
       insert: db.prepare('INSERT INTO docs (id, kind, parent_id, created_at, data) VALUES (?, ?, ?, ?, ?)'),
       update: db.prepare('UPDATE docs SET data = ? WHERE id = ?'),
       delete: db.prepare('DELETE FROM docs WHERE id = ?'),
@@ -102,15 +104,26 @@ export class Store {
     };
   }
 
-  /** Runs fn in one SQLite transaction: a throw rolls back everything fn wrote. Nested calls join the outer one. */
-  transaction<T>(fn: () => T): T {
+  /**
+   * Runs fn in one SQLite transaction: a throw rolls back everything fn wrote. Nested calls join the outer one.
+   * `read` takes no write lock (a consistent snapshot for GETs); `write` takes it at once, so two writers
+   * never both read and then conflict on upgrading.
+   */
+  transaction<T>(fn: () => T, mode: 'read' | 'write' = 'write'): T {
     if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn).immediate();
+    const tx = this.db.transaction(fn);
+    return mode === 'read' ? tx.deferred() : tx.immediate();
   }
 
   get<D = JsonObject>(id: string): StoredDoc<D> | undefined {
     const row = this.stmt.get.get(id);
     return row ? toDoc<D>(row) : undefined;
+  }
+
+  /** Kind and parent of a document without reading its data: enough to build its uri. */
+  locate(id: string): { kind: string; parentId: string | null } | undefined {
+    const row = this.stmt.locate.get(id);
+    return row ? { kind: row.kind, parentId: row.parent_id } : undefined;
   }
 
   insert<D>(meta: { id: string; kind: string; parentId?: string | null; createdAt: string }, data: D): StoredDoc<D> {
