@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from './errors.ts';
 import type { FaultInjector } from './faults.ts';
+import { ReadCache, type CachedReply } from './read-cache.ts';
 import { newOperationId } from './ids.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { itemPath, type Ctx, type KindDef, type Method, type Reply, type ResourceModule } from './resource-def.ts';
@@ -42,6 +43,7 @@ export function createApp(opts: AppOptions): RequestListener {
   }
   const keyDigests = opts.apiKeys.map(digest);
   const limiter = opts.rateLimit !== undefined ? new RateLimiter(opts.rateLimit, opts.rateLimitWindowMs) : undefined;
+  const cache = new ReadCache();
 
   function authenticate(header: string | undefined): string {
     if (header === undefined || header === '') throw new ServiceError('ERR_AUTH_MISSING', 'missing Authorization header; send "Authorization: Bearer <API key>"');
@@ -55,14 +57,15 @@ export function createApp(opts: AppOptions): RequestListener {
     return key;
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, operationId: string): Promise<Reply> {
+  async function handle(req: IncomingMessage, res: ServerResponse, operationId: string): Promise<Reply | CachedReply> {
     const key = authenticate(req.headers.authorization);
     const raw = req.headers['service-version'];
     const version = Array.isArray(raw) ? raw.join(', ') : raw;
     if (version === undefined) throw new ServiceError('ERR_VERSION_MISSING', `missing Service-Version header; supported versions: ${SERVICE_VERSION}`);
     if (version.trim() !== SERVICE_VERSION) throw new ServiceError('ERR_VERSION_UNSUPPORTED', `Service-Version ${JSON.stringify(version.slice(0, 20))} is not supported; supported versions: ${SERVICE_VERSION}`);
     if (limiter) {
-      const r = limiter.take(key);
+      // With no keys configured any token is admitted, so the token cannot be the bucket: one for everybody.
+      const r = limiter.take(keyDigests.length > 0 ? key : '');
       if (!r.ok) {
         throw new ServiceError('ERR_RATE_LIMITED', `rate limited to ${opts.rateLimit} requests per 60 s; retry after ${r.retryAfterSeconds} s`, { 'Retry-After': String(r.retryAfterSeconds) });
       }
@@ -77,12 +80,29 @@ export function createApp(opts: AppOptions): RequestListener {
     // Injected 5xx/429 are answered here, before the handler: such a request changes nothing.
     const fault = opts.faults ? await opts.faults.decide(req.method!, url.pathname) : undefined;
     if (fault?.reject) throw fault.reject;
+    // A client that gave up (a timeout, usually during injected latency) must not have its write land
+    // unseen: it may already be checking whether the write landed, and retry it.
+    if (req.socket.destroyed) throw new ServiceError('ERR_CLIENT_GONE', 'the client closed the connection');
     const ctx = makeCtx(req, req.method as Method, url, match.params, body, operationId);
-    const reply = opts.store.transaction(() => match.handler(ctx), req.method === 'GET' ? 'read' : 'write');
+    const reply = req.method === 'GET'
+      ? cachedRead(`${ctx.baseUrl} ${req.url}`, () => match.handler(ctx))
+      : opts.store.transaction(() => match.handler(ctx), 'write');
     // "Commit then drop": only after a successful commit (a handler error answers normally), and with no
     // response at all, so the client cannot tell whether the write landed.
     if (fault?.dropAfterCommit) res.destroy();
     return reply;
+  }
+
+  /** A GET from the cache while no write happened since; otherwise run in a read transaction and keep a 200. */
+  function cachedRead(key: string, run: () => Reply): Reply | CachedReply {
+    const version = opts.store.version();
+    const hit = cache.get(key, version);
+    if (hit) return hit;
+    const reply = opts.store.transaction(run, 'read');
+    if (reply.status !== 200 || reply.headers || reply.body === undefined) return reply;
+    const cached = { status: 200, payload: Buffer.from(JSON.stringify(reply.body)) };
+    cache.set(key, version, cached);
+    return cached;
   }
 
   function makeCtx(req: IncomingMessage, method: Method, url: URL, params: Record<string, string>, body: JsonObject, operationId: string): Ctx {
@@ -214,8 +234,13 @@ function isSqliteBusy(err: unknown): boolean {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+function send(res: ServerResponse, reply: Reply | CachedReply): void {
   if (res.destroyed || res.headersSent) return;
+  if ('payload' in reply) {
+    res.writeHead(reply.status, { 'Content-Type': 'application/json', 'Content-Length': reply.payload.length });
+    res.end(reply.payload);
+    return;
+  }
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   if (reply.status === 204 || reply.body === undefined) {
     res.writeHead(reply.status);

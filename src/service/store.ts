@@ -71,6 +71,8 @@ function toDoc<D>(row: Row): StoredDoc<D> {
 export class Store {
   private readonly db: Database.Database;
   private readonly stmt;
+  /** Writes made through this Store; with SQLite's data_version (other connections' commits), see version(). */
+  private writes = 0;
 
   /** `file` omitted or ':memory:' = in-memory database. */
   constructor(file?: string) {
@@ -101,6 +103,7 @@ export class Store {
       claimsDelete: db.prepare('DELETE FROM claims WHERE owner_id = ?'),
       claimsInsert: db.prepare('INSERT OR REPLACE INTO claims (scope, key, owner_id) VALUES (?, ?, ?)'),
       claimOwner: db.prepare<[string, string], { owner_id: string }>('SELECT owner_id FROM claims WHERE scope = ? AND key = ?'),
+      dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
   }
 
@@ -115,6 +118,14 @@ export class Store {
     return mode === 'read' ? tx.deferred() : tx.immediate();
   }
 
+  /**
+   * Changes whenever the stored data may have: on every write through this Store and on every commit another
+   * connection (another process on the same file) makes. Equal versions mean equal data.
+   */
+  version(): string {
+    return `${this.writes}.${this.stmt.dataVersion.get()}`;
+  }
+
   get<D = JsonObject>(id: string): StoredDoc<D> | undefined {
     const row = this.stmt.get.get(id);
     return row ? toDoc<D>(row) : undefined;
@@ -127,16 +138,19 @@ export class Store {
   }
 
   insert<D>(meta: { id: string; kind: string; parentId?: string | null; createdAt: string }, data: D): StoredDoc<D> {
+    this.writes++;
     const info = this.stmt.insert.run(meta.id, meta.kind, meta.parentId ?? null, meta.createdAt, JSON.stringify(data));
     return { id: meta.id, kind: meta.kind, parentId: meta.parentId ?? null, createdAt: meta.createdAt, seq: Number(info.lastInsertRowid), data };
   }
 
   update<D>(id: string, data: D): void {
+    this.writes++;
     this.stmt.update.run(JSON.stringify(data), id);
   }
 
   /** Removes the document with its outgoing refs and claims, and leaves a tombstone for paging. */
   delete(doc: DocMeta): void {
+    this.writes++;
     this.stmt.delete.run(doc.id);
     this.stmt.refsDelete.run(doc.id);
     this.stmt.claimsDelete.run(doc.id);
@@ -163,6 +177,7 @@ export class Store {
 
   /** Replaces every outgoing reference of fromId. */
   setRefs(fromId: string, refs: readonly { toId: string; field: string }[]): void {
+    this.writes++;
     this.stmt.refsDelete.run(fromId);
     for (const r of refs) this.stmt.refsInsert.run(fromId, r.toId, r.field);
   }
@@ -173,6 +188,7 @@ export class Store {
 
   /** Replaces every claim of ownerId. Callers check claimOwner first; this overwrites silently. */
   setClaims(ownerId: string, claims: readonly { scope: string; key: string }[]): void {
+    this.writes++;
     this.stmt.claimsDelete.run(ownerId);
     for (const c of claims) this.stmt.claimsInsert.run(c.scope, c.key, ownerId);
   }
