@@ -1,5 +1,5 @@
 // The service in its own process for the benchmarks: `node --import tsx bench/serve-child.ts --db FILE
-// [--key KEY] [--faults JSON]`. Prints {"url"} once listening, closes cleanly on SIGTERM.
+// [--key KEY] [--faults JSON] [--no-read-cache]`. Prints {"url"} once listening, closes cleanly on SIGTERM.
 import { parseArgs } from 'node:util';
 import { startService } from '../src/service/server.ts';
 
@@ -8,6 +8,7 @@ const { values } = parseArgs({
     db: { type: 'string' },
     key: { type: 'string', default: 'bench-key' },
     faults: { type: 'string' },
+    'no-read-cache': { type: 'boolean' },
   },
 });
 
@@ -18,6 +19,7 @@ const service = await startService({
   dbFile: values.db,
   faults: values.faults ? (JSON.parse(values.faults) as unknown) : undefined,
   quiet: true,
+  readCache: !values['no-read-cache'],
 });
 process.stdout.write(`${JSON.stringify({ url: service.url, pid: process.pid })}\n`);
 

@@ -1,5 +1,7 @@
 // Benchmark 5: service throughput on list pages of 100 items with 16 concurrent connections, against a bare
 // node:http server returning the same bytes (both in child processes, one loaded at a time). Target: >= 0.5x.
+// The service answers a repeated page from its read cache (src/service/read-cache.ts); the same load against
+// a service started without it is reported too, as the cost of a page read from SQLite after every write.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -23,6 +25,7 @@ export const serviceThroughput: Benchmark = {
   async run(ctx) {
     const set = await ctx.seeded(5000);
     const service = await startSeeded(set, ctx.tmp);
+    const uncachedService = await startSeeded(set, ctx.tmp, { readCache: false });
     const headers = { authorization: `Bearer ${service.apiKey}`, 'service-version': '2' };
     const quick = Boolean(process.env.BENCH_QUICK);
     const load = { connections: CONNECTIONS, warmupMs: quick ? 300 : 1000, durationMs: quick ? 1000 : 4000, headers };
@@ -40,27 +43,32 @@ export const serviceThroughput: Benchmark = {
         try {
           const bareUrl = (await bare.next<{ url: string }>(30_000)).url;
           const svc: number[] = [];
+          const uncached: number[] = [];
           const base: number[] = [];
           let errors = 0;
           for (let i = 0; i < reps(0, 3).reps; i++) {
             const a = await runLoad(service.url, page.path, load);
             const b = await runLoad(bareUrl, page.path, load);
+            const u = await runLoad(uncachedService.url, page.path, load);
             svc.push(a.rps);
+            uncached.push(u.rps);
             base.push(b.rps);
-            errors += a.errors + b.errors;
+            errors += a.errors + b.errors + u.errors;
           }
           const s = median(svc);
           const b = median(base);
+          const u = median(uncached);
           const ratio = s / b;
           figures.push({
             name: `service-throughput/${page.label}`,
-            values: [['bare', perSec(b)], ['service', perSec(s)]],
+            values: [['bare', perSec(b)], ['service', perSec(s)], ['service without read cache', perSec(u)]],
             ratio,
             target: '>= 0.5x',
             ok: ratio >= 0.5 && errors === 0,
             note:
               `GET ${page.path}: ${items} items, ${(bytes.length / 1024).toFixed(1)} KiB per page; ` +
-              `service runs ${svc.map(Math.round).join('/')} req/s, bare ${base.map(Math.round).join('/')} req/s` +
+              `service runs ${svc.map(Math.round).join('/')} req/s, bare ${base.map(Math.round).join('/')} req/s; ` +
+              `without the read cache ${perSec(u)} (${(u / b).toFixed(2)}x of bare)` +
               (errors ? `; ${errors} non-200 answers` : ''),
           });
         } finally {
@@ -69,6 +77,7 @@ export const serviceThroughput: Benchmark = {
       }
     } finally {
       await service.stop();
+      await uncachedService.stop();
     }
     return figures;
   },

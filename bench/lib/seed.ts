@@ -68,6 +68,6 @@ export async function useSeed(set: SeedSet, tmp: string): Promise<string> {
 }
 
 /** Starts a service child on a private copy of the seeded template. */
-export async function startSeeded(set: SeedSet, tmp: string): Promise<ServiceChild> {
-  return startServiceChild({ dbFile: await useSeed(set, tmp) });
+export async function startSeeded(set: SeedSet, tmp: string, opts: { readCache?: boolean } = {}): Promise<ServiceChild> {
+  return startServiceChild({ dbFile: await useSeed(set, tmp), ...opts });
 }

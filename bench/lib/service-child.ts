@@ -11,8 +11,9 @@ export interface ServiceChild {
   stop(): Promise<void>;
 }
 
-export async function startServiceChild(opts: { dbFile: string; faults?: unknown; nodeArgs?: string[] }): Promise<ServiceChild> {
+export async function startServiceChild(opts: { dbFile: string; faults?: unknown; nodeArgs?: string[]; readCache?: boolean }): Promise<ServiceChild> {
   const args = ['--db', opts.dbFile, '--key', BENCH_KEY];
+  if (opts.readCache === false) args.push('--no-read-cache');
   if (opts.faults !== undefined) args.push('--faults', JSON.stringify(opts.faults));
   const child = spawnTs(benchScript('serve-child.ts'), args, { nodeArgs: opts.nodeArgs });
   const ready = await child.next<{ url: string }>(60_000);

@@ -29,6 +29,8 @@ export interface AppOptions {
   /** Fault injection (faults.ts); undefined = none, and no fault code runs at all. */
   faults?: FaultInjector;
   log: (line: string) => void;
+  /** Default on; see read-cache.ts. */
+  readCache?: boolean;
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -43,7 +45,7 @@ export function createApp(opts: AppOptions): RequestListener {
   }
   const keyDigests = opts.apiKeys.map(digest);
   const limiter = opts.rateLimit !== undefined ? new RateLimiter(opts.rateLimit, opts.rateLimitWindowMs) : undefined;
-  const cache = new ReadCache();
+  const cache = opts.readCache === false ? undefined : new ReadCache();
 
   function authenticate(header: string | undefined): string {
     if (header === undefined || header === '') throw new ServiceError('ERR_AUTH_MISSING', 'missing Authorization header; send "Authorization: Bearer <API key>"');
@@ -95,6 +97,7 @@ export function createApp(opts: AppOptions): RequestListener {
 
   /** A GET from the cache while no write happened since; otherwise run in a read transaction and keep a 200. */
   function cachedRead(key: string, run: () => Reply): Reply | CachedReply {
+    if (!cache) return opts.store.transaction(run, 'read');
     const version = opts.store.version();
     const hit = cache.get(key, version);
     if (hit) return hit;

@@ -24,6 +24,8 @@ export interface ServiceOptions {
    */
   faults?: unknown;
   quiet?: boolean;
+  /** Serve repeated GETs from bytes until the next write (read-cache.ts); default on. Off: every GET is read. */
+  readCache?: boolean;
 }
 
 export interface RunningService {
@@ -48,7 +50,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   };
   const server = createServer({ keepAliveTimeout: 5_000 }, createApp({
     store, resources: RESOURCES, apiKeys: opts.apiKeys ?? [], rateLimit: opts.rateLimit,
-    rateLimitWindowMs: opts.rateLimitWindowMs, faults, log,
+    rateLimitWindowMs: opts.rateLimitWindowMs, faults, log, readCache: opts.readCache,
   }));
   const host = opts.host ?? '127.0.0.1';
   try {
