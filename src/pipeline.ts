@@ -4,7 +4,7 @@ import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import type { LiveState } from './engine/live.ts';
-import { prepareDesired, prepareLive } from './engine/resource-actions.ts';
+import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { perpetualDiff } from './engine/self-check.ts';
 import { KINDS } from './kinds/index.ts';
@@ -50,9 +50,8 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const kinds = opts.kinds ?? KINDS;
   const fetching = fetchLive(kinds, api, (kind, items) => prepareLive(kind, items, opts.stack));
   fetching.catch(() => undefined); // awaited below: a failed fetch must not count as unhandled meanwhile
-  // The manifest-only half of planning runs while the lists are in flight (after the first requests are out).
-  await new Promise((resolve) => setImmediate(resolve));
-  const prepared = prepareDesired(kinds, desired, opts.stack);
+  // The manifest-only half of planning runs while the lists are in flight, in slices between their pages.
+  const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const fetched = await fetching;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt: opts.adopt === true, prepared });
   return { plan, desired, live };

@@ -3,8 +3,8 @@ import { createApi } from '../../src/client/http.ts';
 import type { DesiredState } from '../../src/manifest/document.ts';
 import { computePlan, loadDesired } from '../../src/pipeline.ts';
 import type { BenchContext } from './context.ts';
-import { startSeeded, STACK, type SeedSet } from './seed.ts';
-import type { ServiceChild } from './service-child.ts';
+import { STACK, useSeed, type SeedSet } from './seed.ts';
+import { startServiceChild, type ServiceChild } from './service-child.ts';
 
 export interface PlanFixture {
   set: SeedSet;
@@ -15,9 +15,10 @@ export interface PlanFixture {
   close(): Promise<void>;
 }
 
-export async function openPlanFixture(ctx: BenchContext, count: number): Promise<PlanFixture> {
+/** `service` options: the read cache (default on), and faults such as latency injected into every GET. */
+export async function openPlanFixture(ctx: BenchContext, count: number, opts: { readCache?: boolean; faults?: unknown } = {}): Promise<PlanFixture> {
   const set = await ctx.seeded(count);
-  const service = await startSeeded(set, ctx.tmp);
+  const service = await startServiceChild({ dbFile: await useSeed(set, ctx.tmp), ...opts });
   const api = createApi({ url: service.url, apiKey: service.apiKey });
   const desired = await loadDesired([set.manifestDir], undefined, { stack: STACK });
   return {

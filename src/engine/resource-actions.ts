@@ -105,14 +105,37 @@ export interface PreparedResource {
  * the bodies of documents without references. computePlan runs it while the live lists are in flight.
  */
 export function prepareDesired(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PreparedResource[] {
+  const prepare = preparer(kinds, stack);
+  return topological(desired.resources).map(prepare);
+}
+
+/** Documents prepared per slice between turns of the event loop (about a millisecond of work each). */
+const SLICE = 200;
+
+/**
+ * prepareDesired in slices, yielding to the event loop between them: run while the lists are in flight, it
+ * lets each answered page send the request for the next one at once rather than wait for the whole slab.
+ */
+export async function prepareDesiredInSlices(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): Promise<PreparedResource[]> {
+  const prepare = preparer(kinds, stack);
+  const out: PreparedResource[] = [];
+  const ordered = topological(desired.resources);
+  for (let at = 0; at < ordered.length; at += SLICE) {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));
+  }
+  return out;
+}
+
+function preparer(kinds: readonly ResourceKind[], stack: string): (r: DesiredResource) => PreparedResource {
   const kindByName = new Map(kinds.map((k) => [k.kind, k]));
-  return topological(desired.resources).map((r): PreparedResource => {
+  return (r) => {
     const kind = kindByName.get(r.kind);
     if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
     const issue = kind.identity === 'marker' ? metadataIssue(r, stack) : undefined;
     const body = hasPendingRef(r.spec) ? undefined : desiredBody(kind, r.spec, () => undefined);
     return { resource: r, kind, ...(issue ? { issue } : {}), ...(body ? { body } : {}) };
-  });
+  };
 }
 
 export function resourceActions(
