@@ -4,6 +4,21 @@ import { createContext } from './cli/context.ts';
 import { runCli } from './cli/program.ts';
 import { EdgeopsError, ManifestError, formatIssue } from './errors.ts';
 
+/**
+ * A reader that stops early (`edgeops --help | head -1`) closes the pipe under us: the next write fails with
+ * EPIPE, emitted as an 'error' event that would otherwise crash the process with a stack trace. Nobody is
+ * reading any more, so output to that stream stops quietly and the command ends with its own exit code (an
+ * apply in flight still finishes its actions and releases its lock rather than dying half-way).
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') return;
+    throw err;
+  });
+}
+quietOnClosedPipe(process.stdout);
+quietOnClosedPipe(process.stderr);
+
 const ctx = createContext();
 
 try {

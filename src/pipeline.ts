@@ -1,12 +1,13 @@
 // The spine of edgeops, top-down: load -> validate -> resolve (manifests), then fetch live -> diff -> plan
-// (engine), then execute. Commands call these three functions and render what they return.
+// (engine), then execute and check. Commands call these functions and render what they return.
+import { EdgeopsError } from './errors.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import type { LiveState } from './engine/live.ts';
 import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
-import { perpetualDiff } from './engine/self-check.ts';
+import { completedAddresses, perpetualDiff } from './engine/self-check.ts';
 import { KINDS } from './kinds/index.ts';
 import type { Api, ResourceKind } from './kinds/resource-kind.ts';
 import type { DesiredState } from './manifest/document.ts';
@@ -57,11 +58,25 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   return { plan, desired, live };
 }
 
+/** What an apply did, and what the post-apply check found. */
+export interface ExecuteOutcome {
+  result: ApplyResult;
+  /**
+   * Why the self-check failed: a PerpetualDiffError naming the resources and fields a fresh plan still changes
+   * although their actions completed, or the error of the re-plan itself. Undefined when it passed or did not
+   * run (an interrupt, or no action completed).
+   */
+  selfCheck?: Error;
+}
+
 /**
- * Execute the plan's actions (p-limit, dependencies first), then re-plan the touched resources; a non-empty
- * re-plan throws PerpetualDiffError naming kind/name and field. `signal` stops new actions from starting.
+ * Execute the plan's actions (p-limit, dependencies first), then re-plan and check that the resources whose
+ * actions all completed have nothing left to do (DESIGN 5: after apply, plan shows no changes). The check runs
+ * after a partial failure too, over what did complete; it is skipped only when the apply was interrupted
+ * (`signal`, which also stops new actions from starting). Never throws for a failed check: the caller prints
+ * what was applied first, then the check's failure.
  */
-export async function executePlan(ctx: PlanContext, api: Api, opts: ExecuteOptions): Promise<ApplyResult> {
+export async function executeAndCheck(ctx: PlanContext, api: Api, opts: ExecuteOptions): Promise<ExecuteOutcome> {
   const kinds = opts.kinds ?? KINDS;
   const byName = new Map(kinds.map((k) => [k.kind, k]));
   const { created: _created, ...result } = await applyPlan(ctx.plan, api, {
@@ -72,10 +87,20 @@ export async function executePlan(ctx: PlanContext, api: Api, opts: ExecuteOptio
     onEvent: opts.onEvent,
     signal: opts.signal,
   });
-  if (result.ok && !result.interrupted && ctx.plan.actions.length > 0) {
+  if (result.interrupted || opts.signal?.aborted || completedAddresses(ctx.plan, result).size === 0) return { result };
+  try {
     const again = await computePlan(ctx.desired, api, { stack: opts.stack, kinds });
     const bug = perpetualDiff(ctx.plan, result, again.plan);
-    if (bug) throw bug;
+    return bug ? { result, selfCheck: bug } : { result };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { result, selfCheck: new EdgeopsError('E_SELF_CHECK', `the check after apply could not re-plan: ${message}`) };
   }
+}
+
+/** executeAndCheck for callers without an output of their own: a failed self-check is thrown. */
+export async function executePlan(ctx: PlanContext, api: Api, opts: ExecuteOptions): Promise<ApplyResult> {
+  const { result, selfCheck } = await executeAndCheck(ctx, api, opts);
+  if (selfCheck) throw selfCheck;
   return result;
 }

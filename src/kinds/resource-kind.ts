@@ -15,6 +15,12 @@ export interface RefField {
   pointer: string;
   /** Manifest kinds the reference may point at (a backend_id may name either backend kind). */
   kinds: readonly string[];
+  /**
+   * The reference must equal a reference of another resource this one names: `{via: '/route_id', pointer:
+   * '/edge_id'}` = the same edge as the route's own `edge_id`. Checked by validate where names or literal ids
+   * show it.
+   */
+  sameAs?: { via: string; pointer: string };
 }
 
 /**

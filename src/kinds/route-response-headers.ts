@@ -35,7 +35,7 @@ export const routeResponseHeaders: ResourceKind = {
   // The route is the parent this manifest is authoritative for; the edge ref gives its path.
   refs: [
     { pointer: '/route_id', kinds: ['HTTPSEdgeRoute'] },
-    { pointer: '/edge_id', kinds: ['HTTPSEdge'] },
+    { pointer: '/edge_id', kinds: ['HTTPSEdge'], sameAs: { via: '/route_id', pointer: '/edge_id' } },
   ],
   immutable: ['edge_id', 'route_id'],
   secrets: [],

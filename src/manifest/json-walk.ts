@@ -8,6 +8,8 @@ export interface Slot {
   /** The concrete pointer (`/ip_restriction/ip_policy_ids/0`). */
   pointer: string;
   set(value: Json): void;
+  /** Remove the value from its mapping (for a list item, the item becomes a hole: do not). */
+  unset(): void;
 }
 
 export function slotsAt(root: Obj, pattern: string): Slot[] {
@@ -16,7 +18,8 @@ export function slotsAt(root: Obj, pattern: string): Slot[] {
     const value = (container as Record<string | number, Json>)[key];
     if (value === undefined) return;
     if (rest.length === 0) {
-      found.push({ value, pointer, set: (v) => ((container as Record<string | number, Json>)[key] = v) });
+      const record = container as Record<string | number, Json>;
+      found.push({ value, pointer, set: (v) => (record[key] = v), unset: () => delete record[key] });
       return;
     }
     const [head, ...tail] = rest as [string, ...string[]];

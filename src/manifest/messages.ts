@@ -33,15 +33,18 @@ function override(e: Err): string | undefined {
 
 const isScalarOfWrongType = (data: unknown): boolean => typeof data === 'number' || typeof data === 'boolean';
 
+/** A null that a field also takes means "unset": not worth listing among the values to write. */
+const withoutNull = <T>(values: T[]): T[] => (values.length > 1 ? values.filter((v) => v !== null && v !== 'null') : values);
+
 function typeMessage(e: Err): string {
-  const types = ([] as string[]).concat(e.params.type as string | string[]);
+  const types = withoutNull(([] as string[]).concat(e.params.type as string | string[]));
   const words = types.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
   const quoteHint = types.includes('string') && isScalarOfWrongType(e.data) ? ' (put it in quotes)' : '';
   return `must be ${words}${quoteHint}`;
 }
 
 function enumMessage(e: Err): string {
-  const allowed = e.params.allowedValues as unknown[];
+  const allowed = withoutNull(e.params.allowedValues as unknown[]);
   const list = allowed.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
   const strings = allowed.filter((v): v is string => typeof v === 'string');
   if (isScalarOfWrongType(e.data) && strings.length) return `must be one of ${list} (put it in quotes)`;

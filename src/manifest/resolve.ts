@@ -1,11 +1,13 @@
 // Stage 4, resolve: documents -> desired resources. Reference fields become PendingRefs (names) or stay literal
-// ids; `{file}`/`{env}` secrets are read; the reference graph must have no cycle. No network.
+// ids; nulls meaning "unset" are dropped; `{file}`/`{env}` secrets are read; the reference graph must have no
+// cycle, and references across documents must agree (parents.ts). No network.
 import type { ManifestIssue } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
 import { findCycles, type RefEdge } from './cycles.ts';
 import { cloneJson, slotsAt } from './json-walk.ts';
+import { checkParents, type ResolvedDoc } from './parents.ts';
 import { fieldPath } from './pointer.ts';
 import { valuePos } from './positions.ts';
 import { NameIndex, resolveRef } from './refs.ts';
@@ -36,6 +38,7 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
   const issues: ManifestIssue[] = [];
   const resources: DesiredResource[] = [];
   const graph = new Map<string, RefEdge[]>();
+  const resolved: ResolvedDoc[] = [];
   for (const doc of docs) {
     const kind = kinds.get(doc.kind);
     if (!kind) continue; // the rules stage reports unknown kinds
@@ -44,6 +47,11 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
       issues.push({ pos: valuePos(doc, pointer), address, message });
     };
     const spec = cloneJson(doc.fields);
+    const validation = kindValidation(doc.kind);
+    // A null where the schema takes one means "unset": the resource is as if the field were left out.
+    for (const pattern of validation?.unsetPointers ?? []) {
+      for (const slot of slotsAt(spec, pattern)) if (slot.value === null) slot.unset();
+    }
     const dependsOn: string[] = [];
     const edges: RefEdge[] = [];
 
@@ -62,7 +70,7 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
       }
     }
 
-    for (const pattern of kindValidation(doc.kind)?.secretPointers ?? []) {
+    for (const pattern of validation?.secretPointers ?? []) {
       for (const slot of slotsAt(spec, pattern)) {
         const outcome = resolveSecret(slot.value, slot.pointer, { dir: doc.dir, cwd, env });
         if (!outcome) continue;
@@ -71,9 +79,11 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
       }
     }
 
-    resources.push({ kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos });
+    const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos };
+    resources.push(resource);
+    resolved.push({ doc, kind, resource });
     if (doc.name !== '' && !graph.has(address)) graph.set(address, edges);
   }
-  issues.push(...findCycles(graph));
+  issues.push(...findCycles(graph), ...checkParents(resolved));
   return { resources, issues };
 }

@@ -1,13 +1,17 @@
 // Stage 3, rules: what a schema cannot say about a document on its own. Unknown kinds (with a suggestion),
 // names (pattern, and "_" which would make a name read as a literal id), duplicate Kind/name across files,
-// the description limit in bytes and the metadata limit counted with the ownership marker.
+// the description limit in bytes, the metadata limit counted with the ownership marker, and header names that
+// differ only in case.
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { ManifestDoc } from './document.ts';
 import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema-parts.ts';
 import { didYouMean } from './suggest.ts';
+import { slotsAt } from './json-walk.ts';
+import { childPointer, fieldPath } from './pointer.ts';
+import { keyPos, valuePos } from './positions.ts';
 import { addressOf } from './validate.ts';
-import { valuePos } from './positions.ts';
+import { kindValidation } from './validators.ts';
 
 /** The reserved metadata key holding the ownership marker (DESIGN 4). */
 export const MARKER_KEY = 'edgeops';
@@ -23,10 +27,36 @@ const NAME = new RegExp(NAME_PATTERN);
 const where = (pos: SourcePos): string => `${pos.file}:${pos.line}:${pos.col}`;
 const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const NAME_RULE = 'lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit';
+
 function nameIssue(doc: ManifestDoc): string | undefined {
-  if (!doc.positions.has('/name') || NAME.test(doc.name)) return undefined;
-  if (doc.name.includes('_')) return `name "${doc.name}" must not contain "_" (a value with "_" is read as a literal id)`;
-  return `name "${doc.name}" must be lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit`;
+  const { name } = doc;
+  if (!doc.positions.has('/name') || NAME.test(name)) return undefined;
+  if (!name.includes('_')) return `name "${name}" must be ${NAME_RULE}`;
+  // "_" gets its own reason; any other problem is named too, so one fix makes the name valid.
+  const upper = /[A-Z]/.test(name);
+  const message = `name "${name}" must not contain "_" (a value with "_" is read as a literal id)${upper ? ' or upper-case letters' : ''}`;
+  return NAME.test(name.replace(/_/g, '-').toLowerCase()) ? message : `${message}, and must be ${NAME_RULE}`;
+}
+
+/** Header names ignore case: `Content-Type` and `content-type` in one map (or list) are one header given twice. */
+function headerIssues(doc: ManifestDoc, address: string): ManifestIssue[] {
+  const issues: ManifestIssue[] = [];
+  for (const pattern of kindValidation(doc.kind)?.headerPointers ?? []) {
+    for (const slot of slotsAt(doc.fields, pattern)) {
+      const value = slot.value;
+      const names = isMapping(value) ? Object.keys(value) : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+      const first = new Map<string, string>();
+      names.forEach((name, i) => {
+        const earlier = first.get(name.toLowerCase());
+        if (earlier === undefined) return void first.set(name.toLowerCase(), name);
+        if (earlier === name) return; // an exact repeat: the schema's uniqueItems reports it
+        const pos = isMapping(value) ? keyPos(doc, childPointer(slot.pointer, name)) : valuePos(doc, childPointer(slot.pointer, i));
+        issues.push({ pos, address, message: `${fieldPath(slot.pointer)}: "${earlier}" and "${name}" are the same header (header names ignore case)` });
+      });
+    }
+  }
+  return issues;
 }
 
 /** The metadata as stored: the user's keys plus the marker; its size is what the service limits. */
@@ -69,6 +99,7 @@ export function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {})
     const bad = nameIssue(doc);
     if (bad) push('/name', bad);
     fieldIssues(doc, stack, push);
+    issues.push(...headerIssues(doc, address));
     if (doc.name === '') continue;
     const earlier = first.get(address);
     if (!earlier) {

@@ -21,6 +21,7 @@ import {
   ref,
   secret,
   stringMap,
+  unsettable,
   type Schema,
 } from './schema-parts.ts';
 import { segments } from './pointer.ts';
@@ -123,13 +124,13 @@ const SOURCES: Record<string, Schema> = {
       edge_id: ref,
       route_id: ref,
       enabled,
-      add: stringMap('Headers added to responses, name to value.', HEADER_NAME_PATTERN),
-      remove: {
+      add: unsettable(stringMap('Headers added to responses, name to value.', HEADER_NAME_PATTERN)),
+      remove: unsettable({
         type: 'array',
         description: 'Header names removed from responses.',
         items: { type: 'string', pattern: HEADER_NAME_PATTERN, errorMessage: 'is not a valid header name' },
         uniqueItems: true,
-      },
+      }),
     },
     ['edge_id', 'route_id'],
   ),

@@ -1,68 +1,70 @@
 // Schemas of the edge and route modules, in the shape the service's create request takes them.
-import { enabled, object, ref, refList, type Schema } from './schema-parts.ts';
+import { enabled, NOT_NULL, object, ref, refList, unsettable, type Schema } from './schema-parts.ts';
 
 export const MIN_VERSIONS = ['1.0', '1.1', '1.2', '1.3'];
 
-export const backendModule: Schema = {
+// A module, and each optional field of one, may be null: unset, as the spec returns it (schema-parts `unsettable`).
+
+export const backendModule: Schema = unsettable({
   ...object({ enabled, backend_id: ref }, ['backend_id']),
   description: 'Where the traffic goes: a tunnel group or HTTP response backend.',
-};
+});
 
-export const ipRestrictionModule: Schema = {
+export const ipRestrictionModule: Schema = unsettable({
   ...object({ enabled, ip_policy_ids: refList }, ['ip_policy_ids']),
   description: 'IP policies that decide which source addresses may connect.',
-};
+});
 
-export const mutualTlsModule: Schema = {
+export const mutualTlsModule: Schema = unsettable({
   ...object({ enabled, certificate_authority_ids: refList }, ['certificate_authority_ids']),
   description: 'Certificate authorities that client certificates are checked against.',
-};
+});
 
-const minVersion: Schema = { type: 'string', enum: MIN_VERSIONS, description: 'Minimum TLS version (quote it: "1.2").' };
+const minVersion: Schema = unsettable({ type: 'string', enum: MIN_VERSIONS, description: 'Minimum TLS version (quote it: "1.2").' });
 
-export const tlsTerminationModule: Schema = {
+export const tlsTerminationModule: Schema = unsettable({
   ...object({
     enabled,
-    terminate_at: { type: 'string', enum: ['edge', 'upstream'], description: 'Where TLS ends (default edge).' },
+    terminate_at: unsettable({ type: 'string', enum: ['edge', 'upstream'], description: 'Where TLS ends (default edge).' }),
     min_version: minVersion,
   }),
   description: 'Where TLS is terminated, and the minimum version when at the edge.',
-};
+});
 
 /** HTTPS edges always terminate at the edge: only the minimum version is chosen. */
-export const httpsTlsTerminationModule: Schema = {
+export const httpsTlsTerminationModule: Schema = unsettable({
   ...object({ enabled, min_version: minVersion }),
   description: 'The minimum TLS version the edge accepts.',
-};
+});
 
 const policyAction: Schema = object(
   {
     type: { type: 'string', minLength: 1, description: 'The action type, e.g. deny, log, custom-response.' },
-    config: { type: 'object', description: 'The action configuration for its type.' },
+    config: unsettable({ type: 'object', description: 'The action configuration for its type.' }),
   },
   ['type'],
 );
 
 const policyRule: Schema = object(
   {
-    name: { type: 'string' },
-    expressions: { type: 'array', items: { type: 'string' }, description: 'CEL expressions selecting the traffic.' },
+    name: unsettable({ type: 'string' }),
+    expressions: unsettable({ type: 'array', items: { type: 'string' }, description: 'CEL expressions selecting the traffic.' }),
     actions: { type: 'array', items: policyAction, minItems: 1 },
   },
   ['actions'],
 );
 
-export const policyModule: Schema = {
+export const policyModule: Schema = unsettable({
   ...object({
     enabled,
-    inbound: { type: 'array', items: policyRule, description: 'Rules for traffic coming in.' },
-    outbound: { type: 'array', items: policyRule, description: 'Rules for traffic going out.' },
+    inbound: unsettable({ type: 'array', items: policyRule, description: 'Rules for traffic coming in.' }),
+    outbound: unsettable({ type: 'array', items: policyRule, description: 'Rules for traffic going out.' }),
   }),
   description: 'Traffic policy: inbound and outbound rules, each with expressions and actions.',
-};
+});
 
 /** With TLS passed through to the upstream, the service refuses the modules that need the decrypted traffic. */
-const notWithUpstream: Schema = { not: {}, errorMessage: 'is not allowed when tls_termination.terminate_at is upstream' };
+const notWithUpstream: Schema = { not: NOT_NULL, errorMessage: 'is not allowed when tls_termination.terminate_at is upstream' };
 
 export const upstreamTermination: Schema = {
   if: {
@@ -78,7 +80,7 @@ export const upstreamTermination: Schema = {
       policy: notWithUpstream,
       tls_termination: {
         type: 'object',
-        properties: { min_version: { not: {}, errorMessage: 'must be unset when terminate_at is upstream' } },
+        properties: { min_version: { not: NOT_NULL, errorMessage: 'must be unset when terminate_at is upstream' } },
       },
     },
   },

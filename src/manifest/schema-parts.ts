@@ -81,7 +81,22 @@ export const hostports: Schema = {
   uniqueItems: true,
 };
 
-export const enabled: Schema = { type: 'boolean', description: 'Apply the module to traffic (default true).' };
+/**
+ * The same field, also accepting null for "unset": the spec returns unset optional fields as null and the
+ * service takes a null like an absent field, so a manifest may say so too. The resolver drops these nulls
+ * (validators.ts finds the fields), so the kinds never see one.
+ */
+export function unsettable(schema: Schema): Schema {
+  const types = ([] as unknown[]).concat(schema.type);
+  const out: Schema = { ...schema, type: [...types, 'null'] };
+  if (Array.isArray(schema.enum)) out.enum = [...(schema.enum as unknown[]), null];
+  return out;
+}
+
+/** Every JSON type but null: `not` this is "must be null or absent". */
+export const NOT_NULL: Schema = { type: ['boolean', 'number', 'string', 'array', 'object'] };
+
+export const enabled: Schema = unsettable({ type: 'boolean', description: 'Apply the module to traffic (default true).' });
 
 export function object(properties: Schema, required: string[] = [], extra: Schema = {}): Schema {
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false, ...extra };

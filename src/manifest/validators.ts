@@ -3,7 +3,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { cidrProblem, isHostport, isHttpUrl } from './formats.ts';
 import { kindSchemas } from './schema-kinds.ts';
-import { SECRET_REF, type Schema } from './schema-parts.ts';
+import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './schema-parts.ts';
 import { projectSchema } from './schema-project.ts';
 import { childPointer } from './pointer.ts';
 
@@ -11,6 +11,10 @@ export interface KindValidation {
   validate: ValidateFunction;
   /** Pointers of the fields that take `{file}`/`{env}` secrets (`*` = each item of a list). */
   secretPointers: string[];
+  /** Pointers of the fields that may be null for "unset" (schema-parts `unsettable`): the resolver drops them. */
+  unsetPointers: string[];
+  /** Pointers of header-name maps (their keys) and lists (their items): names that ignore case. */
+  headerPointers: string[];
 }
 
 function newAjv(): Ajv {
@@ -32,6 +36,19 @@ function findSecrets(schema: Schema, pointer = ''): string[] {
   return found;
 }
 
+/** Walks `properties` and `items` for the nodes `match` picks. */
+function findNodes(schema: Schema, match: (node: Schema) => boolean, pointer = ''): string[] {
+  const found = match(schema) && pointer !== '' ? [pointer] : [];
+  const props = schema.properties as Record<string, Schema> | undefined;
+  for (const [key, sub] of Object.entries(props ?? {})) found.push(...findNodes(sub, match, childPointer(pointer, key)));
+  if (schema.items && typeof schema.items === 'object') found.push(...findNodes(schema.items as Schema, match, `${pointer}/*`));
+  return found;
+}
+
+const takesNull = (node: Schema): boolean => Array.isArray(node.type) && node.type.includes('null');
+const namesHeaders = (node: Schema): boolean =>
+  (node.propertyNames as Schema | undefined)?.pattern === HEADER_NAME_PATTERN || (node.items as Schema | undefined)?.pattern === HEADER_NAME_PATTERN;
+
 // Compiling costs milliseconds per kind, so each schema is compiled the first time a document needs it.
 let ajv: Ajv | undefined;
 let schemas: Map<string, Schema> | undefined;
@@ -45,7 +62,12 @@ export function kindValidation(kind: string): KindValidation | undefined {
   if (cached) return cached;
   const schema = (schemas ??= kindSchemas()).get(kind);
   if (!schema) return undefined;
-  const v = { validate: instance().compile(schema), secretPointers: findSecrets(schema) };
+  const v: KindValidation = {
+    validate: instance().compile(schema),
+    secretPointers: findSecrets(schema),
+    unsetPointers: findNodes(schema, takesNull),
+    headerPointers: findNodes(schema, namesHeaders),
+  };
   kindCache.set(kind, v);
   return v;
 }

@@ -9,7 +9,7 @@ import { sameChecksum } from '../../engine/plan-meaning.ts';
 import { assertDeletesAllowed, deleteStatusLine } from '../../engine/safety.ts';
 import { checkSavedPlan } from '../../engine/saved-plan-check.ts';
 import { KINDS } from '../../kinds/index.ts';
-import { computePlan, executePlan, loadDesired } from '../../pipeline.ts';
+import { computePlan, executeAndCheck, loadDesired } from '../../pipeline.ts';
 import type { PlanContext } from '../../pipeline.ts';
 import { createApplyProgress } from '../../render/apply-progress.ts';
 import { applySummary } from '../../render/apply-report.ts';
@@ -106,9 +106,9 @@ Examples:
           columns: ctx.stdout.columns,
         });
         const interrupt = trapInterrupts(ctx);
-        let result;
+        let outcome;
         try {
-          result = await executePlan(planned, api, {
+          outcome = await executeAndCheck(planned, api, {
             stack: settings.stack,
             concurrency: settings.concurrency,
             onEvent: (event) => progress.onEvent(event),
@@ -118,9 +118,13 @@ Examples:
           progress.stop();
           interrupt.dispose();
         }
+        // What was written is always reported first; then the self-check's failure (a perpetual diff is a bug
+        // in edgeops, named by field), which fails the apply even when every action succeeded.
+        const { result, selfCheck } = outcome;
         ctx.out(`\n${applySummary(plan, result)}`);
         if (lock.lost.aborted) throw new LockLostError(settings.stack, lock.id);
         if (result.interrupted) throw new AbortedError('apply interrupted; run it again to converge');
+        if (selfCheck) throw selfCheck;
         if (!result.ok) throw new ApplyFailedError('apply failed (see the failures above)');
       }));
       done(0);
