@@ -1,6 +1,6 @@
 // A recording HTTP proxy in front of a test service: counts every request edgeops sends, and can rewrite JSON
 // answers (to play a service that changes a value edgeops does not normalize, i.e. force a perpetual diff).
-// With no target it answers 503 to everything and only counts (a service that must never be called).
+// With no target it answers 401 to everything and only counts (a service that must never be called).
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -31,7 +31,7 @@ export async function startProxy(target?: string, rewrite?: Rewrite): Promise<Re
     hits.push(hit);
     const body = await readBody(req);
     if (!target) {
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error_code":"ERR_TEST","msg":"not for this test"}');
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error_code":"ERR_TEST","msg":"no service behind this test server"}');
       return;
     }
     const headers: Record<string, string> = {};
