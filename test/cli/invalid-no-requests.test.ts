@@ -46,7 +46,7 @@ describe('invalid manifests', () => {
     ['apply', ['.', '--auto-approve']],
     ['apply', ['.']],
   ])('%s %j exits 1 with every positioned error and sends no request', async (command, args) => {
-    const r = await edgeops([command, ...args], { cwd: dir, env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: 'k' } });
+    const r = await edgeops([command, ...args], { cwd: dir, env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: 'key-of-a-service-never-reached' } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toEqual(EXPECTED);
@@ -57,7 +57,7 @@ describe('invalid manifests', () => {
     const valid = mkdtempSync(join(tmpdir(), 'edgeops-valid-'));
     try {
       writeFileSync(join(valid, 'p.yaml'), 'kind: IPPolicy\nname: office\n');
-      const r = await edgeops(['plan', valid], { env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: 'k' } });
+      const r = await edgeops(['plan', valid], { env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: 'key-of-a-service-never-reached' } });
       expect(r.code).toBe(1);
       expect(service.hits.length).toBeGreaterThan(0);
     } finally {
