@@ -55,10 +55,46 @@ export function nameField(name: x509.Name, attribute: NameAttribute): string {
   return name.getField(OID[attribute])[0] ?? '';
 }
 
-/** Lowercase hex without leading zeros, as Go's %x prints a serial (the DER sign byte is not part of the number). */
+/**
+ * The serial as Go's %x prints a big.Int (the public API is written in Go): lowercase hex without leading zeros,
+ * and a minus sign before the magnitude for a negative serial, so -5 is "-5" (openssl shows it as
+ * "-5 (-0x5)", or "-05" with -serial). RFC 5280 forbids negative serials but CAs have issued them. The DER
+ * INTEGER is two's complement and the library's hex drops its sign, so the octets are read from the DER.
+ */
 export function serialHex(cert: x509.X509Certificate): string {
-  const hex = cert.serialNumber;
-  return hex === '' ? '0' : BigInt(`0x${hex}`).toString(16);
+  const octets = serialOctets(new Uint8Array(cert.rawData));
+  if (octets === undefined) return cert.serialNumber === '' ? '0' : BigInt(`0x${cert.serialNumber}`).toString(16);
+  if (octets.length === 0) return '0';
+  let value = BigInt(`0x${Buffer.from(octets).toString('hex')}`);
+  if ((octets[0]! & 0x80) !== 0) value -= 1n << BigInt(octets.length * 8);
+  return value.toString(16);
+}
+
+/**
+ * The content octets of tbsCertificate.serialNumber in a DER certificate the library has already parsed:
+ * Certificate ::= SEQUENCE { tbsCertificate SEQUENCE { version [0] EXPLICIT OPTIONAL, serialNumber INTEGER, ...
+ * Undefined if the bytes are not laid out so (then the caller uses the library's unsigned reading).
+ */
+function serialOctets(der: Uint8Array): Uint8Array | undefined {
+  let at = 0;
+  const header = (): { tag: number; length: number } => {
+    const tag = der[at++] ?? -1;
+    let length = der[at++] ?? 0;
+    if (length & 0x80) {
+      const bytes = length & 0x7f;
+      length = 0;
+      for (let i = 0; i < bytes; i++) length = length * 256 + (der[at++] ?? 0);
+    }
+    return { tag, length };
+  };
+  if (header().tag !== 0x30 || header().tag !== 0x30) return undefined;
+  let field = header();
+  if (field.tag === 0xa0) {
+    at += field.length;
+    field = header();
+  }
+  if (field.tag !== 0x02 || at + field.length > der.length) return undefined;
+  return der.subarray(at, at + field.length);
 }
 
 export function keyUsages(cert: x509.X509Certificate): string[] {

@@ -72,12 +72,15 @@ export function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): StoredDoc<unknown>
   return loadDoc(ctx, { kind: def.parent }, ctx.params[param]!);
 }
 
-/** A PATCH body may repeat the path id (the official TypeScript client sends it); any other id is a 400. */
+/**
+ * A PATCH body may repeat the path id (the official TypeScript client sends it); `"id": null` is absent, as null
+ * is for every other field; any other id is a 400.
+ */
 export function withoutBodyId(ctx: Ctx): JsonObject {
   const { id, ...rest } = ctx.body;
-  if (id === undefined || id === ctx.params.id) return rest;
+  if (id === undefined || id === null || id === ctx.params.id) return rest;
   // Never stringify a non-string: a deeply nested value would overflow the stack (a 500 instead of a 400).
-  if (typeof id !== 'string') throw new ServiceError('ERR_FIELD_TYPE', `id: must be a string, got ${id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id}`);
+  if (typeof id !== 'string') throw new ServiceError('ERR_FIELD_TYPE', `id: must be a string, got ${Array.isArray(id) ? 'an array' : typeof id}`);
   throw new ServiceError('ERR_ID_MISMATCH', `id: body id ${JSON.stringify(id.slice(0, 80))} differs from the path id`);
 }
 

@@ -1,8 +1,12 @@
 // The in-process entry of the service: `edgeops serve`, `--local` and the tests all start it through here.
-import { createServer } from 'node:http';
+// Requests Node's HTTP parser refuses before any handler runs also get the service's error envelope.
+import { createServer, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createApp } from './app.ts';
+import { ServiceError } from './errors.ts';
 import { createFaultInjector, parseFaultSpec, type FaultSpec } from './faults.ts';
+import { newOperationId } from './ids.ts';
 import { RESOURCES } from './routes.ts';
 import { Store } from './store.ts';
 
@@ -52,6 +56,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     store, resources: RESOURCES, apiKeys: opts.apiKeys ?? [], rateLimit: opts.rateLimit,
     rateLimitWindowMs: opts.rateLimitWindowMs, faults, log, readCache: opts.readCache,
   }));
+  const methods = [...new Set(RESOURCES.flatMap((r) => r.routes.map((route) => route.method)))];
+  server.on('clientError', (err: ClientError, socket: Duplex) => answerClientError(err, socket, methods));
   const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -81,4 +87,51 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       return closing;
     },
   };
+}
+
+/** What Node's HTTP parser reports in 'clientError' (llhttp's HPE_* codes, ERR_HTTP_REQUEST_TIMEOUT, ECONNRESET). */
+type ClientError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number };
+
+/**
+ * A request the HTTP parser refused (an unknown method such as BREW, malformed framing, headers or chunked
+ * body, a request too slow to arrive) is answered with the error envelope instead of Node's bare 400, and the
+ * connection is closed: after a parse error the rest of its bytes cannot be trusted. As in Node's own handler,
+ * nothing is written once a response on the connection has started (it would interleave with it).
+ */
+function answerClientError(err: ClientError, socket: Duplex, methods: readonly string[]): void {
+  // Node keeps the response in flight on the connection here (what its own clientError default checks too).
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const error = clientErrorOf(err, methods);
+  const operationId = newOperationId();
+  const body = JSON.stringify({ error_code: error.code, status_code: error.status, msg: error.message, details: { operation_id: operationId } });
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Service-Operation-Id': operationId,
+    ...error.headers, Connection: 'close',
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
+}
+
+// The catalog has no generic "malformed request" code; ERR_BODY_UNREADABLE (400) is the closest.
+function clientErrorOf(err: ClientError, methods: readonly string[]): ServiceError {
+  if (err.code === 'HPE_INVALID_METHOD') {
+    const method = methodOf(err);
+    const allow = methods.join(', ');
+    return new ServiceError('ERR_METHOD_NOT_ALLOWED', `${method ?? 'the request method'} is not a method this service serves; allowed: ${allow}`, { Allow: allow });
+  }
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ServiceError('ERR_BODY_UNREADABLE', 'the request did not arrive in time');
+  if (err.code === 'HPE_HEADER_OVERFLOW') return new ServiceError('ERR_BODY_UNREADABLE', 'the request headers are too large');
+  return new ServiceError('ERR_BODY_UNREADABLE', `the request could not be parsed (${err.code ?? 'malformed'})`);
+}
+
+/** The refused method token: from the start of the line the parser stopped in, if it looks like one. */
+function methodOf(err: ClientError): string | undefined {
+  const raw = err.rawPacket?.toString('latin1') ?? '';
+  const stop = Math.min(Math.max((err.bytesParsed ?? 0) - 1, 0), raw.length);
+  const start = raw.lastIndexOf('\n', stop) + 1;
+  return /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,32}(?= )/.exec(raw.slice(start))?.[0];
 }

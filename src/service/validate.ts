@@ -1,6 +1,8 @@
 // Shared body validators. A Validator checks one JSON value at a path ("backend.backend_id", "labels.app",
 // "ip_policy_ids[2]") and returns the typed value or throws a ServiceError naming that path.
 // parseBody/object() reject unknown fields and treat `null` like an absent field unless wrapped in nullable().
+// Maps keyed by the client (labels, headers) are built through a Map so that a key named "__proto__" is kept
+// as an own property, and no number that is not finite (JSON 1e999 parses to Infinity) is ever accepted.
 import { isIP } from 'node:net';
 import { ServiceError, type ErrorCode } from './errors.ts';
 
@@ -54,8 +56,17 @@ export function boolean(): Validator<boolean> {
   };
 }
 
+/**
+ * JSON text such as 1e999 parses to Infinity, which JSON.stringify would store as null: refused wherever a
+ * body holds a number, naming the field.
+ */
+export function nonFinite(path: string, code: ErrorCode = 'ERR_FIELD_INVALID'): ServiceError {
+  return new ServiceError(code, `${path}: number out of range (not finite)`);
+}
+
 export function integer(min: number, max: number, outOfRange: ErrorCode = 'ERR_FIELD_INVALID'): Validator<number> {
   return (value, path) => {
+    if (typeof value === 'number' && !Number.isFinite(value)) throw nonFinite(path, outOfRange);
     if (typeof value !== 'number' || !Number.isInteger(value)) throw wrongType(path, 'an integer', value);
     if (value < min || value > max) throw new ServiceError(outOfRange, `${path}: must be from ${min} to ${max}, got ${value}`);
     return value;
@@ -87,17 +98,18 @@ export function list<T>(item: Validator<T>, opts: { nonEmpty?: ErrorCode; max?: 
 export function stringMap(opts: { lowerKeys?: boolean; key?: (key: string, path: string) => void; value?: Validator<string> } = {}): Validator<Record<string, string>> {
   return (value, path) => {
     if (!isPlainObject(value)) throw wrongType(path, 'an object of strings', value);
-    const out: Record<string, string> = {};
+    // A Map, then fromEntries: assigning out["__proto__"] on a plain object would set its prototype instead.
+    const out = new Map<string, string>();
     for (const [rawKey, v] of Object.entries(value)) {
       const keyPath = fieldPath(path, rawKey);
       if (rawKey === '') throw new ServiceError('ERR_MAP_KEY_INVALID', `${path}: keys must not be empty`);
       opts.key?.(rawKey, keyPath);
       const str = (opts.value ?? string())(v, keyPath);
       const key = opts.lowerKeys ? rawKey.toLowerCase() : rawKey;
-      if (Object.hasOwn(out, key)) throw new ServiceError('ERR_HEADER_DUPLICATE', `${path}: "${clip(rawKey)}" given twice (names ignore case)`);
-      out[key] = str;
+      if (out.has(key)) throw new ServiceError('ERR_HEADER_DUPLICATE', `${path}: "${clip(rawKey)}" given twice (names ignore case)`);
+      out.set(key, str);
     }
-    return out;
+    return Object.fromEntries(out);
   };
 }
 

@@ -1,10 +1,13 @@
-// `edgeops serve` as a child process: prints its URL, answers authenticated requests, keeps data in --db,
-// and closes cleanly on SIGTERM and SIGINT.
+// `edgeops serve` as a child process: prints its URL, answers authenticated requests, keeps data in --db (a
+// SQLite file in WAL mode), applies --rate-limit, closes cleanly on SIGTERM and SIGINT, and reports a port
+// already in use as a configuration error.
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api } from '../helpers/service.ts';
+import { api, expectError } from '../helpers/service.ts';
 import { serve } from './serve-child.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgeops-serve-'));
@@ -31,6 +34,56 @@ describe('edgeops serve', () => {
     expect(got.body.description).toBe('kept');
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
+  });
+
+  it('keeps --db in WAL mode, while serving and after it closed', async () => {
+    const db = join(dir, 'wal.db');
+    const s = serve(['--port', '0', '--api-key', 'k', '--db', db]);
+    const url = await s.url;
+    expect((await api({ url, apiKey: 'k' }).post('/ip_policies', {})).status).toBe(201);
+    const journalMode = () => {
+      const conn = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        return conn.pragma('journal_mode', { simple: true });
+      } finally {
+        conn.close();
+      }
+    };
+    expect(journalMode()).toBe('wal');
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(journalMode()).toBe('wal');
+  });
+
+  it('--rate-limit N answers the N+1st request in 60 s with 429 and Retry-After', async () => {
+    const s = serve(['--port', '0', '--api-key', 'k', '--rate-limit', '3']);
+    try {
+      const c = api({ url: await s.url, apiKey: 'k' });
+      expect(s.output()).toContain('rate limit: 3 requests per 60 s per key');
+      for (let i = 0; i < 3; i++) expect((await c.get('/ip_policies')).status).toBe(200);
+      const r = await c.get('/ip_policies');
+      expectError(r, 429, 'ERR_RATE_LIMITED');
+      const retry = Number(r.headers['retry-after']);
+      expect(Number.isInteger(retry) && retry >= 1 && retry <= 60, String(r.headers['retry-after'])).toBe(true);
+    } finally {
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+    }
+  });
+
+  it('a port already in use is a clear error, exit 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const busy = serve(['--port', String(port)]);
+      await expect(busy.url).rejects.toThrow(`edgeops: port ${port} on 127.0.0.1 is already in use`);
+      expect(await busy.exited).toBe(1);
+      expect(busy.errors()).not.toContain('internal error');
+      expect(busy.output()).toBe('');
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('rejects a bad port', async () => {

@@ -2,7 +2,8 @@
 // one certainly-invalid part (plus random junk elsewhere), so every answer must be a 4xx with the error envelope,
 // and the stored data must be exactly as before the run.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { junkValue, malformedRaw, mutateBody, prng, serviceForFile, type ApiResponse, type Rng } from '../helpers/service.ts';
+import { prng, serviceForFile } from '../helpers/service.ts';
+import { badRequest, expectClientError, INVALID_TEXT, NOT_STRING, type FuzzEndpoint } from './fuzz-requests.ts';
 
 const { svc, c } = serviceForFile();
 const ids: Record<string, string> = {};
@@ -25,13 +26,9 @@ beforeAll(async () => {
   ids.esb = (await c.post('/event_subscriptions', { sources: [{ type: 'a.v0' }] })).body.id;
 });
 
-const NOT_STRING = [1, -1.5, true, false, [], {}, ['x'], { a: 'b' }];
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
-
 // Values certainly invalid for a field of each type (null is "absent", so it is never used as poison).
-const INVALID: Record<string, () => unknown[]> = {
-  description: () => [...NOT_STRING, 'x'.repeat(256), 'é'.repeat(200)],
-  metadata: () => [...NOT_STRING, 'x'.repeat(4097)],
+const INVALID = {
+  ...INVALID_TEXT,
   string: () => NOT_STRING,
   cidr: () => [...NOT_STRING, '', '1.2.3.4/33', '1.2.3.4/8', '::1/200', 'x', '1.2.3', '1.2.3.4 ', '::/0/0'],
   policyRef: () => [...NOT_STRING, '', 'ipp_missing', ids.bkdtg!],
@@ -43,85 +40,40 @@ const INVALID: Record<string, () => unknown[]> = {
   destinations: () => [1, 'ed_x', ['ed_x'], [1], [ids.ipp!]],
   eventType: () => [...NOT_STRING, '', 'BAD', 'a.v', 'a.v0.v1'],
   subscriptionId: () => [...NOT_STRING, 'esb_other'],
-};
+} satisfies Record<string, () => readonly unknown[]>;
 
-interface Endpoint {
-  method: 'POST' | 'PATCH';
-  path: () => string;
-  valid: () => Record<string, unknown>;
-  fields: Record<string, keyof typeof INVALID>;
-  /** Fields whose mere presence is an error (create-only fields in a PATCH). */
-  forbidden?: string[];
-}
-
-const ENDPOINTS: Endpoint[] = [
-  { method: 'POST', path: () => '/ip_policies', valid: () => ({ description: 'd', metadata: 'm' }), fields: { description: 'description', metadata: 'metadata' } },
-  { method: 'PATCH', path: () => `/ip_policies/${ids.ipp}`, valid: () => ({ description: 'd', metadata: 'm' }), fields: { description: 'description', metadata: 'metadata' } },
+const ENDPOINTS: FuzzEndpoint[] = [
+  { method: 'POST', path: () => '/ip_policies', valid: () => ({ description: 'd', metadata: 'm' }), fields: { description: INVALID.description, metadata: INVALID.metadata } },
+  { method: 'PATCH', path: () => `/ip_policies/${ids.ipp}`, valid: () => ({ description: 'd', metadata: 'm' }), fields: { description: INVALID.description, metadata: INVALID.metadata } },
   {
     method: 'POST', path: () => '/ip_policy_rules', valid: () => ({ description: 'd', cidr: '1.0.0.0/8', ip_policy_id: ids.ipp, action: 'deny' }),
-    fields: { description: 'description', metadata: 'metadata', cidr: 'cidr', ip_policy_id: 'policyRef', action: 'action' },
+    fields: { description: INVALID.description, metadata: INVALID.metadata, cidr: INVALID.cidr, ip_policy_id: INVALID.policyRef, action: INVALID.action },
   },
   {
     method: 'PATCH', path: () => `/ip_policy_rules/${ids.ipr}`, valid: () => ({ description: 'd', cidr: '2.0.0.0/8' }),
-    fields: { description: 'description', metadata: 'metadata', cidr: 'cidr' }, forbidden: ['action', 'ip_policy_id'],
+    fields: { description: INVALID.description, metadata: INVALID.metadata, cidr: INVALID.cidr }, forbidden: ['action', 'ip_policy_id'],
   },
-  { method: 'POST', path: () => '/backends/tunnel_group', valid: () => ({ labels: { x: 'y' } }), fields: { description: 'description', metadata: 'metadata', labels: 'labels' } },
-  { method: 'PATCH', path: () => `/backends/tunnel_group/${ids.bkdtg}`, valid: () => ({ labels: { x: 'y' } }), fields: { description: 'description', metadata: 'metadata', labels: 'labels' } },
+  { method: 'POST', path: () => '/backends/tunnel_group', valid: () => ({ labels: { x: 'y' } }), fields: { description: INVALID.description, metadata: INVALID.metadata, labels: INVALID.labels } },
+  { method: 'PATCH', path: () => `/backends/tunnel_group/${ids.bkdtg}`, valid: () => ({ labels: { x: 'y' } }), fields: { description: INVALID.description, metadata: INVALID.metadata, labels: INVALID.labels } },
   {
     method: 'POST', path: () => '/backends/http_response', valid: () => ({ body: 'b', headers: { 'X-A': '1' }, status_code: 201 }),
-    fields: { description: 'description', metadata: 'metadata', body: 'string', headers: 'headers', status_code: 'status' },
+    fields: { description: INVALID.description, metadata: INVALID.metadata, body: INVALID.string, headers: INVALID.headers, status_code: INVALID.status },
   },
   {
     method: 'PATCH', path: () => `/backends/http_response/${ids.bkdhr}`, valid: () => ({ body: 'b', status_code: 201 }),
-    fields: { description: 'description', metadata: 'metadata', body: 'string', headers: 'headers', status_code: 'status' },
+    fields: { description: INVALID.description, metadata: INVALID.metadata, body: INVALID.string, headers: INVALID.headers, status_code: INVALID.status },
   },
   {
     method: 'POST', path: () => '/event_subscriptions', valid: () => ({ sources: [{ type: 'b.v0' }], destination_ids: [] }),
-    fields: { description: 'description', metadata: 'metadata', sources: 'sources', destination_ids: 'destinations' },
+    fields: { description: INVALID.description, metadata: INVALID.metadata, sources: INVALID.sources, destination_ids: INVALID.destinations },
   },
   {
     method: 'PATCH', path: () => `/event_subscriptions/${ids.esb}`, valid: () => ({ sources: [{ type: 'b.v0' }] }),
-    fields: { description: 'description', metadata: 'metadata', sources: 'sources', destination_ids: 'destinations' },
+    fields: { description: INVALID.description, metadata: INVALID.metadata, sources: INVALID.sources, destination_ids: INVALID.destinations },
   },
-  { method: 'POST', path: () => `/event_subscriptions/${ids.esb}/sources`, valid: () => ({ type: 'c.v0' }), fields: { type: 'eventType', subscription_id: 'subscriptionId' } },
-  { method: 'PATCH', path: () => `/event_subscriptions/${ids.esb}/sources/a.v0`, valid: () => ({}), fields: { subscription_id: 'subscriptionId', type: 'eventType' } },
+  { method: 'POST', path: () => `/event_subscriptions/${ids.esb}/sources`, valid: () => ({ type: 'c.v0' }), fields: { type: INVALID.eventType, subscription_id: INVALID.subscriptionId } },
+  { method: 'PATCH', path: () => `/event_subscriptions/${ids.esb}/sources/a.v0`, valid: () => ({}), fields: { subscription_id: INVALID.subscriptionId, type: INVALID.eventType } },
 ];
-
-/** One certainly-invalid request for the endpoint, as [body text, content type]. */
-function badRequest(rng: Rng, ep: Endpoint): { body: string; contentType: string } {
-  const roll = rng();
-  if (roll < 0.1) return { body: malformedRaw(rng), contentType: 'application/json' };
-  if (roll < 0.15) return { body: JSON.stringify(ep.valid()), contentType: pick(rng, ['text/plain', 'application/xml', 'application/jsonx', 'multipart/form-data']) };
-  if (roll < 0.2) {
-    // Any JSON that is not an object (an object would be a valid, empty-ish body).
-    const v = junkValue(rng);
-    const notObject = typeof v === 'object' && v !== null && !Array.isArray(v) ? [v] : v;
-    return { body: JSON.stringify(notObject) + (rng() < 0.5 ? '' : ' ,'), contentType: 'application/json' };
-  }
-  const body = rng() < 0.5 ? mutateBody(rng, ep.valid()) : ep.valid();
-  const poison = rng();
-  if (poison < 0.25) {
-    // defineProperty so that "__proto__" becomes a real key of the JSON text, not a prototype change.
-    Object.defineProperty(body, pick(rng, ['bogus', 'Description', 'id_', 'created_at', 'uri', 'tunnels', '__proto__']), {
-      value: junkValue(rng), enumerable: true, writable: true, configurable: true,
-    });
-  } else if (poison < 0.3 && ep.forbidden) {
-    body[pick(rng, ep.forbidden)] = junkValue(rng) ?? 'x';
-  } else {
-    const field = pick(rng, Object.keys(ep.fields));
-    body[field] = pick(rng, INVALID[ep.fields[field]!]!());
-  }
-  // A key that is not the poison may have been replaced by junk: that only adds invalidity.
-  return { body: JSON.stringify(body), contentType: 'application/json' };
-}
-
-function expectClientError(r: ApiResponse, what: string): void {
-  expect(r.status >= 400 && r.status < 500, `${what} -> ${r.status} ${r.text.slice(0, 300)}`).toBe(true);
-  expect(r.body, what).toEqual({
-    error_code: expect.stringMatching(/^ERR_[A-Z_]+$/), status_code: r.status, msg: expect.any(String),
-    details: { operation_id: expect.stringMatching(/^op_[0-9A-Za-z]{27}$/) },
-  });
-}
 
 describe('fuzzing the core write endpoints', () => {
   it('always a 4xx with the error body, and stored data unchanged', async () => {

@@ -25,6 +25,16 @@ async function parseFaults(text: string): Promise<object> {
   }
 }
 
+/** A listen failure the user can act on, as a ConfigError (exit 1) instead of an internal error. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE') return new ConfigError(`port ${port} on ${host} is already in use; stop the process using it or pick another --port (0 picks a free one)`);
+  if (code === 'EACCES') return new ConfigError(`not permitted to listen on port ${port} on ${host} (ports below 1024 need privileges); pick another --port`);
+  if (code === 'EADDRNOTAVAIL') return new ConfigError(`--host ${host} is not an address of this machine`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError(`--host ${host} does not resolve to an address`);
+  return err;
+}
+
 function waitForStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
@@ -60,7 +70,9 @@ Examples:
       const rateLimit = flags.rateLimit === undefined ? undefined : integerSetting(flags.rateLimit, '--rate-limit', 'rate limit', 1, 1_000_000);
       const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
       const { startService } = await import('../../service/server.ts');
-      const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults });
+      const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults }).catch((err: unknown) => {
+        throw listenError(err, flags.host, port);
+      });
       ctx.out(`edgeops service listening on ${service.url}\n`);
       ctx.out(`  storage: ${flags.db ? flags.db : 'in memory (pass --db FILE to keep data)'}\n`);
       ctx.out(`  API keys: ${flags.apiKey.length > 0 ? `${flags.apiKey.length} configured` : 'none configured: any bearer token is accepted'}\n`);

@@ -3,7 +3,7 @@
 // one, and lists are always returned (DESIGN 7). Optional `name` and `config` are returned only when sent, so
 // a policy reads back exactly as it was written.
 import { ServiceError } from '../errors.ts';
-import { boolean, fieldPath, isPlainObject, list, parseObject, string, type JsonObject, type Validator } from '../validate.ts';
+import { boolean, fieldPath, isPlainObject, list, nonFinite, parseObject, string, type JsonObject, type Validator } from '../validate.ts';
 import type { ModuleDef } from './edge-module-rules.ts';
 
 // Type aliases, not interfaces: they must be assignable to Json for rendering.
@@ -19,17 +19,25 @@ function oneOrMany<T>(item: Validator<T>): Validator<T[]> {
 /** Free-form action config is bounded in depth: serializing a 1 MiB body of nested brackets overflows the stack. */
 export const CONFIG_MAX_DEPTH = 32;
 
-function depthExceeds(value: unknown, limit: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (limit === 0) return true;
-  return Object.values(value).some((v) => depthExceeds(v, limit - 1));
+/**
+ * Throws unless `value` nests at most `limit` more levels and every number in it is finite (JSON 1e999 parses
+ * to Infinity, which would be stored as null). `path` names the value, `configPath` the whole config.
+ */
+function checkConfig(value: unknown, path: string, configPath: string, limit: number): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw nonFinite(path);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (limit === 0) throw new ServiceError('ERR_POLICY_INVALID', `${configPath}: nested deeper than ${CONFIG_MAX_DEPTH} levels`);
+  if (Array.isArray(value)) value.forEach((v, i) => checkConfig(v, fieldPath(path, i), configPath, limit - 1));
+  else for (const [key, v] of Object.entries(value)) checkConfig(v, fieldPath(path, key), configPath, limit - 1);
 }
 
+// Kept as sent: the object JSON.parse built, so every key (also "__proto__") is an own property.
 const config: Validator<JsonObject> = (value, path) => {
   if (!isPlainObject(value)) throw new ServiceError('ERR_FIELD_TYPE', `${path}: expected an object`);
-  if (depthExceeds(value, CONFIG_MAX_DEPTH)) {
-    throw new ServiceError('ERR_POLICY_INVALID', `${path}: nested deeper than ${CONFIG_MAX_DEPTH} levels`);
-  }
+  checkConfig(value, path, path, CONFIG_MAX_DEPTH);
   return value;
 };
 
