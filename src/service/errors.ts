@@ -19,6 +19,7 @@ export const ERROR_CATALOG = {
   ERR_BODY_INVALID_JSON: { status: 400, condition: 'request body is not valid JSON (or not UTF-8)' },
   ERR_BODY_NOT_OBJECT: { status: 400, condition: 'request body is JSON but not an object' },
   ERR_BODY_UNREADABLE: { status: 400, condition: 'request body could not be read (aborted)' },
+  ERR_REQUEST_MALFORMED: { status: 400, condition: 'the HTTP request itself is malformed (bad header, bad chunk framing, headers too large, too slow to arrive); the connection is closed' },
   ERR_CLIENT_GONE: { status: 400, condition: 'the client closed the connection before the request was carried out: nothing is written, no answer is sent' },
   ERR_QUERY_UNKNOWN_PARAM: { status: 400, condition: 'a query parameter other than limit/before_id on a list' },
   ERR_QUERY_REPEATED_PARAM: { status: 400, condition: 'a query parameter given more than once' },

@@ -116,16 +116,15 @@ function answerClientError(err: ClientError, socket: Duplex, methods: readonly s
   socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
 }
 
-// The catalog has no generic "malformed request" code; ERR_BODY_UNREADABLE (400) is the closest.
 function clientErrorOf(err: ClientError, methods: readonly string[]): ServiceError {
   if (err.code === 'HPE_INVALID_METHOD') {
     const method = methodOf(err);
     const allow = methods.join(', ');
     return new ServiceError('ERR_METHOD_NOT_ALLOWED', `${method ?? 'the request method'} is not a method this service serves; allowed: ${allow}`, { Allow: allow });
   }
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ServiceError('ERR_BODY_UNREADABLE', 'the request did not arrive in time');
-  if (err.code === 'HPE_HEADER_OVERFLOW') return new ServiceError('ERR_BODY_UNREADABLE', 'the request headers are too large');
-  return new ServiceError('ERR_BODY_UNREADABLE', `the request could not be parsed (${err.code ?? 'malformed'})`);
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ServiceError('ERR_REQUEST_MALFORMED', 'the request did not arrive in time');
+  if (err.code === 'HPE_HEADER_OVERFLOW') return new ServiceError('ERR_REQUEST_MALFORMED', 'the request headers are too large');
+  return new ServiceError('ERR_REQUEST_MALFORMED', `the request could not be parsed (${err.code ?? 'malformed'})`);
 }
 
 /** The refused method token: from the start of the line the parser stopped in, if it looks like one. */

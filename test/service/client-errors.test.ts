@@ -61,13 +61,13 @@ describe('requests the HTTP parser refuses', () => {
     expect(two).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*HTTP\/1\.1 405 Method Not Allowed[\s\S]*"msg":"BREW is not a method/);
   });
 
-  it('a malformed header is a 400 envelope (ERR_BODY_UNREADABLE) and changes nothing', async () => {
+  it('a malformed header is a 400 envelope (ERR_REQUEST_MALFORMED) and changes nothing', async () => {
     const before = (await c.get('/ip_policies')).body;
     const raw = await rawExchange(`POST /ip_policies HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n${auth()}Content-Length: 2\r\n\r\n{}`);
     const r = parseResponse(raw);
-    expectError(r, 400, 'ERR_BODY_UNREADABLE', 'the request could not be parsed (HPE_INVALID_HEADER_TOKEN)');
+    expectError(r, 400, 'ERR_REQUEST_MALFORMED', 'the request could not be parsed (HPE_INVALID_HEADER_TOKEN)');
     const chunked = parseResponse(await rawExchange(`POST /ip_policies HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`));
-    expectError(chunked, 400, 'ERR_BODY_UNREADABLE');
+    expectError(chunked, 400, 'ERR_REQUEST_MALFORMED');
     expect((await c.get('/ip_policies')).body).toEqual(before);
   });
 });
