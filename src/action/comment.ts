@@ -13,9 +13,6 @@ export function commentMarker(stack: string): string {
   return `<!-- edgeops-plan:${stack} -->`;
 }
 
-/** Stacks are lower-case letters, digits and `-`; anything else in a marker is ignored. */
-const ANY_MARKER = /^<!-- edgeops-plan:([a-z0-9-]+) -->/;
-
 /**
  * The comment of this stack: its body must START with the marker, so a reply quoting it does not count.
  * If a person posted one by hand too, the bot's own comment wins.
@@ -24,11 +21,6 @@ export function findPlanComment(comments: IssueComment[], stack: string): IssueC
   const marker = commentMarker(stack);
   const mine = comments.filter((c) => typeof c.body === 'string' && c.body.startsWith(marker));
   return mine.find((c) => c.user?.type === 'Bot') ?? mine[0];
-}
-
-/** The stacks that already have a plan comment on the pull request. */
-export function commentedStacks(comments: IssueComment[]): string[] {
-  return [...new Set(comments.flatMap((c) => ANY_MARKER.exec(c.body ?? '')?.[1] ?? []))];
 }
 
 export interface CommentParts {

@@ -40,6 +40,14 @@ export function edgeopsEnv(base: NodeJS.ProcessEnv, inputs: ActionInputs): NodeJ
   return env;
 }
 
+/**
+ * The arguments every command takes from the inputs: the paths, and --adopt when the input asks for it (without
+ * it, edgeops.yaml's `adopt` still applies: an `export --all` directory adopts on its own).
+ */
+export function commonArgs(inputs: ActionInputs): string[] {
+  return [...inputs.paths, ...(inputs.adopt ? ['--adopt'] : [])];
+}
+
 export function runEdgeops(args: string[], opts: CliOptions): Promise<CliRun> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -3,6 +3,7 @@
 import type { CliRun } from './edgeops-cli.ts';
 import { failureMarkdown, firstError } from './report.ts';
 import type { Session } from './session.ts';
+import { runStack } from './stack.ts';
 
 /** An apply's report lists every action and failure, so the job summary gets more of it than a comment would. */
 const SUMMARY_LINES = 400;
@@ -10,7 +11,7 @@ const SUMMARY_LINES = 400;
 export function reportFailure(s: Session, command: string, run: CliRun, stack?: string, why?: string): number {
   const reason = why ?? firstError(run);
   s.runner.error(`edgeops ${command} failed: ${reason}`);
-  s.runner.appendSummary(failureMarkdown(command, stack ?? s.inputs.stack, run, SUMMARY_LINES));
+  s.runner.appendSummary(failureMarkdown(command, stack ?? runStack(s), run, SUMMARY_LINES));
   s.runner.setOutput('summary', `edgeops ${command} failed: ${reason}`);
   return 1;
 }

@@ -27,6 +27,10 @@ export interface ActionInputs {
   workingDirectory?: string;
   /** A snapshot file (`edgeops export --snapshot`) to plan against instead of the service: no API key needed. */
   against?: string;
+  /** Pass --adopt: adopt unmanaged resources matching a document (false leaves it to edgeops.yaml's `adopt`). */
+  adopt: boolean;
+  /** apply: pass --allow-deletes, so a plan over max_deletes (or a per-kind limit) is applied. */
+  allowDeletes: boolean;
 }
 
 export interface GitHubContext {
@@ -130,5 +134,7 @@ export function readInputs(env: Env, github: GitHubContext): ActionInputs {
     githubToken: optional(readInput(env, 'github-token')) ?? optional(env.GITHUB_TOKEN ?? ''),
     workingDirectory: optional(readInput(env, 'working-directory')),
     against,
+    adopt: readBoolean(env, 'adopt', false),
+    allowDeletes: readBoolean(env, 'allow-deletes', false),
   };
 }

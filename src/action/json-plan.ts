@@ -1,31 +1,42 @@
-// Every command starts with `edgeops plan --format json --detailed-exitcode`: it gives the `plan-json` file,
-// whether there are changes, and the resolved stack name, whatever the command goes on to do.
-import { writeFileSync } from 'node:fs';
+// The `plan-json` output comes from the very run the command reports: the CLI prints its own rendering
+// (Markdown for a comment, the drift report) and writes the same plan in the JSON plan format to a file
+// (`--json-out`), so the outputs, the comment and the job summary all come from one reading of live state.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { againstArgs } from './against.ts';
+import { randomUUID } from 'node:crypto';
 import type { CliRun } from './edgeops-cli.ts';
 import { parseJsonPlan, type JsonPlan } from './plan-state.ts';
 import type { Session } from './session.ts';
 
-export type JsonPlanRun =
-  | { ok: true; plan: JsonPlan; file: string; hasChanges: boolean }
+export type PlannedRun =
+  | { ok: true; run: CliRun; plan: JsonPlan; file: string }
   | { ok: false; run: CliRun };
 
-export async function runJsonPlan(s: Session): Promise<JsonPlanRun> {
-  const run = await s.edgeops(['plan', ...s.inputs.paths, ...againstArgs(s.inputs), '--format', 'json', '--detailed-exitcode']);
-  if (run.code !== 0 && run.code !== 2) return { ok: false, run };
-  let plan: JsonPlan;
+/**
+ * Runs `edgeops ARGS --json-out FILE` (plan or drift: exit 0, or 2 for changes or drift) and publishes the JSON
+ * plan as the `plan-json` output, under a name with the stack the CLI resolved.
+ */
+export async function runPlanned(s: Session, args: string[], opts: { echo?: boolean } = {}): Promise<PlannedRun> {
+  const partial = join(s.tempDir, `edgeops-plan-${randomUUID()}.partial`);
   try {
-    plan = parseJsonPlan(run.stdout);
-  } catch (err) {
-    return { ok: false, run: { ...run, code: 1, stderr: `${run.stderr}edgeops: unreadable JSON plan: ${(err as Error).message}\n` } };
+    const run = await s.edgeops([...args, '--json-out', partial], opts);
+    if (run.code !== 0 && run.code !== 2) return { ok: false, run };
+    let text: string;
+    let plan: JsonPlan;
+    try {
+      text = readFileSync(partial, 'utf8');
+      plan = parseJsonPlan(text);
+    } catch (err) {
+      return { ok: false, run: { ...run, code: 1, stderr: `${run.stderr}edgeops: unreadable JSON plan: ${(err as Error).message}\n` } };
+    }
+    // The stack is lower-case letters, digits and `-` (the CLI checks it), so it is safe in a file name.
+    const file = join(s.tempDir, `edgeops-plan-${plan.stack}.json`);
+    writeFileSync(file, s.runner.scrub(text));
+    s.runner.setOutput('plan-json', file);
+    return { ok: true, run, plan, file };
+  } finally {
+    rmSync(partial, { force: true });
   }
-  // The stack is lower-case letters, digits and `-` (the CLI checks it), so it is safe in a file name.
-  const file = join(s.tempDir, `edgeops-plan-${plan.stack}.json`);
-  writeFileSync(file, s.runner.scrub(run.stdout));
-  s.runner.setOutput('plan-json', file);
-  // --detailed-exitcode is the contract for "changes"; the resource list says the same in the JSON.
-  return { ok: true, plan, file, hasChanges: run.code === 2 };
 }
 
 export function planSummaryLine(plan: JsonPlan): string {

@@ -2,7 +2,7 @@
 // plan it holds, and create or update it. A failure to comment (a fork's read-only token, a missing
 // `pull-requests: write` permission) is a warning: the plan itself is in the job summary either way.
 import { againstNote } from './against.ts';
-import { buildPlanComment, commentedStacks, findPlanComment, STATE_BUDGET, upsertPlanComment } from './comment.ts';
+import { buildPlanComment, findPlanComment, STATE_BUDGET, upsertPlanComment } from './comment.ts';
 import type { CliRun } from './edgeops-cli.ts';
 import { GitHubClient, type IssueComment } from './github.ts';
 import { diffPlanStates, renderDelta } from './plan-delta.ts';
@@ -66,15 +66,13 @@ export async function commentPlan(s: Session, plan: JsonPlan, markdown: string):
 
 /**
  * Replaces the plan in the comment with the failure, so an outdated plan never looks current. The previous
- * plan's fingerprint is kept, so the next good plan is still compared with the last good one. Without a stack
- * from the inputs or the environment, the one stack already commented on is the best guess.
+ * plan's fingerprint is kept, so the next good plan is still compared with the last good one. `stack` is the
+ * run's stack as the CLI resolves it (stack.ts), so the failure replaces the comment its plans go to.
  */
-export async function commentFailure(s: Session, run: CliRun): Promise<void> {
+export async function commentFailure(s: Session, run: CliRun, stack: string): Promise<void> {
   await guarded(s, async () => {
     const t = await target(s);
     if (!t) return;
-    const known = commentedStacks(t.comments);
-    const stack = s.inputs.stack ?? s.env.EDGEOPS_STACK ?? (known.length === 1 ? known[0]! : 'default');
     const existing = findPlanComment(t.comments, stack);
     const { body } = buildPlanComment({
       stack,

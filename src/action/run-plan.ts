@@ -1,35 +1,36 @@
 // command: plan (pull requests, pushes to other branches): the plan in the job summary, on the pull request
-// as one comment kept up to date, and as outputs. Exit 0 whether or not there are changes.
+// as one comment kept up to date, and as outputs. Exit 0 whether or not there are changes. One run of the CLI
+// gives both the Markdown and the JSON plan (`--json-out`): the comment and the outputs show the same plan.
 import { againstArgs } from './against.ts';
+import { commonArgs } from './edgeops-cli.ts';
 import { commentFailure, commentPlan } from './pr-comment.ts';
 import { reportFailure } from './failure.ts';
-import { planSummaryLine, runJsonPlan } from './json-plan.ts';
+import { planSummaryLine, runPlanned } from './json-plan.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
+import { runStack } from './stack.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 const bytes = (text: string): number => Buffer.byteLength(text);
 
 export async function runPlan(s: Session): Promise<number> {
-  const json = await runJsonPlan(s);
-  if (!json.ok) {
-    await commentFailure(s, json.run);
-    return reportFailure(s, 'plan', json.run);
+  const args = ['plan', ...commonArgs(s.inputs), ...againstArgs(s.inputs), '--format', 'markdown', '--detailed-exitcode'];
+  const planned = await runPlanned(s, args, { echo: true });
+  if (!planned.ok) {
+    const stack = runStack(s);
+    await commentFailure(s, planned.run, stack);
+    return reportFailure(s, 'plan', planned.run, stack);
   }
-  // A second run for the Markdown rendering: the CLI's renderer is the one place that formats a plan.
-  const markdown = await s.edgeops(['plan', ...s.inputs.paths, ...againstArgs(s.inputs), '--format', 'markdown'], { echo: true });
-  if (markdown.code !== 0) {
-    await commentFailure(s, markdown);
-    return reportFailure(s, 'plan', markdown, json.plan.stack);
-  }
-  s.runner.setOutput('has-changes', String(json.hasChanges));
-  const summary = planSummaryLine(json.plan);
-  const delta = await commentPlan(s, json.plan, markdown.stdout);
+  const { plan, run } = planned;
+  const markdown = run.stdout;
+  s.runner.setOutput('has-changes', String(run.code === 2));
+  const summary = planSummaryLine(plan);
+  const delta = await commentPlan(s, plan, markdown);
 
   // The job summary is where the full plan lives when the comment had to leave resources out.
   const extra = delta ? `\n${delta}` : '';
   const room = STEP_SUMMARY_LIMIT - bytes(extra);
-  const full = truncatePlanMarkdown(markdown.stdout, room, { measure: bytes, fullPlanAt: "the JSON plan (the file named by the `plan-json` output)" });
+  const full = truncatePlanMarkdown(markdown, room, { measure: bytes, fullPlanAt: "the JSON plan (the file named by the `plan-json` output)" });
   s.runner.appendSummary(`${full.text}${extra}`);
   s.runner.setOutput('summary', summary);
   s.runner.info(summary);

@@ -1,6 +1,7 @@
 // The options every manifest command shares, and how each value is resolved: flag > environment >
-// edgeops.yaml > default. Commander gets no defaults for these, so "not given" stays distinguishable from
-// "given as the default" and the file can sit between the environment and the default.
+// edgeops.yaml > default (stack, api_url, concurrency, adopt). Commander gets no defaults for these, so "not
+// given" stays distinguishable from "given as the default" and the file can sit between the environment and
+// the default.
 import { Command, Option } from 'commander';
 import { ConfigError } from '../errors.ts';
 import type { ProjectConfig } from '../manifest/document.ts';
@@ -17,6 +18,8 @@ export interface SharedFlags {
   concurrency?: string;
   local?: boolean;
   color: boolean;
+  /** `--adopt` / `--no-adopt`, on the commands that plan (adoptOptions). */
+  adopt?: boolean;
 }
 
 export interface Settings {
@@ -27,6 +30,8 @@ export interface Settings {
   apiUrl?: string;
   apiKey?: string;
   color: boolean;
+  /** Adopt unmanaged live resources that match a document by natural key, instead of planning copies. */
+  adopt: boolean;
 }
 
 export function addSharedOptions(cmd: Command): Command {
@@ -37,6 +42,13 @@ export function addSharedOptions(cmd: Command): Command {
     .addOption(new Option('--concurrency <n>', `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`))
     .addOption(new Option('--local', 'use the embedded service on .edgeops/local.db next to the manifests'))
     .addOption(new Option('--no-color', 'no colour in the output (also NO_COLOR)'));
+}
+
+/** `--adopt` and `--no-adopt` for the commands that plan (plan, apply, drift); neither given: env, then file. */
+export function addAdoptOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--adopt', 'match resources without an ownership marker to documents by natural key and adopt them instead of creating copies [env EDGEOPS_ADOPT, edgeops.yaml adopt, default false]'))
+    .addOption(new Option('--no-adopt', 'do not adopt, even if EDGEOPS_ADOPT or edgeops.yaml says so'));
 }
 
 interface Source<T> {
@@ -110,9 +122,27 @@ function parseApiKey(source: Source<string> | undefined): string | undefined {
   return source.value;
 }
 
+function parseAdopt(source: Source<string | boolean> | undefined): boolean {
+  if (!source) return false;
+  if (typeof source.value === 'boolean') return source.value;
+  const value = source.value.trim().toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(`${source.from}: must be true or false, got ${shownValue(source.value)}`);
+}
+
 /** Whether colour is on: not --no-color, NO_COLOR unset or empty (no-color.org), and the output is a terminal. */
 export function colorEnabled(flag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   return flag && isTTY && !env.NO_COLOR;
+}
+
+/**
+ * The stack a run manages: --stack > EDGEOPS_STACK > edgeops.yaml's stack > "default". Exported for the
+ * GitHub Action, which must name the stack of a run that failed before it could say.
+ */
+export function resolveStack(flag: string | undefined, env: NodeJS.ProcessEnv, config: ProjectConfig): string {
+  const file = config.file ?? 'edgeops.yaml';
+  return parseStack(pick([flag, '--stack'], [env.EDGEOPS_STACK, 'EDGEOPS_STACK'], [config.stack, `${file}: stack`]));
 }
 
 export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, config: ProjectConfig, stdoutIsTTY: boolean): Settings {
@@ -122,7 +152,7 @@ export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, conf
   }
   const local = flags.local === true;
   return {
-    stack: parseStack(pick([flags.stack, '--stack'], [env.EDGEOPS_STACK, 'EDGEOPS_STACK'], [config.stack, `${file}: stack`])),
+    stack: resolveStack(flags.stack, env, config),
     concurrency: parseConcurrency(pick<string | number>(
       [flags.concurrency, '--concurrency'],
       [env.EDGEOPS_CONCURRENCY, 'EDGEOPS_CONCURRENCY'],
@@ -133,5 +163,6 @@ export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, conf
     apiUrl: local ? undefined : parseUrl(pick([flags.apiUrl, '--api-url'], [env.EDGEOPS_API_URL, 'EDGEOPS_API_URL'], [config.api_url, `${file}: api_url`])),
     apiKey: local ? undefined : parseApiKey(pick([flags.apiKey, '--api-key'], [env.EDGEOPS_API_KEY, 'EDGEOPS_API_KEY'])),
     color: colorEnabled(flags.color, env, stdoutIsTTY),
+    adopt: parseAdopt(pick<string | boolean>([flags.adopt, flags.adopt ? '--adopt' : '--no-adopt'], [env.EDGEOPS_ADOPT, 'EDGEOPS_ADOPT'], [config.adopt, `${file}: adopt`])),
   };
 }

@@ -5,12 +5,14 @@
 //   missing    desired has it, live does not (deleted out of band, or never applied)
 //   live-only  live has it, desired does not (added by hand): a resource carrying this stack's marker, a
 //              natural-key item in scope, a module, or one element of a list (an event type, a hostport)
+//   unmanaged  (with adopt) a document matches, by natural key, a live resource without an ownership marker:
+//              apply adopts it (writes the marker) instead of creating a copy
 import type { Json } from '../kinds/resource-kind.ts';
 import { canonicalJson } from './ownership.ts';
 import type { Action, ActionOp, FieldChange, Plan } from './plan-data.ts';
 import { isPendingRef } from './refs.ts';
 
-export type DriftDirection = 'changed' | 'missing' | 'live-only';
+export type DriftDirection = 'changed' | 'missing' | 'live-only' | 'unmanaged';
 
 /** What apply does to a resource as a whole (module actions count as an update). */
 export type ResourceApply = 'create' | 'update' | 'replace' | 'delete';
@@ -33,6 +35,8 @@ export interface DriftFinding {
   knownAfterApply: boolean;
   /** The plan action that resolves it. */
   action: ActionOp;
+  /** An "unmanaged" finding: the natural key that matched the live resource (`hostport 1.tcp.example.com:20001`). */
+  adopt?: string;
 }
 
 export interface DriftResource {
@@ -51,6 +55,8 @@ export interface DriftSummary {
   changed: number;
   missing: number;
   liveOnly: number;
+  /** Resources apply would adopt (only with adopt, and only when there are any). */
+  unmanaged?: number;
   /** Resources that differ at all. */
   resources: number;
 }
@@ -113,6 +119,12 @@ function resourceApply(actions: readonly Action[]): ResourceApply {
 
 function actionFindings(action: Action): DriftFinding[] {
   const whole = { path: '', element: false, sensitive: false, knownAfterApply: false, action: action.op };
+  // An adopted resource: the missing marker is a finding of its own, before any field that differs.
+  const adoption: DriftFinding[] = action.adopt !== undefined ? [{ ...whole, direction: 'unmanaged', adopt: action.adopt }] : [];
+  return [...adoption, ...changeFindings(action, whole)];
+}
+
+function changeFindings(action: Action, whole: Omit<DriftFinding, 'direction'>): DriftFinding[] {
   switch (action.op) {
     case 'create':
       return [{ ...whole, direction: 'missing' }];
@@ -146,10 +158,11 @@ export function driftReport(plan: Plan): DriftReport {
     };
   });
   const count = (d: DriftDirection): number => resources.filter((r) => r.findings.some((f) => f.direction === d)).length;
+  const unmanaged = count('unmanaged');
   return {
     stack: plan.stack,
     inSync: plan.actions.length === 0,
-    summary: { changed: count('changed'), missing: count('missing'), liveOnly: count('live-only'), resources: resources.length },
+    summary: { changed: count('changed'), missing: count('missing'), liveOnly: count('live-only'), ...(unmanaged > 0 ? { unmanaged } : {}), resources: resources.length },
     resources,
     warnings: [...plan.warnings],
   };

@@ -1,9 +1,11 @@
-// `edgeops export`, the pure half: live state -> one YAML file per kind (plus edgeops.yaml naming the stack),
-// the placeholders the user must fill, and warnings. Writing the files is write.ts's job.
+// `edgeops export`, the pure half: live state -> one YAML file per kind (plus edgeops.yaml naming the stack, and
+// with unmanaged resources exported, `adopt: true`), the placeholders the user must fill, and warnings. Writing
+// the files is write.ts's job.
 import type { LiveState } from '../engine/live.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
 import { NAME_PATTERN } from '../manifest/schema-parts.ts';
+import { keepAdoptable, type LeftOut } from './adoptable.ts';
 import { toDocument, type ExportedDoc, type Placeholder } from './documents.ts';
 import { kindFileName } from './names.ts';
 import { selectForExport } from './select.ts';
@@ -22,8 +24,13 @@ export interface ExportFile {
 export interface ExportResult {
   stack: string;
   files: ExportFile[];
-  /** edgeops.yaml naming the stack; absent when the stack name is not valid there (then pass --stack to plan). */
+  /**
+   * edgeops.yaml naming the stack, and `adopt: true` when unmanaged resources were exported (so plan and apply
+   * adopt them instead of creating copies); absent when the stack name is not valid there (then pass --stack).
+   */
   projectFile?: string;
+  /** Unmanaged resources `--all` left out: adoption could not match them to their documents. */
+  leftOut: LeftOut[];
   placeholders: Placeholder[];
   managed: number;
   unmanaged: number;
@@ -46,9 +53,22 @@ export function exportFileNames(kinds: readonly ResourceKind[] = KINDS): string[
   return [PROJECT_FILE, ...kinds.map((k) => kindFileName(k.kind))];
 }
 
+function projectFile(stack: string, adopt: boolean): string {
+  const lines = ['# written by edgeops export: the stack these manifests manage', `stack: ${stack}`];
+  if (adopt) {
+    lines.push(
+      '# Resources without an ownership marker were exported: plan and apply adopt each of them (match it by natural',
+      '# key and write the marker) instead of creating a copy. Once apply has adopted them, this may go.',
+      'adopt: true',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 export function buildExport(live: LiveState, opts: ExportOptions): ExportResult {
   const kinds = opts.kinds ?? KINDS;
-  const selection = selectForExport(kinds, live, opts);
+  const selected = selectForExport(kinds, live, opts);
+  const { selection, leftOut } = opts.all ? keepAdoptable(kinds, live, selected, opts.stack) : { selection: selected, leftOut: [] };
   const exported = selection.entries.map((e) => toDocument(e, selection));
   const when = (opts.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const files: ExportFile[] = [];
@@ -60,20 +80,22 @@ export function buildExport(live: LiveState, opts: ExportOptions): ExportResult 
     const header = [
       `${kind.kind} resources of stack "${opts.stack}", written by \`edgeops export${opts.all ? ' --all' : ''}\` at ${when}.`,
       'Managed resources keep the names of their ownership markers (renaming one makes apply delete and recreate it).',
-      ...(docs.some((d) => !d.entry.managed) ? ['Unmanaged resources are named from what they are; rename them freely before adopting.'] : []),
+      ...(docs.some((d) => !d.entry.managed) ? [`Unmanaged resources are named from what they are; rename them freely before adopting (${PROJECT_FILE} sets adopt: true).`] : []),
     ];
     files.push({ file: kindFileName(kind.kind), kind: kind.kind, docs, text: fileYaml(header, docs) });
   }
   const validStack = new RegExp(NAME_PATTERN).test(opts.stack);
   const warnings = [...selection.warnings, ...exported.flatMap((d) => d.warnings)];
   if (!validStack) warnings.push(`the stack name "${opts.stack}" cannot be written to ${PROJECT_FILE}; pass --stack ${opts.stack} when planning the export`);
+  const unmanaged = exported.filter((d) => !d.entry.managed).length;
   return {
     stack: opts.stack,
     files,
-    ...(validStack ? { projectFile: `# written by edgeops export: the stack these manifests manage\nstack: ${opts.stack}\n` } : {}),
+    ...(validStack ? { projectFile: projectFile(opts.stack, unmanaged > 0) } : {}),
+    leftOut,
     placeholders: exported.flatMap((d) => d.placeholders),
     managed: exported.filter((d) => d.entry.managed).length,
-    unmanaged: exported.filter((d) => !d.entry.managed).length,
+    unmanaged,
     otherStacks: selection.otherStacks,
     warnings,
   };

@@ -9,8 +9,8 @@ const OPTIONS = { lineWidth: 0, minContentWidth: 0 } as const;
 function docComment(d: ExportedDoc): string {
   const lines = [` live id: ${d.entry.item.id}`];
   if (!d.entry.managed) {
-    lines.push(' unmanaged: no ownership marker of this stack. `plan --adopt` brings it under management;');
-    lines.push(' without --adopt, apply would create a second copy of it.');
+    lines.push(' unmanaged: no ownership marker of this stack. With adopt (edgeops.yaml), plan and apply adopt it;');
+    lines.push(' without adopt, apply would create a second copy of it.');
   }
   return lines.join('\n');
 }

@@ -24,6 +24,8 @@ export interface ProjectConfig {
   max_deletes?: number;
   /** Per-kind delete limits, e.g. {TCPEdge: 2}. */
   max_deletes_per_kind?: Record<string, number>;
+  /** Adopt unmanaged resources matching a document by natural key (`--adopt`); `export --all` writes it. */
+  adopt?: boolean;
   /** File the config came from. */
   file?: string;
 }

@@ -1,9 +1,9 @@
-// edgeops.yaml: the project file at a root (stack, api_url, concurrency, max_deletes, max_deletes_per_kind).
+// edgeops.yaml: the project file at a root (stack, api_url, concurrency, max_deletes, max_deletes_per_kind, adopt).
 // Several roots may each have one; they agree or the run stops with both positions.
 import type { ManifestIssue } from '../errors.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { ProjectConfig } from './document.ts';
-import type { FoundFile } from './discover.ts';
+import { discover, type FoundFile } from './discover.ts';
 import { issuesFromAjv } from './messages.ts';
 import { parseFile } from './parse-file.ts';
 import { childPointer } from './pointer.ts';
@@ -45,4 +45,13 @@ export function readProjectFiles(files: FoundFile[]): { config: ProjectConfig; i
     }
   }
   return { config, issues };
+}
+
+/**
+ * The project configuration of a run on `paths` (the edgeops.yaml at each root) without reading any manifest:
+ * for callers that need the stack when the manifests themselves may be invalid. Files that are invalid are
+ * left out of `config` and reported in `issues`.
+ */
+export function readProjectConfig(paths: string[], cwd: string): { config: ProjectConfig; issues: ManifestIssue[] } {
+  return readProjectFiles(discover(paths, cwd).projectFiles);
 }

@@ -34,6 +34,11 @@ export function projectSchema(): Schema {
         propertyNames: { enum: KINDS.map((k) => k.kind), errorMessage: 'is not a kind' },
         additionalProperties: { type: 'integer', minimum: 0 },
       },
+      adopt: {
+        type: 'boolean',
+        description:
+          'Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`.',
+      },
       api_key: {
         not: {},
         errorMessage: 'does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key',

@@ -20,6 +20,8 @@ export interface JsonDriftFinding {
   known_after_apply: boolean;
   /** The plan action resolving it: create, update, replace, delete, module-put, module-delete. */
   action: ActionOp;
+  /** Only on an "unmanaged" finding: the natural key that matched the live resource to its document. */
+  adopt?: string;
 }
 
 export interface JsonDriftResource {
@@ -37,7 +39,8 @@ export interface JsonDriftReport {
   format_version: 1;
   stack: string;
   in_sync: boolean;
-  summary: { changed: number; missing: number; live_only: number; resources: number };
+  /** `unmanaged` only when drift ran with adopt and there are resources to adopt. */
+  summary: { changed: number; missing: number; live_only: number; unmanaged?: number; resources: number };
   resources: JsonDriftResource[];
   warnings: string[];
 }
@@ -51,6 +54,7 @@ export function driftToJson(report: DriftReport): JsonDriftReport {
       changed: report.summary.changed,
       missing: report.summary.missing,
       live_only: report.summary.liveOnly,
+      ...(report.summary.unmanaged ? { unmanaged: report.summary.unmanaged } : {}),
       resources: report.summary.resources,
     },
     resources: report.resources.map((r) => ({
@@ -70,6 +74,7 @@ export function driftToJson(report: DriftReport): JsonDriftReport {
         sensitive: f.sensitive,
         known_after_apply: f.knownAfterApply,
         action: f.action,
+        ...(f.adopt !== undefined ? { adopt: f.adopt } : {}),
       })),
     })),
     warnings: [...report.warnings],

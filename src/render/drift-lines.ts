@@ -23,6 +23,7 @@ export function findingSubject(f: DriftFinding): string {
 /** One sentence: what differs, with the live and desired values. */
 export function findingText(f: DriftFinding): string {
   const subject = findingSubject(f);
+  if (f.direction === 'unmanaged') return `live without an ownership marker, matched to the manifests by ${f.adopt ?? 'natural key'}`;
   if (f.path === '') {
     return f.direction === 'missing'
       ? 'no live resource (deleted out of band, or never applied)'
@@ -36,6 +37,7 @@ export function findingText(f: DriftFinding): string {
 
 /** What apply does about one finding. */
 export function findingApply(f: DriftFinding): string {
+  if (f.direction === 'unmanaged') return 'adopt (write the ownership marker)';
   switch (f.action) {
     case 'module-put': return `put module ${f.module ?? ''}`;
     case 'module-delete': return `delete module ${f.module ?? ''}`;
@@ -46,12 +48,14 @@ export function findingApply(f: DriftFinding): string {
 export function resourceHeader(r: DriftResource): string {
   const id = r.liveId ? ` (${r.liveId})` : '';
   const why = r.apply === 'replace' && r.reason ? `: ${r.reason}` : '';
-  return `${r.address}${id}: apply would ${r.apply} it${why}`;
+  const adopt = r.apply === 'update' && r.findings.some((f) => f.direction === 'unmanaged');
+  return `${r.address}${id}: apply would ${adopt ? 'adopt' : r.apply} it${why}`;
 }
 
 export function summaryText(report: DriftReport): string {
   if (report.inSync) return NO_DRIFT;
   const s = report.summary;
   const n = s.resources;
-  return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only (${n} resource${n === 1 ? '' : 's'} differ${n === 1 ? 's' : ''} from the manifests). \`edgeops apply\` would restore the manifests' state.`;
+  const unmanaged = s.unmanaged ? `, ${s.unmanaged} unmanaged` : '';
+  return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only${unmanaged} (${n} resource${n === 1 ? '' : 's'} differ${n === 1 ? 's' : ''} from the manifests). \`edgeops apply\` would restore the manifests' state.`;
 }

@@ -10,6 +10,7 @@ function paint(c: Colors, direction: DriftDirection): (s: string) => string {
     case 'changed': return c.yellow;
     case 'missing': return c.red;
     case 'live-only': return c.magenta;
+    case 'unmanaged': return c.cyan;
   }
 }
 

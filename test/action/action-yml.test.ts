@@ -18,7 +18,9 @@ describe('action.yml', () => {
   const entry = action.runs.steps.find((s) => s.id === 'edgeops')!;
 
   it('declares the inputs and outputs of the contract', () => {
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'path', 'api-url', 'api-key', 'stack', 'comment', 'fail-on-drift']));
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'path', 'api-url', 'api-key', 'stack', 'comment', 'fail-on-drift', 'adopt', 'allow-deletes']));
+    expect(action.inputs['allow-deletes']!.default).toBe('false');
+    expect(action.inputs.adopt!.default).toBe('false');
     expect(Object.keys(action.outputs).sort()).toEqual(['has-changes', 'plan-json', 'summary']);
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.edgeops.outputs.${name} }}`);
   });
@@ -50,10 +52,15 @@ describe('examples/workflows', () => {
 
   it("the README's workflow snippets parse and use only the action's inputs", () => {
     const readme = readFileSync(join(ROOT, 'examples/workflows/README.md'), 'utf8');
-    const snippets = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]!) as { jobs: Record<string, { steps: Step[] }> });
+    // Workflows (with jobs); the others are edgeops.yaml examples.
+    const snippets = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+      .map((m) => parse(m[1]!) as { jobs?: Record<string, { steps: Step[] }> })
+      .filter((w): w is { jobs: Record<string, { steps: Step[] }> } => w.jobs !== undefined);
     const uses = snippets.flatMap((w) => Object.values(w.jobs).flatMap((job) => job.steps)).filter((s) => s.uses?.startsWith('edgeops/edgeops@'));
     expect(uses.length).toBeGreaterThan(0);
     for (const step of uses) for (const key of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
     expect(uses.some((s) => s.with?.against !== undefined && s.with['api-key'] === undefined)).toBe(true);
+    expect(uses.some((s) => s.with?.command === 'apply' && s.with['allow-deletes'] !== undefined)).toBe(true);
+    expect(readme).toContain('max_deletes');
   });
 });

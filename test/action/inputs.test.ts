@@ -1,5 +1,5 @@
 // Inputs, the event, the runner's files and the comment lookup, as units.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { buildPlanComment, findPlanComment } from '../../src/action/comment.ts';
 import { nextLink } from '../../src/action/github.ts';
 import { deriveCommand, readGitHubContext, readInputs } from '../../src/action/inputs.ts';
 import { createRunner } from '../../src/action/runner.ts';
+import type { Session } from '../../src/action/session.ts';
+import { runStack } from '../../src/action/stack.ts';
 import { COMMENT_LIMIT } from '../../src/action/truncate.ts';
 import { parseOutputs } from './harness.ts';
 
@@ -58,6 +60,33 @@ describe('inputs and event', () => {
       'input against plans from a snapshot, which apply cannot use: it changes the live service. Use against with plan or drift');
     const merge = { ...pr, eventName: 'push', ref: 'refs/heads/main', event: { repository: { default_branch: 'main' } } };
     expect(() => readInputs({ INPUT_AGAINST: 'live.json' }, merge)).toThrow('(apply follows from the push event on refs/heads/main)');
+  });
+});
+
+describe('the stack of a run', () => {
+  it('is resolved as the CLI does: input > EDGEOPS_STACK > edgeops.yaml > "default"', () => {
+    const dir = temp();
+    mkdirSync(join(dir, 'infra'));
+    writeFileSync(join(dir, 'infra', 'edgeops.yaml'), 'stack: from-file\n');
+    // A manifest the CLI would reject: the stack does not depend on the manifests being valid.
+    writeFileSync(join(dir, 'infra', 'bad.yaml'), 'kind: Nope\n');
+    const pr = { eventName: 'pull_request', event: {}, repository: 'o/r', ref: 'refs/pull/1/merge', sha: 's', apiUrl: 'https://api', headSha: 's' };
+    const stackOf = (env: NodeJS.ProcessEnv) => {
+      const inputs = readInputs(env, pr);
+      return runStack({ env, inputs, cwd: dir } as Session);
+    };
+    expect(stackOf({ INPUT_PATH: 'infra' })).toBe('from-file');
+    expect(stackOf({ INPUT_PATH: 'infra', EDGEOPS_STACK: 'from-env' })).toBe('from-env');
+    expect(stackOf({ INPUT_PATH: 'infra', EDGEOPS_STACK: 'from-env', INPUT_STACK: 'from-input' })).toBe('from-input');
+    expect(stackOf({ INPUT_PATH: '.' })).toBe('default');
+    expect(stackOf({ INPUT_PATH: 'infra', EDGEOPS_STACK: 'Not_Valid' })).toBe('default');
+  });
+
+  it('reads adopt and allow-deletes as booleans, false by default', () => {
+    const pr = { eventName: 'pull_request', event: {}, repository: 'o/r', ref: 'refs/pull/1/merge', sha: 's', apiUrl: 'https://api', headSha: 's' };
+    expect(readInputs({}, pr)).toMatchObject({ adopt: false, allowDeletes: false });
+    expect(readInputs({ INPUT_ADOPT: 'true', INPUT_ALLOW_DELETES: 'True' }, pr)).toMatchObject({ adopt: true, allowDeletes: true });
+    expect(() => readInputs({ INPUT_ALLOW_DELETES: 'yes' }, pr)).toThrow('input allow-deletes must be true or false, got "yes"');
   });
 });
 

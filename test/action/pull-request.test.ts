@@ -109,7 +109,7 @@ describe('pull_request: the plan comment', () => {
       expect(failed.code).toBe(1);
       expect(failed.stdout).toMatch(/^::error::edgeops plan failed: /m);
       expect(failed.outputs.summary).toMatch(/^edgeops plan failed: /);
-      expect(failed.summary).toContain('### edgeops plan failed');
+      expect(failed.summary).toContain('### edgeops plan for stack `pr-stack` failed');
       expect(planComments(issue)).toHaveLength(1);
       const body = planComments(issue)[0]!.body;
       expect(body).toContain('### edgeops plan for stack `pr-stack` failed');
@@ -123,6 +123,46 @@ describe('pull_request: the plan comment', () => {
       expect(planComments(issue)).toHaveLength(1);
       expect(planComments(issue)[0]!.body).toContain('#### Since the previous plan (`1111111`)');
       expect(planComments(issue)[0]!.body).toContain('- **added** `TunnelGroupBackend/api`: create');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it("a first plan that fails goes to the comment of edgeops.yaml's stack, which the fixed plan then updates", async () => {
+    // No stack input, no EDGEOPS_STACK, no earlier comment: only edgeops.yaml names the stack.
+    const ws = workspace('from-file');
+    const issue = 11;
+    const mine = () => gh.comments(issue).filter((c) => c.body.startsWith('<!-- edgeops-plan:'));
+    try {
+      ws.write([{ kind: 'IPPolicyRule', name: 'orphan', ip_policy_id: 'no-such-policy', cidr: '10.0.0.0/8', action: 'allow' }]);
+      const failed = await runAction({ event: pullRequest(issue, SHA1), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(failed.code).toBe(1);
+      expect(mine()).toHaveLength(1);
+      expect(mine()[0]!.body.startsWith('<!-- edgeops-plan:from-file -->\n')).toBe(true);
+      expect(mine()[0]!.body).toContain('### edgeops plan for stack `from-file` failed');
+      expect(mine()[0]!.body).toContain('no-such-policy');
+      expect(failed.summary).toContain('### edgeops plan for stack `from-file` failed');
+
+      ws.write(v1);
+      const fixed = await runAction({ event: pullRequest(issue, SHA2), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+      expect(mine()).toHaveLength(1);
+      expect(mine()[0]!.body).toContain('### edgeops plan for stack `from-file`');
+      expect(mine()[0]!.body).toContain('+ IPPolicy/office');
+      expect(mine()[0]!.body).not.toContain('failed');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('the stack input outranks edgeops.yaml for a failure, as --stack does for the CLI', async () => {
+    const ws = workspace('from-file');
+    const issue = 12;
+    try {
+      ws.write([{ kind: 'IPPolicyRule', name: 'orphan', ip_policy_id: 'no-such-policy', cidr: '10.0.0.0/8', action: 'allow' }]);
+      const run = await runAction({ event: pullRequest(issue, SHA1), inputs: { ...inputs(), stack: 'from-input' }, cwd: ws.dir, github: gh });
+      expect(run.code).toBe(1);
+      expect(gh.comments(issue).map((c) => c.body.split('\n')[0])).toEqual(['<!-- edgeops-plan:from-input -->']);
     } finally {
       ws.dispose();
     }

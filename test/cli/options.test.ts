@@ -92,4 +92,43 @@ describe('options', () => {
     expect(r.stderr).toMatch(/^edgeops: /);
     expect(r.stderr).not.toContain('internal error');
   });
+
+  it('resolves adopt --adopt/--no-adopt > EDGEOPS_ADOPT > edgeops.yaml adopt > false, for plan and drift', async () => {
+    // An unmanaged policy the document matches by its description: adopted, or planned as a copy.
+    const made = await fetch(`${svc.url}/ip_policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${svc.apiKey}`, 'service-version': '2', 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'office networks' }),
+    });
+    expect(made.status).toBe(201);
+    const env = { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey };
+    const actionOf = async (args: string[], extra: Record<string, string> = {}) => {
+      const r = await edgeops(['plan', manifests, '--format', 'json', ...args], { env: { ...env, ...extra } });
+      expect(r.stderr).toBe('');
+      const [resource] = JSON.parse(r.stdout).resources as { action: string; adopt?: string }[];
+      return resource!.adopt ? `adopt (${resource!.adopt})` : resource!.action;
+    };
+    writeProject('stack: adopting\n');
+    expect(await actionOf([])).toBe('create');
+    expect(await actionOf([], { EDGEOPS_ADOPT: 'true' })).toBe('adopt (description "office networks")');
+    writeProject('stack: adopting\nadopt: true\n');
+    expect(await actionOf([])).toBe('adopt (description "office networks")');
+    expect(await actionOf([], { EDGEOPS_ADOPT: 'false' })).toBe('create');
+    expect(await actionOf(['--adopt'], { EDGEOPS_ADOPT: '0' })).toBe('adopt (description "office networks")');
+    expect(await actionOf(['--no-adopt'])).toBe('create');
+
+    const drift = await edgeops(['drift', manifests, '--format', 'json'], { env });
+    expect(drift.code).toBe(2);
+    expect(JSON.parse(drift.stdout).resources[0].findings.map((f: { direction: string }) => f.direction)).toEqual(['unmanaged']);
+    const noAdopt = await edgeops(['drift', manifests, '--format', 'json', '--no-adopt'], { env });
+    expect(JSON.parse(noAdopt.stdout).resources[0].findings.map((f: { direction: string }) => f.direction)).toEqual(['missing']);
+
+    const bad = await edgeops(['plan', manifests], { env: { ...env, EDGEOPS_ADOPT: 'maybe' } });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('EDGEOPS_ADOPT: must be true or false, got "maybe"');
+    writeProject('adopt: yes\n');
+    const badFile = await edgeops(['plan', manifests], { env });
+    expect(badFile.code).toBe(1);
+    expect(badFile.stderr).toMatch(/edgeops\.yaml:1:\d+: adopt: must be true or false/);
+  });
 });

@@ -1,11 +1,10 @@
 // Bringing an existing account under management: resources of every kind made directly through the API,
-// `export --all`, then `plan --adopt` on the export adopts each of them (updates writing the marker, no
-// creates, no field changes), `apply --adopt` writes the markers without making a single new resource, and a
-// plain `plan` then shows no changes.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `export --all` (whose edgeops.yaml sets `adopt: true`), then a plain `plan` on the export adopts each of them
+// (updates writing the marker, no creates, no field changes), `drift` reports them as unmanaged, `apply` writes
+// the markers without making a single new resource, and `plan` then shows no changes.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/engine/ownership.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
@@ -19,6 +18,7 @@ let certs: Certs;
 let hand: HandMade;
 const out = mkdtempSync(join(tmpdir(), 'edgeops-adopt-export-'));
 let env: Record<string, string> = {};
+let exported: Awaited<ReturnType<typeof edgeops>>;
 
 async function liveById(): Promise<Map<string, Obj>> {
   const all = new Map<string, Obj>();
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const managedBackendId = await idOf(e, '/backends/tunnel_group', 'backends', 'TunnelGroupBackend/web');
   hand = await makeByHand(e, certs, { managedBackendId });
   env = { EDGEOPS_API_URL: e.svc.url, EDGEOPS_API_KEY: e.svc.apiKey, EDGEOPS_STACK: STACK };
-  const exported = await edgeops(['export', '--all', '--out', out], { env });
+  exported = await edgeops(['export', '--all', '--out', out], { env });
   expect(exported.code, exported.stderr).toBe(0);
   // Private keys are never exported: each certificate names a variable to set (plan never compares the key).
   for (const [, name] of exported.stdout.matchAll(/^ {2}(EDGEOPS_KEY_[A-Z0-9_]+) /gm)) env[name!] = certs.leaf.keyPem;
@@ -52,42 +52,62 @@ interface JsonResource {
 }
 
 describe('export --all, then adopt', () => {
-  it('plan --adopt adopts every exported resource that has a natural key, with no field change', async () => {
-    const r = await edgeops(['plan', out, '--adopt', '--format', 'json'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    const resources = JSON.parse(r.stdout).resources as JsonResource[];
-    const adopted = resources.filter((x) => x.adopt);
-    const ids = [hand.policy, hand.rule, hand.backend, hand.edge, hand.httpsEdge, hand.route, hand.subscription, hand.cert, hand.ca];
-    for (const id of ids) expect(adopted.map((x) => x.live_id), id).toContain(id);
-    for (const x of adopted) expect(x, x.address).toMatchObject({ action: 'update', changes: [] });
-    // The two policies with nothing to know them by (no description; metadata that is not exportable) stay creates.
-    const others = resources.filter((x) => !x.adopt);
-    expect(others.map((x) => x.action)).toEqual(['create', 'create']);
-    expect(others.every((x) => x.address.startsWith('IPPolicy/'))).toBe(true);
+  const ids = () => [hand.policy, hand.rule, hand.backend, hand.edge, hand.httpsEdge, hand.route, hand.subscription, hand.cert, hand.ca];
 
-    // Without a natural key there is nothing to adopt: drop those documents before applying.
-    const file = join(out, 'ip-policies.yaml');
-    const docs = parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Obj);
-    const drop = new Set(others.map((x) => x.address.split('/')[1]));
-    writeFileSync(file, docs.filter((d) => !drop.has(String(d.name))).map((d) => stringify(d)).join('---\n'));
+  it('export says the directory adopts, and names what adoption could not match', () => {
+    expect(readFileSync(join(out, 'edgeops.yaml'), 'utf8')).toContain(`stack: ${STACK}\n`);
+    expect(readFileSync(join(out, 'edgeops.yaml'), 'utf8')).toMatch(/^adopt: true$/m);
+    expect(exported.stdout).toContain(`edgeops.yaml sets adopt: true, so plan and apply on ${out} adopt them`);
+    // The two policies with nothing to know them by (no description; metadata that is not exportable).
+    expect(exported.stdout).toContain('Left out 2 unmanaged resources that adoption cannot match');
+    for (const id of hand.oddPolicies) expect(exported.stdout).toMatch(new RegExp(`^  IPPolicy ${id}: nothing to match it by`, 'm'));
   });
 
-  it('apply --adopt writes the markers and makes nothing new; then plan shows no changes', async () => {
+  it('plan (adopt from edgeops.yaml) adopts every exported resource, with no create and no field change', async () => {
+    const r = await edgeops(['plan', out, '--format', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const resources = JSON.parse(r.stdout).resources as JsonResource[];
+    for (const id of ids()) expect(resources.map((x) => x.live_id), id).toContain(id);
+    for (const x of resources) expect(x, x.address).toMatchObject({ action: 'update', adopt: expect.any(String), changes: [] });
+
+    // --no-adopt overrides the file: copies, with the hint.
+    const copies = await edgeops(['plan', out, '--no-adopt'], { env });
+    expect(copies.stdout).toMatch(/Plan: \d+ to create, 0 to update, 0 to replace, 0 to delete\./);
+    expect(copies.stdout).toContain('run plan/apply with --adopt');
+  });
+
+  it('drift reports the resources to adopt as unmanaged, not as missing', async () => {
+    const r = await edgeops(['drift', out, '--format', 'json'], { env });
+    expect(r.code, r.stderr).toBe(2);
+    const report = JSON.parse(r.stdout) as { summary: Record<string, number>; resources: { live_id: string; findings: { direction: string; adopt?: string }[] }[] };
+    expect(report.summary).toMatchObject({ changed: 0, missing: 0, live_only: 0, unmanaged: report.resources.length });
+    for (const res of report.resources) expect(res.findings.map((f) => f.direction)).toEqual(['unmanaged']);
+    expect(report.resources.find((x) => x.live_id === hand.edge)!.findings[0]!.adopt).toBe('hostport 9.tcp.example.com:29999');
+    const text = await edgeops(['drift', out], { env });
+    expect(text.stdout).toContain(`TCPEdge/9-tcp-example-com-29999 (${hand.edge}): apply would adopt it`);
+    expect(text.stdout).toContain('unmanaged  live without an ownership marker, matched to the manifests by hostport 9.tcp.example.com:29999');
+    expect(text.stdout).toMatch(/Drift: 0 changed, 0 missing, 0 live-only, \d+ unmanaged/);
+  });
+
+  it('apply writes the markers and makes nothing new; then plan shows no changes and drift none', async () => {
     const before = await liveById();
-    const applied = await edgeops(['apply', out, '--adopt', '--auto-approve'], { env });
+    const applied = await edgeops(['apply', out, '--auto-approve'], { env });
     expect(applied.code, applied.stderr).toBe(0);
     const after = await liveById();
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
-    for (const id of [hand.policy, hand.rule, hand.backend, hand.edge, hand.httpsEdge, hand.route, hand.subscription, hand.cert, hand.ca]) {
+    for (const id of ids()) {
       if (id === hand.route) continue; // routes are not in the top-level lists; checked through their edge below
       expect(parseMetadata(after.get(id)!.metadata).marker?.stack, id).toBe(STACK);
     }
     const edge = after.get(hand.httpsEdge)! as { routes: Obj[] };
     expect(parseMetadata(edge.routes[0]!.metadata).marker?.stack).toBe(STACK);
     expect(parseMetadata(after.get(hand.otherStack)!.metadata).marker?.stack).toBe('someone-else');
+    for (const id of hand.oddPolicies) expect(parseMetadata(after.get(id)!.metadata).marker, id).toBeUndefined();
 
     const plan = await edgeops(['plan', out, '--detailed-exitcode'], { env });
     expect(plan.stdout).toContain('No changes.');
     expect(plan.code).toBe(0);
+    const drift = await edgeops(['drift', out], { env });
+    expect(drift.code, drift.stdout).toBe(0);
   });
 });

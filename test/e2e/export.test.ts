@@ -1,6 +1,7 @@
 // Export round trip on a populated service (every kind): the exported manifests load, validate and plan as
 // "No changes." for the managed resources; with --all, resources made directly through the API are exported
-// too, with readable generated names and references by name, and plan only as creates (adoption's job).
+// too, with readable generated names and references by name, and the written edgeops.yaml sets `adopt: true`,
+// so the plan adopts each of them (no create, no field change); those adoption could not match are left out.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,7 +113,11 @@ describe('export --all', () => {
   it('also exports resources made through the API, named from what they are, referencing by name', async () => {
     const { dir, result } = await exportTo(true);
     const names = (file: string): string[] => docsOf(dir, file).map((d) => d.name).sort();
-    expect(names('ip-policies.yaml')).toEqual(['hand-policy-for-a-managed-rule', 'ip-policy', 'ip-policy-2', 'made-by-hand', 'office', 'partners']);
+    // The two policies with no description (nothing to adopt them by) are left out, and named.
+    expect(names('ip-policies.yaml')).toEqual(['hand-policy-for-a-managed-rule', 'made-by-hand', 'office', 'partners']);
+    expect(result.leftOut.map((r) => r.id).sort()).toEqual([...hand.oddPolicies].sort());
+    for (const r of result.leftOut) expect(r).toMatchObject({ kind: 'IPPolicy', why: expect.stringContaining('nothing to match it by') });
+    for (const id of hand.oddPolicies) expect(dirText(dir)).not.toContain(id);
     expect(names('tcp-edges.yaml')).toEqual(['8-tcp-example-com-28888', '9-tcp-example-com-29999', 'ssh']);
     expect(names('tunnel-group-backends.yaml')).toEqual(['api', 'legacy', 'web']);
     expect(names('ip-policy-rules.yaml')).toEqual(['in-hand-policy', 'made-by-hand-192-0-2-0-24', 'office-v4', 'office-v6', 'partner-v4']);
@@ -130,26 +135,38 @@ describe('export --all', () => {
     expect(doc('route-response-headers.yaml', 'legacy-example-com-443-root-headers')).toMatchObject({ edge_id: 'legacy-example-com-443', route_id: 'legacy-example-com-443-root' });
     // A managed resource keeps its literal id for an unmanaged target, as its manifest said.
     expect(doc('ip-policy-rules.yaml', 'in-hand-policy').ip_policy_id).toBe(unmanagedPolicyRuleDoc.ip_policy_id);
-    // Metadata: a JSON object is kept (without the reserved key); anything else is reported, not exported.
+    // Metadata: a JSON object is kept (without the marker).
     expect(doc('ip-policies.yaml', 'made-by-hand').metadata).toEqual({ owner: 'ops' });
-    const odd = docsOf(dir, 'ip-policies.yaml').filter((d) => d.name.startsWith('ip-policy'));
-    // (which of the two gets `-2` follows their ids: stable for an account, not predictable here)
-    expect(odd).toHaveLength(2);
-    expect(odd.map((d) => d.metadata ?? null)).toEqual(expect.arrayContaining([null, { keep: 'me' }]));
-    expect(result.warnings.join('\n')).toContain(`(${hand.oddPolicies[0]}): its metadata is not a JSON object`);
-    expect(result.warnings.join('\n')).toContain(`(${hand.oddPolicies[1]}): its metadata key "edgeops" is reserved`);
     expect(result.otherStacks).toBe(1);
     expect(dirText(dir)).not.toContain(hand.otherStack);
     expect(dirText(dir)).toContain(`# live id: ${hand.edge}\n# unmanaged: no ownership marker`);
     expect(result.placeholders.map((p) => p.envVar)).toEqual(['EDGEOPS_KEY_WILD', 'EDGEOPS_KEY_WWW_EXAMPLE_COM']);
     expect(dirText(dir)).not.toContain(certs.leaf2.keyPem.split('\n')[1]!);
 
-    // Plan: nothing for any managed resource; a create for each unmanaged one (adoption turns those into updates).
+    // edgeops.yaml turns adoption on for the directory.
+    expect(readFileSync(join(dir, 'edgeops.yaml'), 'utf8')).toMatch(new RegExp(`^stack: ${STACK}\n(#.*\n)*adopt: true\n$`, 'm'));
     const desired = await loadDesired([dir], { EDGEOPS_KEY_WILD: certs.leaf.keyPem, EDGEOPS_KEY_WWW_EXAMPLE_COM: certs.leaf2.keyPem });
-    const { plan } = await computePlan(desired, e.api, { stack: STACK });
+    expect(desired.config).toMatchObject({ stack: STACK, adopt: true });
+
+    // Plan with it: nothing for any managed resource; an adoption (an update writing the marker, no field
+    // change) for each unmanaged one with an id; their response headers and event sources have nothing to do.
+    const { plan } = await computePlan(desired, e.api, { stack: STACK, adopt: desired.config.adopt });
     const unmanaged = result.files.flatMap((f) => f.docs.filter((d) => !d.entry.managed).map((d) => `${d.doc.kind}/${d.doc.name}`)).sort();
     expect(unmanaged).toHaveLength(result.unmanaged);
-    expect(plan.actions.every((a) => a.op === 'create')).toBe(true);
-    expect(plan.actions.map((a) => a.address).sort()).toEqual(unmanaged);
+    const withIds = unmanaged.filter((a) => !/^(RouteResponseHeaders|EventSources)\//.test(a));
+    expect(plan.actions.map((a) => a.address).sort()).toEqual(withIds);
+    for (const a of plan.actions) expect({ address: a.address, op: a.op, adopt: typeof a.adopt, changes: a.changes }).toEqual({ address: a.address, op: 'update', adopt: 'string', changes: [] });
+    expect(plan.warnings).toEqual([]);
+
+    // Without adopt the same directory would plan a second copy of each (what `adopt: true` prevents).
+    const copies = await computePlan(desired, e.api, { stack: STACK, adopt: false });
+    expect(copies.plan.actions.every((a) => a.op === 'create')).toBe(true);
+    expect(copies.plan.actions.map((a) => a.address).sort()).toEqual(unmanaged);
+  });
+
+  it('an export of managed resources only writes no adopt setting', async () => {
+    const { dir, result } = await exportTo(false);
+    expect(result.unmanaged).toBe(0);
+    expect(readFileSync(join(dir, 'edgeops.yaml'), 'utf8')).not.toContain('adopt');
   });
 });

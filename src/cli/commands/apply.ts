@@ -21,7 +21,7 @@ import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
 import { trapInterrupts } from '../interrupt.ts';
 import { checksumOf, keyMaterial, readSavedPlan } from '../saved-plans.ts';
-import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
+import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 import { applyLockOptions, lockTimeoutOption } from '../apply-lock.ts';
 
 interface ApplyFlags extends SharedFlags {
@@ -29,7 +29,6 @@ interface ApplyFlags extends SharedFlags {
   plan?: string;
   checksum?: string;
   allowDeletes?: boolean;
-  adopt?: boolean;
   lockTimeout?: string;
 }
 
@@ -42,9 +41,8 @@ export function registerApply(program: Command, ctx: CliContext, done: (code: nu
     .addOption(new Option('--plan <file>', 'apply a plan saved by `plan --out`, exactly; refused if what it acts on changed since'))
     .addOption(new Option('--checksum <checksum>', 'apply only if a fresh plan has this checksum (as printed by `plan`); no prompt'))
     .addOption(new Option('--allow-deletes', 'apply a plan that deletes more than max_deletes (or a max_deletes_per_kind limit)'))
-    .addOption(new Option('--adopt', 'match resources without an ownership marker to documents by natural key and adopt them instead of creating copies'))
     .addOption(lockTimeoutOption());
-  addSharedOptions(cmd)
+  addSharedOptions(addAdoptOptions(cmd))
     .addHelpText('after', `
 Exit codes: 0 applied (or nothing to do), 1 error, refusal (stale saved plan, checksum mismatch, too many
 deletes) or partial failure (every failure is listed; the actions that did not depend on it ran, and running
@@ -59,7 +57,7 @@ Examples:
   $ edgeops apply infra/ --auto-approve --allow-deletes`)
     .action(async (args: string[], flags: ApplyFlags) => {
       if (flags.plan && flags.checksum) throw new ConfigError('--plan and --checksum cannot be combined: a saved plan is applied as saved');
-      if (flags.plan && flags.adopt) throw new ConfigError('--adopt cannot be combined with --plan: the saved plan says whether it adopts');
+      if (flags.plan && flags.adopt !== undefined) throw new ConfigError('--adopt and --no-adopt cannot be combined with --plan: the saved plan says whether it adopts');
       const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
       const paths = args.length > 0 ? args : saved?.paths ?? [];
       if (paths.length === 0) throw new ConfigError('no manifest paths given: apply PATH... (or --plan FILE, which records them)');
@@ -75,7 +73,7 @@ Examples:
       // both plan a create of the same resource (README "Reliability").
       await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, lockOptions, async (lock) => {
         const material = keyMaterial(settings, ctx.env);
-        const fresh = await computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? flags.adopt === true });
+        const fresh = await computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt });
         let planned: PlanContext = fresh;
         let approved = flags.autoApprove === true;
         if (saved) {

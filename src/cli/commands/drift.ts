@@ -1,5 +1,6 @@
 // `edgeops drift PATH...`: the planning half of the pipeline, reported as drift. Read-only by construction: the
 // planner gets a read-only view of the Api (src/client/read-only.ts), so no code path here can write.
+import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { openSnapshotApi } from '../../client/snapshot.ts';
 import { readOnlyApi } from '../../client/read-only.ts';
@@ -11,7 +12,8 @@ import { renderDriftMarkdown } from '../../render/drift-markdown.ts';
 import { renderDriftText } from '../../render/drift-text.ts';
 import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
-import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
+import { renderPlanJson } from '../../render/json.ts';
+import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
 export type DriftFormat = 'text' | 'json' | 'markdown';
 const FORMATS: readonly DriftFormat[] = ['text', 'json', 'markdown'];
@@ -22,6 +24,7 @@ export const DRIFT_EXIT_CODE = 2;
 interface DriftFlags extends SharedFlags {
   format: string;
   against?: string;
+  jsonOut?: string;
 }
 
 export function renderDrift(report: DriftReport, format: DriftFormat, color: boolean): string {
@@ -38,13 +41,15 @@ export function registerDrift(program: Command, ctx: CliContext, done: (code: nu
     .description('report where live state differs from the manifests (changed, missing, live-only); never writes')
     .argument('<paths...>', 'manifest files or directories')
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
-    .addOption(new Option('--against <file>', 'compare with a snapshot from `edgeops export --snapshot` instead of the service'));
-  addSharedOptions(cmd)
+    .addOption(new Option('--against <file>', 'compare with a snapshot from `edgeops export --snapshot` instead of the service'))
+    .addOption(new Option('--json-out <file>', 'also write the plan that would restore the manifests\' state, in the JSON plan format, to FILE'));
+  addSharedOptions(addAdoptOptions(cmd))
     .addHelpText('after', `
 Each finding has a direction: "changed" (live differs: edited by hand), "missing" (in the manifests, not live:
 deleted out of band or never applied) or "live-only" (live, not in the manifests: a resource with this stack's
 marker, a module, a response-headers module or an event source added by hand), the live and desired values, and
-what apply would do about it.
+what apply would do about it. With adopt on (--adopt, EDGEOPS_ADOPT or edgeops.yaml \`adopt: true\`), a document
+matching a live resource that has no ownership marker is "unmanaged": apply would adopt it, not create a copy.
 
 Exit codes: 0 in sync, 2 drift found, 1 error.
 
@@ -58,12 +63,13 @@ Examples:
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const planOf = async (api: Api) =>
-        (await computePlan(desired, readOnlyApi(api, 'drift'), { stack: settings.stack })).plan;
+        (await computePlan(desired, readOnlyApi(api, 'drift'), { stack: settings.stack, adopt: settings.adopt })).plan;
       const plan = flags.against
         ? await planOf(openSnapshotApi(flags.against))
         : await withConnection(settings, paths, ({ api }) => planOf(api));
       const report = driftReport(plan);
       ctx.out(renderDrift(report, format, settings.color));
+      if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(renderPlanJson(plan)));
       done(report.inSync ? 0 : DRIFT_EXIT_CODE);
     });
 }

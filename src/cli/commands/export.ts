@@ -46,7 +46,14 @@ function report(result: ExportResult, dir: string, written: string[]): string {
     for (const p of result.placeholders) out.push(`  ${p.envVar.padEnd(width)}  ${p.address} ${p.field}`);
   }
   if (result.unmanaged > 0) {
-    out.push('', `${result.unmanaged} unmanaged resource${result.unmanaged === 1 ? ' was' : 's were'} exported without an ownership marker. Plan and apply them with --adopt to bring them under management; without it, apply would create second copies.`);
+    const n = `${result.unmanaged} unmanaged resource${result.unmanaged === 1 ? ' was' : 's were'} exported without an ownership marker.`;
+    out.push('', written.includes(PROJECT_FILE)
+      ? `${n} ${PROJECT_FILE} sets adopt: true, so plan and apply on ${dir} adopt them (write the marker) instead of creating copies.`
+      : `${n} Plan and apply them with --adopt to bring them under management; without it, apply would create second copies.`);
+  }
+  if (result.leftOut.length > 0) {
+    out.push('', `Left out ${result.leftOut.length} unmanaged resource${result.leftOut.length === 1 ? '' : 's'} that adoption cannot match to a document (give each a distinct description, hostport or labels, then export again):`);
+    for (const r of result.leftOut) out.push(`  ${r.kind} ${r.id}: ${r.why}`);
   }
   if (result.otherStacks > 0) {
     out.push('', `Left out ${result.otherStacks} resource${result.otherStacks === 1 ? '' : 's'} managed by other stacks (--stack NAME exports another stack).`);
@@ -61,21 +68,23 @@ export function registerExport(program: Command, ctx: CliContext, done: (code: n
     .command('export')
     .description('write manifests for live resources (managed ones by default), and/or a snapshot of live state')
     .addOption(new Option('--out <dir>', `directory for the manifests, one file per kind [default "${DEFAULT_EXPORT_DIR}" unless only --snapshot is given]`))
-    .addOption(new Option('--all', 'also every resource without an ownership marker (to adopt with --adopt)'))
+    .addOption(new Option('--all', 'also every resource without an ownership marker; the written edgeops.yaml then sets adopt: true'))
     .addOption(new Option('--snapshot <file>', 'write the live state as JSON, for `plan --against FILE` (no credentials needed there)'));
   addSharedOptions(cmd)
     .addHelpText('after', `
 Managed resources are named by their ownership marker; with --all, unmanaged ones get names generated from
-their description, hostport, path, CIDR or labels. References point at exported resources by name. Private
-keys are never exported: each certificate reads its key from an EDGEOPS_KEY_<NAME> variable, listed in the
-output. The stack comes from --stack, EDGEOPS_STACK or the current directory's edgeops.yaml; with --local,
-the embedded service of the current directory (.edgeops/local.db) is read.
+their description, hostport, path, CIDR or labels, and the edgeops.yaml written with them sets adopt: true, so
+plan and apply on the directory adopt them instead of creating copies (a resource adoption could not match,
+having no natural key or sharing it with another, is left out and named). References point at exported
+resources by name. Private keys are never exported: each certificate reads its key from an EDGEOPS_KEY_<NAME>
+variable, listed in the output. The stack comes from --stack, EDGEOPS_STACK or the current directory's
+edgeops.yaml; with --local, the embedded service of the current directory (.edgeops/local.db) is read.
 
 Exit codes: 0 written, 1 error.
 
 Examples:
   $ edgeops export --out infra/                  # then: edgeops plan infra/  -> "No changes."
-  $ edgeops export --all --out adopt/            # every resource, for plan/apply --adopt
+  $ edgeops export --all --out adopt/            # every resource; then: edgeops apply adopt/ (adopts them)
   $ edgeops export --snapshot live.json          # then: edgeops plan infra/ --against live.json`)
     .action(async (flags: ExportFlags) => {
       const settings = resolveSettings(flags, ctx.env, projectConfig(), ctx.stdout.isTTY === true);

@@ -1,5 +1,6 @@
 // `edgeops plan PATH...`: fetch live state, diff and print the plan with its delete-threshold status and its
 // checksum; `--out FILE` saves it for `apply --plan`. Read-only: only list GETs are sent.
+import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { openSnapshotApi } from '../../client/snapshot.ts';
 import { computePlan, loadDesired } from '../../pipeline.ts';
@@ -12,7 +13,7 @@ import { renderPlanText } from '../../render/text.ts';
 import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
 import { checksumOf, keyMaterial, writeSavedPlan } from '../saved-plans.ts';
-import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
+import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
 export type PlanFormat = 'text' | 'json' | 'markdown';
 const FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown'];
@@ -22,7 +23,7 @@ interface PlanFlags extends SharedFlags {
   detailedExitcode?: boolean;
   against?: string;
   out?: string;
-  adopt?: boolean;
+  jsonOut?: string;
 }
 
 export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, footer: PlanFooter = {}): string {
@@ -42,8 +43,8 @@ export function registerPlan(program: Command, ctx: CliContext, done: (code: num
     .addOption(new Option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are'))
     .addOption(new Option('--against <file>', 'plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)'))
     .addOption(new Option('--out <file>', 'also save the plan (no secret values) for `edgeops apply --plan FILE`'))
-    .addOption(new Option('--adopt', 'match resources without an ownership marker to documents by natural key and adopt them instead of creating copies'));
-  addSharedOptions(cmd)
+    .addOption(new Option('--json-out <file>', 'also write the plan in the JSON plan format (as --format json prints it) to FILE'));
+  addSharedOptions(addAdoptOptions(cmd))
     .addHelpText('after', `
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
@@ -54,6 +55,7 @@ Examples:
   $ edgeops plan infra/ --format json --detailed-exitcode
   $ edgeops plan infra/ --out plan.json                   # then: edgeops apply --plan plan.json
   $ edgeops plan infra/ --adopt                           # bring existing resources under management
+  $ edgeops plan infra/ --format markdown --json-out plan.json   # one plan, two renderings
 
 The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
 applies only if a fresh plan has exactly that checksum.`)
@@ -62,7 +64,7 @@ applies only if a fresh plan has exactly that checksum.`)
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-      const options = { stack: settings.stack, adopt: flags.adopt === true };
+      const options = { stack: settings.stack, adopt: settings.adopt };
       const { plan, live } = flags.against
         ? await computePlan(desired, openSnapshotApi(flags.against), options)
         : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
@@ -71,6 +73,7 @@ applies only if a fresh plan has exactly that checksum.`)
       const footer: PlanFooter = { deletes: deleteStatusLine(plan, desired.config) };
       if (plan.actions.length > 0) footer.checksum = checksum;
       ctx.out(renderPlan(plan, format, settings.color, footer));
+      if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(renderPlan(plan, 'json', false, footer)));
       if (flags.out) {
         const note = writeSavedPlan(ctx, { file: flags.out, plan, live, paths, adopt: options.adopt, checksum, material });
         // Notes go to stderr unless the output is text, so JSON and Markdown on stdout stay clean.

@@ -1,0 +1,76 @@
+// The Node version edgeops asks for is what its runtime dependencies need, no more (DESIGN 7a: Node 20 is the
+// machine's Node), and the action's Node check sets up Node exactly below it. Dev dependencies (vitest's
+// bundler wants 20.19) are for working on edgeops, not for running it, and do not count.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+type Version = [number, number, number];
+
+const parseVersion = (text: string): Version => {
+  const [a = 0, b = 0, c = 0] = text.replace(/^v/, '').split('.').map((p) => (p === 'x' ? 0 : Number(p)));
+  return [a, b, c];
+};
+const compare = (x: Version, y: Version): number => x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+
+/** The range forms package-lock.json's engines fields use: `*`, `>=1.2.3`, `>= 14`, `20.x`, `^8.16.0`, `a || b`. */
+function satisfies(version: Version, range: string): boolean {
+  return range.split('||').some((part) => {
+    const p = part.trim();
+    if (p === '*' || p === '') return true;
+    const ge = /^>=\s*(\S+)$/.exec(p);
+    if (ge) return compare(version, parseVersion(ge[1]!)) >= 0;
+    const caret = /^\^(\S+)$/.exec(p);
+    if (caret) {
+      const min = parseVersion(caret[1]!);
+      return version[0] === min[0] && compare(version, min) >= 0;
+    }
+    const x = /^(\d+)\.x$/.exec(p);
+    if (x) return version[0] === Number(x[1]);
+    throw new Error(`range form not understood by this test: ${JSON.stringify(p)}`);
+  });
+}
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { dev?: boolean; optional?: boolean; engines?: { node?: string } | string[] }>;
+};
+const minimum = parseVersion(/^>=(\S+)$/.exec(pkg.engines.node)![1]!);
+const runtime = Object.entries(lock.packages)
+  .filter(([path, p]) => path !== '' && !p.dev && !Array.isArray(p.engines) && p.engines?.node)
+  .map(([path, p]) => [path, (p.engines as { node: string }).node] as const);
+
+describe('the Node version edgeops needs', () => {
+  it('package.json and the lock file say the same', () => {
+    expect((lock.packages[''] as { engines: { node: string } }).engines.node).toBe(pkg.engines.node);
+  });
+
+  it('every runtime dependency runs on the minimum, and at least one needs exactly it', () => {
+    expect(runtime.length).toBeGreaterThan(10);
+    const unmet = runtime.filter(([, range]) => !satisfies(minimum, range));
+    expect(unmet).toEqual([]);
+    const below: Version = minimum[2] > 0 ? [minimum[0], minimum[1], minimum[2] - 1] : [minimum[0], minimum[1] - 1, 99];
+    expect(runtime.filter(([, range]) => !satisfies(below, range)).map(([path]) => path)).not.toEqual([]);
+  });
+
+  it("the action's Node check passes exactly from the minimum", () => {
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: { id?: string; run?: string }[] } };
+    const script = action.runs.steps.find((s) => s.id === 'node')!.run!;
+    const code = /node -e '([^']+)'/.exec(script)![1]!;
+    const passes = (version: string): boolean => {
+      let exit: number | undefined;
+      const fn = new Function('process', code) as (p: unknown) => void;
+      fn({ versions: { node: version }, exit: (c: number) => { exit = c; } });
+      return exit === 0;
+    };
+    const v = minimum.join('.');
+    expect(passes(v)).toBe(true);
+    expect(passes(`${minimum[0]}.${minimum[1]}.${minimum[2] - 1}`)).toBe(false);
+    expect(passes(`${minimum[0]}.${minimum[1] - 1}.99`)).toBe(false);
+    expect(passes(`${minimum[0]}.${minimum[1] + 1}.0`)).toBe(true);
+    expect(passes('22.0.0')).toBe(true);
+    expect(passes('18.20.4')).toBe(false);
+  });
+});
