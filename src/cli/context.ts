@@ -15,20 +15,37 @@ export interface CliContext {
   err(text: string): void;
 }
 
+/** The API keys of this run, by context: redacted from every output, with or without manifests. */
+const apiKeysOf = new WeakMap<CliContext, string[]>();
+
+/** Every API key the run was given: EDGEOPS_API_KEY and each `--api-key` value (`serve` takes several). */
+export function apiKeysIn(env: NodeJS.ProcessEnv, argv: readonly string[]): string[] {
+  const keys = env.EDGEOPS_API_KEY ? [env.EDGEOPS_API_KEY] : [];
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key' && argv[i + 1] !== undefined) keys.push(argv[i + 1]!);
+    else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+  });
+  return keys;
+}
+
 export function createContext(proc: NodeJS.Process = process): CliContext {
+  const apiKeys = apiKeysIn(proc.env, proc.argv.slice(2));
   const ctx: CliContext = {
     env: proc.env,
     stdin: proc.stdin,
     stdout: proc.stdout,
     stderr: proc.stderr,
-    redact: (text) => text,
+    // From the start, before any manifest is read: API keys and any PEM private key block (render/redact.ts).
+    redact: createRedactor(apiKeys),
     out: (text) => void proc.stdout.write(ctx.redact(text)),
     err: (text) => void proc.stderr.write(ctx.redact(text)),
   };
+  apiKeysOf.set(ctx, apiKeys);
   return ctx;
 }
 
-/** From now on, every output of this run hides the desired state's secret values. */
+/** From now on, every output of this run hides the desired state's secret values (and still its API keys). */
 export function learnSecrets(ctx: CliContext, desired: DesiredState): void {
-  ctx.redact = createRedactor(secretValues(desired, (kind) => kindByName(kind)?.secrets ?? []));
+  const apiKeys = apiKeysOf.get(ctx) ?? apiKeysIn(ctx.env, []);
+  ctx.redact = createRedactor([...secretValues(desired, (kind) => kindByName(kind)?.secrets ?? []), ...apiKeys]);
 }

@@ -35,3 +35,18 @@ export function transportError(err: unknown, operation: string): ApiError {
 export function invalidResponse(status: number, operation: string, why: string): ApiError {
   return new ApiError({ status, errorCode: 'ERR_INVALID_RESPONSE', message: why, operation });
 }
+
+/**
+ * A POST that got no answer in time, said so the user knows why it was not repeated and what to do. The
+ * service may still create the resource; the next run finds it by its ownership marker.
+ */
+export function postTimedOut(err: ApiError, timeoutMs: number): ApiError {
+  const what = err.status === 504 ? 'the gateway gave up waiting for the service (504)' : `no answer within ${timeoutMs} ms (${err.errorCode})`;
+  return new ApiError({
+    status: err.status,
+    errorCode: err.errorCode,
+    message: `${what}; the service may still make this create, so it was not repeated (a repeat could make a duplicate). ` +
+      'Run the command again: it finds what landed and creates only what did not',
+    operation: err.operation,
+  });
+}

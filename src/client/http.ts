@@ -1,14 +1,15 @@
 // The API client: the only code that speaks HTTP to the service. undici `request` on one keep-alive Pool
 // per API origin (about 3x faster than fetch for small JSON calls, DESIGN 7a), with retries (retry.ts),
 // pagination (paginate.ts), and one rate-limit-aware scheduler (scheduler.ts) that every attempt of every call
-// passes through. Every failure surfaces as an ApiError.
+// passes through (the `urgent` view's past its queue and pauses, on a connection of its own). Every failure
+// surfaces as an ApiError.
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { ApiError } from '../errors.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';
-import { invalidResponse, responseError, transportError } from './api-error.ts';
+import { invalidResponse, postTimedOut, responseError, transportError } from './api-error.ts';
 import { listAll } from './paginate.ts';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryAfterOf, setRetryAfter, withRetry } from './retry.ts';
+import { DEFAULT_RETRY_POLICY, isTimeout, parseRetryAfter, retryAfterOf, setRetryAfter, withRetry } from './retry.ts';
 import type { PostCheck, RetryPolicy } from './retry.ts';
 import { Scheduler } from './scheduler.ts';
 import type { Outcome, SchedulerEvent, SchedulerStats } from './scheduler.ts';
@@ -35,17 +36,35 @@ export interface CheckedApi extends Api {
   retryPostIf(check: PostCheck): CheckedApi;
 }
 
+/** An Api with a lane for the few requests that must not wait behind the others (see HttpApi.urgent). */
+export interface UrgentApi extends Api {
+  urgent(maxElapsedMs: number): Api;
+}
+
 export interface HttpApi extends CheckedApi {
   /**
-   * A view of this client whose POSTs, after an ambiguous failure (502/503/504, connection reset or timeout),
-   * are retried only if `check()` resolves true, i.e. a list proves the create did not land. Without this view
+   * A view of this client whose POSTs, after an ambiguous failure (500/502/503, connection reset), are
+   * retried only if `check()` resolves true, i.e. a list proves the create did not land (a POST that timed out
+   * is never retried: it may still commit after the check). Without this view
    * such a POST fails at once, so a retry never makes a duplicate. The engine passes the view to `kind.create`.
    * Views have `retryPostIf` too: a view of a view uses only the newer check.
    */
   retryPostIf(check: PostCheck): CheckedApi;
+  /**
+   * A view whose requests start at once, past the scheduler's queue, bound, bucket and Retry-After pauses, and
+   * whose retries end within `maxElapsedMs`: for the stack lock's renewal and release, which must land before
+   * the lock's expiry however busy or rate-limited the run's other requests are.
+   */
+  urgent(maxElapsedMs: number): Api;
   /** The scheduler's state: in flight, the AIMD bound, the rate, 429s seen. */
   stats(): SchedulerStats;
   close(): Promise<void>;
+}
+
+/** `api.urgent(maxElapsedMs)` when the Api supports it, else the Api unchanged (fakes in tests). */
+export function withUrgency(api: Api, maxElapsedMs: number): Api {
+  const candidate = api as Partial<UrgentApi>;
+  return typeof candidate.urgent === 'function' ? candidate.urgent(maxElapsedMs) : api;
 }
 
 /** `api.retryPostIf(check)` when the Api supports it, else the Api unchanged (fakes in tests). */
@@ -60,7 +79,8 @@ export function createApi(opts: ApiOptions): HttpApi {
   const prefix = base.pathname.replace(/\/+$/, '');
   const timeout = opts.timeoutMs ?? 30_000;
   const pool = new Pool(origin, {
-    connections: opts.concurrency ?? 8,
+    // One more than the scheduler lets the other requests use: an urgent request never waits for a connection.
+    connections: (opts.concurrency ?? 8) + 1,
     headersTimeout: timeout,
     bodyTimeout: timeout,
   });
@@ -82,8 +102,12 @@ export function createApi(opts: ApiOptions): HttpApi {
     'user-agent': opts.userAgent ?? `edgeops node/${process.versions.node}`,
   };
 
+  let closed = false;
+
   /** One exchange. `rawPath` is already absolute on the origin (prefix included). */
   async function once(method: Dispatcher.HttpMethod, rawPath: string, body: Obj | undefined, operation: string): Promise<Obj> {
+    // Requests of abandoned work (a plan stopped by Ctrl-C) fail at once, not through retries.
+    if (closed) throw new ApiError({ status: 0, errorCode: 'ERR_CLIENT_CLOSED', message: 'the client was closed', operation });
     const headers = body === undefined ? commonHeaders : { ...commonHeaders, 'content-type': 'application/json' };
     let status: number;
     let text: string;
@@ -117,27 +141,33 @@ export function createApi(opts: ApiOptions): HttpApi {
     return parsed as Obj;
   }
 
-  function call(method: Dispatcher.HttpMethod, rawPath: string, body?: Obj, postCheck?: PostCheck): Promise<Obj> {
+  function call(method: Dispatcher.HttpMethod, rawPath: string, body?: Obj, postCheck?: PostCheck, urgentWithin?: number): Promise<Obj> {
     const operation = `${method} ${rawPath}`;
     let attempts = 0;
-    return withRetry(method, () => scheduler.run(() => once(method, rawPath, body, operation), attempts++ > 0), policy, { postCheck, deletedValue: {} });
+    const urgent = urgentWithin !== undefined;
+    const run = () => scheduler.run(() => once(method, rawPath, body, operation), attempts++ > 0, urgent);
+    const result = withRetry(method, run, urgent ? { ...policy, maxElapsedMs: urgentWithin } : policy, { postCheck, deletedValue: {} });
+    if (method !== 'POST') return result;
+    return result.catch((err: unknown) => {
+      throw err instanceof ApiError && isTimeout(err) ? postTimedOut(err, timeout) : err;
+    });
   }
 
   const full = (path: string): string => prefix + (path.startsWith('/') ? path : `/${path}`);
 
-  function view(postCheck?: PostCheck): CheckedApi {
+  function view(postCheck?: PostCheck, urgentWithin?: number): CheckedApi {
     return {
-      get: (path) => call('GET', full(path)),
-      post: (path, body) => call('POST', full(path), body, postCheck),
-      patch: (path, body) => call('PATCH', full(path), body),
-      put: (path, body) => call('PUT', full(path), body),
+      get: (path) => call('GET', full(path), undefined, undefined, urgentWithin),
+      post: (path, body) => call('POST', full(path), body, postCheck, urgentWithin),
+      patch: (path, body) => call('PATCH', full(path), body, undefined, urgentWithin),
+      put: (path, body) => call('PUT', full(path), body, undefined, urgentWithin),
       delete: async (path) => {
-        await call('DELETE', full(path));
+        await call('DELETE', full(path), undefined, undefined, urgentWithin);
       },
       list: (path, listKey, onPage) =>
         listAll(
-          () => call('GET', full(path)),
-          (next) => call('GET', next),
+          () => call('GET', full(path), undefined, undefined, urgentWithin),
+          (next) => call('GET', next, undefined, undefined, urgentWithin),
           { path, listKey, origin, onPage },
         ),
       // A view of a view replaces the check: a kind's follow-up POSTs (e.g. EventSources' types, made
@@ -148,8 +178,12 @@ export function createApi(opts: ApiOptions): HttpApi {
 
   return {
     ...view(),
+    urgent: (maxElapsedMs) => view(undefined, maxElapsedMs),
     stats: () => scheduler.stats(),
-    close: () => pool.close(),
+    close: () => {
+      closed = true;
+      return pool.close();
+    },
   };
 }
 

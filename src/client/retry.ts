@@ -1,7 +1,10 @@
 // Retry policy for service calls: exponential backoff with full jitter, bounded attempts and total time.
 // GET/PUT/PATCH/DELETE are idempotent here and retried on transient failures. A POST is only retried when
 // the failure proves the request was never processed (429, connection refused) or, for ambiguous failures
-// (500/502/503/504, connection reset, timeout), when the caller's check proves the create did not land.
+// (500/502/503, connection reset), when the caller's check proves the create did not land. A POST that timed
+// out (no answer in time, or a gateway's 504) is never retried: the service may still be working on it, so a
+// list made now can show it missing and it can still commit after the repeat. Such a create fails the action;
+// the next run finds whatever landed by its marker.
 // A 500 counts as transient too: behind a gateway it is as often a passing fault as a bug, and a bug costs
 // only a few bounded retries before the same error surfaces (issue 5: faults of 500/502/503 must converge).
 import { ApiError } from '../errors.ts';
@@ -48,6 +51,13 @@ const AMBIGUOUS_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
+/** No answer in time: the request may still be in the service's hands, and commit later. */
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** True for a request that got no answer in time (the client's timeout, or a gateway's 504). */
+export function isTimeout(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 504 || (err.status === 0 && TIMEOUT_CODES.has(err.errorCode)));
+}
 
 /** Retry-After in milliseconds, kept beside the error it came with (ApiError is a shared contract type). */
 const retryAfter = new WeakMap<ApiError, number>();
@@ -76,7 +86,8 @@ export function classify(err: unknown, method: string): Verdict {
   const idempotent = method !== 'POST';
   if (err.status === 429 || (err.status === 0 && NOT_SENT_CODES.has(err.errorCode))) return 'retry';
   if (TRANSIENT_STATUSES.has(err.status) || (err.status === 0 && AMBIGUOUS_CODES.has(err.errorCode))) {
-    return idempotent ? 'retry' : 'retry-if-not-landed';
+    if (idempotent) return 'retry';
+    return isTimeout(err) ? 'fail' : 'retry-if-not-landed';
   }
   return 'fail';
 }

@@ -6,6 +6,9 @@
 //   the rate the service was seen to accept, growing back by a quarter per `recoverAfter` answered requests;
 // - honours Retry-After: after a 429 no request starts until the time it names.
 // The engine's own p-limit bounds actions; an action makes several requests, so this is what bounds requests.
+// One exception: an urgent request (the stack lock's renewal and release) starts at once, past the queue, the
+// bound, the bucket and any Retry-After pause, so a busy or rate-limited run cannot starve it until its lock
+// expires. There is one every few seconds at most; its answer still counts like any other.
 // Several requests already in flight can meet the same limit: only the first 429 of those counts as a new
 // reduction (the others started before it, TCP's "one reduction per window"), though each extends the pause.
 
@@ -85,8 +88,11 @@ export class Scheduler {
     this.refilledAt = this.now();
   }
 
-  /** Runs `task` when a slot, a token and the Retry-After pause allow. A retry goes before first attempts. */
-  run<T>(task: () => Promise<T>, retry = false): Promise<T> {
+  /**
+   * Runs `task` when a slot, a token and the Retry-After pause allow. A retry goes before first attempts; an
+   * urgent task starts at once (see the header).
+   */
+  run<T>(task: () => Promise<T>, retry = false, urgent = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const start = () => {
         const generation = this.generation;
@@ -109,6 +115,7 @@ export class Scheduler {
           },
         );
       };
+      if (urgent) return start();
       if (retry) this.queue.unshift(start);
       else this.queue.push(start);
       this.pump();

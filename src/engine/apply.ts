@@ -54,6 +54,16 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
     }
   }
 
+  // The ids each address had when the plan was made: a create's landed check must never take one of them for
+  // the resource it makes (a replace's old resource has the same marker, and its last phase deletes it).
+  const existing = new Map<string, Set<string>>();
+  for (const a of plan.actions) {
+    if (a.liveId === undefined) continue;
+    const ids = existing.get(a.address);
+    if (ids) ids.add(a.liveId);
+    else existing.set(a.address, new Set([a.liveId]));
+  }
+
   const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
   const ids = new Map<string, string>();
   const created = new Map<string, LiveItem>();
@@ -100,7 +110,10 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
     switch (a.op) {
       case 'create':
       case 'replace': {
-        const item = await createChecked({ kind, address: a.address, stack: opts.stack }, api, sendable(a, kind, a.body ?? {}, true));
+        const target = { kind, address: a.address, stack: opts.stack, existing: existing.get(a.address) };
+        const item = await createChecked(target, api, sendable(a, kind, a.body ?? {}, true));
+        // Dependents are repointed to this id and the old phase deletes the old one: they must never be the same.
+        if (a.op === 'replace' && item.id === a.liveId) throw new EdgeopsError('E_APPLY', `${a.address}: the replacement has the old id ${item.id}`);
         ids.set(a.address, item.id);
         created.set(a.address, item);
         return;

@@ -1,6 +1,8 @@
 // A create is never retried blindly: after an ambiguous failure (5xx, connection reset, timeout) the kind is
 // listed again and searched for the resource (by ownership marker, or by natural key). Found -> the create
-// landed and the found item is used; not found -> the client may retry the POST.
+// landed and the found item is used; not found -> the client may retry the POST. The ids the address already
+// had when the plan was made are never "found": a replace's new resource carries the same marker as the old
+// one, which still exists until the replace's last phase deletes it.
 import { withPostRetry } from '../client/http.ts';
 import { ApiError } from '../errors.ts';
 import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
@@ -11,6 +13,8 @@ export interface CreateTarget {
   kind: ResourceKind;
   address: string;
   stack: string;
+  /** Live ids of this address from before the apply (a replace's old resource, extra copies): never the create's. */
+  existing?: ReadonlySet<string>;
 }
 
 /** True for failures after which the service may or may not have processed the request. */
@@ -26,6 +30,7 @@ export async function findLanded(t: CreateTarget, api: Api, body: Obj): Promise<
     return key === undefined ? undefined : items.find((item) => item.id === key);
   }
   return items.find((item) => {
+    if (t.existing?.has(item.id)) return false;
     const marker = markerOf(t.kind, item);
     return marker?.stack === t.stack && marker.name === t.address;
   });

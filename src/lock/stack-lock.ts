@@ -13,16 +13,19 @@
 // it was seen by the winner as younger, so the contender sees the winner's as older. Every record is renewed
 // by a heartbeat (PATCH of its expiry) while its process lives, so only dead holders' records expire. A holder
 // that finds its record gone (someone took it as expired: a long pause, clock skew) raises `lost`, and the
-// apply starts no new action.
+// apply starts no new action. Renewals and the release go through the client's urgent lane: the apply's own
+// requests, queued or paused by a 429's Retry-After, never hold a renewal back past the TTL.
 import { randomBytes } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import { withPostRetry } from '../client/http.ts';
+import { withPostRetry, withUrgency } from '../client/http.ts';
 import { AbortedError, ApiError, EdgeopsError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import { isExpired, LOCK_LIST_KEY, LOCK_PATH, lockBody, lockMetadata, parseLockRecord } from './lock-record.ts';
 import type { LockInfo, LockRecord } from './lock-record.ts';
 
 export const DEFAULT_TTL_MS = 60_000;
+/** Most time the release's retries may take (the record expires by itself after the TTL anyway). */
+const RELEASE_BUDGET_MS = 10_000;
 /** Ties broken by pausing before the wait's deadline counts (a service without created_at ties forever). */
 const MAX_FREE_TIES = 10;
 const TIE_PAUSE_MS = 2000;
@@ -138,6 +141,14 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
   const lost = new AbortController();
 
   const infoOf = (token: string): LockInfo => ({ holder, token, acquired, expires: new Date(now() + ttl).toISOString() });
+  const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(ttl / 4));
+  // Each renewal's retries end before the next renewal is due; a renewal is never queued behind another.
+  const beatApi = withUrgency(api, heartbeatMs);
+  let told = false;
+  const interrupted = (): AbortedError => new AbortedError(told
+    ? `stopped waiting for the lock of stack "${stack}"`
+    : `interrupted while taking the lock of stack "${stack}": nothing was changed`);
+  if (opts.signal?.aborted) throw interrupted();
 
   async function create(): Promise<LockRecord> {
     const token = randomBytes(16).toString('hex');
@@ -158,29 +169,31 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
 
   let mine = await create();
   // Renewal runs from the first record on (a waiting contender keeps its place in the queue) until release.
-  let renewing: Promise<void> = Promise.resolve();
+  let renewing: Promise<void> | undefined;
   const timer = setInterval(() => {
-    renewing = renewing.then(async () => {
+    renewing ??= (async () => {
       try {
-        await api.patch(`${LOCK_PATH}/${mine.id}`, { metadata: lockMetadata(stack, infoOf(mine.token)) });
+        await beatApi.patch(`${LOCK_PATH}/${mine.id}`, { metadata: lockMetadata(stack, infoOf(mine.token)) });
       } catch (err) {
         if (held && err instanceof ApiError && err.status === 404) lost.abort();
         // Other failures: the next beat tries again; the TTL allows several misses.
+      } finally {
+        renewing = undefined;
       }
-    });
-  }, opts.heartbeatMs ?? Math.max(1, Math.floor(ttl / 4)));
+    })();
+  }, heartbeatMs);
   timer.unref();
   const stop = async (): Promise<void> => {
     clearInterval(timer);
     await renewing;
   };
 
-  let told = false;
   try {
     let ties = 0;
     for (;;) {
-      if (opts.signal?.aborted) throw new AbortedError(`stopped waiting for the lock of stack "${stack}"`);
+      if (opts.signal?.aborted) throw interrupted();
       const records = await listRecords(api, stack);
+      if (opts.signal?.aborted) throw interrupted();
       const self = records.find((r) => r.id === mine.id);
       if (!self) {
         // Taken for expired by another contender (this process was paused or its clock is off): queue again.
@@ -202,7 +215,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
           lost: lost.signal,
           async release() {
             await stop();
-            await deleteRecord(api, mine.id);
+            await deleteRecord(withUrgency(api, RELEASE_BUDGET_MS), mine.id);
           },
         };
       }
@@ -223,7 +236,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
     }
   } catch (err) {
     await stop();
-    await deleteRecord(api, mine.id).catch(() => undefined);
+    await deleteRecord(withUrgency(api, RELEASE_BUDGET_MS), mine.id).catch(() => undefined);
     throw err;
   } finally {
     if (told) opts.onWaitEnd?.();

@@ -1,6 +1,9 @@
-// String formats the schemas name (`cidr`, `hostport`, `uri`). Each check returns the reason a value is
-// wrong, so the error says more than "invalid": a CIDR with host bits set names the network it probably meant.
+// String formats the schemas name (`cidr`, `hostport`, `uri`), and the one check on resolved values: no PEM
+// private key outside a secret field. Each check returns the reason a value is wrong, so the error says more
+// than "invalid": a CIDR with host bits set names the network it probably meant.
 import { isIPv4, isIPv6 } from 'node:net';
+import type { Json } from '../kinds/resource-kind.ts';
+import { childPointer, fieldPath } from './pointer.ts';
 
 function ipv4ToInt(ip: string): number {
   return ip.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
@@ -69,4 +72,37 @@ export function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return url.protocol === 'http:' || url.protocol === 'https:';
+}
+
+/** The BEGIN line of a PEM private key of any type (PKCS#8, RSA, EC, ENCRYPTED, OPENSSH). */
+const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
+/**
+ * Pointers of the string values in `fields` that hold a PEM private key, outside the top-level fields named
+ * in `secretFields`. Only secret fields are kept out of plans and saved plans; a key anywhere else (a
+ * certificate field, alone or appended to a chain; a description) would be printed whole.
+ */
+export function misplacedPrivateKeys(fields: Json, secretFields: readonly string[]): string[] {
+  const found: string[] = [];
+  const visit = (value: Json, pointer: string): void => {
+    if (typeof value === 'string') {
+      if (PRIVATE_KEY_BEGIN.test(value)) found.push(pointer);
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, childPointer(pointer, i)));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (pointer === '' && secretFields.includes(key)) continue;
+        visit(item, childPointer(pointer, key));
+      }
+    }
+  };
+  visit(fields, '');
+  return found;
+}
+
+/** The error for a private key found by misplacedPrivateKeys; it names the field, never any of the key. */
+export function misplacedPrivateKeyMessage(pointer: string): string {
+  return `${fieldPath(pointer)}: holds a PEM private key, which is not allowed here: this field is not secret, so plans ` +
+    'and saved plans would print it (the key is not shown). Give only certificates here; a private key belongs in ' +
+    "a TLSCertificate's private_key_pem";
 }

@@ -6,6 +6,7 @@ import { KINDS } from '../kinds/index.ts';
 import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
 import { findCycles, type RefEdge } from './cycles.ts';
+import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './formats.ts';
 import { cloneJson, slotsAt } from './json-walk.ts';
 import { checkParents, type ResolvedDoc } from './parents.ts';
 import { fieldPath } from './pointer.ts';
@@ -78,6 +79,7 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
         else slot.set(outcome.value);
       }
     }
+    for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage(pointer));
 
     const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos };
     resources.push(resource);

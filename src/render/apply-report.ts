@@ -30,6 +30,9 @@ const PENDING_VERB: Record<ActionOp, string> = {
   'module-delete': 'updating',
 };
 
+/** Actions that never started are named up to this many; the rest are counted (`and 230 more`). */
+export const NOT_STARTED_SHOWN = 20;
+
 /** `TCPEdge/ssh`, or `TCPEdge/ssh: module backend put` for a module action. */
 export function actionLabel(action: Action): string {
   if (action.op === 'module-put') return `${action.address}: module ${action.module} put`;
@@ -94,9 +97,12 @@ export function applySummary(plan: Plan, result: ApplyResult): string {
     return action ? `${action.op} ${actionLabel(action)}` : id;
   };
   const failed = result.results.filter((r) => r.status === 'failed');
-  // Skipped for a failed dependency are listed one by one; skipped with no cause (an interrupt) are only counted.
+  // Skipped for a failed dependency are listed with their cause; skipped with no cause (an interrupt) are
+  // named under the count of actions that never started, the first NOT_STARTED_SHOWN of them.
   const skipped = result.results.filter((r) => r.status === 'skipped' && r.skippedBecause);
-  const notStarted = plan.actions.length - result.results.filter((r) => r.status !== 'skipped' || r.skippedBecause).length;
+  const reported = new Set(result.results.filter((r) => r.status !== 'skipped' || r.skippedBecause).map((r) => r.actionId));
+  const neverStarted = plan.actions.filter((a) => !reported.has(a.id));
+  const notStarted = neverStarted.length;
   if (failed.length === 0 && skipped.length === 0 && notStarted === 0 && !result.interrupted) return `Apply complete: ${counts}.\n`;
 
   const why = [
@@ -106,7 +112,11 @@ export function applySummary(plan: Plan, result: ApplyResult): string {
   const lines = [`Apply failed: ${why}; ${counts}.`];
   for (const r of failed) lines.push(`  failed:  ${labelOf(r.actionId)}: ${formatError(r.error ?? { message: 'unknown error' })}`);
   for (const r of skipped) lines.push(`  skipped: ${labelOf(r.actionId)} (depends on ${r.skippedBecause})`);
-  if (notStarted > 0) lines.push(`  not started: ${notStarted} action${notStarted === 1 ? '' : 's'}`);
+  if (notStarted > 0) {
+    lines.push(`  not started: ${notStarted} action${notStarted === 1 ? '' : 's'}`);
+    for (const a of neverStarted.slice(0, NOT_STARTED_SHOWN)) lines.push(`    ${labelOf(a.id)}`);
+    if (notStarted > NOT_STARTED_SHOWN) lines.push(`    and ${notStarted - NOT_STARTED_SHOWN} more`);
+  }
   lines.push('Run the same command again to converge once the cause is fixed.');
   return `${lines.join('\n')}\n`;
 }

@@ -1,61 +1,146 @@
-// Ctrl-C during an apply: no new action starts, those in flight finish, the summary counts what never started,
-// exit 1; a rerun creates exactly the rest and converges. The interrupt is sent as soon as the first action
-// has finished, with hundreds still queued behind a concurrency of 1.
+// Ctrl-C, as a user presses it, to the real bin.
+// - In the middle of a large apply (300 resources, half of them depending on the other half, the default
+//   concurrency): no new action starts, those in flight finish, the summary names what never started, exit 1;
+//   a rerun creates exactly the rest and converges, with one live resource per document.
+// - While the plan is being made (lists slowed down by the service's latency fault): the run ends at once with
+//   exit 1, says so, changes nothing and releases the stack's lock.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseMetadata } from '../../src/engine/ownership.ts';
+import { api as http, startTestService, type TestService } from '../helpers/service.ts';
 import { ROOT, cleanEnv, edgeops } from './run.ts';
 
-const COUNT = 300;
-let svc: TestService;
+const POLICIES = 150;
 const base = mkdtempSync(join(tmpdir(), 'edgeops-interrupt-'));
-const dir = join(base, 'm');
+afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-beforeAll(async () => {
-  svc = await startTestService();
+/** `count` IP policies, each with one rule that references it. */
+function writeManifests(name: string, count: number): string {
+  const dir = join(base, name);
   mkdirSync(dir);
-  const docs = Array.from({ length: COUNT }, (_, i) => `kind: IPPolicy\nname: p-${String(i).padStart(3, '0')}\n`);
-  writeFileSync(join(dir, 'policies.yaml'), docs.join('---\n'));
-});
-afterAll(async () => {
-  await svc.close();
-  rmSync(base, { recursive: true, force: true });
-});
+  const docs: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const p = `p-${String(i).padStart(3, '0')}`;
+    docs.push(`kind: IPPolicy\nname: ${p}\n`);
+    docs.push(`kind: IPPolicyRule\nname: ${p}-r\nip_policy_id: ${p}\ncidr: 10.${Math.floor(i / 256)}.${i % 256}.0/24\naction: allow\n`);
+  }
+  writeFileSync(join(dir, 'all.yaml'), docs.join('---\n'));
+  return dir;
+}
+
+/** Starts `edgeops apply DIR --auto-approve`; `onOutput` sees the whole stdout and stderr so far, and may interrupt. */
+function startApply(svc: TestService, dir: string, onOutput: (stdout: string, stderr: string, interrupt: () => void) => void) {
+  const env = cleanEnv({ EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'apply', dir, '--auto-approve'], { cwd: ROOT, env, stdio: 'pipe' });
+  const out = { stdout: '', stderr: '', sent: false };
+  const interrupt = () => {
+    if (out.sent) return;
+    out.sent = true;
+    child.kill('SIGINT');
+  };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out.stdout += d;
+    onOutput(out.stdout, out.stderr, interrupt);
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    out.stderr += d;
+  });
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return { out, closed, interrupt };
+}
+
+/** Live copies of each address of the default stack, and the stack's lock records, through plain HTTP. */
+async function liveState(svc: TestService): Promise<{ copies: Record<string, number>; locks: number }> {
+  const client = http(svc);
+  const copies: Record<string, number> = {};
+  let locks = 0;
+  for (const [path, key] of [['/ip_policies', 'ip_policies'], ['/ip_policy_rules', 'ip_policy_rules']] as const) {
+    for (const item of (await client.listAll(path, key)) as { metadata?: string }[]) {
+      const name = parseMetadata(item.metadata).marker?.name;
+      if (name?.startsWith('Lock/')) locks++;
+      else if (name) copies[name] = (copies[name] ?? 0) + 1;
+    }
+  }
+  return { copies, locks };
+}
 
 describe('interrupting an apply', () => {
-  it('stops starting actions, reports what never started, and a rerun converges', async () => {
-    const env = cleanEnv({ EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey });
-    const child = spawn(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'apply', dir, '--auto-approve', '--concurrency', '1'], { cwd: ROOT, env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    let sent = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      if (!sent && /^created IPPolicy\//m.test(stdout)) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  it('in the middle of 300 creates: stops starting actions, names what never started, and a rerun converges', async () => {
+    // A little latency on writes, so the apply takes long enough to be interrupted half-way.
+    const svc = await startTestService({ faults: 'POST.latency=10' });
+    try {
+      const dir = writeManifests('large', POLICIES);
+      const total = POLICIES * 2;
+      const run = startApply(svc, dir, (stdout, _stderr, interrupt) => {
+        if ((stdout.match(/^created /gm)?.length ?? 0) >= total / 3) interrupt();
+      });
+      const { code } = await run.closed;
+      const { stdout, stderr } = run.out;
 
-    expect(code).toBe(1);
-    expect(stderr).toContain('SIGINT: starting no new actions');
-    expect(stderr).toContain('edgeops: apply interrupted');
-    const created = stdout.match(/^created IPPolicy\//gm)?.length ?? 0;
-    expect(created).toBeGreaterThan(0);
-    expect(created).toBeLessThan(COUNT);
-    expect(stdout).toContain(`Apply failed: interrupted; ${created} created, 0 updated, 0 replaced, 0 deleted.`);
-    expect(stdout).toContain(`  not started: ${COUNT - created} actions`);
-    expect(stdout).not.toContain('skipped');
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain('SIGINT: starting no new actions');
+      expect(stderr).toContain('edgeops: apply interrupted');
+      const created = stdout.match(/^created IP(Policy|PolicyRule)\//gm)?.length ?? 0;
+      // Interrupted in the middle: well after the first creates, well before the last.
+      expect(created).toBeGreaterThanOrEqual(total / 3);
+      expect(created).toBeLessThan(total - 50);
+      expect(stdout).toContain(`Apply failed: interrupted; ${created} created, 0 updated, 0 replaced, 0 deleted.`);
+      const notStarted = total - created;
+      const summary = stdout.slice(stdout.indexOf('Apply failed:')).split('\n');
+      expect(summary[1]).toBe(`  not started: ${notStarted} actions`);
+      // The first 20 by name, then a count of the rest; each named one is really missing.
+      const named = summary.slice(2, 22);
+      expect(named.every((l) => /^ {4}create IP(Policy|PolicyRule)\/p-\d{3}(-r)?$/.test(l)), named.join('\n')).toBe(true);
+      expect(summary[22]).toBe(`    and ${notStarted - 20} more`);
+      expect(stdout).not.toContain('  skipped:');
+      const after = await liveState(svc);
+      expect(after.locks).toBe(0);
+      expect(Object.values(after.copies).every((n) => n === 1)).toBe(true);
+      expect(Object.keys(after.copies)).toHaveLength(created);
+      for (const line of named) expect(after.copies[line.trim().slice('create '.length)]).toBeUndefined();
 
-    const rerun = await edgeops(['apply', dir, '--auto-approve'], { env: { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey } });
-    expect(rerun.code).toBe(0);
-    expect(rerun.stdout).toContain(`Apply complete: ${COUNT - created} created, 0 updated, 0 replaced, 0 deleted.`);
-    const plan = await edgeops(['plan', dir, '--detailed-exitcode'], { env: { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey } });
-    expect(plan.code).toBe(0);
-  });
+      const env = { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey };
+      const rerun = await edgeops(['apply', dir, '--auto-approve'], { env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(rerun.stdout).toContain(`Apply complete: ${notStarted} created, 0 updated, 0 replaced, 0 deleted.`);
+      const final = await liveState(svc);
+      expect(Object.keys(final.copies)).toHaveLength(total);
+      expect(Object.entries(final.copies).filter(([, n]) => n !== 1)).toEqual([]);
+      expect((await edgeops(['plan', dir, '--detailed-exitcode'], { env })).code).toBe(0);
+    } finally {
+      await svc.close();
+    }
+  }, 60_000);
+
+  it('while planning: ends at once with exit 1, changes nothing, and releases the lock', async () => {
+    // Every GET takes a second: taking the lock lists once, and planning lists every kind.
+    const svc = await startTestService({ faults: 'GET.latency=1000' });
+    try {
+      const dir = writeManifests('planning', 5);
+      const run = startApply(svc, dir, () => undefined);
+      // Once the lock record exists (the apply has it, or is about to), the apply is planning for seconds.
+      const client = http(svc);
+      const hasLock = async () => ((await client.listAll('/ip_policies', 'ip_policies')) as { metadata?: string }[])
+        .some((i) => parseMetadata(i.metadata).marker?.name === 'Lock/default');
+      while (!(await hasLock())) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const interruptedAt = Date.now();
+      run.interrupt();
+      const { code, signal } = await run.closed;
+      const { stdout, stderr } = run.out;
+
+      expect({ code, signal }, stderr).toEqual({ code: 1, signal: null });
+      expect(Date.now() - interruptedAt).toBeLessThan(5000);
+      expect(stderr).toContain('SIGINT: starting no new actions');
+      expect(stderr, stderr).toMatch(/edgeops: apply interrupted (while planning|while taking the lock)|edgeops: interrupted while taking the lock/);
+      expect(stderr).toContain('nothing was changed');
+      expect(stdout).not.toContain('Apply');
+      expect(await liveState(svc)).toEqual({ copies: {}, locks: 0 });
+    } finally {
+      await svc.close();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 // The API client against the real service: auth and version headers, pagination, ApiError, rate-limit retries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, withPostRetry } from '../../src/client/http.ts';
+import { createApi, withPostRetry, withUrgency } from '../../src/client/http.ts';
 import type { HttpApi } from '../../src/client/http.ts';
 import { ApiError } from '../../src/errors.ts';
 import { startTestService } from '../helpers/service.ts';
@@ -98,6 +98,23 @@ describe('createApi against the service', () => {
     const plain = { ...api };
     delete (plain as Partial<HttpApi>).retryPostIf;
     expect(withPostRetry(plain, async () => true)).toBe(plain);
+  });
+
+  it('fails a request made after close at once, without retries (work abandoned by Ctrl-C ends quickly)', async () => {
+    const closing = createApi({ url: svc.url, apiKey: svc.apiKey });
+    await closing.close();
+    const started = Date.now();
+    const err = await caught(closing.get('/ip_policies'));
+    expect([err.status, err.errorCode]).toEqual([0, 'ERR_CLIENT_CLOSED']);
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
+  it('has an urgent view on the same service, and withUrgency passes plain Apis through', async () => {
+    const p = await api.urgent(1000).post('/ip_policies', { description: 'urgent' });
+    expect(await api.get(`/ip_policies/${String(p.id)}`)).toMatchObject({ description: 'urgent' });
+    const plain = { ...api };
+    delete (plain as Partial<HttpApi>).urgent;
+    expect(withUrgency(plain, 1000)).toBe(plain);
   });
 });
 

@@ -1,7 +1,7 @@
 // The retry policy as a pure function of attempts' outcomes: injected clock, sleep and jitter.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.ts';
-import { backoffDelay, classify, parseRetryAfter, setRetryAfter, withRetry } from '../../src/client/retry.ts';
+import { backoffDelay, classify, isTimeout, parseRetryAfter, setRetryAfter, withRetry } from '../../src/client/retry.ts';
 import type { RetryPolicy } from '../../src/client/retry.ts';
 
 const err = (status: number, errorCode = `E${status}`): ApiError =>
@@ -47,11 +47,21 @@ describe('classify', () => {
   });
 
   it('retries 5xx and resets for idempotent methods, and a POST only if it did not land', () => {
-    for (const e of [err(500), err(502), err(503), err(504), err(0, 'ECONNRESET'), err(0, 'UND_ERR_HEADERS_TIMEOUT')]) {
+    for (const e of [err(500), err(502), err(503), err(0, 'ECONNRESET'), err(0, 'UND_ERR_SOCKET')]) {
       expect(classify(e, 'GET')).toBe('retry');
       expect(classify(e, 'DELETE')).toBe('retry');
       expect(classify(e, 'POST')).toBe('retry-if-not-landed');
     }
+  });
+
+  it('never retries a POST that timed out (it may still commit), but retries the idempotent methods', () => {
+    for (const e of [err(504), err(0, 'UND_ERR_HEADERS_TIMEOUT'), err(0, 'UND_ERR_BODY_TIMEOUT'), err(0, 'ETIMEDOUT')]) {
+      expect(isTimeout(e)).toBe(true);
+      expect(classify(e, 'POST')).toBe('fail');
+      for (const m of ['GET', 'PUT', 'PATCH', 'DELETE']) expect(classify(e, m)).toBe('retry');
+    }
+    expect(isTimeout(err(503))).toBe(false);
+    expect(isTimeout(err(0, 'ECONNRESET'))).toBe(false);
   });
 
   it('never retries client errors, other 5xx, or non-API errors', () => {

@@ -172,6 +172,28 @@ describe('Retry-After', () => {
   });
 });
 
+describe('urgent requests (the stack lock\'s renewal)', () => {
+  it('start at once, past a full bound, a queue and a Retry-After pause, and still count as answers', async () => {
+    const { s, clock, jobs } = setup({ concurrency: 2 });
+    const first = jobs(2);
+    await clock.flush();
+    first[0]!.fail(new RateLimited(30_000));
+    const queued = jobs(3);
+    await clock.advance(1000);
+    expect(queued.some((j) => j.started)).toBe(false);
+    let startedAt: number | undefined;
+    const urgent = s.run(async () => {
+      startedAt = clock.now();
+      return 'renewed';
+    }, false, true);
+    await expect(urgent).resolves.toBe('renewed');
+    expect(startedAt).toBe(1000);
+    // The pause still holds for everything else.
+    expect(queued.some((j) => j.started)).toBe(false);
+    expect(s.stats().pausedUntil).toBe(30_000);
+  });
+});
+
 describe('token bucket', () => {
   it('a configured rate spaces starts after a burst of `concurrency`', async () => {
     const { clock, jobs } = setup({ concurrency: 3, requestsPerSecond: 2 });

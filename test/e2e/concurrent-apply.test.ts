@@ -15,7 +15,8 @@ import { fetchLive } from '../../src/engine/live.ts';
 import { indexManaged, parseMetadata } from '../../src/engine/ownership.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import { acquireStackLock } from '../../src/lock/stack-lock.ts';
-import { lockBody } from '../../src/lock/lock-record.ts';
+import { lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
+import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
 import { cleanEnv, edgeops, ROOT, type RunResult } from '../cli/run.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
@@ -203,4 +204,45 @@ describe('concurrent applies of one stack', () => {
       await other.release();
     }
   });
+});
+
+describe('the lock under rate limits', () => {
+  it('is renewed in time while every other request of its client waits out 429 pauses', async () => {
+    // Every PUT is answered 429 with a 2 s Retry-After; the lock itself uses POST, GET, PATCH and DELETE.
+    const limited = await startTestService({ faults: 'PUT.rate429=1,PUT.retryAfter=2' });
+    // The PUTs' retries stop after 8 s, when the watch below is over.
+    const client = createApi({ url: limited.url, apiKey: limited.apiKey, concurrency: 4, retry: { maxElapsedMs: 8000 } });
+    const plain = http(limited);
+    const ttlMs = 3000;
+    const lock = await acquireStackLock(client, 'busy', { ttlMs, heartbeatMs: 600 });
+    try {
+      // Writes that keep the client's scheduler paused: each PUT is retried after every Retry-After, and the
+      // retries go before any new request in its queue.
+      const busy = Array.from({ length: 4 }, (_, i) => client.put(`/edges/tcp/edgtcp_busy${i}/backend`, { enabled: true }).catch(() => undefined));
+      const expiries: number[] = [];
+      const watchUntil = Date.now() + 6000;
+      while (Date.now() < watchUntil) {
+        const records = (await plain.listAll('/ip_policies', 'ip_policies')) as Obj[];
+        const mine = records.map((r) => parseLockRecord(r, 'busy')).find((r) => r !== undefined);
+        expiries.push(Date.parse(mine?.expires ?? '') - Date.now());
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(client.stats().rateLimited).toBeGreaterThan(4);
+      // Never expired, and renewed all along (a starved renewal lets the time left run down to nothing).
+      expect(Math.min(...expiries)).toBeGreaterThan(ttlMs / 4);
+      // A contender (its own client, not paused) does not take it for a dead holder's.
+      const contender = createApi({ url: limited.url, apiKey: limited.apiKey });
+      try {
+        await expect(acquireStackLock(contender, 'busy', { waitMs: 0 })).rejects.toThrow(/another apply of stack "busy" is running/);
+      } finally {
+        await contender.close();
+      }
+      expect(lock.lost.aborted).toBe(false);
+      await Promise.all(busy);
+    } finally {
+      await lock.release();
+      await client.close();
+      await limited.close();
+    }
+  }, 60_000);
 });

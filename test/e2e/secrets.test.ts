@@ -5,7 +5,7 @@
 // scanned: no key may appear whole or as any 16-character run, and neither may the API key.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,14 +101,29 @@ beforeAll(async () => {
   mkdirSync(join(m, 'ok'), { recursive: true });
   writeFileSync(join(m, 'ok', 'all.yaml'), docs([CERT_FROM_FILE, CERT_FROM_ENV, BACKEND, [...EDGE, 'description: front door']]));
   // A failing apply: a hostport held by an edge edgeops does not manage; a key that does not match its
-  // certificate; a private key given where the certificate belongs. Each fails on the service with the
-  // secret in the request body.
+  // certificate. Each fails on the service with the secret in the request body.
   mkdirSync(join(m, 'fail'));
   writeFileSync(join(m, 'fail', 'all.yaml'), docs([
     CERT_FROM_FILE, BACKEND, [...EDGE, 'hostports: ["taken.example.com:443"]'].filter((l) => !l.startsWith('hostports: ["front')),
     ['kind: TLSCertificate', 'name: mismatch', 'certificate_pem: {file: ../../../secrets/site.pem}', `private_key_pem: {env: ${KEY_VAR}}`],
-    ['kind: TLSCertificate', 'name: swapped', 'certificate_pem: {file: ../../../secrets/site-key.pem}', 'private_key_pem: {file: ../../../secrets/site-key.pem}'],
   ]));
+  // Manifests with secrets pasted in are inputs too: they live beside the keys, outside the scanned tree.
+  // Private keys given in fields that are not secret: as the certificate, appended to a certificate's chain,
+  // as a CA (from a file and from the environment), and pasted into a description.
+  writeFileSync(join(secretsDir, 'site-bundle.pem'), `${site.chainPem}${site.keyPem}`);
+  mkdirSync(join(secretsDir, 'key-in-field'));
+  writeFileSync(join(secretsDir, 'key-in-field', 'all.yaml'), docs([
+    ['kind: TLSCertificate', 'name: swapped', 'certificate_pem: {file: ../site-key.pem}', 'private_key_pem: {file: ../site-key.pem}'],
+    ['kind: TLSCertificate', 'name: bundled', 'certificate_pem: {file: ../site-bundle.pem}', 'private_key_pem: {file: ../site-key.pem}'],
+    ['kind: CertificateAuthority', 'name: ca-file', 'ca_pem: {file: ../site-key.pem}'],
+    ['kind: CertificateAuthority', 'name: ca-env', `ca_pem: {env: ${KEY_VAR}}`],
+    ['kind: IPPolicy', 'name: pasted', 'description: |', ...keyFromEnv.trimEnd().split('\n').map((l) => `  ${l}`)],
+  ]));
+  // The API key pasted into manifests: where validation echoes a bad value, and where a plan shows a good one.
+  mkdirSync(join(secretsDir, 'pasted-key'));
+  writeFileSync(join(secretsDir, 'pasted-key', 'all.yaml'), docs([['kind: TCPEdge', 'name: pasted', `hostports: ["${API_KEY}"]`]]));
+  mkdirSync(join(secretsDir, 'pasted-key-plan'));
+  writeFileSync(join(secretsDir, 'pasted-key-plan', 'all.yaml'), docs([['kind: IPPolicy', 'name: pasted', `description: "token ${API_KEY}"`]]));
   // Validation errors right next to the secret fields (wrong types, an unknown field, a malformed secret source).
   mkdirSync(join(m, 'invalid'));
   writeFileSync(join(m, 'invalid', 'all.yaml'), docs([
@@ -175,8 +190,22 @@ describe('secrets never leak', () => {
     expectCode(failed, 1);
     expect(safe(failed.stdout)).toMatch(/ERR_HOSTPORT_IN_USE/);
     expect(safe(failed.stdout)).toMatch(/ERR_KEY_MISMATCH/);
-    expect(safe(failed.stdout)).toMatch(/ERR_PEM_WRONG_TYPE/);
     expectCode(await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing', EDGEOPS_DEBUG: '1' }), 1);
+
+    // Keys where no secret belongs are refused before any request, each named at its place.
+    const misplaced = await run(['validate', join(secretsDir, 'key-in-field')]);
+    expectCode(misplaced, 1);
+    for (const at of ['TLSCertificate/swapped: certificate_pem', 'TLSCertificate/bundled: certificate_pem', 'CertificateAuthority/ca-file: ca_pem', 'CertificateAuthority/ca-env: ca_pem', 'IPPolicy/pasted: description']) {
+      expect(safe(misplaced.stderr)).toMatch(new RegExp(`all\\.yaml:\\d+:\\d+: ${at}: holds a PEM private key`));
+    }
+    expectCode(await run(['plan', join(secretsDir, 'key-in-field'), '--format', 'json']), 1);
+    expectCode(await run(['plan', join(secretsDir, 'key-in-field'), '--out', 'key-in-field-plan.json'], { EDGEOPS_DEBUG: '1' }), 1);
+    expect(existsSync(join(work, 'key-in-field-plan.json'))).toBe(false);
+    expectCode(await run(['apply', join(secretsDir, 'key-in-field'), '--auto-approve'], { EDGEOPS_STACK: 'misplaced', EDGEOPS_DEBUG: '1' }), 1);
+    const pasted = await run(['validate', join(secretsDir, 'pasted-key')]);
+    expectCode(pasted, 1);
+    expect(safe(pasted.stderr)).toContain('TCPEdge/pasted: hostports/0: "(sensitive)" is not host:port');
+    expectCode(await run(['plan', join(secretsDir, 'pasted-key-plan'), '--format', 'json'], { EDGEOPS_STACK: 'pasted' }), 0);
 
     const unauthorized = await run(['plan', ok], { EDGEOPS_API_KEY: `${API_KEY.slice(0, 10)}-wrong` });
     expectCode(unauthorized, 1);

@@ -220,4 +220,20 @@ describe('creates are not retried blindly', () => {
     const { result } = await apply(w, [res('Pol/p', {})]);
     expect(result.results[0]).toMatchObject({ status: 'failed', error: { status: 503 } });
   });
+
+  it('a replace whose create failed ambiguously never takes the old resource (same marker) for the new one', async () => {
+    const w = fakeWorld();
+    const oldCert = w.store.seed('Cert', 'crt_', { pem: 'OLD', metadata: marked('s', 'Cert/c') });
+    const edge = w.store.seed('Edge', 'edg_', { mtls: { enabled: true, cert_ids: [oldCert] }, metadata: marked('s', 'Edge/e') });
+    w.store.gate = (call) => {
+      if (call.op === 'create') throw new ApiError({ status: 503, errorCode: 'ERR_UNAVAILABLE', message: 'unavailable', operation: 'POST /certs' });
+    };
+    const want = [res('Cert/c', { pem: 'NEW', key: 'secret' }), res('Edge/e', { mtls: { enabled: true, cert_ids: [ref('Cert/c')] } })];
+    const { result } = await apply(w, want);
+    expect(result.results.map((r) => [r.actionId, r.status])).toEqual([['replace:Cert/c', 'failed'], ['module-put:Edge/e:mtls', 'skipped']]);
+    // Nothing was deleted or repointed: the old certificate is still there, still used by the edge.
+    expect(w.store.calls.filter((c) => c.op !== 'create')).toEqual([]);
+    expect([...w.store.table('Cert').keys()]).toEqual([oldCert]);
+    expect(w.store.table('Edge').get(edge)!.mtls).toEqual({ enabled: true, cert_ids: [oldCert] });
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ApplyEvent, ApplyResult } from '../../src/engine/plan-data.ts';
+import type { Action, ApplyEvent, ApplyResult } from '../../src/engine/plan-data.ts';
 import { createApplyProgress } from '../../src/render/apply-progress.ts';
-import { applySummary, eventLine } from '../../src/render/apply-report.ts';
+import { actionLabel, applySummary, eventLine, NOT_STARTED_SHOWN } from '../../src/render/apply-report.ts';
 import { createRedactor } from '../../src/render/redact.ts';
 import { samplePlan } from './sample-plan.ts';
 
@@ -42,6 +42,10 @@ describe('apply report', () => {
       '  failed:  create TLSCertificate/wildcard: socket hang up',
       '  skipped: create TCPEdge/ssh (depends on create:TunnelGroupBackend/web)',
       '  not started: 4 actions',
+      '    update TLSEdge/secure',
+      '    module-put TLSEdge/secure: module backend put',
+      '    module-delete TLSEdge/secure: module ip_restriction delete',
+      '    replace IPPolicyRule/office-v4',
       'Run the same command again to converge once the cause is fixed.',
       '',
     ].join('\n'));
@@ -49,7 +53,7 @@ describe('apply report', () => {
 });
 
 describe('an interrupted apply', () => {
-  it('counts the actions that never started instead of listing them', () => {
+  it('counts the actions that never started and names each of them', () => {
     expect(eventLine({ type: 'skipped', action: action('create:TCPEdge/ssh'), because: 'interrupted' })).toBeUndefined();
     const result: ApplyResult = {
       ok: false,
@@ -59,9 +63,27 @@ describe('an interrupted apply', () => {
     expect(applySummary(samplePlan, result)).toBe([
       'Apply failed: interrupted; 2 created, 0 updated, 0 replaced, 0 deleted.',
       '  not started: 6 actions',
+      ...samplePlan.actions.slice(2).map((a) => `    ${a.op} ${actionLabel(a)}`),
       'Run the same command again to converge once the cause is fixed.',
       '',
     ].join('\n'));
+  });
+
+  it(`names the first ${NOT_STARTED_SHOWN} that never started and counts the rest`, () => {
+    const actions: Action[] = Array.from({ length: 250 }, (_, i) => {
+      const name = `p-${String(i).padStart(3, '0')}`;
+      return { id: `create:IPPolicy/${name}`, op: 'create', kind: 'IPPolicy', name, address: `IPPolicy/${name}`, changes: [], dependsOn: [] };
+    });
+    const big = { ...samplePlan, actions, summary: { create: 250, update: 0, replace: 0, delete: 0 } };
+    const result: ApplyResult = {
+      ok: false,
+      interrupted: true,
+      results: actions.map((a, i) => ({ actionId: a.id, status: i < 10 ? ('done' as const) : ('skipped' as const) })),
+    };
+    const lines = applySummary(big, result).split('\n');
+    expect(lines.slice(0, 2)).toEqual(['Apply failed: interrupted; 10 created, 0 updated, 0 replaced, 0 deleted.', '  not started: 240 actions']);
+    expect(lines.slice(2, 2 + NOT_STARTED_SHOWN)).toEqual(actions.slice(10, 10 + NOT_STARTED_SHOWN).map((a) => `    create ${a.address}`));
+    expect(lines.slice(2 + NOT_STARTED_SHOWN)).toEqual([`    and ${240 - NOT_STARTED_SHOWN} more`, 'Run the same command again to converge once the cause is fixed.', '']);
   });
 });
 

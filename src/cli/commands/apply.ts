@@ -69,11 +69,15 @@ Examples:
         throw new ConfigError(`${flags.plan} is a plan for stack "${saved.stack}", but this run is for stack "${settings.stack}"`);
       }
       const lockOptions = applyLockOptions(ctx, settings.stack, flags.lockTimeout);
+      // Ctrl-C (or SIGTERM) at any point from here on ends the run with exit 1 and the lock released: while
+      // the lock is taken or the plan made, at once; during the apply, once the actions in flight have finished.
+      const interrupt = trapInterrupts(ctx);
+      const signal = AbortSignal.any([interrupt.signal, ...(lockOptions.signal ? [lockOptions.signal] : [])]);
       // The lock is held from before the plan until the apply has finished: two applies of one stack never
       // both plan a create of the same resource (README "Reliability").
-      await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, lockOptions, async (lock) => {
+      await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
         const material = keyMaterial(settings, ctx.env);
-        const fresh = await computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt });
+        const fresh = await unlessInterrupted(interrupt.signal, 'while planning', () => computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt }));
         let planned: PlanContext = fresh;
         let approved = flags.autoApprove === true;
         if (saved) {
@@ -90,9 +94,11 @@ Examples:
           }
           approved = true;
         }
+        if (interrupt.signal.aborted) throw interruptedBefore('before any action started');
         if (plan.actions.length === 0) return;
         assertDeletesAllowed(plan, desired.config, flags.allowDeletes === true);
         if (!approved) await confirmApply(ctx);
+        if (interrupt.signal.aborted) throw interruptedBefore('before any action started');
         ctx.out('\n');
 
         const progress = createApplyProgress({
@@ -103,7 +109,6 @@ Examples:
           write: (text) => ctx.out(text),
           columns: ctx.stdout.columns,
         });
-        const interrupt = trapInterrupts(ctx);
         let outcome;
         try {
           outcome = await executeAndCheck(planned, api, {
@@ -114,7 +119,6 @@ Examples:
           });
         } finally {
           progress.stop();
-          interrupt.dispose();
         }
         // What was written is always reported first; then the self-check's failure (a perpetual diff is a bug
         // in edgeops, named by field), which fails the apply even when every action succeeded.
@@ -124,7 +128,24 @@ Examples:
         if (result.interrupted) throw new AbortedError('apply interrupted; run it again to converge');
         if (selfCheck) throw selfCheck;
         if (!result.ok) throw new ApplyFailedError('apply failed (see the failures above)');
-      }));
+      })).finally(() => interrupt.dispose());
       done(0);
     });
+}
+
+const interruptedBefore = (when: string): AbortedError =>
+  new AbortedError(`apply interrupted ${when}: nothing was changed; run it again to apply`);
+
+/**
+ * `start()`'s work, unless an interrupt comes first: then an AbortedError saying when, and the work is
+ * abandoned (it only reads; the lock is released as the error unwinds, and the closed client ends it).
+ */
+function unlessInterrupted<T>(signal: AbortSignal, when: string, start: () => Promise<T>): Promise<T> {
+  if (signal.aborted) return Promise.reject(interruptedBefore(when));
+  const work = start();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(interruptedBefore(when));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
