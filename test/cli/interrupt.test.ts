@@ -134,7 +134,8 @@ describe('interrupting an apply', () => {
 
       expect({ code, signal }, stderr).toEqual({ code: 1, signal: null });
       expect(Date.now() - interruptedAt).toBeLessThan(5000);
-      expect(stderr).toContain('SIGINT: starting no new actions');
+      expect(stderr).toContain('SIGINT: stopping before any action started');
+      expect(stderr).not.toContain('waiting for those in flight');
       expect(stderr, stderr).toMatch(/edgeops: apply interrupted (while planning|while taking the lock)|edgeops: interrupted while taking the lock/);
       expect(stderr).toContain('nothing was changed');
       expect(stdout).not.toContain('Apply');

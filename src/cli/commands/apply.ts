@@ -99,6 +99,7 @@ Examples:
         assertDeletesAllowed(plan, desired.config, flags.allowDeletes === true);
         if (!approved) await confirmApply(ctx);
         if (interrupt.signal.aborted) throw interruptedBefore('before any action started');
+        interrupt.actionsStarting();
         ctx.out('\n');
 
         const progress = createApplyProgress({
