@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/engine/ownership.ts';
+import type { JsonResource } from '../../src/render/json.ts';
 import { makeCa, makeCert } from '../helpers/certs.ts';
 import { serviceForFile, type ApiClient } from '../helpers/service.ts';
 import { edgeops, type RunResult } from './run.ts';
@@ -76,13 +77,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-interface JsonResource {
-  address: string;
-  action: string;
-  live_id: string | null;
-  adopt?: string;
-  changes: unknown[];
-}
 
 describe('export --all, then plan and apply the directory as it is', () => {
   it('export writes adopt: true into the directory and says so', () => {

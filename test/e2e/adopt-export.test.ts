@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/engine/ownership.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
+import type { JsonResource } from '../../src/render/json.ts';
 import { edgeops } from '../cli/run.ts';
 import { makeByHand, type HandMade } from './export-fixtures.ts';
 import { LISTS, allKinds, makeCerts, type Certs } from './fixtures.ts';
@@ -43,13 +44,6 @@ afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-interface JsonResource {
-  address: string;
-  action: string;
-  live_id: string | null;
-  adopt?: string;
-  changes: unknown[];
-}
 
 describe('export --all, then adopt', () => {
   const ids = () => [hand.policy, hand.rule, hand.backend, hand.edge, hand.httpsEdge, hand.route, hand.subscription, hand.cert, hand.ca];

@@ -4,6 +4,7 @@
 // two sets for one stack overlap here too; hostports are a function of the name.
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import type { Rng } from '../helpers/service.ts';
+import { chance, int, pick, subset } from './generate.ts';
 import type { Doc } from './harness.ts';
 
 /** Ids of unmanaged resources made through the API before the test: documents may name them literally. */
@@ -12,14 +13,6 @@ export interface Literals {
   tunnelGroupBackend: string;
   httpResponseBackend: string;
   certificateAuthority: string;
-}
-
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
-const chance = (rng: Rng, p: number): boolean => rng() < p;
-const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
-function subset<T>(rng: Rng, items: readonly T[], max = items.length): T[] {
-  const shuffled = [...items].sort(() => rng() - 0.5);
-  return shuffled.slice(0, int(rng, 1, Math.min(max, items.length)));
 }
 
 const ACTIONS: Obj[] = [

@@ -7,11 +7,11 @@ import type { Rng } from '../helpers/service.ts';
 import type { Certs } from './fixtures.ts';
 import type { Doc } from './harness.ts';
 
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
-const chance = (rng: Rng, p: number): boolean => rng() < p;
-const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
+export const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
+export const chance = (rng: Rng, p: number): boolean => rng() < p;
+export const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
 /** A non-empty random subset, in random order (order is meaningful to the service and must be kept). */
-function subset<T>(rng: Rng, items: readonly T[], max = items.length): T[] {
+export function subset<T>(rng: Rng, items: readonly T[], max = items.length): T[] {
   const shuffled = [...items].sort(() => rng() - 0.5);
   return shuffled.slice(0, int(rng, 1, Math.min(max, items.length)));
 }
