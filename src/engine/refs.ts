@@ -59,8 +59,16 @@ export function pendingTargets(value: Json | undefined): string[] {
   return found.length > 1 ? found.sort() : found;
 }
 
+/** Whether any PendingRef is left in `value`; stops at the first (planning asks this of every body). */
 export function hasPendingRef(value: Json | undefined): boolean {
-  return pendingTargets(value).length > 0;
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const e of value) if (hasPendingRef(e)) return true;
+    return false;
+  }
+  if (isPendingRef(value)) return true;
+  for (const k in value) if (hasPendingRef(value[k])) return true;
+  return false;
 }
 
 const segmentCache = new Map<string, readonly string[]>();
