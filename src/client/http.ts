@@ -156,18 +156,21 @@ export function createApi(opts: ApiOptions): HttpApi {
   const full = (path: string): string => prefix + (path.startsWith('/') ? path : `/${path}`);
 
   function view(postCheck?: PostCheck, urgentWithin?: number): CheckedApi {
+    // Every call of this view: its urgency, and its POST check for POSTs only.
+    const send = (method: Dispatcher.HttpMethod, rawPath: string, body?: Obj): Promise<Obj> =>
+      call(method, rawPath, body, method === 'POST' ? postCheck : undefined, urgentWithin);
     return {
-      get: (path) => call('GET', full(path), undefined, undefined, urgentWithin),
-      post: (path, body) => call('POST', full(path), body, postCheck, urgentWithin),
-      patch: (path, body) => call('PATCH', full(path), body, undefined, urgentWithin),
-      put: (path, body) => call('PUT', full(path), body, undefined, urgentWithin),
+      get: (path) => send('GET', full(path)),
+      post: (path, body) => send('POST', full(path), body),
+      patch: (path, body) => send('PATCH', full(path), body),
+      put: (path, body) => send('PUT', full(path), body),
       delete: async (path) => {
-        await call('DELETE', full(path), undefined, undefined, urgentWithin);
+        await send('DELETE', full(path));
       },
       list: (path, listKey, onPage) =>
         listAll(
-          () => call('GET', full(path), undefined, undefined, urgentWithin),
-          (next) => call('GET', next, undefined, undefined, urgentWithin),
+          () => send('GET', full(path)),
+          (next) => send('GET', next),
           { path, listKey, origin, onPage },
         ),
       // A view of a view replaces the check: a kind's follow-up POSTs (e.g. EventSources' types, made
