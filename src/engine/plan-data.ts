@@ -40,6 +40,16 @@ export interface Action {
    * (`hostport 1.tcp.example.com:20001`); the update (or replace) also writes the ownership marker.
    */
   adopt?: string;
+  /**
+   * A rename (`moved_from`): the address whose live resource this one keeps. The update rewrites the marker;
+   * nothing is deleted or created.
+   */
+  movedFrom?: string;
+  /**
+   * A release step: an update that gives up unique values (hostports) ahead of the resource's own action, so
+   * the addresses listed can claim them (a swap or rotation of values is a cycle no order alone resolves).
+   */
+  releaseFor?: string[];
   /** Ids of actions that must finish first. An id ending in `#old` names the old-resource delete of a replace. */
   dependsOn: string[];
   /**

@@ -29,7 +29,7 @@ export function buildPlan(input: PlanInput): Plan {
   const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
-  orderValueMoves(actions, (a) => refs.get(a.id)?.moves);
+  actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
   const levels = nodeLevels(executionNodes(actions));
   actions.sort((a, b) => levels.get(a.id)! - levels.get(b.id)! || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
   const plan: Plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
@@ -42,6 +42,7 @@ export function summarize(actions: readonly Action[]): PlanSummary {
   const seen = new Set<string>();
   const summary: PlanSummary = { create: 0, update: 0, replace: 0, delete: 0 };
   for (const a of actions) {
+    if (a.releaseFor) continue; // a release step is part of its resource's own action
     const bucket = a.op === 'module-put' || a.op === 'module-delete' ? 'update' : a.op;
     const key = `${bucket}\u0000${a.address}`;
     if (seen.has(key)) continue;

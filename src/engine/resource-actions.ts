@@ -68,9 +68,9 @@ function closestCopy(kind: ResourceKind, copies: readonly LiveItem[], desired: O
   return best;
 }
 
-/** Unique-value moves are tracked for marker kinds only: natural-key kinds hold per-parent sets. */
+/** Unique-value moves of the fields each kind declares unique. */
 function movesOf(kind: ResourceKind, op: Action['op'], live: Obj | undefined, desired: Obj | undefined): ValueMoves | undefined {
-  return kind.identity === 'marker' ? valueMoves(op, live, desired) : undefined;
+  return valueMoves(kind, op, live, desired);
 }
 
 function metadataIssue(r: DesiredResource, stack: string): ManifestIssue | undefined {

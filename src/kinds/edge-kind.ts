@@ -3,7 +3,7 @@ import { hostportKeys } from './adopt-keys.ts';
 import * as modules from './edge-modules.ts';
 import { markerKind } from './marker-kind.ts';
 import { dropEmptyList, dropEmptyStrings } from './normalize.ts';
-import type { Obj, RefField, ResourceKind } from './resource-kind.ts';
+import type { Obj, RefField, ResourceKind, UniqueField } from './resource-kind.ts';
 
 type Normalizers = Record<string, (m: Obj) => Obj>;
 
@@ -15,6 +15,21 @@ export const IP_RESTRICTION_REF: RefField = { pointer: '/ip_restriction/ip_polic
 export const MUTUAL_TLS_REF: RefField = {
   pointer: '/mutual_tls/certificate_authority_ids/*',
   kinds: ['CertificateAuthority'],
+};
+
+/** A hostport is served by one edge of any kind; the service compares them without case (IPv6 canonical). */
+export const HOSTPORTS: UniqueField = {
+  field: 'hostports',
+  scope: 'hostport',
+  key(hostport) {
+    if (!hostport.startsWith('[')) return hostport.toLowerCase();
+    const colon = hostport.lastIndexOf(':');
+    try {
+      return `${new URL(`http://${hostport.slice(0, colon)}`).hostname}${hostport.slice(colon)}`;
+    } catch {
+      return hostport.toLowerCase();
+    }
+  },
 };
 
 export const TCP_MODULES: Normalizers = {
@@ -53,5 +68,6 @@ export function edgeKind(opts: {
     refs: opts.refs,
     modules: moduleNames,
     adoptKeys: hostportKeys,
+    unique: [HOSTPORTS],
   });
 }

@@ -23,6 +23,14 @@ export interface RefField {
   sameAs?: { via: string; pointer: string };
 }
 
+/** A top-level list of strings whose every value is unique within `scope` (kinds sharing a scope share values). */
+export interface UniqueField {
+  field: string;
+  scope: string;
+  /** The value as the service compares it (hostports: case-insensitive). */
+  key(value: string): string;
+}
+
 /**
  * A reference whose target does not have an id yet (it is created by the same apply).
  * Desired request bodies hold this object where the id will go; apply substitutes the id.
@@ -84,6 +92,11 @@ export interface ResourceKind {
   readonly writeOnly: readonly string[];
   /** Fields that are modules: sent whole, and removed only by `deleteModule` (absent from the manifest = delete). */
   readonly modules: readonly string[];
+  /**
+   * Fields whose values the service lets only one resource hold at a time (hostports: one edge per hostport,
+   * across every kind sharing the scope). A plan that moves such a value frees it before it is claimed.
+   */
+  readonly unique?: readonly UniqueField[];
 
   /** Manifest document fields (without kind/name; refs already resolved) -> request body. Pure. */
   toRequest(spec: Obj): Obj;

@@ -35,6 +35,10 @@ export interface JsonResource {
   changes: JsonChange[];
   /** Only on an adopted resource (`--adopt`): the key that matched the live resource, e.g. `hostport 1.tcp.example.com:20001`. */
   adopt?: string;
+  /** Only on a renamed resource (`moved_from`): the address whose live resource it keeps. */
+  moved_from?: string;
+  /** Only when the resource first gives up unique values (hostports) that other resources then claim. */
+  release_first?: { for: string[]; changes: JsonChange[] };
 }
 
 export interface JsonPlan {
@@ -67,6 +71,11 @@ function actionChanges(action: Action): FieldChange[] {
   return action.op === 'module-put' || action.op === 'module-delete' ? moduleChanges(action) : action.changes;
 }
 
+function releaseFirst(actions: readonly Action[]): Pick<JsonResource, 'release_first'> {
+  const step = actions.find((a) => a.releaseFor);
+  return step ? { release_first: { for: step.releaseFor!, changes: step.changes.map(jsonChange) } } : {};
+}
+
 export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
   const json: JsonPlan = {
     format_version: 1,
@@ -82,8 +91,10 @@ export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
       modules: group.actions
         .filter((a) => a.op === 'module-put' || a.op === 'module-delete')
         .map((a) => ({ module: a.module ?? '', op: a.op === 'module-put' ? 'put' as const : 'delete' as const })),
-      changes: group.actions.flatMap(actionChanges).map(jsonChange),
+      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map(jsonChange),
       ...(group.adopt ? { adopt: group.adopt } : {}),
+      ...(group.movedFrom ? { moved_from: group.movedFrom } : {}),
+      ...releaseFirst(group.actions),
     })),
     warnings: [...plan.warnings],
   };

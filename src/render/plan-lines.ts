@@ -16,6 +16,8 @@ export interface ResourceGroup {
   reason?: string;
   /** For an adopted resource: the key that matched it (`hostport 1.tcp.example.com:20001`). */
   adopt?: string;
+  /** For a renamed resource (`moved_from`): the address it had. */
+  movedFrom?: string;
   actions: Action[];
 }
 
@@ -57,6 +59,7 @@ export function groupByAddress(plan: Plan): ResourceGroup[] {
       liveId: actions.find((a) => a.liveId)?.liveId,
       reason: main?.reason,
       adopt: actions.find((a) => a.adopt)?.adopt,
+      movedFrom: actions.find((a) => a.movedFrom)?.movedFrom,
       actions,
     };
   });
@@ -77,11 +80,16 @@ function changeLine(change: FieldChange, depth: number): PlanLine {
 export function groupLines(group: ResourceGroup): PlanLine[] {
   const replace = group.op === 'replace' ? ` (replace: ${group.reason ?? 'a field cannot be updated'})` : '';
   const adopt = group.adopt ? ` (adopt: matched by ${group.adopt})` : '';
-  const header = `${group.address}${replace}${adopt}`;
+  const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : '';
+  const header = `${group.address}${moved}${replace}${adopt}`;
   const lines: PlanLine[] = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
   for (const action of group.actions) {
     if (action.op === 'module-put') {
       lines.push({ sign: '~', depth: 1, text: `module ${action.module} (put)` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2)));
+    } else if (action.releaseFor) {
+      const forWhom = action.releaseFor.length > 0 ? action.releaseFor.join(', ') : 'its replacement';
+      lines.push({ sign: '~', depth: 1, text: `first, release values for ${forWhom}` });
       lines.push(...action.changes.map((c) => changeLine(c, 2)));
     } else if (action.op === 'module-delete') {
       lines.push({ sign: '-', depth: 1, text: `module ${action.module} (delete)` });
