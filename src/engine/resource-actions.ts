@@ -169,10 +169,19 @@ export function resourceActions(
     if (!kind) continue;
     const body = readyBody ?? desiredBody(kind, r.spec, (address) => known.get(address));
     let item: LiveItem | undefined;
+    let movedFrom: string | undefined;
     if (kind.identity === 'marker') {
-      const copies = managed.byAddress.get(r.address) ?? [];
+      let copies = managed.byAddress.get(r.address) ?? [];
+      // A rename (`moved_from`): no resource has the new name yet, so the one with an old name is kept.
+      for (const old of copies.length === 0 ? r.movedFrom ?? [] : []) {
+        const found = managed.byAddress.get(old) ?? [];
+        if (found.length === 0) continue;
+        copies = found;
+        movedFrom = old;
+        break;
+      }
       item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
-      if (item) kept.set(r.address, item);
+      if (item) kept.set(movedFrom ?? r.address, item);
       if (copies.length > 1) {
         const extra = copies.filter((c) => c !== item).map((c) => c.id);
         out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item!.id}, deleting ${extra.join(', ')}`);
@@ -197,12 +206,39 @@ export function resourceActions(
     const shape = liveBody(kind, item);
     const liveRefs = liveRefsOf(kind, shape);
     const planned = changeActions(target, item, shape, body);
+    if (movedFrom) renamed(planned, target, item, body, movedFrom);
     for (const a of planned) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body) });
     if (!planned.some((a) => a.op === 'replace')) known.set(r.address, item.id);
   }
 
   addOrphans(kinds, managed, kept, claimed, liveOf, add);
   return out;
+}
+
+/**
+ * The actions of a renamed resource: its update also sends metadata, so the executor writes the marker with the
+ * new name (an update is added when nothing else changed); the plan shows the old address. Mutates `planned`.
+ */
+function renamed(planned: Action[], t: { kind: ResourceKind; name: string; address: string }, item: LiveItem, desired: Obj, movedFrom: string): void {
+  const main = planned.find((a) => a.op === 'update') ?? planned.find((a) => a.op === 'replace');
+  if (main) {
+    main.movedFrom = movedFrom;
+    if (main.op === 'update' && main.body && !('metadata' in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
+    return;
+  }
+  planned.unshift({
+    id: `update:${t.address}`,
+    op: 'update',
+    kind: t.kind.kind,
+    name: t.name,
+    address: t.address,
+    liveId: item.id,
+    body: { metadata: desired.metadata ?? {} },
+    desired,
+    changes: [],
+    movedFrom,
+    dependsOn: [],
+  });
 }
 
 /** Deletes for managed live items without a document, extra copies of documented ones, and natural-key items

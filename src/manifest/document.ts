@@ -49,6 +49,8 @@ export interface DesiredResource {
   spec: Obj;
   /** Addresses of managed resources this one references (for the dependency graph). */
   dependsOn: string[];
+  /** `moved_from`: earlier addresses (same kind) whose live resource this document keeps. */
+  movedFrom?: string[];
   pos: SourcePos;
 }
 

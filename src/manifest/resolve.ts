@@ -6,6 +6,7 @@ import { KINDS } from '../kinds/index.ts';
 import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
 import { findCycles, type RefEdge } from './cycles.ts';
+import { MOVED_FROM, movedFromAddresses } from './moved-from.ts';
 import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './formats.ts';
 import { cloneJson, slotsAt } from './json-walk.ts';
 import { checkParents, type ResolvedDoc } from './parents.ts';
@@ -48,6 +49,7 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
       issues.push({ pos: valuePos(doc, pointer), address, message });
     };
     const spec = cloneJson(doc.fields);
+    delete spec[MOVED_FROM]; // not a field of the resource: it names the live resource to keep
     const validation = kindValidation(doc.kind);
     // A null where the schema takes one means "unset": the resource is as if the field were left out.
     for (const pattern of validation?.unsetPointers ?? []) {
@@ -81,7 +83,8 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
     }
     for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage(pointer));
 
-    const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos };
+    const movedFrom = movedFromAddresses(doc);
+    const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos, ...(movedFrom.length > 0 ? { movedFrom } : {}) };
     resources.push(resource);
     resolved.push({ doc, kind, resource });
     if (doc.name !== '' && !graph.has(address)) graph.set(address, edges);

@@ -6,6 +6,7 @@ import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { ManifestDoc } from './document.ts';
 import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema-parts.ts';
+import { movedFromIssues } from './moved-from.ts';
 import { didYouMean } from './suggest.ts';
 import { slotsAt } from './json-walk.ts';
 import { childPointer, fieldPath } from './pointer.ts';
@@ -113,5 +114,6 @@ export function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {})
       message: `defined more than once: also at ${where(valuePos(doc, '/name'))}`,
     });
   }
+  issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
   return issues;
 }

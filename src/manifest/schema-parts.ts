@@ -19,6 +19,21 @@ export const name: Schema = {
     'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.',
 };
 
+const OLD_NAME_PATTERN = `^(?:[A-Za-z]+/)?${NAME_PATTERN.slice(1)}`;
+
+/** Renames: the resource keeps its live id and only its ownership marker is rewritten. */
+export const movedFrom: Schema = {
+  description:
+    'The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. ' +
+    'Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.',
+  type: ['string', 'array'],
+  pattern: OLD_NAME_PATTERN,
+  items: { type: 'string', pattern: OLD_NAME_PATTERN, errorMessage: 'must be a name of this kind (old-name or Kind/old-name)' },
+  minItems: 1,
+  uniqueItems: true,
+  errorMessage: { type: 'must be a name or a list of names', pattern: 'must be a name of this kind (old-name or Kind/old-name)' },
+};
+
 export const description: Schema = {
   type: 'string',
   maxLength: DESCRIPTION_MAX_BYTES,
@@ -108,7 +123,7 @@ export function kindSchema(kind: string, text: string, fields: Schema, required:
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: `edgeops ${kind}`,
     description: text,
-    ...object({ kind: kindConst(kind), name, ...fields }, ['kind', 'name', ...required], extra),
+    ...object({ kind: kindConst(kind), name, moved_from: movedFrom, ...fields }, ['kind', 'name', ...required], extra),
     definitions: { secret: secretDefinition },
   };
 }
