@@ -6,6 +6,7 @@
 // A replace runs in two phases: its id is the create of the new resource, `<id>#old` the delete of the old one.
 import { EdgeopsError } from '../errors.ts';
 import type { Action } from './plan-data.ts';
+import type { RefLinks } from './ordering.ts';
 import type { ValueMoves } from './value-moves.ts';
 
 /** What the graph needs to know about the resource behind one action. */
@@ -16,6 +17,8 @@ export interface ActionRefs {
   liveRefs: readonly { id: string; kinds: readonly string[] }[];
   /** Account-unique values the action takes or gives up (see value-moves.ts). */
   moves?: ValueMoves;
+  /** References the action sets and drops, and the resource's parents (see ordering.ts). */
+  links?: RefLinks;
 }
 
 export const OLD_PHASE = '#old';
@@ -103,4 +106,22 @@ export function nodeLevels(nodes: Map<string, string[]>): Map<string, number> {
   };
   for (const id of nodes.keys()) visit(id, []);
   return level;
+}
+
+/** Whether node `from` depends, directly or transitively, on node `to` (replace old phases included). */
+export function reaches(from: string, to: string, byId: ReadonlyMap<string, Action>): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const isOld = id.endsWith(OLD_PHASE);
+    const a = byId.get(isOld ? id.slice(0, -OLD_PHASE.length) : id);
+    if (!a) continue;
+    if (isOld) stack.push(a.id, ...(a.deleteDependsOn ?? []));
+    else stack.push(...a.dependsOn);
+  }
+  return false;
 }

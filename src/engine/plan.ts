@@ -8,6 +8,7 @@ import type { LiveState } from './live.ts';
 import type { Action, Plan, PlanSummary } from './plan-data.ts';
 import { resourceActions } from './resource-actions.ts';
 import type { PreparedResource } from './resource-actions.ts';
+import { orderForSafety } from './ordering.ts';
 import { orderValueMoves } from './value-moves.ts';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -29,6 +30,7 @@ export function buildPlan(input: PlanInput): Plan {
   const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
+  orderForSafety(actions, (a) => refs.get(a.id)?.links);
   actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
   const levels = nodeLevels(executionNodes(actions));
   actions.sort((a, b) => levels.get(a.id)! - levels.get(b.id)! || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));

@@ -11,6 +11,7 @@ import { indexManaged, markerOf, METADATA_LIMIT, metadataBytes, naturalParentId 
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
 import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
+import { refLinks } from './ordering.ts';
 import { valueMoves } from './value-moves.ts';
 import type { ValueMoves } from './value-moves.ts';
 
@@ -200,14 +201,14 @@ export function resourceActions(
     const pending = pendingTargets(body);
     if (!item) {
       const create = createAction(target, body);
-      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, undefined, body) });
+      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, undefined, body), links: refLinks(kind, create, undefined) });
       continue;
     }
     const shape = liveBody(kind, item);
     const liveRefs = liveRefsOf(kind, shape);
     const planned = changeActions(target, item, shape, body);
     if (movedFrom) renamed(planned, target, item, body, movedFrom);
-    for (const a of planned) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body) });
+    for (const a of planned) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
     if (!planned.some((a) => a.op === 'replace')) known.set(r.address, item.id);
   }
 
@@ -259,7 +260,8 @@ function addOrphans(
       if (item === keep) return;
       const target = { kind, name: address.slice(address.indexOf('/') + 1), address };
       const shape = liveBody(kind, item);
-      add([deleteAction(target, item, at === 0 && !keep ? '' : `@${item.id}`)], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, 'delete', shape, undefined) });
+      const del = deleteAction(target, item, at === 0 && !keep ? '' : `@${item.id}`);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, 'delete', shape, undefined), links: refLinks(kind, del, shape) });
     });
   }
   for (const kind of kinds.filter((k) => k.identity === 'natural')) {
@@ -269,7 +271,8 @@ function addOrphans(
       const shape = kind.fromLive(item.raw);
       const parent = naturalParentId(kind, shape);
       if (parent === undefined || !managed.managedIds.has(parent)) continue;
-      add([deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item)], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape) });
+      const del = deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), links: refLinks(kind, del, shape) });
     }
   }
 }

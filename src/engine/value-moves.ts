@@ -5,7 +5,7 @@
 // waits for A), the giver is split: a release step, shown in the plan, first updates it to keep only the
 // values it keeps anyway; the claimers wait for that step and its own action runs after it.
 import type { Json, Obj, ResourceKind } from '../kinds/resource-kind.ts';
-import { OLD_PHASE, oldPhaseId } from './graph.ts';
+import { oldPhaseId, reaches } from './graph.ts';
 import type { Action, FieldChange } from './plan-data.ts';
 
 /** `scope\0key` of each unique value a body holds. */
@@ -131,22 +131,4 @@ export function orderValueMoves(actions: Action[], movesOf: (a: Action) => Value
 
 function addFor(step: Action, address: string): void {
   if (step.address !== address && !step.releaseFor!.includes(address)) step.releaseFor = [...step.releaseFor!, address].sort();
-}
-
-/** Whether `from` depends, directly or transitively, on `to` (replace old phases included). */
-function reaches(from: string, to: string, byId: Map<string, Action>): boolean {
-  const seen = new Set<string>();
-  const stack = [from];
-  while (stack.length > 0) {
-    const id = stack.pop()!;
-    if (id === to) return true;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const isOld = id.endsWith(OLD_PHASE);
-    const a = byId.get(isOld ? id.slice(0, -OLD_PHASE.length) : id);
-    if (!a) continue;
-    if (isOld) stack.push(a.id, ...(a.deleteDependsOn ?? []));
-    else stack.push(...a.dependsOn);
-  }
-  return false;
 }

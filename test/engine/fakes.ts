@@ -64,6 +64,7 @@ interface FakeSpec {
   modules?: string[];
   /** Desired-side default, applied by normalizeDesired and fromLive alike. */
   defaults?: Obj;
+  unique?: ResourceKind['unique'];
 }
 
 const strip = (raw: Obj, fields: string[]): Obj => {
@@ -84,6 +85,7 @@ export function markerKind(store: Store, spec: FakeSpec): ResourceKind {
     secrets: spec.secrets ?? [],
     writeOnly: spec.writeOnly ?? [],
     modules: spec.modules ?? [],
+    ...(spec.unique ? { unique: spec.unique } : {}),
     toRequest: (s) => ({ ...s }),
     fromLive: (raw) => withDefaults(strip(raw, ['id'])),
     normalizeDesired: withDefaults,
@@ -177,6 +179,7 @@ export function fakeWorld() {
       { pointer: '/mtls/cert_ids/*', kinds: ['Cert'] },
     ],
     modules: ['backend', 'ip', 'mtls'],
+    unique: [{ field: 'hostports', scope: 'hostport', key: (h) => h.toLowerCase() }],
   });
   const cert = markerKind(store, {
     kind: 'Cert',

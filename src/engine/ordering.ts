@@ -1,0 +1,134 @@
+// No weaker state in between: the order of a plan's actions never exposes live configuration less restrictive
+// than both the old and the new state. graph.ts orders what the service requires (an id exists before it is
+// used; a resource is unreferenced before it goes); this adds what safety requires, derived from declared refs:
+// - build before pointing: an action that makes a resource reference X waits until X is complete, i.e. every
+//   action of X and of X's parts (resources whose reference to X the service cannot change: an IP policy's
+//   rules, an edge's routes) has run, so nothing points at a policy whose rules are still being made;
+// - detach before dismantling: deleting a part of X waits for every action that stops a resource referencing X
+//   (an edge leaves the old policy before that policy's rules go);
+// - add before removing: a part of X is deleted only after X's new parts are made (a rule set changes through a
+//   superset of the old and new sets, never through a subset of both).
+// An ordering is added only where it cannot close a cycle.
+import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { oldPhaseId, reaches } from './graph.ts';
+import type { Action } from './plan-data.ts';
+import { isPendingRef, pointerSegments, refValues } from './refs.ts';
+
+/** A referenced resource: by address (created by this plan) or by live id with the kinds it may be. */
+export interface RefTarget {
+  address?: string;
+  id?: string;
+  kinds?: readonly string[];
+}
+
+export interface RefLinks {
+  /** What this action makes its resource reference that the live resource did not. */
+  points: RefTarget[];
+  /** What this action makes its resource stop referencing (a delete: everything it referenced). */
+  drops: RefTarget[];
+  /** The resources this one is a part of (references the service cannot change). */
+  parents: RefTarget[];
+}
+
+const keyOf = (t: RefTarget): string => (t.address !== undefined ? `@${t.address}` : `#${t.id}`);
+
+function targetsIn(kind: ResourceKind, body: Obj | undefined, onlyParents = false): RefTarget[] {
+  const out: RefTarget[] = [];
+  if (!body) return out;
+  for (const ref of kind.refs) {
+    if (onlyParents && !kind.immutable.includes(pointerSegments(ref.pointer)[0]!)) continue;
+    for (const v of refValues(body, ref)) {
+      if (isPendingRef(v)) out.push({ address: v.$ref });
+      else if (typeof v === 'string') out.push({ id: v, kinds: ref.kinds });
+    }
+  }
+  return out;
+}
+
+/** The part of a body one action writes: a module action writes only its module. */
+function written(a: Action, body: Obj | undefined): Obj | undefined {
+  if (!body) return undefined;
+  if (a.op === 'module-put' || a.op === 'module-delete') {
+    const m = a.module ?? '';
+    return a.op === 'module-put' && body === a.body ? { [m]: body as Obj[string] } : m in body ? { [m]: body[m]! } : {};
+  }
+  if (a.op === 'update') return Object.fromEntries(Object.keys(a.body ?? {}).filter((f) => f in body).map((f) => [f, body[f]!]));
+  return body;
+}
+
+/** The reference changes of one action of a resource of `kind` whose live body is `live` (absent: a create). */
+export function refLinks(kind: ResourceKind, a: Action, live: Obj | undefined): RefLinks {
+  const before = targetsIn(kind, a.op === 'create' ? undefined : written(a, live));
+  const after = a.op === 'delete' || a.op === 'module-delete' ? [] : targetsIn(kind, written(a, a.op === 'module-put' ? a.body : a.op === 'update' ? a.desired : a.body));
+  const had = new Set(before.map(keyOf));
+  const has = new Set(after.map(keyOf));
+  const parents = a.op === 'delete' ? targetsIn(kind, live, true) : targetsIn(kind, a.desired ?? a.body, true);
+  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents };
+}
+
+/** Add the safety orderings above to `dependsOn` / `deleteDependsOn`. */
+export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLinks | undefined): void {
+  const byLiveId = new Map<string, string>(); // `${kind}\0${id}` -> address
+  const byAddress = new Map<string, Action[]>();
+  for (const a of actions) {
+    if (a.liveId !== undefined) byLiveId.set(`${a.kind}\u0000${a.liveId}`, a.address);
+    const list = byAddress.get(a.address);
+    if (list) list.push(a);
+    else byAddress.set(a.address, [a]);
+  }
+  const resolve = (t: RefTarget): string | undefined => {
+    if (t.address !== undefined) return t.address;
+    for (const k of t.kinds ?? []) {
+      const found = byLiveId.get(`${k}\u0000${t.id}`);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const addresses = (ts: readonly RefTarget[]): string[] => [...new Set(ts.map(resolve).filter((x): x is string => x !== undefined))];
+
+  const parentsOf = new Map<Action, string[]>();
+  const partsOf = new Map<string, Action[]>(); // parent address -> actions of its parts
+  const droppers = new Map<string, Action[]>(); // address -> actions that stop referencing it
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links) continue;
+    const parents = addresses(links.parents);
+    parentsOf.set(a, parents);
+    for (const p of parents) partsOf.set(p, [...(partsOf.get(p) ?? []), a]);
+    for (const d of addresses(links.drops)) droppers.set(d, [...(droppers.get(d) ?? []), a]);
+  }
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  /** `waiter` (an action id, or a replace's old phase) waits for node `dep` unless that would close a cycle. */
+  const wait = (waiter: Action, old: boolean, dep: string): void => {
+    const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
+    const self = old ? oldPhaseId(waiter.id) : waiter.id;
+    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
+    if (old) waiter.deleteDependsOn = [...list, dep].sort();
+    else waiter.dependsOn = [...list, dep].sort();
+  };
+  const removes = (a: Action): boolean => a.op === 'delete' || a.op === 'replace';
+
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links || a.op === 'delete' || a.op === 'module-delete') continue;
+    const own = parentsOf.get(a) ?? [];
+    // Build before pointing.
+    for (const x of addresses(links.points)) {
+      if (x === a.address || own.includes(x)) continue;
+      for (const b of [...(byAddress.get(x) ?? []), ...(partsOf.get(x) ?? [])]) if (b.address !== a.address) wait(a, false, b.id);
+    }
+  }
+  for (const d of actions) {
+    if (!removes(d)) continue;
+    const old = d.op === 'replace';
+    for (const x of parentsOf.get(d) ?? []) {
+      // Detach before dismantling: whoever leaves X does so before X loses a part.
+      for (const r of droppers.get(x) ?? []) {
+        if (r.address === d.address || (parentsOf.get(r) ?? []).includes(x)) continue;
+        wait(d, old, r.op === 'replace' ? oldPhaseId(r.id) : r.id);
+      }
+      // Add before removing: X's new parts exist before an old one goes.
+      for (const c of partsOf.get(x) ?? []) if (c.address !== d.address && (c.op === 'create' || c.op === 'replace')) wait(d, old, c.id);
+    }
+  }
+}
