@@ -26,8 +26,10 @@ export interface RefLinks {
   points: RefTarget[];
   /** What this action makes its resource stop referencing (a delete: everything it referenced). */
   drops: RefTarget[];
-  /** The resources this one is a part of (references the service cannot change). */
+  /** The resources this one is a part of (references the service cannot change), once the action ran. */
   parents: RefTarget[];
+  /** The same for the live resource (a replace moves a part: its old phase leaves the live parent). */
+  liveParents: RefTarget[];
 }
 
 const keyOf = (t: RefTarget): string => (t.address !== undefined ? `@${t.address}` : `#${t.id}`);
@@ -62,8 +64,9 @@ export function refLinks(kind: ResourceKind, a: Action, live: Obj | undefined): 
   const after = a.op === 'delete' || a.op === 'module-delete' ? [] : targetsIn(kind, written(a, a.op === 'module-put' ? a.body : a.op === 'update' ? a.desired : a.body));
   const had = new Set(before.map(keyOf));
   const has = new Set(after.map(keyOf));
-  const parents = a.op === 'delete' ? targetsIn(kind, live, true) : targetsIn(kind, a.desired ?? a.body, true);
-  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents };
+  const parents = a.op === 'delete' ? [] : targetsIn(kind, a.desired ?? a.body, true);
+  const liveParents = targetsIn(kind, live, true);
+  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
 }
 
 /** Add the safety orderings above to `dependsOn` / `deleteDependsOn`. */
@@ -76,25 +79,29 @@ export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLin
     if (list) list.push(a);
     else byAddress.set(a.address, [a]);
   }
-  const resolve = (t: RefTarget): string | undefined => {
+  // A resource with actions is known by its address; one without (unchanged, or not managed) by its id.
+  const resolve = (t: RefTarget): string => {
     if (t.address !== undefined) return t.address;
     for (const k of t.kinds ?? []) {
       const found = byLiveId.get(`${k}\u0000${t.id}`);
       if (found) return found;
     }
-    return undefined;
+    return `#${t.id}`;
   };
-  const addresses = (ts: readonly RefTarget[]): string[] => [...new Set(ts.map(resolve).filter((x): x is string => x !== undefined))];
+  const addresses = (ts: readonly RefTarget[]): string[] => [...new Set(ts.map(resolve))];
 
   const parentsOf = new Map<Action, string[]>();
-  const partsOf = new Map<string, Action[]>(); // parent address -> actions of its parts
+  const liveParentsOf = new Map<Action, string[]>();
+  const partsOf = new Map<string, Action[]>(); // parent -> actions of its parts, before or after
   const droppers = new Map<string, Action[]>(); // address -> actions that stop referencing it
   for (const a of actions) {
     const links = linksOf(a);
     if (!links) continue;
     const parents = addresses(links.parents);
+    const liveParents = addresses(links.liveParents);
     parentsOf.set(a, parents);
-    for (const p of parents) partsOf.set(p, [...(partsOf.get(p) ?? []), a]);
+    liveParentsOf.set(a, liveParents);
+    for (const p of new Set([...parents, ...liveParents])) partsOf.set(p, [...(partsOf.get(p) ?? []), a]);
     for (const d of addresses(links.drops)) droppers.set(d, [...(droppers.get(d) ?? []), a]);
   }
   const byId = new Map(actions.map((a) => [a.id, a]));
@@ -121,14 +128,16 @@ export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLin
   for (const d of actions) {
     if (!removes(d)) continue;
     const old = d.op === 'replace';
-    for (const x of parentsOf.get(d) ?? []) {
+    for (const x of liveParentsOf.get(d) ?? []) {
       // Detach before dismantling: whoever leaves X does so before X loses a part.
       for (const r of droppers.get(x) ?? []) {
-        if (r.address === d.address || (parentsOf.get(r) ?? []).includes(x)) continue;
+        if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
         wait(d, old, r.op === 'replace' ? oldPhaseId(r.id) : r.id);
       }
       // Add before removing: X's new parts exist before an old one goes.
-      for (const c of partsOf.get(x) ?? []) if (c.address !== d.address && (c.op === 'create' || c.op === 'replace')) wait(d, old, c.id);
+      for (const c of partsOf.get(x) ?? []) {
+        if (c.address !== d.address && (c.op === 'create' || c.op === 'replace') && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
+      }
     }
   }
 }
