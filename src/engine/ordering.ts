@@ -8,10 +8,14 @@
 //   (an edge leaves the old policy before that policy's rules go);
 // - add before removing: a part of X is deleted only after X's new parts are made (a rule set changes through a
 //   superset of the old and new sets, never through a subset of both).
+// - restrict before exposing: within one resource, module changes (a new restriction) are made before an
+//   update adds unique values (a hostport starts being served), and a module is removed only after an update
+//   that gives values up (a hostport no longer served does not lose its restriction first).
 // An ordering is added only where it cannot close a cycle.
 import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { oldPhaseId, reaches } from './graph.ts';
 import type { Action } from './plan-data.ts';
+import type { ValueMoves } from './value-moves.ts';
 import { isPendingRef, pointerSegments, refValues } from './refs.ts';
 
 /** A referenced resource: by address (created by this plan) or by live id with the kinds it may be. */
@@ -70,7 +74,7 @@ export function refLinks(kind: ResourceKind, a: Action, live: Obj | undefined): 
 }
 
 /** Add the safety orderings above to `dependsOn` / `deleteDependsOn`. */
-export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLinks | undefined): void {
+export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLinks | undefined, movesOf: (a: Action) => ValueMoves | undefined): void {
   const byLiveId = new Map<string, string>(); // `${kind}\0${id}` -> address
   const byAddress = new Map<string, Action[]>();
   for (const a of actions) {
@@ -138,6 +142,16 @@ export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLin
       for (const c of partsOf.get(x) ?? []) {
         if (c.address !== d.address && (c.op === 'create' || c.op === 'replace') && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
       }
+    }
+  }
+  // Restrict before exposing.
+  for (const a of actions) {
+    if (a.op !== 'update') continue;
+    const moves = movesOf(a);
+    if (!moves) continue;
+    for (const m of byAddress.get(a.address) ?? []) {
+      if (m.op === 'module-put' && moves.claims.size > 0) wait(a, false, m.id);
+      if (m.op === 'module-delete' && moves.releases.size > 0) wait(m, false, a.id);
     }
   }
 }

@@ -37,7 +37,10 @@ async function snapshot(): Promise<Snapshot> {
     const owner = ownerOf(raw);
     if (!owner) return;
     const ip = raw.ip_restriction as { enabled?: boolean; ip_policies?: { id: string }[] } | null | undefined;
-    out.set(owner, !ip || ip.enabled === false ? null : new Set((ip.ip_policies ?? []).flatMap((p) => rules.get(p.id) ?? [])));
+    const restriction = !ip || ip.enabled === false ? null : new Set((ip.ip_policies ?? []).flatMap((p) => rules.get(p.id) ?? []));
+    out.set(owner, restriction);
+    // Each hostport an edge serves is held to its edge's restriction.
+    for (const h of Array.isArray(raw.hostports) ? raw.hostports : []) out.set(`hostport ${String(h)}`, restriction);
   };
   for (const [path, key] of EDGE_LISTS) {
     for (const edge of (await e.http.listAll(path, key)) as Obj[]) {
@@ -94,10 +97,11 @@ const policy = (name: string, rules: Record<string, string>): Doc[] => [
   ...Object.entries(rules).map(([rule, cidr]) => ({ kind: 'IPPolicyRule', name: rule, ip_policy_id: name, cidr, action: 'allow' })),
 ];
 
-const holders = (policies: string[], route: string[] | null = policies): Doc[] => [
+const holders = (policies: string[], route: string[] | null = policies, tls: Obj = {}): Doc[] => [
   { kind: 'TunnelGroupBackend', name: 'app', labels: { app: 'admin' } },
   { kind: 'TCPEdge', name: 'admin', hostports: ['1.tcp.example.com:24001'], backend: { backend_id: 'app' }, ip_restriction: { ip_policy_ids: policies } },
   { kind: 'HTTPSEdge', name: 'site', hostports: ['site.example.com:443'] },
+  { kind: 'TLSEdge', name: 'tls', hostports: ['tls.example.com:443'], ...tls },
   {
     kind: 'HTTPSEdgeRoute', name: 'root', edge_id: 'site', match_type: 'path_prefix', match: '/', backend: { backend_id: 'app' },
     ...(route ? { ip_restriction: { ip_policy_ids: route } } : {}),
@@ -119,6 +123,21 @@ describe('no weaker state in between', () => {
 
   it('repointed to another policy while the old one is removed: the holders leave before its rules go', async () => {
     await applyLogged([...policy('partners', { p1: '192.0.2.0/24' }), ...holders(['partners'], null)]);
+  });
+
+  it('an edge given a hostport and a restriction at once: restricted before it serves the new hostport', async () => {
+    const tls = { hostports: ['tls.example.com:443', 'www.example.com:443'], ip_restriction: { ip_policy_ids: ['partners'] } };
+    const docs = [...policy('partners', { p1: '192.0.2.0/24' }), ...holders(['partners'], null, tls)];
+    const { plan } = await e.plan(docs);
+    expect(plan.actions.find((a) => a.id === 'update:TLSEdge/tls')!.dependsOn).toContain('module-put:TLSEdge/tls:ip_restriction');
+    await applyLogged(docs);
+  });
+
+  it('the same hostport and restriction removed at once: the hostport goes before the restriction', async () => {
+    const docs = [...policy('partners', { p1: '192.0.2.0/24' }), ...holders(['partners'], null)];
+    const { plan } = await e.plan(docs);
+    expect(plan.actions.find((a) => a.id === 'module-delete:TLSEdge/tls:ip_restriction')!.dependsOn).toContain('update:TLSEdge/tls');
+    await applyLogged(docs);
   });
 
   it('everything removed', async () => {
