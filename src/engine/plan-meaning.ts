@@ -69,6 +69,9 @@ export function actionMeaning(a: Action): Json {
     body: a.body ?? null,
     desired: a.desired ?? null,
     changes: a.changes,
+    // Only when set, so that plans without renames or release steps keep their checksums.
+    ...(a.movedFrom ? { moved_from: a.movedFrom } : {}),
+    ...(a.releaseFor ? { release_for: a.releaseFor } : {}),
   });
 }
 
