@@ -37,6 +37,7 @@ export const NOT_STARTED_SHOWN = 20;
 export function actionLabel(action: Action): string {
   if (action.op === 'module-put') return `${action.address}: module ${action.module} put`;
   if (action.op === 'module-delete') return `${action.address}: module ${action.module} delete`;
+  if (action.releaseFor) return `${action.address}: release values${action.releaseFor.length > 0 ? ` for ${action.releaseFor.join(', ')}` : ''}`;
   return action.address;
 }
 
