@@ -154,4 +154,10 @@ export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLin
       if (m.op === 'module-delete' && moves.releases.size > 0) wait(m, false, a.id);
     }
   }
+  // A module removed and another put on one resource: the removal first, as the service checks the modules
+  // together (a TLS edge's upstream termination allows no mutual TLS).
+  for (const m of actions) {
+    if (m.op !== 'module-put') continue;
+    for (const d of byAddress.get(m.address) ?? []) if (d.op === 'module-delete') wait(m, false, d.id);
+  }
 }
