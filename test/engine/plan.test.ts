@@ -213,7 +213,7 @@ describe('summary and safety', () => {
     w.store.seed('Edge', 'edg_', { description: 'a', backend: { enabled: true, backend_id: 'bak_x' }, metadata: marked('s', 'Edge/e') });
     const plan = await planOf(w, [res('Edge/e', { description: 'b', ip: { enabled: true, pol_ids: ['pol_x'] } })]);
     // The module removal runs before the put (the service may check an edge's modules together).
-    expect(ids(plan)).toEqual(['module-delete:Edge/e:backend', 'update:Edge/e', 'module-put:Edge/e:ip']);
+    expect(ids(plan)).toEqual(['update:Edge/e', 'module-delete:Edge/e:backend', 'module-put:Edge/e:ip']);
     expect(plan.summary).toEqual({ create: 0, update: 1, replace: 0, delete: 0 });
   });
 
