@@ -169,7 +169,8 @@ export function fakeWorld() {
     refs: [{ pointer: '/pol_id', kinds: ['Pol'] }],
     immutable: ['pol_id', 'action'],
   });
-  const back = markerKind(store, { kind: 'Back', prefix: 'bak_' });
+  const hostports = [{ field: 'hostports', scope: 'hostport', key: (h: string) => h.toLowerCase() }];
+  const back = markerKind(store, { kind: 'Back', prefix: 'bak_', unique: hostports });
   const edge = markerKind(store, {
     kind: 'Edge',
     prefix: 'edg_',
@@ -179,7 +180,7 @@ export function fakeWorld() {
       { pointer: '/mtls/cert_ids/*', kinds: ['Cert'] },
     ],
     modules: ['backend', 'ip', 'mtls'],
-    unique: [{ field: 'hostports', scope: 'hostport', key: (h) => h.toLowerCase() }],
+    unique: hostports,
   });
   const cert = markerKind(store, {
     kind: 'Cert',

@@ -195,8 +195,27 @@ describe('values that move between resources', () => {
     const back = w.store.seed('Back', 'bak_', { hostports: ['h:1'], metadata: marked('s', 'Back/old') });
     w.store.seed('Edge', 'edg_', { backend: { enabled: true, backend_id: back }, metadata: marked('s', 'Edge/e') });
     const plan = await planOf(w, [res('Back/new', {}), res('Edge/e', { hostports: ['h:1'], backend: { enabled: true, backend_id: ref('Back/new') } })]);
-    expect(byId(plan).get('delete:Back/old')!.dependsOn).toEqual(['module-put:Edge/e:backend', 'update:Edge/e']);
-    expect(byId(plan).get('update:Edge/e')!.dependsOn).not.toContain('delete:Back/old');
+    // The delete waits for the edge to leave the backend, so the edge cannot wait for the delete to take the
+    // hostport: the old backend releases it in a step of its own first.
+    expect(byId(plan).get('delete:Back/old')!.dependsOn).toEqual(['module-put:Edge/e:backend', 'release:Back/old', 'update:Edge/e']);
+    expect(byId(plan).get('update:Edge/e')!.dependsOn).toEqual(['create:Back/new', 'module-put:Edge/e:backend', 'release:Back/old']);
+    expect(byId(plan).get('release:Back/old')).toMatchObject({ op: 'update', body: { hostports: [] }, releaseFor: ['Edge/e'], dependsOn: [] });
+    expect(plan.summary).toEqual({ create: 1, update: 1, replace: 0, delete: 1 });
+  });
+
+  it('a swap, across kinds sharing a scope and in any letter case: one side releases first', async () => {
+    const w = fakeWorld();
+    w.store.seed('Edge', 'edg_', { hostports: ['h:1'], metadata: marked('s', 'Edge/a') });
+    w.store.seed('Back', 'bak_', { hostports: ['h:2'], metadata: marked('s', 'Back/b') });
+    const plan = await planOf(w, [res('Edge/a', { hostports: ['H:2'] }), res('Back/b', { hostports: ['h:1'] })]);
+    const a = byId(plan);
+    const [step] = plan.actions.filter((x) => x.releaseFor);
+    expect(step).toMatchObject({ op: 'update', body: { hostports: [] }, dependsOn: [] });
+    const released = step!.address;
+    const other = released === 'Edge/a' ? 'Back/b' : 'Edge/a';
+    expect(step!.releaseFor).toEqual([other]);
+    expect(a.get(`update:${other}`)!.dependsOn).toContain(step!.id);
+    expect(a.get(`update:${released}`)!.dependsOn).toEqual(expect.arrayContaining([step!.id, `update:${other}`]));
   });
 
   it('unrelated list values add no ordering', async () => {
