@@ -87,7 +87,7 @@ describe('options', () => {
 
   it('reports an unreachable service as an error, exit 1', async () => {
     writeProject('stack: s1\n');
-    const r = await edgeops(['plan', manifests, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k']);
+    const r = await edgeops(['plan', manifests, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k', '--retry-budget', '0']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^edgeops: /);
     expect(r.stderr).not.toContain('internal error');
