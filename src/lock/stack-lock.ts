@@ -25,7 +25,8 @@ import { isTimeout } from '../client/retry.ts';
 import { AbortedError, ApiError, EdgeopsError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import { currentHolder, holderState, type HolderIdentity } from './holder.ts';
-import { isExpired, LOCK_LIST_KEY, LOCK_PATH, lockBody, lockMetadata, parseLockRecord } from './lock-record.ts';
+import { isExpired, LOCK_PATH, lockBody, lockMetadata, parseLockRecord } from './lock-record.ts';
+import { deleteLockRecord, listLockRecords, oldest } from './records.ts';
 import type { LockInfo, LockRecord } from './lock-record.ts';
 
 export { defaultHolder } from './holder.ts';
@@ -105,27 +106,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Deletes a lock record; false when it was already gone. */
-export async function deleteLockRecord(api: Api, id: string): Promise<boolean> {
-  try {
-    await api.delete(`${LOCK_PATH}/${id}`);
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return false;
-    throw err;
-  }
-}
-
-async function deleteRecord(api: Api, id: string): Promise<void> {
-  await deleteLockRecord(api, id);
-}
-
-/** The lock records of a stack: its holder's, and those of applies queued behind it. */
-export async function listLockRecords(api: Api, stack: string): Promise<LockRecord[]> {
-  const items = await api.list(LOCK_PATH, LOCK_LIST_KEY);
-  return items.map((raw) => parseLockRecord(raw, stack)).filter((r): r is LockRecord => r !== undefined);
-}
-
 type Standing = 'held' | 'queued' | 'tie';
 
 /** Where my record stands among the other live records (see the header for why this order is safe). */
@@ -134,10 +114,6 @@ function standing(mine: LockRecord, others: readonly LockRecord[]): Standing {
   if (mine.createdAt === undefined || others.some((o) => o.createdAt === undefined)) return 'tie';
   if (others.some((o) => o.createdAt! < mine.createdAt!)) return 'queued';
   return others.some((o) => o.createdAt === mine.createdAt) ? 'tie' : 'held';
-}
-
-function oldest(records: readonly LockRecord[]): LockRecord | undefined {
-  return [...records].sort((a, b) => ((a.createdAt ?? '') < (b.createdAt ?? '') ? -1 : 1))[0];
 }
 
 export async function acquireStackLock(api: Api, stack: string, opts: LockOptions = {}): Promise<StackLock> {
@@ -196,7 +172,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
   /** Deletes every copy of my record (the release after a POST that timed out; the answer may come late). */
   async function deleteCopies(client: Api): Promise<void> {
     if (!copiesPossible) return;
-    for (const r of (await listLockRecords(client, stack)).filter((c) => c.token === token)) await deleteRecord(client, r.id);
+    for (const r of (await listLockRecords(client, stack)).filter((c) => c.token === token)) await deleteLockRecord(client, r.id);
   }
 
   let mine = await create();
@@ -238,7 +214,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
       for (const r of records) {
         if (r.id === mine.id) continue;
         if (r.token === token) {
-          await deleteRecord(api, r.id);
+          await deleteLockRecord(api, r.id);
           continue;
         }
         const why = isExpired(r, now()) ? 'expired' : holderState(r, identity) === 'gone' ? 'holder-gone' : undefined;
@@ -246,7 +222,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
           others.push(r);
           continue;
         }
-        await deleteRecord(api, r.id);
+        await deleteLockRecord(api, r.id);
         opts.onTakeover?.(r, why);
       }
       const where = standing(mine, others);
@@ -258,7 +234,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
           async release() {
             await stop();
             const urgent = withUrgency(api, RELEASE_BUDGET_MS);
-            await deleteRecord(urgent, mine.id);
+            await deleteLockRecord(urgent, mine.id);
             await deleteCopies(urgent);
           },
         };
@@ -267,7 +243,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
         // Nobody older: not a wait for a holder, so at first the deadline does not apply. Records are ordered
         // by whole seconds, so the pause spreads the next records over a few of them.
         if (++ties > MAX_FREE_TIES && now() >= deadline) throw new StackLockedError(stack, oldest(others)!);
-        await deleteRecord(api, mine.id);
+        await deleteLockRecord(api, mine.id);
         await sleep(TIE_PAUSE_MS * (0.25 + random()), opts.signal);
         mine = await create();
         continue;
@@ -281,7 +257,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
   } catch (err) {
     await stop();
     const urgent = withUrgency(api, RELEASE_BUDGET_MS);
-    await deleteRecord(urgent, mine.id).then(() => deleteCopies(urgent)).catch(() => undefined);
+    await deleteLockRecord(urgent, mine.id).then(() => deleteCopies(urgent)).catch(() => undefined);
     throw err;
   } finally {
     if (told) opts.onWaitEnd?.();

@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander';
 import { EdgeopsError, ManifestError } from '../../errors.ts';
 import { currentHolder, holderState } from '../../lock/holder.ts';
 import type { LockRecord } from '../../lock/lock-record.ts';
-import { deleteLockRecord, listLockRecords } from '../../lock/stack-lock.ts';
+import { deleteLockRecord, listLockRecords } from '../../lock/records.ts';
 import type { ProjectConfig } from '../../manifest/document.ts';
 import { readProjectFiles } from '../../manifest/project-file.ts';
 import { PROJECT_FILE_NAMES } from '../../manifest/schema-project.ts';
