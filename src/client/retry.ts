@@ -45,6 +45,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 /** Cap of one backoff step during an outage: a restarted service is found again within this long. */
 const OUTAGE_MAX_DELAY_MS = 2_000;
+/** An outage is announced once it lasted this long (see Outage). */
+const ANNOUNCE_AFTER_MS = 2_000;
 
 /**
  * Resolves true when a list shows that the create of an ambiguously failed POST did not land (so a retry
@@ -90,10 +92,13 @@ export type OutageEvent =
 
 /**
  * The outage state of one client, shared by all its requests: when the service was first found unreachable,
- * so every request gives up at the same time, and one event per outage however many requests meet it.
+ * so every request gives up at the same time, and one event per outage however many requests meet it. An
+ * outage is announced only once it has lasted ANNOUNCE_AFTER_MS: a passing 502 (or one refused connection)
+ * that the next attempt gets past is not news, and a service that answers between failures never is.
  */
 export class Outage {
   private since: number | undefined;
+  private announced = false;
   constructor(
     readonly budgetMs: number,
     private readonly now: () => number = Date.now,
@@ -102,19 +107,23 @@ export class Outage {
 
   /** A request found the service unreachable: the time the outage's budget runs out. */
   failed(cause: ApiError): number {
-    if (this.since === undefined) {
-      this.since = this.now();
-      this.onEvent?.({ type: 'unreachable', remainingMs: this.budgetMs, cause });
+    const now = this.now();
+    this.since ??= now;
+    const until = this.since + this.budgetMs;
+    if (!this.announced && now - this.since >= ANNOUNCE_AFTER_MS && until > now) {
+      this.announced = true;
+      this.onEvent?.({ type: 'unreachable', remainingMs: until - now, cause });
     }
-    return this.since + this.budgetMs;
+    return until;
   }
 
   /** The service answered: an outage in progress is over. */
   answered(): void {
     if (this.since === undefined) return;
     const downMs = this.now() - this.since;
+    if (this.announced) this.onEvent?.({ type: 'reachable', downMs });
     this.since = undefined;
-    this.onEvent?.({ type: 'reachable', downMs });
+    this.announced = false;
   }
 }
 
@@ -179,6 +188,7 @@ export async function withRetry<T>(method: string, attempt: () => Promise<T>, po
   const outage = opts.outage && opts.outage.budgetMs > 0 ? opts.outage : undefined;
   let tries = 0;
   let outageTries = 0;
+  let unreachableSince: number | undefined;
   for (let n = 1; ; n++) {
     try {
       const value = await attempt();
@@ -194,8 +204,11 @@ export async function withRetry<T>(method: string, attempt: () => Promise<T>, po
       if (verdict === 'fail') throw err;
       let delay: number;
       if (outage && unreachable) {
-        // Bounded by the outage's budget alone: attempts and maxElapsedMs are for failures of a present service.
-        const until = Math.min(outage.failed(err as ApiError), started + (opts.outageCapMs ?? Infinity));
+        // Bounded by the outage's budget alone (attempts and maxElapsedMs are for failures of a present service),
+        // and by the budget from this request's own first such failure: a service that answers other requests
+        // in between (a POST answered 503 while its landed check's lists succeed) ends the shared outage each time.
+        unreachableSince ??= now();
+        const until = Math.min(outage.failed(err as ApiError), unreachableSince + outage.budgetMs, started + (opts.outageCapMs ?? Infinity));
         const left = until - now();
         if (left <= 0) throw err;
         delay = Math.min(left, backoffDelay({ ...policy, maxDelayMs: Math.min(policy.maxDelayMs, OUTAGE_MAX_DELAY_MS) }, outageTries++));

@@ -182,7 +182,14 @@ describe('outages (service unreachable: refused or reset connections, 502, 503)'
     expect(s.calls()).toBe(23);
     expect(Math.max(...slept)).toBe(2000); // full jitter with random() = 1 under min(maxDelayMs 8000, 2000)
     expect(now()).toBeGreaterThan(5_000);
-    expect(events).toEqual([{ type: 'unreachable', remainingMs: 60_000, cause: expect.objectContaining({ errorCode: 'ECONNREFUSED' }) }, { type: 'reachable', downMs: now() }]);
+    // Announced once it lasted 2 s, with the time then left; and its end.
+    expect(events).toEqual([
+      { type: 'unreachable', remainingMs: expect.any(Number), cause: expect.objectContaining({ errorCode: 'ECONNREFUSED' }) },
+      { type: 'reachable', downMs: now() },
+    ]);
+    const left = (events[0] as { remainingMs: number }).remainingMs;
+    expect(left).toBeLessThanOrEqual(58_000);
+    expect(left).toBeGreaterThan(55_000);
   });
 
   it('give up when the budget is spent, with the last error, having waited no longer than the budget', async () => {
@@ -203,7 +210,7 @@ describe('outages (service unreachable: refused or reset connections, 502, 503)'
     const o = outage(60_000);
     let calls = 0;
     const attempt = async () => {
-      if (++calls <= 9) throw refused();
+      if (++calls <= 30) throw refused();
       return 'ok';
     };
     const runs = [withRetry('GET', attempt, p, { outage: o }), withRetry('DELETE', attempt, p, { outage: o }), withRetry('PATCH', attempt, p, { outage: o })];
@@ -226,6 +233,22 @@ describe('outages (service unreachable: refused or reset connections, 502, 503)'
     // A 504 may still commit: never repeated, outage or not.
     const timedOut = script(err(504));
     await expect(withRetry('POST', timedOut.attempt, p, { outage: outage(60_000), postCheck: async () => true })).rejects.toMatchObject({ status: 504 });
+  });
+
+  it('a failure the next attempt gets past, or a service answering in between, is no outage to announce, and a request still gives up within the budget', async () => {
+    const { p, events, outage, now } = policy();
+    const o = outage(10_000);
+    await expect(withRetry('GET', script(err(502), err(0, 'ECONNRESET')).attempt, p, { outage: o })).resolves.toBe('ok');
+    // Every POST answered 503 while the lists of its landed check succeed: each list ends the shared outage.
+    const start = now();
+    const posts = script(...down(1000, () => err(503)));
+    const check = async () => {
+      await withRetry('GET', async () => 'listed', p, { outage: o });
+      return true;
+    };
+    await expect(withRetry('POST', posts.attempt, p, { outage: o, postCheck: check })).rejects.toMatchObject({ status: 503 });
+    expect(now() - start).toBeLessThanOrEqual(10_000);
+    expect(events).toEqual([]);
   });
 
   it('with a budget of 0 get the ordinary retries (attempts and maxElapsedMs), and no event', async () => {

@@ -84,7 +84,7 @@ describe('the service restarting during an apply', () => {
       expect(stdout).toContain(`Apply complete: ${POLICIES * 2} created, 0 updated, 0 replaced, 0 deleted.`);
       expect(stdout).not.toMatch(/fail/i);
       // One line for the outage, whatever the number of requests that met it, and one when it was over.
-      expect(stderr.match(/^service unreachable \((ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET)\), retrying for up to 60 s$/gm), stderr).toHaveLength(1);
+      expect(stderr.match(/^service unreachable \((ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET)\), retrying for up to 5[0-9] s$/gm), stderr).toHaveLength(1);
       expect(stderr).toMatch(/^service reachable again after \d+ s$/m);
       const after = await liveState(url);
       expect(after.locks).toBe(0);
