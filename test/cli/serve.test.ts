@@ -85,7 +85,7 @@ describe('edgeops serve', () => {
   it('--durability relaxed is accepted and said; a bad mode is refused', async () => {
     const s = serve(['--port', '0', '--durability', 'relaxed']);
     try {
-      await s.url;
+      expect((await api({ url: await s.url, apiKey: 'any' }).post('/ip_policies', {})).status).toBe(201);
       expect(s.output()).toContain('durability: relaxed');
     } finally {
       s.child.kill('SIGTERM');
