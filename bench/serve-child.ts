@@ -1,5 +1,5 @@
 // The service in its own process for the benchmarks: `node --import tsx bench/serve-child.ts --db FILE
-// [--key KEY] [--faults JSON] [--no-read-cache]`. Prints {"url"} once listening, closes cleanly on SIGTERM.
+// [--key KEY] [--faults JSON] [--no-read-cache] [--durability full|relaxed]`. Prints {"url"} once listening, closes cleanly on SIGTERM.
 import { parseArgs } from 'node:util';
 import { startService } from '../src/service/server.ts';
 
@@ -9,6 +9,7 @@ const { values } = parseArgs({
     key: { type: 'string', default: 'bench-key' },
     faults: { type: 'string' },
     'no-read-cache': { type: 'boolean' },
+    durability: { type: 'string', default: 'full' },
   },
 });
 
@@ -20,6 +21,7 @@ const service = await startService({
   faults: values.faults ? (JSON.parse(values.faults) as unknown) : undefined,
   quiet: true,
   readCache: !values['no-read-cache'],
+  durability: values.durability === 'relaxed' ? 'relaxed' : 'full',
 });
 process.stdout.write(`${JSON.stringify({ url: service.url, pid: process.pid })}\n`);
 

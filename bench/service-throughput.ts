@@ -2,6 +2,9 @@
 // node:http server returning the same bytes (both in child processes, one loaded at a time). Target: >= 0.5x.
 // The service answers a repeated page from its read cache (src/service/read-cache.ts); the same load against
 // a service started without it is reported too, as the cost of a page read from SQLite after every write.
+// Writes: POSTs of small IP policies on 16 connections, with commits synced to disk before the answer
+// (synchronous=FULL, the default) against `--durability relaxed` (synchronous=NORMAL): the price of a 201 that
+// survives a power loss.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -11,6 +14,7 @@ import { perSec, type Figure } from './lib/figure.ts';
 import { runLoad } from './lib/load.ts';
 import { median, reps } from './lib/measure.ts';
 import { startSeeded } from './lib/seed.ts';
+import { startServiceChild } from './lib/service-child.ts';
 
 const CONNECTIONS = 16;
 const PAGES = [
@@ -75,6 +79,7 @@ export const serviceThroughput: Benchmark = {
           await bare.stop();
         }
       }
+      figures.push(await writeThroughput(ctx.tmp, { ...load, headers: { ...headers, 'content-type': 'application/json' } }));
     } finally {
       await service.stop();
       await uncachedService.stop();
@@ -82,3 +87,35 @@ export const serviceThroughput: Benchmark = {
     return figures;
   },
 };
+
+/** POST throughput with durable commits (FULL) against relaxed ones (NORMAL), each on a fresh file. */
+async function writeThroughput(tmp: string, load: Parameters<typeof runLoad>[2]): Promise<Figure> {
+  const full = await startServiceChild({ dbFile: join(tmp, 'writes-full.db'), durability: 'full' });
+  const relaxed = await startServiceChild({ dbFile: join(tmp, 'writes-relaxed.db'), durability: 'relaxed' });
+  const post = { ...load, method: 'POST' as const, body: JSON.stringify({ description: 'bench write', metadata: '{"bench":true}' }) };
+  try {
+    const f: number[] = [];
+    const r: number[] = [];
+    let errors = 0;
+    for (let i = 0; i < reps(0, 3).reps; i++) {
+      const a = await runLoad(full.url, '/ip_policies', post);
+      const b = await runLoad(relaxed.url, '/ip_policies', post);
+      f.push(a.rps);
+      r.push(b.rps);
+      errors += a.errors + b.errors;
+    }
+    const ratio = median(f) / median(r);
+    return {
+      name: 'service-throughput/writes',
+      values: [['relaxed (synchronous=NORMAL)', perSec(median(r))], ['durable (synchronous=FULL)', perSec(median(f))]],
+      ratio,
+      target: 'reported',
+      ok: errors === 0,
+      note: `POST /ip_policies, ${CONNECTIONS} connections; durable runs ${f.map(Math.round).join('/')} req/s, relaxed ${r.map(Math.round).join('/')} req/s` +
+        (errors ? `; ${errors} non-201 answers` : ''),
+    };
+  } finally {
+    await full.stop();
+    await relaxed.stop();
+  }
+}

@@ -16,6 +16,9 @@ export interface LoadOptions {
   warmupMs: number;
   durationMs: number;
   headers?: Record<string, string>;
+  /** Default GET; a POST sends `body` (JSON) and counts 201 answers. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 export async function runLoad(origin: string, path: string, opts: LoadOptions): Promise<LoadResult> {
@@ -36,9 +39,9 @@ async function drive(pool: Pool, path: string, opts: LoadOptions, durationMs: nu
   const end = start + durationMs;
   const worker = async () => {
     while (nowMs() < end) {
-      const res = await pool.request({ path, method: 'GET', headers: opts.headers });
+      const res = await pool.request({ path, method: opts.method ?? 'GET', headers: opts.headers, body: opts.body });
       const buf = await res.body.arrayBuffer();
-      if (res.statusCode === 200) {
+      if (res.statusCode === (opts.method === 'POST' ? 201 : 200)) {
         requests++;
         bytes += buf.byteLength;
       } else errors++;

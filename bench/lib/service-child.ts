@@ -11,8 +11,9 @@ export interface ServiceChild {
   stop(): Promise<void>;
 }
 
-export async function startServiceChild(opts: { dbFile: string; faults?: unknown; nodeArgs?: string[]; readCache?: boolean }): Promise<ServiceChild> {
+export async function startServiceChild(opts: { dbFile: string; faults?: unknown; nodeArgs?: string[]; readCache?: boolean; durability?: 'full' | 'relaxed' }): Promise<ServiceChild> {
   const args = ['--db', opts.dbFile, '--key', BENCH_KEY];
+  if (opts.durability) args.push('--durability', opts.durability);
   if (opts.readCache === false) args.push('--no-read-cache');
   if (opts.faults !== undefined) args.push('--faults', JSON.stringify(opts.faults));
   const child = spawnTs(benchScript('serve-child.ts'), args, { nodeArgs: opts.nodeArgs });

@@ -1,7 +1,9 @@
-// How `apply` holds its stack's lock (src/lock/stack-lock.ts): the --lock-timeout option, what a waiting or
-// unreleased lock says on stderr, and Ctrl-C while waiting (the wait stops and the queued record is deleted).
+// How `apply` holds its stack's lock (src/lock/stack-lock.ts): the --lock-timeout option, what a waiting,
+// taken-over or unreleased lock says on stderr, and Ctrl-C while waiting (the wait stops and the queued record
+// is deleted).
 import { Option } from 'commander';
-import { defaultHolder, type LockOptions } from '../lock/stack-lock.ts';
+import { currentHolder } from '../lock/holder.ts';
+import type { LockOptions } from '../lock/stack-lock.ts';
 import type { CliContext } from './context.ts';
 import { integerSetting } from './settings.ts';
 
@@ -20,8 +22,11 @@ export function applyLockOptions(ctx: CliContext, stack: string, timeoutFlag: st
   };
   return {
     waitMs: seconds * 1000,
-    holder: defaultHolder(ctx.env),
+    identity: currentHolder(ctx.env),
     signal: stopWaiting.signal,
+    onTakeover: (record, why) => ctx.err(`Took over the lock ${record.id} of stack "${stack}" from ${record.holder}: ${why === 'holder-gone'
+      ? `that process is no longer running on this host (since ${record.acquired})`
+      : `it stopped renewing the lock (expired ${record.expires})`}\n`),
     onWait: (held) => {
       // Trapped before the message is out: whoever reads it may press Ctrl-C at once.
       process.on('SIGINT', onSignal);

@@ -3,7 +3,8 @@
 // only by the lazy import() below (the import wall of DESIGN 9.6): runs against a remote service never load it.
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createApi } from '../client/http.ts';
+import { createApi, type ApiOptions } from '../client/http.ts';
+import type { OutageEvent } from '../client/retry.ts';
 import { ConfigError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import type { Settings } from './settings.ts';
@@ -28,13 +29,26 @@ export function localDir(paths: string[]): string {
   }
 }
 
-async function connectLocal(paths: string[], concurrency: number): Promise<Connection> {
+/** One line on stderr when the service becomes unreachable, and one when it answers again: once per outage. */
+function sayOutage(e: OutageEvent): void {
+  const cause = e.type === 'unreachable' ? (e.cause.status === 0 ? e.cause.errorCode : String(e.cause.status)) : '';
+  process.stderr.write(e.type === 'unreachable'
+    ? `service unreachable (${cause}), retrying for up to ${Math.floor(e.remainingMs / 1000)} s\n`
+    : `service reachable again after ${Math.max(1, Math.round(e.downMs / 1000))} s\n`);
+}
+
+/** How long the client rides out an outage of the service, and who hears about it. */
+const outageOptions = (settings: Settings): Pick<ApiOptions, 'retry' | 'onOutage'> =>
+  ({ retry: { outageBudgetMs: settings.retryBudgetMs }, onOutage: sayOutage });
+
+async function connectLocal(paths: string[], settings: Settings): Promise<Connection> {
+  const { concurrency } = settings;
   const dir = join(localDir(paths), '.edgeops');
   mkdirSync(dir, { recursive: true });
   const dbFile = join(dir, 'local.db');
   const { startService } = await import('../service/server.ts');
   const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
-  const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency });
+  const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings) });
   return {
     api,
     target: dbFile,
@@ -46,14 +60,14 @@ async function connectLocal(paths: string[], concurrency: number): Promise<Conne
 }
 
 export async function connect(settings: Settings, paths: string[]): Promise<Connection> {
-  if (settings.local) return connectLocal(paths, settings.concurrency);
+  if (settings.local) return connectLocal(paths, settings);
   if (!settings.apiUrl) {
     throw new ConfigError('no service URL: pass --api-url or set EDGEOPS_API_URL (or api_url in edgeops.yaml); or use --local for the embedded service');
   }
   if (!settings.apiKey) {
     throw new ConfigError('no API key: pass --api-key or set EDGEOPS_API_KEY; or use --local for the embedded service');
   }
-  const api = createApi({ url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency });
+  const api = createApi({ url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency, ...outageOptions(settings) });
   return { api, target: settings.apiUrl, close: () => api.close() };
 }
 

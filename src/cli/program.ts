@@ -8,6 +8,7 @@ import { registerDrift } from './commands/drift.ts';
 import { registerExport } from './commands/export.ts';
 import { registerPlan } from './commands/plan.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerUnlock } from './commands/unlock.ts';
 import { registerValidate } from './commands/validate.ts';
 
 function version(): string {
@@ -33,6 +34,7 @@ Examples:
   $ edgeops drift examples/basic --local --format markdown
   $ edgeops export --local --out exported/
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
+  $ edgeops unlock --stack prod ipp_2rcCvYaCz4tUbWiCRVTCu2Rsx02
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/`);
   registerValidate(program, ctx, done);
   registerPlan(program, ctx, done);
@@ -40,6 +42,7 @@ Examples:
   registerDrift(program, ctx, done);
   registerExport(program, ctx, done);
   registerServe(program, ctx, done);
+  registerUnlock(program, ctx, done);
   return program;
 }
 

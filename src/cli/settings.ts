@@ -1,5 +1,5 @@
 // The options every manifest command shares, and how each value is resolved: flag > environment >
-// edgeops.yaml > default (stack, api_url, concurrency, adopt). Commander gets no defaults for these, so "not
+// edgeops.yaml > default (stack, api_url, concurrency, adopt, retry_budget). Commander gets no defaults for these, so "not
 // given" stays distinguishable from "given as the default" and the file can sit between the environment and
 // the default.
 import { Command, Option } from 'commander';
@@ -9,6 +9,8 @@ import { NAME_PATTERN } from '../manifest/schema-parts.ts';
 
 export const DEFAULT_STACK = 'default';
 export const DEFAULT_CONCURRENCY = 8;
+/** Seconds a run rides out the service being unreachable (a restart) before failing. */
+export const DEFAULT_RETRY_BUDGET = 60;
 
 /** The raw values commander parsed for the shared options. */
 export interface SharedFlags {
@@ -16,6 +18,7 @@ export interface SharedFlags {
   apiKey?: string;
   stack?: string;
   concurrency?: string;
+  retryBudget?: string;
   local?: boolean;
   color: boolean;
   /** `--adopt` / `--no-adopt`, on the commands that plan (adoptOptions). */
@@ -25,6 +28,8 @@ export interface SharedFlags {
 export interface Settings {
   stack: string;
   concurrency: number;
+  /** How long an outage of the service is retried, in ms (0: refused connections fail after the usual retries). */
+  retryBudgetMs: number;
   local: boolean;
   /** Unset when neither flag, environment nor file gives one; required only when not --local. */
   apiUrl?: string;
@@ -40,6 +45,7 @@ export function addSharedOptions(cmd: Command): Command {
     .addOption(new Option('--api-key <key>', 'service API key [env EDGEOPS_API_KEY]'))
     .addOption(new Option('--stack <name>', `stack whose resources this run manages [env EDGEOPS_STACK, edgeops.yaml stack, default "${DEFAULT_STACK}"]`))
     .addOption(new Option('--concurrency <n>', `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`))
+    .addOption(new Option('--retry-budget <seconds>', `keep retrying this long while the service is unreachable (refused or reset connections, 502, 503), e.g. during a restart; 0 fails fast [env EDGEOPS_RETRY_BUDGET, edgeops.yaml retry_budget, default ${DEFAULT_RETRY_BUDGET}]`))
     .addOption(new Option('--local', 'use the embedded service on .edgeops/local.db next to the manifests'))
     .addOption(new Option('--no-color', 'no colour in the output (also NO_COLOR)'));
 }
@@ -131,6 +137,11 @@ function parseAdopt(source: Source<string | boolean> | undefined): boolean {
   throw new ConfigError(`${source.from}: must be true or false, got ${shownValue(source.value)}`);
 }
 
+function pickRetryBudget(flags: SharedFlags, env: NodeJS.ProcessEnv, config: ProjectConfig, file: string): number {
+  const source = pick<string | number>([flags.retryBudget, '--retry-budget'], [env.EDGEOPS_RETRY_BUDGET, 'EDGEOPS_RETRY_BUDGET'], [config.retry_budget, `${file}: retry_budget`]);
+  return source ? integerSetting(source.value, source.from, 'retry budget (seconds)', 0, 3600) : DEFAULT_RETRY_BUDGET;
+}
+
 /** Whether colour is on: not --no-color, NO_COLOR unset or empty (no-color.org), and the output is a terminal. */
 export function colorEnabled(flag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   return flag && isTTY && !env.NO_COLOR;
@@ -158,6 +169,7 @@ export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, conf
       [env.EDGEOPS_CONCURRENCY, 'EDGEOPS_CONCURRENCY'],
       [config.concurrency, `${file}: concurrency`],
     )),
+    retryBudgetMs: 1000 * (pickRetryBudget(flags, env, config, file)),
     local,
     // With --local the environment's and the file's service are ignored: the run is against the embedded one.
     apiUrl: local ? undefined : parseUrl(pick([flags.apiUrl, '--api-url'], [env.EDGEOPS_API_URL, 'EDGEOPS_API_URL'], [config.api_url, `${file}: api_url`])),

@@ -9,8 +9,8 @@ import { ApiError } from '../errors.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';
 import { invalidResponse, postTimedOut, responseError, transportError } from './api-error.ts';
 import { listAll } from './paginate.ts';
-import { DEFAULT_RETRY_POLICY, isTimeout, parseRetryAfter, retryAfterOf, setRetryAfter, withRetry } from './retry.ts';
-import type { PostCheck, RetryPolicy } from './retry.ts';
+import { DEFAULT_RETRY_POLICY, isTimeout, Outage, parseRetryAfter, retryAfterOf, setRetryAfter, withRetry } from './retry.ts';
+import type { OutageEvent, PostCheck, RetryPolicy } from './retry.ts';
 import { Scheduler } from './scheduler.ts';
 import type { Outcome, SchedulerEvent, SchedulerStats } from './scheduler.ts';
 
@@ -26,6 +26,8 @@ export interface ApiOptions {
   onSchedulerEvent?: (e: SchedulerEvent) => void;
   userAgent?: string;
   retry?: Partial<RetryPolicy>;
+  /** When the service becomes unreachable and when it answers again (once per outage, see retry.ts). */
+  onOutage?: (e: OutageEvent) => void;
   /** Headers and body timeouts of one request. Default 30 s. */
   timeoutMs?: number;
 }
@@ -88,6 +90,7 @@ export function createApi(opts: ApiOptions): HttpApi {
   // One clock for retries and scheduling, so a test that injects a clock into the policy drives both; only a
   // whole clock (a sleep alone, with the real time, would make the scheduler's waits spin).
   const clock = policy.now && policy.sleep ? { now: policy.now, sleep: policy.sleep } : {};
+  const outage = new Outage(policy.outageBudgetMs ?? 0, policy.now, opts.onOutage);
   const scheduler = new Scheduler({
     concurrency: opts.concurrency ?? 8,
     requestsPerSecond: opts.requestsPerSecond,
@@ -146,7 +149,9 @@ export function createApi(opts: ApiOptions): HttpApi {
     let attempts = 0;
     const urgent = urgentWithin !== undefined;
     const run = () => scheduler.run(() => once(method, rawPath, body, operation), attempts++ > 0, urgent);
-    const result = withRetry(method, run, urgent ? { ...policy, maxElapsedMs: urgentWithin } : policy, { postCheck, deletedValue: {} });
+    const result = withRetry(method, run, urgent ? { ...policy, maxElapsedMs: urgentWithin } : policy, {
+      postCheck, deletedValue: {}, outage, outageCapMs: urgentWithin,
+    });
     if (method !== 'POST') return result;
     return result.catch((err: unknown) => {
       throw err instanceof ApiError && isTimeout(err) ? postTimedOut(err, timeout) : err;

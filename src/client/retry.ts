@@ -6,7 +6,13 @@
 // list made now can show it missing and it can still commit after the repeat. Such a create fails the action;
 // the next run finds whatever landed by its marker.
 // A 500 counts as transient too: behind a gateway it is as often a passing fault as a bug, and a bug costs
-// only a few bounded retries before the same error surfaces (issue 5: faults of 500/502/503 must converge).
+// only a few bounded retries before the same error surfaces (faults of 500/502/503 must converge).
+// An outage is different: a refused or reset connection, or a gateway's 502/503, says the service is not there
+// right now (restarting, most often), and a restart takes longer than five quick attempts. Such failures are
+// retried for as long as the outage budget allows (default 60 s, counted from the first failure of the outage,
+// shared by every request of the client), with a backoff capped low so the service is found again within
+// about two seconds of its return; POSTs still only through their landed check. The client reports when an
+// outage starts and ends (OutageEvent), once for all its requests; the CLI words it.
 import { ApiError } from '../errors.ts';
 
 export interface RetryPolicy {
@@ -17,6 +23,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** No retry is started that would begin after this much time since the first attempt. */
   maxElapsedMs: number;
+  /**
+   * How long an outage (service unreachable: refused/reset connections, 502, 503) is ridden out, from its first
+   * failure; attempts and maxElapsedMs do not bound these retries. 0 (or unset): such failures get the ordinary
+   * retries.
+   */
+  outageBudgetMs?: number;
   /** Injectable for tests: the clock, the wait and the jitter source. */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -28,7 +40,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 200,
   maxDelayMs: 8_000,
   maxElapsedMs: 90_000,
+  outageBudgetMs: 60_000,
 };
+
+/** Cap of one backoff step during an outage: a restarted service is found again within this long. */
+const OUTAGE_MAX_DELAY_MS = 2_000;
+/** An outage is announced once it lasted this long (see Outage). */
+const ANNOUNCE_AFTER_MS = 2_000;
 
 /**
  * Resolves true when a list shows that the create of an ambiguously failed POST did not land (so a retry
@@ -39,7 +57,10 @@ export type PostCheck = () => Promise<boolean>;
 type Verdict = 'retry' | 'retry-if-not-landed' | 'fail';
 
 /** Failures before the request reached the service: nothing was processed, so even a POST may be repeated. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN']);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Failures that say the service is not there right now (see the header): an outage. */
+const UNREACHABLE_CODES = new Set([...NOT_SENT_CODES, 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+const UNREACHABLE_STATUSES = new Set([502, 503]);
 /** Failures after the request may have been processed. */
 const AMBIGUOUS_CODES = new Set([
   'ECONNRESET',
@@ -57,6 +78,53 @@ const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_
 /** True for a request that got no answer in time (the client's timeout, or a gateway's 504). */
 export function isTimeout(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 504 || (err.status === 0 && TIMEOUT_CODES.has(err.errorCode)));
+}
+
+/** True for a failure that says the service is unreachable (down or restarting), not that it failed a request. */
+export function isUnreachable(err: unknown): boolean {
+  return err instanceof ApiError && (UNREACHABLE_STATUSES.has(err.status) || (err.status === 0 && UNREACHABLE_CODES.has(err.errorCode)));
+}
+
+/** An outage starting (with the time left of its budget and the failure that began it) or ending. */
+export type OutageEvent =
+  | { type: 'unreachable'; remainingMs: number; cause: ApiError }
+  | { type: 'reachable'; downMs: number };
+
+/**
+ * The outage state of one client, shared by all its requests: when the service was first found unreachable,
+ * so every request gives up at the same time, and one event per outage however many requests meet it. An
+ * outage is announced only once it has lasted ANNOUNCE_AFTER_MS: a passing 502 (or one refused connection)
+ * that the next attempt gets past is not news, and a service that answers between failures never is.
+ */
+export class Outage {
+  private since: number | undefined;
+  private announced = false;
+  constructor(
+    readonly budgetMs: number,
+    private readonly now: () => number = Date.now,
+    private readonly onEvent?: (e: OutageEvent) => void,
+  ) {}
+
+  /** A request found the service unreachable: the time the outage's budget runs out. */
+  failed(cause: ApiError): number {
+    const now = this.now();
+    this.since ??= now;
+    const until = this.since + this.budgetMs;
+    if (!this.announced && now - this.since >= ANNOUNCE_AFTER_MS && until > now) {
+      this.announced = true;
+      this.onEvent?.({ type: 'unreachable', remainingMs: until - now, cause });
+    }
+    return until;
+  }
+
+  /** The service answered: an outage in progress is over. */
+  answered(): void {
+    if (this.since === undefined) return;
+    const downMs = this.now() - this.since;
+    if (this.announced) this.onEvent?.({ type: 'reachable', downMs });
+    this.since = undefined;
+    this.announced = false;
+  }
 }
 
 /** Retry-After in milliseconds, kept beside the error it came with (ApiError is a shared contract type). */
@@ -100,31 +168,56 @@ export function backoffDelay(policy: RetryPolicy, retry: number): number {
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface RetryOptions<T> {
+  postCheck?: PostCheck;
+  deletedValue?: T;
+  /** The client's outage state; without it (or with a budget of 0) outages get the ordinary retries. */
+  outage?: Outage;
+  /** Retries of an outage end within this long of the first attempt too (the lock's renewals: before the next). */
+  outageCapMs?: number;
+}
+
 /**
  * Run `attempt` until it succeeds, fails for good, or the policy's budget is spent; the last error is thrown.
  * A DELETE answered 404 after a retry counts as done: an earlier attempt deleted it and lost the answer.
  */
-export async function withRetry<T>(
-  method: string,
-  attempt: () => Promise<T>,
-  policy: RetryPolicy,
-  opts: { postCheck?: PostCheck; deletedValue?: T } = {},
-): Promise<T> {
+export async function withRetry<T>(method: string, attempt: () => Promise<T>, policy: RetryPolicy, opts: RetryOptions<T> = {}): Promise<T> {
   const now = policy.now ?? Date.now;
   const sleep = policy.sleep ?? realSleep;
   const started = now();
+  const outage = opts.outage && opts.outage.budgetMs > 0 ? opts.outage : undefined;
+  let tries = 0;
+  let outageTries = 0;
+  let unreachableSince: number | undefined;
   for (let n = 1; ; n++) {
     try {
-      return await attempt();
+      const value = await attempt();
+      outage?.answered();
+      return value;
     } catch (err) {
+      const unreachable = isUnreachable(err);
+      if (outage && err instanceof ApiError && err.status !== 0 && !unreachable) outage.answered();
       if (method === 'DELETE' && n > 1 && err instanceof ApiError && err.status === 404 && 'deletedValue' in opts) {
         return opts.deletedValue as T;
       }
       const verdict = classify(err, method);
-      if (verdict === 'fail' || n >= policy.maxAttempts) throw err;
-      const hinted = err instanceof ApiError ? retryAfter.get(err) : undefined;
-      const delay = hinted ?? backoffDelay(policy, n - 1);
-      if (now() - started + delay > policy.maxElapsedMs) throw err;
+      if (verdict === 'fail') throw err;
+      let delay: number;
+      if (outage && unreachable) {
+        // Bounded by the outage's budget alone (attempts and maxElapsedMs are for failures of a present service),
+        // and by the budget from this request's own first such failure: a service that answers other requests
+        // in between (a POST answered 503 while its landed check's lists succeed) ends the shared outage each time.
+        unreachableSince ??= now();
+        const until = Math.min(outage.failed(err as ApiError), unreachableSince + outage.budgetMs, started + (opts.outageCapMs ?? Infinity));
+        const left = until - now();
+        if (left <= 0) throw err;
+        delay = Math.min(left, backoffDelay({ ...policy, maxDelayMs: Math.min(policy.maxDelayMs, OUTAGE_MAX_DELAY_MS) }, outageTries++));
+      } else {
+        if (++tries >= policy.maxAttempts) throw err;
+        const hinted = err instanceof ApiError ? retryAfter.get(err) : undefined;
+        delay = hinted ?? backoffDelay(policy, tries - 1);
+        if (now() - started + delay > policy.maxElapsedMs) throw err;
+      }
       if (verdict === 'retry-if-not-landed' && !(await notLanded(opts.postCheck))) throw err;
       await sleep(delay);
     }

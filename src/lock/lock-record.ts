@@ -18,7 +18,19 @@ export interface LockInfo {
   token: string;
   acquired: string;
   expires: string;
+  /**
+   * Where the holder runs, so a contender on the same machine can see that it died: the host name, the process
+   * id, and on Linux the pid namespace (a container on the same host name has pids of its own). Records made
+   * before these fields existed have none.
+   */
+  host?: string;
+  pid?: number;
+  pidns?: string;
+  /** The CI run holding it, when there is one (a URL where the CI gives one). */
+  ci?: string;
 }
+
+const OPTIONAL_STRINGS = ['host', 'pidns', 'ci'] as const;
 
 export interface LockRecord extends LockInfo {
   id: string;
@@ -38,6 +50,8 @@ export function lockBody(stack: string, info: LockInfo): Obj {
 
 export function lockMetadata(stack: string, info: LockInfo): string {
   const lock: Obj = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
+  for (const key of OPTIONAL_STRINGS) if (info[key] !== undefined) lock[key] = info[key];
+  if (info.pid !== undefined) lock.pid = info.pid;
   return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
 }
 
@@ -71,6 +85,8 @@ export function parseLockRecord(raw: Obj, stack: string): LockRecord | undefined
   const { holder, token, acquired, expires } = lock;
   if (typeof holder !== 'string' || typeof token !== 'string' || typeof acquired !== 'string' || typeof expires !== 'string') return undefined;
   const record: LockRecord = { id: String(raw.id), stack, holder, token, acquired, expires };
+  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === 'string') record[key] = lock[key];
+  if (Number.isSafeInteger(lock.pid) && (lock.pid as number) > 0) record.pid = lock.pid as number;
   if (typeof raw.created_at === 'string') record.createdAt = raw.created_at;
   return record;
 }

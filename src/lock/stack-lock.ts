@@ -3,7 +3,8 @@
 // compare-and-swap, so the lock is a queue of records (lock-record.ts) ordered by the service's clock:
 //
 //   1. create my record (a POST retried only after a list shows it did not land, like every create);
-//   2. list the stack's records; delete the expired ones (their holder died: it stopped renewing them);
+//   2. list the stack's records; delete the expired ones (their holder died: it stopped renewing them), and
+//      those whose holder ran on this host and whose process is gone (holder.ts), without waiting for expiry;
 //   3. mine is strictly the oldest (by created_at), or the only one: I hold the lock. Another record is older:
 //      I wait in the queue, keeping my record. A record of the same second as mine and none older: a tie;
 //      mine is deleted and made again after a random pause (ids are random, so nothing else can order them).
@@ -15,13 +16,20 @@
 // that finds its record gone (someone took it as expired: a long pause, clock skew) raises `lost`, and the
 // apply starts no new action. Renewals and the release go through the client's urgent lane: the apply's own
 // requests, queued or paused by a 429's Retry-After, never hold a renewal back past the TTL.
+// A POST of my record that timed out (504, no answer) may still commit after a list shows it missing, so unlike
+// other creates it is repeated anyway: every copy carries my token, so a late copy is recognised as mine (the
+// oldest of them is my place in the queue, the others are deleted) and the release deletes any left.
 import { randomBytes } from 'node:crypto';
-import { hostname, userInfo } from 'node:os';
 import { withPostRetry, withUrgency } from '../client/http.ts';
+import { isTimeout } from '../client/retry.ts';
 import { AbortedError, ApiError, EdgeopsError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
-import { isExpired, LOCK_LIST_KEY, LOCK_PATH, lockBody, lockMetadata, parseLockRecord } from './lock-record.ts';
+import { currentHolder, holderState, type HolderIdentity } from './holder.ts';
+import { isExpired, LOCK_PATH, lockBody, lockMetadata, parseLockRecord } from './lock-record.ts';
+import { deleteLockRecord, listLockRecords, oldest } from './records.ts';
 import type { LockInfo, LockRecord } from './lock-record.ts';
+
+export { defaultHolder } from './holder.ts';
 
 export const DEFAULT_TTL_MS = 60_000;
 /** Most time the release's retries may take (the record expires by itself after the TTL anyway). */
@@ -29,13 +37,16 @@ const RELEASE_BUDGET_MS = 10_000;
 /** Ties broken by pausing before the wait's deadline counts (a service without created_at ties forever). */
 const MAX_FREE_TIES = 10;
 const TIE_PAUSE_MS = 2000;
+/** POSTs of the record that timed out, repeated this many times (each after a list showed it missing). */
+const CREATE_ATTEMPTS = 5;
 
 /** Another apply of the stack holds the lock, and it was not released within the wait. */
 export class StackLockedError extends EdgeopsError {
   readonly holder: LockRecord;
   constructor(stack: string, holder: LockRecord) {
     super('E_LOCKED', `another apply of stack "${stack}" is running (lock ${holder.id}, holder ${holder.holder}, expires ${holder.expires}); ` +
-      'run again once it has finished, or wait for it with --lock-timeout SECONDS');
+      'run again once it has finished, or wait for it with --lock-timeout SECONDS. If its holder is gone for good: ' +
+      `edgeops unlock --stack ${stack} ${holder.id}`);
     this.holder = holder;
   }
 }
@@ -57,7 +68,12 @@ export interface LockOptions {
   heartbeatMs?: number;
   /** Pause between looks at the queue while waiting; default 1 s (with jitter). */
   pollMs?: number;
+  /** Who this process is (host, pid, CI run) as written into the record; default the current process. */
+  identity?: HolderIdentity;
+  /** Overrides identity.holder, the text whoever waits is shown. */
   holder?: string;
+  /** Called when another holder's record is deleted: it expired, or its process is gone from this host. */
+  onTakeover?: (record: LockRecord, why: 'expired' | 'holder-gone') => void;
   /** Stops a wait (Ctrl-C): the record is deleted and AbortedError thrown. */
   signal?: AbortSignal;
   /** Called once, when the lock is first found held by another apply (to say that this one waits). */
@@ -77,18 +93,6 @@ export interface StackLock {
   release(): Promise<void>;
 }
 
-/** `user@host pid N`, and the CI run when there is one: who a waiting apply is waiting for. */
-export function defaultHolder(env: NodeJS.ProcessEnv = process.env): string {
-  let user = 'unknown';
-  try {
-    user = userInfo().username;
-  } catch {
-    // no passwd entry (some containers): the host and pid still say where it runs
-  }
-  const ci = env.GITHUB_RUN_ID ? ` (GitHub run ${env.GITHUB_REPOSITORY ?? ''}#${env.GITHUB_RUN_ID})` : '';
-  return `${user}@${hostname()} pid ${process.pid}${ci}`;
-}
-
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
@@ -102,19 +106,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function deleteRecord(api: Api, id: string): Promise<void> {
-  try {
-    await api.delete(`${LOCK_PATH}/${id}`);
-  } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) throw err;
-  }
-}
-
-async function listRecords(api: Api, stack: string): Promise<LockRecord[]> {
-  const items = await api.list(LOCK_PATH, LOCK_LIST_KEY);
-  return items.map((raw) => parseLockRecord(raw, stack)).filter((r): r is LockRecord => r !== undefined);
-}
-
 type Standing = 'held' | 'queued' | 'tie';
 
 /** Where my record stands among the other live records (see the header for why this order is safe). */
@@ -125,22 +116,23 @@ function standing(mine: LockRecord, others: readonly LockRecord[]): Standing {
   return others.some((o) => o.createdAt === mine.createdAt) ? 'tie' : 'held';
 }
 
-function oldest(records: readonly LockRecord[]): LockRecord {
-  return [...records].sort((a, b) => ((a.createdAt ?? '') < (b.createdAt ?? '') ? -1 : 1))[0]!;
-}
-
 export async function acquireStackLock(api: Api, stack: string, opts: LockOptions = {}): Promise<StackLock> {
   const now = opts.now ?? Date.now;
   const random = opts.random ?? Math.random;
   const ttl = opts.ttlMs ?? DEFAULT_TTL_MS;
   const poll = opts.pollMs ?? 1000;
-  const holder = opts.holder ?? defaultHolder();
+  const identity = opts.identity ?? currentHolder();
+  const holder = opts.holder ?? identity.holder;
   const deadline = now() + (opts.waitMs ?? 0);
   const acquired = new Date(now()).toISOString();
   let held = false;
   const lost = new AbortController();
 
-  const infoOf = (token: string): LockInfo => ({ holder, token, acquired, expires: new Date(now() + ttl).toISOString() });
+  const { host, pid, pidns, ci } = identity;
+  const infoOf = (token: string): LockInfo => ({ holder, token, acquired, expires: new Date(now() + ttl).toISOString(), host, pid, pidns, ci });
+  const token = randomBytes(16).toString('hex');
+  /** A POST of the record timed out: a copy may commit later, so the release looks for copies. */
+  let copiesPossible = false;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(ttl / 4));
   // Each renewal's retries end before the next renewal is due; a renewal is never queued behind another.
   const beatApi = withUrgency(api, heartbeatMs);
@@ -150,21 +142,37 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
     : `interrupted while taking the lock of stack "${stack}": nothing was changed`);
   if (opts.signal?.aborted) throw interrupted();
 
+  const findMine = async (): Promise<LockRecord | undefined> => oldest((await listLockRecords(api, stack)).filter((r) => r.token === token));
+
   async function create(): Promise<LockRecord> {
-    const token = randomBytes(16).toString('hex');
-    const find = async () => (await listRecords(api, stack)).find((r) => r.token === token);
-    const body = lockBody(stack, infoOf(token));
-    try {
-      const raw = await withPostRetry(api, async () => (await find()) === undefined).post(LOCK_PATH, body);
-      const record = parseLockRecord(raw, stack);
-      if (record) return record;
-    } catch (err) {
-      // The answer was lost but the record may have landed: it is found by its token, or the error stands.
-      if (!(err instanceof ApiError && (err.status === 0 || err.status >= 500))) throw err;
+    const checked = withPostRetry(api, async () => (await findMine()) === undefined);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const record = parseLockRecord(await checked.post(LOCK_PATH, lockBody(stack, infoOf(token))), stack);
+        if (record) return record;
+      } catch (err) {
+        // The answer was lost but the record may have landed: it is found by its token, or the error stands.
+        if (!(err instanceof ApiError && (err.status === 0 || err.status >= 500))) throw err;
+        if (isTimeout(err)) copiesPossible = true;
+        const found = await findMine();
+        if (found) return found;
+        // Only a timeout is repeated here (the client repeats the others through the check above, or gave up).
+        if (!isTimeout(err) || attempt >= CREATE_ATTEMPTS || opts.signal?.aborted) {
+          throw new EdgeopsError('E_LOCK', `could not create the lock record of stack "${stack}" (${err.message})`);
+        }
+        await sleep(200 * 2 ** attempt * (0.5 + random()), opts.signal);
+        continue;
+      }
+      const found = await findMine();
+      if (found) return found;
+      throw new EdgeopsError('E_LOCK', `could not create the lock record of stack "${stack}"`);
     }
-    const found = await find();
-    if (!found) throw new EdgeopsError('E_LOCK', `could not create the lock record of stack "${stack}"`);
-    return found;
+  }
+
+  /** Deletes every copy of my record (the release after a POST that timed out; the answer may come late). */
+  async function deleteCopies(client: Api): Promise<void> {
+    if (!copiesPossible) return;
+    for (const r of (await listLockRecords(client, stack)).filter((c) => c.token === token)) await deleteLockRecord(client, r.id);
   }
 
   let mine = await create();
@@ -192,20 +200,30 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
     let ties = 0;
     for (;;) {
       if (opts.signal?.aborted) throw interrupted();
-      const records = await listRecords(api, stack);
+      const records = await listLockRecords(api, stack);
       if (opts.signal?.aborted) throw interrupted();
-      const self = records.find((r) => r.id === mine.id);
-      if (!self) {
+      const own = records.filter((r) => r.token === token);
+      if (own.length === 0) {
         // Taken for expired by another contender (this process was paused or its clock is off): queue again.
         mine = await create();
         continue;
       }
-      mine = self;
+      // My place is my oldest copy (a POST that timed out may have committed late); the others go.
+      mine = oldest(own)!;
       const others: LockRecord[] = [];
       for (const r of records) {
         if (r.id === mine.id) continue;
-        if (isExpired(r, now())) await deleteRecord(api, r.id);
-        else others.push(r);
+        if (r.token === token) {
+          await deleteLockRecord(api, r.id);
+          continue;
+        }
+        const why = isExpired(r, now()) ? 'expired' : holderState(r, identity) === 'gone' ? 'holder-gone' : undefined;
+        if (why === undefined) {
+          others.push(r);
+          continue;
+        }
+        await deleteLockRecord(api, r.id);
+        opts.onTakeover?.(r, why);
       }
       const where = standing(mine, others);
       if (where === 'held') {
@@ -215,20 +233,22 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
           lost: lost.signal,
           async release() {
             await stop();
-            await deleteRecord(withUrgency(api, RELEASE_BUDGET_MS), mine.id);
+            const urgent = withUrgency(api, RELEASE_BUDGET_MS);
+            await deleteLockRecord(urgent, mine.id);
+            await deleteCopies(urgent);
           },
         };
       }
       if (where === 'tie') {
         // Nobody older: not a wait for a holder, so at first the deadline does not apply. Records are ordered
         // by whole seconds, so the pause spreads the next records over a few of them.
-        if (++ties > MAX_FREE_TIES && now() >= deadline) throw new StackLockedError(stack, oldest(others));
-        await deleteRecord(api, mine.id);
+        if (++ties > MAX_FREE_TIES && now() >= deadline) throw new StackLockedError(stack, oldest(others)!);
+        await deleteLockRecord(api, mine.id);
         await sleep(TIE_PAUSE_MS * (0.25 + random()), opts.signal);
         mine = await create();
         continue;
       }
-      const blocker = oldest(others);
+      const blocker = oldest(others)!;
       if (now() >= deadline) throw new StackLockedError(stack, blocker);
       if (!told) opts.onWait?.(blocker);
       told = true;
@@ -236,7 +256,8 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
     }
   } catch (err) {
     await stop();
-    await deleteRecord(withUrgency(api, RELEASE_BUDGET_MS), mine.id).catch(() => undefined);
+    const urgent = withUrgency(api, RELEASE_BUDGET_MS);
+    await deleteLockRecord(urgent, mine.id).then(() => deleteCopies(urgent)).catch(() => undefined);
     throw err;
   } finally {
     if (told) opts.onWaitEnd?.();

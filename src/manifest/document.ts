@@ -26,6 +26,8 @@ export interface ProjectConfig {
   max_deletes_per_kind?: Record<string, number>;
   /** Adopt unmanaged resources matching a document by natural key (`--adopt`); `export --all` writes it. */
   adopt?: boolean;
+  /** Seconds to keep retrying while the service is unreachable (`--retry-budget`). */
+  retry_budget?: number;
   /** File the config came from. */
   file?: string;
 }

@@ -39,6 +39,12 @@ export function projectSchema(): Schema {
         description:
           'Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`.',
       },
+      retry_budget: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 3600,
+        description: 'Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast).',
+      },
       api_key: {
         not: {},
         errorMessage: 'does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key',

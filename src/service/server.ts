@@ -1,6 +1,6 @@
 // The in-process entry of the service: `edgeops serve`, `--local` and the tests all start it through here.
 // Requests Node's HTTP parser refuses before any handler runs also get the service's error envelope.
-import { createServer, STATUS_CODES, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.ts';
@@ -8,7 +8,7 @@ import { ServiceError } from './errors.ts';
 import { createFaultInjector, parseFaultSpec, type FaultSpec } from './faults.ts';
 import { newOperationId } from './ids.ts';
 import { RESOURCES } from './routes.ts';
-import { Store } from './store.ts';
+import { Store, type Durability } from './store.ts';
 
 export interface ServiceOptions {
   host?: string;
@@ -30,6 +30,12 @@ export interface ServiceOptions {
   quiet?: boolean;
   /** Serve repeated GETs from bytes until the next write (read-cache.ts); default on. Off: every GET is read. */
   readCache?: boolean;
+  /**
+   * 'full' (the default): a write is answered only once it would survive a power loss (SQLite
+   * synchronous=FULL). 'relaxed': synchronous=NORMAL, faster; an answered write may be lost (never corrupted)
+   * on power loss, so only for tests and benchmarks.
+   */
+  durability?: Durability;
 }
 
 export interface RunningService {
@@ -48,7 +54,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const faults = opts.faults === undefined
     ? undefined
     : createFaultInjector(typeof opts.faults === 'string' ? parseFaultSpec(opts.faults) : (opts.faults as FaultSpec));
-  const store = new Store(opts.dbFile);
+  const store = new Store(opts.dbFile, opts.durability);
   const log = (line: string) => {
     if (!opts.quiet) process.stderr.write(`edgeops serve: ${line}\n`);
   };
@@ -58,6 +64,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   }));
   const methods = [...new Set(RESOURCES.flatMap((r) => r.routes.map((route) => route.method)))];
   server.on('clientError', (err: ClientError, socket: Duplex) => answerClientError(err, socket, methods));
+  // Node hands CONNECT to this event instead of the app, and without a listener closes the connection unanswered.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => writeEnvelope(socket, notServed(req.method ?? 'CONNECT', methods)));
   const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -105,7 +113,11 @@ function answerClientError(err: ClientError, socket: Duplex, methods: readonly s
     socket.destroy();
     return;
   }
-  const error = clientErrorOf(err, methods);
+  writeEnvelope(socket, clientErrorOf(err, methods));
+}
+
+/** The error envelope written straight to the socket, which is then closed. */
+function writeEnvelope(socket: Duplex, error: ServiceError): void {
   const operationId = newOperationId();
   const body = JSON.stringify({ error_code: error.code, status_code: error.status, msg: error.message, details: { operation_id: operationId } });
   const headers: Record<string, string | number> = {
@@ -117,14 +129,15 @@ function answerClientError(err: ClientError, socket: Duplex, methods: readonly s
 }
 
 function clientErrorOf(err: ClientError, methods: readonly string[]): ServiceError {
-  if (err.code === 'HPE_INVALID_METHOD') {
-    const method = methodOf(err);
-    const allow = methods.join(', ');
-    return new ServiceError('ERR_METHOD_NOT_ALLOWED', `${method ?? 'the request method'} is not a method this service serves; allowed: ${allow}`, { Allow: allow });
-  }
+  if (err.code === 'HPE_INVALID_METHOD') return notServed(methodOf(err) ?? 'the request method', methods);
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ServiceError('ERR_REQUEST_MALFORMED', 'the request did not arrive in time');
   if (err.code === 'HPE_HEADER_OVERFLOW') return new ServiceError('ERR_REQUEST_MALFORMED', 'the request headers are too large');
   return new ServiceError('ERR_REQUEST_MALFORMED', `the request could not be parsed (${err.code ?? 'malformed'})`);
+}
+
+function notServed(method: string, methods: readonly string[]): ServiceError {
+  const allow = methods.join(', ');
+  return new ServiceError('ERR_METHOD_NOT_ALLOWED', `${method} is not a method this service serves; allowed: ${allow}`, { Allow: allow });
 }
 
 /** The refused method token: from the start of the line the parser stopped in, if it looks like one. */

@@ -5,6 +5,9 @@
 import Database from 'better-sqlite3';
 import type { JsonObject } from './validate.ts';
 
+/** How a commit is flushed: see ServiceOptions.durability. */
+export type Durability = 'full' | 'relaxed';
+
 export interface DocMeta {
   id: string;
   kind: string;
@@ -75,10 +78,12 @@ export class Store {
   private writes = 0;
 
   /** `file` omitted or ':memory:' = in-memory database. */
-  constructor(file?: string) {
+  constructor(file?: string, durability: Durability = 'full') {
     this.db = new Database(file ?? ':memory:');
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    // In WAL mode NORMAL syncs only at checkpoints, so a commit already answered 201 can vanish on power loss;
+    // FULL syncs the WAL at every commit. A client that trusts a 201 needs FULL.
+    this.db.pragma(`synchronous = ${durability === 'relaxed' ? 'NORMAL' : 'FULL'}`);
     this.db.pragma('busy_timeout = 2000');
     this.db.exec(SCHEMA);
     const db = this.db;

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/cli/settings.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { edgeops } from './run.ts';
 
@@ -79,6 +80,23 @@ describe('options', () => {
     expect(url.stderr).toContain('--api-url: the API URL must be http or https');
   });
 
+  it('resolves the retry budget --retry-budget > EDGEOPS_RETRY_BUDGET > edgeops.yaml retry_budget > 60 s, and refuses bad ones', async () => {
+    const budget = (flag: string | undefined, env: NodeJS.ProcessEnv, fileValue?: number) =>
+      resolveSettings({ color: false, retryBudget: flag }, env, { retry_budget: fileValue, file: 'edgeops.yaml' }, false).retryBudgetMs;
+    expect(budget('5', { EDGEOPS_RETRY_BUDGET: '7' }, 9)).toBe(5000);
+    expect(budget(undefined, { EDGEOPS_RETRY_BUDGET: '7' }, 9)).toBe(7000);
+    expect(budget(undefined, {}, 9)).toBe(9000);
+    expect(budget(undefined, {}, undefined)).toBe(60_000);
+    expect(budget('0', {}, undefined)).toBe(0);
+    expect(() => budget('soon', {}, undefined)).toThrow('--retry-budget: retry budget (seconds) must be an integer from 0 to 3600, got "soon"');
+    expect(() => budget(undefined, { EDGEOPS_RETRY_BUDGET: '-1' }, undefined)).toThrow(/^EDGEOPS_RETRY_BUDGET: retry budget/);
+    writeProject('retry_budget: -5\n');
+    const file = await edgeops(['plan', manifests], { env: { EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey } });
+    expect(file.code).toBe(1);
+    expect(file.stderr).toMatch(/edgeops\.yaml:1:\d+: retry_budget/);
+    writeProject('stack: s1\n');
+  });
+
   it('rejects --local together with --api-url', async () => {
     const r = await edgeops(['plan', manifests, '--local', '--api-url', svc.url]);
     expect(r.code).toBe(1);
@@ -87,7 +105,7 @@ describe('options', () => {
 
   it('reports an unreachable service as an error, exit 1', async () => {
     writeProject('stack: s1\n');
-    const r = await edgeops(['plan', manifests, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k']);
+    const r = await edgeops(['plan', manifests, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k', '--retry-budget', '0']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^edgeops: /);
     expect(r.stderr).not.toContain('internal error');

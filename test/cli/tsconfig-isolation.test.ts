@@ -31,7 +31,7 @@ describe("the current directory's tsconfig.json", () => {
     const help = await edgeops(['plan', '--help'], { cwd: ws.dir });
     expect(help.code).toBe(0);
     // Reaching the network stage imports undici too (the service is unreachable: an error, not a hijack).
-    const plan = await edgeops(['plan', 'infra', '--api-url', 'http://127.0.0.1:9', '--api-key', 'k-secret-1234'], { cwd: ws.dir });
+    const plan = await edgeops(['plan', 'infra', '--api-url', 'http://127.0.0.1:9', '--api-key', 'k-secret-1234', '--retry-budget', '0'], { cwd: ws.dir });
     expect(plan.code).toBe(1);
     expect(plan.stderr).not.toContain('hijacked');
     expect(ws.hijacked()).toBe(false);

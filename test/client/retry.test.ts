@@ -1,8 +1,8 @@
 // The retry policy as a pure function of attempts' outcomes: injected clock, sleep and jitter.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.ts';
-import { backoffDelay, classify, isTimeout, parseRetryAfter, setRetryAfter, withRetry } from '../../src/client/retry.ts';
-import type { RetryPolicy } from '../../src/client/retry.ts';
+import { backoffDelay, classify, isTimeout, isUnreachable, Outage, parseRetryAfter, setRetryAfter, withRetry } from '../../src/client/retry.ts';
+import type { OutageEvent, RetryPolicy } from '../../src/client/retry.ts';
 
 const err = (status: number, errorCode = `E${status}`): ApiError =>
   new ApiError({ status, errorCode, message: 'm', operation: 'X /p' });
@@ -10,6 +10,7 @@ const err = (status: number, errorCode = `E${status}`): ApiError =>
 function policy(over: Partial<RetryPolicy> = {}) {
   const slept: number[] = [];
   let clock = 0;
+  const events: OutageEvent[] = [];
   const p: RetryPolicy = {
     maxAttempts: 5,
     baseDelayMs: 100,
@@ -23,7 +24,8 @@ function policy(over: Partial<RetryPolicy> = {}) {
     },
     ...over,
   };
-  return { p, slept };
+  const outage = (budgetMs: number) => new Outage(budgetMs, () => clock, (e) => events.push(e));
+  return { p, slept, events, outage, now: () => clock };
 }
 
 /** An attempt function that fails with the given errors in turn, then returns 'ok'. */
@@ -160,5 +162,107 @@ describe('withRetry', () => {
     await expect(withRetry('DELETE', retried.attempt, p, { deletedValue: 'gone' })).resolves.toBe('gone');
     const first = script(err(404));
     await expect(withRetry('DELETE', first.attempt, p, { deletedValue: 'gone' })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('outages (service unreachable: refused or reset connections, 502, 503)', () => {
+  const refused = () => err(0, 'ECONNREFUSED');
+  const down = (n: number, make: () => ApiError = refused) => Array.from({ length: n }, make);
+
+  it('are told apart from other failures', () => {
+    for (const e of [err(0, 'ECONNREFUSED'), err(0, 'ECONNRESET'), err(0, 'EPIPE'), err(0, 'UND_ERR_SOCKET'), err(502), err(503)]) expect(isUnreachable(e)).toBe(true);
+    for (const e of [err(500), err(504), err(429), err(0, 'UND_ERR_HEADERS_TIMEOUT'), err(0, 'ENOTFOUND'), err(404), new Error('x')]) expect(isUnreachable(e)).toBe(false);
+  });
+
+  it('are retried past maxAttempts and maxElapsedMs, within the budget, with a backoff capped at 2 s', async () => {
+    const { p, slept, events, outage, now } = policy({ maxAttempts: 3, maxElapsedMs: 5_000, maxDelayMs: 8_000 });
+    const o = outage(60_000);
+    const s = script(...down(20), err(503), err(502));
+    await expect(withRetry('GET', s.attempt, p, { outage: o })).resolves.toBe('ok');
+    expect(s.calls()).toBe(23);
+    expect(Math.max(...slept)).toBe(2000); // full jitter with random() = 1 under min(maxDelayMs 8000, 2000)
+    expect(now()).toBeGreaterThan(5_000);
+    // Announced once it lasted 2 s, with the time then left; and its end.
+    expect(events).toEqual([
+      { type: 'unreachable', remainingMs: expect.any(Number), cause: expect.objectContaining({ errorCode: 'ECONNREFUSED' }) },
+      { type: 'reachable', downMs: now() },
+    ]);
+    const left = (events[0] as { remainingMs: number }).remainingMs;
+    expect(left).toBeLessThanOrEqual(58_000);
+    expect(left).toBeGreaterThan(55_000);
+  });
+
+  it('give up when the budget is spent, with the last error, having waited no longer than the budget', async () => {
+    const { p, events, outage, now } = policy();
+    const last = refused();
+    const s = script(...down(200), last);
+    const attempt = async () => {
+      if (now() >= 10_000) throw last;
+      return s.attempt();
+    };
+    await expect(withRetry('PUT', attempt, p, { outage: outage(10_000) })).rejects.toBe(last);
+    expect(now()).toBe(10_000);
+    expect(events.map((e) => e.type)).toEqual(['unreachable']);
+  });
+
+  it('are one outage for every request of the client: one event, one deadline', async () => {
+    const { p, events, outage, now } = policy();
+    const o = outage(60_000);
+    let calls = 0;
+    const attempt = async () => {
+      if (++calls <= 30) throw refused();
+      return 'ok';
+    };
+    const runs = [withRetry('GET', attempt, p, { outage: o }), withRetry('DELETE', attempt, p, { outage: o }), withRetry('PATCH', attempt, p, { outage: o })];
+    await expect(Promise.all(runs)).resolves.toEqual(['ok', 'ok', 'ok']);
+    expect(events.map((e) => e.type)).toEqual(['unreachable', 'reachable']);
+    expect(now()).toBeGreaterThan(0);
+  });
+
+  it('a POST is repeated only when nothing was sent (refused), or through its landed check (reset, 502, 503)', async () => {
+    const { p, outage } = policy();
+    const refusedPost = script(...down(12));
+    await expect(withRetry('POST', refusedPost.attempt, p, { outage: outage(60_000) })).resolves.toBe('ok');
+    const unchecked = script(err(0, 'ECONNRESET'));
+    await expect(withRetry('POST', unchecked.attempt, p, { outage: outage(60_000) })).rejects.toMatchObject({ errorCode: 'ECONNRESET' });
+    expect(unchecked.calls()).toBe(1);
+    let checks = 0;
+    const checked = script(...down(8, () => err(503)), err(0, 'ECONNRESET'));
+    await expect(withRetry('POST', checked.attempt, p, { outage: outage(60_000), postCheck: async () => (checks++, true) })).resolves.toBe('ok');
+    expect([checked.calls(), checks]).toEqual([10, 9]);
+    // A 504 may still commit: never repeated, outage or not.
+    const timedOut = script(err(504));
+    await expect(withRetry('POST', timedOut.attempt, p, { outage: outage(60_000), postCheck: async () => true })).rejects.toMatchObject({ status: 504 });
+  });
+
+  it('a failure the next attempt gets past, or a service answering in between, is no outage to announce, and a request still gives up within the budget', async () => {
+    const { p, events, outage, now } = policy();
+    const o = outage(10_000);
+    await expect(withRetry('GET', script(err(502), err(0, 'ECONNRESET')).attempt, p, { outage: o })).resolves.toBe('ok');
+    // Every POST answered 503 while the lists of its landed check succeed: each list ends the shared outage.
+    const start = now();
+    const posts = script(...down(1000, () => err(503)));
+    const check = async () => {
+      await withRetry('GET', async () => 'listed', p, { outage: o });
+      return true;
+    };
+    await expect(withRetry('POST', posts.attempt, p, { outage: o, postCheck: check })).rejects.toMatchObject({ status: 503 });
+    expect(now() - start).toBeLessThanOrEqual(10_000);
+    expect(events).toEqual([]);
+  });
+
+  it('with a budget of 0 get the ordinary retries (attempts and maxElapsedMs), and no event', async () => {
+    const { p, events, outage } = policy({ maxAttempts: 5 });
+    const s = script(...down(10));
+    await expect(withRetry('GET', s.attempt, p, { outage: outage(0) })).rejects.toMatchObject({ errorCode: 'ECONNREFUSED' });
+    expect(s.calls()).toBe(5);
+    expect(events).toEqual([]);
+  });
+
+  it('end within outageCapMs of the first attempt (a lock renewal must not outlive the next one)', async () => {
+    const { p, outage, now } = policy();
+    const s = script(...down(1000));
+    await expect(withRetry('PATCH', s.attempt, p, { outage: outage(60_000), outageCapMs: 3_000 })).rejects.toMatchObject({ errorCode: 'ECONNREFUSED' });
+    expect(now()).toBe(3_000);
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { stringify } from 'yaml';
-import type { PostCheck } from '../../src/client/retry.ts';
+import type { PostCheck, RetryPolicy } from '../../src/client/retry.ts';
 import { ApiError } from '../../src/errors.ts';
 import type { Api, Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
@@ -118,7 +118,7 @@ async function ownersOn(svc: E2E, stack: string): Promise<Record<string, number>
 }
 
 /** Converges `docs` without faults, then reopens the same database behind a service with `faults`. */
-async function convergedThenFaulty(docs: Doc[], faults: string, stack: string): Promise<{ faulty: E2E; db: { dbFile: string; cleanup(): void } }> {
+async function convergedThenFaulty(docs: Doc[], faults: string, stack: string, retry?: Partial<RetryPolicy>): Promise<{ faulty: E2E; db: { dbFile: string; cleanup(): void } }> {
   const db = tempDbFile();
   const clean = await startE2E({ dbFile: db.dbFile });
   try {
@@ -126,7 +126,7 @@ async function convergedThenFaulty(docs: Doc[], faults: string, stack: string): 
   } finally {
     await clean.close();
   }
-  return { faulty: await startE2E({ dbFile: db.dbFile, faults }), db };
+  return { faulty: await startE2E({ dbFile: db.dbFile, faults, retry }), db };
 }
 
 describe('a replace whose create fails ambiguously', () => {
@@ -138,8 +138,9 @@ describe('a replace whose create fails ambiguously', () => {
   const rules = async (svc: E2E) => (await listRaw(svc, '/ip_policy_rules', 'ip_policy_rules')).map((r) => ({ owner: ownerOf(r, 'replace-503'), action: r.action }));
 
   it('never takes the old resource for the new one: a 503 before the write leaves the old rule in place', async () => {
-    // Every POST is answered 503 before its handler runs: the new rule never exists.
-    const { faulty, db } = await convergedThenFaulty(base, 'POST.error=1,POST.status=503', 'replace-503');
+    // Every POST is answered 503 before its handler runs: the new rule never exists. A 503 is an outage, retried
+    // (through the landed check) for the outage budget; 2 s of it here, as the service never heals.
+    const { faulty, db } = await convergedThenFaulty(base, 'POST.error=1,POST.status=503', 'replace-503', { outageBudgetMs: 2000 });
     try {
       const ctx = await faulty.plan(denied, 'replace-503');
       expect(planLines(ctx.plan)).toEqual(['replace IPPolicyRule/v4 /action']);

@@ -113,7 +113,7 @@ describe('drift', () => {
     const invalid = await edgeops(['drift', writeDocs([{ kind: 'IPPolicy', name: 'Bad_Name' }])], { env: { ...env(), EDGEOPS_API_URL: 'http://127.0.0.1:9' } });
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('1 problem in the manifests');
-    const unreachable = await edgeops(['drift', dir], { env: { ...env(), EDGEOPS_API_URL: 'http://127.0.0.1:9' } });
+    const unreachable = await edgeops(['drift', dir], { env: { ...env(), EDGEOPS_API_URL: 'http://127.0.0.1:9', EDGEOPS_RETRY_BUDGET: '0' } });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stdout).toBe('');
     expect(unreachable.stderr).toMatch(/^edgeops: GET \/.*ECONNREFUSED/m);

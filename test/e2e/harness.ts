@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createApi } from '../../src/client/http.ts';
+import type { RetryPolicy } from '../../src/client/retry.ts';
 import type { HttpApi } from '../../src/client/http.ts';
 import { parseMetadata } from '../../src/engine/ownership.ts';
 import type { Action, ApplyEvent, ApplyResult, Plan } from '../../src/engine/plan-data.ts';
@@ -36,10 +37,13 @@ export interface E2E {
 
 export const STACK = 'e2e';
 
-/** `dbFile` keeps the data for a later service on the same file; `faults` as startTestService takes them. */
-export async function startE2E(opts: { dbFile?: string; faults?: unknown } = {}): Promise<E2E> {
-  const svc = await startTestService(opts);
-  const api = createApi({ url: svc.url, apiKey: svc.apiKey });
+/**
+ * `dbFile` keeps the data for a later service on the same file; `faults` as startTestService takes them;
+ * `retry` overrides the client's retry policy (e.g. a short outage budget against a service that never heals).
+ */
+export async function startE2E(opts: { dbFile?: string; faults?: unknown; retry?: Partial<RetryPolicy> } = {}): Promise<E2E> {
+  const svc = await startTestService({ dbFile: opts.dbFile, faults: opts.faults });
+  const api = createApi({ url: svc.url, apiKey: svc.apiKey, retry: opts.retry });
   const dir = mkdtempSync(join(tmpdir(), 'edgeops-e2e-'));
   const load = async (docs: Doc[]) => {
     writeFileSync(join(dir, 'all.yaml'), docs.map((d) => stringify(d)).join('---\n'));

@@ -211,7 +211,7 @@ describe('secrets never leak', () => {
     expectCode(unauthorized, 1);
     expect(safe(unauthorized.stderr)).toMatch(/401/);
     // The right key sent to a port nothing listens on: a transport error.
-    expectCode(await run(['plan', ok], { EDGEOPS_API_URL: 'http://127.0.0.1:9', EDGEOPS_DEBUG: '1' }), 1);
+    expectCode(await run(['plan', ok], { EDGEOPS_API_URL: 'http://127.0.0.1:9', EDGEOPS_DEBUG: '1', EDGEOPS_RETRY_BUDGET: '0' }), 1);
 
     // A mistyped command line: the key given to the wrong option, or with the newline of the file it came from.
     const swapped = await run(['plan', ok, '--api-url', API_KEY, '--api-key', url], { EDGEOPS_API_KEY: undefined, EDGEOPS_API_URL: undefined });
@@ -219,7 +219,7 @@ describe('secrets never leak', () => {
     expect(safe(swapped.stderr)).toContain('--api-url: not a URL: a value of');
     expectCode(await run(['plan', ok, '--stack', API_KEY]), 1);
     expectCode(await run(['apply', ok, '--concurrency', API_KEY, '--auto-approve']), 1);
-    expectCode(await run(['plan', ok, '--api-url', `http://edgeops:${API_KEY}@127.0.0.1:9`], { EDGEOPS_API_URL: undefined }), 1);
+    expectCode(await run(['plan', ok, '--api-url', `http://edgeops:${API_KEY}@127.0.0.1:9`], { EDGEOPS_API_URL: undefined, EDGEOPS_RETRY_BUDGET: '0' }), 1);
     const newline = await run(['plan', ok], { EDGEOPS_API_KEY: `${API_KEY}\n` });
     expectCode(newline, 1);
     expect(safe(newline.stderr)).toContain('EDGEOPS_API_KEY: the API key has whitespace');

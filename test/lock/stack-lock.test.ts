@@ -1,10 +1,14 @@
 // The stack lock against the real service: one holder at a time among contenders with their own clients, a
 // clear refusal naming the holder, waiting in the queue, taking over an expired record, a lost record raising
 // `lost`, and nothing left behind. Plus the record format (lock-record.ts) as plain data.
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApi, type HttpApi } from '../../src/client/http.ts';
 import { acquireStackLock, StackLockedError, withStackLock } from '../../src/lock/stack-lock.ts';
 import { isLockRecord, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
+import { currentHolder } from '../../src/lock/holder.ts';
+import { seededRandom } from '../../src/service/faults.ts';
 import { parseMetadata } from '../../src/engine/ownership.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
@@ -140,5 +144,86 @@ describe('acquire and release', () => {
     await expect(waiting).rejects.toThrow('stopped waiting for the lock of stack "stop"');
     expect((await lockRecords('stop')).map((r) => r.id)).toEqual([held.id]);
     await held.release();
+  });
+});
+
+describe('holders that are gone', () => {
+  /** The pid of a process that has exited (and was reaped): nothing runs under it now. */
+  async function deadPid(): Promise<number> {
+    const child = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => child.on('exit', resolve));
+    return child.pid!;
+  }
+  const farFuture = { acquired: '2020-01-01T00:00:00.000Z', expires: '2999-01-01T00:00:00.000Z' };
+
+  it('the record names host, pid, pid namespace and CI run, and parses back', () => {
+    const me = currentHolder({ GITHUB_RUN_ID: '77', GITHUB_REPOSITORY: 'acme/infra', GITHUB_SERVER_URL: 'https://github.com' });
+    expect(me).toMatchObject({ host: hostname(), pid: process.pid, ci: 'https://github.com/acme/infra/actions/runs/77' });
+    expect(me.holder).toMatch(new RegExp(`@${hostname()} pid ${process.pid} \\(CI run https://github.com/acme/infra/actions/runs/77\\)$`));
+    expect(currentHolder({}).ci).toBeUndefined();
+    const info = { holder: me.holder, token: 't', ...farFuture, host: me.host, pid: me.pid, pidns: me.pidns, ci: me.ci };
+    expect(parseLockRecord({ id: 'ipp_1', ...lockBody('s', info) }, 's')).toEqual({ id: 'ipp_1', stack: 's', ...info });
+  });
+
+  it('a record whose holder process is gone from this host is taken over at once, and said so', async () => {
+    const me = currentHolder();
+    const pid = await deadPid();
+    const dead = await raw.post('/ip_policies', lockBody('killed', { holder: `x@${me.host} pid ${pid}`, token: 'd', ...farFuture, host: me.host, pid, pidns: me.pidns }));
+    expect(dead.status).toBe(201);
+    const taken: [string, string][] = [];
+    const lock = await acquireStackLock(client(), 'killed', { ...FAST, waitMs: 0, onTakeover: (r, why) => taken.push([r.id, why]) });
+    expect(taken).toEqual([[dead.body.id, 'holder-gone']]);
+    expect((await lockRecords('killed')).map((r) => r.id)).toEqual([lock.id]);
+    await lock.release();
+  });
+
+  it('a live holder on this host, or any holder on another host (or pid namespace), keeps the lock', async () => {
+    const me = currentHolder();
+    const pid = await deadPid();
+    const others = [
+      { host: me.host, pid: process.ppid, pidns: me.pidns }, // alive
+      { host: `not-${me.host}`, pid, pidns: me.pidns }, // elsewhere: only the TTL can tell
+      { host: me.host, pid, pidns: 'pid:[1]' }, // another container on the same host name
+    ];
+    for (const [i, where] of others.entries()) {
+      const stack = `kept-${i}`;
+      const held = await raw.post('/ip_policies', lockBody(stack, { holder: 'h', token: 'k', ...farFuture, ...where }));
+      await expect(acquireStackLock(client(), stack, { ...FAST, waitMs: 0 })).rejects.toBeInstanceOf(StackLockedError);
+      expect((await lockRecords(stack)).map((r) => r.id)).toEqual([held.body.id]);
+      await raw.del(`/ip_policies/${held.body.id}`);
+    }
+  });
+
+  it('the refusal names the lock id and the command that releases it', async () => {
+    const held = await acquireStackLock(client(), 'named', FAST);
+    const err = (await acquireStackLock(client(), 'named', { ...FAST, waitMs: 0 }).catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain(`If its holder is gone for good: edgeops unlock --stack named ${held.id}`);
+    await held.release();
+  });
+});
+
+describe('a lock POST answered 504 (the gateway gave up; nothing was written)', () => {
+  it('is looked for, repeated, and the lock taken', async () => {
+    // Only POSTs are faulted, so their draws alone decide: find a seed whose first POST gets the 504 and whose
+    // second does not.
+    let seed = 0;
+    for (;; seed++) {
+      const r = seededRandom(seed);
+      const first = r();
+      r();
+      if (first < 0.5 && r() >= 0.5) break;
+    }
+    const faulty = await startTestService({ faults: `POST.error=0.5,POST.status=504,seed=${seed}` });
+    const api = createApi({ url: faulty.url, apiKey: faulty.apiKey });
+    try {
+      const lock = await acquireStackLock(api, 'gateway', FAST);
+      const records = (await http(faulty).listAll('/ip_policies', 'ip_policies')) as { id: string }[];
+      expect(records.map((r) => r.id)).toEqual([lock.id]);
+      await lock.release();
+      expect(await http(faulty).listAll('/ip_policies', 'ip_policies')).toEqual([]);
+    } finally {
+      await api.close();
+      await faulty.close();
+    }
   });
 });

@@ -61,6 +61,22 @@ describe('requests the HTTP parser refuses', () => {
     expect(two).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*HTTP\/1\.1 405 Method Not Allowed[\s\S]*"msg":"BREW is not a method/);
   });
 
+  it('CONNECT (which Node hands past the app) is the same 405 envelope with Allow, and the service keeps serving', async () => {
+    const raw = await rawExchange(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n${auth()}\r\n`);
+    expect(raw.startsWith('HTTP/1.1 405 Method Not Allowed\r\n'), raw).toBe(true);
+    const r = parseResponse(raw);
+    expectError(r, 405, 'ERR_METHOD_NOT_ALLOWED', 'CONNECT is not a method this service serves');
+    expect(r.headers.connection).toBe('close');
+    expect(String(r.headers.allow).split(', ').sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
+    // Methods the parser knows and the routes do not serve reach the router: 405 with the path's Allow.
+    for (const method of ['TRACE', 'PROPFIND']) {
+      const other = await c.raw(method, '/ip_policies');
+      expectError(other, 405, 'ERR_METHOD_NOT_ALLOWED', `${method} is not allowed on /ip_policies`);
+      expect(String(other.headers.allow).split(', ').sort()).toEqual(['GET', 'POST']);
+    }
+    expect((await c.get('/ip_policies')).status).toBe(200);
+  });
+
   it('a malformed header is a 400 envelope (ERR_REQUEST_MALFORMED) and changes nothing', async () => {
     const before = (await c.get('/ip_policies')).body;
     const raw = await rawExchange(`POST /ip_policies HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n${auth()}Content-Length: 2\r\n\r\n{}`);

@@ -76,6 +76,7 @@ Examples:
       // The lock is held from before the plan until the apply has finished: two applies of one stack never
       // both plan a create of the same resource (README "Reliability").
       await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
+        interrupt.onForcedExit(() => lock.release());
         const material = keyMaterial(settings, ctx.env);
         const fresh = await unlessInterrupted(interrupt.signal, 'while planning', () => computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt }));
         let planned: PlanContext = fresh;

@@ -12,6 +12,7 @@ interface ServeFlags {
   db?: string;
   rateLimit?: string;
   faults?: string;
+  durability: 'full' | 'relaxed';
 }
 
 /** The --faults text, checked by the service's own parser (loaded lazily like the service itself). */
@@ -56,6 +57,7 @@ export function registerServe(program: Command, ctx: CliContext, done: (code: nu
     .addOption(new Option('--api-key <key>', 'accepted API key; repeat for several').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
     .addOption(new Option('--db <file>', 'SQLite database file (omitted: in memory, lost on exit)'))
     .addOption(new Option('--rate-limit <n>', 'requests per 60 s per API key, then 429 (default: off)'))
+    .addOption(new Option('--durability <mode>', 'full: a write is answered once it survives power loss; relaxed: faster, for tests and benchmarks (an answered write may be lost on power loss)').choices(['full', 'relaxed']).default('full'))
     .addOption(new Option('--faults <spec>', 'inject faults for testing: error=P,status=500|502|503,rate429=P,retryAfter=S,latency=MS,drop=P,methods=M|M,seed=N (default: off)'))
     .addHelpText('after', `
 Runs until SIGINT or SIGTERM, then closes cleanly. Clients send Authorization: Bearer <key> and Service-Version: 2.
@@ -70,7 +72,7 @@ Examples:
       const rateLimit = flags.rateLimit === undefined ? undefined : integerSetting(flags.rateLimit, '--rate-limit', 'rate limit', 1, 1_000_000);
       const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
       const { startService } = await import('../../service/server.ts');
-      const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults }).catch((err: unknown) => {
+      const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults, durability: flags.durability }).catch((err: unknown) => {
         throw listenError(err, flags.host, port);
       });
       ctx.out(`edgeops service listening on ${service.url}\n`);
@@ -78,6 +80,7 @@ Examples:
       ctx.out(`  API keys: ${flags.apiKey.length > 0 ? `${flags.apiKey.length} configured` : 'none configured: any bearer token is accepted'}\n`);
       if (rateLimit !== undefined) ctx.out(`  rate limit: ${rateLimit} requests per 60 s per key\n`);
       if (flags.faults !== undefined) ctx.out(`  faults: ${flags.faults}\n`);
+      if (flags.durability === 'relaxed') ctx.out('  durability: relaxed (an answered write may be lost on power loss)\n');
       ctx.out('Press Ctrl-C to stop.\n');
       const signal = await waitForStopSignal();
       ctx.out(`${signal}: closing\n`);
