@@ -3,7 +3,7 @@
 // the GitHub Action's committed bundle, self-contained (nothing to install), without the embedded service.
 // Both swap src/manifest/schema-compile.ts for ajv's standalone code of every schema, so no run compiles one.
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
@@ -87,18 +87,26 @@ const common: BuildOptions = {
   logLevel: 'warning',
 };
 
-/** dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. */
+/**
+ * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. Written beside
+ * and swapped in, so a CLI running from dist/ meanwhile (a test, while `npm pack` builds) never sees it half-made.
+ */
 export async function buildCli(outdir = CLI_OUT): Promise<void> {
-  rmSync(outdir, { recursive: true, force: true });
+  const fresh = `${outdir}.new-${process.pid}`;
+  const old = `${outdir}.old-${process.pid}`;
+  rmSync(fresh, { recursive: true, force: true });
   await build({
     ...common,
     entryPoints: { main: 'src/main.ts' },
-    outdir,
+    outdir: fresh,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     packages: 'external',
     plugins: [precompile],
   });
+  if (existsSync(outdir)) renameSync(outdir, old);
+  renameSync(fresh, outdir);
+  rmSync(old, { recursive: true, force: true });
 }
 
 /** action/dist/: the Action's entry and the CLI it runs, each one self-contained file. */
