@@ -44835,6 +44835,7 @@ ${delta}` : "";
 }
 
 // src/action/session.ts
+import { statSync as statSync2 } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve as resolve4 } from "node:path";
 function lineWriter(write) {
@@ -44854,6 +44855,9 @@ function lineWriter(write) {
 }
 function createSession(env, inputs, github, runner) {
   const cwd = resolve4(inputs.workingDirectory ?? ".");
+  if (!statSync2(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ActionInputError(`input working-directory: ${inputs.workingDirectory} is not a directory (relative to ${process.cwd()})`);
+  }
   const childEnv = edgeopsEnv(env, inputs);
   return {
     env,
