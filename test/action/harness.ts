@@ -3,9 +3,9 @@
 // GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as real files in a temp RUNNER_TEMP, the inputs as INPUT_* variables
 // named as the runner names them, and manifests written into a temp workspace.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { late } from '../helpers/late.ts';
@@ -13,7 +13,23 @@ import { startGitHubStub, type GitHubStub } from './github-stub.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { using: string; main: string } };
-export const ENTRY = join(ROOT, ACTION.runs.main);
+
+/**
+ * The action as a runner has it: action.yml and the committed bundle copied into a directory of their own, with
+ * no node_modules anywhere above, so a run proves the action needs nothing installed. Made once per test file.
+ */
+let actionPath: string | undefined;
+function actionDir(): string {
+  if (actionPath) return actionPath;
+  const dir = mkdtempSync(join(tmpdir(), 'edgeops-action-path-'));
+  cpSync(join(ROOT, 'action.yml'), join(dir, 'action.yml'));
+  cpSync(join(ROOT, dirname(ACTION.runs.main)), join(dir, dirname(ACTION.runs.main)), { recursive: true });
+  return (actionPath = dir);
+}
+afterAll(() => {
+  if (actionPath) rmSync(actionPath, { recursive: true, force: true });
+  actionPath = undefined;
+});
 
 /** The runner's variable for an input: `INPUT_` and the name in upper case, spaces as `_`, `-` kept. */
 export const inputVariable = (name: string): string => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
@@ -134,12 +150,13 @@ export async function runAction(opts: {
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
     RUNNER_TEMP: files.runner,
+    GITHUB_ACTION_PATH: actionDir(),
   });
   if (opts.github) env[inputVariable('github-token')] = opts.github.token;
   for (const [name, value] of Object.entries(opts.inputs)) env[inputVariable(name)] = value;
 
   const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    const child = spawn(process.execPath, [ENTRY], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(actionDir(), ACTION.runs.main)], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
