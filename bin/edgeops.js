@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The bin runs the TypeScript sources directly through tsx, so a fresh clone needs no build step.
-// tsx is pointed at edgeops' own tsconfig.json: left to itself it reads the one in the current directory (the
-// user's repository), whose `paths` could redirect edgeops' own imports to the repository's code.
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
-
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-await import('../src/main.ts');
+// The bin runs the built CLI (dist/, written by `npm run build`, which `npm pack` runs). Working on edgeops,
+// `npm run edgeops` runs the sources through tsx instead.
+try {
+  await import('../dist/main.js');
+} catch (err) {
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/main.js')) throw err;
+  process.stderr.write('edgeops: the built CLI (dist/) is missing: run `npm run build` in the edgeops directory\n');
+  process.exitCode = 1;
+}

@@ -4,7 +4,11 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { ActionInputs } from './inputs.ts';
 
-const BIN = resolve(import.meta.dirname, '../../bin/edgeops.js');
+// The Action's bundle (scripts/build.ts) carries the CLI beside its entry; from the sources it is the bin.
+declare const EDGEOPS_ACTION_BUNDLE: boolean | undefined;
+const BIN = typeof EDGEOPS_ACTION_BUNDLE === 'boolean'
+  ? resolve(import.meta.dirname, 'edgeops.mjs')
+  : resolve(import.meta.dirname, '../../bin/edgeops.js');
 
 export interface CliRun {
   /** The exit code; 1 when the process died from a signal. */

@@ -1,5 +1,5 @@
-// The GitHub Action's entry (action.yml runs it through launch.mjs): read the inputs and the event, run
-// plan, apply or drift, and turn the result into the step's exit code. Every error ends here as an
+// The GitHub Action's entry (action.yml runs its bundle, action/dist/index.mjs): read the inputs and the event,
+// run plan, apply or drift, and turn the result into the step's exit code. Every error ends here as an
 // `::error::` annotation and exit 1; nothing is thrown past this file.
 import { readGitHubContext, readInput, readInputs, type ActionCommand } from './inputs.ts';
 import { runApply } from './run-apply.ts';

@@ -1,9 +1,10 @@
 // Everything one run of the action works with: inputs, the event, the runner, and edgeops as a child process
 // whose output reaches the log line by line through the runner's scrubber.
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { edgeopsEnv, runEdgeops, type CliRun } from './edgeops-cli.ts';
-import type { ActionInputs, GitHubContext } from './inputs.ts';
+import { ActionInputError, type ActionInputs, type GitHubContext } from './inputs.ts';
 import type { Runner } from './runner.ts';
 
 export interface Session {
@@ -38,6 +39,11 @@ function lineWriter(write: (line: string) => void): { push(chunk: string): void;
 
 export function createSession(env: NodeJS.ProcessEnv, inputs: ActionInputs, github: GitHubContext, runner: Runner): Session {
   const cwd = resolve(inputs.workingDirectory ?? '.');
+  // A JavaScript action has no step working-directory for the runner to check: a missing one would surface as
+  // `spawn node ENOENT`.
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ActionInputError(`input working-directory: ${inputs.workingDirectory} is not a directory (relative to ${process.cwd()})`);
+  }
   const childEnv = edgeopsEnv(env, inputs);
   return {
     env,

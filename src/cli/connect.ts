@@ -7,6 +7,7 @@ import { createApi, type ApiOptions } from '../client/http.ts';
 import type { OutageEvent } from '../client/retry.ts';
 import { ConfigError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
+import { loadService } from './service-module.ts';
 import type { Settings } from './settings.ts';
 
 /** The embedded service's only key. It guards nothing (the service listens on 127.0.0.1 for this run only). */
@@ -46,7 +47,7 @@ async function connectLocal(paths: string[], settings: Settings): Promise<Connec
   const dir = join(localDir(paths), '.edgeops');
   mkdirSync(dir, { recursive: true });
   const dbFile = join(dir, 'local.db');
-  const { startService } = await import('../service/server.ts');
+  const { startService } = await loadService('--local (the embedded service)');
   const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
   const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings) });
   return {

@@ -1,25 +1,38 @@
 // The commander program: one registration per command file. `runCli` resolves to the exit code of the command
 // that ran (commander ignores action return values, so each action reports its code through `done`).
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { CliContext } from './context.ts';
-import { registerApply } from './commands/apply.ts';
-import { registerDrift } from './commands/drift.ts';
-import { registerExport } from './commands/export.ts';
-import { registerPlan } from './commands/plan.ts';
-import { registerServe } from './commands/serve.ts';
-import { registerUnlock } from './commands/unlock.ts';
-import { registerValidate } from './commands/validate.ts';
+import { edgeopsVersion } from '../version.ts';
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+type Register = (program: Command, ctx: CliContext, done: (code: number) => void) => void;
+
+// Each command's module is imported when a run needs it, so a run loads only the code of the command it names:
+// `validate` never loads the HTTP client, `--version` no command at all. The order is the order of the help.
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  validate: async () => (await import('./commands/validate.ts')).registerValidate,
+  plan: async () => (await import('./commands/plan.ts')).registerPlan,
+  apply: async () => (await import('./commands/apply.ts')).registerApply,
+  drift: async () => (await import('./commands/drift.ts')).registerDrift,
+  export: async () => (await import('./commands/export.ts')).registerExport,
+  serve: async () => (await import('./commands/serve.ts')).registerServe,
+  unlock: async () => (await import('./commands/unlock.ts')).registerUnlock,
+};
+
+/**
+ * The commands a run registers: the one its first operand names; none for a bare --version; otherwise all of
+ * them (the help lists every command, and a mistyped name gets a suggestion from the full list).
+ */
+export function commandsFor(argv: string[]): string[] {
+  const first = argv.find((a) => !a.startsWith('-'));
+  if (first !== undefined && Object.hasOwn(COMMANDS, first)) return [first];
+  if (first === undefined && argv.some((a) => a === '-V' || a === '--version')) return [];
+  return Object.keys(COMMANDS);
 }
 
-export function buildProgram(ctx: CliContext, done: (code: number) => void): Command {
+export async function buildProgram(ctx: CliContext, done: (code: number) => void, names = Object.keys(COMMANDS)): Promise<Command> {
   const program = new Command('edgeops')
     .description('Declarative GitOps for network-edge configuration: validate, plan and apply YAML manifests')
-    .version(version(), '-V, --version')
+    .version(edgeopsVersion(), '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
     .showHelpAfterError('(add --help for usage)')
@@ -36,21 +49,16 @@ Examples:
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
   $ edgeops unlock --stack prod ipp_2rcCvYaCz4tUbWiCRVTCu2Rsx02
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/`);
-  registerValidate(program, ctx, done);
-  registerPlan(program, ctx, done);
-  registerApply(program, ctx, done);
-  registerDrift(program, ctx, done);
-  registerExport(program, ctx, done);
-  registerServe(program, ctx, done);
-  registerUnlock(program, ctx, done);
+  const registers = await Promise.all(names.map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program, ctx, done);
   return program;
 }
 
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   let code = 0;
-  const program = buildProgram(ctx, (c) => {
+  const program = await buildProgram(ctx, (c) => {
     code = c;
-  });
+  }, commandsFor(argv));
   await program.parseAsync(argv, { from: 'user' });
   return code;
 }

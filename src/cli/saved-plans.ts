@@ -9,6 +9,7 @@ import type { Plan } from '../engine/plan-data.ts';
 import { buildSavedPlan, parseSavedPlan, secretsOfKinds } from '../engine/saved-plan.ts';
 import type { SavedPlan } from '../engine/saved-plan.ts';
 import { ConfigError } from '../errors.ts';
+import { edgeopsVersion } from '../version.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { LiveState } from '../pipeline.ts';
 import { LOCAL_API_KEY } from './connect.ts';
@@ -26,10 +27,6 @@ export function checksumOf(plan: Plan, material: KeyMaterial | undefined): strin
   return planChecksum(plan, secretsOfKinds(KINDS), checksumKey(material));
 }
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 export interface WriteInput {
   file: string;
@@ -44,7 +41,7 @@ export interface WriteInput {
 /** Writes the saved plan; returns a note for the user when the file's secret fingerprints are only salted. */
 export function writeSavedPlan(ctx: CliContext, input: WriteInput): string | undefined {
   const { key, info } = newFileKey(input.material);
-  const saved = buildSavedPlan({ ...input, kinds: KINDS, fileKey: key, keyInfo: info, version: version() });
+  const saved = buildSavedPlan({ ...input, kinds: KINDS, fileKey: key, keyInfo: info, version: edgeopsVersion() });
   const text = `${JSON.stringify(saved, null, 2)}\n`;
   // Defence in depth: the sanitizer is the guarantee, this is the proof before anything reaches the disk.
   if (ctx.redact(text) !== text || (input.material && text.includes(input.material.secret))) {

@@ -106,3 +106,10 @@ export function misplacedPrivateKeyMessage(pointer: string): string {
     'and saved plans would print it (the key is not shown). Give only certificates here; a private key belongs in ' +
     "a TLSCertificate's private_key_pem";
 }
+
+/** The formats the schemas name, as ajv checks them (schema-compile.ts, and the build's precompiled validators). */
+export const AJV_FORMATS = {
+  cidr: (v: string): boolean => cidrProblem(v) === undefined,
+  hostport: isHostport,
+  uri: isHttpUrl,
+};

@@ -1,7 +1,7 @@
-// The compiled validators: one ajv instance, each schema compiled once, on first use. ajv reports every error
-// (allErrors) with its schema (verbose), which messages.ts needs to word it and errorMessage to override it.
-import { Ajv, type ValidateFunction } from 'ajv';
-import { cidrProblem, isHostport, isHttpUrl } from './formats.ts';
+// The validators: each schema's validator made once, on first use (compiled from the sources, precompiled in
+// the build: schema-compile.ts).
+import type { ValidateFunction } from 'ajv';
+import { compileSchema } from './schema-compile.ts';
 import { kindSchemas } from './schema-kinds.ts';
 import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './schema-parts.ts';
 import { projectSchema } from './schema-project.ts';
@@ -15,15 +15,6 @@ export interface KindValidation {
   unsetPointers: string[];
   /** Pointers of header-name maps (their keys) and lists (their items): names that ignore case. */
   headerPointers: string[];
-}
-
-function newAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-  ajv.addKeyword({ keyword: 'errorMessage', schemaType: ['string', 'object'] });
-  ajv.addFormat('cidr', (v: string) => cidrProblem(v) === undefined);
-  ajv.addFormat('hostport', isHostport);
-  ajv.addFormat('uri', isHttpUrl);
-  return ajv;
 }
 
 /** Walks `properties` and `items` for fields declared with the secret definition. */
@@ -50,12 +41,9 @@ const namesHeaders = (node: Schema): boolean =>
   (node.propertyNames as Schema | undefined)?.pattern === HEADER_NAME_PATTERN || (node.items as Schema | undefined)?.pattern === HEADER_NAME_PATTERN;
 
 // Compiling costs milliseconds per kind, so each schema is compiled the first time a document needs it.
-let ajv: Ajv | undefined;
 let schemas: Map<string, Schema> | undefined;
 const kindCache = new Map<string, KindValidation>();
 let project: ValidateFunction | undefined;
-
-const instance = (): Ajv => (ajv ??= newAjv());
 
 export function kindValidation(kind: string): KindValidation | undefined {
   const cached = kindCache.get(kind);
@@ -63,7 +51,7 @@ export function kindValidation(kind: string): KindValidation | undefined {
   const schema = (schemas ??= kindSchemas()).get(kind);
   if (!schema) return undefined;
   const v: KindValidation = {
-    validate: instance().compile(schema),
+    validate: compileSchema(kind, schema),
     secretPointers: findSecrets(schema),
     unsetPointers: findNodes(schema, takesNull),
     headerPointers: findNodes(schema, namesHeaders),
@@ -72,6 +60,9 @@ export function kindValidation(kind: string): KindValidation | undefined {
   return v;
 }
 
+/** The key of edgeops.yaml's schema among the compiled ones (no kind is named so). */
+export const PROJECT_KEY = 'project';
+
 export function projectValidator(): ValidateFunction {
-  return (project ??= instance().compile(projectSchema()));
+  return (project ??= compileSchema(PROJECT_KEY, projectSchema()));
 }

@@ -1,5 +1,5 @@
-// action.yml and the example workflows agree with the entry: every input reaches it as INPUT_*, every
-// output comes from the step that runs it, and the workflows pass only inputs the action declares.
+// action.yml and the example workflows agree with the entry: a JavaScript action whose committed bundle reads
+// every declared input, and the workflows pass only inputs the action declares.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -10,32 +10,26 @@ const ROOT = resolve(import.meta.dirname, '../..');
 interface Step { id?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, unknown>; 'working-directory'?: string }
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, { default?: string }>;
-  outputs: Record<string, { value: string }>;
-  runs: { using: string; steps: Step[] };
+  outputs: Record<string, { value?: string }>;
+  runs: { using: string; main: string };
 };
 
 describe('action.yml', () => {
-  const entry = action.runs.steps.find((s) => s.id === 'edgeops')!;
-
   it('declares the inputs and outputs of the contract', () => {
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'path', 'api-url', 'api-key', 'stack', 'comment', 'fail-on-drift', 'adopt', 'allow-deletes']));
     expect(action.inputs['allow-deletes']!.default).toBe('false');
     expect(action.inputs.adopt!.default).toBe('false');
     expect(Object.keys(action.outputs).sort()).toEqual(['has-changes', 'plan-json', 'summary']);
-    for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.edgeops.outputs.${name} }}`);
+    // A JavaScript action's outputs are what its entry writes to GITHUB_OUTPUT; there is no step to map from.
+    for (const output of Object.values(action.outputs)) expect(output.value).toBeUndefined();
   });
 
-  it('passes every input to the entry as INPUT_*', () => {
-    expect(action.runs.using).toBe('composite');
-    expect(entry.run).toBe('node "$GITHUB_ACTION_PATH/src/action/launch.mjs"');
-    expect(existsSync(join(ROOT, 'src/action/launch.mjs'))).toBe(true);
-    for (const name of Object.keys(action.inputs)) {
-      if (name === 'working-directory') {
-        expect(entry['working-directory']).toBe('${{ inputs.working-directory }}');
-        continue;
-      }
-      expect(entry.env?.[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`], name).toBe(`\${{ inputs.${name} }}`);
-    }
+  it("runs the committed bundle on the runner's Node, and the bundle reads every input", () => {
+    expect(action.runs.using).toBe('node24');
+    expect(action.runs.main).toBe('action/dist/index.mjs');
+    const bundle = readFileSync(join(ROOT, action.runs.main), 'utf8');
+    expect(existsSync(join(ROOT, 'action/dist/edgeops.mjs'))).toBe(true);
+    for (const name of Object.keys(action.inputs)) expect(bundle.includes(`"${name}"`) || bundle.includes(`'${name}'`), name).toBe(true);
   });
 });
 

@@ -1,17 +1,38 @@
-// Runs the action's entry (`node src/action/launch.mjs`, what action.yml runs) as a process with the GITHUB_*
-// environment of one event: the event payload in a file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as real files
-// in a temp RUNNER_TEMP, the inputs as INPUT_* variables, and manifests written into a temp workspace.
+// Runs the action as the runner runs a JavaScript action: `node <runs.main of action.yml>`, the committed bundle
+// (not the sources), as a process with the GITHUB_* environment of one event: the event payload in a file,
+// GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as real files in a temp RUNNER_TEMP, the inputs as INPUT_* variables
+// named as the runner names them, and manifests written into a temp workspace.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { stringify } from 'yaml';
+import { dirname, join, resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { late } from '../helpers/late.ts';
 import { startGitHubStub, type GitHubStub } from './github-stub.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = join(ROOT, 'src/action/launch.mjs');
+const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { using: string; main: string } };
+
+/**
+ * The action as a runner has it: action.yml and the committed bundle copied into a directory of their own, with
+ * no node_modules anywhere above, so a run proves the action needs nothing installed. Made once per test file.
+ */
+let actionPath: string | undefined;
+function actionDir(): string {
+  if (actionPath) return actionPath;
+  const dir = mkdtempSync(join(tmpdir(), 'edgeops-action-path-'));
+  cpSync(join(ROOT, 'action.yml'), join(dir, 'action.yml'));
+  cpSync(join(ROOT, dirname(ACTION.runs.main)), join(dir, dirname(ACTION.runs.main)), { recursive: true });
+  return (actionPath = dir);
+}
+afterAll(() => {
+  if (actionPath) rmSync(actionPath, { recursive: true, force: true });
+  actionPath = undefined;
+});
+
+/** The runner's variable for an input: `INPUT_` and the name in upper case, spaces as `_`, `-` kept. */
+export const inputVariable = (name: string): string => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 export const REPOSITORY = 'acme/infra';
 
 export type Doc = { kind: string; name: string } & Record<string, unknown>;
@@ -129,12 +150,13 @@ export async function runAction(opts: {
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
     RUNNER_TEMP: files.runner,
+    GITHUB_ACTION_PATH: actionDir(),
   });
-  if (opts.github) env.INPUT_GITHUB_TOKEN = opts.github.token;
-  for (const [name, value] of Object.entries(opts.inputs)) env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] = value;
+  if (opts.github) env[inputVariable('github-token')] = opts.github.token;
+  for (const [name, value] of Object.entries(opts.inputs)) env[inputVariable(name)] = value;
 
   const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-    const child = spawn(process.execPath, [ENTRY], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(actionDir(), ACTION.runs.main)], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });

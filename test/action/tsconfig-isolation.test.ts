@@ -1,6 +1,6 @@
-// The action's launcher (src/action/launch.mjs, what action.yml runs) gives tsx the action's own tsconfig.json:
-// the workspace's, which a pull request can change, cannot redirect the action's imports (undici for the
-// GitHub API) or those of the edgeops it runs, while the API key is in the environment.
+// The workspace's tsconfig.json, which a pull request can change, cannot redirect the action's imports (undici
+// for the GitHub API) or those of the edgeops it runs, while the API key is in the environment: the action
+// runs its bundle, which resolves nothing from the workspace.
 import { describe, expect, it } from 'vitest';
 import { serviceForFile } from '../helpers/service.ts';
 import { hostileWorkspace } from '../cli/hostile-tsconfig.ts';

@@ -1,5 +1,5 @@
-// bin/edgeops.js runs edgeops' TypeScript through tsx with edgeops' own tsconfig.json: a tsconfig.json in the
-// current directory (the user's repository, or a pull request's) cannot redirect edgeops' imports to its code.
+// bin/edgeops.js runs the built JavaScript, which reads no tsconfig.json: one in the current directory (the
+// user's repository, or a pull request's) cannot redirect edgeops' imports to its code, as it could under tsx.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -2,6 +2,7 @@
 // loaded by a lazy import() only (DESIGN 9.6), so the reconciler commands never load it.
 import { Option, type Command } from 'commander';
 import { ConfigError } from '../../errors.ts';
+import { loadService } from '../service-module.ts';
 import { integerSetting } from '../settings.ts';
 import type { CliContext } from '../context.ts';
 
@@ -71,7 +72,7 @@ Examples:
       const port = integerSetting(flags.port, '--port', 'port', 0, 65535);
       const rateLimit = flags.rateLimit === undefined ? undefined : integerSetting(flags.rateLimit, '--rate-limit', 'rate limit', 1, 1_000_000);
       const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
-      const { startService } = await import('../../service/server.ts');
+      const { startService } = await loadService('edgeops serve');
       const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults, durability: flags.durability }).catch((err: unknown) => {
         throw listenError(err, flags.host, port);
       });

@@ -1,0 +1,91 @@
+// The built CLI validates with ajv's standalone code generated at build time (scripts/build.ts) instead of
+// compiling the schemas on each run. Both must judge every document alike, down to each error object, which
+// messages.ts words: the manifests of the examples and fixtures, and many broken variants of each.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+import { build } from 'esbuild';
+import { parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompiledValidators, ROOT } from '../../scripts/build.ts';
+import { compileSchema } from '../../src/manifest/schema-compile.ts';
+import { kindSchemas } from '../../src/manifest/schema-kinds.ts';
+import { projectSchema } from '../../src/manifest/schema-project.ts';
+import { PROJECT_KEY } from '../../src/manifest/validators.ts';
+
+type Doc = Record<string, unknown>;
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? yamlFiles(path) : /\.ya?ml$/.test(entry) ? [path] : [];
+  });
+}
+
+const corpus: Doc[] = [join(ROOT, 'examples'), join(ROOT, 'test/fixtures/manifests')]
+  .flatMap(yamlFiles)
+  .flatMap((file) => parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as unknown))
+  .filter((d): d is Doc => typeof d === 'object' && d !== null && !Array.isArray(d));
+
+/** Each field of `doc`, one at a time, replaced by values of every JSON type, dropped, and joined by an unknown field. */
+function variants(doc: Doc): Doc[] {
+  const out: Doc[] = [doc, { ...doc, surprise: true }];
+  for (const key of Object.keys(doc)) {
+    const { [key]: _dropped, ...rest } = doc;
+    out.push(rest);
+    for (const value of [12345, -1, 'x', '', null, true, [], ['x', 7], {}, { a: 1 }]) out.push({ ...doc, [key]: value });
+  }
+  return out;
+}
+
+const temp = mkdtempSync(join(tmpdir(), 'edgeops-precompiled-'));
+let precompiled: (key: string) => ValidateFunction;
+
+beforeAll(async () => {
+  const outfile = join(temp, 'validators.mjs');
+  await build({
+    stdin: { contents: precompiledValidators(), resolveDir: resolve(ROOT, 'src/manifest'), loader: 'js' },
+    bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'warning',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  precompiled = ((await import(pathToFileURL(outfile).href)) as { compileSchema: typeof precompiled }).compileSchema;
+});
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+function judge(validate: ValidateFunction, doc: Doc): unknown {
+  const valid = validate(doc);
+  return { valid, errors: structuredClone(validate.errors ?? null) };
+}
+
+describe('precompiled validators', () => {
+  it('find a corpus of every kind', () => {
+    const kinds = new Set(corpus.map((d) => d.kind));
+    expect(kinds.size).toBeGreaterThanOrEqual(10);
+  });
+
+  it('judge every document and every broken variant exactly as the compiled ones', () => {
+    const schemas = kindSchemas();
+    let compared = 0;
+    let invalid = 0;
+    for (const [kind, schema] of schemas) {
+      const compiled = compileSchema(kind, schema);
+      const pre = precompiled(kind);
+      for (const doc of corpus.filter((d) => d.kind === kind).flatMap(variants)) {
+        const expected = judge(compiled, doc);
+        expect(judge(pre, doc), `${kind} ${JSON.stringify(doc)}`).toEqual(expected);
+        compared++;
+        if (!(expected as { valid: boolean }).valid) invalid++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+    expect(invalid).toBeGreaterThan(400);
+  });
+
+  it("judge edgeops.yaml's settings alike too", () => {
+    const compiled = compileSchema(PROJECT_KEY, projectSchema());
+    const base: Doc = { stack: 'prod', max_deletes: 3, concurrency: 4 };
+    for (const doc of variants(base)) expect(judge(precompiled(PROJECT_KEY), doc)).toEqual(judge(compiled, doc));
+  });
+});
