@@ -37,10 +37,11 @@ export interface ExecuteOptions extends PlanOptions {
 
 /**
  * load -> validate -> resolve; throws ManifestError with every issue; no network. `opts.stack` (an extension)
- * is the stack chosen by a flag: the metadata size limit counts the marker, which names it.
+ * is the stack chosen by a flag: the metadata size limit counts the marker, which names it. A path without
+ * documents is refused unless `opts.allowEmpty` (`--destroy`).
  */
-export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string } = {}): Promise<DesiredState> {
-  return readDesiredState(paths, { env, stack: opts.stack });
+export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string; allowEmpty?: boolean } = {}): Promise<DesiredState> {
+  return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty });
 }
 
 /**

@@ -62,6 +62,11 @@ export interface Plan {
   summary: PlanSummary;
   /** Notes for the user that are not actions (a collision hint, a delete-threshold status). */
   warnings: string[];
+  /**
+   * Set when the plan deletes every resource of a stack that has some (engine/safety.ts): a destroy, which
+   * apply runs only with --destroy. `resources` is how many the stack had.
+   */
+  destroy?: { resources: number };
 }
 
 export type ActionStatus = 'done' | 'failed' | 'skipped';

@@ -93,6 +93,13 @@ export function groupLines(group: ResourceGroup): PlanLine[] {
   return lines;
 }
 
+/** The line a destroy plan starts with, in every format. */
+export function destroyHeadline(plan: Plan): string | undefined {
+  if (!plan.destroy) return undefined;
+  const n = plan.destroy.resources;
+  return `This plan DESTROYS stack "${plan.stack}": it deletes every one of its ${n} resource${n === 1 ? '' : 's'}. apply runs it only with --destroy.`;
+}
+
 export function summaryLine(plan: Plan): string {
   if (plan.actions.length === 0) return 'No changes. Live state matches the manifests.';
   const s = plan.summary;
