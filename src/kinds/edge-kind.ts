@@ -53,5 +53,6 @@ export function edgeKind(opts: {
     refs: opts.refs,
     modules: moduleNames,
     adoptKeys: hostportKeys,
+    uniqueKeys: hostportKeys,
   });
 }

@@ -26,6 +26,7 @@ export interface MarkerKindDef {
   /** Manifest fields -> request body (default: a copy). */
   toRequest?: (spec: Obj) => Obj;
   adoptKeys?: ResourceKind['adoptKeys'];
+  uniqueKeys?: ResourceKind['uniqueKeys'];
   /** Per-field values that clear a field in a PATCH (see crud.ts). */
   clear?: Obj;
 }
@@ -57,6 +58,7 @@ export function markerKind(def: MarkerKindDef): ResourceKind {
     fromLive,
     normalizeDesired: normalize,
     ...(def.adoptKeys ? { adoptKeys: def.adoptKeys } : {}),
+    ...(def.uniqueKeys ? { uniqueKeys: def.uniqueKeys } : {}),
     ...crud,
     ...(modules.length > 0 ? moduleHooks((live) => `${def.path}/${live.id}`) : {}),
   };

@@ -104,6 +104,11 @@ export interface ResourceKind {
    * otherwise be created is that document's resource. Kinds without the hook are never adopted.
    */
   adoptKeys?(body: Obj, name?: string): string[];
+  /**
+   * The adoptKeys the service lets one resource hold at a time (an edge's hostports): a create sharing one
+   * with a resource this plan does not change fails. Other shared keys (a description, a name) are harmless.
+   */
+  uniqueKeys?(body: Obj): string[];
 
   /** Every live object of this kind in the account. */
   fetch(ctx: FetchContext): Promise<LiveItem[]>;

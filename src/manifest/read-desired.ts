@@ -55,7 +55,8 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const loaded = loadManifests(paths, { cwd });
-  if (loaded.empty.length > 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
+  // Problems reading what is there come first: a file that fails to parse is not an empty path.
+  if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? 'default';
   const issues = [
     ...loaded.issues,
