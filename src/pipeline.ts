@@ -3,6 +3,7 @@
 import { EdgeopsError } from './errors.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
+import { namePlan } from './engine/plan-names.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import type { LiveState } from './engine/live.ts';
 import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
@@ -56,7 +57,7 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const fetched = await fetching;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt: opts.adopt === true, prepared });
-  return { plan, desired, live };
+  return { plan: namePlan(plan, { kinds, live, desired }), desired, live };
 }
 
 /** What an apply did, and what the post-apply check found. */

@@ -116,6 +116,7 @@ Examples:
           live: settings.color,
           color: settings.color,
           total: plan.actions.length,
+          names: plan.names,
           write: (text) => ctx.out(text),
           columns: ctx.stdout.columns,
         });
