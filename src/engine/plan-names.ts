@@ -29,17 +29,26 @@ function markedName(item: LiveItem, stack: string): string | undefined {
   return marker.stack === stack ? marker.name : `${marker.name} of stack "${marker.stack}"`;
 }
 
-/** The plan with `names`, natural-key labels and document positions; the input plan is not changed. */
-export function namePlan(plan: Plan, input: NamingInput): Plan {
+/**
+ * `Kind/name` of every marked live item by id: what an apply failure's message may mention (a resource in the
+ * way, a referrer), whether or not the plan shows it.
+ */
+export function liveNames(live: LiveState, kinds: readonly ResourceKind[], stack: string): Map<string, string> {
   const marked = new Map<string, string>();
-  const kindOf = new Map(input.kinds.map((k) => [k.kind, k]));
-  for (const kind of input.kinds) {
+  for (const kind of kinds) {
     if (kind.identity !== 'marker') continue;
-    for (const item of input.live.byKind.get(kind.kind) ?? []) {
-      const name = markedName(item, plan.stack);
+    for (const item of live.byKind.get(kind.kind) ?? []) {
+      const name = markedName(item, stack);
       if (name) marked.set(item.id, name);
     }
   }
+  return marked;
+}
+
+/** The plan with `names`, natural-key labels and document positions; the input plan is not changed. */
+export function namePlan(plan: Plan, input: NamingInput): Plan {
+  const marked = liveNames(input.live, input.kinds, plan.stack);
+  const kindOf = new Map(input.kinds.map((k) => [k.kind, k]));
   const naturalItems = new Map<string, LiveItem>();
   for (const kind of input.kinds) {
     if (kind.identity === 'natural') for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\u0000${item.id}`, item);

@@ -97,7 +97,8 @@ function doneCounts(plan: Plan, result: ApplyResult): Record<ResourceOp, number>
   return counts;
 }
 
-export function applySummary(plan: Plan, result: ApplyResult): string {
+/** `names`: ids to name in failure messages (default: the plan's own names). */
+export function applySummary(plan: Plan, result: ApplyResult, names: IdNames = plan.names ?? {}): string {
   const c = doneCounts(plan, result);
   const counts = `${c.create} created, ${c.update} updated, ${c.replace} replaced, ${c.delete} deleted`;
   const actionsById = new Map(plan.actions.map((a) => [a.id, a]));
@@ -122,7 +123,7 @@ export function applySummary(plan: Plan, result: ApplyResult): string {
   for (const r of failed) {
     const action = actionsById.get(r.actionId);
     const label = action ? `${action.op} ${failedLabel(action)}` : r.actionId;
-    lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: 'unknown error' }, plan.names)}`);
+    lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: 'unknown error' }, names)}`);
   }
   for (const r of skipped) lines.push(`  skipped: ${labelOf(r.actionId)} (depends on ${r.skippedBecause})`);
   if (notStarted > 0) {

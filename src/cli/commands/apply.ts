@@ -9,6 +9,7 @@ import { savedFileKey } from '../../engine/fingerprint.ts';
 import { sameChecksum } from '../../engine/plan-meaning.ts';
 import { assertDeletesAllowed, deleteStatusLine, markDestroy } from '../../engine/safety.ts';
 import { checkSavedPlan } from '../../engine/saved-plan-check.ts';
+import { liveNames } from '../../engine/plan-names.ts';
 import { KINDS } from '../../kinds/index.ts';
 import { computePlan, executeAndCheck, loadDesired } from '../../pipeline.ts';
 import type { PlanContext } from '../../pipeline.ts';
@@ -111,12 +112,14 @@ Examples:
         interrupt.actionsStarting();
         ctx.out('\n');
 
+        // A failure may mention any live resource (the one in the way, a referrer): each is named if managed.
+        const names = { ...Object.fromEntries(liveNames(planned.live, KINDS, settings.stack)), ...plan.names };
         const progress = createApplyProgress({
           // DESIGN 2: NO_COLOR and --no-color turn the live display off as well, not only the colours.
           live: settings.color,
           color: settings.color,
           total: plan.actions.length,
-          names: plan.names,
+          names,
           write: (text) => ctx.out(text),
           columns: ctx.stdout.columns,
         });
@@ -134,7 +137,7 @@ Examples:
         // What was written is always reported first; then the self-check's failure (a perpetual diff is a bug
         // in edgeops, named by field), which fails the apply even when every action succeeded.
         const { result, selfCheck } = outcome;
-        ctx.out(`\n${applySummary(plan, result)}`);
+        ctx.out(`\n${applySummary(plan, result, names)}`);
         if (lock.lost.aborted) throw new LockLostError(settings.stack, lock.id);
         if (result.interrupted) throw new AbortedError('apply interrupted; run it again to converge');
         if (selfCheck) throw selfCheck;
