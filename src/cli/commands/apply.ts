@@ -70,7 +70,9 @@ Examples:
       const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
       const paths = args.length > 0 ? args : saved?.paths ?? [];
       if (paths.length === 0) throw new ConfigError('no manifest paths given: apply PATH... (or --plan FILE, which records them)');
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty: flags.destroy === true });
+      // A saved destroy re-reads its empty paths, so that the refusal without --destroy names the real reason.
+      const allowEmpty = flags.destroy === true || saved?.plan.destroy !== undefined;
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
       learnSecrets(ctx, desired);
       const isTTY = ctx.stdout.isTTY === true;
       const settings = resolveSettings(flags, ctx.env, desired.config, isTTY);
