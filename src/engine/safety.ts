@@ -78,7 +78,7 @@ export function assertDeletesAllowed(plan: Plan, config: ProjectConfig, allow: {
     if (allow.destroy) return;
     throw new UnsafePlanError(
       `refusing to apply this plan: it deletes every resource of stack "${plan.stack}" (${plan.destroy.resources}). ` +
-        'If the paths are right and the stack is to go, pass --destroy (--allow-deletes does not allow a destroy); ' +
+        'If the paths are right and the stack is to go, pass --destroy (raising the delete limits does not allow a destroy); ' +
         'otherwise check the paths and the stack setting.',
     );
   }

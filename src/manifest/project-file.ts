@@ -1,7 +1,7 @@
 // edgeops.yaml: the project file a path uses (stack, api_url, concurrency, max_deletes, max_deletes_per_kind,
 // adopt). The paths of one run may use several; they agree or the run stops naming both. A path that uses no
 // project file runs on the defaults, so it disagrees with one that sets the stack or the service URL.
-import type { ManifestIssue } from '../errors.ts';
+import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { ProjectConfig } from './document.ts';
 import { discover, type DiscoveredRoot, type FoundFile } from './discover.ts';
@@ -20,6 +20,7 @@ export function readProjectFiles(files: FoundFile[], roots: readonly DiscoveredR
   const config: ProjectConfig = {};
   const issues: ManifestIssue[] = [];
   const setBy = new Map<string, string>();
+  let whereSet: { pos: SourcePos; key: ConfigKey } | undefined;
   for (const file of files) {
     const parsed = parseFile(file);
     issues.push(...parsed.issues);
@@ -47,14 +48,16 @@ export function readProjectFiles(files: FoundFile[], roots: readonly DiscoveredR
       setBy.set(key, file.rel);
       (config as Record<string, Json>)[key] = value;
     }
-    const bare = roots.find((r) => r.projectFiles.length === 0 && (r.manifests.length > 0 || r.skipped.length > 0));
-    const differs = bare && WHERE_KEYS.find((key) => doc.value[key] !== undefined);
-    if (bare && differs && !issues.some((i) => i.message.includes(`uses no edgeops.yaml`))) {
-      issues.push({
-        pos: keyPos(doc, childPointer('', differs)),
-        message: `${differs}: set here, but ${bare.path} uses no edgeops.yaml (its ${differs} would be the default); the paths of one run must use the same settings (add an edgeops.yaml for ${bare.path}, or run it separately)`,
-      });
-    }
+    const key = WHERE_KEYS.find((k) => doc.value[k] !== undefined);
+    if (key && !whereSet) whereSet = { pos: keyPos(doc, childPointer('', key)), key };
+  }
+  // Reported once, at the first file that sets the stack or the service.
+  const bare = roots.find((r) => r.projectFiles.length === 0 && (r.manifests.length > 0 || r.skipped.length > 0));
+  if (bare && whereSet) {
+    issues.push({
+      pos: whereSet.pos,
+      message: `${whereSet.key}: set here, but ${bare.path} uses no edgeops.yaml (its ${whereSet.key} would be the default); the paths of one run must use the same settings (add an edgeops.yaml for ${bare.path}, or run it separately)`,
+    });
   }
   return { config, issues };
 }

@@ -115,7 +115,7 @@ describe('--destroy', () => {
         const r = await run(['apply', wrong, '--auto-approve', ...flags]);
         expect(r.code, output(r)).toBe(1);
         expect(r.stdout.split('\n')[0]).toBe(`This plan DESTROYS stack "${stack}": it deletes every one of its ${size} resources. apply runs it only with --destroy.`);
-        expect(r.stderr).toContain(`refusing to apply this plan: it deletes every resource of stack "${stack}" (${size}). If the paths are right and the stack is to go, pass --destroy (--allow-deletes does not allow a destroy)`);
+        expect(r.stderr).toContain(`refusing to apply this plan: it deletes every resource of stack "${stack}" (${size}). If the paths are right and the stack is to go, pass --destroy (raising the delete limits does not allow a destroy)`);
       }
       expect(await managed(stack)).toHaveLength(size);
 
