@@ -63,6 +63,7 @@ export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResu
     }
     yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
   }
-  const empty = found.roots.filter((r) => !r.projectOnly && !r.unreadable && r.manifests.every((f) => !yielded.get(f.abs)));
+  // A project file named alone yields settings, not documents: it counts as empty only when nothing else yields any.
+  const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
   return { docs, config: project.config, issues, empty };
 }

@@ -24,7 +24,8 @@ const SHOWN_SKIPPED = 10;
 export function noDocumentsMessage(empty: readonly DiscoveredRoot[]): string {
   const lines = empty.map((root) => {
     const files = root.manifests.length;
-    const holds = files > 0
+    const holds = root.projectOnly ? 'a project file: settings, no documents'
+      : files > 0
       ? `its ${files === 1 ? 'file holds' : `${files} YAML files hold`} no document (${root.manifests.slice(0, SHOWN_SKIPPED).map((f) => f.rel).join(', ')})`
       : 'no *.yaml or *.yml file below it';
     const skipped = root.skipped.length === 0 ? ''

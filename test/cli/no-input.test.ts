@@ -64,6 +64,11 @@ describe('a path without documents', () => {
     const mixed = await run(['plan', 'live', 'comments']);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain('  comments: its file holds no document (comments/todo.yaml)');
+    // An edgeops.yaml named alone is settings, not documents.
+    const settingsOnly = await run(['plan', 'live/edgeops.yaml']);
+    expect(settingsOnly.code).toBe(1);
+    expect(settingsOnly.stderr).toContain('  live/edgeops.yaml: a project file: settings, no documents');
+    expect(await managed('small')).toEqual(['IPPolicy/a', 'IPPolicy/b']);
   });
 });
 
