@@ -45,4 +45,15 @@ describe('delete safety', () => {
     expect(() => assertDeletesAllowed(plan, config, { deletes: true, destroy: false })).not.toThrow();
     expect(deleteStatusLine(planWith({ IPPolicy: 1 }), config)).toBe('Deletes: 1 of max 10 (IPPolicy 1 of max 5), within the limits.');
   });
+
+  it('refuses a destroy without --destroy whatever the limits, and lets --destroy past them', () => {
+    const small = { ...planWith({ TCPEdge: 2 }), destroy: { resources: 2 } };
+    const large = { ...planWith({ TCPEdge: 12 }), destroy: { resources: 12 } };
+    for (const plan of [small, large]) {
+      expect(() => assertDeletesAllowed(plan, {}, { deletes: false, destroy: false })).toThrow(`it deletes every resource of stack "s" (${plan.destroy.resources})`);
+      expect(() => assertDeletesAllowed(plan, {}, { deletes: true, destroy: false })).toThrow('pass --destroy');
+      expect(() => assertDeletesAllowed(plan, { max_deletes: 0 }, { deletes: false, destroy: true })).not.toThrow();
+      expect(deleteStatusLine(plan, {})).toBeUndefined();
+    }
+  });
 });
