@@ -96,3 +96,10 @@ export class AbortedError extends EdgeopsError {
     super('E_ABORTED', message);
   }
 }
+
+/** Paths that yield no manifest document: nothing to plan from (a wrong path must not plan deleting a stack). */
+export class NoManifestsError extends EdgeopsError {
+  constructor(message: string) {
+    super('E_NO_MANIFESTS', message);
+  }
+}

@@ -3,6 +3,7 @@
 import { EdgeopsError } from './errors.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
+import { namePlan } from './engine/plan-names.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import type { LiveState } from './engine/live.ts';
 import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
@@ -37,10 +38,11 @@ export interface ExecuteOptions extends PlanOptions {
 
 /**
  * load -> validate -> resolve; throws ManifestError with every issue; no network. `opts.stack` (an extension)
- * is the stack chosen by a flag: the metadata size limit counts the marker, which names it.
+ * is the stack chosen by a flag: the metadata size limit counts the marker, which names it. A path without
+ * documents is refused unless `opts.allowEmpty` (`--destroy`).
  */
-export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string } = {}): Promise<DesiredState> {
-  return readDesiredState(paths, { env, stack: opts.stack });
+export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string; allowEmpty?: boolean } = {}): Promise<DesiredState> {
+  return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty });
 }
 
 /**
@@ -55,7 +57,7 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const fetched = await fetching;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt: opts.adopt === true, prepared });
-  return { plan, desired, live };
+  return { plan: namePlan(plan, { kinds, live, desired }), desired, live };
 }
 
 /** What an apply did, and what the post-apply check found. */

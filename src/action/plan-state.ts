@@ -3,6 +3,7 @@
 // although the JSON plan never holds secret values, nothing readable is duplicated into it.
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { JSON_PLAN_VERSION } from '../render/json.ts';
 
 /** The parts of the JSON plan (README "JSON plan format", src/render/json.ts) the action reads. */
 export interface JsonPlanChange {
@@ -49,8 +50,8 @@ const digest = (text: string): string => createHash('sha256').update(text).diges
 
 export function parseJsonPlan(text: string): JsonPlan {
   const plan = JSON.parse(text) as JsonPlan;
-  if (plan?.format_version !== 1 || !Array.isArray(plan.resources) || typeof plan.stack !== 'string') {
-    throw new Error('not an edgeops JSON plan with format_version 1');
+  if (plan?.format_version !== JSON_PLAN_VERSION || !Array.isArray(plan.resources) || typeof plan.stack !== 'string') {
+    throw new Error(`not an edgeops JSON plan with format_version ${JSON_PLAN_VERSION}`);
   }
   return plan;
 }

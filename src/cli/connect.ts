@@ -1,8 +1,8 @@
 // The service a command talks to: the one named by --api-url/--api-key, or with --local the embedded service,
 // started in this process on a SQLite file under .edgeops/ next to the manifests. The service code is reached
 // only by the lazy import() below (the import wall of DESIGN 9.6): runs against a remote service never load it.
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createApi, type ApiOptions } from '../client/http.ts';
 import type { OutageEvent } from '../client/retry.ts';
 import { ConfigError } from '../errors.ts';
@@ -42,11 +42,20 @@ function sayOutage(e: OutageEvent): void {
 const outageOptions = (settings: Settings): Pick<ApiOptions, 'retry' | 'onOutage'> =>
   ({ retry: { outageBudgetMs: settings.retryBudgetMs }, onOutage: sayOutage });
 
-async function connectLocal(paths: string[], settings: Settings): Promise<Connection> {
+export interface ConnectOptions {
+  /** Only read: with --local, a database that does not exist yet is an error, not created (export). */
+  readOnly?: boolean;
+}
+
+async function connectLocal(paths: string[], settings: Settings, opts: ConnectOptions): Promise<Connection> {
   const { concurrency } = settings;
   const dir = join(localDir(paths), '.edgeops');
-  mkdirSync(dir, { recursive: true });
   const dbFile = join(dir, 'local.db');
+  if (opts.readOnly && !existsSync(dbFile)) {
+    const shown = relative(process.cwd(), dbFile) || dbFile;
+    throw new ConfigError(`--local: there is no embedded service database at ${shown} (it is made by plan or apply --local on the manifests' directory); pass that directory as PATH`);
+  }
+  mkdirSync(dir, { recursive: true });
   const { startService } = await loadService('--local (the embedded service)');
   const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
   const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings) });
@@ -60,8 +69,8 @@ async function connectLocal(paths: string[], settings: Settings): Promise<Connec
   };
 }
 
-export async function connect(settings: Settings, paths: string[]): Promise<Connection> {
-  if (settings.local) return connectLocal(paths, settings);
+export async function connect(settings: Settings, paths: string[], opts: ConnectOptions = {}): Promise<Connection> {
+  if (settings.local) return connectLocal(paths, settings, opts);
   if (!settings.apiUrl) {
     throw new ConfigError('no service URL: pass --api-url or set EDGEOPS_API_URL (or api_url in edgeops.yaml); or use --local for the embedded service');
   }
@@ -73,8 +82,8 @@ export async function connect(settings: Settings, paths: string[]): Promise<Conn
 }
 
 /** Runs `fn` with a connection and always closes it, so no socket or embedded service outlives the command. */
-export async function withConnection<T>(settings: Settings, paths: string[], fn: (conn: Connection) => Promise<T>): Promise<T> {
-  const conn = await connect(settings, paths);
+export async function withConnection<T>(settings: Settings, paths: string[], fn: (conn: Connection) => Promise<T>, opts: ConnectOptions = {}): Promise<T> {
+  const conn = await connect(settings, paths, opts);
   try {
     return await fn(conn);
   } finally {

@@ -6,7 +6,8 @@ import { checksumKey, newFileKey } from '../engine/fingerprint.ts';
 import type { KeyMaterial } from '../engine/fingerprint.ts';
 import { planChecksum } from '../engine/plan-meaning.ts';
 import type { Plan } from '../engine/plan-data.ts';
-import { buildSavedPlan, parseSavedPlan, secretsOfKinds } from '../engine/saved-plan.ts';
+import { buildSavedPlan, exposedSecretFields, parseSavedPlan, secretsOfKinds } from '../engine/saved-plan.ts';
+import { redactedWhole } from '../render/redact.ts';
 import type { SavedPlan } from '../engine/saved-plan.ts';
 import { ConfigError } from '../errors.ts';
 import { edgeopsVersion } from '../version.ts';
@@ -43,8 +44,12 @@ export function writeSavedPlan(ctx: CliContext, input: WriteInput): string | und
   const { key, info } = newFileKey(input.material);
   const saved = buildSavedPlan({ ...input, kinds: KINDS, fileKey: key, keyInfo: info, version: edgeopsVersion() });
   const text = `${JSON.stringify(saved, null, 2)}\n`;
-  // Defence in depth: the sanitizer is the guarantee, this is the proof before anything reaches the disk.
-  if (ctx.redact(text) !== text || (input.material && text.includes(input.material.secret))) {
+  // Defence in depth: the sanitizer is the guarantee, this is the proof before anything reaches the disk. The
+  // text is checked by the redactor's rule (a key too short for it, "dev", is an ordinary word in the text);
+  // the secret fields are checked for any key, however short.
+  const apiKey = input.material?.secret;
+  const keyInText = apiKey !== undefined && redactedWhole(apiKey) && text.includes(apiKey);
+  if (ctx.redact(text) !== text || keyInText || exposedSecretFields(saved.plan, secretsOfKinds(KINDS), apiKey).length > 0) {
     throw new EdgeopsError('E_SECRET_IN_PLAN', `refusing to write ${input.file}: it would hold a secret value (an edgeops bug; please report it)`);
   }
   writeFileSync(input.file, text);

@@ -9,6 +9,7 @@ import { executionNodes, nodeLevels } from './graph.ts';
 import type { LiveState } from './live.ts';
 import { liveMetadata } from './ownership.ts';
 import type { Action, Plan } from './plan-data.ts';
+import { uniqueValues } from './value-moves.ts';
 import { buildPlan, summarize } from './plan.ts';
 import type { PlanInput } from './plan.ts';
 
@@ -54,8 +55,11 @@ function insertByLevel(plan: Plan, action: Action): void {
 /**
  * Creates that collide with a live resource this stack does not manage. Unmarked ones are adoptable: the
  * warning carries the --adopt hint (left out when --adopt already ran: its own warnings say why a match was not
- * adopted). Another stack's resource is never adopted; a collision with it is reported as such.
+ * adopted). Another stack's resource is never adopted; a collision with it is reported only where apply would
+ * fail (a key the service keeps unique, such as a hostport).
  */
+const sharesUnique = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].some((v) => b.has(v));
+
 export function collisionWarnings(kinds: readonly ResourceKind[], plan: Plan, live: LiveState, stack: string, adopt: boolean): string[] {
   const warnings: string[] = [];
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
@@ -69,14 +73,16 @@ export function collisionWarnings(kinds: readonly ResourceKind[], plan: Plan, li
       indexes.set(kind.kind, (index = itemsByKey(kind, foreign)));
     }
     const seen = new Set<string>();
+    const claims = uniqueValues(kind, action.body);
     for (const key of kind.adoptKeys(action.body, action.name)) {
       for (const item of index.get(key) ?? []) {
         if (seen.has(item.id)) continue;
         seen.add(item.id);
         if (isUnmarked(item)) {
           if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
-        } else {
-          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker!.stack}" has the same ${key}; it cannot be adopted, and apply may fail`);
+        } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
+          // Another stack's resource of the same name or description is no conflict: stacks are separate.
+          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker!.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
         }
       }
     }

@@ -138,7 +138,9 @@ export function createAction(t: Target, desired: Obj): Action {
 }
 
 export function deleteAction(t: Target, live: LiveItem, idSuffix = ''): Action {
-  return { id: `delete:${t.address}${idSuffix}`, op: 'delete', kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes: [], dependsOn: [] };
+  // What is destroyed, field by field (as Terraform lists a destroyed resource's attributes).
+  const changes = fieldChanges(t.kind, comparable(t.kind, liveBody(t.kind, live)), {});
+  return { id: `delete:${t.address}${idSuffix}`, op: 'delete', kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes, dependsOn: [] };
 }
 
 /** The actions that take a live resource to its desired body; empty when they already match. */

@@ -50,6 +50,13 @@ export interface Action {
    * the addresses listed can claim them (a swap or rotation of values is a cycle no order alone resolves).
    */
   releaseFor?: string[];
+  /**
+   * How a reviewer reads a resource whose address is made of ids (a natural-key item no document names):
+   * `RouteResponseHeaders of HTTPSEdgeRoute/api`. Display only: `address` stays the identity.
+   */
+  label?: string;
+  /** The document's `file:line`, for actions of a document (apply failures point at it). */
+  source?: string;
   /** Ids of actions that must finish first. An id ending in `#old` names the old-resource delete of a replace. */
   dependsOn: string[];
   /**
@@ -72,6 +79,16 @@ export interface Plan {
   summary: PlanSummary;
   /** Notes for the user that are not actions (a collision hint, a delete-threshold status). */
   warnings: string[];
+  /**
+   * `Kind/name` of each live id the plan shows that belongs to a managed resource (engine/plan-names.ts), for
+   * display next to the id. Another stack's resource reads `Kind/name of stack "x"`.
+   */
+  names?: Record<string, string>;
+  /**
+   * Set when the plan deletes every resource of a stack that has some (engine/safety.ts): a destroy, which
+   * apply runs only with --destroy. `resources` is how many the stack had.
+   */
+  destroy?: { resources: number };
 }
 
 export type ActionStatus = 'done' | 'failed' | 'skipped';

@@ -1,10 +1,31 @@
 // Delete safety that informs, then blocks: `plan` shows how many resources a plan deletes against the limits
 // (`max_deletes`, default 10, and `max_deletes_per_kind` of edgeops.yaml); `apply` refuses a plan over any
-// limit unless --allow-deletes is given, also when the plan is a saved one.
+// limit unless --allow-deletes is given, also when the plan is a saved one. A plan that deletes every resource
+// of its stack is a destroy: refused without --destroy whatever the limits (a wrong path must not wipe a stack
+// small enough to pass max_deletes), and with --destroy the limits do not apply.
 import { UnsafePlanError } from '../errors.ts';
+import type { ResourceKind } from '../kinds/resource-kind.ts';
 import type { ProjectConfig } from '../manifest/document.ts';
+import type { LiveState } from './live.ts';
+import { indexManaged } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
-import { DEFAULT_MAX_DELETES } from './plan.ts';
+import { DEFAULT_MAX_DELETES, deleteStatus } from './plan.ts';
+
+/**
+ * Marks the plan a destroy when it deletes every live resource the stack manages (and it manages any); the
+ * over-the-limit warnings then go, as --destroy is what apply needs. Returns the plan, marked or not.
+ */
+export function markDestroy(plan: Plan, live: LiveState, kinds: readonly ResourceKind[], config: ProjectConfig): Plan {
+  const managed = indexManaged(kinds, live.byKind, plan.stack);
+  const deleted = new Set(plan.actions.filter((a) => a.op === 'delete').map((a) => a.liveId));
+  const ids = [...managed.byAddress.values()].flat().map((item) => item.id);
+  if (ids.length === 0 || !ids.every((id) => deleted.has(id))) {
+    const { destroy: _, ...rest } = plan;
+    return rest;
+  }
+  const limitWarnings = new Set(deleteStatus(plan, config).exceeded);
+  return { ...plan, destroy: { resources: managed.byAddress.size }, warnings: plan.warnings.filter((w) => !limitWarnings.has(w)) };
+}
 
 export interface DeleteLimit {
   /** `undefined` for the overall limit, else the kind a per-kind limit is for. */
@@ -42,15 +63,26 @@ const describe = (l: DeleteLimit): string => (l.kind ? `${l.kind} ${l.deletes} o
  */
 export function deleteStatusLine(plan: Plan, config: ProjectConfig): string | undefined {
   const check = checkDeletes(plan, config);
-  if (check.deletes === 0 || check.exceeded.length > 0) return undefined;
+  if (plan.destroy || check.deletes === 0 || check.exceeded.length > 0) return undefined;
   const [overall, ...perKind] = check.limits;
   const kinds = perKind.length > 0 ? ` (${perKind.map(describe).join(', ')})` : '';
   return `Deletes: ${describe(overall!)}${kinds}, within the limits.`;
 }
 
-/** Throws UnsafePlanError naming every limit the plan exceeds, unless deletes are allowed. */
-export function assertDeletesAllowed(plan: Plan, config: ProjectConfig, allowDeletes: boolean): void {
-  if (allowDeletes) return;
+/**
+ * Throws UnsafePlanError for a destroy without `destroy`, and naming every limit the plan exceeds unless deletes
+ * are allowed (a destroy allowed by --destroy is not held to the limits).
+ */
+export function assertDeletesAllowed(plan: Plan, config: ProjectConfig, allow: { deletes: boolean; destroy: boolean }): void {
+  if (plan.destroy) {
+    if (allow.destroy) return;
+    throw new UnsafePlanError(
+      `refusing to apply this plan: it deletes every resource of stack "${plan.stack}" (${plan.destroy.resources}). ` +
+        'If the paths are right and the stack is to go, pass --destroy (raising the delete limits does not allow a destroy); ' +
+        'otherwise check the paths and the stack setting.',
+    );
+  }
+  if (allow.deletes) return;
   const { exceeded } = checkDeletes(plan, config);
   if (exceeded.length === 0) return;
   const reasons = exceeded.map((l) =>

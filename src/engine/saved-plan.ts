@@ -9,7 +9,7 @@ import { liveFingerprint } from './fingerprint.ts';
 import { liveIndex } from './live.ts';
 import type { LiveState } from './live.ts';
 import type { Plan } from './plan-data.ts';
-import { sanitizeAction } from './plan-meaning.ts';
+import { isSecretPlaceholder, sanitizeAction } from './plan-meaning.ts';
 import type { SecretsOf } from './plan-meaning.ts';
 import { hasPendingRef } from './refs.ts';
 
@@ -98,6 +98,25 @@ export function absentObjects(plan: Plan, kinds: readonly ResourceKind[]): Absen
     else if (kind.naturalKey && a.body && !hasPendingRef(a.body)) out.push({ address: a.address, kind: a.kind, key: kind.naturalKey(a.body) });
   }
   return out;
+}
+
+/**
+ * Where a saved plan's secret fields hold anything but a fingerprint placeholder, or hold `secret` itself:
+ * `Kind/name field` for each. Empty for every plan buildSavedPlan makes (the check before writing proves it).
+ */
+export function exposedSecretFields(plan: Plan, secretsOf: SecretsOf, secret: string | undefined): string[] {
+  const out: string[] = [];
+  for (const a of plan.actions) {
+    for (const field of secretsOf(a.kind)) {
+      for (const body of [a.body, a.desired]) {
+        const value = body?.[field];
+        if (value === undefined || value === null) continue;
+        if (!isSecretPlaceholder(value) || (secret !== undefined && JSON.stringify(value).includes(secret))) out.push(`${a.address} ${field}`);
+      }
+    }
+    for (const c of a.changes) if (c.sensitive && (c.old !== undefined || c.new !== undefined)) out.push(`${a.address} ${c.path}`);
+  }
+  return [...new Set(out)];
 }
 
 export function buildSavedPlan(input: SaveInput): SavedPlan {

@@ -9,7 +9,7 @@ import { exportFileNames, PROJECT_FILE, type ExportResult } from './build.ts';
 export function writeExport(dir: string, result: ExportResult): string[] {
   const own = new Set(exportFileNames());
   mkdirSync(dir, { recursive: true });
-  const foreign = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && !own.has(f)).sort();
+  const foreign = readdirSync(dir).filter((f) => /\.ya?ml$/i.test(f) && !own.has(f)).sort();
   if (foreign.length > 0) {
     throw new ConfigError(`${dir} holds YAML files an export does not write (${foreign.join(', ')}); plan would read them with the export. Choose an empty directory for --out.`);
   }

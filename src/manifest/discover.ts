@@ -1,9 +1,10 @@
-// Which files a set of paths means: every *.yaml/*.yml below each path (sorted, so the order is the same on
-// every machine), skipping node_modules, .edgeops, dot-directories and dot-files, plus the project files (edgeops.yaml)
-// at the roots. A project file deeper in a tree belongs to a run at that directory: it is neither a resource
-// file nor this run's configuration.
-import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+// Which files a set of paths means: every *.yaml/*.yml (in any letter case) below each path (sorted, so the
+// order is the same on every machine), skipping node_modules, .edgeops, dot-directories and dot-files, plus the
+// project file (edgeops.yaml) each path uses: the one in its directory or the nearest one above it, up to the
+// repository root (the directory holding .git). A project file deeper in a tree belongs to a run at that
+// directory: it is neither a resource file nor this run's configuration.
+import { existsSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { ManifestIssue } from '../errors.ts';
 import { PROJECT_FILE_NAMES } from './schema-project.ts';
 
@@ -13,14 +14,33 @@ export interface FoundFile {
   rel: string;
 }
 
+/** One path as given, with what it yielded: a path that yields no document is an error (read-desired.ts). */
+export interface DiscoveredRoot {
+  /** As given on the command line. */
+  path: string;
+  /** The manifest files it yielded. */
+  manifests: FoundFile[];
+  /** The project files it uses: named explicitly, or found in or above its directory. */
+  projectFiles: FoundFile[];
+  /** A project file named explicitly: it yields settings, never documents. */
+  projectOnly: boolean;
+  /** Files below it that are not read (another extension, dot-files), relative to the cwd. */
+  skipped: string[];
+  /** It could not be read at all (an issue says why). */
+  unreadable: boolean;
+}
+
 export interface Discovery {
   manifests: FoundFile[];
   projectFiles: FoundFile[];
+  roots: DiscoveredRoot[];
   issues: ManifestIssue[];
 }
 
 const SKIPPED_DIRS = new Set(['node_modules', '.edgeops']);
-const isManifestName = (name: string): boolean => /\.ya?ml$/.test(name) && !PROJECT_FILE_NAMES.includes(name);
+const YAML_NAME = /\.ya?ml$/i;
+export const isProjectFileName = (name: string): boolean => PROJECT_FILE_NAMES.includes(name.toLowerCase());
+const isManifestName = (name: string): boolean => YAML_NAME.test(name) && !isProjectFileName(name);
 
 const reason = (err: unknown): string => {
   const code = (err as NodeJS.ErrnoException).code;
@@ -30,24 +50,50 @@ const reason = (err: unknown): string => {
   return code ?? (err as Error).message;
 };
 
+/** The project files directly in `dir` (edgeops.yaml, edgeops.yml; any letter case), sorted. */
+function projectFilesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter(isProjectFileName).sort().map((name) => join(dir, name))
+      .filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The project files a path in `dir` uses: those of `dir`, else of the nearest directory above it that has
+ * one, stopping at the repository root (a directory holding .git) or the filesystem root.
+ */
+export function nearestProjectFiles(dir: string): string[] {
+  for (let at = dir; ; at = dirname(at)) {
+    const found = projectFilesIn(at);
+    if (found.length > 0) return found;
+    if (existsSync(join(at, '.git')) || dirname(at) === at) return [];
+  }
+}
+
 export function discover(paths: string[], cwd: string): Discovery {
-  const out: Discovery = { manifests: [], projectFiles: [], issues: [] };
-  const seen = new Set<string>();
+  const out: Discovery = { manifests: [], projectFiles: [], roots: [], issues: [] };
+  const seen = new Map<string, FoundFile>();
   const rel = (abs: string): string => relative(cwd, abs) || '.';
   const issue = (abs: string, message: string): void => {
     out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
   };
-  const add = (list: FoundFile[], abs: string): void => {
+  /** The file once per run (by real path), added to `list` the first time; undefined when unreadable. */
+  const add = (list: FoundFile[], abs: string): FoundFile | undefined => {
     let real: string;
     try {
       real = realpathSync(abs);
     } catch (err) {
       issue(abs, `cannot read: ${reason(err)}`);
-      return;
+      return undefined;
     }
-    if (seen.has(real)) return;
-    seen.add(real);
-    list.push({ abs, rel: rel(abs) });
+    const known = seen.get(real);
+    if (known) return known;
+    const file = { abs, rel: rel(abs) };
+    seen.set(real, file);
+    list.push(file);
+    return file;
   };
   const statOf = (abs: string): Stats | undefined => {
     try {
@@ -58,7 +104,7 @@ export function discover(paths: string[], cwd: string): Discovery {
     }
   };
 
-  const walk = (dir: string, visited: Set<string>): void => {
+  const walk = (dir: string, visited: Set<string>, root: DiscoveredRoot): void => {
     let entries: string[];
     try {
       entries = readdirSync(dir).sort();
@@ -68,35 +114,54 @@ export function discover(paths: string[], cwd: string): Discovery {
     }
     for (const name of entries) {
       const abs = join(dir, name);
+      if (SKIPPED_DIRS.has(name)) continue;
       // Dot-files too: .gitlab-ci.yml and the like are never manifests.
-      if (name.startsWith('.') || SKIPPED_DIRS.has(name)) continue;
+      if (name.startsWith('.')) {
+        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
+        continue;
+      }
       const stat = statOf(abs);
       if (!stat) continue;
       if (stat.isDirectory()) {
         const real = realpathSync(abs);
         if (visited.has(real)) continue;
-        walk(abs, new Set(visited).add(real));
+        walk(abs, new Set(visited).add(real), root);
       } else if (stat.isFile() && isManifestName(name)) {
-        add(out.manifests, abs);
+        const file = add(out.manifests, abs);
+        if (file) root.manifests.push(file);
+      } else if (stat.isFile() && !isProjectFileName(name)) {
+        root.skipped.push(rel(abs));
       }
+    }
+  };
+
+  const useProjectFiles = (root: DiscoveredRoot, files: string[]): void => {
+    for (const abs of files) {
+      const file = add(out.projectFiles, abs);
+      if (file) root.projectFiles.push(file);
     }
   };
 
   for (const path of paths) {
     const abs = resolve(cwd, path);
+    const root: DiscoveredRoot = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
+    out.roots.push(root);
     const stat = statOf(abs);
-    if (!stat) continue;
+    if (!stat) {
+      root.unreadable = true;
+      continue;
+    }
     if (stat.isDirectory()) {
-      for (const name of PROJECT_FILE_NAMES) {
-        const candidate = join(abs, name);
-        if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) add(out.projectFiles, candidate);
-      }
-      walk(abs, new Set([realpathSync(abs)]));
-    } else if (PROJECT_FILE_NAMES.includes(basename(abs))) {
-      add(out.projectFiles, abs);
+      useProjectFiles(root, nearestProjectFiles(abs));
+      walk(abs, new Set([realpathSync(abs)]), root);
+    } else if (isProjectFileName(basename(abs))) {
+      root.projectOnly = true;
+      useProjectFiles(root, [abs]);
     } else {
-      // A file named explicitly is read whatever its extension.
-      add(out.manifests, abs);
+      // A file named explicitly is read whatever its extension, with the settings of its directory.
+      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
+      const file = add(out.manifests, abs);
+      if (file) root.manifests.push(file);
     }
   }
   return out;

@@ -3,13 +3,15 @@
 import type { ManifestIssue } from '../errors.ts';
 import { dirname } from 'node:path';
 import type { LoadedManifests, ManifestDoc } from './document.ts';
-import { discover } from './discover.ts';
+import { discover, type DiscoveredRoot } from './discover.ts';
 import { parseFile, type ParsedDoc } from './parse-file.ts';
 import { readProjectFiles } from './project-file.ts';
 import { rememberKeyPositions } from './positions.ts';
 
 export interface LoadResult extends LoadedManifests {
   issues: ManifestIssue[];
+  /** Paths that yielded no document although nothing went wrong reading them (read-desired.ts refuses them). */
+  empty: DiscoveredRoot[];
 }
 
 export interface LoadOptions {
@@ -47,9 +49,10 @@ function toManifestDoc(parsed: ParsedDoc, dir: string, issues: ManifestIssue[]):
 export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResult {
   const found = discover(paths, opts.cwd ?? process.cwd());
   const issues = [...found.issues];
-  const project = readProjectFiles(found.projectFiles);
+  const project = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project.issues);
   const docs: ManifestDoc[] = [];
+  const yielded = new Map<string, number>(); // file -> documents and problems in it
   for (const file of found.manifests) {
     const parsed = parseFile(file);
     issues.push(...parsed.issues);
@@ -58,6 +61,9 @@ export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResu
       const doc = toManifestDoc(p, dir, issues);
       if (doc) docs.push(doc);
     }
+    yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
   }
-  return { docs, config: project.config, issues };
+  // A project file named alone yields settings, not documents: it counts as empty only when nothing else yields any.
+  const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
+  return { docs, config: project.config, issues, empty };
 }

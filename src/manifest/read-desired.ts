@@ -1,6 +1,7 @@
 // The manifest pipeline the engine calls: load -> validate -> rules -> resolve. Every stage that can run does,
 // so one run reports every problem of every file; then one ManifestError carries them all, in file order.
-import { ManifestError, type ManifestIssue } from '../errors.ts';
+import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
+import type { DiscoveredRoot } from './discover.ts';
 import type { DesiredState } from './document.ts';
 import { loadManifests } from './load.ts';
 import { resolveDocs } from './resolve.ts';
@@ -13,6 +14,29 @@ export interface ReadOptions {
   stack?: string;
   /** Base of relative paths and of file names in messages (default: process.cwd()). */
   cwd?: string;
+  /** Paths without documents are allowed (`--destroy`: planning the deletion of a whole stack on purpose). */
+  allowEmpty?: boolean;
+}
+
+const SHOWN_SKIPPED = 10;
+
+/** Why each path yielded nothing: what it holds, and the files that were not read. */
+export function noDocumentsMessage(empty: readonly DiscoveredRoot[]): string {
+  const lines = empty.map((root) => {
+    const files = root.manifests.length;
+    const holds = root.projectOnly ? 'a project file: settings, no documents'
+      : files > 0
+      ? `its ${files === 1 ? 'file holds' : `${files} YAML files hold`} no document (${root.manifests.slice(0, SHOWN_SKIPPED).map((f) => f.rel).join(', ')})`
+      : 'no *.yaml or *.yml file below it';
+    const skipped = root.skipped.length === 0 ? ''
+      : `; skipped ${root.skipped.slice(0, SHOWN_SKIPPED).join(', ')}${root.skipped.length > SHOWN_SKIPPED ? ` and ${root.skipped.length - SHOWN_SKIPPED} more` : ''} (not .yaml/.yml)`;
+    return `  ${root.path}: ${holds}${skipped}`;
+  });
+  return [
+    `no manifests: ${empty.length === 1 ? 'this path yields' : 'these paths yield'} no document, so there is nothing to plan from:`,
+    ...lines,
+    'Pass the directories or files that hold the manifests. To delete every resource of the stack on purpose, plan or apply a path without documents with --destroy.',
+  ].join('\n');
 }
 
 export function sortIssues(issues: ManifestIssue[]): ManifestIssue[] {
@@ -32,6 +56,8 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const loaded = loadManifests(paths, { cwd });
+  // Problems reading what is there come first: a file that fails to parse is not an empty path.
+  if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? 'default';
   const issues = [
     ...loaded.issues,

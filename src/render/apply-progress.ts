@@ -4,8 +4,11 @@
 import pc from 'picocolors';
 import type { Action, ApplyEvent } from '../engine/plan-data.ts';
 import { eventLine, pendingLine } from './apply-report.ts';
+import type { IdNames } from './values.ts';
 
 export interface ProgressOptions {
+  /** Plan.names: an error naming a managed resource's id names the resource too. */
+  names?: IdNames;
   /** Redraw a live region (stdout is a terminal and colour is on). */
   live: boolean;
   color: boolean;
@@ -32,7 +35,7 @@ export function createApplyProgress(opts: ProgressOptions): ApplyProgress {
   if (!opts.live) {
     return {
       onEvent(event) {
-        const line = eventLine(event);
+        const line = eventLine(event, opts.names);
         if (line !== undefined) write(`${line}\n`);
       },
       stop() {},
@@ -80,7 +83,7 @@ export function createApplyProgress(opts: ProgressOptions): ApplyProgress {
       } else {
         inFlight.delete(event.action.id);
         finished += 1;
-        const line = eventLine(event);
+        const line = eventLine(event, opts.names);
         if (line !== undefined) write(`${mark(event)} ${line}\n`);
       }
       draw();

@@ -2,6 +2,7 @@
 // Pure text builders; apply-progress.ts decides where and how they are drawn.
 import type { Action, ActionOp, ApplyEvent, ApplyResult, Plan } from '../engine/plan-data.ts';
 import { groupByAddress, type ResourceOp } from './plan-lines.ts';
+import { nameIdsIn, type IdNames } from './values.ts';
 
 const DONE_VERB: Record<ActionOp, string> = {
   create: 'created',
@@ -33,12 +34,13 @@ const PENDING_VERB: Record<ActionOp, string> = {
 /** Actions that never started are named up to this many; the rest are counted (`and 230 more`). */
 export const NOT_STARTED_SHOWN = 20;
 
-/** `TCPEdge/ssh`, or `TCPEdge/ssh: module backend put` for a module action. */
+/** `TCPEdge/ssh`, or `TCPEdge/ssh: module backend put` for a module action; a natural-key item by its label. */
 export function actionLabel(action: Action): string {
-  if (action.op === 'module-put') return `${action.address}: module ${action.module} put`;
-  if (action.op === 'module-delete') return `${action.address}: module ${action.module} delete`;
-  if (action.releaseFor) return `${action.address}: release values${action.releaseFor.length > 0 ? ` for ${action.releaseFor.join(', ')}` : ''}`;
-  return action.address;
+  const name = action.label ?? action.address;
+  if (action.op === 'module-put') return `${name}: module ${action.module} put`;
+  if (action.op === 'module-delete') return `${name}: module ${action.module} delete`;
+  if (action.releaseFor) return `${name}: release values${action.releaseFor.length > 0 ? ` for ${action.releaseFor.join(', ')}` : ''}`;
+  return name;
 }
 
 /** The id a finished action produced (a create's or replace's new id) when the engine reports it, else the id acted on. */
@@ -51,16 +53,23 @@ export function pendingLine(action: Action): string {
   return `${PENDING_VERB[action.op]} ${actionLabel(action)}`;
 }
 
-function formatError(error: { status?: number; errorCode?: string; message: string }): string {
+/** The service's answer, with each id of a managed resource it mentions named (`TCPEdge/ssh (edgtcp_...)`). */
+function formatError(error: { status?: number; errorCode?: string; message: string }, names?: IdNames): string {
   const head = [error.status, error.errorCode].filter((part) => part !== undefined && part !== '').join(' ');
-  return head ? `${head}: ${error.message}` : error.message;
+  const message = nameIdsIn(error.message, names);
+  return head ? `${head}: ${message}` : message;
+}
+
+/** A failed action as a reviewer finds it: its label and the document's `file:line`. */
+function failedLabel(action: Action): string {
+  return `${actionLabel(action)}${action.source ? ` (${action.source})` : ''}`;
 }
 
 /**
  * One plain line per event (`created TCPEdge/ssh (edgtcp_...)`). `start` gives none, and neither does an action
  * skipped for a reason other than a failed dependency (an interrupt): the summary counts those as not started.
  */
-export function eventLine(event: ApplyEvent): string | undefined {
+export function eventLine(event: ApplyEvent, names?: IdNames): string | undefined {
   switch (event.type) {
     case 'start':
       return undefined;
@@ -69,7 +78,7 @@ export function eventLine(event: ApplyEvent): string | undefined {
       return `${DONE_VERB[event.action.op]} ${actionLabel(event.action)}${id ? ` (${id})` : ''}`;
     }
     case 'failed':
-      return `failed to ${INFINITIVE[event.action.op]} ${actionLabel(event.action)}: ${formatError(event.error)}`;
+      return `failed to ${INFINITIVE[event.action.op]} ${failedLabel(event.action)}: ${formatError(event.error, names)}`;
     case 'skipped':
       // `because` is the failed action's id (`op:Kind/name`), or a word such as "interrupted".
       return event.because.includes(':') ? `skipped ${actionLabel(event.action)} (depends on failed ${event.because})` : undefined;
@@ -89,7 +98,8 @@ function doneCounts(plan: Plan, result: ApplyResult): Record<ResourceOp, number>
   return counts;
 }
 
-export function applySummary(plan: Plan, result: ApplyResult): string {
+/** `names`: ids to name in failure messages (default: the plan's own names). */
+export function applySummary(plan: Plan, result: ApplyResult, names: IdNames = plan.names ?? {}): string {
   const c = doneCounts(plan, result);
   const counts = `${c.create} created, ${c.update} updated, ${c.replace} replaced, ${c.delete} deleted`;
   const actionsById = new Map(plan.actions.map((a) => [a.id, a]));
@@ -111,7 +121,11 @@ export function applySummary(plan: Plan, result: ApplyResult): string {
     ...(failed.length > 0 ? [`${failed.length} action${failed.length === 1 ? '' : 's'} failed`] : []),
   ].join(', ') || 'incomplete';
   const lines = [`Apply failed: ${why}; ${counts}.`];
-  for (const r of failed) lines.push(`  failed:  ${labelOf(r.actionId)}: ${formatError(r.error ?? { message: 'unknown error' })}`);
+  for (const r of failed) {
+    const action = actionsById.get(r.actionId);
+    const label = action ? `${action.op} ${failedLabel(action)}` : r.actionId;
+    lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: 'unknown error' }, names)}`);
+  }
   for (const r of skipped) lines.push(`  skipped: ${labelOf(r.actionId)} (depends on ${r.skippedBecause})`);
   if (notStarted > 0) {
     lines.push(`  not started: ${notStarted} action${notStarted === 1 ? '' : 's'}`);

@@ -1,5 +1,7 @@
 // The plan as JSON for machines. The structure is a contract (documented in README.md, "JSON plan format"):
-// fields are only ever added, and format_version changes if one is removed or changes meaning.
+// fields are only ever added, and format_version changes if one is removed or changes meaning. Version 2:
+// a delete lists the destroyed fields as `remove` changes, ids of managed resources are named, labels and
+// document positions are given, and a plan deleting every resource of its stack says so (`destroy`).
 import type { Json } from '../kinds/resource-kind.ts';
 import type { Action, FieldChange, Plan, PlanSummary } from '../engine/plan-data.ts';
 import { groupByAddress, moduleChanges, type ResourceOp } from './plan-lines.ts';
@@ -14,6 +16,8 @@ export interface JsonChange {
   new: Json;
   sensitive: boolean;
   known_after_apply: boolean;
+  /** `Kind/name` of each id in `old` or `new` that belongs to a managed resource (`{}` when none). */
+  names: Record<string, string>;
 }
 
 export interface JsonModuleAction {
@@ -23,6 +27,10 @@ export interface JsonModuleAction {
 
 export interface JsonResource {
   address: string;
+  /** What a reviewer reads for the resource: the address, or for a natural-key item without a document its parent's name (`RouteResponseHeaders of HTTPSEdgeRoute/api`). */
+  label: string;
+  /** The document's `file:line`; null for a resource no document names (a delete). */
+  source: string | null;
   kind: string;
   name: string;
   action: ResourceOp;
@@ -41,9 +49,13 @@ export interface JsonResource {
   release_first?: { for: string[]; changes: JsonChange[] };
 }
 
+export const JSON_PLAN_VERSION = 2;
+
 export interface JsonPlan {
-  format_version: 1;
+  format_version: typeof JSON_PLAN_VERSION;
   stack: string;
+  /** True when the plan deletes every resource of the stack (apply needs --destroy). */
+  destroy: boolean;
   summary: PlanSummary;
   resources: JsonResource[];
   warnings: string[];
@@ -55,34 +67,42 @@ export interface JsonExtras {
   checksum?: string;
 }
 
-function jsonChange(change: FieldChange): JsonChange {
+function idsIn(value: Json, names: Readonly<Record<string, string>>, out: Record<string, string>): void {
+  if (typeof value === 'string') {
+    if (Object.hasOwn(names, value)) out[value] = names[value]!;
+  } else if (Array.isArray(value)) for (const v of value) idsIn(v, names, out);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) idsIn(v, names, out);
+}
+
+function jsonChange(change: FieldChange, names: Readonly<Record<string, string>>): JsonChange {
   const hidden = change.sensitive === true;
-  return {
-    path: change.path,
-    op: change.kind,
-    old: hidden || change.kind === 'add' ? null : change.old ?? null,
-    new: hidden || change.kind === 'remove' ? null : change.new ?? null,
-    sensitive: hidden,
-    known_after_apply: change.knownAfterApply === true,
-  };
+  const old = hidden || change.kind === 'add' ? null : change.old ?? null;
+  const neu = hidden || change.kind === 'remove' ? null : change.new ?? null;
+  const named: Record<string, string> = {};
+  idsIn(old, names, named);
+  idsIn(neu, names, named);
+  return { path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named };
 }
 
 function actionChanges(action: Action): FieldChange[] {
   return action.op === 'module-put' || action.op === 'module-delete' ? moduleChanges(action) : action.changes;
 }
 
-function releaseFirst(actions: readonly Action[]): Pick<JsonResource, 'release_first'> {
+function releaseFirst(actions: readonly Action[], names: Readonly<Record<string, string>>): Pick<JsonResource, 'release_first'> {
   const step = actions.find((a) => a.releaseFor);
-  return step ? { release_first: { for: step.releaseFor!, changes: step.changes.map(jsonChange) } } : {};
+  return step ? { release_first: { for: step.releaseFor!, changes: step.changes.map((c) => jsonChange(c, names)) } } : {};
 }
 
 export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
   const json: JsonPlan = {
-    format_version: 1,
+    format_version: JSON_PLAN_VERSION,
     stack: plan.stack,
+    destroy: plan.destroy !== undefined,
     summary: { ...plan.summary },
     resources: groupByAddress(plan).map((group) => ({
       address: group.address,
+      label: group.label,
+      source: group.actions.find((a) => a.source)?.source ?? null,
       kind: group.kind,
       name: group.name,
       action: group.op,
@@ -91,10 +111,10 @@ export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
       modules: group.actions
         .filter((a) => a.op === 'module-put' || a.op === 'module-delete')
         .map((a) => ({ module: a.module ?? '', op: a.op === 'module-put' ? 'put' as const : 'delete' as const })),
-      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map(jsonChange),
+      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map((c) => jsonChange(c, group.names)),
       ...(group.adopt ? { adopt: group.adopt } : {}),
       ...(group.movedFrom ? { moved_from: group.movedFrom } : {}),
-      ...releaseFirst(group.actions),
+      ...releaseFirst(group.actions, group.names),
     })),
     warnings: [...plan.warnings],
   };

@@ -1,7 +1,7 @@
 // The plan as a Markdown document for pull-request comments: a summary table and a fenced `diff` block whose
 // first column GitHub colours (+ green, - red, ! for updates and replacements).
 import type { Plan } from '../engine/plan-data.ts';
-import { groupByAddress, groupLines, summaryLine, type PlanLine, type Sign } from './plan-lines.ts';
+import { destroyHeadline, groupByAddress, groupLines, summaryLine, type PlanLine, type Sign } from './plan-lines.ts';
 
 const DIFF_MARK: Record<Sign, string> = { '+': '+', '-': '-', '~': '!', '-/+': '!' };
 
@@ -24,6 +24,8 @@ function escapeInline(text: string): string {
 
 export function renderPlanMarkdown(plan: Plan): string {
   const out: string[] = [`### edgeops plan for stack \`${plan.stack.replace(/`/g, '')}\``, ''];
+  const destroy = destroyHeadline(plan);
+  if (destroy) out.push(`> [!CAUTION]\n> **${escapeInline(destroy)}**`, '');
   if (plan.actions.length === 0) {
     out.push(`**No changes.** Live state matches the manifests.`);
   } else {

@@ -1,7 +1,7 @@
 // The plan as a list of resource blocks and lines, independent of the output format: text.ts paints it
 // for a terminal, markdown.ts turns it into a diff block, json.ts reads the grouping only.
 import type { Action, FieldChange, Plan } from '../engine/plan-data.ts';
-import { formatChange, formatPath } from './values.ts';
+import { formatChange, formatPath, type IdNames } from './values.ts';
 
 export type ResourceOp = 'create' | 'update' | 'replace' | 'delete';
 export type Sign = '+' | '~' | '-/+' | '-';
@@ -9,6 +9,10 @@ export type Sign = '+' | '~' | '-/+' | '-';
 /** Every action of one address, with the one operation a user reads for it. */
 export interface ResourceGroup {
   address: string;
+  /** What the header shows: the address, or a natural-key item's label (Action.label). */
+  label: string;
+  /** Plan.names: ids of managed resources are shown with their `Kind/name`. */
+  names: IdNames;
   kind: string;
   name: string;
   op: ResourceOp;
@@ -53,6 +57,8 @@ export function groupByAddress(plan: Plan): ResourceGroup[] {
     const main = actions.find((a) => a.op === op);
     return {
       address,
+      label: actions.find((a) => a.label)?.label ?? address,
+      names: plan.names ?? {},
       kind: first.kind,
       name: first.name,
       op,
@@ -73,32 +79,39 @@ export function moduleChanges(action: Action): FieldChange[] {
   return action.changes;
 }
 
-function changeLine(change: FieldChange, depth: number): PlanLine {
-  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change)}` };
+function changeLine(change: FieldChange, depth: number, names: IdNames): PlanLine {
+  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change, names)}` };
 }
 
 export function groupLines(group: ResourceGroup): PlanLine[] {
   const replace = group.op === 'replace' ? ` (replace: ${group.reason ?? 'a field cannot be updated'})` : '';
   const adopt = group.adopt ? ` (adopt: matched by ${group.adopt})` : '';
   const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : '';
-  const header = `${group.address}${moved}${replace}${adopt}`;
+  const header = `${group.label}${moved}${replace}${adopt}`;
   const lines: PlanLine[] = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
   for (const action of group.actions) {
     if (action.op === 'module-put') {
       lines.push({ sign: '~', depth: 1, text: `module ${action.module} (put)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2)));
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
     } else if (action.releaseFor) {
       const forWhom = action.releaseFor.length > 0 ? action.releaseFor.join(', ') : 'its replacement';
       lines.push({ sign: '~', depth: 1, text: `first, release values for ${forWhom}` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2)));
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
     } else if (action.op === 'module-delete') {
       lines.push({ sign: '-', depth: 1, text: `module ${action.module} (delete)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2)));
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
     } else {
-      lines.push(...action.changes.map((c) => changeLine(c, 1)));
+      lines.push(...action.changes.map((c) => changeLine(c, 1, group.names)));
     }
   }
   return lines;
+}
+
+/** The line a destroy plan starts with, in every format. */
+export function destroyHeadline(plan: Plan): string | undefined {
+  if (!plan.destroy) return undefined;
+  const n = plan.destroy.resources;
+  return `This plan DESTROYS stack "${plan.stack}": it deletes every one of its ${n} resource${n === 1 ? '' : 's'}. apply runs it only with --destroy.`;
 }
 
 export function summaryLine(plan: Plan): string {

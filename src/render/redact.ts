@@ -24,6 +24,15 @@ export function secretValues(desired: DesiredState, secretFieldsOf: (kind: strin
   return values;
 }
 
+/**
+ * Whether `secret` is cut wherever it occurs in an output. The one rule for short secrets: shorter values are
+ * not (an API key "dev" occurs in "TLSEdge/devices"), so no whole-text check may look for them either; they
+ * are kept out of secret fields by the sanitizer, which checks fields, not text.
+ */
+export function redactedWhole(secret: string): boolean {
+  return secret.trim().length >= MIN_WHOLE;
+}
+
 function fragmentsOf(secret: string): string[] {
   const fragments = new Set<string>();
   for (const whole of [secret, secret.trim()]) if (whole.length >= MIN_WHOLE) fragments.add(whole);

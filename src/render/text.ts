@@ -1,7 +1,7 @@
 // The plan for a terminal, Terraform-like. Colour is decided by the caller (TTY, NO_COLOR, --no-color).
 import pc from 'picocolors';
 import type { Plan } from '../engine/plan-data.ts';
-import { groupByAddress, groupLines, summaryLine, type PlanLine, type Sign } from './plan-lines.ts';
+import { destroyHeadline, groupByAddress, groupLines, summaryLine, type PlanLine, type Sign } from './plan-lines.ts';
 
 export interface TextOptions {
   color: boolean;
@@ -30,6 +30,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = pc.createColors(opts.color);
   const out: string[] = [];
   const groups = groupByAddress(plan);
+  const destroy = destroyHeadline(plan);
+  if (destroy) out.push(c.bold(c.red(destroy)), '');
   if (groups.length > 0) {
     out.push(`edgeops will perform these actions on stack "${plan.stack}":`, '');
     for (const group of groups) {

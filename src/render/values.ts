@@ -34,20 +34,35 @@ function abbreviate(text: string): string {
   return `<text, ${lines} line${lines === 1 ? '' : 's'}, ${bytes} bytes, sha256:${digest}>`;
 }
 
-function formatString(text: string): string {
+/** `Kind/name` by live id, for the ids of managed resources (Plan.names). */
+export type IdNames = Readonly<Record<string, string>>;
+
+const NO_NAMES: IdNames = {};
+
+function formatString(text: string, names: IdNames): string {
+  const name = Object.hasOwn(names, text) ? names[text] : undefined;
+  if (name !== undefined) return `${name} (${text})`;
   if (text.length > LONG_STRING || text.includes('\n')) return abbreviate(text);
   return JSON.stringify(text);
 }
 
-/** A value as one line: strings quoted, objects and lists as compact JSON-like text, PendingRefs by name. */
-export function formatValue(value: Json | undefined): string {
+/**
+ * A value as one line: strings quoted, objects and lists as compact JSON-like text, PendingRefs by name, and
+ * the id of a managed resource as `Kind/name (id)`.
+ */
+export function formatValue(value: Json | undefined, names: IdNames = NO_NAMES): string {
   if (value === undefined) return 'null';
-  if (typeof value === 'string') return formatString(value);
+  if (typeof value === 'string') return formatString(value, names);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (isPendingRef(value)) return `id of ${value.$ref} ${KNOWN_AFTER_APPLY}`;
-  if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
-  const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v)}`);
+  if (Array.isArray(value)) return `[${value.map((v) => formatValue(v, names)).join(', ')}]`;
+  const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v, names)}`);
   return entries.length === 0 ? '{}' : `{${entries.join(', ')}}`;
+}
+
+/** Each known id in a message (an API error naming a resource) followed by its `Kind/name`. */
+export function nameIdsIn(text: string, names: IdNames = NO_NAMES): string {
+  return text.replace(/\b[a-z]+_[A-Za-z0-9]+\b/g, (id) => (Object.hasOwn(names, id) ? `${names[id]} (${id})` : id));
 }
 
 function formatKey(key: string): string {
@@ -68,12 +83,12 @@ export function formatPath(pointer: string): string {
 }
 
 /** The right-hand side of a change line: `new`, `old -> new` or `old` (for a removal). */
-export function formatChange(change: FieldChange): string {
+export function formatChange(change: FieldChange, names: IdNames = NO_NAMES): string {
   // A value holding references to resources this plan creates shows each as `id of Kind/name (known after apply)`.
   const newText = change.sensitive ? SENSITIVE
     : change.knownAfterApply && change.new === undefined ? KNOWN_AFTER_APPLY
-    : formatValue(change.new);
-  const oldText = change.sensitive ? SENSITIVE : formatValue(change.old);
+    : formatValue(change.new, names);
+  const oldText = change.sensitive ? SENSITIVE : formatValue(change.old, names);
   switch (change.kind) {
     case 'add':
       return newText;

@@ -59,7 +59,7 @@ describe('pull_request: the plan comment', () => {
       const planFile = first.outputs['plan-json']!;
       expect(planFile).toMatch(/edgeops-plan-pr-stack\.json$/);
       const json = JSON.parse(first.tempFiles['edgeops-plan-pr-stack.json']!);
-      expect(json.format_version).toBe(1);
+      expect(json.format_version).toBe(2);
       expect(json.resources.map((r: { address: string }) => r.address).sort()).toEqual(
         ['IPPolicy/office', 'IPPolicyRule/office-v4', 'IPPolicyRule/office-v6', 'TunnelGroupBackend/web']);
       expect(first.summary).toContain('### edgeops plan for stack `pr-stack`');

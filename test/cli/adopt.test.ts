@@ -147,7 +147,7 @@ describe('adoption', () => {
     expect(r.stdout).toContain('Plan: 13 to create, 0 to update, 0 to replace, 0 to delete.');
     expect(r.stdout).toContain(`Warning: TCPEdge/ssh would be created, but the unmanaged TCPEdge ${ids.ssh} has the same hostport 1.tcp.example.com:20001: run plan/apply with --adopt to bring it under management instead`);
     expect(r.stdout).toContain(`Warning: IPPolicy/office would be created, but the unmanaged IPPolicy ${ids.policy} has the same description "office networks": run plan/apply with --adopt`);
-    expect(r.stdout).toContain(`Warning: TCPEdge/other would be created, but TCPEdge ${ids.theirs} of stack "other" has the same hostport 1.tcp.example.com:20009; it cannot be adopted`);
+    expect(r.stdout).toContain(`Warning: TCPEdge/other would be created, but TCPEdge ${ids.theirs} of stack "other" holds the same hostport 1.tcp.example.com:20009, which one resource may hold at a time: apply will fail unless that stack releases it`);
   });
 
   it('plan --adopt shows updates that adopt, not creates', async () => {
@@ -175,7 +175,7 @@ describe('adoption', () => {
     const before = await everything();
     const r = await run(['apply', dir, '--adopt', '--auto-approve']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/failed to create TCPEdge\/other: 400 ERR_HOSTPORT_IN_USE/);
+    expect(r.stdout).toMatch(/failed to create TCPEdge\/other \(.*\.yaml:\d+\): 400 ERR_HOSTPORT_IN_USE: .*TCPEdge\/x of stack "other"/);
     const after = await everything();
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [name, id] of Object.entries(ids)) {

@@ -38,10 +38,10 @@ describe('a partial apply failure', () => {
     expect(r.code).toBe(1);
     // The new id follows once the engine reports it on the done event (ApplyEvent has no field for it yet).
     expect(r.stdout).toMatch(/^created TunnelGroupBackend\/web( \(bkdtg_\w+\))?$/m);
-    expect(r.stdout).toMatch(/^failed to create HTTPSEdge\/site: 400 ERR_HOSTPORT_IN_USE: .+$/m);
+    expect(r.stdout).toMatch(/^failed to create HTTPSEdge\/site \(.+all\.yaml:5\): 400 ERR_HOSTPORT_IN_USE: .+$/m);
     expect(r.stdout).toMatch(/^skipped HTTPSEdgeRoute\/site-root \(depends on failed create:HTTPSEdge\/site\)$/m);
     expect(r.stdout).toContain('Apply failed: 1 action failed; 1 created, 0 updated, 0 replaced, 0 deleted.\n');
-    expect(r.stdout).toMatch(/^  failed:  create HTTPSEdge\/site: 400 ERR_HOSTPORT_IN_USE: /m);
+    expect(r.stdout).toMatch(/^  failed:  create HTTPSEdge\/site \(.+all\.yaml:5\): 400 ERR_HOSTPORT_IN_USE: /m);
     expect(r.stdout).toMatch(/^  skipped: create HTTPSEdgeRoute\/site-root/m);
     expect(r.stderr).toContain('edgeops: apply failed');
 

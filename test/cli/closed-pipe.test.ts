@@ -46,7 +46,7 @@ describe('a closed output pipe', () => {
     try {
       const out = join(example.dir, 'plan.json');
       const r = await runWithClosed('stderr', ['plan', example.dir, '--local', '--format', 'json', '--out', out]);
-      expect(JSON.parse(r.output).format_version).toBe(1);
+      expect(JSON.parse(r.output).format_version).toBe(2);
       expect(r.code).toBe(0);
     } finally {
       example.dispose();

@@ -26,7 +26,7 @@ describe('--json-out', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toContain('Drift on stack');
     const plan = JSON.parse(readFileSync(file, 'utf8')) as { format_version: number; resources: { action: string }[] };
-    expect(plan.format_version).toBe(1);
+    expect(plan.format_version).toBe(2);
     expect(plan.resources.length).toBeGreaterThan(0);
     expect(plan.resources.every((x) => x.action === 'create')).toBe(true);
   });

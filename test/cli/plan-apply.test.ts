@@ -38,7 +38,7 @@ describe('plan and apply against a service', () => {
     const json = await edgeops(['plan', example.dir, '--format', 'json'], { env: env() });
     expect(json.code).toBe(0);
     const plan = JSON.parse(json.stdout);
-    expect(plan.format_version).toBe(1);
+    expect(plan.format_version).toBe(2);
     expect(plan.stack).toBe('example-basic');
     expect(plan.summary).toEqual({ create: 8, update: 0, replace: 0, delete: 0 });
     expect(plan.resources.map((r: { address: string }) => r.address).sort()).toEqual([

@@ -78,7 +78,7 @@ describe('the self-check after apply', () => {
     ]);
     const r = await edgeops(['apply', dir, '--auto-approve'], { env: env('partial') });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^failed to create HTTPSEdge\/site: 400 ERR_HOSTPORT_IN_USE: .+$/m);
+    expect(r.stdout).toMatch(/^failed to create HTTPSEdge\/site \(.+\.yaml:6\): 400 ERR_HOSTPORT_IN_USE: .+$/m);
     expect(r.stdout).toContain('Apply failed: 1 action failed; 1 created, 0 updated, 0 replaced, 0 deleted.\n');
     expect(r.stdout).toMatch(/^ {2}skipped: create HTTPSEdgeRoute\/site-root/m);
     expect(r.stderr).toContain('  TunnelGroupBackend/api: update: /description\n');

@@ -166,7 +166,7 @@ describe('concurrent applies of one stack', () => {
     ]);
     const r = await cli(['apply', dir, '--auto-approve'], 'failing');
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/failed to create TCPEdge\/clash: 400 ERR_HOSTPORT_IN_USE/);
+    expect(r.stdout).toMatch(/failed to create TCPEdge\/clash \(.+\.yaml:\d+\): 400 ERR_HOSTPORT_IN_USE/);
     expect(await lockRecords('failing')).toEqual([]);
     // And the next apply is not kept waiting: with --lock-timeout 0 it would fail if a record were left.
     expect((await cli(['apply', writeDocs('failing-fixed', [{ kind: 'IPPolicy', name: 'ok' }]), '--auto-approve', '--lock-timeout', '0'], 'failing')).code).toBe(0);

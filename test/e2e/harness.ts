@@ -47,7 +47,8 @@ export async function startE2E(opts: { dbFile?: string; faults?: unknown; retry?
   const dir = mkdtempSync(join(tmpdir(), 'edgeops-e2e-'));
   const load = async (docs: Doc[]) => {
     writeFileSync(join(dir, 'all.yaml'), docs.map((d) => stringify(d)).join('---\n'));
-    return loadDesired([dir], {});
+    // No documents is a deliberate destroy here (tests empty a stack), as --destroy allows on the command line.
+    return loadDesired([dir], {}, { allowEmpty: docs.length === 0 });
   };
   const e: E2E = {
     svc,

@@ -10,6 +10,7 @@ import { fetchLive } from '../../src/engine/live.ts';
 import { parseMetadata } from '../../src/engine/ownership.ts';
 import type { Plan } from '../../src/engine/plan-data.ts';
 import { describedKeys, fieldsKey, hostportKeys } from '../../src/kinds/adopt-keys.ts';
+import { HOSTPORTS } from '../../src/kinds/edge-kind.ts';
 import type { ResourceKind } from '../../src/kinds/resource-kind.ts';
 import type { DesiredResource } from '../../src/manifest/document.ts';
 import { executePlan } from '../../src/pipeline.ts';
@@ -22,7 +23,7 @@ function world() {
     Pol: describedKeys,
     Rule: (body) => fieldsKey('rule', body, ['pol_id', 'cidr']),
   };
-  const kinds = w.kinds.map((k) => (hooks[k.kind] ? { ...k, adoptKeys: hooks[k.kind] } : k));
+  const kinds = w.kinds.map((k) => (hooks[k.kind] ? { ...k, adoptKeys: hooks[k.kind], ...(k.kind === 'Edge' ? { unique: [HOSTPORTS] } : {}) } : k));
   return { ...w, kinds };
 }
 type World = ReturnType<typeof world>;
@@ -88,12 +89,14 @@ describe('adoption', () => {
     const a = w.store.seed('Edge', 'edg_', { hostports: ['h:1'] });
     const b = w.store.seed('Edge', 'edg_', { hostports: ['h:2'] });
     const theirs = w.store.seed('Edge', 'edg_', { hostports: ['h:3'], metadata: marked('other', 'Edge/x') });
-    const docs = [res('Edge/both', { hostports: ['h:1', 'h:2'] }), res('Edge/x', { hostports: ['h:3'] })];
+    w.store.seed('Pol', 'pol_', { description: 'office', metadata: marked('other', 'Pol/office') });
+    const docs = [res('Edge/both', { hostports: ['h:1', 'h:2'] }), res('Edge/x', { hostports: ['h:3'] }), res('Pol/office', { description: 'office' })];
     const { plan } = await planOf(w, docs, true);
-    expect(lines(plan)).toEqual(['create:Edge/both', 'create:Edge/x']);
+    expect(lines(plan)).toEqual(['create:Edge/both', 'create:Edge/x', 'create:Pol/office']);
+    // Another stack's policy of the same name and description is no conflict: no warning for it.
     expect(plan.warnings).toEqual([
       `Edge/both is not adopted: it matches 2 unmanaged Edge resources (${a} by hostport h:1, ${b} by hostport h:2); make the manifest match one of them`,
-      `Edge/x would be created, but Edge ${theirs} of stack "other" has the same hostport h:3; it cannot be adopted, and apply may fail`,
+      `Edge/x would be created, but Edge ${theirs} of stack "other" holds the same hostport h:3, which one resource may hold at a time: apply will fail unless that stack releases it`,
     ]);
   });
 

@@ -29,11 +29,11 @@ describe('delete safety', () => {
 
   it('refuses over max_deletes, naming the count and the limit, unless deletes are allowed', () => {
     const plan = planWith({ TCPEdge: 6, IPPolicy: 6 });
-    expect(() => assertDeletesAllowed(plan, {}, false)).toThrow(UnsafePlanError);
-    expect(() => assertDeletesAllowed(plan, {}, false)).toThrow('it deletes 12 resources, more than max_deletes (10)');
-    expect(() => assertDeletesAllowed(plan, {}, true)).not.toThrow();
-    expect(() => assertDeletesAllowed(plan, { max_deletes: 12 }, false)).not.toThrow();
-    expect(() => assertDeletesAllowed(planWith({ TCPEdge: 1 }), { max_deletes: 0 }, false)).toThrow('more than max_deletes (0)');
+    expect(() => assertDeletesAllowed(plan, {}, { deletes: false, destroy: false })).toThrow(UnsafePlanError);
+    expect(() => assertDeletesAllowed(plan, {}, { deletes: false, destroy: false })).toThrow('it deletes 12 resources, more than max_deletes (10)');
+    expect(() => assertDeletesAllowed(plan, {}, { deletes: true, destroy: false })).not.toThrow();
+    expect(() => assertDeletesAllowed(plan, { max_deletes: 12 }, { deletes: false, destroy: false })).not.toThrow();
+    expect(() => assertDeletesAllowed(planWith({ TCPEdge: 1 }), { max_deletes: 0 }, { deletes: false, destroy: false })).toThrow('more than max_deletes (0)');
   });
 
   it('applies per-kind limits on their own', () => {
@@ -41,8 +41,19 @@ describe('delete safety', () => {
     const config = { max_deletes_per_kind: { TCPEdge: 2, IPPolicy: 5, TLSEdge: 0 } };
     expect(checkDeletes(plan, config).exceeded).toEqual([{ kind: 'TCPEdge', deletes: 3, max: 2 }]);
     expect(deleteStatusLine(plan, config)).toBeUndefined();
-    expect(() => assertDeletesAllowed(plan, config, false)).toThrow('it deletes 3 TCPEdge resources, more than max_deletes_per_kind.TCPEdge (2)');
-    expect(() => assertDeletesAllowed(plan, config, true)).not.toThrow();
+    expect(() => assertDeletesAllowed(plan, config, { deletes: false, destroy: false })).toThrow('it deletes 3 TCPEdge resources, more than max_deletes_per_kind.TCPEdge (2)');
+    expect(() => assertDeletesAllowed(plan, config, { deletes: true, destroy: false })).not.toThrow();
     expect(deleteStatusLine(planWith({ IPPolicy: 1 }), config)).toBe('Deletes: 1 of max 10 (IPPolicy 1 of max 5), within the limits.');
+  });
+
+  it('refuses a destroy without --destroy whatever the limits, and lets --destroy past them', () => {
+    const small = { ...planWith({ TCPEdge: 2 }), destroy: { resources: 2 } };
+    const large = { ...planWith({ TCPEdge: 12 }), destroy: { resources: 12 } };
+    for (const plan of [small, large]) {
+      expect(() => assertDeletesAllowed(plan, {}, { deletes: false, destroy: false })).toThrow(`it deletes every resource of stack "s" (${plan.destroy.resources})`);
+      expect(() => assertDeletesAllowed(plan, {}, { deletes: true, destroy: false })).toThrow('pass --destroy');
+      expect(() => assertDeletesAllowed(plan, { max_deletes: 0 }, { deletes: false, destroy: true })).not.toThrow();
+      expect(deleteStatusLine(plan, {})).toBeUndefined();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { fetchLive } from '../../src/engine/live.ts';
 import { buildPlan } from '../../src/engine/plan.ts';
 import type { Plan } from '../../src/engine/plan-data.ts';
 import { planChecksum, sameChecksum } from '../../src/engine/plan-meaning.ts';
-import { buildSavedPlan, parseSavedPlan, secretsOfKinds } from '../../src/engine/saved-plan.ts';
+import { buildSavedPlan, exposedSecretFields, parseSavedPlan, secretsOfKinds } from '../../src/engine/saved-plan.ts';
 import type { SavedPlan } from '../../src/engine/saved-plan.ts';
 import { checkSavedPlan } from '../../src/engine/saved-plan-check.ts';
 import type { LiveState } from '../../src/engine/live.ts';
@@ -62,6 +62,19 @@ describe('a saved plan', () => {
     const cert = saved.plan.actions.find((a) => a.id === 'create:Cert/c')!;
     expect(cert.body!.key).toEqual({ $secret: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) });
     expect(cert.body!.pem).toBe('CERT');
+  });
+
+  it('holds only fingerprints in its secret fields, never the key, however short (the check before writing)', async () => {
+    const { w } = seeded();
+    const { saved } = await saveNow(w);
+    const secretsOf = secretsOfKinds(w.kinds);
+    expect(exposedSecretFields(saved.plan, secretsOf, API_KEY)).toEqual([]);
+    // A short key is looked for in the secret fields, not in the text where "dev" may be an ordinary word.
+    expect(exposedSecretFields(saved.plan, secretsOf, 'dev')).toEqual([]);
+    const leaked = { ...saved.plan, actions: saved.plan.actions.map((a) => (a.kind === 'Cert' ? { ...a, body: { ...a.body, key: 'dev' } } : a)) };
+    expect(exposedSecretFields(leaked, secretsOf, 'dev')).toEqual(['Cert/c key']);
+    const inFingerprint = { ...saved.plan, actions: saved.plan.actions.map((a) => (a.kind === 'Cert' ? { ...a, body: { ...a.body, key: { $secret: 'dev' } } } : a)) };
+    expect(exposedSecretFields(inFingerprint, secretsOf, 'dev')).toEqual(['Cert/c key']);
   });
 
   it('is applied as saved when only unrelated objects changed, with its secret values put back', async () => {

@@ -6,6 +6,7 @@ import { errorLines, readTree, writeTree, yaml } from './tree.ts';
 describe('edgeops.yaml', () => {
   it('reads every setting', async () => {
     const state = await readTree({
+      'p.yaml': yaml('kind: IPPolicy', 'name: p'),
       'edgeops.yaml': yaml(
         '# yaml-language-server: $schema=../schemas/edgeops.schema.json',
         'stack: staging-eu',
@@ -61,8 +62,9 @@ describe('edgeops.yaml', () => {
   });
 
   it('is empty when absent or empty', async () => {
-    expect((await readTree({ 'edgeops.yaml': '# nothing yet\n' })).config).toEqual({});
-    expect((await readTree({})).config).toEqual({});
+    const doc = yaml('kind: IPPolicy', 'name: p');
+    expect((await readTree({ 'p.yaml': doc, 'edgeops.yaml': '# nothing yet\n' })).config).toEqual({});
+    expect((await readTree({ 'p.yaml': doc })).config).toEqual({});
   });
 
   it('lets the project files of several roots agree, and reports where they differ', async () => {
@@ -70,6 +72,9 @@ describe('edgeops.yaml', () => {
       'a/edgeops.yaml': yaml('stack: prod', 'concurrency: 4'),
       'b/edgeops.yaml': yaml('stack: prod', 'max_deletes: 2'),
       'c/edgeops.yml': yaml('stack: dev'),
+      'a/p.yaml': yaml('kind: IPPolicy', 'name: a'),
+      'b/p.yaml': yaml('kind: IPPolicy', 'name: b'),
+      'c/p.yaml': yaml('kind: IPPolicy', 'name: c'),
     });
     expect((await readDesiredState(['a', 'b'], { cwd, env: {} })).config).toEqual({
       file: 'a/edgeops.yaml',
@@ -78,7 +83,7 @@ describe('edgeops.yaml', () => {
       max_deletes: 2,
     });
     const err = await readDesiredState(['a', 'c'], { cwd, env: {} }).catch((e: Error) => e);
-    expect((err as Error).message).toBe('c/edgeops.yml:1:1: stack: differs from the value in a/edgeops.yaml (project files of a run must agree)');
+    expect((err as Error).message).toBe('c/edgeops.yml:1:1: stack: differs from the value in a/edgeops.yaml (the paths of one run must use the same settings)');
   });
 
   it('counts the stack from the file against the metadata limit', async () => {

@@ -2,7 +2,7 @@
 // DesiredState; a broken set reports every problem of every file at once, sorted by file, line and column.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManifestError } from '../../src/errors.ts';
+import { ManifestError, NoManifestsError } from '../../src/errors.ts';
 import { readDesiredState } from '../../src/manifest/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -177,7 +177,11 @@ describe('readDesiredState', () => {
     expect(state.config.stack).toBe('fixtures');
   });
 
-  it('accepts a directory without manifests', async () => {
-    expect(await readDesiredState([`${V}/certs`], { cwd: root, env: {} })).toEqual({ resources: [], config: {} });
+  it('refuses a directory without manifests, naming it and the files skipped, unless empty paths are allowed', async () => {
+    const err = await readDesiredState([`${V}/certs`], { cwd: root, env: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NoManifestsError);
+    expect((err as Error).message).toContain(`  ${V}/certs: no *.yaml or *.yml file below it; skipped ${V}/certs/`);
+    // The directory's settings are those of the edgeops.yaml above it.
+    expect(await readDesiredState([`${V}/certs`], { cwd: root, env: {}, allowEmpty: true })).toEqual({ resources: [], config: { stack: 'fixtures', concurrency: 4, max_deletes: 5, max_deletes_per_kind: { TCPEdge: 1 }, file: `${V}/edgeops.yaml` } });
   });
 });

@@ -16,14 +16,18 @@ describe('apply report', () => {
     expect(eventLine({ type: 'done', action: action('module-put:TLSEdge/secure:backend') }))
       .toBe('updated TLSEdge/secure: module backend put (edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA)');
     expect(eventLine({ type: 'failed', action: action('create:TCPEdge/ssh'), error: { status: 400, errorCode: 'ERR_HOSTPORT_IN_USE', message: 'hostport in use' } }))
-      .toBe('failed to create TCPEdge/ssh: 400 ERR_HOSTPORT_IN_USE: hostport in use');
+      .toBe('failed to create TCPEdge/ssh (infra/edges.yaml:12): 400 ERR_HOSTPORT_IN_USE: hostport in use');
+    // The failure names the document's file:line, and every managed resource the service's message mentions by id.
+    const inUse = { status: 400, errorCode: 'ERR_HOSTPORT_IN_USE', message: 'hostport 1.tcp.example.com:20001 is already used by ipp_1234567890abcdefghijklmnopq' };
+    expect(eventLine({ type: 'failed', action: action('create:TCPEdge/ssh'), error: inUse }, samplePlan.names))
+      .toBe('failed to create TCPEdge/ssh (infra/edges.yaml:12): 400 ERR_HOSTPORT_IN_USE: hostport 1.tcp.example.com:20001 is already used by IPPolicy/office (ipp_1234567890abcdefghijklmnopq)');
     expect(eventLine({ type: 'skipped', action: action('create:TCPEdge/ssh'), because: 'create:TunnelGroupBackend/web' }))
       .toBe('skipped TCPEdge/ssh (depends on failed create:TunnelGroupBackend/web)');
   });
 
   it('sums up a complete apply per address', () => {
     const result: ApplyResult = { ok: true, results: samplePlan.actions.map((a) => ({ actionId: a.id, status: 'done' as const })) };
-    expect(applySummary(samplePlan, result)).toBe('Apply complete: 3 created, 1 updated, 1 replaced, 1 deleted.\n');
+    expect(applySummary(samplePlan, result)).toBe('Apply complete: 3 created, 1 updated, 1 replaced, 2 deleted.\n');
   });
 
   it('lists every failure with its API error and every skipped dependent', () => {
@@ -34,18 +38,21 @@ describe('apply report', () => {
         { actionId: 'create:TCPEdge/ssh', status: 'skipped', skippedBecause: 'create:TunnelGroupBackend/web' },
         { actionId: 'delete:HTTPResponseBackend/maintenance', status: 'done' },
         { actionId: 'create:TLSCertificate/wildcard', status: 'failed', error: { message: 'socket hang up' } },
+        { actionId: 'create:TCPEdge/ssh', status: 'failed', error: { status: 400, errorCode: 'ERR_X', message: 'TunnelGroupBackend bkdtg_old000000000000000000000 is busy' } },
       ],
     };
     expect(applySummary(samplePlan, result)).toBe([
-      'Apply failed: 2 actions failed; 0 created, 0 updated, 0 replaced, 1 deleted.',
+      'Apply failed: 3 actions failed; 0 created, 0 updated, 0 replaced, 1 deleted.',
       '  failed:  create TunnelGroupBackend/web: 409 ERR_CONFLICT: no',
       '  failed:  create TLSCertificate/wildcard: socket hang up',
+      '  failed:  create TCPEdge/ssh (infra/edges.yaml:12): 400 ERR_X: TunnelGroupBackend TunnelGroupBackend/web-old (bkdtg_old000000000000000000000) is busy',
       '  skipped: create TCPEdge/ssh (depends on create:TunnelGroupBackend/web)',
-      '  not started: 4 actions',
+      '  not started: 5 actions',
       '    update TLSEdge/secure',
       '    module-put TLSEdge/secure: module backend put',
       '    module-delete TLSEdge/secure: module ip_restriction delete',
       '    replace IPPolicyRule/office-v4',
+      '    delete RouteResponseHeaders of HTTPSEdgeRoute/api',
       'Run the same command again to converge once the cause is fixed.',
       '',
     ].join('\n'));
@@ -62,7 +69,7 @@ describe('an interrupted apply', () => {
     };
     expect(applySummary(samplePlan, result)).toBe([
       'Apply failed: interrupted; 2 created, 0 updated, 0 replaced, 0 deleted.',
-      '  not started: 6 actions',
+      '  not started: 7 actions',
       ...samplePlan.actions.slice(2).map((a) => `    ${a.op} ${actionLabel(a)}`),
       'Run the same command again to converge once the cause is fixed.',
       '',

@@ -9,9 +9,10 @@ describe('json renderer', () => {
 
   it('has the documented top-level structure', () => {
     const json = JSON.parse(renderPlanJson(samplePlan));
-    expect(Object.keys(json)).toEqual(['format_version', 'stack', 'summary', 'resources', 'warnings']);
-    expect(json.format_version).toBe(1);
-    expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 1 });
+    expect(Object.keys(json)).toEqual(['format_version', 'stack', 'destroy', 'summary', 'resources', 'warnings']);
+    expect(json.format_version).toBe(2);
+    expect(json.destroy).toBe(false);
+    expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 2 });
     expect(json.resources.map((r: { address: string; action: string }) => `${r.action} ${r.address}`)).toEqual([
       'create TunnelGroupBackend/web',
       'create TLSCertificate/wildcard',
@@ -19,11 +20,30 @@ describe('json renderer', () => {
       'update TLSEdge/secure',
       'replace IPPolicyRule/office-v4',
       'delete HTTPResponseBackend/maintenance',
+      'delete RouteResponseHeaders/edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1/edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2',
     ]);
     for (const r of json.resources) {
-      expect(Object.keys(r)).toEqual(['address', 'kind', 'name', 'action', 'live_id', 'reason', 'modules', 'changes']);
-      for (const c of r.changes) expect(Object.keys(c)).toEqual(['path', 'op', 'old', 'new', 'sensitive', 'known_after_apply']);
+      expect(Object.keys(r)).toEqual(['address', 'label', 'source', 'kind', 'name', 'action', 'live_id', 'reason', 'modules', 'changes']);
+      for (const c of r.changes) expect(Object.keys(c)).toEqual(['path', 'op', 'old', 'new', 'sensitive', 'known_after_apply', 'names']);
     }
+  });
+
+  it('keeps ids, names each id of a managed resource, labels natural-key items and lists what a delete destroys', () => {
+    const json = planToJson(samplePlan);
+    const ssh = json.resources.find((r) => r.address === 'TCPEdge/ssh')!;
+    expect(ssh.source).toBe('infra/edges.yaml:12');
+    expect(ssh.changes[2]).toMatchObject({ new: 'ipp_1234567890abcdefghijklmnopq', names: { ipp_1234567890abcdefghijklmnopq: 'IPPolicy/office' } });
+    const headers = json.resources.at(-1)!;
+    expect(headers.label).toBe('RouteResponseHeaders of HTTPSEdgeRoute/api');
+    expect(headers.source).toBeNull();
+    expect(headers.changes.map((c) => [c.path, c.op, c.old, c.names])).toEqual([
+      ['/add', 'remove', { 'x-frame-options': 'DENY' }, {}],
+      ['/edge_id', 'remove', 'edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1', { edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1: 'HTTPSEdge/site' }],
+      ['/route_id', 'remove', 'edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2', { edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2: 'HTTPSEdgeRoute/api' }],
+    ]);
+    const maintenance = json.resources.find((r) => r.address === 'HTTPResponseBackend/maintenance')!;
+    expect(maintenance.label).toBe('HTTPResponseBackend/maintenance');
+    expect(maintenance.changes.map((c) => c.path)).toEqual(['/body', '/description', '/status_code']);
   });
 
   it('folds module actions into their resource and shows a module delete as a removal', () => {
@@ -31,8 +51,8 @@ describe('json renderer', () => {
     expect(edge.action).toBe('update');
     expect(edge.live_id).toBe('edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA');
     expect(edge.modules).toEqual([{ module: 'backend', op: 'put' }, { module: 'ip_restriction', op: 'delete' }]);
-    expect(edge.changes).toContainEqual({ path: '/backend/backend_id', op: 'replace', old: 'bkdtg_old000000000000000000000', new: { $ref: 'TunnelGroupBackend/web' }, sensitive: false, known_after_apply: true });
-    expect(edge.changes).toContainEqual({ path: '/ip_restriction', op: 'remove', old: null, new: null, sensitive: false, known_after_apply: false });
+    expect(edge.changes).toContainEqual({ path: '/backend/backend_id', op: 'replace', old: 'bkdtg_old000000000000000000000', new: { $ref: 'TunnelGroupBackend/web' }, sensitive: false, known_after_apply: true, names: { bkdtg_old000000000000000000000: 'TunnelGroupBackend/web-old' } });
+    expect(edge.changes).toContainEqual({ path: '/ip_restriction', op: 'remove', old: null, new: null, sensitive: false, known_after_apply: false, names: {} });
   });
 
   it('keeps a reference to a resource of the same plan as {"$ref": ...}', () => {
@@ -47,12 +67,12 @@ describe('json renderer', () => {
     expect(text).not.toContain(SECRET_KEY_PEM.split('\n')[1]!.slice(0, 16));
     const rule = planToJson(samplePlan).resources.find((r) => r.action === 'replace')!;
     expect(rule.reason).toBe('action cannot be updated');
-    expect(rule.changes[1]).toEqual({ path: '/private_key_pem', op: 'replace', old: null, new: null, sensitive: true, known_after_apply: false });
+    expect(rule.changes[1]).toEqual({ path: '/private_key_pem', op: 'replace', old: null, new: null, sensitive: true, known_after_apply: false, names: {} });
   });
 
   it('renders an empty plan', () => {
     expect(JSON.parse(renderPlanJson(emptyPlan))).toEqual({
-      format_version: 1, stack: 'default', summary: { create: 0, update: 0, replace: 0, delete: 0 }, resources: [], warnings: [],
+      format_version: 2, stack: 'default', destroy: false, summary: { create: 0, update: 0, replace: 0, delete: 0 }, resources: [], warnings: [],
     });
   });
 });

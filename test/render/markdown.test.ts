@@ -10,7 +10,7 @@ describe('markdown renderer', () => {
 
   it('holds a summary table and a diff block whose first column GitHub colours', () => {
     const md = renderPlanMarkdown(samplePlan);
-    expect(md).toContain('| to create | to update | to replace | to delete |\n|---:|---:|---:|---:|\n| 3 | 1 | 1 | 1 |');
+    expect(md).toContain('| to create | to update | to replace | to delete |\n|---:|---:|---:|---:|\n| 3 | 1 | 1 | 2 |');
     const block = /```diff\n([\s\S]*?)\n```/.exec(md)?.[1];
     expect(block).toBeDefined();
     for (const line of block!.split('\n').filter((l) => l !== '')) expect(line[0]).toMatch(/[+\-!]/);
@@ -19,7 +19,7 @@ describe('markdown renderer', () => {
     expect(block).toContain('-     labels["odd.key"]: "x" -> null');
     expect(block).toContain('! -/+ IPPolicyRule/office-v4');
     expect(block).toContain('- HTTPResponseBackend/maintenance');
-    expect(md).toContain('Plan: 3 to create, 1 to update, 1 to replace, 1 to delete.');
+    expect(md).toContain('Plan: 3 to create, 1 to update, 1 to replace, 2 to delete.');
     expect(md).toContain('> **Warning:** this plan deletes 1 resource (max\\_deletes is 10)');
   });
 

@@ -52,6 +52,7 @@ export const samplePlan: Plan = {
       kind: 'TCPEdge',
       name: 'ssh',
       address: 'TCPEdge/ssh',
+      source: 'infra/edges.yaml:12',
       changes: [
         { path: '/hostports', kind: 'add', new: ['1.tcp.example.com:20001'] },
         { path: '/backend', kind: 'add', new: { enabled: true, backend_id: { $ref: 'TunnelGroupBackend/web' } }, knownAfterApply: true },
@@ -119,11 +120,38 @@ export const samplePlan: Plan = {
       name: 'maintenance',
       address: 'HTTPResponseBackend/maintenance',
       liveId: 'bkdhr_2rcCvYaCz4tUbWiCRVTCu2Rsxr9',
-      changes: [],
+      // What a delete destroys, as the engine lists it: every field of the live resource.
+      changes: [
+        { path: '/body', kind: 'remove', old: 'down for maintenance' },
+        { path: '/description', kind: 'remove', old: 'maintenance page' },
+        { path: '/status_code', kind: 'remove', old: 503 },
+      ],
+      dependsOn: [],
+    },
+    {
+      // A natural-key item no document names: its address is made of ids, its label of its parents' names.
+      id: 'delete:RouteResponseHeaders/edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1/edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2',
+      op: 'delete',
+      kind: 'RouteResponseHeaders',
+      name: 'edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1/edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2',
+      address: 'RouteResponseHeaders/edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1/edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2',
+      label: 'RouteResponseHeaders of HTTPSEdgeRoute/api',
+      liveId: 'edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1/edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2',
+      changes: [
+        { path: '/add', kind: 'remove', old: { 'x-frame-options': 'DENY' } },
+        { path: '/edge_id', kind: 'remove', old: 'edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1' },
+        { path: '/route_id', kind: 'remove', old: 'edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2' },
+      ],
       dependsOn: [],
     },
   ],
-  summary: { create: 3, update: 1, replace: 1, delete: 1 },
+  names: {
+    bkdtg_old000000000000000000000: 'TunnelGroupBackend/web-old',
+    edghts_2rcCvYaCz4tUbWiCRVTCu2Rsxr1: 'HTTPSEdge/site',
+    edghtsrt_2rcCvYaCz4tUbWiCRVTCu2Rsxr2: 'HTTPSEdgeRoute/api',
+    ipp_1234567890abcdefghijklmnopq: 'IPPolicy/office',
+  },
+  summary: { create: 3, update: 1, replace: 1, delete: 2 },
   warnings: ['this plan deletes 1 resource (max_deletes is 10)'],
 };
 

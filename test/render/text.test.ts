@@ -20,11 +20,11 @@ describe('text renderer', () => {
     expect(text).toContain('  ~ TLSEdge/secure  # edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA\n');
     expect(text).toContain('      ~ description: "old words" -> "new words"\n');
     expect(text).toContain('      ~ module backend (put)\n');
-    expect(text).toContain('          ~ backend.backend_id: "bkdtg_old000000000000000000000" -> id of TunnelGroupBackend/web (known after apply)\n');
+    expect(text).toContain('          ~ backend.backend_id: TunnelGroupBackend/web-old (bkdtg_old000000000000000000000) -> id of TunnelGroupBackend/web (known after apply)\n');
     expect(text).toContain('      - module ip_restriction (delete)\n');
     expect(text).toContain('  -/+ IPPolicyRule/office-v4 (replace: action cannot be updated)  # ipr_');
     expect(text).toContain('  - HTTPResponseBackend/maintenance  # bkdhr_');
-    expect(text).toContain('Plan: 3 to create, 1 to update, 1 to replace, 1 to delete.\n');
+    expect(text).toContain('Plan: 3 to create, 1 to update, 1 to replace, 2 to delete.\n');
     expect(text).toContain('Warning: this plan deletes 1 resource (max_deletes is 10)\n');
   });
 

@@ -1,13 +1,15 @@
 // `edgeops apply [PATH...]`: plan, confirm, execute with progress, then the summary. Exit 1 on any failure.
 // Approval comes from the prompt, --auto-approve, a checksum (`--checksum`: only a fresh plan with exactly that
 // checksum runs) or a saved plan (`--plan FILE`: exactly its actions run, unless what they act on changed).
-// Every way refuses a plan over the delete limits without --allow-deletes.
+// Every way refuses a plan over the delete limits without --allow-deletes, and a plan deleting every resource
+// of the stack (a destroy) without --destroy.
 import { Option, type Command } from 'commander';
 import { AbortedError, ApplyFailedError, ConfigError, StalePlanError } from '../../errors.ts';
 import { savedFileKey } from '../../engine/fingerprint.ts';
 import { sameChecksum } from '../../engine/plan-meaning.ts';
-import { assertDeletesAllowed, deleteStatusLine } from '../../engine/safety.ts';
+import { assertDeletesAllowed, deleteStatusLine, markDestroy } from '../../engine/safety.ts';
 import { checkSavedPlan } from '../../engine/saved-plan-check.ts';
+import { liveNames } from '../../engine/plan-names.ts';
 import { KINDS } from '../../kinds/index.ts';
 import { computePlan, executeAndCheck, loadDesired } from '../../pipeline.ts';
 import type { PlanContext } from '../../pipeline.ts';
@@ -29,6 +31,7 @@ interface ApplyFlags extends SharedFlags {
   plan?: string;
   checksum?: string;
   allowDeletes?: boolean;
+  destroy?: boolean;
   lockTimeout?: string;
 }
 
@@ -41,11 +44,16 @@ export function registerApply(program: Command, ctx: CliContext, done: (code: nu
     .addOption(new Option('--plan <file>', 'apply a plan saved by `plan --out`, exactly; refused if what it acts on changed since'))
     .addOption(new Option('--checksum <checksum>', 'apply only if a fresh plan has this checksum (as printed by `plan`); no prompt'))
     .addOption(new Option('--allow-deletes', 'apply a plan that deletes more than max_deletes (or a max_deletes_per_kind limit)'))
+    .addOption(new Option('--destroy', 'apply a plan that deletes every resource of the stack (paths without documents are then allowed)'))
     .addOption(lockTimeoutOption());
   addSharedOptions(addAdoptOptions(cmd))
     .addHelpText('after', `
+A plan that deletes every resource of the stack is a destroy: it runs only with --destroy, whatever the
+delete limits (and then without them). To delete a stack on purpose, apply a directory holding only its
+edgeops.yaml with --destroy; any other path without documents is an error.
+
 Exit codes: 0 applied (or nothing to do), 1 error, refusal (stale saved plan, checksum mismatch, too many
-deletes) or partial failure (every failure is listed; the actions that did not depend on it ran, and running
+deletes, a destroy without --destroy) or partial failure (every failure is listed; the actions that did not depend on it ran, and running
 the command again converges).
 
 Examples:
@@ -54,14 +62,17 @@ Examples:
   $ EDGEOPS_STACK=staging edgeops apply infra/ --auto-approve --concurrency 4
   $ edgeops apply --plan plan.json                       # the plan saved by: edgeops plan infra/ --out plan.json
   $ edgeops apply infra/ --checksum sha256:4f1c...        # the checksum a reviewer approved
-  $ edgeops apply infra/ --auto-approve --allow-deletes`)
+  $ edgeops apply infra/ --auto-approve --allow-deletes
+  $ edgeops apply retired/ --destroy                      # retired/ holds only edgeops.yaml: delete the whole stack`)
     .action(async (args: string[], flags: ApplyFlags) => {
       if (flags.plan && flags.checksum) throw new ConfigError('--plan and --checksum cannot be combined: a saved plan is applied as saved');
       if (flags.plan && flags.adopt !== undefined) throw new ConfigError('--adopt and --no-adopt cannot be combined with --plan: the saved plan says whether it adopts');
       const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
       const paths = args.length > 0 ? args : saved?.paths ?? [];
       if (paths.length === 0) throw new ConfigError('no manifest paths given: apply PATH... (or --plan FILE, which records them)');
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack });
+      // A saved destroy re-reads its empty paths, so that the refusal without --destroy names the real reason.
+      const allowEmpty = flags.destroy === true || saved?.plan.destroy !== undefined;
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
       learnSecrets(ctx, desired);
       const isTTY = ctx.stdout.isTTY === true;
       const settings = resolveSettings(flags, ctx.env, desired.config, isTTY);
@@ -86,7 +97,8 @@ Examples:
           ctx.out(`Applying the saved plan ${flags.plan} (checksum ${saved.checksum}).\n\n`);
           approved = true;
         }
-        const { plan } = planned;
+        const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
+        planned = { ...planned, plan };
         ctx.out(renderPlanText(plan, { color: settings.color }) + renderFooterText({ deletes: deleteStatusLine(plan, desired.config) }));
         if (flags.checksum) {
           const actual = checksumOf(plan, material);
@@ -97,17 +109,20 @@ Examples:
         }
         if (interrupt.signal.aborted) throw interruptedBefore('before any action started');
         if (plan.actions.length === 0) return;
-        assertDeletesAllowed(plan, desired.config, flags.allowDeletes === true);
+        assertDeletesAllowed(plan, desired.config, { deletes: flags.allowDeletes === true, destroy: flags.destroy === true });
         if (!approved) await confirmApply(ctx);
         if (interrupt.signal.aborted) throw interruptedBefore('before any action started');
         interrupt.actionsStarting();
         ctx.out('\n');
 
+        // A failure may mention any live resource (the one in the way, a referrer): each is named if managed.
+        const names = { ...Object.fromEntries(liveNames(planned.live, KINDS, settings.stack)), ...plan.names };
         const progress = createApplyProgress({
           // DESIGN 2: NO_COLOR and --no-color turn the live display off as well, not only the colours.
           live: settings.color,
           color: settings.color,
           total: plan.actions.length,
+          names,
           write: (text) => ctx.out(text),
           columns: ctx.stdout.columns,
         });
@@ -125,7 +140,7 @@ Examples:
         // What was written is always reported first; then the self-check's failure (a perpetual diff is a bug
         // in edgeops, named by field), which fails the apply even when every action succeeded.
         const { result, selfCheck } = outcome;
-        ctx.out(`\n${applySummary(plan, result)}`);
+        ctx.out(`\n${applySummary(plan, result, names)}`);
         if (lock.lost.aborted) throw new LockLostError(settings.stack, lock.id);
         if (result.interrupted) throw new AbortedError('apply interrupted; run it again to converge');
         if (selfCheck) throw selfCheck;

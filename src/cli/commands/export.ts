@@ -1,12 +1,11 @@
-// `edgeops export [--out DIR] [--all] [--snapshot FILE]`: live resources -> manifests that `plan` shows as
-// "No changes." for the managed ones; and/or the live state as a snapshot for `plan --against`. Read-only.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+// `edgeops export [PATH] [--out DIR] [--all] [--snapshot FILE]`: live resources -> manifests that `plan` shows
+// as "No changes." for the managed ones; and/or the live state as a snapshot for `plan --against`. Read-only.
+// PATH (default: the current directory) is the manifests' directory: its edgeops.yaml (or the nearest above)
+// gives the stack and service, and --local reads its .edgeops/local.db, never creating one.
 import { Option, type Command } from 'commander';
 import { ManifestError } from '../../errors.ts';
 import type { ProjectConfig } from '../../manifest/document.ts';
-import { readProjectFiles } from '../../manifest/project-file.ts';
-import { PROJECT_FILE_NAMES } from '../../manifest/schema-project.ts';
+import { readProjectConfig } from '../../manifest/project-file.ts';
 import { readOnlyApi } from '../../client/read-only.ts';
 import { buildExport, PROJECT_FILE, type ExportResult } from '../../export/build.ts';
 import { takeSnapshot, writeSnapshot } from '../../export/snapshot.ts';
@@ -23,10 +22,9 @@ interface ExportFlags extends SharedFlags {
   snapshot?: string;
 }
 
-/** The current directory's edgeops.yaml, if any: `export` run in a project exports that project's stack. */
-function projectConfig(): ProjectConfig {
-  const files = PROJECT_FILE_NAMES.filter((name) => existsSync(name)).map((name) => ({ abs: resolve(name), rel: name }));
-  const { config, issues } = readProjectFiles(files);
+/** The edgeops.yaml PATH uses, if any: `export` of a project exports that project's stack. */
+function projectConfig(path: string): ProjectConfig {
+  const { config, issues } = readProjectConfig([path], process.cwd());
   if (issues.length > 0) throw new ManifestError(issues);
   return config;
 }
@@ -67,6 +65,7 @@ export function registerExport(program: Command, ctx: CliContext, done: (code: n
   const cmd = program
     .command('export')
     .description('write manifests for live resources (managed ones by default), and/or a snapshot of live state')
+    .argument('[path]', "the manifests' directory, whose edgeops.yaml and --local database are used", '.')
     .addOption(new Option('--out <dir>', `directory for the manifests, one file per kind [default "${DEFAULT_EXPORT_DIR}" unless only --snapshot is given]`))
     .addOption(new Option('--all', 'also every resource without an ownership marker; the written edgeops.yaml then sets adopt: true'))
     .addOption(new Option('--snapshot <file>', 'write the live state as JSON, for `plan --against FILE` (no credentials needed there)'));
@@ -77,18 +76,20 @@ their description, hostport, path, CIDR or labels, and the edgeops.yaml written 
 plan and apply on the directory adopt them instead of creating copies (a resource adoption could not match,
 having no natural key or sharing it with another, is left out and named). References point at exported
 resources by name. Private keys are never exported: each certificate reads its key from an EDGEOPS_KEY_<NAME>
-variable, listed in the output. The stack comes from --stack, EDGEOPS_STACK or the current directory's
-edgeops.yaml; with --local, the embedded service of the current directory (.edgeops/local.db) is read.
+variable, listed in the output. The stack and the service come from the flags, the environment or the
+edgeops.yaml PATH uses (its own or the nearest above it); with --local, PATH's embedded service database
+(PATH/.edgeops/local.db) is read, and must exist.
 
 Exit codes: 0 written, 1 error.
 
 Examples:
   $ edgeops export --out infra/                  # then: edgeops plan infra/  -> "No changes."
+  $ edgeops export examples/basic --local        # the stack and local database of examples/basic
   $ edgeops export --all --out adopt/            # every resource; then: edgeops apply adopt/ (adopts them)
   $ edgeops export --snapshot live.json          # then: edgeops plan infra/ --against live.json`)
-    .action(async (flags: ExportFlags) => {
-      const settings = resolveSettings(flags, ctx.env, projectConfig(), ctx.stdout.isTTY === true);
-      const { snapshot, live } = await withConnection(settings, ['.'], ({ api }) => takeSnapshot(readOnlyApi(api, 'export')));
+    .action(async (path: string, flags: ExportFlags) => {
+      const settings = resolveSettings(flags, ctx.env, projectConfig(path), ctx.stdout.isTTY === true);
+      const { snapshot, live } = await withConnection(settings, [path], ({ api }) => takeSnapshot(readOnlyApi(api, 'export')), { readOnly: true });
       const text: string[] = [];
       const dir = flags.out ?? (flags.snapshot === undefined ? DEFAULT_EXPORT_DIR : undefined);
       if (dir !== undefined) {

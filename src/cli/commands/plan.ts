@@ -5,7 +5,8 @@ import { Option, type Command } from 'commander';
 import { openSnapshotApi } from '../../client/snapshot.ts';
 import { computePlan, loadDesired } from '../../pipeline.ts';
 import type { Plan } from '../../engine/plan-data.ts';
-import { deleteStatusLine } from '../../engine/safety.ts';
+import { deleteStatusLine, markDestroy } from '../../engine/safety.ts';
+import { KINDS } from '../../kinds/index.ts';
 import { renderPlanJson } from '../../render/json.ts';
 import { renderPlanMarkdown } from '../../render/markdown.ts';
 import { renderFooterMarkdown, renderFooterText, type PlanFooter } from '../../render/plan-footer.ts';
@@ -24,6 +25,7 @@ interface PlanFlags extends SharedFlags {
   against?: string;
   out?: string;
   jsonOut?: string;
+  destroy?: boolean;
 }
 
 export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, footer: PlanFooter = {}): string {
@@ -43,7 +45,8 @@ export function registerPlan(program: Command, ctx: CliContext, done: (code: num
     .addOption(new Option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are'))
     .addOption(new Option('--against <file>', 'plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)'))
     .addOption(new Option('--out <file>', 'also save the plan (no secret values) for `edgeops apply --plan FILE`'))
-    .addOption(new Option('--json-out <file>', 'also write the plan in the JSON plan format (as --format json prints it) to FILE'));
+    .addOption(new Option('--json-out <file>', 'also write the plan in the JSON plan format (as --format json prints it) to FILE'))
+    .addOption(new Option('--destroy', 'allow paths without documents: plan deleting every resource of the stack (apply needs --destroy too)'));
   addSharedOptions(addAdoptOptions(cmd))
     .addHelpText('after', `
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
@@ -61,13 +64,15 @@ The checksum printed under a plan approves it without a file: \`edgeops apply in
 applies only if a fresh plan has exactly that checksum.`)
     .action(async (paths: string[], flags: PlanFlags) => {
       const format = flags.format as PlanFormat; // commander has checked it against FORMATS
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const options = { stack: settings.stack, adopt: settings.adopt };
-      const { plan, live } = flags.against
+      const planned = flags.against
         ? await computePlan(desired, openSnapshotApi(flags.against), options)
         : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
+      const { live } = planned;
+      const plan = markDestroy(planned.plan, live, KINDS, desired.config);
       const material = keyMaterial(settings, ctx.env);
       const checksum = checksumOf(plan, material);
       const footer: PlanFooter = { deletes: deleteStatusLine(plan, desired.config) };
