@@ -183,14 +183,19 @@ describe('pull_request: the plan comment', () => {
     }
   });
 
-  it('a read-only token (a fork) is a warning, not a failed job', async () => {
+  it('a read-only token (a fork) fails the job by default, naming the permission; comment-failure: warn keeps it green', async () => {
     const ws = workspace('pr-stack');
     gh.failWrites = 403;
     try {
       ws.write(v1);
-      const run = await runAction({ event: pullRequest(10, SHA1), inputs: inputs(), cwd: ws.dir, github: gh });
+      const failing = await runAction({ event: pullRequest(10, SHA1), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(failing.code).toBe(1);
+      expect(failing.stdout).toMatch(/^::error::the plan was not posted on pull request #10 \(GitHub API create comment: 403 [^\n]*permissions: pull-requests: write/m);
+      expect(failing.summary).toContain('+ TunnelGroupBackend/web');
+
+      const run = await runAction({ event: pullRequest(10, SHA1), inputs: { ...inputs(), 'comment-failure': 'warn' }, cwd: ws.dir, github: gh });
       expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/^::warning::could not comment on the pull request: GitHub API create comment: 403 /m);
+      expect(run.stdout).toMatch(/^::warning::the plan was not posted on pull request #10 \(GitHub API create comment: 403 /m);
       expect(gh.comments(10)).toHaveLength(0);
       expect(run.summary).toContain('+ TunnelGroupBackend/web');
     } finally {
