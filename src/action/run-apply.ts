@@ -44,6 +44,8 @@ export async function runApply(s: Session): Promise<number> {
   s.runner.info(planSummaryLine(plan));
 
   const current = plan.checksum ?? null;
+  // Nothing to apply: nothing unreviewed can happen, whatever was reviewed.
+  if (current === null) return applyExactly(s, plan, null, review.kind === 'none' ? 'Nothing to apply.' : `Nothing to apply (${describeReview(review)}).`);
   if (review.kind !== 'none' && review.record.checksum === current) {
     s.runner.info(`This is ${describeReview(review)}; applying exactly it.`);
     return applyExactly(s, plan, current, `Applied ${describeReview(review)}.`);
