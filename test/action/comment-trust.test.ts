@@ -37,7 +37,7 @@ describe('the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 300_000);
 
   it('a GitHub that keeps failing fails the job saying the comment is stale, without blaming permissions', async () => {
     const ws = workspace('stale');
@@ -59,7 +59,7 @@ describe('the plan comment', () => {
       gh.failNext('PATCH', /$^/, 0, 0);
       ws.dispose();
     }
-  });
+  }, 300_000);
 
   it('a plan too large for the comment keeps its deletes and says what was left out', async () => {
     const ws = workspace('deletes-first');
@@ -85,5 +85,5 @@ describe('the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 300_000);
 });

@@ -61,7 +61,7 @@ describe('review to apply', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 300_000);
 
   it('a merge after a live change applies nothing, comments the difference and fails; a dispatch with the new checksum applies', async () => {
     const { ws, checksum } = await reviewed('rv-stale', 22, sha('2'));
@@ -103,7 +103,7 @@ describe('review to apply', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 300_000);
 
   it('on-stale: replan applies the fresh plan and says so in the job summary and on the pull request', async () => {
     const { ws } = await reviewed('rv-replan', 23, sha('3'));
@@ -124,7 +124,7 @@ describe('review to apply', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 300_000);
 
   it('a push with no pull request follows on-stale: fail applies nothing', async () => {
     const ws = workspace('rv-direct');
@@ -137,5 +137,5 @@ describe('review to apply', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 300_000);
 });
