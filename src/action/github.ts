@@ -6,6 +6,7 @@ import { Octokit } from '@octokit/core';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { EdgeopsError } from '../errors.ts';
+import type { Session } from './session.ts';
 
 export class GitHubApiError extends EdgeopsError {
   /** The HTTP status; 0 when no answer came (network failure). */
@@ -161,10 +162,10 @@ export class GitHubClient {
   }
 }
 
-/** The client for this run, or undefined (with a warning) when there is no token. */
-export function gitHubFor(s: { inputs: { githubToken?: string }; github: { apiUrl: string; repository: string }; runner: { warning(t: string): void; info(t: string): void } }, forWhat: string): GitHubClient | undefined {
+/** The client for this run, or undefined (with a warning saying what is not done) when there is no token. */
+export function gitHubFor(s: Session, notDone: string): GitHubClient | undefined {
   if (!s.inputs.githubToken) {
-    s.runner.warning(`no GitHub token: ${forWhat} (pass github-token or keep its default)`);
+    s.runner.warning(`no GitHub token: ${notDone} (pass github-token or keep its default)`);
     return undefined;
   }
   return new GitHubClient({ apiUrl: s.github.apiUrl, token: s.inputs.githubToken, repository: s.github.repository, onRetry: (m) => s.runner.info(m) });
