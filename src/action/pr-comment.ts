@@ -63,12 +63,12 @@ export async function commentPlan(s: Session, plan: JsonPlan, markdown: string):
     const sha = s.github.headSha || undefined;
     const delta = before ? renderDelta(diffPlanStates(before, planState(plan, sha)), before.sha) : undefined;
     const stateLine = stateFor(plan, sha, STATE_BUDGET);
-    const note = `${stateLine ? '' : ' · too large to compare with the next push'}${plan.checksum ? ' · merging applies exactly this plan' : ''}`;
+    const note = stateLine ? '' : ' · too large to compare with the next push';
     const { body, truncated } = buildPlanComment({
       stack: plan.stack,
       planMarkdown: markdown,
       deltaMarkdown: delta,
-      footer: footer(s.github, `edgeops plan${againstNote(s.inputs, s.cwd)}${note}`),
+      footer: footer(s.github, `edgeops plan${againstNote(s.inputs, s.cwd)}${note}`, plan.checksum ? 'merging applies exactly this plan' : undefined),
       stateLine,
       reviewedLine: reviewedLine(plan.checksum, sha),
       fullPlanAt: fullPlanAt(s.github),

@@ -94,7 +94,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it('a failed plan replaces the comment with the error and keeps the last good plan to compare with', async () => {
     const ws = workspace('pr-stack');
@@ -126,7 +126,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it("a first plan that fails goes to the comment of edgeops.yaml's stack, which the fixed plan then updates", async () => {
     // No stack input, no EDGEOPS_STACK, no earlier comment: only edgeops.yaml names the stack.
@@ -153,7 +153,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it('the stack input outranks edgeops.yaml for a failure, as --stack does for the CLI', async () => {
     const ws = workspace('from-file');
@@ -166,7 +166,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it('comment: false posts nothing; the plan still reaches the outputs and the job summary', async () => {
     const ws = workspace('pr-stack');
@@ -181,7 +181,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it('a read-only token (a fork) fails the job by default, naming the permission; comment-failure: warn keeps it green', async () => {
     const ws = workspace('pr-stack');
@@ -202,5 +202,5 @@ describe('pull_request: the plan comment', () => {
       gh.failWrites = undefined;
       ws.dispose();
     }
-  });
+  }, 180_000);
 });
