@@ -3594,10 +3594,10 @@ var init_adopt_keys = __esm({
 
 // src/errors.ts
 function formatIssue(issue) {
-  const where3 = `${issue.pos.file}:${issue.pos.line}:${issue.pos.col}`;
-  return issue.address ? `${where3}: ${issue.address}: ${issue.message}` : `${where3}: ${issue.message}`;
+  const where4 = `${issue.pos.file}:${issue.pos.line}:${issue.pos.col}`;
+  return issue.address ? `${where4}: ${issue.address}: ${issue.message}` : `${where4}: ${issue.message}`;
 }
-var EdgeopsError, ManifestError, ConfigError, ApiError, UnsafePlanError, StalePlanError, ApplyFailedError, PerpetualDiffError, AbortedError;
+var EdgeopsError, ManifestError, ConfigError, ApiError, UnsafePlanError, StalePlanError, ApplyFailedError, PerpetualDiffError, AbortedError, NoManifestsError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -3659,6 +3659,11 @@ var init_errors = __esm({
     AbortedError = class extends EdgeopsError {
       constructor(message) {
         super("E_ABORTED", message);
+      }
+    };
+    NoManifestsError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_NO_MANIFESTS", message);
       }
     };
   }
@@ -3755,6 +3760,7 @@ function markerKind(def) {
     fromLive: fromLive2,
     normalizeDesired: normalize4,
     ...def.adoptKeys ? { adoptKeys: def.adoptKeys } : {},
+    ...def.unique ? { unique: def.unique } : {},
     ...crud,
     ...modules.length > 0 ? moduleHooks((live) => `${def.path}/${live.id}`) : {}
   };
@@ -17712,7 +17718,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile, mkdir } = __require("node:fs/promises");
-    var { dirname: dirname3, resolve: resolve5 } = __require("node:path");
+    var { dirname: dirname4, resolve: resolve5 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -17943,7 +17949,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         const resolvedPath = resolve5(path);
-        await mkdir(dirname3(resolvedPath), { recursive: true });
+        await mkdir(dirname4(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -30509,6 +30515,9 @@ var init_paginate = __esm({
 function isTimeout(err) {
   return err instanceof ApiError && (err.status === 504 || err.status === 0 && TIMEOUT_CODES.has(err.errorCode));
 }
+function isUnreachable(err) {
+  return err instanceof ApiError && (UNREACHABLE_STATUSES.has(err.status) || err.status === 0 && UNREACHABLE_CODES.has(err.errorCode));
+}
 function setRetryAfter(err, ms) {
   if (ms !== void 0) retryAfter.set(err, ms);
   return err;
@@ -30541,18 +30550,36 @@ async function withRetry(method, attempt, policy2, opts = {}) {
   const now = policy2.now ?? Date.now;
   const sleep2 = policy2.sleep ?? realSleep;
   const started = now();
+  const outage = opts.outage && opts.outage.budgetMs > 0 ? opts.outage : void 0;
+  let tries = 0;
+  let outageTries = 0;
+  let unreachableSince;
   for (let n = 1; ; n++) {
     try {
-      return await attempt();
+      const value = await attempt();
+      outage?.answered();
+      return value;
     } catch (err) {
+      const unreachable = isUnreachable(err);
+      if (outage && err instanceof ApiError && err.status !== 0 && !unreachable) outage.answered();
       if (method === "DELETE" && n > 1 && err instanceof ApiError && err.status === 404 && "deletedValue" in opts) {
         return opts.deletedValue;
       }
       const verdict = classify(err, method);
-      if (verdict === "fail" || n >= policy2.maxAttempts) throw err;
-      const hinted = err instanceof ApiError ? retryAfter.get(err) : void 0;
-      const delay = hinted ?? backoffDelay(policy2, n - 1);
-      if (now() - started + delay > policy2.maxElapsedMs) throw err;
+      if (verdict === "fail") throw err;
+      let delay;
+      if (outage && unreachable) {
+        unreachableSince ??= now();
+        const until = Math.min(outage.failed(err), unreachableSince + outage.budgetMs, started + (opts.outageCapMs ?? Infinity));
+        const left = until - now();
+        if (left <= 0) throw err;
+        delay = Math.min(left, backoffDelay({ ...policy2, maxDelayMs: Math.min(policy2.maxDelayMs, OUTAGE_MAX_DELAY_MS) }, outageTries++));
+      } else {
+        if (++tries >= policy2.maxAttempts) throw err;
+        const hinted = err instanceof ApiError ? retryAfter.get(err) : void 0;
+        delay = hinted ?? backoffDelay(policy2, tries - 1);
+        if (now() - started + delay > policy2.maxElapsedMs) throw err;
+      }
       if (verdict === "retry-if-not-landed" && !await notLanded(opts.postCheck)) throw err;
       await sleep2(delay);
     }
@@ -30566,7 +30593,7 @@ async function notLanded(check) {
     return false;
   }
 }
-var DEFAULT_RETRY_POLICY, NOT_SENT_CODES, AMBIGUOUS_CODES, TRANSIENT_STATUSES, TIMEOUT_CODES, retryAfter, realSleep;
+var DEFAULT_RETRY_POLICY, OUTAGE_MAX_DELAY_MS, ANNOUNCE_AFTER_MS, NOT_SENT_CODES, UNREACHABLE_CODES, UNREACHABLE_STATUSES, AMBIGUOUS_CODES, TRANSIENT_STATUSES, TIMEOUT_CODES, Outage, retryAfter, realSleep;
 var init_retry = __esm({
   "src/client/retry.ts"() {
     "use strict";
@@ -30575,9 +30602,14 @@ var init_retry = __esm({
       maxAttempts: 5,
       baseDelayMs: 200,
       maxDelayMs: 8e3,
-      maxElapsedMs: 9e4
+      maxElapsedMs: 9e4,
+      outageBudgetMs: 6e4
     };
-    NOT_SENT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN"]);
+    OUTAGE_MAX_DELAY_MS = 2e3;
+    ANNOUNCE_AFTER_MS = 2e3;
+    NOT_SENT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+    UNREACHABLE_CODES = /* @__PURE__ */ new Set([...NOT_SENT_CODES, "ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+    UNREACHABLE_STATUSES = /* @__PURE__ */ new Set([502, 503]);
     AMBIGUOUS_CODES = /* @__PURE__ */ new Set([
       "ECONNRESET",
       "EPIPE",
@@ -30589,6 +30621,37 @@ var init_retry = __esm({
     ]);
     TRANSIENT_STATUSES = /* @__PURE__ */ new Set([500, 502, 503, 504]);
     TIMEOUT_CODES = /* @__PURE__ */ new Set(["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+    Outage = class {
+      constructor(budgetMs, now = Date.now, onEvent) {
+        this.budgetMs = budgetMs;
+        this.now = now;
+        this.onEvent = onEvent;
+      }
+      budgetMs;
+      now;
+      onEvent;
+      since;
+      announced = false;
+      /** A request found the service unreachable: the time the outage's budget runs out. */
+      failed(cause) {
+        const now = this.now();
+        this.since ??= now;
+        const until = this.since + this.budgetMs;
+        if (!this.announced && now - this.since >= ANNOUNCE_AFTER_MS && until > now) {
+          this.announced = true;
+          this.onEvent?.({ type: "unreachable", remainingMs: until - now, cause });
+        }
+        return until;
+      }
+      /** The service answered: an outage in progress is over. */
+      answered() {
+        if (this.since === void 0) return;
+        const downMs = this.now() - this.since;
+        if (this.announced) this.onEvent?.({ type: "reachable", downMs });
+        this.since = void 0;
+        this.announced = false;
+      }
+    };
     retryAfter = /* @__PURE__ */ new WeakMap();
     realSleep = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
   }
@@ -30766,6 +30829,7 @@ function createApi(opts) {
   });
   const policy2 = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   const clock = policy2.now && policy2.sleep ? { now: policy2.now, sleep: policy2.sleep } : {};
+  const outage = new Outage(policy2.outageBudgetMs ?? 0, policy2.now, opts.onOutage);
   const scheduler = new Scheduler({
     concurrency: opts.concurrency ?? 8,
     requestsPerSecond: opts.requestsPerSecond,
@@ -30819,7 +30883,12 @@ function createApi(opts) {
     let attempts = 0;
     const urgent = urgentWithin !== void 0;
     const run = () => scheduler.run(() => once(method, rawPath, body, operation), attempts++ > 0, urgent);
-    const result = withRetry(method, run, urgent ? { ...policy2, maxElapsedMs: urgentWithin } : policy2, { postCheck, deletedValue: {} });
+    const result = withRetry(method, run, urgent ? { ...policy2, maxElapsedMs: urgentWithin } : policy2, {
+      postCheck,
+      deletedValue: {},
+      outage,
+      outageCapMs: urgentWithin
+    });
     if (method !== "POST") return result;
     return result.catch((err) => {
       throw err instanceof ApiError && isTimeout(err) ? postTimedOut(err, timeout) : err;
@@ -31099,10 +31168,11 @@ function edgeKind(opts) {
     normalize: edgeNormalizer(opts.modules),
     refs: opts.refs,
     modules: moduleNames,
-    adoptKeys: hostportKeys
+    adoptKeys: hostportKeys,
+    unique: [HOSTPORTS]
   });
 }
-var BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF, TCP_MODULES, TLS_MODULES;
+var BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF, HOSTPORTS, TCP_MODULES, TLS_MODULES;
 var init_edge_kind = __esm({
   "src/kinds/edge-kind.ts"() {
     "use strict";
@@ -31118,6 +31188,19 @@ var init_edge_kind = __esm({
     MUTUAL_TLS_REF = {
       pointer: "/mutual_tls/certificate_authority_ids/*",
       kinds: ["CertificateAuthority"]
+    };
+    HOSTPORTS = {
+      field: "hostports",
+      scope: "hostport",
+      key(hostport) {
+        if (!hostport.startsWith("[")) return hostport.toLowerCase();
+        const colon = hostport.lastIndexOf(":");
+        try {
+          return `${new URL(`http://${hostport.slice(0, colon)}`).hostname}${hostport.slice(colon)}`;
+        } catch {
+          return hostport.toLowerCase();
+        }
+      }
     };
     TCP_MODULES = {
       backend,
@@ -31445,6 +31528,9 @@ function secretValues(desired, secretFieldsOf) {
     }
   }
   return values;
+}
+function redactedWhole(secret2) {
+  return secret2.trim().length >= MIN_WHOLE;
 }
 function fragmentsOf(secret2) {
   const fragments = /* @__PURE__ */ new Set();
@@ -32491,7 +32577,8 @@ function createAction(t, desired) {
   };
 }
 function deleteAction(t, live, idSuffix = "") {
-  return { id: `delete:${t.address}${idSuffix}`, op: "delete", kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes: [], dependsOn: [] };
+  const changes = fieldChanges(t.kind, comparable(t.kind, liveBody(t.kind, live)), {});
+  return { id: `delete:${t.address}${idSuffix}`, op: "delete", kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes, dependsOn: [] };
 }
 function changeActions(t, live, liveShape, desired) {
   const { kind } = t;
@@ -32713,56 +32800,6 @@ function nodeLevels(nodes) {
   for (const id of nodes.keys()) visit(id, []);
   return level;
 }
-var OLD_PHASE, oldPhaseId, CREATES_FIRST;
-var init_graph = __esm({
-  "src/engine/graph.ts"() {
-    "use strict";
-    init_errors();
-    OLD_PHASE = "#old";
-    oldPhaseId = (actionId) => `${actionId}${OLD_PHASE}`;
-    CREATES_FIRST = /* @__PURE__ */ new Set(["create", "update", "module-put", "replace"]);
-  }
-});
-
-// src/engine/value-moves.ts
-function listValues(body) {
-  const out = /* @__PURE__ */ new Set();
-  if (!body) return out;
-  for (const [field, value] of Object.entries(body)) {
-    if (!Array.isArray(value)) continue;
-    for (const v of value) if (typeof v === "string") out.add(`${field}\0${v}`);
-  }
-  return out;
-}
-function valueMoves(op, live, desired) {
-  if (op === "create") return { claims: listValues(desired), releases: NONE };
-  if (op === "delete") return { claims: NONE, releases: listValues(live) };
-  if (op !== "update") return { claims: NONE, releases: NONE };
-  const before = listValues(live);
-  const after = listValues(desired);
-  return { claims: new Set([...after].filter((v) => !before.has(v))), releases: new Set([...before].filter((v) => !after.has(v))) };
-}
-function orderValueMoves(actions, movesOf2) {
-  const releasers = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    for (const v of movesOf2(a)?.releases ?? []) {
-      const list = releasers.get(v);
-      if (list) list.push(a);
-      else releasers.set(v, [a]);
-    }
-  }
-  if (releasers.size === 0) return;
-  const byId = new Map(actions.map((a) => [a.id, a]));
-  for (const claimer of actions) {
-    for (const v of movesOf2(claimer)?.claims ?? []) {
-      for (const releaser of releasers.get(v) ?? []) {
-        if (releaser.address === claimer.address || claimer.dependsOn.includes(releaser.id)) continue;
-        if (reaches(releaser.id, claimer.id, byId)) continue;
-        claimer.dependsOn = [...claimer.dependsOn, releaser.id].sort();
-      }
-    }
-  }
-}
 function reaches(from, to, byId) {
   const seen = /* @__PURE__ */ new Set();
   const stack = [from];
@@ -32779,12 +32816,241 @@ function reaches(from, to, byId) {
   }
   return false;
 }
+var OLD_PHASE, oldPhaseId, CREATES_FIRST;
+var init_graph = __esm({
+  "src/engine/graph.ts"() {
+    "use strict";
+    init_errors();
+    OLD_PHASE = "#old";
+    oldPhaseId = (actionId) => `${actionId}${OLD_PHASE}`;
+    CREATES_FIRST = /* @__PURE__ */ new Set(["create", "update", "module-put", "replace"]);
+  }
+});
+
+// src/engine/value-moves.ts
+function uniqueValues(kind, body) {
+  const out = /* @__PURE__ */ new Set();
+  if (!body || !kind.unique) return out;
+  for (const u of kind.unique) {
+    const list = body[u.field];
+    if (!Array.isArray(list)) continue;
+    for (const v of list) if (typeof v === "string") out.add(`${u.scope}\0${u.key(v)}`);
+  }
+  return out;
+}
+function valueMoves(kind, op, live, desired) {
+  if (!kind.unique || kind.unique.length === 0) return void 0;
+  if (op === "module-put" || op === "module-delete") return void 0;
+  const before = op === "create" ? NONE : uniqueValues(kind, live);
+  const after = op === "delete" ? NONE : uniqueValues(kind, desired);
+  const claims = op === "replace" ? after : new Set([...after].filter((v) => !before.has(v)));
+  const releases = op === "replace" ? before : new Set([...before].filter((v) => !after.has(v)));
+  if (claims.size === 0 && releases.size === 0) return void 0;
+  const moves = { claims, releases };
+  if (releases.size > 0 && live) moves.release = () => releaseBody(kind, live, releases);
+  return moves;
+}
+function releaseBody(kind, live, releases) {
+  const body = {};
+  const changes = [];
+  for (const u of kind.unique ?? []) {
+    const list = live[u.field];
+    if (!Array.isArray(list)) continue;
+    const kept = list.filter((v) => typeof v !== "string" || !releases.has(`${u.scope}\0${u.key(v)}`));
+    if (kept.length === list.length) continue;
+    body[u.field] = kept;
+    changes.push({ path: `/${u.field}`, kind: "replace", old: list, new: kept });
+  }
+  return { body, desired: { ...live, ...body }, changes };
+}
+function orderValueMoves(actions, movesOf2) {
+  const releasers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    for (const v of movesOf2(a)?.releases ?? []) {
+      const list = releasers.get(v);
+      if (list) list.push(a);
+      else releasers.set(v, [a]);
+    }
+  }
+  if (releasers.size === 0) return [];
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  const steps = /* @__PURE__ */ new Map();
+  const stepOf = (releaser) => {
+    let step = steps.get(releaser.id);
+    if (step) return step;
+    const { body, desired, changes } = movesOf2(releaser).release();
+    step = {
+      id: `release:${releaser.id.slice(releaser.id.indexOf(":") + 1)}`,
+      op: "update",
+      kind: releaser.kind,
+      name: releaser.name,
+      address: releaser.address,
+      liveId: releaser.liveId,
+      body,
+      desired,
+      changes,
+      releaseFor: [],
+      dependsOn: []
+    };
+    steps.set(releaser.id, step);
+    byId.set(step.id, step);
+    if (releaser.op === "replace") releaser.deleteDependsOn = [...releaser.deleteDependsOn ?? [], step.id].sort();
+    else releaser.dependsOn = [...releaser.dependsOn, step.id].sort();
+    return step;
+  };
+  const waitFor = (claimer, id) => {
+    if (!claimer.dependsOn.includes(id)) claimer.dependsOn = [...claimer.dependsOn, id].sort();
+  };
+  for (const claimer of actions) {
+    for (const v of [...movesOf2(claimer)?.claims ?? []].sort()) {
+      for (const releaser of releasers.get(v) ?? []) {
+        if (releaser === claimer && claimer.op !== "replace") continue;
+        const existing = steps.get(releaser.id);
+        if (existing) {
+          waitFor(claimer, existing.id);
+          addFor(existing, claimer.address);
+          continue;
+        }
+        const node = releaser.op === "replace" ? oldPhaseId(releaser.id) : releaser.id;
+        if (releaser !== claimer && !reaches(node, claimer.id, byId)) {
+          waitFor(claimer, node);
+          continue;
+        }
+        const step = stepOf(releaser);
+        waitFor(claimer, step.id);
+        addFor(step, claimer.address);
+      }
+    }
+  }
+  return [...steps.values()];
+}
+function addFor(step, address2) {
+  if (step.address !== address2 && !step.releaseFor.includes(address2)) step.releaseFor = [...step.releaseFor, address2].sort();
+}
 var NONE;
 var init_value_moves = __esm({
   "src/engine/value-moves.ts"() {
     "use strict";
     init_graph();
     NONE = /* @__PURE__ */ new Set();
+  }
+});
+
+// src/engine/ordering.ts
+function targetsIn(kind, body, onlyParents = false) {
+  const out = [];
+  if (!body) return out;
+  for (const ref2 of kind.refs) {
+    if (onlyParents && !kind.immutable.includes(pointerSegments(ref2.pointer)[0])) continue;
+    for (const v of refValues(body, ref2)) {
+      if (isPendingRef(v)) out.push({ address: v.$ref });
+      else if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
+    }
+  }
+  return out;
+}
+function written(a, body) {
+  if (!body) return void 0;
+  if (a.op === "module-put" || a.op === "module-delete") {
+    const m = a.module ?? "";
+    return a.op === "module-put" && body === a.body ? { [m]: body } : m in body ? { [m]: body[m] } : {};
+  }
+  if (a.op === "update") return Object.fromEntries(Object.keys(a.body ?? {}).filter((f) => f in body).map((f) => [f, body[f]]));
+  return body;
+}
+function refLinks(kind, a, live) {
+  const before = targetsIn(kind, a.op === "create" ? void 0 : written(a, live));
+  const after = a.op === "delete" || a.op === "module-delete" ? [] : targetsIn(kind, written(a, a.op === "module-put" ? a.body : a.op === "update" ? a.desired : a.body));
+  const had = new Set(before.map(keyOf));
+  const has = new Set(after.map(keyOf));
+  const parents = a.op === "delete" ? [] : targetsIn(kind, a.desired ?? a.body, true);
+  const liveParents = targetsIn(kind, live, true);
+  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
+}
+function orderForSafety(actions, linksOf, movesOf2) {
+  const byLiveId = /* @__PURE__ */ new Map();
+  const byAddress2 = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    if (a.liveId !== void 0) byLiveId.set(`${a.kind}\0${a.liveId}`, a.address);
+    const list = byAddress2.get(a.address);
+    if (list) list.push(a);
+    else byAddress2.set(a.address, [a]);
+  }
+  const resolve5 = (t) => {
+    if (t.address !== void 0) return t.address;
+    for (const k of t.kinds ?? []) {
+      const found = byLiveId.get(`${k}\0${t.id}`);
+      if (found) return found;
+    }
+    return `#${t.id}`;
+  };
+  const addresses = (ts) => [...new Set(ts.map(resolve5))];
+  const parentsOf = /* @__PURE__ */ new Map();
+  const liveParentsOf = /* @__PURE__ */ new Map();
+  const partsOf = /* @__PURE__ */ new Map();
+  const droppers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links) continue;
+    const parents = addresses(links.parents);
+    const liveParents = addresses(links.liveParents);
+    parentsOf.set(a, parents);
+    liveParentsOf.set(a, liveParents);
+    for (const p of /* @__PURE__ */ new Set([...parents, ...liveParents])) partsOf.set(p, [...partsOf.get(p) ?? [], a]);
+    for (const d of addresses(links.drops)) droppers.set(d, [...droppers.get(d) ?? [], a]);
+  }
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  const wait = (waiter, old, dep) => {
+    const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
+    const self = old ? oldPhaseId(waiter.id) : waiter.id;
+    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
+    if (old) waiter.deleteDependsOn = [...list, dep].sort();
+    else waiter.dependsOn = [...list, dep].sort();
+  };
+  const removes = (a) => a.op === "delete" || a.op === "replace";
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links || a.op === "delete" || a.op === "module-delete") continue;
+    const own = parentsOf.get(a) ?? [];
+    for (const x of addresses(links.points)) {
+      if (x === a.address || own.includes(x)) continue;
+      for (const b of [...byAddress2.get(x) ?? [], ...partsOf.get(x) ?? []]) if (b.address !== a.address) wait(a, false, b.id);
+    }
+  }
+  for (const d of actions) {
+    if (!removes(d)) continue;
+    const old = d.op === "replace";
+    for (const x of liveParentsOf.get(d) ?? []) {
+      for (const r of droppers.get(x) ?? []) {
+        if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
+        wait(d, old, r.op === "replace" ? oldPhaseId(r.id) : r.id);
+      }
+      for (const c of partsOf.get(x) ?? []) {
+        if (c.address !== d.address && (c.op === "create" || c.op === "replace") && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
+      }
+    }
+  }
+  for (const a of actions) {
+    if (a.op !== "update") continue;
+    const moves = movesOf2(a);
+    if (!moves) continue;
+    for (const m of byAddress2.get(a.address) ?? []) {
+      if (m.op === "module-put" && moves.claims.size > 0) wait(a, false, m.id);
+      if (m.op === "module-delete" && moves.releases.size > 0) wait(m, false, a.id);
+    }
+  }
+  for (const m of actions) {
+    if (m.op !== "module-put") continue;
+    for (const d of byAddress2.get(m.address) ?? []) if (d.op === "module-delete") wait(m, false, d.id);
+  }
+}
+var keyOf;
+var init_ordering = __esm({
+  "src/engine/ordering.ts"() {
+    "use strict";
+    init_graph();
+    init_refs();
+    keyOf = (t) => t.address !== void 0 ? `@${t.address}` : `#${t.id}`;
   }
 });
 
@@ -32826,7 +33092,7 @@ function closestCopy(kind, copies, desired) {
   return best;
 }
 function movesOf(kind, op, live, desired) {
-  return kind.identity === "marker" ? valueMoves(op, live, desired) : void 0;
+  return valueMoves(kind, op, live, desired);
 }
 function metadataIssue(r, stack) {
   const meta = r.spec.metadata;
@@ -32887,10 +33153,18 @@ function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(
     if (!kind) continue;
     const body = readyBody ?? desiredBody(kind, r.spec, (address2) => known.get(address2));
     let item;
+    let movedFrom2;
     if (kind.identity === "marker") {
-      const copies = managed.byAddress.get(r.address) ?? [];
+      let copies = managed.byAddress.get(r.address) ?? [];
+      for (const old of copies.length === 0 ? r.movedFrom ?? [] : []) {
+        const found = managed.byAddress.get(old) ?? [];
+        if (found.length === 0) continue;
+        copies = found;
+        movedFrom2 = old;
+        break;
+      }
       item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
-      if (item) kept.set(r.address, item);
+      if (item) kept.set(movedFrom2 ?? r.address, item);
       if (copies.length > 1) {
         const extra = copies.filter((c) => c !== item).map((c) => c.id);
         out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item.id}, deleting ${extra.join(", ")}`);
@@ -32908,17 +33182,39 @@ function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(
     const pending = pendingTargets(body);
     if (!item) {
       const create = createAction(target, body);
-      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, void 0, body) });
+      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, void 0, body), links: refLinks(kind, create, void 0) });
       continue;
     }
     const shape = liveBody(kind, item);
     const liveRefs = liveRefsOf(kind, shape);
     const planned = changeActions(target, item, shape, body);
-    for (const a of planned) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body) });
+    if (movedFrom2) renamed(planned, target, item, body, movedFrom2);
+    for (const a of planned) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
     if (!planned.some((a) => a.op === "replace")) known.set(r.address, item.id);
   }
   addOrphans(kinds, managed, kept, claimed, liveOf, add);
   return out;
+}
+function renamed(planned, t, item, desired, movedFrom2) {
+  const main = planned.find((a) => a.op === "update") ?? planned.find((a) => a.op === "replace");
+  if (main) {
+    main.movedFrom = movedFrom2;
+    if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
+    return;
+  }
+  planned.unshift({
+    id: `update:${t.address}`,
+    op: "update",
+    kind: t.kind.kind,
+    name: t.name,
+    address: t.address,
+    liveId: item.id,
+    body: { metadata: desired.metadata ?? {} },
+    desired,
+    changes: [],
+    movedFrom: movedFrom2,
+    dependsOn: []
+  });
 }
 function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
   const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
@@ -32929,7 +33225,8 @@ function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
       if (item === keep) return;
       const target = { kind, name: address2.slice(address2.indexOf("/") + 1), address: address2 };
       const shape = liveBody(kind, item);
-      add([deleteAction(target, item, at === 0 && !keep ? "" : `@${item.id}`)], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0) });
+      const del = deleteAction(target, item, at === 0 && !keep ? "" : `@${item.id}`);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0), links: refLinks(kind, del, shape) });
     });
   }
   for (const kind of kinds.filter((k) => k.identity === "natural")) {
@@ -32939,7 +33236,8 @@ function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
       const shape = kind.fromLive(item.raw);
       const parent = naturalParentId(kind, shape);
       if (parent === void 0 || !managed.managedIds.has(parent)) continue;
-      add([deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item)], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape) });
+      const del = deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), links: refLinks(kind, del, shape) });
     }
   }
 }
@@ -32950,6 +33248,7 @@ var init_resource_actions = __esm({
     init_diff();
     init_ownership();
     init_refs();
+    init_ordering();
     init_value_moves();
     NO_REFS = { pending: [], liveRefs: [] };
     SLICE = 200;
@@ -32961,7 +33260,8 @@ function buildPlan(input) {
   const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
-  orderValueMoves(actions, (a) => refs.get(a.id)?.moves);
+  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves);
+  actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
   const levels = nodeLevels(executionNodes(actions));
   actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
   const plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
@@ -32972,6 +33272,7 @@ function summarize(actions) {
   const seen = /* @__PURE__ */ new Set();
   const summary = { create: 0, update: 0, replace: 0, delete: 0 };
   for (const a of actions) {
+    if (a.releaseFor) continue;
     const bucket = a.op === "module-put" || a.op === "module-delete" ? "update" : a.op;
     const key = `${bucket}\0${a.address}`;
     if (seen.has(key)) continue;
@@ -33000,6 +33301,7 @@ var init_plan = __esm({
     init_errors();
     init_graph();
     init_resource_actions();
+    init_ordering();
     init_value_moves();
     DEFAULT_MAX_DELETES = 10;
     OP_RANK = { delete: 0, replace: 1, create: 2, update: 3, "module-put": 4, "module-delete": 5 };
@@ -33055,14 +33357,15 @@ function collisionWarnings(kinds, plan, live, stack, adopt) {
       indexes.set(kind.kind, index = itemsByKey(kind, foreign));
     }
     const seen = /* @__PURE__ */ new Set();
+    const claims = uniqueValues(kind, action.body);
     for (const key of kind.adoptKeys(action.body, action.name)) {
       for (const item of index.get(key) ?? []) {
         if (seen.has(item.id)) continue;
         seen.add(item.id);
         if (isUnmarked(item)) {
           if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
-        } else {
-          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" has the same ${key}; it cannot be adopted, and apply may fail`);
+        } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
+          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
         }
       }
     }
@@ -33077,13 +33380,16 @@ function planWithAdoption(input) {
   plan.warnings.push(...outcome?.warnings ?? [], ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
   return { plan, live };
 }
+var sharesUnique;
 var init_adopt_plan = __esm({
   "src/engine/adopt-plan.ts"() {
     "use strict";
     init_adopt();
     init_graph();
     init_ownership();
+    init_value_moves();
     init_plan();
+    sharesUnique = (a, b) => [...a].some((v) => b.has(v));
   }
 });
 
@@ -33275,6 +33581,8 @@ function lockBody(stack, info) {
 }
 function lockMetadata(stack, info) {
   const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
+  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
+  if (info.pid !== void 0) lock.pid = info.pid;
   return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
 }
 function isObj5(v) {
@@ -33302,6 +33610,8 @@ function parseLockRecord(raw, stack) {
   const { holder, token, acquired, expires } = lock;
   if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
   const record = { id: String(raw.id), stack, holder, token, acquired, expires };
+  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
+  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
   if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
   return record;
 }
@@ -33309,7 +33619,7 @@ function isExpired(record, now) {
   const at = Date.parse(record.expires);
   return !Number.isFinite(at) || at <= now;
 }
-var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX;
+var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX, OPTIONAL_STRINGS;
 var init_lock_record = __esm({
   "src/lock/lock-record.ts"() {
     "use strict";
@@ -33317,6 +33627,7 @@ var init_lock_record = __esm({
     LOCK_PATH = "/ip_policies";
     LOCK_LIST_KEY = "ip_policies";
     LOCK_PREFIX = "Lock/";
+    OPTIONAL_STRINGS = ["host", "pidns", "ci"];
   }
 });
 
@@ -33578,6 +33889,69 @@ var init_apply = __esm({
   }
 });
 
+// src/engine/plan-names.ts
+function strings(value, out) {
+  if (typeof value === "string") out.add(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
+}
+function markedName(item, stack) {
+  const marker = liveMetadata(item).marker;
+  if (!marker) return void 0;
+  return marker.stack === stack ? marker.name : `${marker.name} of stack "${marker.stack}"`;
+}
+function liveNames(live, kinds, stack) {
+  const marked = /* @__PURE__ */ new Map();
+  for (const kind of kinds) {
+    if (kind.identity !== "marker") continue;
+    for (const item of live.byKind.get(kind.kind) ?? []) {
+      const name2 = markedName(item, stack);
+      if (name2) marked.set(item.id, name2);
+    }
+  }
+  return marked;
+}
+function namePlan(plan, input) {
+  const marked = liveNames(input.live, input.kinds, plan.stack);
+  const kindOf = new Map(input.kinds.map((k) => [k.kind, k]));
+  const naturalItems = /* @__PURE__ */ new Map();
+  for (const kind of input.kinds) {
+    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
+  }
+  const sources = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
+  const shown = /* @__PURE__ */ new Set();
+  const actions = plan.actions.map((action) => {
+    for (const c of action.changes) {
+      strings(c.old, shown);
+      strings(c.new, shown);
+    }
+    if (action.liveId) shown.add(action.liveId);
+    const out = { ...action };
+    const source = sources.get(action.address);
+    if (source) out.source = source;
+    const kind = kindOf.get(action.kind);
+    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
+    if (kind && item && !source) {
+      const parent = naturalParentId(kind, kind.fromLive(item.raw));
+      const parentName = parent === void 0 ? void 0 : marked.get(parent);
+      if (parentName) out.label = `${action.kind} of ${parentName}`;
+    }
+    return out;
+  });
+  const names = {};
+  for (const id of [...shown].sort()) {
+    const name2 = marked.get(id);
+    if (name2) names[id] = name2;
+  }
+  return { ...plan, actions, names };
+}
+var init_plan_names = __esm({
+  "src/engine/plan-names.ts"() {
+    "use strict";
+    init_ownership();
+  }
+});
+
 // src/engine/self-check.ts
 function completedAddresses(plan, result) {
   const status = new Map(result.results.map((r) => [r.actionId, r.status]));
@@ -33621,11 +33995,11 @@ function kindSchema(kind, text, fields, required, extra = {}) {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: `edgeops ${kind}`,
     description: text,
-    ...object({ kind: kindConst(kind), name, ...fields }, ["kind", "name", ...required], extra),
+    ...object({ kind: kindConst(kind), name, moved_from: movedFrom, ...fields }, ["kind", "name", ...required], extra),
     definitions: { secret: secretDefinition }
   };
 }
-var NAME_PATTERN, DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, SECRET_REF, ENV_VAR_PATTERN, kindConst, name, description, metadata, ref, refList, secretDefinition, secret, stringMap, HEADER_NAME_PATTERN, hostports, NOT_NULL, enabled2;
+var NAME_PATTERN, DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, SECRET_REF, ENV_VAR_PATTERN, kindConst, name, OLD_NAME_PATTERN, movedFrom, description, metadata, ref, refList, secretDefinition, secret, stringMap, HEADER_NAME_PATTERN, hostports, NOT_NULL, enabled2;
 var init_schema_parts = __esm({
   "src/manifest/schema-parts.ts"() {
     "use strict";
@@ -33639,6 +34013,16 @@ var init_schema_parts = __esm({
       type: "string",
       pattern: NAME_PATTERN,
       description: 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.'
+    };
+    OLD_NAME_PATTERN = `^(?:[A-Za-z]+/)?${NAME_PATTERN.slice(1)}`;
+    movedFrom = {
+      description: "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.",
+      type: ["string", "array"],
+      pattern: OLD_NAME_PATTERN,
+      items: { type: "string", pattern: OLD_NAME_PATTERN, errorMessage: "must be a name of this kind (old-name or Kind/old-name)" },
+      minItems: 1,
+      uniqueItems: true,
+      errorMessage: { type: "must be a name or a list of names", pattern: "must be a name of this kind (old-name or Kind/old-name)" }
     };
     description = {
       type: "string",
@@ -33729,6 +34113,12 @@ function projectSchema() {
         type: "boolean",
         description: "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`."
       },
+      retry_budget: {
+        type: "integer",
+        minimum: 0,
+        maximum: 3600,
+        description: "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)."
+      },
       api_key: {
         not: {},
         errorMessage: "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key"
@@ -33748,11 +34138,25 @@ var init_schema_project = __esm({
 });
 
 // src/manifest/discover.ts
-import { readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+function projectFilesIn(dir) {
+  try {
+    return readdirSync(dir).filter(isProjectFileName).sort().map((name2) => join(dir, name2)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
+  } catch {
+    return [];
+  }
+}
+function nearestProjectFiles(dir) {
+  for (let at = dir; ; at = dirname(at)) {
+    const found = projectFilesIn(at);
+    if (found.length > 0) return found;
+    if (existsSync(join(at, ".git")) || dirname(at) === at) return [];
+  }
+}
 function discover(paths, cwd) {
-  const out = { manifests: [], projectFiles: [], issues: [] };
-  const seen = /* @__PURE__ */ new Set();
+  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
+  const seen = /* @__PURE__ */ new Map();
   const rel = (abs) => relative(cwd, abs) || ".";
   const issue = (abs, message) => {
     out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
@@ -33763,11 +34167,14 @@ function discover(paths, cwd) {
       real = realpathSync(abs);
     } catch (err) {
       issue(abs, `cannot read: ${reason(err)}`);
-      return;
+      return void 0;
     }
-    if (seen.has(real)) return;
-    seen.add(real);
-    list.push({ abs, rel: rel(abs) });
+    const known = seen.get(real);
+    if (known) return known;
+    const file = { abs, rel: rel(abs) };
+    seen.set(real, file);
+    list.push(file);
+    return file;
   };
   const statOf = (abs) => {
     try {
@@ -33777,7 +34184,7 @@ function discover(paths, cwd) {
       return void 0;
     }
   };
-  const walk = (dir, visited) => {
+  const walk = (dir, visited, root) => {
     let entries;
     try {
       entries = readdirSync(dir).sort();
@@ -33787,43 +34194,63 @@ function discover(paths, cwd) {
     }
     for (const name2 of entries) {
       const abs = join(dir, name2);
-      if (name2.startsWith(".") || SKIPPED_DIRS.has(name2)) continue;
+      if (SKIPPED_DIRS.has(name2)) continue;
+      if (name2.startsWith(".")) {
+        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
+        continue;
+      }
       const stat = statOf(abs);
       if (!stat) continue;
       if (stat.isDirectory()) {
         const real = realpathSync(abs);
         if (visited.has(real)) continue;
-        walk(abs, new Set(visited).add(real));
+        walk(abs, new Set(visited).add(real), root);
       } else if (stat.isFile() && isManifestName(name2)) {
-        add(out.manifests, abs);
+        const file = add(out.manifests, abs);
+        if (file) root.manifests.push(file);
+      } else if (stat.isFile() && !isProjectFileName(name2)) {
+        root.skipped.push(rel(abs));
       }
+    }
+  };
+  const useProjectFiles = (root, files) => {
+    for (const abs of files) {
+      const file = add(out.projectFiles, abs);
+      if (file) root.projectFiles.push(file);
     }
   };
   for (const path of paths) {
     const abs = resolve(cwd, path);
+    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
+    out.roots.push(root);
     const stat = statOf(abs);
-    if (!stat) continue;
+    if (!stat) {
+      root.unreadable = true;
+      continue;
+    }
     if (stat.isDirectory()) {
-      for (const name2 of PROJECT_FILE_NAMES) {
-        const candidate = join(abs, name2);
-        if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) add(out.projectFiles, candidate);
-      }
-      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]));
-    } else if (PROJECT_FILE_NAMES.includes(basename(abs))) {
-      add(out.projectFiles, abs);
+      useProjectFiles(root, nearestProjectFiles(abs));
+      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
+    } else if (isProjectFileName(basename(abs))) {
+      root.projectOnly = true;
+      useProjectFiles(root, [abs]);
     } else {
-      add(out.manifests, abs);
+      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
+      const file = add(out.manifests, abs);
+      if (file) root.manifests.push(file);
     }
   }
   return out;
 }
-var SKIPPED_DIRS, isManifestName, reason;
+var SKIPPED_DIRS, YAML_NAME, isProjectFileName, isManifestName, reason;
 var init_discover = __esm({
   "src/manifest/discover.ts"() {
     "use strict";
     init_schema_project();
     SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
-    isManifestName = (name2) => /\.ya?ml$/.test(name2) && !PROJECT_FILE_NAMES.includes(name2);
+    YAML_NAME = /\.ya?ml$/i;
+    isProjectFileName = (name2) => PROJECT_FILE_NAMES.includes(name2.toLowerCase());
+    isManifestName = (name2) => YAML_NAME.test(name2) && !isProjectFileName(name2);
     reason = (err) => {
       const code2 = err.code;
       if (code2 === "ENOENT" || code2 === "ENOTDIR") return "does not exist";
@@ -41524,9 +41951,9 @@ function typeMessage(e) {
 function enumMessage(e) {
   const allowed = withoutNull(e.params.allowedValues);
   const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
-  const strings = allowed.filter((v) => typeof v === "string");
-  if (isScalarOfWrongType(e.data) && strings.length) return `must be one of ${list} (put it in quotes)`;
-  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings) : ""}`;
+  const strings2 = allowed.filter((v) => typeof v === "string");
+  if (isScalarOfWrongType(e.data) && strings2.length) return `must be one of ${list} (put it in quotes)`;
+  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings2) : ""}`;
 }
 function rangeMessage(e) {
   const s = e.parentSchema;
@@ -41718,7 +42145,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema11, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -41762,46 +42189,126 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema11.properties.moved_from.type }, message: "must be string,array", schema: schema11.properties.moved_from.type, parentSchema: schema11.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema11.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema11.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema11.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema11.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          } else {
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema11.properties.moved_from.items.type, parentSchema: schema11.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema11.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema11.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
           }
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema11.properties.description.type, parentSchema: schema11.properties.description, data: data2 };
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema11.properties.description.type, parentSchema: schema11.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err13];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err13);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err8 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema11.properties.metadata.type, parentSchema: schema11.properties.metadata, data: data3 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema11.properties.metadata.type, parentSchema: schema11.properties.metadata, data: data5 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema11.type, parentSchema: schema11, data };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema11.type, parentSchema: schema11, data };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err15];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -41858,7 +42365,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "cidr" || key0 === "ip_policy_id" || key0 === "action")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "cidr" || key0 === "ip_policy_id" || key0 === "action")) {
         const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema12, data };
         if (vErrors === null) {
           vErrors = [err5];
@@ -41902,88 +42409,100 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema12.properties.moved_from.type }, message: "must be string,array", schema: schema12.properties.moved_from.type, parentSchema: schema12.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema12.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema12.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err10];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err10);
           }
           errors++;
         }
-      } else {
-        const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.description.type, parentSchema: schema12.properties.description, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema12.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
         }
-        errors++;
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema12.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.moved_from.items.type, parentSchema: schema12.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err14 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema12.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
       }
     }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema12.properties.metadata.type, parentSchema: schema12.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.cidr !== void 0) {
-      let data4 = data.cidr;
+    if (data.description !== void 0) {
+      let data4 = data.description;
       if (typeof data4 === "string") {
-        if (!formats0(data4)) {
-          const err12 = { instancePath: instancePath + "/cidr", schemaPath: "#/properties/cidr/format", keyword: "format", params: { format: "cidr" }, message: 'must match format "cidr"', schema: "cidr", parentSchema: schema12.properties.cidr, data: data4 };
+        if (func2(data4) > 255) {
+          const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema12.properties.description, data: data4 };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err15];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err15);
           }
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/cidr", schemaPath: "#/properties/cidr/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.cidr.type, parentSchema: schema12.properties.cidr, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.ip_policy_id !== void 0) {
-      let data5 = data.ip_policy_id;
-      if (typeof data5 === "string") {
-        if (func2(data5) < 1) {
-          const err14 = { instancePath: instancePath + "/ip_policy_id", schemaPath: "#/properties/ip_policy_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema12.properties.ip_policy_id, data: data5 };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      } else {
-        const err15 = { instancePath: instancePath + "/ip_policy_id", schemaPath: "#/properties/ip_policy_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.ip_policy_id.type, parentSchema: schema12.properties.ip_policy_id, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.action !== void 0) {
-      let data6 = data.action;
-      if (typeof data6 !== "string") {
-        const err16 = { instancePath: instancePath + "/action", schemaPath: "#/properties/action/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.action.type, parentSchema: schema12.properties.action, data: data6 };
+        const err16 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.description.type, parentSchema: schema12.properties.description, data: data4 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -41991,8 +42510,11 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data6 === "allow" || data6 === "deny")) {
-        const err17 = { instancePath: instancePath + "/action", schemaPath: "#/properties/action/enum", keyword: "enum", params: { allowedValues: schema12.properties.action.enum }, message: "must be equal to one of the allowed values", schema: schema12.properties.action.enum, parentSchema: schema12.properties.action, data: data6 };
+    }
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err17 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema12.properties.metadata.type, parentSchema: schema12.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -42001,12 +42523,77 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.cidr !== void 0) {
+      let data6 = data.cidr;
+      if (typeof data6 === "string") {
+        if (!formats0(data6)) {
+          const err18 = { instancePath: instancePath + "/cidr", schemaPath: "#/properties/cidr/format", keyword: "format", params: { format: "cidr" }, message: 'must match format "cidr"', schema: "cidr", parentSchema: schema12.properties.cidr, data: data6 };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+      } else {
+        const err19 = { instancePath: instancePath + "/cidr", schemaPath: "#/properties/cidr/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.cidr.type, parentSchema: schema12.properties.cidr, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.ip_policy_id !== void 0) {
+      let data7 = data.ip_policy_id;
+      if (typeof data7 === "string") {
+        if (func2(data7) < 1) {
+          const err20 = { instancePath: instancePath + "/ip_policy_id", schemaPath: "#/properties/ip_policy_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema12.properties.ip_policy_id, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+      } else {
+        const err21 = { instancePath: instancePath + "/ip_policy_id", schemaPath: "#/properties/ip_policy_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.ip_policy_id.type, parentSchema: schema12.properties.ip_policy_id, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+    if (data.action !== void 0) {
+      let data8 = data.action;
+      if (typeof data8 !== "string") {
+        const err22 = { instancePath: instancePath + "/action", schemaPath: "#/properties/action/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.action.type, parentSchema: schema12.properties.action, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+      if (!(data8 === "allow" || data8 === "deny")) {
+        const err23 = { instancePath: instancePath + "/action", schemaPath: "#/properties/action/enum", keyword: "enum", params: { allowedValues: schema12.properties.action.enum }, message: "must be equal to one of the allowed values", schema: schema12.properties.action.enum, parentSchema: schema12.properties.action, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema12.type, parentSchema: schema12, data };
+    const err24 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema12.type, parentSchema: schema12, data };
     if (vErrors === null) {
-      vErrors = [err18];
+      vErrors = [err24];
     } else {
-      vErrors.push(err18);
+      vErrors.push(err24);
     }
     errors++;
   }
@@ -42045,7 +42632,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "ca_pem")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "ca_pem")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema13, data };
         if (vErrors === null) {
           vErrors = [err3];
@@ -42089,106 +42676,112 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema13.properties.moved_from.type }, message: "must be string,array", schema: schema13.properties.moved_from.type, parentSchema: schema13.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema13.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema13.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema13.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema13.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema13.properties.moved_from.items.type, parentSchema: schema13.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err12 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema13.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema13.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema13.properties.description.type, parentSchema: schema13.properties.description, data: data2 };
+        const err14 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema13.properties.description.type, parentSchema: schema13.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err9 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema13.properties.metadata.type, parentSchema: schema13.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.ca_pem !== void 0) {
-      let data4 = data.ca_pem;
-      const _errs12 = errors;
-      let valid2 = false;
-      let passing0 = null;
-      const _errs13 = errors;
-      if (typeof data4 !== "string") {
-        const err10 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[0].type, parentSchema: schema14.oneOf[0], data: data4 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      var _valid0 = _errs13 === errors;
-      if (_valid0) {
-        valid2 = true;
-        passing0 = 0;
-      }
-      const _errs15 = errors;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.file === void 0) {
-          const err11 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema14.oneOf[1].required, parentSchema: schema14.oneOf[1], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        for (const key1 in data4) {
-          if (!(key1 === "file")) {
-            const err12 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema14.oneOf[1], data: data4 };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        if (data4.file !== void 0) {
-          let data5 = data4.file;
-          if (typeof data5 === "string") {
-            if (func2(data5) < 1) {
-              const err13 = { instancePath: instancePath + "/ca_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema14.oneOf[1].properties.file, data: data5 };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          } else {
-            const err14 = { instancePath: instancePath + "/ca_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[1].properties.file.type, parentSchema: schema14.oneOf[1].properties.file, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err15 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema14.oneOf[1].type, parentSchema: schema14.oneOf[1], data: data4 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err15 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema13.properties.metadata.type, parentSchema: schema13.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -42196,51 +42789,54 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid0 = _errs15 === errors;
-      if (_valid0 && valid2) {
-        valid2 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid2 = true;
-          passing0 = 1;
+    }
+    if (data.ca_pem !== void 0) {
+      let data6 = data.ca_pem;
+      const _errs18 = errors;
+      let valid5 = false;
+      let passing0 = null;
+      const _errs19 = errors;
+      if (typeof data6 !== "string") {
+        const err16 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[0].type, parentSchema: schema14.oneOf[0], data: data6 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
-        const _errs20 = errors;
-        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-          if (data4.env === void 0) {
-            const err16 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema14.oneOf[2].required, parentSchema: schema14.oneOf[2], data: data4 };
+        errors++;
+      }
+      var _valid0 = _errs19 === errors;
+      if (_valid0) {
+        valid5 = true;
+        passing0 = 0;
+      }
+      const _errs21 = errors;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (data6.file === void 0) {
+          const err17 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema14.oneOf[1].required, parentSchema: schema14.oneOf[1], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          if (!(key1 === "file")) {
+            const err18 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema14.oneOf[1], data: data6 };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err18];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err18);
             }
             errors++;
           }
-          for (const key2 in data4) {
-            if (!(key2 === "env")) {
-              const err17 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema14.oneOf[2], data: data4 };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-          }
-          if (data4.env !== void 0) {
-            let data6 = data4.env;
-            if (typeof data6 === "string") {
-              if (!pattern3.test(data6)) {
-                const err18 = { instancePath: instancePath + "/ca_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema14.oneOf[2].properties.env, data: data6 };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            } else {
-              const err19 = { instancePath: instancePath + "/ca_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[2].properties.env.type, parentSchema: schema14.oneOf[2].properties.env, data: data6 };
+        }
+        if (data6.file !== void 0) {
+          let data7 = data6.file;
+          if (typeof data7 === "string") {
+            if (func2(data7) < 1) {
+              const err19 = { instancePath: instancePath + "/ca_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema14.oneOf[1].properties.file, data: data7 };
               if (vErrors === null) {
                 vErrors = [err19];
               } else {
@@ -42248,40 +42844,111 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        } else {
-          const err20 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema14.oneOf[2].type, parentSchema: schema14.oneOf[2], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err20];
           } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-        var _valid0 = _errs20 === errors;
-        if (_valid0 && valid2) {
-          valid2 = false;
-          passing0 = [passing0, 2];
-        } else {
-          if (_valid0) {
-            valid2 = true;
-            passing0 = 2;
+            const err20 = { instancePath: instancePath + "/ca_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[1].properties.file.type, parentSchema: schema14.oneOf[1].properties.file, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
           }
         }
-      }
-      if (!valid2) {
-        const err21 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema14.oneOf, parentSchema: schema14, data: data4 };
+      } else {
+        const err21 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema14.oneOf[1].type, parentSchema: schema14.oneOf[1], data: data6 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
           vErrors.push(err21);
         }
         errors++;
+      }
+      var _valid0 = _errs21 === errors;
+      if (_valid0 && valid5) {
+        valid5 = false;
+        passing0 = [passing0, 1];
       } else {
-        errors = _errs12;
+        if (_valid0) {
+          valid5 = true;
+          passing0 = 1;
+        }
+        const _errs26 = errors;
+        if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+          if (data6.env === void 0) {
+            const err22 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema14.oneOf[2].required, parentSchema: schema14.oneOf[2], data: data6 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+          for (const key2 in data6) {
+            if (!(key2 === "env")) {
+              const err23 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema14.oneOf[2], data: data6 };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+          if (data6.env !== void 0) {
+            let data8 = data6.env;
+            if (typeof data8 === "string") {
+              if (!pattern9.test(data8)) {
+                const err24 = { instancePath: instancePath + "/ca_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema14.oneOf[2].properties.env, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            } else {
+              const err25 = { instancePath: instancePath + "/ca_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[2].properties.env.type, parentSchema: schema14.oneOf[2].properties.env, data: data8 };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err26 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema14.oneOf[2].type, parentSchema: schema14.oneOf[2], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        var _valid0 = _errs26 === errors;
+        if (_valid0 && valid5) {
+          valid5 = false;
+          passing0 = [passing0, 2];
+        } else {
+          if (_valid0) {
+            valid5 = true;
+            passing0 = 2;
+          }
+        }
+      }
+      if (!valid5) {
+        const err27 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema14.oneOf, parentSchema: schema14, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      } else {
+        errors = _errs18;
         if (vErrors !== null) {
-          if (_errs12) {
-            vErrors.length = _errs12;
+          if (_errs18) {
+            vErrors.length = _errs18;
           } else {
             vErrors = null;
           }
@@ -42289,11 +42956,11 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema13.type, parentSchema: schema13, data };
+    const err28 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema13.type, parentSchema: schema13, data };
     if (vErrors === null) {
-      vErrors = [err22];
+      vErrors = [err28];
     } else {
-      vErrors.push(err22);
+      vErrors.push(err28);
     }
     errors++;
   }
@@ -42341,7 +43008,7 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "certificate_pem" || key0 === "private_key_pem")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "certificate_pem" || key0 === "private_key_pem")) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema15, data };
         if (vErrors === null) {
           vErrors = [err4];
@@ -42385,106 +43052,112 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema15.properties.moved_from.type }, message: "must be string,array", schema: schema15.properties.moved_from.type, parentSchema: schema15.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema15.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema15.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err9];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema15.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema15.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema15.properties.moved_from.items.type, parentSchema: schema15.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema15.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err14 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema15.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
           }
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema15.properties.description.type, parentSchema: schema15.properties.description, data: data2 };
+        const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema15.properties.description.type, parentSchema: schema15.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err15];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err10 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema15.properties.metadata.type, parentSchema: schema15.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.certificate_pem !== void 0) {
-      let data4 = data.certificate_pem;
-      const _errs12 = errors;
-      let valid2 = false;
-      let passing0 = null;
-      const _errs13 = errors;
-      if (typeof data4 !== "string") {
-        const err11 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[0].type, parentSchema: schema16.oneOf[0], data: data4 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      var _valid0 = _errs13 === errors;
-      if (_valid0) {
-        valid2 = true;
-        passing0 = 0;
-      }
-      const _errs15 = errors;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.file === void 0) {
-          const err12 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema16.oneOf[1].required, parentSchema: schema16.oneOf[1], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-        for (const key1 in data4) {
-          if (!(key1 === "file")) {
-            const err13 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[1], data: data4 };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-        if (data4.file !== void 0) {
-          let data5 = data4.file;
-          if (typeof data5 === "string") {
-            if (func2(data5) < 1) {
-              const err14 = { instancePath: instancePath + "/certificate_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema16.oneOf[1].properties.file, data: data5 };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-          } else {
-            const err15 = { instancePath: instancePath + "/certificate_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[1].properties.file.type, parentSchema: schema16.oneOf[1].properties.file, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[1].type, parentSchema: schema16.oneOf[1], data: data4 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err16 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema15.properties.metadata.type, parentSchema: schema15.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -42492,51 +43165,54 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid0 = _errs15 === errors;
-      if (_valid0 && valid2) {
-        valid2 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid2 = true;
-          passing0 = 1;
+    }
+    if (data.certificate_pem !== void 0) {
+      let data6 = data.certificate_pem;
+      const _errs18 = errors;
+      let valid5 = false;
+      let passing0 = null;
+      const _errs19 = errors;
+      if (typeof data6 !== "string") {
+        const err17 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[0].type, parentSchema: schema16.oneOf[0], data: data6 };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
         }
-        const _errs20 = errors;
-        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-          if (data4.env === void 0) {
-            const err17 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema16.oneOf[2].required, parentSchema: schema16.oneOf[2], data: data4 };
+        errors++;
+      }
+      var _valid0 = _errs19 === errors;
+      if (_valid0) {
+        valid5 = true;
+        passing0 = 0;
+      }
+      const _errs21 = errors;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (data6.file === void 0) {
+          const err18 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema16.oneOf[1].required, parentSchema: schema16.oneOf[1], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          if (!(key1 === "file")) {
+            const err19 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[1], data: data6 };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err19];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err19);
             }
             errors++;
           }
-          for (const key2 in data4) {
-            if (!(key2 === "env")) {
-              const err18 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[2], data: data4 };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-          }
-          if (data4.env !== void 0) {
-            let data6 = data4.env;
-            if (typeof data6 === "string") {
-              if (!pattern3.test(data6)) {
-                const err19 = { instancePath: instancePath + "/certificate_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema16.oneOf[2].properties.env, data: data6 };
-                if (vErrors === null) {
-                  vErrors = [err19];
-                } else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
-            } else {
-              const err20 = { instancePath: instancePath + "/certificate_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[2].properties.env.type, parentSchema: schema16.oneOf[2].properties.env, data: data6 };
+        }
+        if (data6.file !== void 0) {
+          let data7 = data6.file;
+          if (typeof data7 === "string") {
+            if (func2(data7) < 1) {
+              const err20 = { instancePath: instancePath + "/certificate_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema16.oneOf[1].properties.file, data: data7 };
               if (vErrors === null) {
                 vErrors = [err20];
               } else {
@@ -42544,93 +43220,70 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        } else {
-          const err21 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[2].type, parentSchema: schema16.oneOf[2], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err21];
           } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-        var _valid0 = _errs20 === errors;
-        if (_valid0 && valid2) {
-          valid2 = false;
-          passing0 = [passing0, 2];
-        } else {
-          if (_valid0) {
-            valid2 = true;
-            passing0 = 2;
+            const err21 = { instancePath: instancePath + "/certificate_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[1].properties.file.type, parentSchema: schema16.oneOf[1].properties.file, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
           }
         }
-      }
-      if (!valid2) {
-        const err22 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema16.oneOf, parentSchema: schema16, data: data4 };
+      } else {
+        const err22 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[1].type, parentSchema: schema16.oneOf[1], data: data6 };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
           vErrors.push(err22);
         }
         errors++;
+      }
+      var _valid0 = _errs21 === errors;
+      if (_valid0 && valid5) {
+        valid5 = false;
+        passing0 = [passing0, 1];
       } else {
-        errors = _errs12;
-        if (vErrors !== null) {
-          if (_errs12) {
-            vErrors.length = _errs12;
-          } else {
-            vErrors = null;
-          }
+        if (_valid0) {
+          valid5 = true;
+          passing0 = 1;
         }
-      }
-    }
-    if (data.private_key_pem !== void 0) {
-      let data7 = data.private_key_pem;
-      const _errs28 = errors;
-      let valid6 = false;
-      let passing1 = null;
-      const _errs29 = errors;
-      if (typeof data7 !== "string") {
-        const err23 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[0].type, parentSchema: schema16.oneOf[0], data: data7 };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-      var _valid1 = _errs29 === errors;
-      if (_valid1) {
-        valid6 = true;
-        passing1 = 0;
-      }
-      const _errs31 = errors;
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        if (data7.file === void 0) {
-          const err24 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema16.oneOf[1].required, parentSchema: schema16.oneOf[1], data: data7 };
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
-        for (const key3 in data7) {
-          if (!(key3 === "file")) {
-            const err25 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[1], data: data7 };
+        const _errs26 = errors;
+        if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+          if (data6.env === void 0) {
+            const err23 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema16.oneOf[2].required, parentSchema: schema16.oneOf[2], data: data6 };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err23];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err23);
             }
             errors++;
           }
-        }
-        if (data7.file !== void 0) {
-          let data8 = data7.file;
-          if (typeof data8 === "string") {
-            if (func2(data8) < 1) {
-              const err26 = { instancePath: instancePath + "/private_key_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema16.oneOf[1].properties.file, data: data8 };
+          for (const key2 in data6) {
+            if (!(key2 === "env")) {
+              const err24 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[2], data: data6 };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          }
+          if (data6.env !== void 0) {
+            let data8 = data6.env;
+            if (typeof data8 === "string") {
+              if (!pattern9.test(data8)) {
+                const err25 = { instancePath: instancePath + "/certificate_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema16.oneOf[2].properties.env, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            } else {
+              const err26 = { instancePath: instancePath + "/certificate_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[2].properties.env.type, parentSchema: schema16.oneOf[2].properties.env, data: data8 };
               if (vErrors === null) {
                 vErrors = [err26];
               } else {
@@ -42638,70 +43291,93 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        } else {
+          const err27 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[2].type, parentSchema: schema16.oneOf[2], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err27];
           } else {
-            const err27 = { instancePath: instancePath + "/private_key_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[1].properties.file.type, parentSchema: schema16.oneOf[1].properties.file, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+        var _valid0 = _errs26 === errors;
+        if (_valid0 && valid5) {
+          valid5 = false;
+          passing0 = [passing0, 2];
+        } else {
+          if (_valid0) {
+            valid5 = true;
+            passing0 = 2;
           }
         }
-      } else {
-        const err28 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[1].type, parentSchema: schema16.oneOf[1], data: data7 };
+      }
+      if (!valid5) {
+        const err28 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema16.oneOf, parentSchema: schema16, data: data6 };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
           vErrors.push(err28);
         }
         errors++;
-      }
-      var _valid1 = _errs31 === errors;
-      if (_valid1 && valid6) {
-        valid6 = false;
-        passing1 = [passing1, 1];
       } else {
-        if (_valid1) {
-          valid6 = true;
-          passing1 = 1;
+        errors = _errs18;
+        if (vErrors !== null) {
+          if (_errs18) {
+            vErrors.length = _errs18;
+          } else {
+            vErrors = null;
+          }
         }
-        const _errs36 = errors;
-        if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-          if (data7.env === void 0) {
-            const err29 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema16.oneOf[2].required, parentSchema: schema16.oneOf[2], data: data7 };
+      }
+    }
+    if (data.private_key_pem !== void 0) {
+      let data9 = data.private_key_pem;
+      const _errs34 = errors;
+      let valid9 = false;
+      let passing1 = null;
+      const _errs35 = errors;
+      if (typeof data9 !== "string") {
+        const err29 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[0].type, parentSchema: schema16.oneOf[0], data: data9 };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+      var _valid1 = _errs35 === errors;
+      if (_valid1) {
+        valid9 = true;
+        passing1 = 0;
+      }
+      const _errs37 = errors;
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        if (data9.file === void 0) {
+          const err30 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema16.oneOf[1].required, parentSchema: schema16.oneOf[1], data: data9 };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+        for (const key3 in data9) {
+          if (!(key3 === "file")) {
+            const err31 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[1], data: data9 };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err31];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err31);
             }
             errors++;
           }
-          for (const key4 in data7) {
-            if (!(key4 === "env")) {
-              const err30 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[2], data: data7 };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
-          }
-          if (data7.env !== void 0) {
-            let data9 = data7.env;
-            if (typeof data9 === "string") {
-              if (!pattern3.test(data9)) {
-                const err31 = { instancePath: instancePath + "/private_key_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema16.oneOf[2].properties.env, data: data9 };
-                if (vErrors === null) {
-                  vErrors = [err31];
-                } else {
-                  vErrors.push(err31);
-                }
-                errors++;
-              }
-            } else {
-              const err32 = { instancePath: instancePath + "/private_key_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[2].properties.env.type, parentSchema: schema16.oneOf[2].properties.env, data: data9 };
+        }
+        if (data9.file !== void 0) {
+          let data10 = data9.file;
+          if (typeof data10 === "string") {
+            if (func2(data10) < 1) {
+              const err32 = { instancePath: instancePath + "/private_key_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema16.oneOf[1].properties.file, data: data10 };
               if (vErrors === null) {
                 vErrors = [err32];
               } else {
@@ -42709,40 +43385,111 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        } else {
-          const err33 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[2].type, parentSchema: schema16.oneOf[2], data: data7 };
-          if (vErrors === null) {
-            vErrors = [err33];
           } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-        var _valid1 = _errs36 === errors;
-        if (_valid1 && valid6) {
-          valid6 = false;
-          passing1 = [passing1, 2];
-        } else {
-          if (_valid1) {
-            valid6 = true;
-            passing1 = 2;
+            const err33 = { instancePath: instancePath + "/private_key_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[1].properties.file.type, parentSchema: schema16.oneOf[1].properties.file, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
           }
         }
-      }
-      if (!valid6) {
-        const err34 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf", schema: schema16.oneOf, parentSchema: schema16, data: data7 };
+      } else {
+        const err34 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[1].type, parentSchema: schema16.oneOf[1], data: data9 };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
           vErrors.push(err34);
         }
         errors++;
+      }
+      var _valid1 = _errs37 === errors;
+      if (_valid1 && valid9) {
+        valid9 = false;
+        passing1 = [passing1, 1];
       } else {
-        errors = _errs28;
+        if (_valid1) {
+          valid9 = true;
+          passing1 = 1;
+        }
+        const _errs42 = errors;
+        if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+          if (data9.env === void 0) {
+            const err35 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema16.oneOf[2].required, parentSchema: schema16.oneOf[2], data: data9 };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+          for (const key4 in data9) {
+            if (!(key4 === "env")) {
+              const err36 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[2], data: data9 };
+              if (vErrors === null) {
+                vErrors = [err36];
+              } else {
+                vErrors.push(err36);
+              }
+              errors++;
+            }
+          }
+          if (data9.env !== void 0) {
+            let data11 = data9.env;
+            if (typeof data11 === "string") {
+              if (!pattern9.test(data11)) {
+                const err37 = { instancePath: instancePath + "/private_key_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema16.oneOf[2].properties.env, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            } else {
+              const err38 = { instancePath: instancePath + "/private_key_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[2].properties.env.type, parentSchema: schema16.oneOf[2].properties.env, data: data11 };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err39 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[2].type, parentSchema: schema16.oneOf[2], data: data9 };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+        var _valid1 = _errs42 === errors;
+        if (_valid1 && valid9) {
+          valid9 = false;
+          passing1 = [passing1, 2];
+        } else {
+          if (_valid1) {
+            valid9 = true;
+            passing1 = 2;
+          }
+        }
+      }
+      if (!valid9) {
+        const err40 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf", schema: schema16.oneOf, parentSchema: schema16, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      } else {
+        errors = _errs34;
         if (vErrors !== null) {
-          if (_errs28) {
-            vErrors.length = _errs28;
+          if (_errs34) {
+            vErrors.length = _errs34;
           } else {
             vErrors = null;
           }
@@ -42750,11 +43497,11 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err35 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema15.type, parentSchema: schema15, data };
+    const err41 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema15.type, parentSchema: schema15, data };
     if (vErrors === null) {
-      vErrors = [err35];
+      vErrors = [err41];
     } else {
-      vErrors.push(err35);
+      vErrors.push(err41);
     }
     errors++;
   }
@@ -42793,7 +43540,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "labels")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "labels")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema18, data };
         if (vErrors === null) {
           vErrors = [err3];
@@ -42837,71 +43584,151 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema18.properties.moved_from.type }, message: "must be string,array", schema: schema18.properties.moved_from.type, parentSchema: schema18.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema18.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema18.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema18.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema18.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.moved_from.items.type, parentSchema: schema18.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err12 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema18.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema18.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.description.type, parentSchema: schema18.properties.description, data: data2 };
+        const err14 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.description.type, parentSchema: schema18.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err9 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.properties.metadata.type, parentSchema: schema18.properties.metadata, data: data3 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err15 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.properties.metadata.type, parentSchema: schema18.properties.metadata, data: data5 };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err15];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.labels !== void 0) {
-      let data4 = data.labels;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        for (const key1 in data4) {
-          let data5 = data4[key1];
-          if (typeof data5 !== "string") {
-            const err10 = { instancePath: instancePath + "/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.labels.additionalProperties.type, parentSchema: schema18.properties.labels.additionalProperties, data: data5 };
+      let data6 = data.labels;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        for (const key1 in data6) {
+          let data7 = data6[key1];
+          if (typeof data7 !== "string") {
+            const err16 = { instancePath: instancePath + "/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.labels.additionalProperties.type, parentSchema: schema18.properties.labels.additionalProperties, data: data7 };
             if (vErrors === null) {
-              vErrors = [err10];
+              vErrors = [err16];
             } else {
-              vErrors.push(err10);
+              vErrors.push(err16);
             }
             errors++;
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.properties.labels.type, parentSchema: schema18.properties.labels, data: data4 };
+        const err17 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.properties.labels.type, parentSchema: schema18.properties.labels, data: data6 };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err17];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.type, parentSchema: schema18, data };
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.type, parentSchema: schema18, data };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err18];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err18);
     }
     errors++;
   }
@@ -42940,7 +43767,7 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "body" || key0 === "headers" || key0 === "status_code")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "body" || key0 === "headers" || key0 === "status_code")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema19, data };
         if (vErrors === null) {
           vErrors = [err3];
@@ -42984,106 +43811,112 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema19.properties.moved_from.type }, message: "must be string,array", schema: schema19.properties.moved_from.type, parentSchema: schema19.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema19.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema19.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema19.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema19.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.moved_from.items.type, parentSchema: schema19.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err12 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema19.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema19.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.description.type, parentSchema: schema19.properties.description, data: data2 };
+        const err14 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.description.type, parentSchema: schema19.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err9 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.properties.metadata.type, parentSchema: schema19.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.body !== void 0) {
-      let data4 = data.body;
-      const _errs12 = errors;
-      let valid2 = false;
-      let passing0 = null;
-      const _errs13 = errors;
-      if (typeof data4 !== "string") {
-        const err10 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[0].type, parentSchema: schema20.oneOf[0], data: data4 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      var _valid0 = _errs13 === errors;
-      if (_valid0) {
-        valid2 = true;
-        passing0 = 0;
-      }
-      const _errs15 = errors;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.file === void 0) {
-          const err11 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema20.oneOf[1].required, parentSchema: schema20.oneOf[1], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        for (const key1 in data4) {
-          if (!(key1 === "file")) {
-            const err12 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema20.oneOf[1], data: data4 };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        if (data4.file !== void 0) {
-          let data5 = data4.file;
-          if (typeof data5 === "string") {
-            if (func2(data5) < 1) {
-              const err13 = { instancePath: instancePath + "/body/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema20.oneOf[1].properties.file, data: data5 };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          } else {
-            const err14 = { instancePath: instancePath + "/body/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[1].properties.file.type, parentSchema: schema20.oneOf[1].properties.file, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err15 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema20.oneOf[1].type, parentSchema: schema20.oneOf[1], data: data4 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err15 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.properties.metadata.type, parentSchema: schema19.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -43091,51 +43924,54 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid0 = _errs15 === errors;
-      if (_valid0 && valid2) {
-        valid2 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid2 = true;
-          passing0 = 1;
+    }
+    if (data.body !== void 0) {
+      let data6 = data.body;
+      const _errs18 = errors;
+      let valid5 = false;
+      let passing0 = null;
+      const _errs19 = errors;
+      if (typeof data6 !== "string") {
+        const err16 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[0].type, parentSchema: schema20.oneOf[0], data: data6 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
-        const _errs20 = errors;
-        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-          if (data4.env === void 0) {
-            const err16 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema20.oneOf[2].required, parentSchema: schema20.oneOf[2], data: data4 };
+        errors++;
+      }
+      var _valid0 = _errs19 === errors;
+      if (_valid0) {
+        valid5 = true;
+        passing0 = 0;
+      }
+      const _errs21 = errors;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (data6.file === void 0) {
+          const err17 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema20.oneOf[1].required, parentSchema: schema20.oneOf[1], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          if (!(key1 === "file")) {
+            const err18 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema20.oneOf[1], data: data6 };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err18];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err18);
             }
             errors++;
           }
-          for (const key2 in data4) {
-            if (!(key2 === "env")) {
-              const err17 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema20.oneOf[2], data: data4 };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-          }
-          if (data4.env !== void 0) {
-            let data6 = data4.env;
-            if (typeof data6 === "string") {
-              if (!pattern3.test(data6)) {
-                const err18 = { instancePath: instancePath + "/body/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema20.oneOf[2].properties.env, data: data6 };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            } else {
-              const err19 = { instancePath: instancePath + "/body/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[2].properties.env.type, parentSchema: schema20.oneOf[2].properties.env, data: data6 };
+        }
+        if (data6.file !== void 0) {
+          let data7 = data6.file;
+          if (typeof data7 === "string") {
+            if (func2(data7) < 1) {
+              const err19 = { instancePath: instancePath + "/body/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema20.oneOf[1].properties.file, data: data7 };
               if (vErrors === null) {
                 vErrors = [err19];
               } else {
@@ -43143,40 +43979,111 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        } else {
-          const err20 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema20.oneOf[2].type, parentSchema: schema20.oneOf[2], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err20];
           } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-        var _valid0 = _errs20 === errors;
-        if (_valid0 && valid2) {
-          valid2 = false;
-          passing0 = [passing0, 2];
-        } else {
-          if (_valid0) {
-            valid2 = true;
-            passing0 = 2;
+            const err20 = { instancePath: instancePath + "/body/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[1].properties.file.type, parentSchema: schema20.oneOf[1].properties.file, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
           }
         }
-      }
-      if (!valid2) {
-        const err21 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema20.oneOf, parentSchema: schema20, data: data4 };
+      } else {
+        const err21 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema20.oneOf[1].type, parentSchema: schema20.oneOf[1], data: data6 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
           vErrors.push(err21);
         }
         errors++;
+      }
+      var _valid0 = _errs21 === errors;
+      if (_valid0 && valid5) {
+        valid5 = false;
+        passing0 = [passing0, 1];
       } else {
-        errors = _errs12;
+        if (_valid0) {
+          valid5 = true;
+          passing0 = 1;
+        }
+        const _errs26 = errors;
+        if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+          if (data6.env === void 0) {
+            const err22 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema20.oneOf[2].required, parentSchema: schema20.oneOf[2], data: data6 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+          for (const key2 in data6) {
+            if (!(key2 === "env")) {
+              const err23 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema20.oneOf[2], data: data6 };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+          if (data6.env !== void 0) {
+            let data8 = data6.env;
+            if (typeof data8 === "string") {
+              if (!pattern9.test(data8)) {
+                const err24 = { instancePath: instancePath + "/body/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema20.oneOf[2].properties.env, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            } else {
+              const err25 = { instancePath: instancePath + "/body/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[2].properties.env.type, parentSchema: schema20.oneOf[2].properties.env, data: data8 };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err26 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema20.oneOf[2].type, parentSchema: schema20.oneOf[2], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        var _valid0 = _errs26 === errors;
+        if (_valid0 && valid5) {
+          valid5 = false;
+          passing0 = [passing0, 2];
+        } else {
+          if (_valid0) {
+            valid5 = true;
+            passing0 = 2;
+          }
+        }
+      }
+      if (!valid5) {
+        const err27 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema20.oneOf, parentSchema: schema20, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      } else {
+        errors = _errs18;
         if (vErrors !== null) {
-          if (_errs12) {
-            vErrors.length = _errs12;
+          if (_errs18) {
+            vErrors.length = _errs18;
           } else {
             vErrors = null;
           }
@@ -43184,92 +44091,92 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.headers !== void 0) {
-      let data7 = data.headers;
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        for (const key3 in data7) {
-          const _errs28 = errors;
+      let data9 = data.headers;
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        for (const key3 in data9) {
+          const _errs34 = errors;
           if (typeof key3 === "string") {
-            if (!pattern10.test(key3)) {
-              const err22 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema19.properties.headers.propertyNames, data: key3, propertyName: key3 };
+            if (!pattern22.test(key3)) {
+              const err28 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema19.properties.headers.propertyNames, data: key3, propertyName: key3 };
               if (vErrors === null) {
-                vErrors = [err22];
+                vErrors = [err28];
               } else {
-                vErrors.push(err22);
+                vErrors.push(err28);
               }
               errors++;
             }
           }
-          var valid5 = _errs28 === errors;
-          if (!valid5) {
-            const err23 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema19.properties.headers.propertyNames, parentSchema: schema19.properties.headers, data: data7 };
+          var valid8 = _errs34 === errors;
+          if (!valid8) {
+            const err29 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema19.properties.headers.propertyNames, parentSchema: schema19.properties.headers, data: data9 };
             if (vErrors === null) {
-              vErrors = [err23];
+              vErrors = [err29];
             } else {
-              vErrors.push(err23);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
-        for (const key4 in data7) {
-          let data8 = data7[key4];
-          if (typeof data8 !== "string") {
-            const err24 = { instancePath: instancePath + "/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.headers.additionalProperties.type, parentSchema: schema19.properties.headers.additionalProperties, data: data8 };
+        for (const key4 in data9) {
+          let data10 = data9[key4];
+          if (typeof data10 !== "string") {
+            const err30 = { instancePath: instancePath + "/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.headers.additionalProperties.type, parentSchema: schema19.properties.headers.additionalProperties, data: data10 };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err30];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err30);
             }
             errors++;
           }
         }
       } else {
-        const err25 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.properties.headers.type, parentSchema: schema19.properties.headers, data: data7 };
+        const err31 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.properties.headers.type, parentSchema: schema19.properties.headers, data: data9 };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err31];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err31);
         }
         errors++;
       }
     }
     if (data.status_code !== void 0) {
-      let data9 = data.status_code;
-      if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-        const err26 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema19.properties.status_code.type, parentSchema: schema19.properties.status_code, data: data9 };
+      let data11 = data.status_code;
+      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
+        const err32 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema19.properties.status_code.type, parentSchema: schema19.properties.status_code, data: data11 };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err32];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err32);
         }
         errors++;
       }
-      if (typeof data9 == "number" && isFinite(data9)) {
-        if (data9 > 599 || isNaN(data9)) {
-          const err27 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/maximum", keyword: "maximum", params: { comparison: "<=", limit: 599 }, message: "must be <= 599", schema: 599, parentSchema: schema19.properties.status_code, data: data9 };
+      if (typeof data11 == "number" && isFinite(data11)) {
+        if (data11 > 599 || isNaN(data11)) {
+          const err33 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/maximum", keyword: "maximum", params: { comparison: "<=", limit: 599 }, message: "must be <= 599", schema: 599, parentSchema: schema19.properties.status_code, data: data11 };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err33];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err33);
           }
           errors++;
         }
-        if (data9 < 100 || isNaN(data9)) {
-          const err28 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/minimum", keyword: "minimum", params: { comparison: ">=", limit: 100 }, message: "must be >= 100", schema: 100, parentSchema: schema19.properties.status_code, data: data9 };
+        if (data11 < 100 || isNaN(data11)) {
+          const err34 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/minimum", keyword: "minimum", params: { comparison: ">=", limit: 100 }, message: "must be >= 100", schema: 100, parentSchema: schema19.properties.status_code, data: data11 };
           if (vErrors === null) {
-            vErrors = [err28];
+            vErrors = [err34];
           } else {
-            vErrors.push(err28);
+            vErrors.push(err34);
           }
           errors++;
         }
       }
     }
   } else {
-    const err29 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.type, parentSchema: schema19, data };
+    const err35 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.type, parentSchema: schema19, data };
     if (vErrors === null) {
-      vErrors = [err29];
+      vErrors = [err35];
     } else {
-      vErrors.push(err29);
+      vErrors.push(err35);
     }
     errors++;
   }
@@ -43299,7 +44206,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "backend" || key0 === "ip_restriction" || key0 === "policy")) {
+      if (!func13.call(schema21.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -43343,49 +44250,44 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema21.properties.moved_from.type }, message: "must be string,array", schema: schema21.properties.moved_from.type, parentSchema: schema21.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema21.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema21.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.description.type, parentSchema: schema21.properties.description, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
       }
-    }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err8 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.metadata.type, parentSchema: schema21.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data4 = data.hostports;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data5 = data4[i0];
-          if (typeof data5 === "string") {
-            if (!formats2(data5)) {
-              const err9 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema21.properties.hostports.items, data: data5 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema21.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -43394,7 +44296,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.hostports.items.type, parentSchema: schema21.properties.hostports.items, data: data5 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.moved_from.items.type, parentSchema: schema21.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -43403,18 +44305,18 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data4.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data4[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema21.properties.hostports, data: data4 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema21.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -43426,20 +44328,22 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
-      } else {
-        const err12 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.hostports.type, parentSchema: schema21.properties.hostports, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
       }
     }
-    if (data.backend !== void 0) {
-      let data6 = data.backend;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err13 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema21.properties.backend.type }, message: "must be object,null", schema: schema21.properties.backend.type, parentSchema: schema21.properties.backend, data: data6 };
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema21.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.description.type, parentSchema: schema21.properties.description, data: data4 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -43447,31 +44351,37 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-        if (data6.backend_id === void 0) {
-          const err14 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema21.properties.backend.required, parentSchema: schema21.properties.backend, data: data6 };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
+    }
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.metadata.type, parentSchema: schema21.properties.metadata, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
-        for (const key1 in data6) {
-          if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err15 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.backend, data: data6 };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data6 = data.hostports;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data7 = data6[i2];
+          if (typeof data7 === "string") {
+            if (!formats2(data7)) {
+              const err15 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema21.properties.hostports.items, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data6.enabled !== void 0) {
-          let data7 = data6.enabled;
-          if (typeof data7 !== "boolean" && data7 !== null) {
-            const err16 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema21.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.backend.properties.enabled.type, parentSchema: schema21.properties.backend.properties.enabled, data: data7 };
+          } else {
+            const err16 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.hostports.items.type, parentSchema: schema21.properties.hostports.items, data: data7 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -43480,34 +44390,43 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data6.backend_id !== void 0) {
-          let data8 = data6.backend_id;
-          if (typeof data8 === "string") {
-            if (func2(data8) < 1) {
-              const err17 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.backend.properties.backend_id, data: data8 };
+        let i3 = data6.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data6[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err17 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema21.properties.hostports, data: data6 };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
                 vErrors.push(err17);
               }
               errors++;
+              break;
             }
-          } else {
-            const err18 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.backend.properties.backend_id.type, parentSchema: schema21.properties.backend.properties.backend_id, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
+            indices1[item1] = i3;
           }
         }
+      } else {
+        const err18 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.hostports.type, parentSchema: schema21.properties.hostports, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
       }
     }
-    if (data.ip_restriction !== void 0) {
-      let data9 = data.ip_restriction;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err19 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema21.properties.ip_restriction.type }, message: "must be object,null", schema: schema21.properties.ip_restriction.type, parentSchema: schema21.properties.ip_restriction, data: data9 };
+    if (data.backend !== void 0) {
+      let data8 = data.backend;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+        const err19 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema21.properties.backend.type }, message: "must be object,null", schema: schema21.properties.backend.type, parentSchema: schema21.properties.backend, data: data8 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -43515,9 +44434,9 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-        if (data9.ip_policy_ids === void 0) {
-          const err20 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema21.properties.ip_restriction.required, parentSchema: schema21.properties.ip_restriction, data: data9 };
+      if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+        if (data8.backend_id === void 0) {
+          const err20 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema21.properties.backend.required, parentSchema: schema21.properties.backend, data: data8 };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -43525,9 +44444,9 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key2 in data9) {
-          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err21 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.ip_restriction, data: data9 };
+        for (const key1 in data8) {
+          if (!(key1 === "enabled" || key1 === "backend_id")) {
+            const err21 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.backend, data: data8 };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -43536,10 +44455,10 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data9.enabled !== void 0) {
-          let data10 = data9.enabled;
-          if (typeof data10 !== "boolean" && data10 !== null) {
-            const err22 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema21.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.ip_restriction.properties.enabled.type, parentSchema: schema21.properties.ip_restriction.properties.enabled, data: data10 };
+        if (data8.enabled !== void 0) {
+          let data9 = data8.enabled;
+          if (typeof data9 !== "boolean" && data9 !== null) {
+            const err22 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema21.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.backend.properties.enabled.type, parentSchema: schema21.properties.backend.properties.enabled, data: data9 };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -43548,11 +44467,11 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data9.ip_policy_ids !== void 0) {
-          let data11 = data9.ip_policy_ids;
-          if (Array.isArray(data11)) {
-            if (data11.length < 1) {
-              const err23 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data11 };
+        if (data8.backend_id !== void 0) {
+          let data10 = data8.backend_id;
+          if (typeof data10 === "string") {
+            if (func2(data10) < 1) {
+              const err23 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.backend.properties.backend_id, data: data10 };
               if (vErrors === null) {
                 vErrors = [err23];
               } else {
@@ -43560,54 +44479,42 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len1 = data11.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data12 = data11[i2];
-              if (typeof data12 === "string") {
-                if (func2(data12) < 1) {
-                  const err24 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids.items, data: data12 };
-                  if (vErrors === null) {
-                    vErrors = [err24];
-                  } else {
-                    vErrors.push(err24);
-                  }
-                  errors++;
-                }
-              } else {
-                const err25 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids.items, data: data12 };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            let i3 = data11.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--; ) {
-                let item1 = data11[i3];
-                if (typeof item1 !== "string") {
-                  continue;
-                }
-                if (typeof indices1[item1] == "number") {
-                  j1 = indices1[item1];
-                  const err26 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data11 };
-                  if (vErrors === null) {
-                    vErrors = [err26];
-                  } else {
-                    vErrors.push(err26);
-                  }
-                  errors++;
-                  break;
-                }
-                indices1[item1] = i3;
-              }
-            }
           } else {
-            const err27 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data11 };
+            const err24 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.backend.properties.backend_id.type, parentSchema: schema21.properties.backend.properties.backend_id, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.ip_restriction !== void 0) {
+      let data11 = data.ip_restriction;
+      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11)) && data11 !== null) {
+        const err25 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema21.properties.ip_restriction.type }, message: "must be object,null", schema: schema21.properties.ip_restriction.type, parentSchema: schema21.properties.ip_restriction, data: data11 };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+      if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+        if (data11.ip_policy_ids === void 0) {
+          const err26 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema21.properties.ip_restriction.required, parentSchema: schema21.properties.ip_restriction, data: data11 };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        for (const key2 in data11) {
+          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
+            const err27 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.ip_restriction, data: data11 };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -43616,272 +44523,280 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      }
-    }
-    if (data.policy !== void 0) {
-      let data13 = data.policy;
-      if (!(data13 && typeof data13 == "object" && !Array.isArray(data13)) && data13 !== null) {
-        const err28 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema21.properties.policy.type }, message: "must be object,null", schema: schema21.properties.policy.type, parentSchema: schema21.properties.policy, data: data13 };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-        for (const key3 in data13) {
-          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
-            const err29 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy, data: data13 };
+        if (data11.enabled !== void 0) {
+          let data12 = data11.enabled;
+          if (typeof data12 !== "boolean" && data12 !== null) {
+            const err28 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema21.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.ip_restriction.properties.enabled.type, parentSchema: schema21.properties.ip_restriction.properties.enabled, data: data12 };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err28];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err28);
             }
             errors++;
           }
         }
-        if (data13.enabled !== void 0) {
-          let data14 = data13.enabled;
-          if (typeof data14 !== "boolean" && data14 !== null) {
-            const err30 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema21.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.policy.properties.enabled.type, parentSchema: schema21.properties.policy.properties.enabled, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
+        if (data11.ip_policy_ids !== void 0) {
+          let data13 = data11.ip_policy_ids;
+          if (Array.isArray(data13)) {
+            if (data13.length < 1) {
+              const err29 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data13 };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data13.inbound !== void 0) {
-          let data15 = data13.inbound;
-          if (!Array.isArray(data15) && data15 !== null) {
-            const err31 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema21.properties.policy.properties.inbound.type, parentSchema: schema21.properties.policy.properties.inbound, data: data15 };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-          if (Array.isArray(data15)) {
-            const len2 = data15.length;
+            const len2 = data13.length;
             for (let i4 = 0; i4 < len2; i4++) {
-              let data16 = data15[i4];
-              if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-                if (data16.actions === void 0) {
-                  const err32 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.policy.properties.inbound.items.required, parentSchema: schema21.properties.policy.properties.inbound.items, data: data16 };
+              let data14 = data13[i4];
+              if (typeof data14 === "string") {
+                if (func2(data14) < 1) {
+                  const err30 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids.items, data: data14 };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
+              } else {
+                const err31 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids.items, data: data14 };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            let i5 = data13.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data13[i5];
+                if (typeof item2 !== "string") {
+                  continue;
+                }
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err32 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data13 };
                   if (vErrors === null) {
                     vErrors = [err32];
                   } else {
                     vErrors.push(err32);
                   }
                   errors++;
+                  break;
                 }
-                for (const key4 in data16) {
+                indices2[item2] = i5;
+              }
+            }
+          } else {
+            const err33 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data13 };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.policy !== void 0) {
+      let data15 = data.policy;
+      if (!(data15 && typeof data15 == "object" && !Array.isArray(data15)) && data15 !== null) {
+        const err34 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema21.properties.policy.type }, message: "must be object,null", schema: schema21.properties.policy.type, parentSchema: schema21.properties.policy, data: data15 };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
+        }
+        errors++;
+      }
+      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+        for (const key3 in data15) {
+          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
+            const err35 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy, data: data15 };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+        }
+        if (data15.enabled !== void 0) {
+          let data16 = data15.enabled;
+          if (typeof data16 !== "boolean" && data16 !== null) {
+            const err36 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema21.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.policy.properties.enabled.type, parentSchema: schema21.properties.policy.properties.enabled, data: data16 };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+        }
+        if (data15.inbound !== void 0) {
+          let data17 = data15.inbound;
+          if (!Array.isArray(data17) && data17 !== null) {
+            const err37 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema21.properties.policy.properties.inbound.type, parentSchema: schema21.properties.policy.properties.inbound, data: data17 };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+          if (Array.isArray(data17)) {
+            const len3 = data17.length;
+            for (let i6 = 0; i6 < len3; i6++) {
+              let data18 = data17[i6];
+              if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+                if (data18.actions === void 0) {
+                  const err38 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.policy.properties.inbound.items.required, parentSchema: schema21.properties.policy.properties.inbound.items, data: data18 };
+                  if (vErrors === null) {
+                    vErrors = [err38];
+                  } else {
+                    vErrors.push(err38);
+                  }
+                  errors++;
+                }
+                for (const key4 in data18) {
                   if (!(key4 === "name" || key4 === "expressions" || key4 === "actions")) {
-                    const err33 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.inbound.items, data: data16 };
+                    const err39 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.inbound.items, data: data18 };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err39];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err39);
                     }
                     errors++;
                   }
                 }
-                if (data16.name !== void 0) {
-                  let data17 = data16.name;
-                  if (typeof data17 !== "string" && data17 !== null) {
-                    const err34 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema21.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.name, data: data17 };
+                if (data18.name !== void 0) {
+                  let data19 = data18.name;
+                  if (typeof data19 !== "string" && data19 !== null) {
+                    const err40 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema21.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.name, data: data19 };
                     if (vErrors === null) {
-                      vErrors = [err34];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err34);
+                      vErrors.push(err40);
                     }
                     errors++;
                   }
                 }
-                if (data16.expressions !== void 0) {
-                  let data18 = data16.expressions;
-                  if (!Array.isArray(data18) && data18 !== null) {
-                    const err35 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema21.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.expressions, data: data18 };
+                if (data18.expressions !== void 0) {
+                  let data20 = data18.expressions;
+                  if (!Array.isArray(data20) && data20 !== null) {
+                    const err41 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema21.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.expressions, data: data20 };
                     if (vErrors === null) {
-                      vErrors = [err35];
+                      vErrors = [err41];
                     } else {
-                      vErrors.push(err35);
+                      vErrors.push(err41);
                     }
                     errors++;
                   }
-                  if (Array.isArray(data18)) {
-                    const len3 = data18.length;
-                    for (let i5 = 0; i5 < len3; i5++) {
-                      let data19 = data18[i5];
-                      if (typeof data19 !== "string") {
-                        const err36 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/expressions/" + i5, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.expressions.items, data: data19 };
+                  if (Array.isArray(data20)) {
+                    const len4 = data20.length;
+                    for (let i7 = 0; i7 < len4; i7++) {
+                      let data21 = data20[i7];
+                      if (typeof data21 !== "string") {
+                        const err42 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions/" + i7, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.expressions.items, data: data21 };
                         if (vErrors === null) {
-                          vErrors = [err36];
+                          vErrors = [err42];
                         } else {
-                          vErrors.push(err36);
+                          vErrors.push(err42);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data16.actions !== void 0) {
-                  let data20 = data16.actions;
-                  if (Array.isArray(data20)) {
-                    if (data20.length < 1) {
-                      const err37 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions, data: data20 };
+                if (data18.actions !== void 0) {
+                  let data22 = data18.actions;
+                  if (Array.isArray(data22)) {
+                    if (data22.length < 1) {
+                      const err43 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions, data: data22 };
                       if (vErrors === null) {
-                        vErrors = [err37];
+                        vErrors = [err43];
                       } else {
-                        vErrors.push(err37);
+                        vErrors.push(err43);
                       }
                       errors++;
                     }
-                    const len4 = data20.length;
-                    for (let i6 = 0; i6 < len4; i6++) {
-                      let data21 = data20[i6];
-                      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
-                        if (data21.type === void 0) {
-                          const err38 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data21 };
+                    const len5 = data22.length;
+                    for (let i8 = 0; i8 < len5; i8++) {
+                      let data23 = data22[i8];
+                      if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
+                        if (data23.type === void 0) {
+                          const err44 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data23 };
                           if (vErrors === null) {
-                            vErrors = [err38];
+                            vErrors = [err44];
                           } else {
-                            vErrors.push(err38);
+                            vErrors.push(err44);
                           }
                           errors++;
                         }
-                        for (const key5 in data21) {
+                        for (const key5 in data23) {
                           if (!(key5 === "type" || key5 === "config")) {
-                            const err39 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data21 };
+                            const err45 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data23 };
                             if (vErrors === null) {
-                              vErrors = [err39];
+                              vErrors = [err45];
                             } else {
-                              vErrors.push(err39);
+                              vErrors.push(err45);
                             }
                             errors++;
                           }
                         }
-                        if (data21.type !== void 0) {
-                          let data22 = data21.type;
-                          if (typeof data22 === "string") {
-                            if (func2(data22) < 1) {
-                              const err40 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data22 };
+                        if (data23.type !== void 0) {
+                          let data24 = data23.type;
+                          if (typeof data24 === "string") {
+                            if (func2(data24) < 1) {
+                              const err46 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data24 };
                               if (vErrors === null) {
-                                vErrors = [err40];
+                                vErrors = [err46];
                               } else {
-                                vErrors.push(err40);
+                                vErrors.push(err46);
                               }
                               errors++;
                             }
                           } else {
-                            const err41 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data22 };
+                            const err47 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data24 };
                             if (vErrors === null) {
-                              vErrors = [err41];
+                              vErrors = [err47];
                             } else {
-                              vErrors.push(err41);
+                              vErrors.push(err47);
                             }
                             errors++;
                           }
                         }
-                        if (data21.config !== void 0) {
-                          let data23 = data21.config;
-                          if (!(data23 && typeof data23 == "object" && !Array.isArray(data23)) && data23 !== null) {
-                            const err42 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data23 };
+                        if (data23.config !== void 0) {
+                          let data25 = data23.config;
+                          if (!(data25 && typeof data25 == "object" && !Array.isArray(data25)) && data25 !== null) {
+                            const err48 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data25 };
                             if (vErrors === null) {
-                              vErrors = [err42];
+                              vErrors = [err48];
                             } else {
-                              vErrors.push(err42);
+                              vErrors.push(err48);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err43 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data21 };
+                        const err49 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data23 };
                         if (vErrors === null) {
-                          vErrors = [err43];
+                          vErrors = [err49];
                         } else {
-                          vErrors.push(err43);
+                          vErrors.push(err49);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err44 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions, data: data20 };
-                    if (vErrors === null) {
-                      vErrors = [err44];
-                    } else {
-                      vErrors.push(err44);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err45 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.inbound.items.type, parentSchema: schema21.properties.policy.properties.inbound.items, data: data16 };
-                if (vErrors === null) {
-                  vErrors = [err45];
-                } else {
-                  vErrors.push(err45);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-        if (data13.outbound !== void 0) {
-          let data24 = data13.outbound;
-          if (!Array.isArray(data24) && data24 !== null) {
-            const err46 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema21.properties.policy.properties.outbound.type, parentSchema: schema21.properties.policy.properties.outbound, data: data24 };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-          if (Array.isArray(data24)) {
-            const len5 = data24.length;
-            for (let i7 = 0; i7 < len5; i7++) {
-              let data25 = data24[i7];
-              if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
-                if (data25.actions === void 0) {
-                  const err47 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.policy.properties.outbound.items.required, parentSchema: schema21.properties.policy.properties.outbound.items, data: data25 };
-                  if (vErrors === null) {
-                    vErrors = [err47];
-                  } else {
-                    vErrors.push(err47);
-                  }
-                  errors++;
-                }
-                for (const key6 in data25) {
-                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
-                    const err48 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.outbound.items, data: data25 };
-                    if (vErrors === null) {
-                      vErrors = [err48];
-                    } else {
-                      vErrors.push(err48);
-                    }
-                    errors++;
-                  }
-                }
-                if (data25.name !== void 0) {
-                  let data26 = data25.name;
-                  if (typeof data26 !== "string" && data26 !== null) {
-                    const err49 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema21.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.name, data: data26 };
-                    if (vErrors === null) {
-                      vErrors = [err49];
-                    } else {
-                      vErrors.push(err49);
-                    }
-                    errors++;
-                  }
-                }
-                if (data25.expressions !== void 0) {
-                  let data27 = data25.expressions;
-                  if (!Array.isArray(data27) && data27 !== null) {
-                    const err50 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema21.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.expressions, data: data27 };
+                    const err50 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions, data: data22 };
                     if (vErrors === null) {
                       vErrors = [err50];
                     } else {
@@ -43889,118 +44804,190 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (Array.isArray(data27)) {
-                    const len6 = data27.length;
-                    for (let i8 = 0; i8 < len6; i8++) {
-                      let data28 = data27[i8];
-                      if (typeof data28 !== "string") {
-                        const err51 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/expressions/" + i8, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.expressions.items, data: data28 };
+                }
+              } else {
+                const err51 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.inbound.items.type, parentSchema: schema21.properties.policy.properties.inbound.items, data: data18 };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+        if (data15.outbound !== void 0) {
+          let data26 = data15.outbound;
+          if (!Array.isArray(data26) && data26 !== null) {
+            const err52 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema21.properties.policy.properties.outbound.type, parentSchema: schema21.properties.policy.properties.outbound, data: data26 };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+          if (Array.isArray(data26)) {
+            const len6 = data26.length;
+            for (let i9 = 0; i9 < len6; i9++) {
+              let data27 = data26[i9];
+              if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+                if (data27.actions === void 0) {
+                  const err53 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.policy.properties.outbound.items.required, parentSchema: schema21.properties.policy.properties.outbound.items, data: data27 };
+                  if (vErrors === null) {
+                    vErrors = [err53];
+                  } else {
+                    vErrors.push(err53);
+                  }
+                  errors++;
+                }
+                for (const key6 in data27) {
+                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
+                    const err54 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.outbound.items, data: data27 };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  }
+                }
+                if (data27.name !== void 0) {
+                  let data28 = data27.name;
+                  if (typeof data28 !== "string" && data28 !== null) {
+                    const err55 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema21.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.name, data: data28 };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                }
+                if (data27.expressions !== void 0) {
+                  let data29 = data27.expressions;
+                  if (!Array.isArray(data29) && data29 !== null) {
+                    const err56 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema21.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.expressions, data: data29 };
+                    if (vErrors === null) {
+                      vErrors = [err56];
+                    } else {
+                      vErrors.push(err56);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data29)) {
+                    const len7 = data29.length;
+                    for (let i10 = 0; i10 < len7; i10++) {
+                      let data30 = data29[i10];
+                      if (typeof data30 !== "string") {
+                        const err57 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions/" + i10, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.expressions.items, data: data30 };
                         if (vErrors === null) {
-                          vErrors = [err51];
+                          vErrors = [err57];
                         } else {
-                          vErrors.push(err51);
+                          vErrors.push(err57);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data25.actions !== void 0) {
-                  let data29 = data25.actions;
-                  if (Array.isArray(data29)) {
-                    if (data29.length < 1) {
-                      const err52 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions, data: data29 };
+                if (data27.actions !== void 0) {
+                  let data31 = data27.actions;
+                  if (Array.isArray(data31)) {
+                    if (data31.length < 1) {
+                      const err58 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions, data: data31 };
                       if (vErrors === null) {
-                        vErrors = [err52];
+                        vErrors = [err58];
                       } else {
-                        vErrors.push(err52);
+                        vErrors.push(err58);
                       }
                       errors++;
                     }
-                    const len7 = data29.length;
-                    for (let i9 = 0; i9 < len7; i9++) {
-                      let data30 = data29[i9];
-                      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
-                        if (data30.type === void 0) {
-                          const err53 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data30 };
+                    const len8 = data31.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      let data32 = data31[i11];
+                      if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+                        if (data32.type === void 0) {
+                          const err59 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data32 };
                           if (vErrors === null) {
-                            vErrors = [err53];
+                            vErrors = [err59];
                           } else {
-                            vErrors.push(err53);
+                            vErrors.push(err59);
                           }
                           errors++;
                         }
-                        for (const key7 in data30) {
+                        for (const key7 in data32) {
                           if (!(key7 === "type" || key7 === "config")) {
-                            const err54 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data30 };
+                            const err60 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data32 };
                             if (vErrors === null) {
-                              vErrors = [err54];
+                              vErrors = [err60];
                             } else {
-                              vErrors.push(err54);
+                              vErrors.push(err60);
                             }
                             errors++;
                           }
                         }
-                        if (data30.type !== void 0) {
-                          let data31 = data30.type;
-                          if (typeof data31 === "string") {
-                            if (func2(data31) < 1) {
-                              const err55 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data31 };
+                        if (data32.type !== void 0) {
+                          let data33 = data32.type;
+                          if (typeof data33 === "string") {
+                            if (func2(data33) < 1) {
+                              const err61 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data33 };
                               if (vErrors === null) {
-                                vErrors = [err55];
+                                vErrors = [err61];
                               } else {
-                                vErrors.push(err55);
+                                vErrors.push(err61);
                               }
                               errors++;
                             }
                           } else {
-                            const err56 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data31 };
+                            const err62 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data33 };
                             if (vErrors === null) {
-                              vErrors = [err56];
+                              vErrors = [err62];
                             } else {
-                              vErrors.push(err56);
+                              vErrors.push(err62);
                             }
                             errors++;
                           }
                         }
-                        if (data30.config !== void 0) {
-                          let data32 = data30.config;
-                          if (!(data32 && typeof data32 == "object" && !Array.isArray(data32)) && data32 !== null) {
-                            const err57 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data32 };
+                        if (data32.config !== void 0) {
+                          let data34 = data32.config;
+                          if (!(data34 && typeof data34 == "object" && !Array.isArray(data34)) && data34 !== null) {
+                            const err63 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data34 };
                             if (vErrors === null) {
-                              vErrors = [err57];
+                              vErrors = [err63];
                             } else {
-                              vErrors.push(err57);
+                              vErrors.push(err63);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err58 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data30 };
+                        const err64 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data32 };
                         if (vErrors === null) {
-                          vErrors = [err58];
+                          vErrors = [err64];
                         } else {
-                          vErrors.push(err58);
+                          vErrors.push(err64);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err59 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions, data: data29 };
+                    const err65 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions, data: data31 };
                     if (vErrors === null) {
-                      vErrors = [err59];
+                      vErrors = [err65];
                     } else {
-                      vErrors.push(err59);
+                      vErrors.push(err65);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err60 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.outbound.items.type, parentSchema: schema21.properties.policy.properties.outbound.items, data: data25 };
+                const err66 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.outbound.items.type, parentSchema: schema21.properties.policy.properties.outbound.items, data: data27 };
                 if (vErrors === null) {
-                  vErrors = [err60];
+                  vErrors = [err66];
                 } else {
-                  vErrors.push(err60);
+                  vErrors.push(err66);
                 }
                 errors++;
               }
@@ -44010,11 +44997,11 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err61 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
+    const err67 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
     if (vErrors === null) {
-      vErrors = [err61];
+      vErrors = [err67];
     } else {
-      vErrors.push(err61);
+      vErrors.push(err67);
     }
     errors++;
   }
@@ -44245,7 +45232,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func18.call(schema22.properties, key0)) {
+      if (!func13.call(schema22.properties, key0)) {
         const err15 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22, data };
         if (vErrors === null) {
           vErrors = [err15];
@@ -44289,49 +45276,44 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data8 = data.description;
+    if (data.moved_from !== void 0) {
+      let data8 = data.moved_from;
+      if (typeof data8 !== "string" && !Array.isArray(data8)) {
+        const err19 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema22.properties.moved_from.type }, message: "must be string,array", schema: schema22.properties.moved_from.type, parentSchema: schema22.properties.moved_from, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
       if (typeof data8 === "string") {
-        if (func2(data8) > 255) {
-          const err19 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema22.properties.description, data: data8 };
+        if (!pattern1.test(data8)) {
+          const err20 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.moved_from, data: data8 };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err20];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err20);
           }
           errors++;
         }
-      } else {
-        const err20 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.description.type, parentSchema: schema22.properties.description, data: data8 };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
       }
-    }
-    if (data.metadata !== void 0) {
-      let data9 = data.metadata;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9))) {
-        const err21 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.metadata.type, parentSchema: schema22.properties.metadata, data: data9 };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
+      if (Array.isArray(data8)) {
+        if (data8.length < 1) {
+          const err21 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.moved_from, data: data8 };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data10 = data.hostports;
-      if (Array.isArray(data10)) {
-        const len0 = data10.length;
+        const len0 = data8.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data11 = data10[i0];
-          if (typeof data11 === "string") {
-            if (!formats2(data11)) {
-              const err22 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema22.properties.hostports.items, data: data11 };
+          let data9 = data8[i0];
+          if (typeof data9 === "string") {
+            if (!pattern1.test(data9)) {
+              const err22 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.moved_from.items, data: data9 };
               if (vErrors === null) {
                 vErrors = [err22];
               } else {
@@ -44340,7 +45322,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err23 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.hostports.items.type, parentSchema: schema22.properties.hostports.items, data: data11 };
+            const err23 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.moved_from.items.type, parentSchema: schema22.properties.moved_from.items, data: data9 };
             if (vErrors === null) {
               vErrors = [err23];
             } else {
@@ -44349,18 +45331,18 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data10.length;
+        let i1 = data8.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data10[i1];
+            let item0 = data8[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err24 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema22.properties.hostports, data: data10 };
+              const err24 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema22.properties.moved_from, data: data8 };
               if (vErrors === null) {
                 vErrors = [err24];
               } else {
@@ -44372,20 +45354,22 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
-      } else {
-        const err25 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.hostports.type, parentSchema: schema22.properties.hostports, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
       }
     }
-    if (data.backend !== void 0) {
-      let data12 = data.backend;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err26 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema22.properties.backend.type }, message: "must be object,null", schema: schema22.properties.backend.type, parentSchema: schema22.properties.backend, data: data12 };
+    if (data.description !== void 0) {
+      let data10 = data.description;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 255) {
+          const err25 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema22.properties.description, data: data10 };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+      } else {
+        const err26 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.description.type, parentSchema: schema22.properties.description, data: data10 };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -44393,31 +45377,37 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        if (data12.backend_id === void 0) {
-          const err27 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema22.properties.backend.required, parentSchema: schema22.properties.backend, data: data12 };
-          if (vErrors === null) {
-            vErrors = [err27];
-          } else {
-            vErrors.push(err27);
-          }
-          errors++;
+    }
+    if (data.metadata !== void 0) {
+      let data11 = data.metadata;
+      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
+        const err27 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.metadata.type, parentSchema: schema22.properties.metadata, data: data11 };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
         }
-        for (const key1 in data12) {
-          if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err28 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.backend, data: data12 };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data12 = data.hostports;
+      if (Array.isArray(data12)) {
+        const len1 = data12.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data13 = data12[i2];
+          if (typeof data13 === "string") {
+            if (!formats2(data13)) {
+              const err28 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema22.properties.hostports.items, data: data13 };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data12.enabled !== void 0) {
-          let data13 = data12.enabled;
-          if (typeof data13 !== "boolean" && data13 !== null) {
-            const err29 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema22.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.backend.properties.enabled.type, parentSchema: schema22.properties.backend.properties.enabled, data: data13 };
+          } else {
+            const err29 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.hostports.items.type, parentSchema: schema22.properties.hostports.items, data: data13 };
             if (vErrors === null) {
               vErrors = [err29];
             } else {
@@ -44426,34 +45416,43 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data12.backend_id !== void 0) {
-          let data14 = data12.backend_id;
-          if (typeof data14 === "string") {
-            if (func2(data14) < 1) {
-              const err30 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.backend.properties.backend_id, data: data14 };
+        let i3 = data12.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data12[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err30 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema22.properties.hostports, data: data12 };
               if (vErrors === null) {
                 vErrors = [err30];
               } else {
                 vErrors.push(err30);
               }
               errors++;
+              break;
             }
-          } else {
-            const err31 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.backend.properties.backend_id.type, parentSchema: schema22.properties.backend.properties.backend_id, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
+            indices1[item1] = i3;
           }
         }
+      } else {
+        const err31 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.hostports.type, parentSchema: schema22.properties.hostports, data: data12 };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
       }
     }
-    if (data.ip_restriction !== void 0) {
-      let data15 = data.ip_restriction;
-      if (!(data15 && typeof data15 == "object" && !Array.isArray(data15)) && data15 !== null) {
-        const err32 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema22.properties.ip_restriction.type }, message: "must be object,null", schema: schema22.properties.ip_restriction.type, parentSchema: schema22.properties.ip_restriction, data: data15 };
+    if (data.backend !== void 0) {
+      let data14 = data.backend;
+      if (!(data14 && typeof data14 == "object" && !Array.isArray(data14)) && data14 !== null) {
+        const err32 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema22.properties.backend.type }, message: "must be object,null", schema: schema22.properties.backend.type, parentSchema: schema22.properties.backend, data: data14 };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -44461,9 +45460,9 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-        if (data15.ip_policy_ids === void 0) {
-          const err33 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema22.properties.ip_restriction.required, parentSchema: schema22.properties.ip_restriction, data: data15 };
+      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+        if (data14.backend_id === void 0) {
+          const err33 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema22.properties.backend.required, parentSchema: schema22.properties.backend, data: data14 };
           if (vErrors === null) {
             vErrors = [err33];
           } else {
@@ -44471,9 +45470,9 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key2 in data15) {
-          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err34 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.ip_restriction, data: data15 };
+        for (const key1 in data14) {
+          if (!(key1 === "enabled" || key1 === "backend_id")) {
+            const err34 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.backend, data: data14 };
             if (vErrors === null) {
               vErrors = [err34];
             } else {
@@ -44482,10 +45481,10 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data15.enabled !== void 0) {
-          let data16 = data15.enabled;
-          if (typeof data16 !== "boolean" && data16 !== null) {
-            const err35 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema22.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.ip_restriction.properties.enabled.type, parentSchema: schema22.properties.ip_restriction.properties.enabled, data: data16 };
+        if (data14.enabled !== void 0) {
+          let data15 = data14.enabled;
+          if (typeof data15 !== "boolean" && data15 !== null) {
+            const err35 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema22.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.backend.properties.enabled.type, parentSchema: schema22.properties.backend.properties.enabled, data: data15 };
             if (vErrors === null) {
               vErrors = [err35];
             } else {
@@ -44494,11 +45493,11 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data15.ip_policy_ids !== void 0) {
-          let data17 = data15.ip_policy_ids;
-          if (Array.isArray(data17)) {
-            if (data17.length < 1) {
-              const err36 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data17 };
+        if (data14.backend_id !== void 0) {
+          let data16 = data14.backend_id;
+          if (typeof data16 === "string") {
+            if (func2(data16) < 1) {
+              const err36 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.backend.properties.backend_id, data: data16 };
               if (vErrors === null) {
                 vErrors = [err36];
               } else {
@@ -44506,54 +45505,42 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len1 = data17.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data18 = data17[i2];
-              if (typeof data18 === "string") {
-                if (func2(data18) < 1) {
-                  const err37 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data18 };
-                  if (vErrors === null) {
-                    vErrors = [err37];
-                  } else {
-                    vErrors.push(err37);
-                  }
-                  errors++;
-                }
-              } else {
-                const err38 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data18 };
-                if (vErrors === null) {
-                  vErrors = [err38];
-                } else {
-                  vErrors.push(err38);
-                }
-                errors++;
-              }
-            }
-            let i3 = data17.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--; ) {
-                let item1 = data17[i3];
-                if (typeof item1 !== "string") {
-                  continue;
-                }
-                if (typeof indices1[item1] == "number") {
-                  j1 = indices1[item1];
-                  const err39 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data17 };
-                  if (vErrors === null) {
-                    vErrors = [err39];
-                  } else {
-                    vErrors.push(err39);
-                  }
-                  errors++;
-                  break;
-                }
-                indices1[item1] = i3;
-              }
-            }
           } else {
-            const err40 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data17 };
+            const err37 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.backend.properties.backend_id.type, parentSchema: schema22.properties.backend.properties.backend_id, data: data16 };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.ip_restriction !== void 0) {
+      let data17 = data.ip_restriction;
+      if (!(data17 && typeof data17 == "object" && !Array.isArray(data17)) && data17 !== null) {
+        const err38 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema22.properties.ip_restriction.type }, message: "must be object,null", schema: schema22.properties.ip_restriction.type, parentSchema: schema22.properties.ip_restriction, data: data17 };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+        if (data17.ip_policy_ids === void 0) {
+          const err39 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema22.properties.ip_restriction.required, parentSchema: schema22.properties.ip_restriction, data: data17 };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+        for (const key2 in data17) {
+          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
+            const err40 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.ip_restriction, data: data17 };
             if (vErrors === null) {
               vErrors = [err40];
             } else {
@@ -44562,272 +45549,280 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      }
-    }
-    if (data.policy !== void 0) {
-      let data19 = data.policy;
-      if (!(data19 && typeof data19 == "object" && !Array.isArray(data19)) && data19 !== null) {
-        const err41 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema22.properties.policy.type }, message: "must be object,null", schema: schema22.properties.policy.type, parentSchema: schema22.properties.policy, data: data19 };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-      if (data19 && typeof data19 == "object" && !Array.isArray(data19)) {
-        for (const key3 in data19) {
-          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
-            const err42 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy, data: data19 };
+        if (data17.enabled !== void 0) {
+          let data18 = data17.enabled;
+          if (typeof data18 !== "boolean" && data18 !== null) {
+            const err41 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema22.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.ip_restriction.properties.enabled.type, parentSchema: schema22.properties.ip_restriction.properties.enabled, data: data18 };
             if (vErrors === null) {
-              vErrors = [err42];
+              vErrors = [err41];
             } else {
-              vErrors.push(err42);
+              vErrors.push(err41);
             }
             errors++;
           }
         }
-        if (data19.enabled !== void 0) {
-          let data20 = data19.enabled;
-          if (typeof data20 !== "boolean" && data20 !== null) {
-            const err43 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema22.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.policy.properties.enabled.type, parentSchema: schema22.properties.policy.properties.enabled, data: data20 };
-            if (vErrors === null) {
-              vErrors = [err43];
-            } else {
-              vErrors.push(err43);
+        if (data17.ip_policy_ids !== void 0) {
+          let data19 = data17.ip_policy_ids;
+          if (Array.isArray(data19)) {
+            if (data19.length < 1) {
+              const err42 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
+              if (vErrors === null) {
+                vErrors = [err42];
+              } else {
+                vErrors.push(err42);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data19.inbound !== void 0) {
-          let data21 = data19.inbound;
-          if (!Array.isArray(data21) && data21 !== null) {
-            const err44 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.type, parentSchema: schema22.properties.policy.properties.inbound, data: data21 };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
-          if (Array.isArray(data21)) {
-            const len2 = data21.length;
+            const len2 = data19.length;
             for (let i4 = 0; i4 < len2; i4++) {
-              let data22 = data21[i4];
-              if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
-                if (data22.actions === void 0) {
-                  const err45 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.inbound.items.required, parentSchema: schema22.properties.policy.properties.inbound.items, data: data22 };
+              let data20 = data19[i4];
+              if (typeof data20 === "string") {
+                if (func2(data20) < 1) {
+                  const err43 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data20 };
+                  if (vErrors === null) {
+                    vErrors = [err43];
+                  } else {
+                    vErrors.push(err43);
+                  }
+                  errors++;
+                }
+              } else {
+                const err44 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data20 };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            let i5 = data19.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data19[i5];
+                if (typeof item2 !== "string") {
+                  continue;
+                }
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err45 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
                   if (vErrors === null) {
                     vErrors = [err45];
                   } else {
                     vErrors.push(err45);
                   }
                   errors++;
+                  break;
                 }
-                for (const key4 in data22) {
+                indices2[item2] = i5;
+              }
+            }
+          } else {
+            const err46 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.policy !== void 0) {
+      let data21 = data.policy;
+      if (!(data21 && typeof data21 == "object" && !Array.isArray(data21)) && data21 !== null) {
+        const err47 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema22.properties.policy.type }, message: "must be object,null", schema: schema22.properties.policy.type, parentSchema: schema22.properties.policy, data: data21 };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+        for (const key3 in data21) {
+          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
+            const err48 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy, data: data21 };
+            if (vErrors === null) {
+              vErrors = [err48];
+            } else {
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+        }
+        if (data21.enabled !== void 0) {
+          let data22 = data21.enabled;
+          if (typeof data22 !== "boolean" && data22 !== null) {
+            const err49 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema22.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.policy.properties.enabled.type, parentSchema: schema22.properties.policy.properties.enabled, data: data22 };
+            if (vErrors === null) {
+              vErrors = [err49];
+            } else {
+              vErrors.push(err49);
+            }
+            errors++;
+          }
+        }
+        if (data21.inbound !== void 0) {
+          let data23 = data21.inbound;
+          if (!Array.isArray(data23) && data23 !== null) {
+            const err50 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.type, parentSchema: schema22.properties.policy.properties.inbound, data: data23 };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
+            }
+            errors++;
+          }
+          if (Array.isArray(data23)) {
+            const len3 = data23.length;
+            for (let i6 = 0; i6 < len3; i6++) {
+              let data24 = data23[i6];
+              if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+                if (data24.actions === void 0) {
+                  const err51 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.inbound.items.required, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
+                  if (vErrors === null) {
+                    vErrors = [err51];
+                  } else {
+                    vErrors.push(err51);
+                  }
+                  errors++;
+                }
+                for (const key4 in data24) {
                   if (!(key4 === "name" || key4 === "expressions" || key4 === "actions")) {
-                    const err46 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items, data: data22 };
+                    const err52 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err52];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err52);
                     }
                     errors++;
                   }
                 }
-                if (data22.name !== void 0) {
-                  let data23 = data22.name;
-                  if (typeof data23 !== "string" && data23 !== null) {
-                    const err47 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.name, data: data23 };
+                if (data24.name !== void 0) {
+                  let data25 = data24.name;
+                  if (typeof data25 !== "string" && data25 !== null) {
+                    const err53 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.name, data: data25 };
                     if (vErrors === null) {
-                      vErrors = [err47];
+                      vErrors = [err53];
                     } else {
-                      vErrors.push(err47);
+                      vErrors.push(err53);
                     }
                     errors++;
                   }
                 }
-                if (data22.expressions !== void 0) {
-                  let data24 = data22.expressions;
-                  if (!Array.isArray(data24) && data24 !== null) {
-                    const err48 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions, data: data24 };
+                if (data24.expressions !== void 0) {
+                  let data26 = data24.expressions;
+                  if (!Array.isArray(data26) && data26 !== null) {
+                    const err54 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions, data: data26 };
                     if (vErrors === null) {
-                      vErrors = [err48];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err48);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
-                  if (Array.isArray(data24)) {
-                    const len3 = data24.length;
-                    for (let i5 = 0; i5 < len3; i5++) {
-                      let data25 = data24[i5];
-                      if (typeof data25 !== "string") {
-                        const err49 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/expressions/" + i5, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions.items, data: data25 };
+                  if (Array.isArray(data26)) {
+                    const len4 = data26.length;
+                    for (let i7 = 0; i7 < len4; i7++) {
+                      let data27 = data26[i7];
+                      if (typeof data27 !== "string") {
+                        const err55 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions/" + i7, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions.items, data: data27 };
                         if (vErrors === null) {
-                          vErrors = [err49];
+                          vErrors = [err55];
                         } else {
-                          vErrors.push(err49);
+                          vErrors.push(err55);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data22.actions !== void 0) {
-                  let data26 = data22.actions;
-                  if (Array.isArray(data26)) {
-                    if (data26.length < 1) {
-                      const err50 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data26 };
+                if (data24.actions !== void 0) {
+                  let data28 = data24.actions;
+                  if (Array.isArray(data28)) {
+                    if (data28.length < 1) {
+                      const err56 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data28 };
                       if (vErrors === null) {
-                        vErrors = [err50];
+                        vErrors = [err56];
                       } else {
-                        vErrors.push(err50);
+                        vErrors.push(err56);
                       }
                       errors++;
                     }
-                    const len4 = data26.length;
-                    for (let i6 = 0; i6 < len4; i6++) {
-                      let data27 = data26[i6];
-                      if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
-                        if (data27.type === void 0) {
-                          const err51 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data27 };
+                    const len5 = data28.length;
+                    for (let i8 = 0; i8 < len5; i8++) {
+                      let data29 = data28[i8];
+                      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
+                        if (data29.type === void 0) {
+                          const err57 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err57];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err57);
                           }
                           errors++;
                         }
-                        for (const key5 in data27) {
+                        for (const key5 in data29) {
                           if (!(key5 === "type" || key5 === "config")) {
-                            const err52 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data27 };
+                            const err58 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
                             if (vErrors === null) {
-                              vErrors = [err52];
+                              vErrors = [err58];
                             } else {
-                              vErrors.push(err52);
+                              vErrors.push(err58);
                             }
                             errors++;
                           }
                         }
-                        if (data27.type !== void 0) {
-                          let data28 = data27.type;
-                          if (typeof data28 === "string") {
-                            if (func2(data28) < 1) {
-                              const err53 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data28 };
+                        if (data29.type !== void 0) {
+                          let data30 = data29.type;
+                          if (typeof data30 === "string") {
+                            if (func2(data30) < 1) {
+                              const err59 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data30 };
                               if (vErrors === null) {
-                                vErrors = [err53];
+                                vErrors = [err59];
                               } else {
-                                vErrors.push(err53);
+                                vErrors.push(err59);
                               }
                               errors++;
                             }
                           } else {
-                            const err54 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data28 };
+                            const err60 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data30 };
                             if (vErrors === null) {
-                              vErrors = [err54];
+                              vErrors = [err60];
                             } else {
-                              vErrors.push(err54);
+                              vErrors.push(err60);
                             }
                             errors++;
                           }
                         }
-                        if (data27.config !== void 0) {
-                          let data29 = data27.config;
-                          if (!(data29 && typeof data29 == "object" && !Array.isArray(data29)) && data29 !== null) {
-                            const err55 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data29 };
+                        if (data29.config !== void 0) {
+                          let data31 = data29.config;
+                          if (!(data31 && typeof data31 == "object" && !Array.isArray(data31)) && data31 !== null) {
+                            const err61 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data31 };
                             if (vErrors === null) {
-                              vErrors = [err55];
+                              vErrors = [err61];
                             } else {
-                              vErrors.push(err55);
+                              vErrors.push(err61);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err56 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data27 };
+                        const err62 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
                         if (vErrors === null) {
-                          vErrors = [err56];
+                          vErrors = [err62];
                         } else {
-                          vErrors.push(err56);
+                          vErrors.push(err62);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err57 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data26 };
-                    if (vErrors === null) {
-                      vErrors = [err57];
-                    } else {
-                      vErrors.push(err57);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err58 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.type, parentSchema: schema22.properties.policy.properties.inbound.items, data: data22 };
-                if (vErrors === null) {
-                  vErrors = [err58];
-                } else {
-                  vErrors.push(err58);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-        if (data19.outbound !== void 0) {
-          let data30 = data19.outbound;
-          if (!Array.isArray(data30) && data30 !== null) {
-            const err59 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.type, parentSchema: schema22.properties.policy.properties.outbound, data: data30 };
-            if (vErrors === null) {
-              vErrors = [err59];
-            } else {
-              vErrors.push(err59);
-            }
-            errors++;
-          }
-          if (Array.isArray(data30)) {
-            const len5 = data30.length;
-            for (let i7 = 0; i7 < len5; i7++) {
-              let data31 = data30[i7];
-              if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-                if (data31.actions === void 0) {
-                  const err60 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.outbound.items.required, parentSchema: schema22.properties.policy.properties.outbound.items, data: data31 };
-                  if (vErrors === null) {
-                    vErrors = [err60];
-                  } else {
-                    vErrors.push(err60);
-                  }
-                  errors++;
-                }
-                for (const key6 in data31) {
-                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
-                    const err61 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items, data: data31 };
-                    if (vErrors === null) {
-                      vErrors = [err61];
-                    } else {
-                      vErrors.push(err61);
-                    }
-                    errors++;
-                  }
-                }
-                if (data31.name !== void 0) {
-                  let data32 = data31.name;
-                  if (typeof data32 !== "string" && data32 !== null) {
-                    const err62 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.name, data: data32 };
-                    if (vErrors === null) {
-                      vErrors = [err62];
-                    } else {
-                      vErrors.push(err62);
-                    }
-                    errors++;
-                  }
-                }
-                if (data31.expressions !== void 0) {
-                  let data33 = data31.expressions;
-                  if (!Array.isArray(data33) && data33 !== null) {
-                    const err63 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions, data: data33 };
+                    const err63 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data28 };
                     if (vErrors === null) {
                       vErrors = [err63];
                     } else {
@@ -44835,118 +45830,190 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (Array.isArray(data33)) {
-                    const len6 = data33.length;
-                    for (let i8 = 0; i8 < len6; i8++) {
-                      let data34 = data33[i8];
-                      if (typeof data34 !== "string") {
-                        const err64 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/expressions/" + i8, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions.items, data: data34 };
+                }
+              } else {
+                const err64 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.type, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+        if (data21.outbound !== void 0) {
+          let data32 = data21.outbound;
+          if (!Array.isArray(data32) && data32 !== null) {
+            const err65 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.type, parentSchema: schema22.properties.policy.properties.outbound, data: data32 };
+            if (vErrors === null) {
+              vErrors = [err65];
+            } else {
+              vErrors.push(err65);
+            }
+            errors++;
+          }
+          if (Array.isArray(data32)) {
+            const len6 = data32.length;
+            for (let i9 = 0; i9 < len6; i9++) {
+              let data33 = data32[i9];
+              if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
+                if (data33.actions === void 0) {
+                  const err66 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.outbound.items.required, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
+                  if (vErrors === null) {
+                    vErrors = [err66];
+                  } else {
+                    vErrors.push(err66);
+                  }
+                  errors++;
+                }
+                for (const key6 in data33) {
+                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
+                    const err67 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
+                    if (vErrors === null) {
+                      vErrors = [err67];
+                    } else {
+                      vErrors.push(err67);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.name !== void 0) {
+                  let data34 = data33.name;
+                  if (typeof data34 !== "string" && data34 !== null) {
+                    const err68 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.name, data: data34 };
+                    if (vErrors === null) {
+                      vErrors = [err68];
+                    } else {
+                      vErrors.push(err68);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.expressions !== void 0) {
+                  let data35 = data33.expressions;
+                  if (!Array.isArray(data35) && data35 !== null) {
+                    const err69 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions, data: data35 };
+                    if (vErrors === null) {
+                      vErrors = [err69];
+                    } else {
+                      vErrors.push(err69);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data35)) {
+                    const len7 = data35.length;
+                    for (let i10 = 0; i10 < len7; i10++) {
+                      let data36 = data35[i10];
+                      if (typeof data36 !== "string") {
+                        const err70 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions/" + i10, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions.items, data: data36 };
                         if (vErrors === null) {
-                          vErrors = [err64];
+                          vErrors = [err70];
                         } else {
-                          vErrors.push(err64);
+                          vErrors.push(err70);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data31.actions !== void 0) {
-                  let data35 = data31.actions;
-                  if (Array.isArray(data35)) {
-                    if (data35.length < 1) {
-                      const err65 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data35 };
+                if (data33.actions !== void 0) {
+                  let data37 = data33.actions;
+                  if (Array.isArray(data37)) {
+                    if (data37.length < 1) {
+                      const err71 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data37 };
                       if (vErrors === null) {
-                        vErrors = [err65];
+                        vErrors = [err71];
                       } else {
-                        vErrors.push(err65);
+                        vErrors.push(err71);
                       }
                       errors++;
                     }
-                    const len7 = data35.length;
-                    for (let i9 = 0; i9 < len7; i9++) {
-                      let data36 = data35[i9];
-                      if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-                        if (data36.type === void 0) {
-                          const err66 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data36 };
+                    const len8 = data37.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      let data38 = data37[i11];
+                      if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
+                        if (data38.type === void 0) {
+                          const err72 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
                           if (vErrors === null) {
-                            vErrors = [err66];
+                            vErrors = [err72];
                           } else {
-                            vErrors.push(err66);
+                            vErrors.push(err72);
                           }
                           errors++;
                         }
-                        for (const key7 in data36) {
+                        for (const key7 in data38) {
                           if (!(key7 === "type" || key7 === "config")) {
-                            const err67 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data36 };
+                            const err73 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
                             if (vErrors === null) {
-                              vErrors = [err67];
+                              vErrors = [err73];
                             } else {
-                              vErrors.push(err67);
+                              vErrors.push(err73);
                             }
                             errors++;
                           }
                         }
-                        if (data36.type !== void 0) {
-                          let data37 = data36.type;
-                          if (typeof data37 === "string") {
-                            if (func2(data37) < 1) {
-                              const err68 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data37 };
+                        if (data38.type !== void 0) {
+                          let data39 = data38.type;
+                          if (typeof data39 === "string") {
+                            if (func2(data39) < 1) {
+                              const err74 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data39 };
                               if (vErrors === null) {
-                                vErrors = [err68];
+                                vErrors = [err74];
                               } else {
-                                vErrors.push(err68);
+                                vErrors.push(err74);
                               }
                               errors++;
                             }
                           } else {
-                            const err69 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data37 };
+                            const err75 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data39 };
                             if (vErrors === null) {
-                              vErrors = [err69];
+                              vErrors = [err75];
                             } else {
-                              vErrors.push(err69);
+                              vErrors.push(err75);
                             }
                             errors++;
                           }
                         }
-                        if (data36.config !== void 0) {
-                          let data38 = data36.config;
-                          if (!(data38 && typeof data38 == "object" && !Array.isArray(data38)) && data38 !== null) {
-                            const err70 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data38 };
+                        if (data38.config !== void 0) {
+                          let data40 = data38.config;
+                          if (!(data40 && typeof data40 == "object" && !Array.isArray(data40)) && data40 !== null) {
+                            const err76 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data40 };
                             if (vErrors === null) {
-                              vErrors = [err70];
+                              vErrors = [err76];
                             } else {
-                              vErrors.push(err70);
+                              vErrors.push(err76);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err71 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data36 };
+                        const err77 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
                         if (vErrors === null) {
-                          vErrors = [err71];
+                          vErrors = [err77];
                         } else {
-                          vErrors.push(err71);
+                          vErrors.push(err77);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err72 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data35 };
+                    const err78 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data37 };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err78];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err78);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err73 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.type, parentSchema: schema22.properties.policy.properties.outbound.items, data: data31 };
+                const err79 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.type, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
                 if (vErrors === null) {
-                  vErrors = [err73];
+                  vErrors = [err79];
                 } else {
-                  vErrors.push(err73);
+                  vErrors.push(err79);
                 }
                 errors++;
               }
@@ -44956,109 +46023,29 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.mutual_tls !== void 0) {
-      let data39 = data.mutual_tls;
-      if (!(data39 && typeof data39 == "object" && !Array.isArray(data39)) && data39 !== null) {
-        const err74 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema22.properties.mutual_tls.type }, message: "must be object,null", schema: schema22.properties.mutual_tls.type, parentSchema: schema22.properties.mutual_tls, data: data39 };
+      let data41 = data.mutual_tls;
+      if (!(data41 && typeof data41 == "object" && !Array.isArray(data41)) && data41 !== null) {
+        const err80 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema22.properties.mutual_tls.type }, message: "must be object,null", schema: schema22.properties.mutual_tls.type, parentSchema: schema22.properties.mutual_tls, data: data41 };
         if (vErrors === null) {
-          vErrors = [err74];
+          vErrors = [err80];
         } else {
-          vErrors.push(err74);
+          vErrors.push(err80);
         }
         errors++;
       }
-      if (data39 && typeof data39 == "object" && !Array.isArray(data39)) {
-        if (data39.certificate_authority_ids === void 0) {
-          const err75 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema22.properties.mutual_tls.required, parentSchema: schema22.properties.mutual_tls, data: data39 };
+      if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
+        if (data41.certificate_authority_ids === void 0) {
+          const err81 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema22.properties.mutual_tls.required, parentSchema: schema22.properties.mutual_tls, data: data41 };
           if (vErrors === null) {
-            vErrors = [err75];
+            vErrors = [err81];
           } else {
-            vErrors.push(err75);
+            vErrors.push(err81);
           }
           errors++;
         }
-        for (const key8 in data39) {
+        for (const key8 in data41) {
           if (!(key8 === "enabled" || key8 === "certificate_authority_ids")) {
-            const err76 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.mutual_tls, data: data39 };
-            if (vErrors === null) {
-              vErrors = [err76];
-            } else {
-              vErrors.push(err76);
-            }
-            errors++;
-          }
-        }
-        if (data39.enabled !== void 0) {
-          let data40 = data39.enabled;
-          if (typeof data40 !== "boolean" && data40 !== null) {
-            const err77 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema22.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.mutual_tls.properties.enabled.type, parentSchema: schema22.properties.mutual_tls.properties.enabled, data: data40 };
-            if (vErrors === null) {
-              vErrors = [err77];
-            } else {
-              vErrors.push(err77);
-            }
-            errors++;
-          }
-        }
-        if (data39.certificate_authority_ids !== void 0) {
-          let data41 = data39.certificate_authority_ids;
-          if (Array.isArray(data41)) {
-            if (data41.length < 1) {
-              const err78 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data41 };
-              if (vErrors === null) {
-                vErrors = [err78];
-              } else {
-                vErrors.push(err78);
-              }
-              errors++;
-            }
-            const len8 = data41.length;
-            for (let i10 = 0; i10 < len8; i10++) {
-              let data42 = data41[i10];
-              if (typeof data42 === "string") {
-                if (func2(data42) < 1) {
-                  const err79 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i10, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data42 };
-                  if (vErrors === null) {
-                    vErrors = [err79];
-                  } else {
-                    vErrors.push(err79);
-                  }
-                  errors++;
-                }
-              } else {
-                const err80 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i10, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data42 };
-                if (vErrors === null) {
-                  vErrors = [err80];
-                } else {
-                  vErrors.push(err80);
-                }
-                errors++;
-              }
-            }
-            let i11 = data41.length;
-            let j2;
-            if (i11 > 1) {
-              const indices2 = {};
-              for (; i11--; ) {
-                let item2 = data41[i11];
-                if (typeof item2 !== "string") {
-                  continue;
-                }
-                if (typeof indices2[item2] == "number") {
-                  j2 = indices2[item2];
-                  const err81 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i11, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i11 + " are identical)", schema: true, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data41 };
-                  if (vErrors === null) {
-                    vErrors = [err81];
-                  } else {
-                    vErrors.push(err81);
-                  }
-                  errors++;
-                  break;
-                }
-                indices2[item2] = i11;
-              }
-            }
-          } else {
-            const err82 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data41 };
+            const err82 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.mutual_tls, data: data41 };
             if (vErrors === null) {
               vErrors = [err82];
             } else {
@@ -45067,68 +46054,78 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      }
-    }
-    if (data.tls_termination !== void 0) {
-      let data43 = data.tls_termination;
-      if (!(data43 && typeof data43 == "object" && !Array.isArray(data43)) && data43 !== null) {
-        const err83 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema22.properties.tls_termination.type }, message: "must be object,null", schema: schema22.properties.tls_termination.type, parentSchema: schema22.properties.tls_termination, data: data43 };
-        if (vErrors === null) {
-          vErrors = [err83];
-        } else {
-          vErrors.push(err83);
-        }
-        errors++;
-      }
-      if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-        for (const key9 in data43) {
-          if (!(key9 === "enabled" || key9 === "terminate_at" || key9 === "min_version")) {
-            const err84 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.tls_termination, data: data43 };
+        if (data41.enabled !== void 0) {
+          let data42 = data41.enabled;
+          if (typeof data42 !== "boolean" && data42 !== null) {
+            const err83 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema22.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.mutual_tls.properties.enabled.type, parentSchema: schema22.properties.mutual_tls.properties.enabled, data: data42 };
             if (vErrors === null) {
-              vErrors = [err84];
+              vErrors = [err83];
             } else {
-              vErrors.push(err84);
+              vErrors.push(err83);
             }
             errors++;
           }
         }
-        if (data43.enabled !== void 0) {
-          let data44 = data43.enabled;
-          if (typeof data44 !== "boolean" && data44 !== null) {
-            const err85 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.tls_termination.properties.enabled.type, parentSchema: schema22.properties.tls_termination.properties.enabled, data: data44 };
-            if (vErrors === null) {
-              vErrors = [err85];
-            } else {
-              vErrors.push(err85);
+        if (data41.certificate_authority_ids !== void 0) {
+          let data43 = data41.certificate_authority_ids;
+          if (Array.isArray(data43)) {
+            if (data43.length < 1) {
+              const err84 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
+              if (vErrors === null) {
+                vErrors = [err84];
+              } else {
+                vErrors.push(err84);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data43.terminate_at !== void 0) {
-          let data45 = data43.terminate_at;
-          if (typeof data45 !== "string" && data45 !== null) {
-            const err86 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.terminate_at.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.terminate_at.type, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data45 };
-            if (vErrors === null) {
-              vErrors = [err86];
-            } else {
-              vErrors.push(err86);
+            const len9 = data43.length;
+            for (let i12 = 0; i12 < len9; i12++) {
+              let data44 = data43[i12];
+              if (typeof data44 === "string") {
+                if (func2(data44) < 1) {
+                  const err85 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i12, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data44 };
+                  if (vErrors === null) {
+                    vErrors = [err85];
+                  } else {
+                    vErrors.push(err85);
+                  }
+                  errors++;
+                }
+              } else {
+                const err86 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i12, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data44 };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-          if (!(data45 === "edge" || data45 === "upstream" || data45 === null)) {
-            const err87 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.terminate_at.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.terminate_at.enum, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data45 };
-            if (vErrors === null) {
-              vErrors = [err87];
-            } else {
-              vErrors.push(err87);
+            let i13 = data43.length;
+            let j3;
+            if (i13 > 1) {
+              const indices3 = {};
+              for (; i13--; ) {
+                let item3 = data43[i13];
+                if (typeof item3 !== "string") {
+                  continue;
+                }
+                if (typeof indices3[item3] == "number") {
+                  j3 = indices3[item3];
+                  const err87 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i13 + " are identical)", schema: true, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
+                  if (vErrors === null) {
+                    vErrors = [err87];
+                  } else {
+                    vErrors.push(err87);
+                  }
+                  errors++;
+                  break;
+                }
+                indices3[item3] = i13;
+              }
             }
-            errors++;
-          }
-        }
-        if (data43.min_version !== void 0) {
-          let data46 = data43.min_version;
-          if (typeof data46 !== "string" && data46 !== null) {
-            const err88 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.min_version.type, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data46 };
+          } else {
+            const err88 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
             if (vErrors === null) {
               vErrors = [err88];
             } else {
@@ -45136,12 +46133,82 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (!(data46 === "1.0" || data46 === "1.1" || data46 === "1.2" || data46 === "1.3" || data46 === null)) {
-            const err89 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.min_version.enum, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data46 };
+        }
+      }
+    }
+    if (data.tls_termination !== void 0) {
+      let data45 = data.tls_termination;
+      if (!(data45 && typeof data45 == "object" && !Array.isArray(data45)) && data45 !== null) {
+        const err89 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema22.properties.tls_termination.type }, message: "must be object,null", schema: schema22.properties.tls_termination.type, parentSchema: schema22.properties.tls_termination, data: data45 };
+        if (vErrors === null) {
+          vErrors = [err89];
+        } else {
+          vErrors.push(err89);
+        }
+        errors++;
+      }
+      if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
+        for (const key9 in data45) {
+          if (!(key9 === "enabled" || key9 === "terminate_at" || key9 === "min_version")) {
+            const err90 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.tls_termination, data: data45 };
             if (vErrors === null) {
-              vErrors = [err89];
+              vErrors = [err90];
             } else {
-              vErrors.push(err89);
+              vErrors.push(err90);
+            }
+            errors++;
+          }
+        }
+        if (data45.enabled !== void 0) {
+          let data46 = data45.enabled;
+          if (typeof data46 !== "boolean" && data46 !== null) {
+            const err91 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.tls_termination.properties.enabled.type, parentSchema: schema22.properties.tls_termination.properties.enabled, data: data46 };
+            if (vErrors === null) {
+              vErrors = [err91];
+            } else {
+              vErrors.push(err91);
+            }
+            errors++;
+          }
+        }
+        if (data45.terminate_at !== void 0) {
+          let data47 = data45.terminate_at;
+          if (typeof data47 !== "string" && data47 !== null) {
+            const err92 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.terminate_at.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.terminate_at.type, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data47 };
+            if (vErrors === null) {
+              vErrors = [err92];
+            } else {
+              vErrors.push(err92);
+            }
+            errors++;
+          }
+          if (!(data47 === "edge" || data47 === "upstream" || data47 === null)) {
+            const err93 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.terminate_at.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.terminate_at.enum, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data47 };
+            if (vErrors === null) {
+              vErrors = [err93];
+            } else {
+              vErrors.push(err93);
+            }
+            errors++;
+          }
+        }
+        if (data45.min_version !== void 0) {
+          let data48 = data45.min_version;
+          if (typeof data48 !== "string" && data48 !== null) {
+            const err94 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.min_version.type, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data48 };
+            if (vErrors === null) {
+              vErrors = [err94];
+            } else {
+              vErrors.push(err94);
+            }
+            errors++;
+          }
+          if (!(data48 === "1.0" || data48 === "1.1" || data48 === "1.2" || data48 === "1.3" || data48 === null)) {
+            const err95 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.min_version.enum, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data48 };
+            if (vErrors === null) {
+              vErrors = [err95];
+            } else {
+              vErrors.push(err95);
             }
             errors++;
           }
@@ -45149,11 +46216,11 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err90 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.type, parentSchema: schema22, data };
+    const err96 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.type, parentSchema: schema22, data };
     if (vErrors === null) {
-      vErrors = [err90];
+      vErrors = [err96];
     } else {
-      vErrors.push(err90);
+      vErrors.push(err96);
     }
     errors++;
   }
@@ -45183,7 +46250,7 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "mutual_tls" || key0 === "tls_termination")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "mutual_tls" || key0 === "tls_termination")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -45227,49 +46294,44 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema23.properties.moved_from.type }, message: "must be string,array", schema: schema23.properties.moved_from.type, parentSchema: schema23.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema23.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.description.type, parentSchema: schema23.properties.description, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
       }
-    }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err8 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.metadata.type, parentSchema: schema23.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data4 = data.hostports;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data5 = data4[i0];
-          if (typeof data5 === "string") {
-            if (!formats2(data5)) {
-              const err9 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema23.properties.hostports.items, data: data5 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -45278,7 +46340,7 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.hostports.items.type, parentSchema: schema23.properties.hostports.items, data: data5 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.moved_from.items.type, parentSchema: schema23.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -45287,18 +46349,18 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data4.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data4[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema23.properties.hostports, data: data4 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema23.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -45310,20 +46372,22 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
-      } else {
-        const err12 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.hostports.type, parentSchema: schema23.properties.hostports, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
       }
     }
-    if (data.mutual_tls !== void 0) {
-      let data6 = data.mutual_tls;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err13 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema23.properties.mutual_tls.type }, message: "must be object,null", schema: schema23.properties.mutual_tls.type, parentSchema: schema23.properties.mutual_tls, data: data6 };
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema23.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.description.type, parentSchema: schema23.properties.description, data: data4 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -45331,31 +46395,37 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-        if (data6.certificate_authority_ids === void 0) {
-          const err14 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema23.properties.mutual_tls.required, parentSchema: schema23.properties.mutual_tls, data: data6 };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
+    }
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.metadata.type, parentSchema: schema23.properties.metadata, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
-        for (const key1 in data6) {
-          if (!(key1 === "enabled" || key1 === "certificate_authority_ids")) {
-            const err15 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.mutual_tls, data: data6 };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data6 = data.hostports;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data7 = data6[i2];
+          if (typeof data7 === "string") {
+            if (!formats2(data7)) {
+              const err15 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema23.properties.hostports.items, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data6.enabled !== void 0) {
-          let data7 = data6.enabled;
-          if (typeof data7 !== "boolean" && data7 !== null) {
-            const err16 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema23.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.mutual_tls.properties.enabled.type, parentSchema: schema23.properties.mutual_tls.properties.enabled, data: data7 };
+          } else {
+            const err16 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.hostports.items.type, parentSchema: schema23.properties.hostports.items, data: data7 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -45364,66 +46434,63 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data6.certificate_authority_ids !== void 0) {
-          let data8 = data6.certificate_authority_ids;
-          if (Array.isArray(data8)) {
-            if (data8.length < 1) {
-              const err17 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data8 };
+        let i3 = data6.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data6[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err17 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema23.properties.hostports, data: data6 };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
                 vErrors.push(err17);
               }
               errors++;
+              break;
             }
-            const len1 = data8.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data9 = data8[i2];
-              if (typeof data9 === "string") {
-                if (func2(data9) < 1) {
-                  const err18 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i2, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data9 };
-                  if (vErrors === null) {
-                    vErrors = [err18];
-                  } else {
-                    vErrors.push(err18);
-                  }
-                  errors++;
-                }
-              } else {
-                const err19 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i2, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data9 };
-                if (vErrors === null) {
-                  vErrors = [err19];
-                } else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
-            }
-            let i3 = data8.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--; ) {
-                let item1 = data8[i3];
-                if (typeof item1 !== "string") {
-                  continue;
-                }
-                if (typeof indices1[item1] == "number") {
-                  j1 = indices1[item1];
-                  const err20 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data8 };
-                  if (vErrors === null) {
-                    vErrors = [err20];
-                  } else {
-                    vErrors.push(err20);
-                  }
-                  errors++;
-                  break;
-                }
-                indices1[item1] = i3;
-              }
-            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.hostports.type, parentSchema: schema23.properties.hostports, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.mutual_tls !== void 0) {
+      let data8 = data.mutual_tls;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+        const err19 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema23.properties.mutual_tls.type }, message: "must be object,null", schema: schema23.properties.mutual_tls.type, parentSchema: schema23.properties.mutual_tls, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+        if (data8.certificate_authority_ids === void 0) {
+          const err20 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema23.properties.mutual_tls.required, parentSchema: schema23.properties.mutual_tls, data: data8 };
+          if (vErrors === null) {
+            vErrors = [err20];
           } else {
-            const err21 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data8 };
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+        for (const key1 in data8) {
+          if (!(key1 === "enabled" || key1 === "certificate_authority_ids")) {
+            const err21 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.mutual_tls, data: data8 };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -45432,60 +46499,140 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data8.enabled !== void 0) {
+          let data9 = data8.enabled;
+          if (typeof data9 !== "boolean" && data9 !== null) {
+            const err22 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema23.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.mutual_tls.properties.enabled.type, parentSchema: schema23.properties.mutual_tls.properties.enabled, data: data9 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+        if (data8.certificate_authority_ids !== void 0) {
+          let data10 = data8.certificate_authority_ids;
+          if (Array.isArray(data10)) {
+            if (data10.length < 1) {
+              const err23 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+            const len2 = data10.length;
+            for (let i4 = 0; i4 < len2; i4++) {
+              let data11 = data10[i4];
+              if (typeof data11 === "string") {
+                if (func2(data11) < 1) {
+                  const err24 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+              } else {
+                const err25 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            let i5 = data10.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data10[i5];
+                if (typeof item2 !== "string") {
+                  continue;
+                }
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err26 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
+                  if (vErrors === null) {
+                    vErrors = [err26];
+                  } else {
+                    vErrors.push(err26);
+                  }
+                  errors++;
+                  break;
+                }
+                indices2[item2] = i5;
+              }
+            }
+          } else {
+            const err27 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
       }
     }
     if (data.tls_termination !== void 0) {
-      let data10 = data.tls_termination;
-      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
-        const err22 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema23.properties.tls_termination.type }, message: "must be object,null", schema: schema23.properties.tls_termination.type, parentSchema: schema23.properties.tls_termination, data: data10 };
+      let data12 = data.tls_termination;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err28 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema23.properties.tls_termination.type }, message: "must be object,null", schema: schema23.properties.tls_termination.type, parentSchema: schema23.properties.tls_termination, data: data12 };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err28];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err28);
         }
         errors++;
       }
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        for (const key2 in data10) {
+      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+        for (const key2 in data12) {
           if (!(key2 === "enabled" || key2 === "min_version")) {
-            const err23 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.tls_termination, data: data10 };
+            const err29 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.tls_termination, data: data12 };
             if (vErrors === null) {
-              vErrors = [err23];
+              vErrors = [err29];
             } else {
-              vErrors.push(err23);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
-        if (data10.enabled !== void 0) {
-          let data11 = data10.enabled;
-          if (typeof data11 !== "boolean" && data11 !== null) {
-            const err24 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.tls_termination.properties.enabled.type, parentSchema: schema23.properties.tls_termination.properties.enabled, data: data11 };
+        if (data12.enabled !== void 0) {
+          let data13 = data12.enabled;
+          if (typeof data13 !== "boolean" && data13 !== null) {
+            const err30 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.tls_termination.properties.enabled.type, parentSchema: schema23.properties.tls_termination.properties.enabled, data: data13 };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err30];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err30);
             }
             errors++;
           }
         }
-        if (data10.min_version !== void 0) {
-          let data12 = data10.min_version;
-          if (typeof data12 !== "string" && data12 !== null) {
-            const err25 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.min_version.type, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data12 };
+        if (data12.min_version !== void 0) {
+          let data14 = data12.min_version;
+          if (typeof data14 !== "string" && data14 !== null) {
+            const err31 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.min_version.type, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data14 };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err31];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err31);
             }
             errors++;
           }
-          if (!(data12 === "1.0" || data12 === "1.1" || data12 === "1.2" || data12 === "1.3" || data12 === null)) {
-            const err26 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.min_version.enum, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data12 };
+          if (!(data14 === "1.0" || data14 === "1.1" || data14 === "1.2" || data14 === "1.3" || data14 === null)) {
+            const err32 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.min_version.enum, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data14 };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err32];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err32);
             }
             errors++;
           }
@@ -45493,11 +46640,11 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.type, parentSchema: schema23, data };
+    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.type, parentSchema: schema23, data };
     if (vErrors === null) {
-      vErrors = [err27];
+      vErrors = [err33];
     } else {
-      vErrors.push(err27);
+      vErrors.push(err33);
     }
     errors++;
   }
@@ -45554,7 +46701,7 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func18.call(schema24.properties, key0)) {
+      if (!func13.call(schema24.properties, key0)) {
         const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24, data };
         if (vErrors === null) {
           vErrors = [err5];
@@ -45598,76 +46745,91 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.edge_id !== void 0) {
-      let data2 = data.edge_id;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema24.properties.moved_from.type }, message: "must be string,array", schema: schema24.properties.moved_from.type, parentSchema: schema24.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err9 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.edge_id, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err10];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err10);
           }
           errors++;
         }
-      } else {
-        const err10 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.edge_id.type, parentSchema: schema24.properties.edge_id, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
         }
-        errors++;
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.moved_from.items.type, parentSchema: schema24.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err14 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema24.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
       }
     }
-    if (data.match_type !== void 0) {
-      let data3 = data.match_type;
-      if (typeof data3 !== "string") {
-        const err11 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match_type.type, parentSchema: schema24.properties.match_type, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      if (!(data3 === "exact_path" || data3 === "path_prefix")) {
-        const err12 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/enum", keyword: "enum", params: { allowedValues: schema24.properties.match_type.enum }, message: "must be equal to one of the allowed values", schema: schema24.properties.match_type.enum, parentSchema: schema24.properties.match_type, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.match !== void 0) {
-      let data4 = data.match;
+    if (data.edge_id !== void 0) {
+      let data4 = data.edge_id;
       if (typeof data4 === "string") {
         if (func2(data4) < 1) {
-          const err13 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.match, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      } else {
-        const err14 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match.type, parentSchema: schema24.properties.match, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      let data5 = data.description;
-      if (typeof data5 === "string") {
-        if (func2(data5) > 255) {
-          const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema24.properties.description, data: data5 };
+          const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.edge_id, data: data4 };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -45676,7 +46838,7 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.description.type, parentSchema: schema24.properties.description, data: data5 };
+        const err16 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.edge_id.type, parentSchema: schema24.properties.edge_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -45685,10 +46847,10 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.metadata !== void 0) {
-      let data6 = data.metadata;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
-        const err17 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.properties.metadata.type, parentSchema: schema24.properties.metadata, data: data6 };
+    if (data.match_type !== void 0) {
+      let data5 = data.match_type;
+      if (typeof data5 !== "string") {
+        const err17 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match_type.type, parentSchema: schema24.properties.match_type, data: data5 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -45696,11 +46858,8 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.backend !== void 0) {
-      let data7 = data.backend;
-      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err18 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema24.properties.backend.type }, message: "must be object,null", schema: schema24.properties.backend.type, parentSchema: schema24.properties.backend, data: data7 };
+      if (!(data5 === "exact_path" || data5 === "path_prefix")) {
+        const err18 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/enum", keyword: "enum", params: { allowedValues: schema24.properties.match_type.enum }, message: "must be equal to one of the allowed values", schema: schema24.properties.match_type.enum, parentSchema: schema24.properties.match_type, data: data5 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -45708,9 +46867,12 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        if (data7.backend_id === void 0) {
-          const err19 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema24.properties.backend.required, parentSchema: schema24.properties.backend, data: data7 };
+    }
+    if (data.match !== void 0) {
+      let data6 = data.match;
+      if (typeof data6 === "string") {
+        if (func2(data6) < 1) {
+          const err19 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.match, data: data6 };
           if (vErrors === null) {
             vErrors = [err19];
           } else {
@@ -45718,57 +46880,54 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key1 in data7) {
-          if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err20 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.backend, data: data7 };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
+      } else {
+        const err20 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match.type, parentSchema: schema24.properties.match, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
         }
-        if (data7.enabled !== void 0) {
-          let data8 = data7.enabled;
-          if (typeof data8 !== "boolean" && data8 !== null) {
-            const err21 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema24.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.backend.properties.enabled.type, parentSchema: schema24.properties.backend.properties.enabled, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-        }
-        if (data7.backend_id !== void 0) {
-          let data9 = data7.backend_id;
-          if (typeof data9 === "string") {
-            if (func2(data9) < 1) {
-              const err22 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.backend.properties.backend_id, data: data9 };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-          } else {
-            const err23 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.backend.properties.backend_id.type, parentSchema: schema24.properties.backend.properties.backend_id, data: data9 };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
+        errors++;
       }
     }
-    if (data.ip_restriction !== void 0) {
-      let data10 = data.ip_restriction;
-      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
-        const err24 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema24.properties.ip_restriction.type }, message: "must be object,null", schema: schema24.properties.ip_restriction.type, parentSchema: schema24.properties.ip_restriction, data: data10 };
+    if (data.description !== void 0) {
+      let data7 = data.description;
+      if (typeof data7 === "string") {
+        if (func2(data7) > 255) {
+          const err21 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema24.properties.description, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      } else {
+        const err22 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.description.type, parentSchema: schema24.properties.description, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data8 = data.metadata;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8))) {
+        const err23 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.properties.metadata.type, parentSchema: schema24.properties.metadata, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
+    if (data.backend !== void 0) {
+      let data9 = data.backend;
+      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
+        const err24 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema24.properties.backend.type }, message: "must be object,null", schema: schema24.properties.backend.type, parentSchema: schema24.properties.backend, data: data9 };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -45776,9 +46935,9 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        if (data10.ip_policy_ids === void 0) {
-          const err25 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema24.properties.ip_restriction.required, parentSchema: schema24.properties.ip_restriction, data: data10 };
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        if (data9.backend_id === void 0) {
+          const err25 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema24.properties.backend.required, parentSchema: schema24.properties.backend, data: data9 };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -45786,9 +46945,9 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key2 in data10) {
-          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err26 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.ip_restriction, data: data10 };
+        for (const key1 in data9) {
+          if (!(key1 === "enabled" || key1 === "backend_id")) {
+            const err26 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.backend, data: data9 };
             if (vErrors === null) {
               vErrors = [err26];
             } else {
@@ -45797,10 +46956,10 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data10.enabled !== void 0) {
-          let data11 = data10.enabled;
-          if (typeof data11 !== "boolean" && data11 !== null) {
-            const err27 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema24.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.ip_restriction.properties.enabled.type, parentSchema: schema24.properties.ip_restriction.properties.enabled, data: data11 };
+        if (data9.enabled !== void 0) {
+          let data10 = data9.enabled;
+          if (typeof data10 !== "boolean" && data10 !== null) {
+            const err27 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema24.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.backend.properties.enabled.type, parentSchema: schema24.properties.backend.properties.enabled, data: data10 };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -45809,11 +46968,11 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data10.ip_policy_ids !== void 0) {
-          let data12 = data10.ip_policy_ids;
-          if (Array.isArray(data12)) {
-            if (data12.length < 1) {
-              const err28 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data12 };
+        if (data9.backend_id !== void 0) {
+          let data11 = data9.backend_id;
+          if (typeof data11 === "string") {
+            if (func2(data11) < 1) {
+              const err28 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.backend.properties.backend_id, data: data11 };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -45821,54 +46980,42 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len0 = data12.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              let data13 = data12[i0];
-              if (typeof data13 === "string") {
-                if (func2(data13) < 1) {
-                  const err29 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i0, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data13 };
-                  if (vErrors === null) {
-                    vErrors = [err29];
-                  } else {
-                    vErrors.push(err29);
-                  }
-                  errors++;
-                }
-              } else {
-                const err30 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i0, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data13 };
-                if (vErrors === null) {
-                  vErrors = [err30];
-                } else {
-                  vErrors.push(err30);
-                }
-                errors++;
-              }
-            }
-            let i1 = data12.length;
-            let j0;
-            if (i1 > 1) {
-              const indices0 = {};
-              for (; i1--; ) {
-                let item0 = data12[i1];
-                if (typeof item0 !== "string") {
-                  continue;
-                }
-                if (typeof indices0[item0] == "number") {
-                  j0 = indices0[item0];
-                  const err31 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data12 };
-                  if (vErrors === null) {
-                    vErrors = [err31];
-                  } else {
-                    vErrors.push(err31);
-                  }
-                  errors++;
-                  break;
-                }
-                indices0[item0] = i1;
-              }
-            }
           } else {
-            const err32 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data12 };
+            const err29 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.backend.properties.backend_id.type, parentSchema: schema24.properties.backend.properties.backend_id, data: data11 };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.ip_restriction !== void 0) {
+      let data12 = data.ip_restriction;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err30 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema24.properties.ip_restriction.type }, message: "must be object,null", schema: schema24.properties.ip_restriction.type, parentSchema: schema24.properties.ip_restriction, data: data12 };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+        if (data12.ip_policy_ids === void 0) {
+          const err31 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema24.properties.ip_restriction.required, parentSchema: schema24.properties.ip_restriction, data: data12 };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        for (const key2 in data12) {
+          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
+            const err32 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.ip_restriction, data: data12 };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -45877,14 +47024,94 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data12.enabled !== void 0) {
+          let data13 = data12.enabled;
+          if (typeof data13 !== "boolean" && data13 !== null) {
+            const err33 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema24.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.ip_restriction.properties.enabled.type, parentSchema: schema24.properties.ip_restriction.properties.enabled, data: data13 };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        if (data12.ip_policy_ids !== void 0) {
+          let data14 = data12.ip_policy_ids;
+          if (Array.isArray(data14)) {
+            if (data14.length < 1) {
+              const err34 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            const len1 = data14.length;
+            for (let i2 = 0; i2 < len1; i2++) {
+              let data15 = data14[i2];
+              if (typeof data15 === "string") {
+                if (func2(data15) < 1) {
+                  const err35 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+              } else {
+                const err36 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            let i3 = data14.length;
+            let j1;
+            if (i3 > 1) {
+              const indices1 = {};
+              for (; i3--; ) {
+                let item1 = data14[i3];
+                if (typeof item1 !== "string") {
+                  continue;
+                }
+                if (typeof indices1[item1] == "number") {
+                  j1 = indices1[item1];
+                  const err37 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                  break;
+                }
+                indices1[item1] = i3;
+              }
+            }
+          } else {
+            const err38 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
       }
     }
   } else {
-    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.type, parentSchema: schema24, data };
+    const err39 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.type, parentSchema: schema24, data };
     if (vErrors === null) {
-      vErrors = [err33];
+      vErrors = [err39];
     } else {
-      vErrors.push(err33);
+      vErrors.push(err39);
     }
     errors++;
   }
@@ -45932,7 +47159,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "edge_id" || key0 === "route_id" || key0 === "enabled" || key0 === "add" || key0 === "remove")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "edge_id" || key0 === "route_id" || key0 === "enabled" || key0 === "add" || key0 === "remove")) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25, data };
         if (vErrors === null) {
           vErrors = [err4];
@@ -45976,33 +47203,31 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.edge_id !== void 0) {
-      let data2 = data.edge_id;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.edge_id, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.edge_id.type, parentSchema: schema25.properties.edge_id, data: data2 };
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema25.properties.moved_from.type }, message: "must be string,array", schema: schema25.properties.moved_from.type, parentSchema: schema25.properties.moved_from, data: data2 };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err8];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err8);
         }
         errors++;
       }
-    }
-    if (data.route_id !== void 0) {
-      let data3 = data.route_id;
-      if (typeof data3 === "string") {
-        if (func2(data3) < 1) {
-          const err10 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.route_id, data: data3 };
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema25.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -46010,129 +47235,45 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err11 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.route_id.type, parentSchema: schema25.properties.route_id, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.enabled !== void 0) {
-      let data4 = data.enabled;
-      if (typeof data4 !== "boolean" && data4 !== null) {
-        const err12 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: schema25.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.enabled.type, parentSchema: schema25.properties.enabled, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.add !== void 0) {
-      let data5 = data.add;
-      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5)) && data5 !== null) {
-        const err13 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/type", keyword: "type", params: { type: schema25.properties.add.type }, message: "must be object,null", schema: schema25.properties.add.type, parentSchema: schema25.properties.add, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-        for (const key1 in data5) {
-          const _errs13 = errors;
-          if (typeof key1 === "string") {
-            if (!pattern10.test(key1)) {
-              const err14 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.add.propertyNames, data: key1, propertyName: key1 };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-          }
-          var valid1 = _errs13 === errors;
-          if (!valid1) {
-            const err15 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema25.properties.add.propertyNames, parentSchema: schema25.properties.add, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-        for (const key2 in data5) {
-          let data6 = data5[key2];
-          if (typeof data6 !== "string") {
-            const err16 = { instancePath: instancePath + "/add/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/add/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.add.additionalProperties.type, parentSchema: schema25.properties.add.additionalProperties, data: data6 };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.remove !== void 0) {
-      let data7 = data.remove;
-      if (!Array.isArray(data7) && data7 !== null) {
-        const err17 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/type", keyword: "type", params: { type: schema25.properties.remove.type }, message: "must be array,null", schema: schema25.properties.remove.type, parentSchema: schema25.properties.remove, data: data7 };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      if (Array.isArray(data7)) {
-        const len0 = data7.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data8 = data7[i0];
-          if (typeof data8 === "string") {
-            if (!pattern10.test(data8)) {
-              const err18 = { instancePath: instancePath + "/remove/" + i0, schemaPath: "#/properties/remove/items/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.remove.items, data: data8 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
-                vErrors = [err18];
+                vErrors = [err11];
               } else {
-                vErrors.push(err18);
+                vErrors.push(err11);
               }
               errors++;
             }
           } else {
-            const err19 = { instancePath: instancePath + "/remove/" + i0, schemaPath: "#/properties/remove/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.remove.items.type, parentSchema: schema25.properties.remove.items, data: data8 };
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.moved_from.items.type, parentSchema: schema25.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err12];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err12);
             }
             errors++;
           }
         }
-        let i1 = data7.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data7[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err20 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema25.properties.remove, data: data7 };
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema25.properties.moved_from, data: data2 };
               if (vErrors === null) {
-                vErrors = [err20];
+                vErrors = [err13];
               } else {
-                vErrors.push(err20);
+                vErrors.push(err13);
               }
               errors++;
               break;
@@ -46142,12 +47283,178 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
+    if (data.edge_id !== void 0) {
+      let data4 = data.edge_id;
+      if (typeof data4 === "string") {
+        if (func2(data4) < 1) {
+          const err14 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.edge_id, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.edge_id.type, parentSchema: schema25.properties.edge_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.route_id !== void 0) {
+      let data5 = data.route_id;
+      if (typeof data5 === "string") {
+        if (func2(data5) < 1) {
+          const err16 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.route_id, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.route_id.type, parentSchema: schema25.properties.route_id, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.enabled !== void 0) {
+      let data6 = data.enabled;
+      if (typeof data6 !== "boolean" && data6 !== null) {
+        const err18 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: schema25.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.enabled.type, parentSchema: schema25.properties.enabled, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.add !== void 0) {
+      let data7 = data.add;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
+        const err19 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/type", keyword: "type", params: { type: schema25.properties.add.type }, message: "must be object,null", schema: schema25.properties.add.type, parentSchema: schema25.properties.add, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+        for (const key1 in data7) {
+          const _errs19 = errors;
+          if (typeof key1 === "string") {
+            if (!pattern22.test(key1)) {
+              const err20 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.add.propertyNames, data: key1, propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          }
+          var valid4 = _errs19 === errors;
+          if (!valid4) {
+            const err21 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema25.properties.add.propertyNames, parentSchema: schema25.properties.add, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data7) {
+          let data8 = data7[key2];
+          if (typeof data8 !== "string") {
+            const err22 = { instancePath: instancePath + "/add/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/add/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.add.additionalProperties.type, parentSchema: schema25.properties.add.additionalProperties, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.remove !== void 0) {
+      let data9 = data.remove;
+      if (!Array.isArray(data9) && data9 !== null) {
+        const err23 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/type", keyword: "type", params: { type: schema25.properties.remove.type }, message: "must be array,null", schema: schema25.properties.remove.type, parentSchema: schema25.properties.remove, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+      if (Array.isArray(data9)) {
+        const len1 = data9.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data10 = data9[i2];
+          if (typeof data10 === "string") {
+            if (!pattern22.test(data10)) {
+              const err24 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.remove.items, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.remove.items.type, parentSchema: schema25.properties.remove.items, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        let i3 = data9.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data9[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err26 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema25.properties.remove, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      }
+    }
   } else {
-    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.type, parentSchema: schema25, data };
+    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.type, parentSchema: schema25, data };
     if (vErrors === null) {
-      vErrors = [err21];
+      vErrors = [err27];
     } else {
-      vErrors.push(err21);
+      vErrors.push(err27);
     }
     errors++;
   }
@@ -46177,7 +47484,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "destination_ids")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "destination_ids")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -46221,49 +47528,44 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema26.properties.moved_from.type }, message: "must be string,array", schema: schema26.properties.moved_from.type, parentSchema: schema26.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema26.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.description.type, parentSchema: schema26.properties.description, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
       }
-    }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err8 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.metadata.type, parentSchema: schema26.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.destination_ids !== void 0) {
-      let data4 = data.destination_ids;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data5 = data4[i0];
-          if (typeof data5 === "string") {
-            if (!pattern19.test(data5)) {
-              const err9 = { instancePath: instancePath + "/destination_ids/" + i0, schemaPath: "#/properties/destination_ids/items/pattern", keyword: "pattern", params: { pattern: "^ed_[A-Za-z0-9]+$" }, message: 'must match pattern "^ed_[A-Za-z0-9]+$"', schema: "^ed_[A-Za-z0-9]+$", parentSchema: schema26.properties.destination_ids.items, data: data5 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -46272,7 +47574,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/destination_ids/" + i0, schemaPath: "#/properties/destination_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.destination_ids.items.type, parentSchema: schema26.properties.destination_ids.items, data: data5 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.moved_from.items.type, parentSchema: schema26.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -46281,18 +47583,18 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data4.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data4[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema26.properties.destination_ids, data: data4 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema26.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -46304,22 +47606,107 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema26.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
       } else {
-        const err12 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.destination_ids.type, parentSchema: schema26.properties.destination_ids, data: data4 };
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.description.type, parentSchema: schema26.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err13];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.metadata.type, parentSchema: schema26.properties.metadata, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.destination_ids !== void 0) {
+      let data6 = data.destination_ids;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data7 = data6[i2];
+          if (typeof data7 === "string") {
+            if (!pattern43.test(data7)) {
+              const err15 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/pattern", keyword: "pattern", params: { pattern: "^ed_[A-Za-z0-9]+$" }, message: 'must match pattern "^ed_[A-Za-z0-9]+$"', schema: "^ed_[A-Za-z0-9]+$", parentSchema: schema26.properties.destination_ids.items, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          } else {
+            const err16 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.destination_ids.items.type, parentSchema: schema26.properties.destination_ids.items, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+        let i3 = data6.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data6[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err17 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema26.properties.destination_ids, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.destination_ids.type, parentSchema: schema26.properties.destination_ids, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
         }
         errors++;
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.type, parentSchema: schema26, data };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.type, parentSchema: schema26, data };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err19];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err19);
     }
     errors++;
   }
@@ -46367,7 +47754,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "subscription_id" || key0 === "types")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "subscription_id" || key0 === "types")) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema27, data };
         if (vErrors === null) {
           vErrors = [err4];
@@ -46411,33 +47798,31 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.subscription_id !== void 0) {
-      let data2 = data.subscription_id;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema27.properties.subscription_id, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.subscription_id.type, parentSchema: schema27.properties.subscription_id, data: data2 };
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema27.properties.moved_from.type }, message: "must be string,array", schema: schema27.properties.moved_from.type, parentSchema: schema27.properties.moved_from, data: data2 };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err8];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err8);
         }
         errors++;
       }
-    }
-    if (data.types !== void 0) {
-      let data3 = data.types;
-      if (Array.isArray(data3)) {
-        if (data3.length < 1) {
-          const err10 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.types, data: data3 };
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -46445,12 +47830,12 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len0 = data3.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data4 = data3[i0];
-          if (typeof data4 === "string") {
-            if (!pattern21.test(data4)) {
-              const err11 = { instancePath: instancePath + "/types/" + i0, schemaPath: "#/properties/types/items/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*\\.v[0-9]+$" }, message: 'must match pattern "^[a-z][a-z0-9_]*\\.v[0-9]+$"', schema: "^[a-z][a-z0-9_]*\\.v[0-9]+$", parentSchema: schema27.properties.types.items, data: data4 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -46459,7 +47844,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/types/" + i0, schemaPath: "#/properties/types/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.types.items.type, parentSchema: schema27.properties.types.items, data: data4 };
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.moved_from.items.type, parentSchema: schema27.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -46468,18 +47853,18 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data3.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data3[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err13 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema27.properties.types, data: data3 };
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema27.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -46491,22 +47876,104 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
+      }
+    }
+    if (data.subscription_id !== void 0) {
+      let data4 = data.subscription_id;
+      if (typeof data4 === "string") {
+        if (func2(data4) < 1) {
+          const err14 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema27.properties.subscription_id, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
       } else {
-        const err14 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema27.properties.types.type, parentSchema: schema27.properties.types, data: data3 };
+        const err15 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.subscription_id.type, parentSchema: schema27.properties.subscription_id, data: data4 };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err15];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.types !== void 0) {
+      let data5 = data.types;
+      if (Array.isArray(data5)) {
+        if (data5.length < 1) {
+          const err16 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.types, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        const len1 = data5.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data6 = data5[i2];
+          if (typeof data6 === "string") {
+            if (!pattern47.test(data6)) {
+              const err17 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*\\.v[0-9]+$" }, message: 'must match pattern "^[a-z][a-z0-9_]*\\.v[0-9]+$"', schema: "^[a-z][a-z0-9_]*\\.v[0-9]+$", parentSchema: schema27.properties.types.items, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+          } else {
+            const err18 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.types.items.type, parentSchema: schema27.properties.types.items, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+        let i3 = data5.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data5[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err19 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema27.properties.types, data: data5 };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema27.properties.types.type, parentSchema: schema27.properties.types, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
         }
         errors++;
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.type, parentSchema: schema27, data };
+    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.type, parentSchema: schema27, data };
     if (vErrors === null) {
-      vErrors = [err15];
+      vErrors = [err21];
     } else {
-      vErrors.push(err15);
+      vErrors.push(err21);
     }
     errors++;
   }
@@ -46518,7 +47985,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "stack" || key0 === "api_url" || key0 === "concurrency" || key0 === "max_deletes" || key0 === "max_deletes_per_kind" || key0 === "adopt" || key0 === "api_key")) {
+      if (!(key0 === "stack" || key0 === "api_url" || key0 === "concurrency" || key0 === "max_deletes" || key0 === "max_deletes_per_kind" || key0 === "adopt" || key0 === "retry_budget" || key0 === "api_key")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema28, data };
         if (vErrors === null) {
           vErrors = [err0];
@@ -46697,21 +48164,53 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.retry_budget !== void 0) {
+      let data7 = data.retry_budget;
+      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
+        const err16 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.retry_budget.type, parentSchema: schema28.properties.retry_budget, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+      if (typeof data7 == "number" && isFinite(data7)) {
+        if (data7 > 3600 || isNaN(data7)) {
+          const err17 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600", schema: 3600, parentSchema: schema28.properties.retry_budget, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data7 < 0 || isNaN(data7)) {
+          const err18 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema28.properties.retry_budget, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.api_key !== void 0) {
-      const err16 = { instancePath: instancePath + "/api_key", schemaPath: "#/properties/api_key/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema28.properties.api_key.not, parentSchema: schema28.properties.api_key, data: data.api_key };
+      const err19 = { instancePath: instancePath + "/api_key", schemaPath: "#/properties/api_key/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema28.properties.api_key.not, parentSchema: schema28.properties.api_key, data: data.api_key };
       if (vErrors === null) {
-        vErrors = [err16];
+        vErrors = [err19];
       } else {
-        vErrors.push(err16);
+        vErrors.push(err19);
       }
       errors++;
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.type, parentSchema: schema28, data };
+    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.type, parentSchema: schema28, data };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err20];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err20);
     }
     errors++;
   }
@@ -46723,51 +48222,52 @@ function compileSchema(key) {
   if (!validate) throw new Error(`no precompiled validator for ${key}`);
   return validate;
 }
-var IPPolicy, schema11, pattern0, func2, IPPolicyRule, schema12, formats0, CertificateAuthority, schema13, schema14, pattern3, TLSCertificate, schema15, schema16, TunnelGroupBackend, schema18, HTTPResponseBackend, schema19, schema20, pattern10, TCPEdge, schema21, formats2, TLSEdge, schema22, func18, HTTPSEdge, schema23, HTTPSEdgeRoute, schema24, RouteResponseHeaders, schema25, EventSubscription, schema26, pattern19, EventSources, schema27, pattern21, project, schema28, formats8, VALIDATORS;
+var IPPolicy, schema11, pattern0, pattern1, func2, IPPolicyRule, schema12, formats0, CertificateAuthority, schema13, schema14, pattern9, TLSCertificate, schema15, schema16, TunnelGroupBackend, schema18, HTTPResponseBackend, schema19, schema20, pattern22, TCPEdge, schema21, func13, formats2, TLSEdge, schema22, HTTPSEdge, schema23, HTTPSEdgeRoute, schema24, RouteResponseHeaders, schema25, EventSubscription, schema26, pattern43, EventSources, schema27, pattern47, project, schema28, formats8, VALIDATORS;
 var init_schema_compile = __esm({
   "src/manifest/schema-compile.ts"() {
     "use strict";
     init_formats();
     IPPolicy = validate10;
-    schema11 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicy", "description": "An IP policy; its rules are IPPolicyRule documents.", "type": "object", "properties": { "kind": { "const": "IPPolicy", "description": "Always IPPolicy." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema11 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicy", "description": "An IP policy; its rules are IPPolicyRule documents.", "type": "object", "properties": { "kind": { "const": "IPPolicy", "description": "Always IPPolicy." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     pattern0 = new RegExp("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "u");
+    pattern1 = new RegExp("^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "u");
     func2 = require_ucs2length().default;
     IPPolicyRule = validate11;
-    schema12 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicyRule", "description": "Allows or denies one CIDR range in an IP policy.", "type": "object", "properties": { "kind": { "const": "IPPolicyRule", "description": "Always IPPolicyRule." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "cidr": { "type": "string", "format": "cidr", "description": "An IPv4 or IPv6 range in CIDR notation (10.0.0.0/8)." }, "ip_policy_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "action": { "type": "string", "enum": ["allow", "deny"] } }, "required": ["kind", "name", "cidr", "ip_policy_id", "action"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema12 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicyRule", "description": "Allows or denies one CIDR range in an IP policy.", "type": "object", "properties": { "kind": { "const": "IPPolicyRule", "description": "Always IPPolicyRule." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "cidr": { "type": "string", "format": "cidr", "description": "An IPv4 or IPv6 range in CIDR notation (10.0.0.0/8)." }, "ip_policy_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "action": { "type": "string", "enum": ["allow", "deny"] } }, "required": ["kind", "name", "cidr", "ip_policy_id", "action"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     formats0 = AJV_FORMATS.cidr;
     CertificateAuthority = validate12;
-    schema13 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops CertificateAuthority", "description": "A certificate authority, for mutual TLS.", "type": "object", "properties": { "kind": { "const": "CertificateAuthority", "description": "Always CertificateAuthority." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "ca_pem": { "$ref": "#/definitions/secret", "description": "PEM CA certificate(s): a string, {file: path} or {env: VARIABLE}." } }, "required": ["kind", "name", "ca_pem"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema13 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops CertificateAuthority", "description": "A certificate authority, for mutual TLS.", "type": "object", "properties": { "kind": { "const": "CertificateAuthority", "description": "Always CertificateAuthority." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "ca_pem": { "$ref": "#/definitions/secret", "description": "PEM CA certificate(s): a string, {file: path} or {env: VARIABLE}." } }, "required": ["kind", "name", "ca_pem"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     schema14 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
-    pattern3 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+    pattern9 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
     TLSCertificate = validate13;
-    schema15 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSCertificate", "description": "An uploaded certificate chain (leaf first) with its private key.", "type": "object", "properties": { "kind": { "const": "TLSCertificate", "description": "Always TLSCertificate." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "certificate_pem": { "$ref": "#/definitions/secret", "description": "PEM chain, leaf first: a string, {file: path} or {env: VARIABLE}." }, "private_key_pem": { "$ref": "#/definitions/secret", "description": "PEM private key. Use {env: VARIABLE} or {file: path} outside git; an inline key is accepted but discouraged." } }, "required": ["kind", "name", "certificate_pem", "private_key_pem"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema15 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSCertificate", "description": "An uploaded certificate chain (leaf first) with its private key.", "type": "object", "properties": { "kind": { "const": "TLSCertificate", "description": "Always TLSCertificate." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "certificate_pem": { "$ref": "#/definitions/secret", "description": "PEM chain, leaf first: a string, {file: path} or {env: VARIABLE}." }, "private_key_pem": { "$ref": "#/definitions/secret", "description": "PEM private key. Use {env: VARIABLE} or {file: path} outside git; an inline key is accepted but discouraged." } }, "required": ["kind", "name", "certificate_pem", "private_key_pem"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     schema16 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
     TunnelGroupBackend = validate14;
-    schema18 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TunnelGroupBackend", "description": "A backend that sends traffic to the tunnels carrying the given labels.", "type": "object", "properties": { "kind": { "const": "TunnelGroupBackend", "description": "Always TunnelGroupBackend." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "labels": { "type": "object", "description": "Labels a tunnel must carry, e.g. {app: web, dc: eu-1}.", "additionalProperties": { "type": "string" } } }, "required": ["kind", "name", "labels"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema18 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TunnelGroupBackend", "description": "A backend that sends traffic to the tunnels carrying the given labels.", "type": "object", "properties": { "kind": { "const": "TunnelGroupBackend", "description": "Always TunnelGroupBackend." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "labels": { "type": "object", "description": "Labels a tunnel must carry, e.g. {app: web, dc: eu-1}.", "additionalProperties": { "type": "string" } } }, "required": ["kind", "name", "labels"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     HTTPResponseBackend = validate15;
-    schema19 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPResponseBackend", "description": "A backend that answers every request with a fixed response.", "type": "object", "properties": { "kind": { "const": "HTTPResponseBackend", "description": "Always HTTPResponseBackend." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "body": { "$ref": "#/definitions/secret", "description": "The response body: a string, {file: path} or {env: VARIABLE}." }, "headers": { "type": "object", "description": "Response headers, name to value (names are compared lower-cased).", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "status_code": { "type": "integer", "minimum": 100, "maximum": 599, "description": "HTTP status (default 200)." } }, "required": ["kind", "name", "body"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema19 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPResponseBackend", "description": "A backend that answers every request with a fixed response.", "type": "object", "properties": { "kind": { "const": "HTTPResponseBackend", "description": "Always HTTPResponseBackend." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "body": { "$ref": "#/definitions/secret", "description": "The response body: a string, {file: path} or {env: VARIABLE}." }, "headers": { "type": "object", "description": "Response headers, name to value (names are compared lower-cased).", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "status_code": { "type": "integer", "minimum": 100, "maximum": 599, "description": "HTTP status (default 200)." } }, "required": ["kind", "name", "body"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     schema20 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
-    pattern10 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
+    pattern22 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
     TCPEdge = validate16;
-    schema21 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TCPEdge", "description": "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TCPEdge", "description": "Always TCPEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema21 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TCPEdge", "description": "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TCPEdge", "description": "Always TCPEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    func13 = Object.prototype.hasOwnProperty;
     formats2 = AJV_FORMATS.hostport;
     TLSEdge = validate17;
-    schema22 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSEdge", "description": "A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TLSEdge", "description": "Always TLSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "terminate_at": { "type": ["string", "null"], "enum": ["edge", "upstream", null], "description": "Where TLS ends (default edge)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "Where TLS is terminated, and the minimum version when at the edge." } }, "required": ["kind", "name"], "additionalProperties": false, "if": { "type": "object", "properties": { "tls_termination": { "type": "object", "properties": { "terminate_at": { "const": "upstream" } }, "required": ["terminate_at"] } }, "required": ["tls_termination"] }, "then": { "properties": { "mutual_tls": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "tls_termination": { "type": "object", "properties": { "min_version": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "must be unset when terminate_at is upstream" } } } } }, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-    func18 = Object.prototype.hasOwnProperty;
+    schema22 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSEdge", "description": "A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TLSEdge", "description": "Always TLSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "terminate_at": { "type": ["string", "null"], "enum": ["edge", "upstream", null], "description": "Where TLS ends (default edge)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "Where TLS is terminated, and the minimum version when at the edge." } }, "required": ["kind", "name"], "additionalProperties": false, "if": { "type": "object", "properties": { "tls_termination": { "type": "object", "properties": { "terminate_at": { "const": "upstream" } }, "required": ["terminate_at"] } }, "required": ["tls_termination"] }, "then": { "properties": { "mutual_tls": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "tls_termination": { "type": "object", "properties": { "min_version": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "must be unset when terminate_at is upstream" } } } } }, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     HTTPSEdge = validate18;
-    schema23 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdge", "description": "An HTTPS edge; its routes are HTTPSEdgeRoute documents.", "type": "object", "properties": { "kind": { "const": "HTTPSEdge", "description": "Always HTTPSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "The minimum TLS version the edge accepts." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema23 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdge", "description": "An HTTPS edge; its routes are HTTPSEdgeRoute documents.", "type": "object", "properties": { "kind": { "const": "HTTPSEdge", "description": "Always HTTPSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "The minimum TLS version the edge accepts." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     HTTPSEdgeRoute = validate19;
-    schema24 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdgeRoute", "description": "A route of an HTTPS edge, matching requests by path.", "type": "object", "properties": { "kind": { "const": "HTTPSEdgeRoute", "description": "Always HTTPSEdgeRoute." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "match_type": { "type": "string", "enum": ["exact_path", "path_prefix"] }, "match": { "type": "string", "minLength": 1, "description": "The path, or path prefix, requests must have." }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." } }, "required": ["kind", "name", "edge_id", "match_type", "match"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema24 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdgeRoute", "description": "A route of an HTTPS edge, matching requests by path.", "type": "object", "properties": { "kind": { "const": "HTTPSEdgeRoute", "description": "Always HTTPSEdgeRoute." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "match_type": { "type": "string", "enum": ["exact_path", "path_prefix"] }, "match": { "type": "string", "minLength": 1, "description": "The path, or path prefix, requests must have." }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." } }, "required": ["kind", "name", "edge_id", "match_type", "match"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     RouteResponseHeaders = validate20;
-    schema25 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops RouteResponseHeaders", "description": "The response-headers module of one HTTPS edge route.", "type": "object", "properties": { "kind": { "const": "RouteResponseHeaders", "description": "Always RouteResponseHeaders." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "route_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdgeRoute in these manifests, or a literal id (edghtsrt_...)." }, "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "add": { "type": ["object", "null"], "description": "Headers added to responses, name to value.", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "remove": { "type": ["array", "null"], "description": "Header names removed from responses.", "items": { "type": "string", "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "uniqueItems": true } }, "required": ["kind", "name", "edge_id", "route_id"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema25 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops RouteResponseHeaders", "description": "The response-headers module of one HTTPS edge route.", "type": "object", "properties": { "kind": { "const": "RouteResponseHeaders", "description": "Always RouteResponseHeaders." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "route_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdgeRoute in these manifests, or a literal id (edghtsrt_...)." }, "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "add": { "type": ["object", "null"], "description": "Headers added to responses, name to value.", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "remove": { "type": ["array", "null"], "description": "Header names removed from responses.", "items": { "type": "string", "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "uniqueItems": true } }, "required": ["kind", "name", "edge_id", "route_id"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     EventSubscription = validate21;
-    schema26 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSubscription", "description": "An event subscription; its event types are an EventSources document.", "type": "object", "properties": { "kind": { "const": "EventSubscription", "description": "Always EventSubscription." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "destination_ids": { "type": "array", "items": { "type": "string", "pattern": "^ed_[A-Za-z0-9]+$", "errorMessage": "must be an event destination id (ed_...)" }, "uniqueItems": true } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-    pattern19 = new RegExp("^ed_[A-Za-z0-9]+$", "u");
+    schema26 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSubscription", "description": "An event subscription; its event types are an EventSources document.", "type": "object", "properties": { "kind": { "const": "EventSubscription", "description": "Always EventSubscription." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "destination_ids": { "type": "array", "items": { "type": "string", "pattern": "^ed_[A-Za-z0-9]+$", "errorMessage": "must be an event destination id (ed_...)" }, "uniqueItems": true } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    pattern43 = new RegExp("^ed_[A-Za-z0-9]+$", "u");
     EventSources = validate22;
-    schema27 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-    pattern21 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
+    schema27 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    pattern47 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
     project = validate23;
-    schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 8)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
+    schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 8)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
     formats8 = AJV_FORMATS.uri;
     VALIDATORS = { "IPPolicy": IPPolicy, "IPPolicyRule": IPPolicyRule, "CertificateAuthority": CertificateAuthority, "TLSCertificate": TLSCertificate, "TunnelGroupBackend": TunnelGroupBackend, "HTTPResponseBackend": HTTPResponseBackend, "TCPEdge": TCPEdge, "TLSEdge": TLSEdge, "HTTPSEdge": HTTPSEdge, "HTTPSEdgeRoute": HTTPSEdgeRoute, "RouteResponseHeaders": RouteResponseHeaders, "EventSubscription": EventSubscription, "EventSources": EventSources, "project": project };
   }
@@ -47066,10 +48566,11 @@ var init_validators = __esm({
 });
 
 // src/manifest/project-file.ts
-function readProjectFiles(files) {
+function readProjectFiles(files, roots = []) {
   const config = {};
   const issues = [];
   const setBy = /* @__PURE__ */ new Map();
+  let whereSet;
   for (const file of files) {
     const parsed = parseFile(file);
     issues.push(...parsed.issues);
@@ -47085,21 +48586,35 @@ function readProjectFiles(files) {
       continue;
     }
     config.file ??= file.rel;
-    for (const [key, value] of Object.entries(doc.value)) {
-      const earlier = setBy.get(key);
-      if (earlier !== void 0 && JSON.stringify(config[key]) !== JSON.stringify(value)) {
+    for (const [key2, value] of Object.entries(doc.value)) {
+      const earlier = setBy.get(key2);
+      if (earlier !== void 0 && JSON.stringify(config[key2]) !== JSON.stringify(value)) {
         issues.push({
-          pos: keyPos(doc, childPointer("", key)),
-          message: `${key}: differs from the value in ${earlier} (project files of a run must agree)`
+          pos: keyPos(doc, childPointer("", key2)),
+          message: `${key2}: differs from the value in ${earlier} (the paths of one run must use the same settings)`
         });
         continue;
       }
-      setBy.set(key, file.rel);
-      config[key] = value;
+      setBy.set(key2, file.rel);
+      config[key2] = value;
     }
+    const key = WHERE_KEYS.find((k) => doc.value[k] !== void 0);
+    if (key && !whereSet) whereSet = { pos: keyPos(doc, childPointer("", key)), key };
+  }
+  const bare = roots.find((r) => r.projectFiles.length === 0 && (r.manifests.length > 0 || r.skipped.length > 0));
+  if (bare && whereSet) {
+    issues.push({
+      pos: whereSet.pos,
+      message: `${whereSet.key}: set here, but ${bare.path} uses no edgeops.yaml (its ${whereSet.key} would be the default); the paths of one run must use the same settings (add an edgeops.yaml for ${bare.path}, or run it separately)`
+    });
   }
   return { config, issues };
 }
+function readProjectConfig(paths, cwd) {
+  const found = discover(paths, cwd);
+  return readProjectFiles(found.projectFiles, found.roots);
+}
+var WHERE_KEYS;
 var init_project_file = __esm({
   "src/manifest/project-file.ts"() {
     "use strict";
@@ -47109,11 +48624,12 @@ var init_project_file = __esm({
     init_pointer();
     init_positions();
     init_validators();
+    WHERE_KEYS = ["stack", "api_url"];
   }
 });
 
 // src/manifest/load.ts
-import { dirname } from "node:path";
+import { dirname as dirname2 } from "node:path";
 function toManifestDoc(parsed, dir, issues) {
   const { kind, name: name2, ...fields } = parsed.value;
   if (kind === void 0) {
@@ -47142,19 +48658,22 @@ function toManifestDoc(parsed, dir, issues) {
 function loadManifests(paths, opts = {}) {
   const found = discover(paths, opts.cwd ?? process.cwd());
   const issues = [...found.issues];
-  const project3 = readProjectFiles(found.projectFiles);
+  const project3 = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project3.issues);
   const docs = [];
+  const yielded = /* @__PURE__ */ new Map();
   for (const file of found.manifests) {
     const parsed = parseFile(file);
     issues.push(...parsed.issues);
-    const dir = dirname(file.abs);
+    const dir = dirname2(file.abs);
     for (const p of parsed.docs) {
       const doc = toManifestDoc(p, dir, issues);
       if (doc) docs.push(doc);
     }
+    yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
   }
-  return { docs, config: project3.config, issues };
+  const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
+  return { docs, config: project3.config, issues, empty };
 }
 var init_load = __esm({
   "src/manifest/load.ts"() {
@@ -47199,6 +48718,102 @@ function findCycles(graph) {
 var init_cycles = __esm({
   "src/manifest/cycles.ts"() {
     "use strict";
+  }
+});
+
+// src/manifest/validate.ts
+function validateDocs(docs) {
+  const issues = [];
+  for (const doc of docs) {
+    const v = kindValidation(doc.kind);
+    if (!v) continue;
+    const data = doc.positions.has("/name") ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
+    if (v.validate(data)) continue;
+    const errors = (v.validate.errors ?? []).filter((e) => !leftToRules(e));
+    issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
+  }
+  return issues;
+}
+var leftToRules, addressOf;
+var init_validate = __esm({
+  "src/manifest/validate.ts"() {
+    "use strict";
+    init_messages();
+    init_validators();
+    leftToRules = (e) => e.instancePath === "/name" && e.keyword === "pattern" || e.instancePath === "/description" && e.keyword === "maxLength";
+    addressOf = (doc) => doc.name === "" ? doc.kind : `${doc.kind}/${doc.name}`;
+  }
+});
+
+// src/manifest/moved-from.ts
+function oldNames(doc) {
+  const raw = doc.fields[MOVED_FROM];
+  const base = `/${MOVED_FROM}`;
+  if (raw === void 0 || raw === null) return [];
+  if (Array.isArray(raw)) return raw.map((value, i) => ({ value, pointer: childPointer(base, i) }));
+  return [{ value: raw, pointer: base }];
+}
+function movedFromAddresses(doc) {
+  const out = [];
+  for (const { value } of oldNames(doc)) {
+    const address2 = oldAddress(doc, value);
+    if (typeof address2 === "string" && !out.includes(address2)) out.push(address2);
+  }
+  return out;
+}
+function oldAddress(doc, value) {
+  if (typeof value !== "string") return { error: "" };
+  const slash = value.indexOf("/");
+  const kind = slash < 0 ? doc.kind : value.slice(0, slash);
+  const name2 = slash < 0 ? value : value.slice(slash + 1);
+  if (kind !== doc.kind) return { error: `"${value}" is a ${kind}; a ${doc.kind} can only move from another ${doc.kind} name (a move across kinds is a delete and a create)` };
+  if (!NAME.test(name2)) return { error: "" };
+  return `${kind}/${name2}`;
+}
+function movedFromIssues(docs) {
+  const issues = [];
+  const documents = /* @__PURE__ */ new Map();
+  for (const doc of docs) if (doc.name !== "" && !documents.has(addressOf(doc))) documents.set(addressOf(doc), doc);
+  const claimedBy = /* @__PURE__ */ new Map();
+  for (const doc of docs) {
+    const address2 = addressOf(doc);
+    for (const { value, pointer } of oldNames(doc)) {
+      const fail = (message) => void issues.push({ pos: valuePos(doc, pointer), address: address2, message: `${MOVED_FROM}: ${message}` });
+      const old = oldAddress(doc, value);
+      if (typeof old !== "string") {
+        if (old.error !== "") fail(old.error);
+        continue;
+      }
+      if (old === address2) {
+        fail(`"${String(value)}" is this document's own name`);
+        continue;
+      }
+      const other = documents.get(old);
+      if (other) {
+        fail(`${old} is also a document (at ${where(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
+        continue;
+      }
+      const earlier = claimedBy.get(old);
+      if (earlier && earlier.doc !== doc) {
+        fail(`${old} is also named by ${addressOf(earlier.doc)} (at ${where(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
+        continue;
+      }
+      claimedBy.set(old, { doc, pointer });
+    }
+  }
+  return issues;
+}
+var MOVED_FROM, NAME, where;
+var init_moved_from = __esm({
+  "src/manifest/moved-from.ts"() {
+    "use strict";
+    init_pointer();
+    init_positions();
+    init_schema_parts();
+    init_validate();
+    MOVED_FROM = "moved_from";
+    NAME = new RegExp(NAME_PATTERN);
+    where = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
   }
 });
 
@@ -47268,7 +48883,7 @@ function duplicateParents(docs) {
       first.set(key, entry);
       continue;
     }
-    const at = where(valuePos(earlier.doc, parent.pointer));
+    const at = where2(valuePos(earlier.doc, parent.pointer));
     issues.push({
       pos: valuePos(entry.doc, parent.pointer),
       address: entry.resource.address,
@@ -47288,7 +48903,7 @@ function disagreeingRefs(docs) {
       const other = via?.address === void 0 ? void 0 : byAddress2.get(via.address);
       const theirs = other && refAt(other.resource, ref2.sameAs.pointer);
       if (!mine || !theirs || mine.key.slice(0, 3) !== theirs.key.slice(0, 3) || mine.key === theirs.key) continue;
-      const at = where(valuePos(other.doc, ref2.sameAs.pointer));
+      const at = where2(valuePos(other.doc, ref2.sameAs.pointer));
       issues.push({
         pos: valuePos(entry.doc, ref2.pointer),
         address: entry.resource.address,
@@ -47301,14 +48916,14 @@ function disagreeingRefs(docs) {
 function checkParents(docs) {
   return [...duplicateParents(docs), ...disagreeingRefs(docs)];
 }
-var where;
+var where2;
 var init_parents = __esm({
   "src/manifest/parents.ts"() {
     "use strict";
     init_json_walk();
     init_pointer();
     init_positions();
-    where = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+    where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
   }
 });
 
@@ -47411,30 +49026,6 @@ var init_secrets = __esm({
   }
 });
 
-// src/manifest/validate.ts
-function validateDocs(docs) {
-  const issues = [];
-  for (const doc of docs) {
-    const v = kindValidation(doc.kind);
-    if (!v) continue;
-    const data = doc.positions.has("/name") ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
-    if (v.validate(data)) continue;
-    const errors = (v.validate.errors ?? []).filter((e) => !leftToRules(e));
-    issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
-  }
-  return issues;
-}
-var leftToRules, addressOf;
-var init_validate = __esm({
-  "src/manifest/validate.ts"() {
-    "use strict";
-    init_messages();
-    init_validators();
-    leftToRules = (e) => e.instancePath === "/name" && e.keyword === "pattern" || e.instancePath === "/description" && e.keyword === "maxLength";
-    addressOf = (doc) => doc.name === "" ? doc.kind : `${doc.kind}/${doc.name}`;
-  }
-});
-
 // src/manifest/resolve.ts
 function resolveDocs(docs, opts = {}) {
   const kinds = new Map((opts.kinds ?? KINDS).map((k) => [k.kind, k]));
@@ -47454,6 +49045,7 @@ function resolveDocs(docs, opts = {}) {
       issues.push({ pos: valuePos(doc, pointer), address: address2, message });
     };
     const spec = cloneJson(doc.fields);
+    delete spec[MOVED_FROM];
     const validation = kindValidation(doc.kind);
     for (const pattern of validation?.unsetPointers ?? []) {
       for (const slot of slotsAt(spec, pattern)) if (slot.value === null) slot.unset();
@@ -47483,7 +49075,8 @@ function resolveDocs(docs, opts = {}) {
       }
     }
     for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage(pointer));
-    const resource = { kind: doc.kind, name: doc.name, address: address2, spec, dependsOn, pos: doc.pos };
+    const movedFrom2 = movedFromAddresses(doc);
+    const resource = { kind: doc.kind, name: doc.name, address: address2, spec, dependsOn, pos: doc.pos, ...movedFrom2.length > 0 ? { movedFrom: movedFrom2 } : {} };
     resources.push(resource);
     resolved.push({ doc, kind, resource });
     if (doc.name !== "" && !graph.has(address2)) graph.set(address2, edges);
@@ -47496,6 +49089,7 @@ var init_resolve = __esm({
     "use strict";
     init_kinds();
     init_cycles();
+    init_moved_from();
     init_formats();
     init_json_walk();
     init_parents();
@@ -47511,11 +49105,11 @@ var init_resolve = __esm({
 // src/manifest/rules.ts
 function nameIssue(doc) {
   const { name: name2 } = doc;
-  if (!doc.positions.has("/name") || NAME.test(name2)) return void 0;
+  if (!doc.positions.has("/name") || NAME2.test(name2)) return void 0;
   if (!name2.includes("_")) return `name "${name2}" must be ${NAME_RULE}`;
   const upper = /[A-Z]/.test(name2);
   const message = `name "${name2}" must not contain "_" (a value with "_" is read as a literal id)${upper ? " or upper-case letters" : ""}`;
-  return NAME.test(name2.replace(/_/g, "-").toLowerCase()) ? message : `${message}, and must be ${NAME_RULE}`;
+  return NAME2.test(name2.replace(/_/g, "-").toLowerCase()) ? message : `${message}, and must be ${NAME_RULE}`;
 }
 function headerIssues(doc, address2) {
   const issues = [];
@@ -47579,21 +49173,23 @@ function checkRules(docs, opts = {}) {
       first.set(address2, doc);
       continue;
     }
-    push("/name", `defined more than once: also at ${where2(valuePos(earlier, "/name"))}`);
+    push("/name", `defined more than once: also at ${where3(valuePos(earlier, "/name"))}`);
     issues.push({
       pos: valuePos(earlier, "/name"),
       address: address2,
-      message: `defined more than once: also at ${where2(valuePos(doc, "/name"))}`
+      message: `defined more than once: also at ${where3(valuePos(doc, "/name"))}`
     });
   }
+  issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
   return issues;
 }
-var MARKER_KEY2, NAME, where2, isMapping2, NAME_RULE;
+var MARKER_KEY2, NAME2, where3, isMapping2, NAME_RULE;
 var init_rules = __esm({
   "src/manifest/rules.ts"() {
     "use strict";
     init_kinds();
     init_schema_parts();
+    init_moved_from();
     init_suggest();
     init_json_walk();
     init_pointer();
@@ -47601,14 +49197,27 @@ var init_rules = __esm({
     init_validate();
     init_validators();
     MARKER_KEY2 = "edgeops";
-    NAME = new RegExp(NAME_PATTERN);
-    where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+    NAME2 = new RegExp(NAME_PATTERN);
+    where3 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
     isMapping2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
     NAME_RULE = 'lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit';
   }
 });
 
 // src/manifest/read-desired.ts
+function noDocumentsMessage(empty) {
+  const lines = empty.map((root) => {
+    const files = root.manifests.length;
+    const holds = root.projectOnly ? "a project file: settings, no documents" : files > 0 ? `its ${files === 1 ? "file holds" : `${files} YAML files hold`} no document (${root.manifests.slice(0, SHOWN_SKIPPED).map((f) => f.rel).join(", ")})` : "no *.yaml or *.yml file below it";
+    const skipped = root.skipped.length === 0 ? "" : `; skipped ${root.skipped.slice(0, SHOWN_SKIPPED).join(", ")}${root.skipped.length > SHOWN_SKIPPED ? ` and ${root.skipped.length - SHOWN_SKIPPED} more` : ""} (not .yaml/.yml)`;
+    return `  ${root.path}: ${holds}${skipped}`;
+  });
+  return [
+    `no manifests: ${empty.length === 1 ? "this path yields" : "these paths yield"} no document, so there is nothing to plan from:`,
+    ...lines,
+    "Pass the directories or files that hold the manifests. To delete every resource of the stack on purpose, plan or apply a path without documents with --destroy."
+  ].join("\n");
+}
 function sortIssues(issues) {
   return issues.map((issue, i) => ({ issue, i })).sort(
     (a, b) => (a.issue.pos.file < b.issue.pos.file ? -1 : a.issue.pos.file > b.issue.pos.file ? 1 : 0) || a.issue.pos.line - b.issue.pos.line || a.issue.pos.col - b.issue.pos.col || a.i - b.i
@@ -47618,6 +49227,7 @@ async function readDesiredState(paths, opts = {}) {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const loaded = loadManifests(paths, { cwd });
+  if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? "default";
   const issues = [
     ...loaded.issues,
@@ -47629,6 +49239,7 @@ async function readDesiredState(paths, opts = {}) {
   if (issues.length) throw new ManifestError(sortIssues(issues));
   return { resources: resolved.resources, config: loaded.config };
 }
+var SHOWN_SKIPPED;
 var init_read_desired = __esm({
   "src/manifest/read-desired.ts"() {
     "use strict";
@@ -47637,6 +49248,7 @@ var init_read_desired = __esm({
     init_resolve();
     init_rules();
     init_validate();
+    SHOWN_SKIPPED = 10;
   }
 });
 
@@ -47654,7 +49266,7 @@ var init_manifest = __esm({
 
 // src/pipeline.ts
 async function loadDesired(paths, env, opts = {}) {
-  return readDesiredState(paths, { env, stack: opts.stack });
+  return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty });
 }
 async function computePlan(desired, api, opts) {
   const kinds = opts.kinds ?? KINDS;
@@ -47663,7 +49275,7 @@ async function computePlan(desired, api, opts) {
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const fetched = await fetching;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt: opts.adopt === true, prepared });
-  return { plan, desired, live };
+  return { plan: namePlan(plan, { kinds, live, desired }), desired, live };
 }
 async function executeAndCheck(ctx2, api, opts) {
   const kinds = opts.kinds ?? KINDS;
@@ -47692,6 +49304,7 @@ var init_pipeline = __esm({
     init_errors();
     init_adopt_plan();
     init_apply();
+    init_plan_names();
     init_live();
     init_resource_actions();
     init_self_check();
@@ -47833,6 +49446,17 @@ var init_snapshot = __esm({
 });
 
 // src/engine/safety.ts
+function markDestroy(plan, live, kinds, config) {
+  const managed = indexManaged(kinds, live.byKind, plan.stack);
+  const deleted = new Set(plan.actions.filter((a) => a.op === "delete").map((a) => a.liveId));
+  const ids = [...managed.byAddress.values()].flat().map((item) => item.id);
+  if (ids.length === 0 || !ids.every((id) => deleted.has(id))) {
+    const { destroy: _, ...rest } = plan;
+    return rest;
+  }
+  const limitWarnings = new Set(deleteStatus(plan, config).exceeded);
+  return { ...plan, destroy: { resources: managed.byAddress.size }, warnings: plan.warnings.filter((w) => !limitWarnings.has(w)) };
+}
 function checkDeletes(plan, config) {
   const byKind = /* @__PURE__ */ new Map();
   for (const a of plan.actions) if (a.op === "delete") byKind.set(a.kind, (byKind.get(a.kind) ?? 0) + 1);
@@ -47846,13 +49470,19 @@ function checkDeletes(plan, config) {
 }
 function deleteStatusLine(plan, config) {
   const check = checkDeletes(plan, config);
-  if (check.deletes === 0 || check.exceeded.length > 0) return void 0;
+  if (plan.destroy || check.deletes === 0 || check.exceeded.length > 0) return void 0;
   const [overall, ...perKind] = check.limits;
   const kinds = perKind.length > 0 ? ` (${perKind.map(describe).join(", ")})` : "";
   return `Deletes: ${describe(overall)}${kinds}, within the limits.`;
 }
-function assertDeletesAllowed(plan, config, allowDeletes) {
-  if (allowDeletes) return;
+function assertDeletesAllowed(plan, config, allow) {
+  if (plan.destroy) {
+    if (allow.destroy) return;
+    throw new UnsafePlanError(
+      `refusing to apply this plan: it deletes every resource of stack "${plan.stack}" (${plan.destroy.resources}). If the paths are right and the stack is to go, pass --destroy (raising the delete limits does not allow a destroy); otherwise check the paths and the stack setting.`
+    );
+  }
+  if (allow.deletes) return;
   const { exceeded } = checkDeletes(plan, config);
   if (exceeded.length === 0) return;
   const reasons = exceeded.map(
@@ -47867,6 +49497,7 @@ var init_safety = __esm({
   "src/engine/safety.ts"() {
     "use strict";
     init_errors();
+    init_ownership();
     init_plan();
     describe = (l) => l.kind ? `${l.kind} ${l.deletes} of max ${l.max}` : `${l.deletes} of max ${l.max}`;
   }
@@ -47888,18 +49519,23 @@ function abbreviate(text) {
   const lines = text.split("\n").length;
   return `<text, ${lines} line${lines === 1 ? "" : "s"}, ${bytes} bytes, sha256:${digest}>`;
 }
-function formatString(text) {
+function formatString(text, names) {
+  const name2 = Object.hasOwn(names, text) ? names[text] : void 0;
+  if (name2 !== void 0) return `${name2} (${text})`;
   if (text.length > LONG_STRING || text.includes("\n")) return abbreviate(text);
   return JSON.stringify(text);
 }
-function formatValue(value) {
+function formatValue(value, names = NO_NAMES) {
   if (value === void 0) return "null";
-  if (typeof value === "string") return formatString(value);
+  if (typeof value === "string") return formatString(value, names);
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (isPendingRef2(value)) return `id of ${value.$ref} ${KNOWN_AFTER_APPLY}`;
-  if (Array.isArray(value)) return `[${value.map(formatValue).join(", ")}]`;
-  const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v)}`);
+  if (Array.isArray(value)) return `[${value.map((v) => formatValue(v, names)).join(", ")}]`;
+  const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v, names)}`);
   return entries.length === 0 ? "{}" : `{${entries.join(", ")}}`;
+}
+function nameIdsIn(text, names = NO_NAMES) {
+  return text.replace(/\b[a-z]+_[A-Za-z0-9]+\b/g, (id) => Object.hasOwn(names, id) ? `${names[id]} (${id})` : id);
 }
 function formatKey(key) {
   return IDENTIFIER.test(key) ? key : JSON.stringify(key);
@@ -47915,9 +49551,9 @@ function formatPath(pointer) {
   }
   return out;
 }
-function formatChange(change) {
-  const newText = change.sensitive ? SENSITIVE : change.knownAfterApply && change.new === void 0 ? KNOWN_AFTER_APPLY : formatValue(change.new);
-  const oldText = change.sensitive ? SENSITIVE : formatValue(change.old);
+function formatChange(change, names = NO_NAMES) {
+  const newText = change.sensitive ? SENSITIVE : change.knownAfterApply && change.new === void 0 ? KNOWN_AFTER_APPLY : formatValue(change.new, names);
+  const oldText = change.sensitive ? SENSITIVE : formatValue(change.old, names);
   switch (change.kind) {
     case "add":
       return newText;
@@ -47927,7 +49563,7 @@ function formatChange(change) {
       return change.sensitive ? SENSITIVE : `${oldText} -> ${newText}`;
   }
 }
-var SENSITIVE, KNOWN_AFTER_APPLY, IDENTIFIER, LONG_STRING;
+var SENSITIVE, KNOWN_AFTER_APPLY, IDENTIFIER, LONG_STRING, NO_NAMES;
 var init_values = __esm({
   "src/render/values.ts"() {
     "use strict";
@@ -47935,6 +49571,7 @@ var init_values = __esm({
     KNOWN_AFTER_APPLY = "(known after apply)";
     IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
     LONG_STRING = 72;
+    NO_NAMES = {};
   }
 });
 
@@ -47956,12 +49593,15 @@ function groupByAddress(plan) {
     const main = actions.find((a) => a.op === op);
     return {
       address: address2,
+      label: actions.find((a) => a.label)?.label ?? address2,
+      names: plan.names ?? {},
       kind: first.kind,
       name: first.name,
       op,
       liveId: actions.find((a) => a.liveId)?.liveId,
       reason: main?.reason,
       adopt: actions.find((a) => a.adopt)?.adopt,
+      movedFrom: actions.find((a) => a.movedFrom)?.movedFrom,
       actions
     };
   });
@@ -47972,26 +49612,36 @@ function moduleChanges(action) {
   }
   return action.changes;
 }
-function changeLine(change, depth) {
-  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change)}` };
+function changeLine(change, depth, names) {
+  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change, names)}` };
 }
 function groupLines(group) {
   const replace = group.op === "replace" ? ` (replace: ${group.reason ?? "a field cannot be updated"})` : "";
   const adopt = group.adopt ? ` (adopt: matched by ${group.adopt})` : "";
-  const header = `${group.address}${replace}${adopt}`;
+  const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : "";
+  const header = `${group.label}${moved}${replace}${adopt}`;
   const lines = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
   for (const action of group.actions) {
     if (action.op === "module-put") {
       lines.push({ sign: "~", depth: 1, text: `module ${action.module} (put)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2)));
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+    } else if (action.releaseFor) {
+      const forWhom = action.releaseFor.length > 0 ? action.releaseFor.join(", ") : "its replacement";
+      lines.push({ sign: "~", depth: 1, text: `first, release values for ${forWhom}` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
     } else if (action.op === "module-delete") {
       lines.push({ sign: "-", depth: 1, text: `module ${action.module} (delete)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2)));
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
     } else {
-      lines.push(...action.changes.map((c) => changeLine(c, 1)));
+      lines.push(...action.changes.map((c) => changeLine(c, 1, group.names)));
     }
   }
   return lines;
+}
+function destroyHeadline(plan) {
+  if (!plan.destroy) return void 0;
+  const n = plan.destroy.resources;
+  return `This plan DESTROYS stack "${plan.stack}": it deletes every one of its ${n} resource${n === 1 ? "" : "s"}. apply runs it only with --destroy.`;
 }
 function summaryLine(plan) {
   if (plan.actions.length === 0) return "No changes. Live state matches the manifests.";
@@ -48009,35 +49659,48 @@ var init_plan_lines = __esm({
 });
 
 // src/render/json.ts
-function jsonChange(change) {
+function idsIn(value, names, out) {
+  if (typeof value === "string") {
+    if (Object.hasOwn(names, value)) out[value] = names[value];
+  } else if (Array.isArray(value)) for (const v of value) idsIn(v, names, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) idsIn(v, names, out);
+}
+function jsonChange(change, names) {
   const hidden = change.sensitive === true;
-  return {
-    path: change.path,
-    op: change.kind,
-    old: hidden || change.kind === "add" ? null : change.old ?? null,
-    new: hidden || change.kind === "remove" ? null : change.new ?? null,
-    sensitive: hidden,
-    known_after_apply: change.knownAfterApply === true
-  };
+  const old = hidden || change.kind === "add" ? null : change.old ?? null;
+  const neu = hidden || change.kind === "remove" ? null : change.new ?? null;
+  const named = {};
+  idsIn(old, names, named);
+  idsIn(neu, names, named);
+  return { path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named };
 }
 function actionChanges(action) {
   return action.op === "module-put" || action.op === "module-delete" ? moduleChanges(action) : action.changes;
 }
+function releaseFirst(actions, names) {
+  const step = actions.find((a) => a.releaseFor);
+  return step ? { release_first: { for: step.releaseFor, changes: step.changes.map((c) => jsonChange(c, names)) } } : {};
+}
 function planToJson(plan, extras = {}) {
   const json = {
-    format_version: 1,
+    format_version: JSON_PLAN_VERSION,
     stack: plan.stack,
+    destroy: plan.destroy !== void 0,
     summary: { ...plan.summary },
     resources: groupByAddress(plan).map((group) => ({
       address: group.address,
+      label: group.label,
+      source: group.actions.find((a) => a.source)?.source ?? null,
       kind: group.kind,
       name: group.name,
       action: group.op,
       live_id: group.liveId ?? null,
       reason: group.op === "replace" ? group.reason ?? null : null,
       modules: group.actions.filter((a) => a.op === "module-put" || a.op === "module-delete").map((a) => ({ module: a.module ?? "", op: a.op === "module-put" ? "put" : "delete" })),
-      changes: group.actions.flatMap(actionChanges).map(jsonChange),
-      ...group.adopt ? { adopt: group.adopt } : {}
+      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map((c) => jsonChange(c, group.names)),
+      ...group.adopt ? { adopt: group.adopt } : {},
+      ...group.movedFrom ? { moved_from: group.movedFrom } : {},
+      ...releaseFirst(group.actions, group.names)
     })),
     warnings: [...plan.warnings]
   };
@@ -48048,10 +49711,12 @@ function renderPlanJson(plan, extras = {}) {
   return `${JSON.stringify(planToJson(plan, extras), null, 2)}
 `;
 }
+var JSON_PLAN_VERSION;
 var init_json = __esm({
   "src/render/json.ts"() {
     "use strict";
     init_plan_lines();
+    JSON_PLAN_VERSION = 2;
   }
 });
 
@@ -48070,6 +49735,9 @@ function escapeInline(text) {
 }
 function renderPlanMarkdown(plan) {
   const out = [`### edgeops plan for stack \`${plan.stack.replace(/`/g, "")}\``, ""];
+  const destroy = destroyHeadline(plan);
+  if (destroy) out.push(`> [!CAUTION]
+> **${escapeInline(destroy)}**`, "");
   if (plan.actions.length === 0) {
     out.push(`**No changes.** Live state matches the manifests.`);
   } else {
@@ -48216,6 +49884,8 @@ function renderPlanText(plan, opts) {
   const c = import_picocolors.default.createColors(opts.color);
   const out = [];
   const groups = groupByAddress(plan);
+  const destroy = destroyHeadline(plan);
+  if (destroy) out.push(c.bold(c.red(destroy)), "");
   if (groups.length > 0) {
     out.push(`edgeops will perform these actions on stack "${plan.stack}":`, "");
     for (const group of groups) {
@@ -48279,23 +49949,34 @@ var init_service_module = __esm({
 });
 
 // src/cli/connect.ts
-import { mkdirSync, statSync as statSync2 } from "node:fs";
-import { dirname as dirname2, join as join2, resolve as resolve3 } from "node:path";
+import { existsSync as existsSync2, mkdirSync, statSync as statSync2 } from "node:fs";
+import { dirname as dirname3, join as join2, relative as relative3, resolve as resolve3 } from "node:path";
 function localDir(paths) {
   const first = resolve3(paths[0] ?? ".");
   try {
-    return statSync2(first).isDirectory() ? first : dirname2(first);
+    return statSync2(first).isDirectory() ? first : dirname3(first);
   } catch {
-    return dirname2(first);
+    return dirname3(first);
   }
 }
-async function connectLocal(paths, concurrency) {
+function sayOutage(e) {
+  const cause = e.type === "unreachable" ? e.cause.status === 0 ? e.cause.errorCode : String(e.cause.status) : "";
+  process.stderr.write(e.type === "unreachable" ? `service unreachable (${cause}), retrying for up to ${Math.floor(e.remainingMs / 1e3)} s
+` : `service reachable again after ${Math.max(1, Math.round(e.downMs / 1e3))} s
+`);
+}
+async function connectLocal(paths, settings, opts) {
+  const { concurrency } = settings;
   const dir = join2(localDir(paths), ".edgeops");
-  mkdirSync(dir, { recursive: true });
   const dbFile = join2(dir, "local.db");
+  if (opts.readOnly && !existsSync2(dbFile)) {
+    const shown = relative3(process.cwd(), dbFile) || dbFile;
+    throw new ConfigError(`--local: there is no embedded service database at ${shown} (it is made by plan or apply --local on the manifests' directory); pass that directory as PATH`);
+  }
+  mkdirSync(dir, { recursive: true });
   const { startService } = await loadService("--local (the embedded service)");
   const service = await startService({ host: "127.0.0.1", port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
-  const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency });
+  const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings) });
   return {
     api,
     target: dbFile,
@@ -48305,26 +49986,26 @@ async function connectLocal(paths, concurrency) {
     }
   };
 }
-async function connect(settings, paths) {
-  if (settings.local) return connectLocal(paths, settings.concurrency);
+async function connect(settings, paths, opts = {}) {
+  if (settings.local) return connectLocal(paths, settings, opts);
   if (!settings.apiUrl) {
     throw new ConfigError("no service URL: pass --api-url or set EDGEOPS_API_URL (or api_url in edgeops.yaml); or use --local for the embedded service");
   }
   if (!settings.apiKey) {
     throw new ConfigError("no API key: pass --api-key or set EDGEOPS_API_KEY; or use --local for the embedded service");
   }
-  const api = createApi({ url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency });
+  const api = createApi({ url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency, ...outageOptions(settings) });
   return { api, target: settings.apiUrl, close: () => api.close() };
 }
-async function withConnection(settings, paths, fn) {
-  const conn = await connect(settings, paths);
+async function withConnection(settings, paths, fn, opts = {}) {
+  const conn = await connect(settings, paths, opts);
   try {
     return await fn(conn);
   } finally {
     await conn.close();
   }
 }
-var LOCAL_API_KEY;
+var LOCAL_API_KEY, outageOptions;
 var init_connect = __esm({
   "src/cli/connect.ts"() {
     "use strict";
@@ -48332,6 +50013,29 @@ var init_connect = __esm({
     init_errors();
     init_service_module();
     LOCAL_API_KEY = "edgeops-local";
+    outageOptions = (settings) => ({ retry: { outageBudgetMs: settings.retryBudgetMs }, onOutage: sayOutage });
+  }
+});
+
+// src/cli/json-error.ts
+import { writeFileSync } from "node:fs";
+function errorToJson(err) {
+  const problems = err instanceof ManifestError ? err.issues.map((i) => ({ file: i.pos.file, line: i.pos.line, col: i.pos.col, ...i.address ? { address: i.address } : {}, message: i.message })) : [];
+  return { format_version: 1, error: { code: err.code, message: err.message, problems } };
+}
+async function withJsonError(ctx2, file, fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    if (file && err instanceof EdgeopsError) writeFileSync(file, ctx2.redact(`${JSON.stringify(errorToJson(err), null, 2)}
+`));
+    throw err;
+  }
+}
+var init_json_error = __esm({
+  "src/cli/json-error.ts"() {
+    "use strict";
+    init_errors();
   }
 });
 
@@ -48434,7 +50138,10 @@ function actionMeaning(a) {
     adopt: a.adopt ?? null,
     body: a.body ?? null,
     desired: a.desired ?? null,
-    changes: a.changes
+    changes: a.changes,
+    // Only when set, so that plans without renames or release steps keep their checksums.
+    ...a.movedFrom ? { moved_from: a.movedFrom } : {},
+    ...a.releaseFor ? { release_for: a.releaseFor } : {}
   });
 }
 function planChecksum(plan, secretsOf, key) {
@@ -48481,6 +50188,20 @@ function absentObjects(plan, kinds) {
     else if (kind.naturalKey && a.body && !hasPendingRef(a.body)) out.push({ address: a.address, kind: a.kind, key: kind.naturalKey(a.body) });
   }
   return out;
+}
+function exposedSecretFields(plan, secretsOf, secret2) {
+  const out = [];
+  for (const a of plan.actions) {
+    for (const field of secretsOf(a.kind)) {
+      for (const body of [a.body, a.desired]) {
+        const value = body?.[field];
+        if (value === void 0 || value === null) continue;
+        if (!isSecretPlaceholder(value) || secret2 !== void 0 && JSON.stringify(value).includes(secret2)) out.push(`${a.address} ${field}`);
+      }
+    }
+    for (const c of a.changes) if (c.sensitive && (c.old !== void 0 || c.new !== void 0)) out.push(`${a.address} ${c.path}`);
+  }
+  return [...new Set(out)];
 }
 function buildSavedPlan(input) {
   const secretsOf = secretsOfKinds(input.kinds);
@@ -48554,7 +50275,7 @@ var init_saved_plan = __esm({
 });
 
 // src/cli/saved-plans.ts
-import { readFileSync as readFileSync5, writeFileSync } from "node:fs";
+import { readFileSync as readFileSync5, writeFileSync as writeFileSync2 } from "node:fs";
 function keyMaterial(settings, env) {
   if (env.EDGEOPS_PLAN_KEY) return { source: "plan-key", secret: env.EDGEOPS_PLAN_KEY };
   const apiKey = settings.local ? LOCAL_API_KEY : settings.apiKey;
@@ -48568,10 +50289,12 @@ function writeSavedPlan(ctx2, input) {
   const saved = buildSavedPlan({ ...input, kinds: KINDS, fileKey: key, keyInfo: info, version: edgeopsVersion() });
   const text = `${JSON.stringify(saved, null, 2)}
 `;
-  if (ctx2.redact(text) !== text || input.material && text.includes(input.material.secret)) {
+  const apiKey = input.material?.secret;
+  const keyInText = apiKey !== void 0 && redactedWhole(apiKey) && text.includes(apiKey);
+  if (ctx2.redact(text) !== text || keyInText || exposedSecretFields(saved.plan, secretsOfKinds(KINDS), apiKey).length > 0) {
     throw new EdgeopsError("E_SECRET_IN_PLAN", `refusing to write ${input.file}: it would hold a secret value (an edgeops bug; please report it)`);
   }
-  writeFileSync(input.file, text);
+  writeFileSync2(input.file, text);
   const hasSecrets = saved.plan.actions.some((a) => JSON.stringify([a.body, a.desired]).includes('"$secret"'));
   if (info.source === "file" && hasSecrets) {
     return "no API key (or EDGEOPS_PLAN_KEY) was available to key the secret fingerprints, so they are only salted: a short, guessable secret could be recovered from the file";
@@ -48594,6 +50317,7 @@ var init_saved_plans = __esm({
     init_fingerprint();
     init_plan_meaning();
     init_saved_plan();
+    init_redact();
     init_errors();
     init_version();
     init_kinds();
@@ -48603,7 +50327,7 @@ var init_saved_plans = __esm({
 
 // src/cli/settings.ts
 function addSharedOptions(cmd) {
-  return cmd.addOption(new Option("--api-url <url>", "service URL [env EDGEOPS_API_URL, edgeops.yaml api_url]")).addOption(new Option("--api-key <key>", "service API key [env EDGEOPS_API_KEY]")).addOption(new Option("--stack <name>", `stack whose resources this run manages [env EDGEOPS_STACK, edgeops.yaml stack, default "${DEFAULT_STACK}"]`)).addOption(new Option("--concurrency <n>", `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`)).addOption(new Option("--local", "use the embedded service on .edgeops/local.db next to the manifests")).addOption(new Option("--no-color", "no colour in the output (also NO_COLOR)"));
+  return cmd.addOption(new Option("--api-url <url>", "service URL [env EDGEOPS_API_URL, edgeops.yaml api_url]")).addOption(new Option("--api-key <key>", "service API key [env EDGEOPS_API_KEY]")).addOption(new Option("--stack <name>", `stack whose resources this run manages [env EDGEOPS_STACK, edgeops.yaml stack, default "${DEFAULT_STACK}"]`)).addOption(new Option("--concurrency <n>", `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`)).addOption(new Option("--retry-budget <seconds>", `keep retrying this long while the service is unreachable (refused or reset connections, 502, 503), e.g. during a restart; 0 fails fast [env EDGEOPS_RETRY_BUDGET, edgeops.yaml retry_budget, default ${DEFAULT_RETRY_BUDGET}]`)).addOption(new Option("--local", "use the embedded service on .edgeops/local.db next to the manifests")).addOption(new Option("--no-color", "no colour in the output (also NO_COLOR)"));
 }
 function addAdoptOptions(cmd) {
   return cmd.addOption(new Option("--adopt", "match resources without an ownership marker to documents by natural key and adopt them instead of creating copies [env EDGEOPS_ADOPT, edgeops.yaml adopt, default false]")).addOption(new Option("--no-adopt", "do not adopt, even if EDGEOPS_ADOPT or edgeops.yaml says so"));
@@ -48663,6 +50387,10 @@ function parseAdopt(source) {
   if (value === "false" || value === "0") return false;
   throw new ConfigError(`${source.from}: must be true or false, got ${shownValue(source.value)}`);
 }
+function pickRetryBudget(flags, env, config, file) {
+  const source = pick([flags.retryBudget, "--retry-budget"], [env.EDGEOPS_RETRY_BUDGET, "EDGEOPS_RETRY_BUDGET"], [config.retry_budget, `${file}: retry_budget`]);
+  return source ? integerSetting(source.value, source.from, "retry budget (seconds)", 0, 3600) : DEFAULT_RETRY_BUDGET;
+}
 function colorEnabled(flag, env, isTTY) {
   return flag && isTTY && !env.NO_COLOR;
 }
@@ -48683,6 +50411,7 @@ function resolveSettings(flags, env, config, stdoutIsTTY) {
       [env.EDGEOPS_CONCURRENCY, "EDGEOPS_CONCURRENCY"],
       [config.concurrency, `${file}: concurrency`]
     )),
+    retryBudgetMs: 1e3 * pickRetryBudget(flags, env, config, file),
     local,
     // With --local the environment's and the file's service are ignored: the run is against the embedded one.
     apiUrl: local ? void 0 : parseUrl(pick([flags.apiUrl, "--api-url"], [env.EDGEOPS_API_URL, "EDGEOPS_API_URL"], [config.api_url, `${file}: api_url`])),
@@ -48691,7 +50420,7 @@ function resolveSettings(flags, env, config, stdoutIsTTY) {
     adopt: parseAdopt(pick([flags.adopt, flags.adopt ? "--adopt" : "--no-adopt"], [env.EDGEOPS_ADOPT, "EDGEOPS_ADOPT"], [config.adopt, `${file}: adopt`]))
   };
 }
-var DEFAULT_STACK, DEFAULT_CONCURRENCY, ECHO_MAX;
+var DEFAULT_STACK, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ECHO_MAX;
 var init_settings = __esm({
   "src/cli/settings.ts"() {
     "use strict";
@@ -48700,6 +50429,7 @@ var init_settings = __esm({
     init_schema_parts();
     DEFAULT_STACK = "default";
     DEFAULT_CONCURRENCY = 8;
+    DEFAULT_RETRY_BUDGET = 60;
     ECHO_MAX = 15;
   }
 });
@@ -48710,7 +50440,7 @@ __export(plan_exports, {
   registerPlan: () => registerPlan,
   renderPlan: () => renderPlan
 });
-import { writeFileSync as writeFileSync2 } from "node:fs";
+import { writeFileSync as writeFileSync3 } from "node:fs";
 function renderPlan(plan, format, color, footer = {}) {
   switch (format) {
     case "json":
@@ -48722,7 +50452,7 @@ function renderPlan(plan, format, color, footer = {}) {
   }
 }
 function registerPlan(program2, ctx2, done) {
-  const cmd = program2.command("plan").description("show what apply would change: fetch live state, diff it with the manifests").argument("<paths...>", "manifest files or directories").addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text")).addOption(new Option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are")).addOption(new Option("--against <file>", "plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)")).addOption(new Option("--out <file>", "also save the plan (no secret values) for `edgeops apply --plan FILE`")).addOption(new Option("--json-out <file>", "also write the plan in the JSON plan format (as --format json prints it) to FILE"));
+  const cmd = program2.command("plan").description("show what apply would change: fetch live state, diff it with the manifests").argument("<paths...>", "manifest files or directories").addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text")).addOption(new Option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are")).addOption(new Option("--against <file>", "plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)")).addOption(new Option("--out <file>", "also save the plan (no secret values) for `edgeops apply --plan FILE`")).addOption(new Option("--json-out <file>", "also write the plan in the JSON plan format (as --format json prints it) to FILE")).addOption(new Option("--destroy", "allow paths without documents: plan deleting every resource of the stack (apply needs --destroy too)"));
   addSharedOptions(addAdoptOptions(cmd)).addHelpText("after", `
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
@@ -48736,19 +50466,21 @@ Examples:
   $ edgeops plan infra/ --format markdown --json-out plan.json   # one plan, two renderings
 
 The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
-applies only if a fresh plan has exactly that checksum.`).action(async (paths, flags) => {
+applies only if a fresh plan has exactly that checksum.`).action(async (paths, flags) => withJsonError(ctx2, flags.jsonOut, async () => {
     const format = flags.format;
-    const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack });
+    const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
     learnSecrets(ctx2, desired);
     const settings = resolveSettings(flags, ctx2.env, desired.config, ctx2.stdout.isTTY === true);
     const options = { stack: settings.stack, adopt: settings.adopt };
-    const { plan, live } = flags.against ? await computePlan(desired, openSnapshotApi(flags.against), options) : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
+    const planned = flags.against ? await computePlan(desired, openSnapshotApi(flags.against), options) : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
+    const { live } = planned;
+    const plan = markDestroy(planned.plan, live, KINDS, desired.config);
     const material = keyMaterial(settings, ctx2.env);
     const checksum = checksumOf(plan, material);
     const footer = { deletes: deleteStatusLine(plan, desired.config) };
     if (plan.actions.length > 0) footer.checksum = checksum;
     ctx2.out(renderPlan(plan, format, settings.color, footer));
-    if (flags.jsonOut) writeFileSync2(flags.jsonOut, ctx2.redact(renderPlan(plan, "json", false, footer)));
+    if (flags.jsonOut) writeFileSync3(flags.jsonOut, ctx2.redact(renderPlan(plan, "json", false, footer)));
     if (flags.out) {
       const note = writeSavedPlan(ctx2, { file: flags.out, plan, live, paths, adopt: options.adopt, checksum, material });
       const say = (text) => format === "text" ? ctx2.out(text) : ctx2.err(text);
@@ -48758,7 +50490,7 @@ applies only if a fresh plan has exactly that checksum.`).action(async (paths, f
 `);
     }
     done(flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0);
-  });
+  }));
 }
 var FORMATS;
 var init_plan2 = __esm({
@@ -48768,12 +50500,14 @@ var init_plan2 = __esm({
     init_snapshot();
     init_pipeline();
     init_safety();
+    init_kinds();
     init_json();
     init_markdown();
     init_plan_footer();
     init_text();
     init_connect();
     init_context();
+    init_json_error();
     init_saved_plans();
     init_settings();
     FORMATS = ["text", "json", "markdown"];
@@ -48887,9 +50621,11 @@ var init_saved_plan_check = __esm({
 
 // src/render/apply-report.ts
 function actionLabel(action) {
-  if (action.op === "module-put") return `${action.address}: module ${action.module} put`;
-  if (action.op === "module-delete") return `${action.address}: module ${action.module} delete`;
-  return action.address;
+  const name2 = action.label ?? action.address;
+  if (action.op === "module-put") return `${name2}: module ${action.module} put`;
+  if (action.op === "module-delete") return `${name2}: module ${action.module} delete`;
+  if (action.releaseFor) return `${name2}: release values${action.releaseFor.length > 0 ? ` for ${action.releaseFor.join(", ")}` : ""}`;
+  return name2;
 }
 function idOf(event) {
   const reported = event.liveId;
@@ -48898,11 +50634,15 @@ function idOf(event) {
 function pendingLine(action) {
   return `${PENDING_VERB[action.op]} ${actionLabel(action)}`;
 }
-function formatError(error) {
+function formatError(error, names) {
   const head = [error.status, error.errorCode].filter((part) => part !== void 0 && part !== "").join(" ");
-  return head ? `${head}: ${error.message}` : error.message;
+  const message = nameIdsIn(error.message, names);
+  return head ? `${head}: ${message}` : message;
 }
-function eventLine(event) {
+function failedLabel(action) {
+  return `${actionLabel(action)}${action.source ? ` (${action.source})` : ""}`;
+}
+function eventLine(event, names) {
   switch (event.type) {
     case "start":
       return void 0;
@@ -48911,7 +50651,7 @@ function eventLine(event) {
       return `${DONE_VERB[event.action.op]} ${actionLabel(event.action)}${id ? ` (${id})` : ""}`;
     }
     case "failed":
-      return `failed to ${INFINITIVE[event.action.op]} ${actionLabel(event.action)}: ${formatError(event.error)}`;
+      return `failed to ${INFINITIVE[event.action.op]} ${failedLabel(event.action)}: ${formatError(event.error, names)}`;
     case "skipped":
       return event.because.includes(":") ? `skipped ${actionLabel(event.action)} (depends on failed ${event.because})` : void 0;
   }
@@ -48925,7 +50665,7 @@ function doneCounts(plan, result) {
   }
   return counts;
 }
-function applySummary(plan, result) {
+function applySummary(plan, result, names = plan.names ?? {}) {
   const c = doneCounts(plan, result);
   const counts = `${c.create} created, ${c.update} updated, ${c.replace} replaced, ${c.delete} deleted`;
   const actionsById = new Map(plan.actions.map((a) => [a.id, a]));
@@ -48945,7 +50685,11 @@ function applySummary(plan, result) {
     ...failed.length > 0 ? [`${failed.length} action${failed.length === 1 ? "" : "s"} failed`] : []
   ].join(", ") || "incomplete";
   const lines = [`Apply failed: ${why}; ${counts}.`];
-  for (const r of failed) lines.push(`  failed:  ${labelOf(r.actionId)}: ${formatError(r.error ?? { message: "unknown error" })}`);
+  for (const r of failed) {
+    const action = actionsById.get(r.actionId);
+    const label = action ? `${action.op} ${failedLabel(action)}` : r.actionId;
+    lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: "unknown error" }, names)}`);
+  }
   for (const r of skipped) lines.push(`  skipped: ${labelOf(r.actionId)} (depends on ${r.skippedBecause})`);
   if (notStarted > 0) {
     lines.push(`  not started: ${notStarted} action${notStarted === 1 ? "" : "s"}`);
@@ -48961,6 +50705,7 @@ var init_apply_report = __esm({
   "src/render/apply-report.ts"() {
     "use strict";
     init_plan_lines();
+    init_values();
     DONE_VERB = {
       create: "created",
       update: "updated",
@@ -48996,7 +50741,7 @@ function createApplyProgress(opts) {
   if (!opts.live) {
     return {
       onEvent(event) {
-        const line = eventLine(event);
+        const line = eventLine(event, opts.names);
         if (line !== void 0) write(`${line}
 `);
       },
@@ -49042,7 +50787,7 @@ function createApplyProgress(opts) {
       } else {
         inFlight.delete(event.action.id);
         finished += 1;
-        const line = eventLine(event);
+        const line = eventLine(event, opts.names);
         if (line !== void 0) write(`${mark(event)} ${line}
 `);
       }
@@ -49065,18 +50810,86 @@ var init_apply_progress = __esm({
   }
 });
 
-// src/lock/stack-lock.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+// src/lock/holder.ts
+import { readlinkSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
-function defaultHolder(env = process.env) {
+function ciRun(env) {
+  if (env.GITHUB_RUN_ID) {
+    const server = env.GITHUB_SERVER_URL ?? "https://github.com";
+    const attempt = env.GITHUB_RUN_ATTEMPT ? `/attempts/${env.GITHUB_RUN_ATTEMPT}` : "";
+    return env.GITHUB_REPOSITORY ? `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}${attempt}` : `GitHub run ${env.GITHUB_RUN_ID}`;
+  }
+  if (env.GITLAB_CI && env.CI_JOB_URL) return env.CI_JOB_URL;
+  return env.BUILDKITE_BUILD_URL ?? env.CIRCLE_BUILD_URL ?? env.BUILD_URL ?? void 0;
+}
+function pidNamespace() {
+  try {
+    return readlinkSync("/proc/self/ns/pid");
+  } catch {
+    return void 0;
+  }
+}
+function currentHolder(env = process.env) {
   let user = "unknown";
   try {
     user = userInfo().username;
   } catch {
   }
-  const ci = env.GITHUB_RUN_ID ? ` (GitHub run ${env.GITHUB_REPOSITORY ?? ""}#${env.GITHUB_RUN_ID})` : "";
-  return `${user}@${hostname()} pid ${process.pid}${ci}`;
+  const host = hostname();
+  const ci = ciRun(env);
+  const identity = { holder: `${user}@${host} pid ${process.pid}${ci ? ` (CI run ${ci})` : ""}`, host, pid: process.pid };
+  const pidns = pidNamespace();
+  if (pidns) identity.pidns = pidns;
+  if (ci) identity.ci = ci;
+  return identity;
 }
+function pidExists(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code !== "ESRCH";
+  }
+}
+function holderState(record, self) {
+  if (record.host === void 0 || record.pid === void 0) return "unknown";
+  if (record.host !== self.host || record.pidns !== self.pidns) return "unknown";
+  if (record.pid === self.pid) return "running";
+  return pidExists(record.pid) ? "running" : "gone";
+}
+var init_holder = __esm({
+  "src/lock/holder.ts"() {
+    "use strict";
+  }
+});
+
+// src/lock/records.ts
+async function listLockRecords(api, stack) {
+  const items = await api.list(LOCK_PATH, LOCK_LIST_KEY);
+  return items.map((raw) => parseLockRecord(raw, stack)).filter((r) => r !== void 0);
+}
+async function deleteLockRecord(api, id) {
+  try {
+    await api.delete(`${LOCK_PATH}/${id}`);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return false;
+    throw err;
+  }
+}
+function oldest(records) {
+  return [...records].sort((a, b) => (a.createdAt ?? "") < (b.createdAt ?? "") ? -1 : 1)[0];
+}
+var init_records = __esm({
+  "src/lock/records.ts"() {
+    "use strict";
+    init_errors();
+    init_lock_record();
+  }
+});
+
+// src/lock/stack-lock.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
 function sleep(ms, signal) {
   return new Promise((resolve5) => {
     if (signal?.aborted) return resolve5();
@@ -49089,56 +50902,58 @@ function sleep(ms, signal) {
     signal?.addEventListener("abort", done, { once: true });
   });
 }
-async function deleteRecord(api, id) {
-  try {
-    await api.delete(`${LOCK_PATH}/${id}`);
-  } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) throw err;
-  }
-}
-async function listRecords(api, stack) {
-  const items = await api.list(LOCK_PATH, LOCK_LIST_KEY);
-  return items.map((raw) => parseLockRecord(raw, stack)).filter((r) => r !== void 0);
-}
 function standing(mine, others) {
   if (others.length === 0) return "held";
   if (mine.createdAt === void 0 || others.some((o) => o.createdAt === void 0)) return "tie";
   if (others.some((o) => o.createdAt < mine.createdAt)) return "queued";
   return others.some((o) => o.createdAt === mine.createdAt) ? "tie" : "held";
 }
-function oldest(records) {
-  return [...records].sort((a, b) => (a.createdAt ?? "") < (b.createdAt ?? "") ? -1 : 1)[0];
-}
 async function acquireStackLock(api, stack, opts = {}) {
   const now = opts.now ?? Date.now;
   const random = opts.random ?? Math.random;
   const ttl = opts.ttlMs ?? DEFAULT_TTL_MS;
   const poll = opts.pollMs ?? 1e3;
-  const holder = opts.holder ?? defaultHolder();
+  const identity = opts.identity ?? currentHolder();
+  const holder = opts.holder ?? identity.holder;
   const deadline = now() + (opts.waitMs ?? 0);
   const acquired = new Date(now()).toISOString();
   let held = false;
   const lost = new AbortController();
-  const infoOf = (token) => ({ holder, token, acquired, expires: new Date(now() + ttl).toISOString() });
+  const { host, pid, pidns, ci } = identity;
+  const infoOf = (token2) => ({ holder, token: token2, acquired, expires: new Date(now() + ttl).toISOString(), host, pid, pidns, ci });
+  const token = randomBytes2(16).toString("hex");
+  let copiesPossible = false;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(ttl / 4));
   const beatApi = withUrgency(api, heartbeatMs);
   let told = false;
   const interrupted = () => new AbortedError(told ? `stopped waiting for the lock of stack "${stack}"` : `interrupted while taking the lock of stack "${stack}": nothing was changed`);
   if (opts.signal?.aborted) throw interrupted();
+  const findMine = async () => oldest((await listLockRecords(api, stack)).filter((r) => r.token === token));
   async function create() {
-    const token = randomBytes2(16).toString("hex");
-    const find = async () => (await listRecords(api, stack)).find((r) => r.token === token);
-    const body = lockBody(stack, infoOf(token));
-    try {
-      const raw = await withPostRetry(api, async () => await find() === void 0).post(LOCK_PATH, body);
-      const record = parseLockRecord(raw, stack);
-      if (record) return record;
-    } catch (err) {
-      if (!(err instanceof ApiError && (err.status === 0 || err.status >= 500))) throw err;
+    const checked = withPostRetry(api, async () => await findMine() === void 0);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const record = parseLockRecord(await checked.post(LOCK_PATH, lockBody(stack, infoOf(token))), stack);
+        if (record) return record;
+      } catch (err) {
+        if (!(err instanceof ApiError && (err.status === 0 || err.status >= 500))) throw err;
+        if (isTimeout(err)) copiesPossible = true;
+        const found2 = await findMine();
+        if (found2) return found2;
+        if (!isTimeout(err) || attempt >= CREATE_ATTEMPTS || opts.signal?.aborted) {
+          throw new EdgeopsError("E_LOCK", `could not create the lock record of stack "${stack}" (${err.message})`);
+        }
+        await sleep(200 * 2 ** attempt * (0.5 + random()), opts.signal);
+        continue;
+      }
+      const found = await findMine();
+      if (found) return found;
+      throw new EdgeopsError("E_LOCK", `could not create the lock record of stack "${stack}"`);
     }
-    const found = await find();
-    if (!found) throw new EdgeopsError("E_LOCK", `could not create the lock record of stack "${stack}"`);
-    return found;
+  }
+  async function deleteCopies(client) {
+    if (!copiesPossible) return;
+    for (const r of (await listLockRecords(client, stack)).filter((c) => c.token === token)) await deleteLockRecord(client, r.id);
   }
   let mine = await create();
   let renewing;
@@ -49162,35 +50977,46 @@ async function acquireStackLock(api, stack, opts = {}) {
     let ties = 0;
     for (; ; ) {
       if (opts.signal?.aborted) throw interrupted();
-      const records = await listRecords(api, stack);
+      const records = await listLockRecords(api, stack);
       if (opts.signal?.aborted) throw interrupted();
-      const self = records.find((r) => r.id === mine.id);
-      if (!self) {
+      const own = records.filter((r) => r.token === token);
+      if (own.length === 0) {
         mine = await create();
         continue;
       }
-      mine = self;
+      mine = oldest(own);
       const others = [];
       for (const r of records) {
         if (r.id === mine.id) continue;
-        if (isExpired(r, now())) await deleteRecord(api, r.id);
-        else others.push(r);
+        if (r.token === token) {
+          await deleteLockRecord(api, r.id);
+          continue;
+        }
+        const why = isExpired(r, now()) ? "expired" : holderState(r, identity) === "gone" ? "holder-gone" : void 0;
+        if (why === void 0) {
+          others.push(r);
+          continue;
+        }
+        await deleteLockRecord(api, r.id);
+        opts.onTakeover?.(r, why);
       }
-      const where3 = standing(mine, others);
-      if (where3 === "held") {
+      const where4 = standing(mine, others);
+      if (where4 === "held") {
         held = true;
         return {
           id: mine.id,
           lost: lost.signal,
           async release() {
             await stop();
-            await deleteRecord(withUrgency(api, RELEASE_BUDGET_MS), mine.id);
+            const urgent = withUrgency(api, RELEASE_BUDGET_MS);
+            await deleteLockRecord(urgent, mine.id);
+            await deleteCopies(urgent);
           }
         };
       }
-      if (where3 === "tie") {
+      if (where4 === "tie") {
         if (++ties > MAX_FREE_TIES && now() >= deadline) throw new StackLockedError(stack, oldest(others));
-        await deleteRecord(api, mine.id);
+        await deleteLockRecord(api, mine.id);
         await sleep(TIE_PAUSE_MS * (0.25 + random()), opts.signal);
         mine = await create();
         continue;
@@ -49203,7 +51029,8 @@ async function acquireStackLock(api, stack, opts = {}) {
     }
   } catch (err) {
     await stop();
-    await deleteRecord(withUrgency(api, RELEASE_BUDGET_MS), mine.id).catch(() => void 0);
+    const urgent = withUrgency(api, RELEASE_BUDGET_MS);
+    await deleteLockRecord(urgent, mine.id).then(() => deleteCopies(urgent)).catch(() => void 0);
     throw err;
   } finally {
     if (told) opts.onWaitEnd?.();
@@ -49221,21 +51048,26 @@ async function withStackLock(api, stack, opts, fn) {
     }
   }
 }
-var DEFAULT_TTL_MS, RELEASE_BUDGET_MS, MAX_FREE_TIES, TIE_PAUSE_MS, StackLockedError, LockLostError;
+var DEFAULT_TTL_MS, RELEASE_BUDGET_MS, MAX_FREE_TIES, TIE_PAUSE_MS, CREATE_ATTEMPTS, StackLockedError, LockLostError;
 var init_stack_lock = __esm({
   "src/lock/stack-lock.ts"() {
     "use strict";
     init_http();
+    init_retry();
     init_errors();
+    init_holder();
     init_lock_record();
+    init_records();
+    init_holder();
     DEFAULT_TTL_MS = 6e4;
     RELEASE_BUDGET_MS = 1e4;
     MAX_FREE_TIES = 10;
     TIE_PAUSE_MS = 2e3;
+    CREATE_ATTEMPTS = 5;
     StackLockedError = class extends EdgeopsError {
       holder;
       constructor(stack, holder) {
-        super("E_LOCKED", `another apply of stack "${stack}" is running (lock ${holder.id}, holder ${holder.holder}, expires ${holder.expires}); run again once it has finished, or wait for it with --lock-timeout SECONDS`);
+        super("E_LOCKED", `another apply of stack "${stack}" is running (lock ${holder.id}, holder ${holder.holder}, expires ${holder.expires}); run again once it has finished, or wait for it with --lock-timeout SECONDS. If its holder is gone for good: edgeops unlock --stack ${stack} ${holder.id}`);
         this.holder = holder;
       }
     };
@@ -49250,19 +51082,23 @@ var init_stack_lock = __esm({
 // src/cli/confirm.ts
 import { createInterface } from "node:readline/promises";
 async function confirmApply(ctx2) {
-  if (!ctx2.stdin.isTTY) {
-    throw new ConfigError("refusing to apply without confirmation: stdin is not a terminal, so nobody can answer the prompt; review the plan and pass --auto-approve");
-  }
+  await confirm(ctx2, CONFIRM_QUESTION, {
+    noTerminal: "refusing to apply without confirmation: stdin is not a terminal, so nobody can answer the prompt; review the plan and pass --auto-approve",
+    cancelled: "Apply cancelled"
+  });
+}
+async function confirm(ctx2, question, says) {
+  if (!ctx2.stdin.isTTY) throw new ConfigError(says.noTerminal);
   const rl = createInterface({ input: ctx2.stdin, output: ctx2.stdout });
   const interrupted = new AbortController();
   rl.on("SIGINT", () => interrupted.abort());
   try {
-    ctx2.out(`${CONFIRM_QUESTION}
+    ctx2.out(`${question}
 `);
     const answer = await rl.question("  Enter a value: ", { signal: interrupted.signal });
-    if (answer.trim() !== "yes") throw new AbortedError('Apply cancelled: the answer was not "yes".');
+    if (answer.trim() !== "yes") throw new AbortedError(`${says.cancelled}: the answer was not "yes".`);
   } catch (err) {
-    if (interrupted.signal.aborted) throw new AbortedError("Apply cancelled.");
+    if (interrupted.signal.aborted) throw new AbortedError(`${says.cancelled}.`);
     throw err;
   } finally {
     rl.close();
@@ -49278,29 +51114,47 @@ var init_confirm = __esm({
 });
 
 // src/cli/interrupt.ts
-function trapInterrupts(ctx2) {
+function trapInterrupts(ctx2, exit = (code2) => process.exit(code2)) {
   const controller = new AbortController();
   let acting = false;
+  let cleanup;
+  let forcing = false;
   const dispose = () => {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   };
   function onSignal(name2) {
+    if (forcing) return exit(1);
+    if (controller.signal.aborted) {
+      forcing = true;
+      ctx2.err(`
+${name2} again: releasing the lock and exiting now, without waiting for the actions in flight (run again to converge)
+`);
+      const timeout = new Promise((resolve5) => setTimeout(resolve5, FORCED_RELEASE_MS).unref());
+      void Promise.race([(cleanup?.() ?? Promise.resolve()).catch(() => void 0), timeout]).then(() => exit(1));
+      return;
+    }
     ctx2.err(acting ? `
-${name2}: starting no new actions, waiting for those in flight (Ctrl-C again exits at once)
+${name2}: starting no new actions, waiting for those in flight (Ctrl-C again releases the lock and exits at once)
 ` : `
 ${name2}: stopping before any action started (Ctrl-C again exits at once)
 `);
     controller.abort();
-    dispose();
   }
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  return { signal: controller.signal, actionsStarting: () => void (acting = true), dispose };
+  return {
+    signal: controller.signal,
+    actionsStarting: () => void (acting = true),
+    onForcedExit: (fn) => void (cleanup = fn),
+    dispose
+  };
 }
+var FORCED_RELEASE_MS;
 var init_interrupt = __esm({
   "src/cli/interrupt.ts"() {
     "use strict";
+    FORCED_RELEASE_MS = 2500;
   }
 });
 
@@ -49316,8 +51170,10 @@ ${name2}: no longer waiting for the lock
   };
   return {
     waitMs: seconds * 1e3,
-    holder: defaultHolder(ctx2.env),
+    identity: currentHolder(ctx2.env),
     signal: stopWaiting.signal,
+    onTakeover: (record, why) => ctx2.err(`Took over the lock ${record.id} of stack "${stack}" from ${record.holder}: ${why === "holder-gone" ? `that process is no longer running on this host (since ${record.acquired})` : `it stopped renewing the lock (expired ${record.expires})`}
+`),
     onWait: (held) => {
       process.on("SIGINT", onSignal);
       process.on("SIGTERM", onSignal);
@@ -49337,7 +51193,7 @@ var init_apply_lock = __esm({
   "src/cli/apply-lock.ts"() {
     "use strict";
     init_esm();
-    init_stack_lock();
+    init_holder();
     init_settings();
     DEFAULT_LOCK_TIMEOUT = 120;
     lockTimeoutOption = () => new Option("--lock-timeout <seconds>", `wait this long while another apply of the stack holds its lock (0: fail at once) [default ${DEFAULT_LOCK_TIMEOUT}]`);
@@ -49350,10 +51206,14 @@ __export(apply_exports, {
   registerApply: () => registerApply
 });
 function registerApply(program2, ctx2, done) {
-  const cmd = program2.command("apply").description("make live state match the manifests: plan, confirm, then create, update, replace and delete").argument("[paths...]", "manifest files or directories (with --plan: those the plan was made from, by default)").addOption(new Option("--auto-approve", "apply without asking (required when stdin is not a terminal)")).addOption(new Option("--plan <file>", "apply a plan saved by `plan --out`, exactly; refused if what it acts on changed since")).addOption(new Option("--checksum <checksum>", "apply only if a fresh plan has this checksum (as printed by `plan`); no prompt")).addOption(new Option("--allow-deletes", "apply a plan that deletes more than max_deletes (or a max_deletes_per_kind limit)")).addOption(lockTimeoutOption());
+  const cmd = program2.command("apply").description("make live state match the manifests: plan, confirm, then create, update, replace and delete").argument("[paths...]", "manifest files or directories (with --plan: those the plan was made from, by default)").addOption(new Option("--auto-approve", "apply without asking (required when stdin is not a terminal)")).addOption(new Option("--plan <file>", "apply a plan saved by `plan --out`, exactly; refused if what it acts on changed since")).addOption(new Option("--checksum <checksum>", "apply only if a fresh plan has this checksum (as printed by `plan`); no prompt")).addOption(new Option("--allow-deletes", "apply a plan that deletes more than max_deletes (or a max_deletes_per_kind limit)")).addOption(new Option("--destroy", "apply a plan that deletes every resource of the stack (paths without documents are then allowed)")).addOption(lockTimeoutOption());
   addSharedOptions(addAdoptOptions(cmd)).addHelpText("after", `
+A plan that deletes every resource of the stack is a destroy: it runs only with --destroy, whatever the
+delete limits (and then without them). To delete a stack on purpose, apply a directory holding only its
+edgeops.yaml with --destroy; any other path without documents is an error.
+
 Exit codes: 0 applied (or nothing to do), 1 error, refusal (stale saved plan, checksum mismatch, too many
-deletes) or partial failure (every failure is listed; the actions that did not depend on it ran, and running
+deletes, a destroy without --destroy) or partial failure (every failure is listed; the actions that did not depend on it ran, and running
 the command again converges).
 
 Examples:
@@ -49362,13 +51222,15 @@ Examples:
   $ EDGEOPS_STACK=staging edgeops apply infra/ --auto-approve --concurrency 4
   $ edgeops apply --plan plan.json                       # the plan saved by: edgeops plan infra/ --out plan.json
   $ edgeops apply infra/ --checksum sha256:4f1c...        # the checksum a reviewer approved
-  $ edgeops apply infra/ --auto-approve --allow-deletes`).action(async (args, flags) => {
+  $ edgeops apply infra/ --auto-approve --allow-deletes
+  $ edgeops apply retired/ --destroy                      # retired/ holds only edgeops.yaml: delete the whole stack`).action(async (args, flags) => {
     if (flags.plan && flags.checksum) throw new ConfigError("--plan and --checksum cannot be combined: a saved plan is applied as saved");
     if (flags.plan && flags.adopt !== void 0) throw new ConfigError("--adopt and --no-adopt cannot be combined with --plan: the saved plan says whether it adopts");
     const saved = flags.plan ? readSavedPlan(flags.plan) : void 0;
     const paths = args.length > 0 ? args : saved?.paths ?? [];
     if (paths.length === 0) throw new ConfigError("no manifest paths given: apply PATH... (or --plan FILE, which records them)");
-    const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack ?? saved?.stack });
+    const allowEmpty = flags.destroy === true || saved?.plan.destroy !== void 0;
+    const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
     learnSecrets(ctx2, desired);
     const isTTY = ctx2.stdout.isTTY === true;
     const settings = resolveSettings(flags, ctx2.env, desired.config, isTTY);
@@ -49379,6 +51241,7 @@ Examples:
     const interrupt = trapInterrupts(ctx2);
     const signal = AbortSignal.any([interrupt.signal, ...lockOptions.signal ? [lockOptions.signal] : []]);
     await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
+      interrupt.onForcedExit(() => lock.release());
       const material = keyMaterial(settings, ctx2.env);
       const fresh = await unlessInterrupted(interrupt.signal, "while planning", () => computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt }));
       let planned = fresh;
@@ -49390,7 +51253,8 @@ Examples:
 `);
         approved = true;
       }
-      const { plan } = planned;
+      const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
+      planned = { ...planned, plan };
       ctx2.out(renderPlanText(plan, { color: settings.color }) + renderFooterText({ deletes: deleteStatusLine(plan, desired.config) }));
       if (flags.checksum) {
         const actual = checksumOf(plan, material);
@@ -49401,16 +51265,18 @@ Examples:
       }
       if (interrupt.signal.aborted) throw interruptedBefore("before any action started");
       if (plan.actions.length === 0) return;
-      assertDeletesAllowed(plan, desired.config, flags.allowDeletes === true);
+      assertDeletesAllowed(plan, desired.config, { deletes: flags.allowDeletes === true, destroy: flags.destroy === true });
       if (!approved) await confirmApply(ctx2);
       if (interrupt.signal.aborted) throw interruptedBefore("before any action started");
       interrupt.actionsStarting();
       ctx2.out("\n");
+      const names = { ...Object.fromEntries(liveNames(planned.live, KINDS, settings.stack)), ...plan.names };
       const progress = createApplyProgress({
         // DESIGN 2: NO_COLOR and --no-color turn the live display off as well, not only the colours.
         live: settings.color,
         color: settings.color,
         total: plan.actions.length,
+        names,
         write: (text) => ctx2.out(text),
         columns: ctx2.stdout.columns
       });
@@ -49427,7 +51293,7 @@ Examples:
       }
       const { result, selfCheck } = outcome;
       ctx2.out(`
-${applySummary(plan, result)}`);
+${applySummary(plan, result, names)}`);
       if (lock.lost.aborted) throw new LockLostError(settings.stack, lock.id);
       if (result.interrupted) throw new AbortedError("apply interrupted; run it again to converge");
       if (selfCheck) throw selfCheck;
@@ -49455,6 +51321,7 @@ var init_apply2 = __esm({
     init_plan_meaning();
     init_safety();
     init_saved_plan_check();
+    init_plan_names();
     init_kinds();
     init_pipeline();
     init_apply_progress();
@@ -49769,7 +51636,7 @@ __export(drift_exports, {
   registerDrift: () => registerDrift,
   renderDrift: () => renderDrift
 });
-import { writeFileSync as writeFileSync3 } from "node:fs";
+import { writeFileSync as writeFileSync4 } from "node:fs";
 function renderDrift(report2, format, color) {
   switch (format) {
     case "json":
@@ -49794,7 +51661,7 @@ Exit codes: 0 in sync, 2 drift found, 1 error.
 Examples:
   $ edgeops drift infra/
   $ edgeops drift infra/ --format markdown >> "$GITHUB_STEP_SUMMARY"
-  $ edgeops drift infra/ --format json --against snapshot.json`).action(async (paths, flags) => {
+  $ edgeops drift infra/ --format json --against snapshot.json`).action(async (paths, flags) => withJsonError(ctx2, flags.jsonOut, async () => {
     const format = flags.format;
     const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack });
     learnSecrets(ctx2, desired);
@@ -49803,9 +51670,9 @@ Examples:
     const plan = flags.against ? await planOf(openSnapshotApi(flags.against)) : await withConnection(settings, paths, ({ api }) => planOf(api));
     const report2 = driftReport(plan);
     ctx2.out(renderDrift(report2, format, settings.color));
-    if (flags.jsonOut) writeFileSync3(flags.jsonOut, ctx2.redact(renderPlanJson(plan)));
+    if (flags.jsonOut) writeFileSync4(flags.jsonOut, ctx2.redact(renderPlanJson(plan)));
     done(report2.inSync ? 0 : DRIFT_EXIT_CODE);
-  });
+  }));
 }
 var FORMATS2, DRIFT_EXIT_CODE;
 var init_drift2 = __esm({
@@ -49821,6 +51688,7 @@ var init_drift2 = __esm({
     init_drift_text();
     init_connect();
     init_context();
+    init_json_error();
     init_json();
     init_settings();
     FORMATS2 = ["text", "json", "markdown"];
@@ -50190,7 +52058,7 @@ var init_build = __esm({
 });
 
 // src/export/snapshot.ts
-import { writeFileSync as writeFileSync4 } from "node:fs";
+import { writeFileSync as writeFileSync5 } from "node:fs";
 async function takeSnapshot(api, opts = {}) {
   const lists = /* @__PURE__ */ new Map();
   const recorder = readOnlyApi(
@@ -50215,7 +52083,7 @@ async function takeSnapshot(api, opts = {}) {
   return { snapshot, live };
 }
 function writeSnapshot(file, snapshot) {
-  writeFileSync4(file, `${JSON.stringify(snapshot, null, 2)}
+  writeFileSync5(file, `${JSON.stringify(snapshot, null, 2)}
 `);
 }
 var init_snapshot2 = __esm({
@@ -50230,27 +52098,27 @@ var init_snapshot2 = __esm({
 });
 
 // src/export/write.ts
-import { mkdirSync as mkdirSync2, readdirSync as readdirSync2, rmSync, writeFileSync as writeFileSync5 } from "node:fs";
+import { mkdirSync as mkdirSync2, readdirSync as readdirSync2, rmSync, writeFileSync as writeFileSync6 } from "node:fs";
 import { join as join3 } from "node:path";
 function writeExport(dir, result) {
   const own = new Set(exportFileNames());
   mkdirSync2(dir, { recursive: true });
-  const foreign = readdirSync2(dir).filter((f) => /\.ya?ml$/.test(f) && !own.has(f)).sort();
+  const foreign = readdirSync2(dir).filter((f) => /\.ya?ml$/i.test(f) && !own.has(f)).sort();
   if (foreign.length > 0) {
     throw new ConfigError(`${dir} holds YAML files an export does not write (${foreign.join(", ")}); plan would read them with the export. Choose an empty directory for --out.`);
   }
-  const written = [];
+  const written2 = [];
   const wanted = new Map(result.files.map((f) => [f.file, f.text]));
   if (result.projectFile !== void 0) wanted.set(PROJECT_FILE, result.projectFile);
   for (const file of own) {
     const text = wanted.get(file);
     if (text === void 0) rmSync(join3(dir, file), { force: true });
     else {
-      writeFileSync5(join3(dir, file), text);
-      written.push(file);
+      writeFileSync6(join3(dir, file), text);
+      written2.push(file);
     }
   }
-  return written.sort();
+  return written2.sort();
 }
 var init_write = __esm({
   "src/export/write.ts"() {
@@ -50266,20 +52134,17 @@ __export(export_exports, {
   DEFAULT_EXPORT_DIR: () => DEFAULT_EXPORT_DIR,
   registerExport: () => registerExport
 });
-import { existsSync } from "node:fs";
-import { resolve as resolve4 } from "node:path";
-function projectConfig() {
-  const files = PROJECT_FILE_NAMES.filter((name2) => existsSync(name2)).map((name2) => ({ abs: resolve4(name2), rel: name2 }));
-  const { config, issues } = readProjectFiles(files);
+function projectConfig(path) {
+  const { config, issues } = readProjectConfig([path], process.cwd());
   if (issues.length > 0) throw new ManifestError(issues);
   return config;
 }
-function report(result, dir, written) {
+function report(result, dir, written2) {
   const out = [];
   const total = result.managed + result.unmanaged;
   const parts = [`${result.managed} managed`, ...result.unmanaged > 0 ? [`${result.unmanaged} unmanaged`] : []];
   out.push(`Exported ${total} resource${total === 1 ? "" : "s"} of stack "${result.stack}" (${parts.join(", ")}) to ${dir}:`);
-  for (const file of written) {
+  for (const file of written2) {
     const docs = result.files.find((f) => f.file === file)?.docs.length;
     out.push(`  ${file}${docs === void 0 ? "" : ` (${docs})`}`);
   }
@@ -50290,7 +52155,7 @@ function report(result, dir, written) {
   }
   if (result.unmanaged > 0) {
     const n = `${result.unmanaged} unmanaged resource${result.unmanaged === 1 ? " was" : "s were"} exported without an ownership marker.`;
-    out.push("", written.includes(PROJECT_FILE) ? `${n} ${PROJECT_FILE} sets adopt: true, so plan and apply on ${dir} adopt them (write the marker) instead of creating copies.` : `${n} Plan and apply them with --adopt to bring them under management; without it, apply would create second copies.`);
+    out.push("", written2.includes(PROJECT_FILE) ? `${n} ${PROJECT_FILE} sets adopt: true, so plan and apply on ${dir} adopt them (write the marker) instead of creating copies.` : `${n} Plan and apply them with --adopt to bring them under management; without it, apply would create second copies.`);
   }
   if (result.leftOut.length > 0) {
     out.push("", `Left out ${result.leftOut.length} unmanaged resource${result.leftOut.length === 1 ? "" : "s"} that adoption cannot match to a document (give each a distinct description, hostport or labels, then export again):`);
@@ -50299,30 +52164,32 @@ function report(result, dir, written) {
   if (result.otherStacks > 0) {
     out.push("", `Left out ${result.otherStacks} resource${result.otherStacks === 1 ? "" : "s"} managed by other stacks (--stack NAME exports another stack).`);
   }
-  if (!written.includes(PROJECT_FILE)) out.push("", `No ${PROJECT_FILE} was written: pass --stack ${result.stack} when planning the export.`);
+  if (!written2.includes(PROJECT_FILE)) out.push("", `No ${PROJECT_FILE} was written: pass --stack ${result.stack} when planning the export.`);
   for (const warning of result.warnings) out.push(`Warning: ${warning}`);
   return `${out.join("\n")}
 `;
 }
 function registerExport(program2, ctx2, done) {
-  const cmd = program2.command("export").description("write manifests for live resources (managed ones by default), and/or a snapshot of live state").addOption(new Option("--out <dir>", `directory for the manifests, one file per kind [default "${DEFAULT_EXPORT_DIR}" unless only --snapshot is given]`)).addOption(new Option("--all", "also every resource without an ownership marker; the written edgeops.yaml then sets adopt: true")).addOption(new Option("--snapshot <file>", "write the live state as JSON, for `plan --against FILE` (no credentials needed there)"));
+  const cmd = program2.command("export").description("write manifests for live resources (managed ones by default), and/or a snapshot of live state").argument("[path]", "the manifests' directory, whose edgeops.yaml and --local database are used", ".").addOption(new Option("--out <dir>", `directory for the manifests, one file per kind [default "${DEFAULT_EXPORT_DIR}" unless only --snapshot is given]`)).addOption(new Option("--all", "also every resource without an ownership marker; the written edgeops.yaml then sets adopt: true")).addOption(new Option("--snapshot <file>", "write the live state as JSON, for `plan --against FILE` (no credentials needed there)"));
   addSharedOptions(cmd).addHelpText("after", `
 Managed resources are named by their ownership marker; with --all, unmanaged ones get names generated from
 their description, hostport, path, CIDR or labels, and the edgeops.yaml written with them sets adopt: true, so
 plan and apply on the directory adopt them instead of creating copies (a resource adoption could not match,
 having no natural key or sharing it with another, is left out and named). References point at exported
 resources by name. Private keys are never exported: each certificate reads its key from an EDGEOPS_KEY_<NAME>
-variable, listed in the output. The stack comes from --stack, EDGEOPS_STACK or the current directory's
-edgeops.yaml; with --local, the embedded service of the current directory (.edgeops/local.db) is read.
+variable, listed in the output. The stack and the service come from the flags, the environment or the
+edgeops.yaml PATH uses (its own or the nearest above it); with --local, PATH's embedded service database
+(PATH/.edgeops/local.db) is read, and must exist.
 
 Exit codes: 0 written, 1 error.
 
 Examples:
   $ edgeops export --out infra/                  # then: edgeops plan infra/  -> "No changes."
+  $ edgeops export examples/basic --local        # the stack and local database of examples/basic
   $ edgeops export --all --out adopt/            # every resource; then: edgeops apply adopt/ (adopts them)
-  $ edgeops export --snapshot live.json          # then: edgeops plan infra/ --against live.json`).action(async (flags) => {
-    const settings = resolveSettings(flags, ctx2.env, projectConfig(), ctx2.stdout.isTTY === true);
-    const { snapshot, live } = await withConnection(settings, ["."], ({ api }) => takeSnapshot(readOnlyApi(api, "export")));
+  $ edgeops export --snapshot live.json          # then: edgeops plan infra/ --against live.json`).action(async (path, flags) => {
+    const settings = resolveSettings(flags, ctx2.env, projectConfig(path), ctx2.stdout.isTTY === true);
+    const { snapshot, live } = await withConnection(settings, [path], ({ api }) => takeSnapshot(readOnlyApi(api, "export")), { readOnly: true });
     const text = [];
     const dir = flags.out ?? (flags.snapshot === void 0 ? DEFAULT_EXPORT_DIR : void 0);
     if (dir !== void 0) {
@@ -50346,7 +52213,6 @@ var init_export = __esm({
     init_esm();
     init_errors();
     init_project_file();
-    init_schema_project();
     init_read_only();
     init_build();
     init_snapshot2();
@@ -50398,7 +52264,7 @@ function waitForStopSignal() {
   });
 }
 function registerServe(program2, ctx2, done) {
-  program2.command("serve").description("run the Edge Configuration Management Service (HTTP JSON API)").addOption(new Option("--host <host>", "address to listen on").default("127.0.0.1")).addOption(new Option("--port <port>", "port to listen on (0: any free port)").default("4010")).addOption(new Option("--api-key <key>", "accepted API key; repeat for several").argParser((v, prev) => [...prev, v]).default([])).addOption(new Option("--db <file>", "SQLite database file (omitted: in memory, lost on exit)")).addOption(new Option("--rate-limit <n>", "requests per 60 s per API key, then 429 (default: off)")).addOption(new Option("--faults <spec>", "inject faults for testing: error=P,status=500|502|503,rate429=P,retryAfter=S,latency=MS,drop=P,methods=M|M,seed=N (default: off)")).addHelpText("after", `
+  program2.command("serve").description("run the Edge Configuration Management Service (HTTP JSON API)").addOption(new Option("--host <host>", "address to listen on").default("127.0.0.1")).addOption(new Option("--port <port>", "port to listen on (0: any free port)").default("4010")).addOption(new Option("--api-key <key>", "accepted API key; repeat for several").argParser((v, prev) => [...prev, v]).default([])).addOption(new Option("--db <file>", "SQLite database file (omitted: in memory, lost on exit)")).addOption(new Option("--rate-limit <n>", "requests per 60 s per API key, then 429 (default: off)")).addOption(new Option("--durability <mode>", "full: a write is answered once it survives power loss; relaxed: faster, for tests and benchmarks (an answered write may be lost on power loss)").choices(["full", "relaxed"]).default("full")).addOption(new Option("--faults <spec>", "inject faults for testing: error=P,status=500|502|503,rate429=P,retryAfter=S,latency=MS,drop=P,methods=M|M,seed=N (default: off)")).addHelpText("after", `
 Runs until SIGINT or SIGTERM, then closes cleanly. Clients send Authorization: Bearer <key> and Service-Version: 2.
 
 Examples:
@@ -50410,7 +52276,7 @@ Examples:
     const rateLimit = flags.rateLimit === void 0 ? void 0 : integerSetting(flags.rateLimit, "--rate-limit", "rate limit", 1, 1e6);
     const faults = flags.faults === void 0 ? void 0 : await parseFaults(flags.faults);
     const { startService } = await loadService("edgeops serve");
-    const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults }).catch((err) => {
+    const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults, durability: flags.durability }).catch((err) => {
       throw listenError(err, flags.host, port);
     });
     ctx2.out(`edgeops service listening on ${service.url}
@@ -50423,6 +52289,7 @@ Examples:
 `);
     if (flags.faults !== void 0) ctx2.out(`  faults: ${flags.faults}
 `);
+    if (flags.durability === "relaxed") ctx2.out("  durability: relaxed (an answered write may be lost on power loss)\n");
     ctx2.out("Press Ctrl-C to stop.\n");
     const signal = await waitForStopSignal();
     ctx2.out(`${signal}: closing
@@ -50441,6 +52308,79 @@ var init_serve = __esm({
   }
 });
 
+// src/cli/commands/unlock.ts
+var unlock_exports = {};
+__export(unlock_exports, {
+  registerUnlock: () => registerUnlock
+});
+import { existsSync as existsSync3 } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+function projectConfig2() {
+  const files = PROJECT_FILE_NAMES.filter((name2) => existsSync3(name2)).map((name2) => ({ abs: resolve4(name2), rel: name2 }));
+  const { config, issues } = readProjectFiles(files);
+  if (issues.length > 0) throw new ManifestError(issues);
+  return config;
+}
+function registerUnlock(program2, ctx2, done) {
+  const cmd = program2.command("unlock").description("release a stack's lock by its id, when the apply holding it is gone for good").argument("<lock-id>", "the id of the lock record, as printed by an apply waiting for it or refused by it (ipp_...)").addOption(new Option("--force", "release without asking (required when stdin is not a terminal)")).addOption(new Option("--auto-approve", "the same as --force"));
+  addSharedOptions(cmd).addHelpText("after", `
+An apply holds its stack's lock from before it plans until it has finished, renewing it every 15 s; a lock not
+renewed for 60 s is taken over by the next apply, and on the same host an apply whose holder's process is gone
+takes it at once. Release a lock by hand only when its holder is gone for good: if it still runs, it finds its
+lock gone at its next renewal and starts no new action.
+
+Exit codes: 0 released, 1 error (no such lock on the stack, not confirmed).
+
+Examples:
+  $ edgeops unlock --stack prod ipp_2rcCvYaCz4tUbWiCRVTCu2Rsx02
+  $ edgeops unlock --stack prod ipp_2rcCvYaCz4tUbWiCRVTCu2Rsx02 --force --api-url http://127.0.0.1:4010`).action(async (id, flags) => {
+    const settings = resolveSettings(flags, ctx2.env, projectConfig2(), ctx2.stdout.isTTY === true);
+    const stack = settings.stack;
+    await withConnection(settings, ["."], async ({ api }) => {
+      const records = await listLockRecords(api, stack);
+      const record = records.find((r) => r.id === id);
+      if (!record) {
+        const held = records.length === 0 ? `stack "${stack}" is not locked` : `its lock records: ${records.map((r) => `${r.id} (${lockDetails(r)})`).join("; ")}`;
+        throw new EdgeopsError("E_LOCK_NOT_FOUND", `no lock ${JSON.stringify(id.slice(0, 64))} on stack "${stack}": ${held}`);
+      }
+      const running = holderState(record, currentHolder(ctx2.env)) === "running";
+      const warning = running ? `Its holder (pid ${record.pid}) is still running on this host: it will start no new action once it finds the lock gone.
+` : "";
+      if (!flags.force && !flags.autoApprove) {
+        ctx2.out(`Lock ${record.id} of stack "${stack}": ${lockDetails(record)}.
+${warning}`);
+        await confirm(ctx2, "Do you want to release this lock? Another apply of the stack may then start. Only 'yes' will be accepted.", {
+          noTerminal: `refusing to release the lock without confirmation: stdin is not a terminal, so nobody can answer the prompt; pass --force`,
+          cancelled: "Unlock cancelled"
+        });
+      } else if (warning) {
+        ctx2.err(`Warning: ${warning}`);
+      }
+      const deleted = await deleteLockRecord(api, record.id);
+      ctx2.out(deleted ? `Released lock ${record.id} of stack "${stack}" (${lockDetails(record)}).
+` : `Lock ${record.id} of stack "${stack}" was released meanwhile (${lockDetails(record)}).
+`);
+    });
+    done(0);
+  });
+}
+var lockDetails;
+var init_unlock = __esm({
+  "src/cli/commands/unlock.ts"() {
+    "use strict";
+    init_esm();
+    init_errors();
+    init_holder();
+    init_records();
+    init_project_file();
+    init_schema_project();
+    init_confirm();
+    init_connect();
+    init_settings();
+    lockDetails = (r) => `holder ${r.holder}, since ${r.acquired}, expires ${r.expires}`;
+  }
+});
+
 // src/main.ts
 init_esm();
 init_context();
@@ -50454,7 +52394,8 @@ var COMMANDS = {
   apply: async () => (await Promise.resolve().then(() => (init_apply2(), apply_exports))).registerApply,
   drift: async () => (await Promise.resolve().then(() => (init_drift2(), drift_exports))).registerDrift,
   export: async () => (await Promise.resolve().then(() => (init_export(), export_exports))).registerExport,
-  serve: async () => (await Promise.resolve().then(() => (init_serve(), serve_exports))).registerServe
+  serve: async () => (await Promise.resolve().then(() => (init_serve(), serve_exports))).registerServe,
+  unlock: async () => (await Promise.resolve().then(() => (init_unlock(), unlock_exports))).registerUnlock
 };
 function commandsFor(argv) {
   const first = argv.find((a) => !a.startsWith("-"));
@@ -50474,6 +52415,7 @@ Examples:
   $ edgeops drift examples/basic --local --format markdown
   $ edgeops export --local --out exported/
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
+  $ edgeops unlock --stack prod ipp_2rcCvYaCz4tUbWiCRVTCu2Rsx02
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/`);
   const registers = await Promise.all(names.map((name2) => COMMANDS[name2]()));
   for (const register of registers) register(program2, ctx2, done);

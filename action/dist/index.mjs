@@ -26,12 +26,12 @@ var __copyProps = (to, from, except, desc) => {
   }
   return to;
 };
-var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
   // If the importer is in node compatibility mode or this is not an ESM
   // file that has been converted to a CommonJS file using a Babel-
   // compatible transform (i.e. "__esModule" has not been set), then set
   // "default" to the CommonJS "module.exports" for node compatibility.
-  isNodeMode || !mod || !mod.__esModule ? __defProp(target2, "default", { value: mod, enumerable: true }) : target2,
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
   mod
 ));
 
@@ -1700,9 +1700,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} invalidArgumentMessage
        * @private
        */
-      _callParseArg(target2, value, previous, invalidArgumentMessage) {
+      _callParseArg(target, value, previous, invalidArgumentMessage) {
         try {
-          return target2.parseArg(value, previous);
+          return target.parseArg(value, previous);
         } catch (err) {
           if (err.code === "commander.invalidArgument") {
             const message = `${invalidArgumentMessage} ${err.message}`;
@@ -1824,9 +1824,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (typeof fn === "function") {
           option.default(defaultValue).argParser(fn);
         } else if (fn instanceof RegExp) {
-          const regex = fn;
+          const regex2 = fn;
           fn = (val, def) => {
-            const m = regex.exec(val);
+            const m = regex2.exec(val);
             return m ? m[0] : def;
           };
           option.default(defaultValue).argParser(fn);
@@ -2475,9 +2475,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
       _chainOrCallSubCommandHook(promise, subCommand, event) {
         let result = promise;
         if (this._lifeCycleHooks[event] !== void 0) {
-          this._lifeCycleHooks[event].forEach((hook) => {
+          this._lifeCycleHooks[event].forEach((hook2) => {
             result = this._chainOrCall(result, () => {
-              return hook(this, subCommand);
+              return hook2(this, subCommand);
             });
           });
         }
@@ -2889,10 +2889,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
           const optionKey = option2.attributeName();
           const optionValue = this.getOptionValue(optionKey);
           const negativeOption = this.options.find(
-            (target2) => target2.negate && optionKey === target2.attributeName()
+            (target) => target.negate && optionKey === target.attributeName()
           );
           const positiveOption = this.options.find(
-            (target2) => !target2.negate && optionKey === target2.attributeName()
+            (target) => !target.negate && optionKey === target.attributeName()
           );
           if (negativeOption && (negativeOption.presetArg === void 0 && optionValue === false || negativeOption.presetArg !== void 0 && optionValue === negativeOption.presetArg)) {
             return negativeOption;
@@ -4477,7 +4477,7 @@ var require_util = __commonJS({
         yield* this[kBody];
       }
     };
-    function noop() {
+    function noop4() {
     }
     function wrapRequestBody(body) {
       if (isStream(body)) {
@@ -5146,7 +5146,7 @@ var require_util = __commonJS({
       }
       return obj;
     }
-    function errorRequest(client, request2, err) {
+    function errorRequest2(client, request2, err) {
       try {
         request2.onError(err);
         assert(request2.aborted);
@@ -5156,7 +5156,7 @@ var require_util = __commonJS({
     }
     var setupConnectTimeout = process.platform === "win32" ? (socketWeakRef, opts) => {
       if (!opts.timeout) {
-        return noop;
+        return noop4;
       }
       let s1 = null;
       let s2 = null;
@@ -5172,7 +5172,7 @@ var require_util = __commonJS({
       };
     } : (socketWeakRef, opts) => {
       if (!opts.timeout) {
-        return noop;
+        return noop4;
       }
       let s1 = null;
       const fastTimer = timers.setFastTimeout(() => {
@@ -5250,7 +5250,7 @@ var require_util = __commonJS({
       bufferToLowerCasedHeaderName,
       addListener,
       removeAllListeners,
-      errorRequest,
+      errorRequest: errorRequest2,
       parseRawHeaders,
       toRawHeaders,
       encodeRawHeaders,
@@ -6049,7 +6049,7 @@ var require_dispatcher = __commonJS({
           }
         }
         return new Proxy(this, {
-          get: (target2, key) => key === "dispatch" ? dispatch : target2[key]
+          get: (target, key) => key === "dispatch" ? dispatch : target[key]
         });
       }
     };
@@ -6207,9 +6207,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve6, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve5(data);
+              return err ? reject(err) : resolve6(data);
             });
           });
         }
@@ -6247,9 +6247,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve6, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve5(data);
+              return err2 ? reject(err2) : resolve6(data);
             });
           });
         }
@@ -8837,8 +8837,8 @@ var require_util2 = __commonJS({
          * @param {unknown} target
          * @param {'key' | 'value' | 'key+value'} kind
          */
-        constructor(target2, kind) {
-          this.#target = target2;
+        constructor(target, kind) {
+          this.#target = target;
           this.#kind = kind;
           this.#index = 0;
         }
@@ -8888,13 +8888,13 @@ var require_util2 = __commonJS({
         },
         next: { writable: true, enumerable: true, configurable: true }
       });
-      return function(target2, kind) {
-        return new FastIterableIterator(target2, kind);
+      return function(target, kind) {
+        return new FastIterableIterator(target, kind);
       };
     }
     function iteratorMixin(name2, object2, kInternalIterator, keyIndex = 0, valueIndex = 1) {
       const makeIterator = createIterator(name2, kInternalIterator, keyIndex, valueIndex);
-      const properties = {
+      const properties2 = {
         keys: {
           writable: true,
           enumerable: true,
@@ -8941,12 +8941,12 @@ var require_util2 = __commonJS({
         }
       };
       return Object.defineProperties(object2.prototype, {
-        ...properties,
+        ...properties2,
         [Symbol.iterator]: {
           writable: true,
           enumerable: false,
           configurable: true,
-          value: properties.entries.value
+          value: properties2.entries.value
         }
       });
     }
@@ -9755,8 +9755,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve5, reject) => {
-        res = resolve5;
+      const promise = new Promise((resolve6, reject) => {
+        res = resolve6;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -9791,12 +9791,12 @@ var require_body = __commonJS({
     var { runtimeFeatures } = require_runtime_features();
     var random = runtimeFeatures.has("crypto") ? __require("node:crypto").randomInt : (max) => Math.floor(Math.random() * max);
     var textEncoder = new TextEncoder();
-    function noop() {
+    function noop4() {
     }
     var streamRegistry = new FinalizationRegistry((weakRef) => {
       const stream = weakRef.deref();
       if (stream && !stream.locked && !isDisturbed(stream) && !isErrored(stream)) {
-        stream.cancel("Response object has been garbage collected").catch(noop);
+        stream.cancel("Response object has been garbage collected").catch(noop4);
       }
     });
     function extractBody(object2, keepalive = false) {
@@ -11182,12 +11182,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve6, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve6;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -12071,12 +12071,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve6, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve6;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -12174,7 +12174,7 @@ var require_client = __commonJS({
     var getDefaultNodeMaxHeaderSize = http && http.maxHeaderSize && Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0 ? () => http.maxHeaderSize : () => {
       throw new InvalidArgumentError2("http module not available or http.maxHeaderSize invalid");
     };
-    var noop = () => {
+    var noop4 = () => {
     };
     function getPipelining(client) {
       return client[kPipelining] ?? client[kHTTPContext]?.defaultPipelining ?? 1;
@@ -12393,16 +12393,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve5;
+            this[kClosedResolve] = resolve6;
           } else {
-            resolve5(null);
+            resolve6(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -12415,7 +12415,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve5(null);
+            resolve6(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -12481,7 +12481,7 @@ var require_client = __commonJS({
             return;
           }
           if (client.destroyed) {
-            util.destroy(socket.on("error", noop), new ClientDestroyedError());
+            util.destroy(socket.on("error", noop4), new ClientDestroyedError());
             client[kResume]();
             return;
           }
@@ -12489,7 +12489,7 @@ var require_client = __commonJS({
           try {
             client[kHTTPContext] = socket.alpnProtocol === "h2" ? connectH2(client, socket) : connectH1(client, socket);
           } catch (err2) {
-            socket.destroy().on("error", noop);
+            socket.destroy().on("error", noop4);
             handleConnectError(client, err2, { host, hostname, protocol, port });
             client[kResume]();
             return;
@@ -12822,8 +12822,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve5) => {
-            this[kClosedResolve] = resolve5;
+          return new Promise((resolve6) => {
+            this[kClosedResolve] = resolve6;
           });
         }
       }
@@ -12954,14 +12954,14 @@ var require_pool = __commonJS({
         this[kFactory] = factory;
         this.on("connect", (origin2, targets) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target2 of targets) {
-              Object.assign(target2, { ttl: Date.now() });
+            for (const target of targets) {
+              Object.assign(target, { ttl: Date.now() });
             }
           }
         });
         this.on("connectionError", (origin2, targets, error) => {
-          for (const target2 of targets) {
-            const idx = this[kClients].indexOf(target2);
+          for (const target of targets) {
+            const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
             }
@@ -13208,14 +13208,14 @@ var require_round_robin_pool = __commonJS({
         this[kIndex] = -1;
         this.on("connect", (origin2, targets) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target2 of targets) {
-              Object.assign(target2, { ttl: Date.now() });
+            for (const target of targets) {
+              Object.assign(target, { ttl: Date.now() });
             }
           }
         });
         this.on("connectionError", (origin2, targets, error) => {
-          for (const target2 of targets) {
-            const idx = this[kClients].indexOf(target2);
+          for (const target of targets) {
+            const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
             }
@@ -13819,8 +13819,8 @@ var require_socks5_client = __commonJS({
           return;
         }
         if (reply !== REPLY_CODES.SUCCEEDED) {
-          const errorMessage2 = this.getReplyErrorMessage(reply);
-          throw new Socks5ProxyError(`SOCKS5 connection failed: ${errorMessage2}`, `UND_ERR_SOCKS5_REPLY_${reply}`);
+          const errorMessage = this.getReplyErrorMessage(reply);
+          throw new Socks5ProxyError(`SOCKS5 connection failed: ${errorMessage}`, `UND_ERR_SOCKS5_REPLY_${reply}`);
         }
         let boundAddress;
         let offset = 4;
@@ -13945,7 +13945,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve5, reject) => {
+        const socket = await new Promise((resolve6, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -13955,7 +13955,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve5(socket2);
+              resolve6(socket2);
             }
           });
         });
@@ -13965,14 +13965,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve5, reject) => {
+        await new Promise((resolve6, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve5();
+            resolve6();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -13981,14 +13981,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve5();
+            resolve6();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve5, reject) => {
+        await new Promise((resolve6, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -13996,7 +13996,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve5();
+            resolve6();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -14039,8 +14039,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve5, reject) => {
-                      finalSocket.once("secureConnect", resolve5);
+                    await new Promise((resolve6, reject) => {
+                      finalSocket.once("secureConnect", resolve6);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -14114,7 +14114,7 @@ var require_proxy_agent = __commonJS({
     function defaultFactory(origin, opts) {
       return new Pool2(origin, opts);
     }
-    var noop = () => {
+    var noop4 = () => {
     };
     function defaultAgentFactory(origin, opts) {
       if (opts.connections === 1) {
@@ -14251,7 +14251,7 @@ var require_proxy_agent = __commonJS({
               };
               const { socket, statusCode } = await this[kClient].connect(connectParams);
               if (statusCode !== 200) {
-                socket.on("error", noop).destroy();
+                socket.on("error", noop4).destroy();
                 callback(new RequestAbortedError(`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`));
                 return;
               }
@@ -14505,10 +14505,10 @@ var require_retry_handler = __commonJS({
     var RetryController = class {
       #paused = false;
       #target = null;
-      set target(target2) {
-        this.#target = target2;
+      set target(target) {
+        this.#target = target;
         if (this.#paused) {
-          target2?.pause();
+          target?.pause();
         }
       }
       get target() {
@@ -14888,14 +14888,14 @@ var require_retry_agent = __commonJS({
         this.#options = options;
       }
       dispatch(opts, handler) {
-        const retry = new RetryHandler({
+        const retry2 = new RetryHandler({
           ...opts,
           retryOptions: this.#options
         }, {
           dispatch: this.#agent.dispatch.bind(this.#agent),
           handler
         });
-        return this.#agent.dispatch(opts, retry);
+        return this.#agent.dispatch(opts, retry2);
       }
       close() {
         return this.#agent.close();
@@ -14968,7 +14968,7 @@ var require_readable = __commonJS({
     var kContentLength = /* @__PURE__ */ Symbol("kContentLength");
     var kUsed = /* @__PURE__ */ Symbol("kUsed");
     var kBytesRead = /* @__PURE__ */ Symbol("kBytesRead");
-    var noop = () => {
+    var noop4 = () => {
     };
     var BodyReadable = class extends Readable {
       /**
@@ -15173,7 +15173,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -15187,13 +15187,13 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve5(null);
+                resolve6(null);
               }
             });
           } else {
-            this.on("close", resolve5);
+            this.on("close", resolve6);
           }
-          this.on("error", noop).on("data", () => {
+          this.on("error", noop4).on("data", () => {
             if (this[kBytesRead] > limit) {
               this.destroy();
             }
@@ -15219,7 +15219,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve5, reject) => {
+      return new Promise((resolve6, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -15234,7 +15234,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve5,
+              resolve: resolve6,
               reject,
               length: 0,
               body: []
@@ -15308,18 +15308,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve5, stream, length } = consume2;
+      const { type, body, resolve: resolve6, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve5(chunksDecode(body, length, encoding));
+          resolve6(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve5(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve6(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve5(chunksConcat(body, length).buffer);
+          resolve6(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve5(new Blob(body, { type: stream[kContentType] }));
+          resolve6(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve5(chunksConcat(body, length));
+          resolve6(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -15362,7 +15362,7 @@ var require_api_request = __commonJS({
     var { Readable } = require_readable();
     var { InvalidArgumentError: InvalidArgumentError2, RequestAbortedError } = require_errors();
     var util = require_util();
-    function noop() {
+    function noop4() {
     }
     var RequestHandler = class extends AsyncResource {
       constructor(opts, callback) {
@@ -15389,7 +15389,7 @@ var require_api_request = __commonJS({
           super("UNDICI_REQUEST");
         } catch (err) {
           if (util.isStream(body)) {
-            util.destroy(body.on("error", noop), err);
+            util.destroy(body.on("error", noop4), err);
           }
           throw err;
         }
@@ -15412,7 +15412,7 @@ var require_api_request = __commonJS({
           this.removeAbortListener = util.addAbortListener(signal, () => {
             this.reason = signal.reason ?? new RequestAbortedError();
             if (this.res) {
-              util.destroy(this.res.on("error", noop), this.reason);
+              util.destroy(this.res.on("error", noop4), this.reason);
             } else if (this.abort) {
               this.abort(this.reason);
             }
@@ -15466,7 +15466,7 @@ var require_api_request = __commonJS({
             });
           } catch (err) {
             this.res = null;
-            util.destroy(res.on("error", noop), err);
+            util.destroy(res.on("error", noop4), err);
             queueMicrotask(() => {
               throw err;
             });
@@ -15491,13 +15491,13 @@ var require_api_request = __commonJS({
         if (res) {
           this.res = null;
           queueMicrotask(() => {
-            util.destroy(res.on("error", noop), err);
+            util.destroy(res.on("error", noop4), err);
           });
         }
         if (body) {
           this.body = null;
           if (util.isStream(body)) {
-            body.on("error", noop);
+            body.on("error", noop4);
             util.destroy(body, err);
           }
         }
@@ -15509,9 +15509,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -15539,42 +15539,42 @@ var require_abort_signal = __commonJS({
     var { RequestAbortedError } = require_errors();
     var kListener = /* @__PURE__ */ Symbol("kListener");
     var kSignal = /* @__PURE__ */ Symbol("kSignal");
-    function abort(self) {
-      if (self.abort) {
-        self.abort(self[kSignal]?.reason);
+    function abort(self2) {
+      if (self2.abort) {
+        self2.abort(self2[kSignal]?.reason);
       } else {
-        self.reason = self[kSignal]?.reason ?? new RequestAbortedError();
+        self2.reason = self2[kSignal]?.reason ?? new RequestAbortedError();
       }
-      removeSignal(self);
+      removeSignal(self2);
     }
-    function addSignal(self, signal) {
-      self.reason = null;
-      self[kSignal] = null;
-      self[kListener] = null;
+    function addSignal(self2, signal) {
+      self2.reason = null;
+      self2[kSignal] = null;
+      self2[kListener] = null;
       if (!signal) {
         return;
       }
       if (signal.aborted) {
-        abort(self);
+        abort(self2);
         return;
       }
-      self[kSignal] = signal;
-      self[kListener] = () => {
-        abort(self);
+      self2[kSignal] = signal;
+      self2[kListener] = () => {
+        abort(self2);
       };
-      addAbortListener(self[kSignal], self[kListener]);
+      addAbortListener(self2[kSignal], self2[kListener]);
     }
-    function removeSignal(self) {
-      if (!self[kSignal]) {
+    function removeSignal(self2) {
+      if (!self2[kSignal]) {
         return;
       }
-      if ("removeEventListener" in self[kSignal]) {
-        self[kSignal].removeEventListener("abort", self[kListener]);
+      if ("removeEventListener" in self2[kSignal]) {
+        self2[kSignal].removeEventListener("abort", self2[kListener]);
       } else {
-        self[kSignal].removeListener("abort", self[kListener]);
+        self2[kSignal].removeListener("abort", self2[kListener]);
       }
-      self[kSignal] = null;
-      self[kListener] = null;
+      self2[kSignal] = null;
+      self2[kListener] = null;
     }
     module.exports = {
       addSignal,
@@ -15593,7 +15593,7 @@ var require_api_stream = __commonJS({
     var { InvalidArgumentError: InvalidArgumentError2, InvalidReturnValueError } = require_errors();
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
-    function noop() {
+    function noop4() {
     }
     var StreamHandler = class extends AsyncResource {
       constructor(opts, factory, callback) {
@@ -15620,7 +15620,7 @@ var require_api_stream = __commonJS({
           super("UNDICI_STREAM");
         } catch (err) {
           if (util.isStream(body)) {
-            util.destroy(body.on("error", noop), err);
+            util.destroy(body.on("error", noop4), err);
           }
           throw err;
         }
@@ -15723,9 +15723,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -15762,7 +15762,7 @@ var require_api_pipeline = __commonJS({
     } = require_errors();
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
-    function noop() {
+    function noop4() {
     }
     var kResume = /* @__PURE__ */ Symbol("resume");
     var PipelineRequest = class extends Readable {
@@ -15822,7 +15822,7 @@ var require_api_pipeline = __commonJS({
         this.abort = null;
         this.context = null;
         this.onInfo = onInfo || null;
-        this.req = new PipelineRequest().on("error", noop);
+        this.req = new PipelineRequest().on("error", noop4);
         this.ret = new Duplex({
           readableObjectMode: opts.objectMode,
           autoDestroy: true,
@@ -15893,7 +15893,7 @@ var require_api_pipeline = __commonJS({
             context
           });
         } catch (err) {
-          this.res.on("error", noop);
+          this.res.on("error", noop4);
           throw err;
         }
         if (!body || typeof body.on !== "function") {
@@ -16013,9 +16013,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -16108,9 +16108,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -16331,7 +16331,7 @@ var require_mock_utils = __commonJS({
       const headersMatch = matchHeaders(mockDispatch2, headers);
       return pathMatch && methodMatch && bodyMatch && headersMatch;
     }
-    function getResponseData(data) {
+    function getResponseData2(data) {
       if (Buffer.isBuffer(data)) {
         return data;
       } else if (data instanceof Uint8Array) {
@@ -16486,7 +16486,7 @@ var require_mock_utils = __commonJS({
         if (aborted) {
           return;
         }
-        const responseData = getResponseData(body);
+        const responseData = getResponseData2(body);
         const responseHeaders2 = generateKeyValues(headers);
         const responseTrailers = generateKeyValues(trailers);
         handler.onHeaders?.(statusCode, responseHeaders2, resume, getStatusText(statusCode));
@@ -16561,7 +16561,7 @@ var require_mock_utils = __commonJS({
       return mockOptions;
     }
     module.exports = {
-      getResponseData,
+      getResponseData: getResponseData2,
       getMockDispatch,
       addMockDispatch,
       deleteMockDispatch,
@@ -16586,7 +16586,7 @@ var require_mock_utils = __commonJS({
 var require_mock_interceptor = __commonJS({
   "node_modules/undici/lib/mock/mock-interceptor.js"(exports, module) {
     "use strict";
-    var { getResponseData, buildKey, addMockDispatch } = require_mock_utils();
+    var { getResponseData: getResponseData2, buildKey, addMockDispatch } = require_mock_utils();
     var {
       kDispatches,
       kDispatchKey,
@@ -16660,7 +16660,7 @@ var require_mock_interceptor = __commonJS({
         this[kContentLength] = false;
       }
       createMockScopeDispatchData({ statusCode, data, responseOptions }) {
-        const responseData = getResponseData(data);
+        const responseData = getResponseData2(data);
         const contentLength = this[kContentLength] ? { "content-length": responseData.length } : {};
         const headers = { ...this[kDefaultHeaders], ...contentLength, ...responseOptions.headers };
         const trailers = { ...this[kDefaultTrailers], ...responseOptions.trailers };
@@ -17384,7 +17384,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile, mkdir } = __require("node:fs/promises");
-    var { dirname, resolve: resolve5 } = __require("node:path");
+    var { dirname: dirname2, resolve: resolve6 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -17585,7 +17585,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile(resolve5(path), "utf8");
+          const data = await readFile(resolve6(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -17614,8 +17614,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve5(path);
-        await mkdir(dirname(resolvedPath), { recursive: true });
+        const resolvedPath = resolve6(path);
+        await mkdir(dirname2(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -17861,7 +17861,7 @@ var require_snapshot_agent = __commonJS({
           trailers: {},
           body: []
         };
-        const self = this;
+        const self2 = this;
         const recordingHandler = {
           onRequestStart(controller, context) {
             return handler.onRequestStart(controller, { ...context, history: this.history });
@@ -17881,7 +17881,7 @@ var require_snapshot_agent = __commonJS({
           onResponseEnd(controller, trailers) {
             responseData.trailers = trailers;
             const responseBody = Buffer.concat(responseData.body);
-            self[kSnapshotRecorder].record(opts, {
+            self2[kSnapshotRecorder].record(opts, {
               statusCode: responseData.statusCode,
               headers: responseData.headers,
               body: responseBody,
@@ -18163,7 +18163,7 @@ var require_redirect_handler = __commonJS({
     var EE = __require("node:events");
     var redirectableStatusCodes = [300, 301, 302, 303, 307, 308];
     var kBody = /* @__PURE__ */ Symbol("body");
-    var noop = () => {
+    var noop4 = () => {
     };
     var BodyAsyncIterable = class {
       constructor(body) {
@@ -18230,14 +18230,14 @@ var require_redirect_handler = __commonJS({
         if ((statusCode === 301 || statusCode === 302) && this.opts.method === "POST") {
           this.opts.method = "GET";
           if (util.isStream(this.opts.body)) {
-            util.destroy(this.opts.body.on("error", noop));
+            util.destroy(this.opts.body.on("error", noop4));
           }
           this.opts.body = null;
         }
         if (statusCode === 303 && this.opts.method !== "HEAD") {
           this.opts.method = "GET";
           if (util.isStream(this.opts.body)) {
-            util.destroy(this.opts.body.on("error", noop));
+            util.destroy(this.opts.body.on("error", noop4));
           }
           this.opts.body = null;
         }
@@ -20004,7 +20004,7 @@ var require_cache_handler = __commonJS({
       isEtagUsable
     } = require_cache();
     var { parseHttpDate } = require_date();
-    function noop() {
+    function noop4() {
     }
     function sameOrigin(a, b) {
       try {
@@ -20043,13 +20043,13 @@ var require_cache_handler = __commonJS({
       }
       return false;
     }
-    function appendVaryValues(target2, varyValue) {
+    function appendVaryValues(target, varyValue) {
       if (Array.isArray(varyValue)) {
         for (let i = 0; i < varyValue.length; i++) {
-          target2.push(varyValue[i]);
+          target.push(varyValue[i]);
         }
       } else if (varyValue != null) {
-        target2.push(varyValue);
+        target.push(varyValue);
       }
     }
     function appendConnectionHeaderTokens(headersToRemove, connectionHeader) {
@@ -20475,7 +20475,7 @@ var require_cache_handler = __commonJS({
     };
     function deleteCachedValue(store, cacheKey) {
       try {
-        store.delete(cacheKey)?.catch?.(noop);
+        store.delete(cacheKey)?.catch?.(noop4);
       } catch {
       }
     }
@@ -22502,7 +22502,7 @@ var require_sqlite_cache_store = __commonJS({
     var { Writable } = __require("node:stream");
     var { assertCacheKey, assertCacheValue } = require_cache();
     var DatabaseSync;
-    var VERSION = 4;
+    var VERSION7 = 4;
     var MAX_ENTRY_SIZE = 2 * 1e3 * 1e3 * 1e3;
     module.exports = class SqliteCacheStore {
       #maxEntrySize = MAX_ENTRY_SIZE;
@@ -22573,7 +22573,7 @@ var require_sqlite_cache_store = __commonJS({
       PRAGMA temp_store = memory;
       PRAGMA optimize;
 
-      CREATE TABLE IF NOT EXISTS cacheInterceptorV${VERSION} (
+      CREATE TABLE IF NOT EXISTS cacheInterceptorV${VERSION7} (
         -- Data specific to us
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         url TEXT NOT NULL,
@@ -22592,8 +22592,8 @@ var require_sqlite_cache_store = __commonJS({
         staleAt INTEGER NOT NULL
       );
 
-      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION}_getValuesQuery ON cacheInterceptorV${VERSION}(url, method, deleteAt);
-      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION}_deleteByUrlQuery ON cacheInterceptorV${VERSION}(deleteAt);
+      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION7}_getValuesQuery ON cacheInterceptorV${VERSION7}(url, method, deleteAt);
+      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION7}_deleteByUrlQuery ON cacheInterceptorV${VERSION7}(deleteAt);
     `);
         this.#getValuesQuery = this.#db.prepare(`
       SELECT
@@ -22608,7 +22608,7 @@ var require_sqlite_cache_store = __commonJS({
         vary,
         cachedAt,
         staleAt
-      FROM cacheInterceptorV${VERSION}
+      FROM cacheInterceptorV${VERSION7}
       WHERE
         url = ?
         AND method = ?
@@ -22616,7 +22616,7 @@ var require_sqlite_cache_store = __commonJS({
         deleteAt ASC
     `);
         this.#updateValueQuery = this.#db.prepare(`
-      UPDATE cacheInterceptorV${VERSION} SET
+      UPDATE cacheInterceptorV${VERSION7} SET
         body = ?,
         deleteAt = ?,
         statusCode = ?,
@@ -22630,7 +22630,7 @@ var require_sqlite_cache_store = __commonJS({
         id = ?
     `);
         this.#insertValueQuery = this.#db.prepare(`
-      INSERT INTO cacheInterceptorV${VERSION} (
+      INSERT INTO cacheInterceptorV${VERSION7} (
         url,
         method,
         body,
@@ -22646,20 +22646,20 @@ var require_sqlite_cache_store = __commonJS({
       ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     `);
         this.#deleteByUrlQuery = this.#db.prepare(
-          `DELETE FROM cacheInterceptorV${VERSION} WHERE url = ?`
+          `DELETE FROM cacheInterceptorV${VERSION7} WHERE url = ?`
         );
         this.#countEntriesQuery = this.#db.prepare(
-          `SELECT COUNT(*) AS total FROM cacheInterceptorV${VERSION}`
+          `SELECT COUNT(*) AS total FROM cacheInterceptorV${VERSION7}`
         );
         this.#deleteExpiredValuesQuery = this.#db.prepare(
-          `DELETE FROM cacheInterceptorV${VERSION} WHERE deleteAt <= ?`
+          `DELETE FROM cacheInterceptorV${VERSION7} WHERE deleteAt <= ?`
         );
         this.#deleteOldValuesQuery = this.#maxCount === Infinity ? null : this.#db.prepare(`
-        DELETE FROM cacheInterceptorV${VERSION}
+        DELETE FROM cacheInterceptorV${VERSION7}
         WHERE id IN (
           SELECT
             id
-          FROM cacheInterceptorV${VERSION}
+          FROM cacheInterceptorV${VERSION7}
           ORDER BY cachedAt ASC
           LIMIT ?
         )
@@ -22928,8 +22928,8 @@ var require_headers = __commonJS({
       }
       return getHeadersList(headers).append(name2, value, false);
     }
-    function headersListSortAndCombine(target2) {
-      const headersList = getHeadersList(target2);
+    function headersListSortAndCombine(target) {
+      const headersList = getHeadersList(target);
       if (!headersList) {
         return [];
       }
@@ -23261,8 +23261,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target2, list) {
-        target2.#headersList = list;
+      static setHeadersList(target, list) {
+        target.#headersList = list;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -23478,7 +23478,7 @@ var require_response = __commonJS({
           options.depth = 2;
         }
         options.colors ??= true;
-        const properties = {
+        const properties2 = {
           status: this.status,
           statusText: this.statusText,
           headers: this.headers,
@@ -23489,7 +23489,7 @@ var require_response = __commonJS({
           type: this.type,
           url: this.url
         };
-        return `Response ${nodeUtil.formatWithOptions(options, properties)}`;
+        return `Response ${nodeUtil.formatWithOptions(options, properties2)}`;
       }
       /**
        * @param {Response} response
@@ -23596,12 +23596,12 @@ var require_response = __commonJS({
         ...state
       };
       return new Proxy(response, {
-        get(target2, p) {
-          return p in state ? state[p] : target2[p];
+        get(target, p) {
+          return p in state ? state[p] : target[p];
         },
-        set(target2, p, value) {
+        set(target, p, value) {
           assert(!(p in state));
-          target2[p] = value;
+          target[p] = value;
           return true;
         }
       });
@@ -23851,15 +23851,15 @@ var require_request2 = __commonJS({
           this.#dispatcher = init.dispatcher || input.#dispatcher;
         }
         const origin = environmentSettingsObject.settingsObject.origin;
-        let window = "client";
+        let window2 = "client";
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request2.window, origin)) {
-          window = request2.window;
+          window2 = request2.window;
         }
         if (init.window != null) {
-          throw new TypeError(`'window' option '${window}' must be null`);
+          throw new TypeError(`'window' option '${window2}' must be null`);
         }
         if ("window" in init) {
-          window = "no-window";
+          window2 = "no-window";
         }
         request2 = makeRequest({
           // URL request’s URL.
@@ -23874,7 +23874,7 @@ var require_request2 = __commonJS({
           // client This’s relevant settings object.
           client: environmentSettingsObject.settingsObject,
           // window window.
-          window,
+          window: window2,
           // priority request’s priority.
           priority: request2.priority,
           // origin request’s origin. The propagation of the origin is only significant for navigation requests
@@ -24232,7 +24232,7 @@ var require_request2 = __commonJS({
           options.depth = 2;
         }
         options.colors ??= true;
-        const properties = {
+        const properties2 = {
           method: this.method,
           url: this.url,
           headers: this.headers,
@@ -24249,7 +24249,7 @@ var require_request2 = __commonJS({
           isHistoryNavigation: this.isHistoryNavigation,
           signal: this.signal
         };
-        return `Request ${nodeUtil.formatWithOptions(options, properties)}`;
+        return `Request ${nodeUtil.formatWithOptions(options, properties2)}`;
       }
       /**
        * @param {Request} request
@@ -25594,7 +25594,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve5, reject) => agent.dispatch(
+        return new Promise((resolve6, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -25682,7 +25682,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve5({
+              resolve6({
                 status,
                 statusText,
                 headersList,
@@ -25735,7 +25735,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve5({
+              resolve6({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -25759,7 +25759,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve5({
+              resolve6({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -27310,9 +27310,9 @@ var require_util5 = __commonJS({
     function isClosed(readyState) {
       return readyState === states.CLOSED;
     }
-    function fireEvent(e, target2, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
       const event = eventFactory(e, eventInitDict);
-      target2.dispatchEvent(event);
+      target.dispatchEvent(event);
     }
     function websocketMessageReceived(handler, type, data) {
       handler.onMessage(type, data);
@@ -28779,8 +28779,8 @@ var require_websocketerror = __commonJS({
         return DOMException;
       }
       return new Proxy(DOMException, {
-        construct(target2, args, newTarget) {
-          const instance = Reflect.construct(target2, args, target2);
+        construct(target, args, newTarget) {
+          const instance = Reflect.construct(target, args, target);
           Object.setPrototypeOf(instance, newTarget.prototype);
           return instance;
         }
@@ -30924,7 +30924,7 @@ var require_Collection = __commonJS({
       });
     }
     var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
-    var Collection = class extends Node.NodeBase {
+    var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
         Object.defineProperty(this, "schema", {
@@ -31031,7 +31031,7 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports.Collection = Collection;
+    exports.Collection = Collection2;
     exports.collectionFromPath = collectionFromPath;
     exports.isEmptyPath = isEmptyPath;
   }
@@ -31759,7 +31759,7 @@ var require_merge = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
-    var merge = {
+    var merge2 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
@@ -31769,7 +31769,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -31808,7 +31808,7 @@ var require_merge = __commonJS({
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
-    exports.merge = merge;
+    exports.merge = merge2;
   }
 });
 
@@ -31817,15 +31817,15 @@ var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
-    var merge = require_merge();
+    var merge2 = require_merge();
     var stringify = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
       if (identity.isNode(key) && key.addToJSMap)
         key.addToJSMap(ctx, map, value);
-      else if (merge.isMergeKey(ctx, key))
-        merge.addMergeToJSMap(ctx, map, value);
+      else if (merge2.isMergeKey(ctx, key))
+        merge2.addMergeToJSMap(ctx, map, value);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
         if (map instanceof Map) {
@@ -32073,7 +32073,7 @@ var require_YAMLMap = __commonJS({
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
-    var Collection = require_Collection();
+    var Collection2 = require_Collection();
     var identity = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
@@ -32089,7 +32089,7 @@ var require_YAMLMap = __commonJS({
       }
       return void 0;
     }
-    var YAMLMap = class extends Collection.Collection {
+    var YAMLMap = class extends Collection2.Collection {
       static get tagName() {
         return "tag:yaml.org,2002:map";
       }
@@ -32239,11 +32239,11 @@ var require_YAMLSeq = __commonJS({
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
-    var Collection = require_Collection();
+    var Collection2 = require_Collection();
     var identity = require_identity();
     var Scalar = require_Scalar();
     var toJS = require_toJS();
-    var YAMLSeq = class extends Collection.Collection {
+    var YAMLSeq = class extends Collection2.Collection {
       static get tagName() {
         return "tag:yaml.org,2002:seq";
       }
@@ -33216,7 +33216,7 @@ var require_schema3 = __commonJS({
     var bool = require_bool2();
     var float = require_float2();
     var int = require_int2();
-    var merge = require_merge();
+    var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
     var set = require_set();
@@ -33236,7 +33236,7 @@ var require_schema3 = __commonJS({
       float.floatExp,
       float.float,
       binary.binary,
-      merge.merge,
+      merge2.merge,
       omap.omap,
       pairs.pairs,
       set.set,
@@ -33262,7 +33262,7 @@ var require_tags = __commonJS({
     var schema = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
-    var merge = require_merge();
+    var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema3();
@@ -33287,7 +33287,7 @@ var require_tags = __commonJS({
       intOct: int.intOct,
       intTime: timestamp.intTime,
       map: map.map,
-      merge: merge.merge,
+      merge: merge2.merge,
       null: _null.nullTag,
       omap: omap.omap,
       pairs: pairs.pairs,
@@ -33297,7 +33297,7 @@ var require_tags = __commonJS({
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary.binary,
-      "tag:yaml.org,2002:merge": merge.merge,
+      "tag:yaml.org,2002:merge": merge2.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set.set,
@@ -33306,7 +33306,7 @@ var require_tags = __commonJS({
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
       if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge.merge) ? schemaTags.concat(merge.merge) : schemaTags.slice();
+        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
       }
       let tags = schemaTags;
       if (!tags) {
@@ -33324,7 +33324,7 @@ var require_tags = __commonJS({
         tags = customTags(tags.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge.merge);
+        tags = tags.concat(merge2.merge);
       return tags.reduce((tags2, tag) => {
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
@@ -33353,11 +33353,11 @@ var require_Schema = __commonJS({
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
-      constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
         this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge);
+        this.tags = tags.getTags(customTags, this.name, merge2);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity.MAP, { value: map.map });
         Object.defineProperty(this, identity.SCALAR, { value: string.string });
@@ -33459,7 +33459,7 @@ var require_Document = __commonJS({
   "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
-    var Collection = require_Collection();
+    var Collection2 = require_Collection();
     var identity = require_identity();
     var Pair = require_Pair();
     var toJS = require_toJS();
@@ -33610,7 +33610,7 @@ var require_Document = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path) {
-        if (Collection.isEmptyPath(path)) {
+        if (Collection2.isEmptyPath(path)) {
           if (this.contents == null)
             return false;
           this.contents = null;
@@ -33632,7 +33632,7 @@ var require_Document = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path, keepScalar) {
-        if (Collection.isEmptyPath(path))
+        if (Collection2.isEmptyPath(path))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
         return identity.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
       }
@@ -33646,7 +33646,7 @@ var require_Document = __commonJS({
        * Checks if the document includes a value at `path`.
        */
       hasIn(path) {
-        if (Collection.isEmptyPath(path))
+        if (Collection2.isEmptyPath(path))
           return this.contents !== void 0;
         return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
       }
@@ -33656,7 +33656,7 @@ var require_Document = __commonJS({
        */
       set(key, value) {
         if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
         } else if (assertCollection(this.contents)) {
           this.contents.set(key, value);
         }
@@ -33666,10 +33666,10 @@ var require_Document = __commonJS({
        * boolean to add/remove the item from the set.
        */
       setIn(path, value) {
-        if (Collection.isEmptyPath(path)) {
+        if (Collection2.isEmptyPath(path)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value);
         } else if (assertCollection(this.contents)) {
           this.contents.setIn(path, value);
         }
@@ -34057,10 +34057,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -34074,7 +34074,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep) {
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -34098,7 +34098,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep ?? [], {
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -34114,7 +34114,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -34205,7 +34205,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep = "";
+        let sep2 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -34219,13 +34219,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep + cb;
-              sep = "";
+                comment += sep2 + cb;
+              sep2 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep += source;
+                sep2 += source;
               hasSpace = true;
               break;
             default:
@@ -34268,18 +34268,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep && !value) {
+          if (!props.anchor && !props.tag && !sep2 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -34333,8 +34333,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+        if (!isMap3 && !sep2 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -34346,7 +34346,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep ?? [], {
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -34357,8 +34357,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep)
-                for (const st of sep) {
+              if (sep2)
+                for (const st of sep2) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -34375,7 +34375,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -34555,7 +34555,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep = "";
+      let sep2 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -34572,24 +34572,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep === " ")
-            sep = "\n";
-          else if (!prevMoreIndented && sep === "\n")
-            sep = "\n\n";
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep === "\n")
+          if (sep2 === "\n")
             value += "\n";
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          value += sep + content;
-          sep = " ";
+          value += sep2 + content;
+          sep2 = " ";
           prevMoreIndented = false;
         }
       }
@@ -34772,25 +34772,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep = " ";
+      let sep2 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep === "\n")
-            res += sep;
+          if (sep2 === "\n")
+            res += sep2;
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          res += sep + lm;
-          sep = " ";
+          res += sep2 + lm;
+          sep2 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep + (match?.[1] ?? "");
+      return res + sep2 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -35600,14 +35600,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep, value }) {
+    function stringifyItem({ start, key, sep: sep2, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep)
-        for (const st of sep)
+      if (sep2)
+        for (const st of sep2)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -36472,12 +36472,12 @@ var require_parser = __commonJS({
       }
       return prev.splice(i, prev.length);
     }
-    function arrayPushArray(target2, source) {
+    function arrayPushArray(target, source) {
       if (source.length < 1e5)
-        Array.prototype.push.apply(target2, source);
+        Array.prototype.push.apply(target, source);
       else
         for (let i = 0; i < source.length; ++i)
-          target2.push(source[i]);
+          target.push(source[i]);
     }
     function fixFlowSeqItems(fc) {
       if (fc.start.type === "flow-seq-start") {
@@ -36774,18 +36774,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep;
+          let sep2;
           if (scalar2.end) {
-            sep = scalar2.end;
-            sep.push(this.sourceToken);
+            sep2 = scalar2.end;
+            sep2.push(this.sourceToken);
             delete scalar2.end;
           } else
-            sep = [this.sourceToken];
+            sep2 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar2.offset,
             indent: scalar2.indent,
-            items: [{ start, key: scalar2, sep }]
+            items: [{ start, key: scalar2, sep: sep2 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -36938,15 +36938,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep = it.sep;
-                  sep.push(this.sourceToken);
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep }]
+                    items: [{ start: start2, key, sep: sep2 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -37140,13 +37140,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep = fc.end.splice(1, fc.end.length);
-            sep.push(this.sourceToken);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep }]
+              items: [{ start, key: fc, sep: sep2 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -37324,7 +37324,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse2(src, reviver, options) {
+    function parse4(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -37365,7 +37365,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse2;
+    exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments2;
     exports.parseDocument = parseDocument;
     exports.stringify = stringify;
@@ -37450,6 +37450,1464 @@ var require_ucs2length = __commonJS({
   }
 });
 
+// node_modules/content-type/dist/index.js
+var require_dist2 = __commonJS({
+  "node_modules/content-type/dist/index.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.format = format;
+    exports.parse = parse4;
+    var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+    var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var QUOTE_REGEXP = /[\\"]/g;
+    var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    var NullObject = /* @__PURE__ */ (() => {
+      const C = function() {
+      };
+      C.prototype = /* @__PURE__ */ Object.create(null);
+      return C;
+    })();
+    function format(obj) {
+      const { type, parameters } = obj;
+      if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+      }
+      let result = type;
+      if (parameters) {
+        for (const param of Object.keys(parameters)) {
+          if (!TOKEN_REGEXP.test(param)) {
+            throw new TypeError(`Invalid parameter name: ${param}`);
+          }
+          result += `; ${param}=${qstring(parameters[param])}`;
+        }
+      }
+      return result;
+    }
+    function parse4(header, options) {
+      const stopChar = options?.comma === true ? COMMA : 65536;
+      const len = header.length;
+      let index = skipOWS(header, options?.start ?? 0, len);
+      const valueStart = index;
+      index = skipValue(header, index, len, stopChar);
+      const valueEnd = trailingOWS(header, valueStart, index);
+      const type = header.slice(valueStart, valueEnd).toLowerCase();
+      if (options?.parameters === false) {
+        return { type, index, parameters: new NullObject() };
+      }
+      return parseParameters(header, type, index, len, stopChar);
+    }
+    var SP = 32;
+    var HTAB = 9;
+    var SEMI = 59;
+    var EQ = 61;
+    var DQUOTE = 34;
+    var BSLASH = 92;
+    var COMMA = 44;
+    function parseParameters(header, type, index, len, stopChar) {
+      const parameters = new NullObject();
+      parameter: while (index < len) {
+        if (header.charCodeAt(index) === stopChar)
+          break;
+        index = skipOWS(header, index + 1, len);
+        const keyStart = index;
+        while (index < len) {
+          const code = header.charCodeAt(index);
+          if (code === stopChar)
+            break parameter;
+          if (code === SEMI)
+            continue parameter;
+          if (code === EQ) {
+            const keyEnd = trailingOWS(header, keyStart, index);
+            const key = header.slice(keyStart, keyEnd).toLowerCase();
+            index = skipOWS(header, index + 1, len);
+            if (index < len && header.charCodeAt(index) === DQUOTE) {
+              index++;
+              let value = "";
+              while (index < len) {
+                const code2 = header.charCodeAt(index++);
+                if (code2 === DQUOTE) {
+                  index = skipValue(header, index, len, stopChar);
+                  if (parameters[key] === void 0)
+                    parameters[key] = value;
+                  break;
+                }
+                if (code2 === BSLASH && index < len) {
+                  value += header[index++];
+                  continue;
+                }
+                value += String.fromCharCode(code2);
+              }
+              continue parameter;
+            }
+            const valueStart = index;
+            index = skipValue(header, index, len, stopChar);
+            if (parameters[key] === void 0) {
+              const valueEnd = trailingOWS(header, valueStart, index);
+              parameters[key] = header.slice(valueStart, valueEnd);
+            }
+            continue parameter;
+          }
+          index++;
+        }
+      }
+      return { type, index, parameters };
+    }
+    function skipValue(str2, index, len, stopChar) {
+      while (index < len) {
+        const code = str2.charCodeAt(index);
+        if (code === SEMI || code === stopChar)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function skipOWS(header, index, len) {
+      while (index < len) {
+        const char = header.charCodeAt(index);
+        if (char !== SP && char !== HTAB)
+          break;
+        index++;
+      }
+      return index;
+    }
+    function trailingOWS(header, start, end) {
+      while (end > start) {
+        const char = header.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+          break;
+        end--;
+      }
+      return end;
+    }
+    function qstring(str2) {
+      if (TOKEN_REGEXP.test(str2))
+        return str2;
+      if (TEXT_REGEXP.test(str2))
+        return `"${str2.replace(QUOTE_REGEXP, "\\$&")}"`;
+      throw new TypeError(`Invalid parameter value: ${str2}`);
+    }
+  }
+});
+
+// node_modules/bottleneck/light.js
+var require_light = __commonJS({
+  "node_modules/bottleneck/light.js"(exports, module) {
+    (function(global2, factory) {
+      typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
+    })(exports, (function() {
+      "use strict";
+      var commonjsGlobal = typeof globalThis !== "undefined" ? globalThis : typeof window !== "undefined" ? window : typeof global !== "undefined" ? global : typeof self !== "undefined" ? self : {};
+      function getCjsExportFromNamespace(n) {
+        return n && n["default"] || n;
+      }
+      var load = function(received, defaults, onto = {}) {
+        var k, ref2, v;
+        for (k in defaults) {
+          v = defaults[k];
+          onto[k] = (ref2 = received[k]) != null ? ref2 : v;
+        }
+        return onto;
+      };
+      var overwrite = function(received, defaults, onto = {}) {
+        var k, v;
+        for (k in received) {
+          v = received[k];
+          if (defaults[k] !== void 0) {
+            onto[k] = v;
+          }
+        }
+        return onto;
+      };
+      var parser = {
+        load,
+        overwrite
+      };
+      var DLList;
+      DLList = class DLList {
+        constructor(incr, decr) {
+          this.incr = incr;
+          this.decr = decr;
+          this._first = null;
+          this._last = null;
+          this.length = 0;
+        }
+        push(value) {
+          var node;
+          this.length++;
+          if (typeof this.incr === "function") {
+            this.incr();
+          }
+          node = {
+            value,
+            prev: this._last,
+            next: null
+          };
+          if (this._last != null) {
+            this._last.next = node;
+            this._last = node;
+          } else {
+            this._first = this._last = node;
+          }
+          return void 0;
+        }
+        shift() {
+          var value;
+          if (this._first == null) {
+            return;
+          } else {
+            this.length--;
+            if (typeof this.decr === "function") {
+              this.decr();
+            }
+          }
+          value = this._first.value;
+          if ((this._first = this._first.next) != null) {
+            this._first.prev = null;
+          } else {
+            this._last = null;
+          }
+          return value;
+        }
+        first() {
+          if (this._first != null) {
+            return this._first.value;
+          }
+        }
+        getArray() {
+          var node, ref2, results;
+          node = this._first;
+          results = [];
+          while (node != null) {
+            results.push((ref2 = node, node = node.next, ref2.value));
+          }
+          return results;
+        }
+        forEachShift(cb) {
+          var node;
+          node = this.shift();
+          while (node != null) {
+            cb(node), node = this.shift();
+          }
+          return void 0;
+        }
+        debug() {
+          var node, ref2, ref1, ref22, results;
+          node = this._first;
+          results = [];
+          while (node != null) {
+            results.push((ref2 = node, node = node.next, {
+              value: ref2.value,
+              prev: (ref1 = ref2.prev) != null ? ref1.value : void 0,
+              next: (ref22 = ref2.next) != null ? ref22.value : void 0
+            }));
+          }
+          return results;
+        }
+      };
+      var DLList_1 = DLList;
+      var Events;
+      Events = class Events {
+        constructor(instance) {
+          this.instance = instance;
+          this._events = {};
+          if (this.instance.on != null || this.instance.once != null || this.instance.removeAllListeners != null) {
+            throw new Error("An Emitter already exists for this object");
+          }
+          this.instance.on = (name2, cb) => {
+            return this._addListener(name2, "many", cb);
+          };
+          this.instance.once = (name2, cb) => {
+            return this._addListener(name2, "once", cb);
+          };
+          this.instance.removeAllListeners = (name2 = null) => {
+            if (name2 != null) {
+              return delete this._events[name2];
+            } else {
+              return this._events = {};
+            }
+          };
+        }
+        _addListener(name2, status, cb) {
+          var base;
+          if ((base = this._events)[name2] == null) {
+            base[name2] = [];
+          }
+          this._events[name2].push({ cb, status });
+          return this.instance;
+        }
+        listenerCount(name2) {
+          if (this._events[name2] != null) {
+            return this._events[name2].length;
+          } else {
+            return 0;
+          }
+        }
+        async trigger(name2, ...args) {
+          var e, promises;
+          try {
+            if (name2 !== "debug") {
+              this.trigger("debug", `Event triggered: ${name2}`, args);
+            }
+            if (this._events[name2] == null) {
+              return;
+            }
+            this._events[name2] = this._events[name2].filter(function(listener) {
+              return listener.status !== "none";
+            });
+            promises = this._events[name2].map(async (listener) => {
+              var e2, returned;
+              if (listener.status === "none") {
+                return;
+              }
+              if (listener.status === "once") {
+                listener.status = "none";
+              }
+              try {
+                returned = typeof listener.cb === "function" ? listener.cb(...args) : void 0;
+                if (typeof (returned != null ? returned.then : void 0) === "function") {
+                  return await returned;
+                } else {
+                  return returned;
+                }
+              } catch (error) {
+                e2 = error;
+                {
+                  this.trigger("error", e2);
+                }
+                return null;
+              }
+            });
+            return (await Promise.all(promises)).find(function(x) {
+              return x != null;
+            });
+          } catch (error) {
+            e = error;
+            {
+              this.trigger("error", e);
+            }
+            return null;
+          }
+        }
+      };
+      var Events_1 = Events;
+      var DLList$1, Events$1, Queues;
+      DLList$1 = DLList_1;
+      Events$1 = Events_1;
+      Queues = class Queues {
+        constructor(num_priorities) {
+          var i;
+          this.Events = new Events$1(this);
+          this._length = 0;
+          this._lists = (function() {
+            var j, ref2, results;
+            results = [];
+            for (i = j = 1, ref2 = num_priorities; 1 <= ref2 ? j <= ref2 : j >= ref2; i = 1 <= ref2 ? ++j : --j) {
+              results.push(new DLList$1((() => {
+                return this.incr();
+              }), (() => {
+                return this.decr();
+              })));
+            }
+            return results;
+          }).call(this);
+        }
+        incr() {
+          if (this._length++ === 0) {
+            return this.Events.trigger("leftzero");
+          }
+        }
+        decr() {
+          if (--this._length === 0) {
+            return this.Events.trigger("zero");
+          }
+        }
+        push(job) {
+          return this._lists[job.options.priority].push(job);
+        }
+        queued(priority) {
+          if (priority != null) {
+            return this._lists[priority].length;
+          } else {
+            return this._length;
+          }
+        }
+        shiftAll(fn) {
+          return this._lists.forEach(function(list) {
+            return list.forEachShift(fn);
+          });
+        }
+        getFirst(arr = this._lists) {
+          var j, len, list;
+          for (j = 0, len = arr.length; j < len; j++) {
+            list = arr[j];
+            if (list.length > 0) {
+              return list;
+            }
+          }
+          return [];
+        }
+        shiftLastFrom(priority) {
+          return this.getFirst(this._lists.slice(priority).reverse()).shift();
+        }
+      };
+      var Queues_1 = Queues;
+      var BottleneckError;
+      BottleneckError = class BottleneckError extends Error {
+      };
+      var BottleneckError_1 = BottleneckError;
+      var BottleneckError$1, DEFAULT_PRIORITY, Job, NUM_PRIORITIES, parser$1;
+      NUM_PRIORITIES = 10;
+      DEFAULT_PRIORITY = 5;
+      parser$1 = parser;
+      BottleneckError$1 = BottleneckError_1;
+      Job = class Job {
+        constructor(task, args, options, jobDefaults, rejectOnDrop, Events2, _states, Promise2) {
+          this.task = task;
+          this.args = args;
+          this.rejectOnDrop = rejectOnDrop;
+          this.Events = Events2;
+          this._states = _states;
+          this.Promise = Promise2;
+          this.options = parser$1.load(options, jobDefaults);
+          this.options.priority = this._sanitizePriority(this.options.priority);
+          if (this.options.id === jobDefaults.id) {
+            this.options.id = `${this.options.id}-${this._randomIndex()}`;
+          }
+          this.promise = new this.Promise((_resolve, _reject) => {
+            this._resolve = _resolve;
+            this._reject = _reject;
+          });
+          this.retryCount = 0;
+        }
+        _sanitizePriority(priority) {
+          var sProperty;
+          sProperty = ~~priority !== priority ? DEFAULT_PRIORITY : priority;
+          if (sProperty < 0) {
+            return 0;
+          } else if (sProperty > NUM_PRIORITIES - 1) {
+            return NUM_PRIORITIES - 1;
+          } else {
+            return sProperty;
+          }
+        }
+        _randomIndex() {
+          return Math.random().toString(36).slice(2);
+        }
+        doDrop({ error, message = "This job has been dropped by Bottleneck" } = {}) {
+          if (this._states.remove(this.options.id)) {
+            if (this.rejectOnDrop) {
+              this._reject(error != null ? error : new BottleneckError$1(message));
+            }
+            this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
+            return true;
+          } else {
+            return false;
+          }
+        }
+        _assertStatus(expected) {
+          var status;
+          status = this._states.jobStatus(this.options.id);
+          if (!(status === expected || expected === "DONE" && status === null)) {
+            throw new BottleneckError$1(`Invalid job status ${status}, expected ${expected}. Please open an issue at https://github.com/SGrondin/bottleneck/issues`);
+          }
+        }
+        doReceive() {
+          this._states.start(this.options.id);
+          return this.Events.trigger("received", { args: this.args, options: this.options });
+        }
+        doQueue(reachedHWM, blocked) {
+          this._assertStatus("RECEIVED");
+          this._states.next(this.options.id);
+          return this.Events.trigger("queued", { args: this.args, options: this.options, reachedHWM, blocked });
+        }
+        doRun() {
+          if (this.retryCount === 0) {
+            this._assertStatus("QUEUED");
+            this._states.next(this.options.id);
+          } else {
+            this._assertStatus("EXECUTING");
+          }
+          return this.Events.trigger("scheduled", { args: this.args, options: this.options });
+        }
+        async doExecute(chained, clearGlobalState, run, free) {
+          var error, eventInfo, passed;
+          if (this.retryCount === 0) {
+            this._assertStatus("RUNNING");
+            this._states.next(this.options.id);
+          } else {
+            this._assertStatus("EXECUTING");
+          }
+          eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
+          this.Events.trigger("executing", eventInfo);
+          try {
+            passed = await (chained != null ? chained.schedule(this.options, this.task, ...this.args) : this.task(...this.args));
+            if (clearGlobalState()) {
+              this.doDone(eventInfo);
+              await free(this.options, eventInfo);
+              this._assertStatus("DONE");
+              return this._resolve(passed);
+            }
+          } catch (error1) {
+            error = error1;
+            return this._onFailure(error, eventInfo, clearGlobalState, run, free);
+          }
+        }
+        doExpire(clearGlobalState, run, free) {
+          var error, eventInfo;
+          if (this._states.jobStatus(this.options.id === "RUNNING")) {
+            this._states.next(this.options.id);
+          }
+          this._assertStatus("EXECUTING");
+          eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
+          error = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error, eventInfo, clearGlobalState, run, free);
+        }
+        async _onFailure(error, eventInfo, clearGlobalState, run, free) {
+          var retry2, retryAfter;
+          if (clearGlobalState()) {
+            retry2 = await this.Events.trigger("failed", error, eventInfo);
+            if (retry2 != null) {
+              retryAfter = ~~retry2;
+              this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
+              this.retryCount++;
+              return run(retryAfter);
+            } else {
+              this.doDone(eventInfo);
+              await free(this.options, eventInfo);
+              this._assertStatus("DONE");
+              return this._reject(error);
+            }
+          }
+        }
+        doDone(eventInfo) {
+          this._assertStatus("EXECUTING");
+          this._states.next(this.options.id);
+          return this.Events.trigger("done", eventInfo);
+        }
+      };
+      var Job_1 = Job;
+      var BottleneckError$2, LocalDatastore, parser$2;
+      parser$2 = parser;
+      BottleneckError$2 = BottleneckError_1;
+      LocalDatastore = class LocalDatastore {
+        constructor(instance, storeOptions, storeInstanceOptions) {
+          this.instance = instance;
+          this.storeOptions = storeOptions;
+          this.clientId = this.instance._randomIndex();
+          parser$2.load(storeInstanceOptions, storeInstanceOptions, this);
+          this._nextRequest = this._lastReservoirRefresh = this._lastReservoirIncrease = Date.now();
+          this._running = 0;
+          this._done = 0;
+          this._unblockTime = 0;
+          this.ready = this.Promise.resolve();
+          this.clients = {};
+          this._startHeartbeat();
+        }
+        _startHeartbeat() {
+          var base;
+          if (this.heartbeat == null && (this.storeOptions.reservoirRefreshInterval != null && this.storeOptions.reservoirRefreshAmount != null || this.storeOptions.reservoirIncreaseInterval != null && this.storeOptions.reservoirIncreaseAmount != null)) {
+            return typeof (base = this.heartbeat = setInterval(() => {
+              var amount, incr, maximum, now, reservoir;
+              now = Date.now();
+              if (this.storeOptions.reservoirRefreshInterval != null && now >= this._lastReservoirRefresh + this.storeOptions.reservoirRefreshInterval) {
+                this._lastReservoirRefresh = now;
+                this.storeOptions.reservoir = this.storeOptions.reservoirRefreshAmount;
+                this.instance._drainAll(this.computeCapacity());
+              }
+              if (this.storeOptions.reservoirIncreaseInterval != null && now >= this._lastReservoirIncrease + this.storeOptions.reservoirIncreaseInterval) {
+                ({
+                  reservoirIncreaseAmount: amount,
+                  reservoirIncreaseMaximum: maximum,
+                  reservoir
+                } = this.storeOptions);
+                this._lastReservoirIncrease = now;
+                incr = maximum != null ? Math.min(amount, maximum - reservoir) : amount;
+                if (incr > 0) {
+                  this.storeOptions.reservoir += incr;
+                  return this.instance._drainAll(this.computeCapacity());
+                }
+              }
+            }, this.heartbeatInterval)).unref === "function" ? base.unref() : void 0;
+          } else {
+            return clearInterval(this.heartbeat);
+          }
+        }
+        async __publish__(message) {
+          await this.yieldLoop();
+          return this.instance.Events.trigger("message", message.toString());
+        }
+        async __disconnect__(flush) {
+          await this.yieldLoop();
+          clearInterval(this.heartbeat);
+          return this.Promise.resolve();
+        }
+        yieldLoop(t = 0) {
+          return new this.Promise(function(resolve6, reject) {
+            return setTimeout(resolve6, t);
+          });
+        }
+        computePenalty() {
+          var ref2;
+          return (ref2 = this.storeOptions.penalty) != null ? ref2 : 15 * this.storeOptions.minTime || 5e3;
+        }
+        async __updateSettings__(options) {
+          await this.yieldLoop();
+          parser$2.overwrite(options, options, this.storeOptions);
+          this._startHeartbeat();
+          this.instance._drainAll(this.computeCapacity());
+          return true;
+        }
+        async __running__() {
+          await this.yieldLoop();
+          return this._running;
+        }
+        async __queued__() {
+          await this.yieldLoop();
+          return this.instance.queued();
+        }
+        async __done__() {
+          await this.yieldLoop();
+          return this._done;
+        }
+        async __groupCheck__(time) {
+          await this.yieldLoop();
+          return this._nextRequest + this.timeout < time;
+        }
+        computeCapacity() {
+          var maxConcurrent, reservoir;
+          ({ maxConcurrent, reservoir } = this.storeOptions);
+          if (maxConcurrent != null && reservoir != null) {
+            return Math.min(maxConcurrent - this._running, reservoir);
+          } else if (maxConcurrent != null) {
+            return maxConcurrent - this._running;
+          } else if (reservoir != null) {
+            return reservoir;
+          } else {
+            return null;
+          }
+        }
+        conditionsCheck(weight) {
+          var capacity;
+          capacity = this.computeCapacity();
+          return capacity == null || weight <= capacity;
+        }
+        async __incrementReservoir__(incr) {
+          var reservoir;
+          await this.yieldLoop();
+          reservoir = this.storeOptions.reservoir += incr;
+          this.instance._drainAll(this.computeCapacity());
+          return reservoir;
+        }
+        async __currentReservoir__() {
+          await this.yieldLoop();
+          return this.storeOptions.reservoir;
+        }
+        isBlocked(now) {
+          return this._unblockTime >= now;
+        }
+        check(weight, now) {
+          return this.conditionsCheck(weight) && this._nextRequest - now <= 0;
+        }
+        async __check__(weight) {
+          var now;
+          await this.yieldLoop();
+          now = Date.now();
+          return this.check(weight, now);
+        }
+        async __register__(index, weight, expiration) {
+          var now, wait;
+          await this.yieldLoop();
+          now = Date.now();
+          if (this.conditionsCheck(weight)) {
+            this._running += weight;
+            if (this.storeOptions.reservoir != null) {
+              this.storeOptions.reservoir -= weight;
+            }
+            wait = Math.max(this._nextRequest - now, 0);
+            this._nextRequest = now + wait + this.storeOptions.minTime;
+            return {
+              success: true,
+              wait,
+              reservoir: this.storeOptions.reservoir
+            };
+          } else {
+            return {
+              success: false
+            };
+          }
+        }
+        strategyIsBlock() {
+          return this.storeOptions.strategy === 3;
+        }
+        async __submit__(queueLength, weight) {
+          var blocked, now, reachedHWM;
+          await this.yieldLoop();
+          if (this.storeOptions.maxConcurrent != null && weight > this.storeOptions.maxConcurrent) {
+            throw new BottleneckError$2(`Impossible to add a job having a weight of ${weight} to a limiter having a maxConcurrent setting of ${this.storeOptions.maxConcurrent}`);
+          }
+          now = Date.now();
+          reachedHWM = this.storeOptions.highWater != null && queueLength === this.storeOptions.highWater && !this.check(weight, now);
+          blocked = this.strategyIsBlock() && (reachedHWM || this.isBlocked(now));
+          if (blocked) {
+            this._unblockTime = now + this.computePenalty();
+            this._nextRequest = this._unblockTime + this.storeOptions.minTime;
+            this.instance._dropAllQueued();
+          }
+          return {
+            reachedHWM,
+            blocked,
+            strategy: this.storeOptions.strategy
+          };
+        }
+        async __free__(index, weight) {
+          await this.yieldLoop();
+          this._running -= weight;
+          this._done += weight;
+          this.instance._drainAll(this.computeCapacity());
+          return {
+            running: this._running
+          };
+        }
+      };
+      var LocalDatastore_1 = LocalDatastore;
+      var BottleneckError$3, States;
+      BottleneckError$3 = BottleneckError_1;
+      States = class States {
+        constructor(status1) {
+          this.status = status1;
+          this._jobs = {};
+          this.counts = this.status.map(function() {
+            return 0;
+          });
+        }
+        next(id) {
+          var current, next;
+          current = this._jobs[id];
+          next = current + 1;
+          if (current != null && next < this.status.length) {
+            this.counts[current]--;
+            this.counts[next]++;
+            return this._jobs[id]++;
+          } else if (current != null) {
+            this.counts[current]--;
+            return delete this._jobs[id];
+          }
+        }
+        start(id) {
+          var initial;
+          initial = 0;
+          this._jobs[id] = initial;
+          return this.counts[initial]++;
+        }
+        remove(id) {
+          var current;
+          current = this._jobs[id];
+          if (current != null) {
+            this.counts[current]--;
+            delete this._jobs[id];
+          }
+          return current != null;
+        }
+        jobStatus(id) {
+          var ref2;
+          return (ref2 = this.status[this._jobs[id]]) != null ? ref2 : null;
+        }
+        statusJobs(status) {
+          var k, pos, ref2, results, v;
+          if (status != null) {
+            pos = this.status.indexOf(status);
+            if (pos < 0) {
+              throw new BottleneckError$3(`status must be one of ${this.status.join(", ")}`);
+            }
+            ref2 = this._jobs;
+            results = [];
+            for (k in ref2) {
+              v = ref2[k];
+              if (v === pos) {
+                results.push(k);
+              }
+            }
+            return results;
+          } else {
+            return Object.keys(this._jobs);
+          }
+        }
+        statusCounts() {
+          return this.counts.reduce(((acc, v, i) => {
+            acc[this.status[i]] = v;
+            return acc;
+          }), {});
+        }
+      };
+      var States_1 = States;
+      var DLList$2, Sync;
+      DLList$2 = DLList_1;
+      Sync = class Sync {
+        constructor(name2, Promise2) {
+          this.schedule = this.schedule.bind(this);
+          this.name = name2;
+          this.Promise = Promise2;
+          this._running = 0;
+          this._queue = new DLList$2();
+        }
+        isEmpty() {
+          return this._queue.length === 0;
+        }
+        async _tryToRun() {
+          var args, cb, error, reject, resolve6, returned, task;
+          if (this._running < 1 && this._queue.length > 0) {
+            this._running++;
+            ({ task, args, resolve: resolve6, reject } = this._queue.shift());
+            cb = await (async function() {
+              try {
+                returned = await task(...args);
+                return function() {
+                  return resolve6(returned);
+                };
+              } catch (error1) {
+                error = error1;
+                return function() {
+                  return reject(error);
+                };
+              }
+            })();
+            this._running--;
+            this._tryToRun();
+            return cb();
+          }
+        }
+        schedule(task, ...args) {
+          var promise, reject, resolve6;
+          resolve6 = reject = null;
+          promise = new this.Promise(function(_resolve, _reject) {
+            resolve6 = _resolve;
+            return reject = _reject;
+          });
+          this._queue.push({ task, args, resolve: resolve6, reject });
+          this._tryToRun();
+          return promise;
+        }
+      };
+      var Sync_1 = Sync;
+      var version = "2.19.5";
+      var version$1 = {
+        version
+      };
+      var version$2 = /* @__PURE__ */ Object.freeze({
+        version,
+        default: version$1
+      });
+      var require$$2 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
+      var require$$3 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
+      var require$$4 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
+      var Events$2, Group, IORedisConnection$1, RedisConnection$1, Scripts$1, parser$3;
+      parser$3 = parser;
+      Events$2 = Events_1;
+      RedisConnection$1 = require$$2;
+      IORedisConnection$1 = require$$3;
+      Scripts$1 = require$$4;
+      Group = (function() {
+        class Group2 {
+          constructor(limiterOptions = {}) {
+            this.deleteKey = this.deleteKey.bind(this);
+            this.limiterOptions = limiterOptions;
+            parser$3.load(this.limiterOptions, this.defaults, this);
+            this.Events = new Events$2(this);
+            this.instances = {};
+            this.Bottleneck = Bottleneck_1;
+            this._startAutoCleanup();
+            this.sharedConnection = this.connection != null;
+            if (this.connection == null) {
+              if (this.limiterOptions.datastore === "redis") {
+                this.connection = new RedisConnection$1(Object.assign({}, this.limiterOptions, { Events: this.Events }));
+              } else if (this.limiterOptions.datastore === "ioredis") {
+                this.connection = new IORedisConnection$1(Object.assign({}, this.limiterOptions, { Events: this.Events }));
+              }
+            }
+          }
+          key(key = "") {
+            var ref2;
+            return (ref2 = this.instances[key]) != null ? ref2 : (() => {
+              var limiter;
+              limiter = this.instances[key] = new this.Bottleneck(Object.assign(this.limiterOptions, {
+                id: `${this.id}-${key}`,
+                timeout: this.timeout,
+                connection: this.connection
+              }));
+              this.Events.trigger("created", limiter, key);
+              return limiter;
+            })();
+          }
+          async deleteKey(key = "") {
+            var deleted, instance;
+            instance = this.instances[key];
+            if (this.connection) {
+              deleted = await this.connection.__runCommand__(["del", ...Scripts$1.allKeys(`${this.id}-${key}`)]);
+            }
+            if (instance != null) {
+              delete this.instances[key];
+              await instance.disconnect();
+            }
+            return instance != null || deleted > 0;
+          }
+          limiters() {
+            var k, ref2, results, v;
+            ref2 = this.instances;
+            results = [];
+            for (k in ref2) {
+              v = ref2[k];
+              results.push({
+                key: k,
+                limiter: v
+              });
+            }
+            return results;
+          }
+          keys() {
+            return Object.keys(this.instances);
+          }
+          async clusterKeys() {
+            var cursor, end, found, i, k, keys, len, next, start;
+            if (this.connection == null) {
+              return this.Promise.resolve(this.keys());
+            }
+            keys = [];
+            cursor = null;
+            start = `b_${this.id}-`.length;
+            end = "_settings".length;
+            while (cursor !== 0) {
+              [next, found] = await this.connection.__runCommand__(["scan", cursor != null ? cursor : 0, "match", `b_${this.id}-*_settings`, "count", 1e4]);
+              cursor = ~~next;
+              for (i = 0, len = found.length; i < len; i++) {
+                k = found[i];
+                keys.push(k.slice(start, -end));
+              }
+            }
+            return keys;
+          }
+          _startAutoCleanup() {
+            var base;
+            clearInterval(this.interval);
+            return typeof (base = this.interval = setInterval(async () => {
+              var e, k, ref2, results, time, v;
+              time = Date.now();
+              ref2 = this.instances;
+              results = [];
+              for (k in ref2) {
+                v = ref2[k];
+                try {
+                  if (await v._store.__groupCheck__(time)) {
+                    results.push(this.deleteKey(k));
+                  } else {
+                    results.push(void 0);
+                  }
+                } catch (error) {
+                  e = error;
+                  results.push(v.Events.trigger("error", e));
+                }
+              }
+              return results;
+            }, this.timeout / 2)).unref === "function" ? base.unref() : void 0;
+          }
+          updateSettings(options = {}) {
+            parser$3.overwrite(options, this.defaults, this);
+            parser$3.overwrite(options, options, this.limiterOptions);
+            if (options.timeout != null) {
+              return this._startAutoCleanup();
+            }
+          }
+          disconnect(flush = true) {
+            var ref2;
+            if (!this.sharedConnection) {
+              return (ref2 = this.connection) != null ? ref2.disconnect(flush) : void 0;
+            }
+          }
+        }
+        Group2.prototype.defaults = {
+          timeout: 1e3 * 60 * 5,
+          connection: null,
+          Promise,
+          id: "group-key"
+        };
+        return Group2;
+      }).call(commonjsGlobal);
+      var Group_1 = Group;
+      var Batcher, Events$3, parser$4;
+      parser$4 = parser;
+      Events$3 = Events_1;
+      Batcher = (function() {
+        class Batcher2 {
+          constructor(options = {}) {
+            this.options = options;
+            parser$4.load(this.options, this.defaults, this);
+            this.Events = new Events$3(this);
+            this._arr = [];
+            this._resetPromise();
+            this._lastFlush = Date.now();
+          }
+          _resetPromise() {
+            return this._promise = new this.Promise((res, rej) => {
+              return this._resolve = res;
+            });
+          }
+          _flush() {
+            clearTimeout(this._timeout);
+            this._lastFlush = Date.now();
+            this._resolve();
+            this.Events.trigger("batch", this._arr);
+            this._arr = [];
+            return this._resetPromise();
+          }
+          add(data) {
+            var ret;
+            this._arr.push(data);
+            ret = this._promise;
+            if (this._arr.length === this.maxSize) {
+              this._flush();
+            } else if (this.maxTime != null && this._arr.length === 1) {
+              this._timeout = setTimeout(() => {
+                return this._flush();
+              }, this.maxTime);
+            }
+            return ret;
+          }
+        }
+        Batcher2.prototype.defaults = {
+          maxTime: null,
+          maxSize: null,
+          Promise
+        };
+        return Batcher2;
+      }).call(commonjsGlobal);
+      var Batcher_1 = Batcher;
+      var require$$4$1 = () => console.log("You must import the full version of Bottleneck in order to use this feature.");
+      var require$$8 = getCjsExportFromNamespace(version$2);
+      var Bottleneck2, DEFAULT_PRIORITY$1, Events$4, Job$1, LocalDatastore$1, NUM_PRIORITIES$1, Queues$1, RedisDatastore$1, States$1, Sync$1, parser$5, splice = [].splice;
+      NUM_PRIORITIES$1 = 10;
+      DEFAULT_PRIORITY$1 = 5;
+      parser$5 = parser;
+      Queues$1 = Queues_1;
+      Job$1 = Job_1;
+      LocalDatastore$1 = LocalDatastore_1;
+      RedisDatastore$1 = require$$4$1;
+      Events$4 = Events_1;
+      States$1 = States_1;
+      Sync$1 = Sync_1;
+      Bottleneck2 = (function() {
+        class Bottleneck3 {
+          constructor(options = {}, ...invalid) {
+            var storeInstanceOptions, storeOptions;
+            this._addToQueue = this._addToQueue.bind(this);
+            this._validateOptions(options, invalid);
+            parser$5.load(options, this.instanceDefaults, this);
+            this._queues = new Queues$1(NUM_PRIORITIES$1);
+            this._scheduled = {};
+            this._states = new States$1(["RECEIVED", "QUEUED", "RUNNING", "EXECUTING"].concat(this.trackDoneStatus ? ["DONE"] : []));
+            this._limiter = null;
+            this.Events = new Events$4(this);
+            this._submitLock = new Sync$1("submit", this.Promise);
+            this._registerLock = new Sync$1("register", this.Promise);
+            storeOptions = parser$5.load(options, this.storeDefaults, {});
+            this._store = (function() {
+              if (this.datastore === "redis" || this.datastore === "ioredis" || this.connection != null) {
+                storeInstanceOptions = parser$5.load(options, this.redisStoreDefaults, {});
+                return new RedisDatastore$1(this, storeOptions, storeInstanceOptions);
+              } else if (this.datastore === "local") {
+                storeInstanceOptions = parser$5.load(options, this.localStoreDefaults, {});
+                return new LocalDatastore$1(this, storeOptions, storeInstanceOptions);
+              } else {
+                throw new Bottleneck3.prototype.BottleneckError(`Invalid datastore type: ${this.datastore}`);
+              }
+            }).call(this);
+            this._queues.on("leftzero", () => {
+              var ref2;
+              return (ref2 = this._store.heartbeat) != null ? typeof ref2.ref === "function" ? ref2.ref() : void 0 : void 0;
+            });
+            this._queues.on("zero", () => {
+              var ref2;
+              return (ref2 = this._store.heartbeat) != null ? typeof ref2.unref === "function" ? ref2.unref() : void 0 : void 0;
+            });
+          }
+          _validateOptions(options, invalid) {
+            if (!(options != null && typeof options === "object" && invalid.length === 0)) {
+              throw new Bottleneck3.prototype.BottleneckError("Bottleneck v2 takes a single object argument. Refer to https://github.com/SGrondin/bottleneck#upgrading-to-v2 if you're upgrading from Bottleneck v1.");
+            }
+          }
+          ready() {
+            return this._store.ready;
+          }
+          clients() {
+            return this._store.clients;
+          }
+          channel() {
+            return `b_${this.id}`;
+          }
+          channel_client() {
+            return `b_${this.id}_${this._store.clientId}`;
+          }
+          publish(message) {
+            return this._store.__publish__(message);
+          }
+          disconnect(flush = true) {
+            return this._store.__disconnect__(flush);
+          }
+          chain(_limiter) {
+            this._limiter = _limiter;
+            return this;
+          }
+          queued(priority) {
+            return this._queues.queued(priority);
+          }
+          clusterQueued() {
+            return this._store.__queued__();
+          }
+          empty() {
+            return this.queued() === 0 && this._submitLock.isEmpty();
+          }
+          running() {
+            return this._store.__running__();
+          }
+          done() {
+            return this._store.__done__();
+          }
+          jobStatus(id) {
+            return this._states.jobStatus(id);
+          }
+          jobs(status) {
+            return this._states.statusJobs(status);
+          }
+          counts() {
+            return this._states.statusCounts();
+          }
+          _randomIndex() {
+            return Math.random().toString(36).slice(2);
+          }
+          check(weight = 1) {
+            return this._store.__check__(weight);
+          }
+          _clearGlobalState(index) {
+            if (this._scheduled[index] != null) {
+              clearTimeout(this._scheduled[index].expiration);
+              delete this._scheduled[index];
+              return true;
+            } else {
+              return false;
+            }
+          }
+          async _free(index, job, options, eventInfo) {
+            var e, running;
+            try {
+              ({ running } = await this._store.__free__(index, options.weight));
+              this.Events.trigger("debug", `Freed ${options.id}`, eventInfo);
+              if (running === 0 && this.empty()) {
+                return this.Events.trigger("idle");
+              }
+            } catch (error1) {
+              e = error1;
+              return this.Events.trigger("error", e);
+            }
+          }
+          _run(index, job, wait) {
+            var clearGlobalState, free, run;
+            job.doRun();
+            clearGlobalState = this._clearGlobalState.bind(this, index);
+            run = this._run.bind(this, index, job);
+            free = this._free.bind(this, index, job);
+            return this._scheduled[index] = {
+              timeout: setTimeout(() => {
+                return job.doExecute(this._limiter, clearGlobalState, run, free);
+              }, wait),
+              expiration: job.options.expiration != null ? setTimeout(function() {
+                return job.doExpire(clearGlobalState, run, free);
+              }, wait + job.options.expiration) : void 0,
+              job
+            };
+          }
+          _drainOne(capacity) {
+            return this._registerLock.schedule(() => {
+              var args, index, next, options, queue;
+              if (this.queued() === 0) {
+                return this.Promise.resolve(null);
+              }
+              queue = this._queues.getFirst();
+              ({ options, args } = next = queue.first());
+              if (capacity != null && options.weight > capacity) {
+                return this.Promise.resolve(null);
+              }
+              this.Events.trigger("debug", `Draining ${options.id}`, { args, options });
+              index = this._randomIndex();
+              return this._store.__register__(index, options.weight, options.expiration).then(({ success, wait, reservoir }) => {
+                var empty;
+                this.Events.trigger("debug", `Drained ${options.id}`, { success, args, options });
+                if (success) {
+                  queue.shift();
+                  empty = this.empty();
+                  if (empty) {
+                    this.Events.trigger("empty");
+                  }
+                  if (reservoir === 0) {
+                    this.Events.trigger("depleted", empty);
+                  }
+                  this._run(index, next, wait);
+                  return this.Promise.resolve(options.weight);
+                } else {
+                  return this.Promise.resolve(null);
+                }
+              });
+            });
+          }
+          _drainAll(capacity, total = 0) {
+            return this._drainOne(capacity).then((drained) => {
+              var newCapacity;
+              if (drained != null) {
+                newCapacity = capacity != null ? capacity - drained : capacity;
+                return this._drainAll(newCapacity, total + drained);
+              } else {
+                return this.Promise.resolve(total);
+              }
+            }).catch((e) => {
+              return this.Events.trigger("error", e);
+            });
+          }
+          _dropAllQueued(message) {
+            return this._queues.shiftAll(function(job) {
+              return job.doDrop({ message });
+            });
+          }
+          stop(options = {}) {
+            var done, waitForExecuting;
+            options = parser$5.load(options, this.stopDefaults);
+            waitForExecuting = (at) => {
+              var finished;
+              finished = () => {
+                var counts;
+                counts = this._states.counts;
+                return counts[0] + counts[1] + counts[2] + counts[3] === at;
+              };
+              return new this.Promise((resolve6, reject) => {
+                if (finished()) {
+                  return resolve6();
+                } else {
+                  return this.on("done", () => {
+                    if (finished()) {
+                      this.removeAllListeners("done");
+                      return resolve6();
+                    }
+                  });
+                }
+              });
+            };
+            done = options.dropWaitingJobs ? (this._run = function(index, next) {
+              return next.doDrop({
+                message: options.dropErrorMessage
+              });
+            }, this._drainOne = () => {
+              return this.Promise.resolve(null);
+            }, this._registerLock.schedule(() => {
+              return this._submitLock.schedule(() => {
+                var k, ref2, v;
+                ref2 = this._scheduled;
+                for (k in ref2) {
+                  v = ref2[k];
+                  if (this.jobStatus(v.job.options.id) === "RUNNING") {
+                    clearTimeout(v.timeout);
+                    clearTimeout(v.expiration);
+                    v.job.doDrop({
+                      message: options.dropErrorMessage
+                    });
+                  }
+                }
+                this._dropAllQueued(options.dropErrorMessage);
+                return waitForExecuting(0);
+              });
+            })) : this.schedule({
+              priority: NUM_PRIORITIES$1 - 1,
+              weight: 0
+            }, () => {
+              return waitForExecuting(1);
+            });
+            this._receive = function(job) {
+              return job._reject(new Bottleneck3.prototype.BottleneckError(options.enqueueErrorMessage));
+            };
+            this.stop = () => {
+              return this.Promise.reject(new Bottleneck3.prototype.BottleneckError("stop() has already been called"));
+            };
+            return done;
+          }
+          async _addToQueue(job) {
+            var args, blocked, error, options, reachedHWM, shifted, strategy;
+            ({ args, options } = job);
+            try {
+              ({ reachedHWM, blocked, strategy } = await this._store.__submit__(this.queued(), options.weight));
+            } catch (error1) {
+              error = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error });
+              job.doDrop({ error });
+              return false;
+            }
+            if (blocked) {
+              job.doDrop();
+              return true;
+            } else if (reachedHWM) {
+              shifted = strategy === Bottleneck3.prototype.strategy.LEAK ? this._queues.shiftLastFrom(options.priority) : strategy === Bottleneck3.prototype.strategy.OVERFLOW_PRIORITY ? this._queues.shiftLastFrom(options.priority + 1) : strategy === Bottleneck3.prototype.strategy.OVERFLOW ? job : void 0;
+              if (shifted != null) {
+                shifted.doDrop();
+              }
+              if (shifted == null || strategy === Bottleneck3.prototype.strategy.OVERFLOW) {
+                if (shifted == null) {
+                  job.doDrop();
+                }
+                return reachedHWM;
+              }
+            }
+            job.doQueue(reachedHWM, blocked);
+            this._queues.push(job);
+            await this._drainAll();
+            return reachedHWM;
+          }
+          _receive(job) {
+            if (this._states.jobStatus(job.options.id) != null) {
+              job._reject(new Bottleneck3.prototype.BottleneckError(`A job with the same id already exists (id=${job.options.id})`));
+              return false;
+            } else {
+              job.doReceive();
+              return this._submitLock.schedule(this._addToQueue, job);
+            }
+          }
+          submit(...args) {
+            var cb, fn, job, options, ref2, ref1, task;
+            if (typeof args[0] === "function") {
+              ref2 = args, [fn, ...args] = ref2, [cb] = splice.call(args, -1);
+              options = parser$5.load({}, this.jobDefaults);
+            } else {
+              ref1 = args, [options, fn, ...args] = ref1, [cb] = splice.call(args, -1);
+              options = parser$5.load(options, this.jobDefaults);
+            }
+            task = (...args2) => {
+              return new this.Promise(function(resolve6, reject) {
+                return fn(...args2, function(...args3) {
+                  return (args3[0] != null ? reject : resolve6)(args3);
+                });
+              });
+            };
+            job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            job.promise.then(function(args2) {
+              return typeof cb === "function" ? cb(...args2) : void 0;
+            }).catch(function(args2) {
+              if (Array.isArray(args2)) {
+                return typeof cb === "function" ? cb(...args2) : void 0;
+              } else {
+                return typeof cb === "function" ? cb(args2) : void 0;
+              }
+            });
+            return this._receive(job);
+          }
+          schedule(...args) {
+            var job, options, task;
+            if (typeof args[0] === "function") {
+              [task, ...args] = args;
+              options = {};
+            } else {
+              [options, task, ...args] = args;
+            }
+            job = new Job$1(task, args, options, this.jobDefaults, this.rejectOnDrop, this.Events, this._states, this.Promise);
+            this._receive(job);
+            return job.promise;
+          }
+          wrap(fn) {
+            var schedule, wrapped;
+            schedule = this.schedule.bind(this);
+            wrapped = function(...args) {
+              return schedule(fn.bind(this), ...args);
+            };
+            wrapped.withOptions = function(options, ...args) {
+              return schedule(options, fn, ...args);
+            };
+            return wrapped;
+          }
+          async updateSettings(options = {}) {
+            await this._store.__updateSettings__(parser$5.overwrite(options, this.storeDefaults));
+            parser$5.overwrite(options, this.instanceDefaults, this);
+            return this;
+          }
+          currentReservoir() {
+            return this._store.__currentReservoir__();
+          }
+          incrementReservoir(incr = 0) {
+            return this._store.__incrementReservoir__(incr);
+          }
+        }
+        Bottleneck3.default = Bottleneck3;
+        Bottleneck3.Events = Events$4;
+        Bottleneck3.version = Bottleneck3.prototype.version = require$$8.version;
+        Bottleneck3.strategy = Bottleneck3.prototype.strategy = {
+          LEAK: 1,
+          OVERFLOW: 2,
+          OVERFLOW_PRIORITY: 4,
+          BLOCK: 3
+        };
+        Bottleneck3.BottleneckError = Bottleneck3.prototype.BottleneckError = BottleneckError_1;
+        Bottleneck3.Group = Bottleneck3.prototype.Group = Group_1;
+        Bottleneck3.RedisConnection = Bottleneck3.prototype.RedisConnection = require$$2;
+        Bottleneck3.IORedisConnection = Bottleneck3.prototype.IORedisConnection = require$$3;
+        Bottleneck3.Batcher = Bottleneck3.prototype.Batcher = Batcher_1;
+        Bottleneck3.prototype.jobDefaults = {
+          priority: DEFAULT_PRIORITY$1,
+          weight: 1,
+          expiration: null,
+          id: "<no-id>"
+        };
+        Bottleneck3.prototype.storeDefaults = {
+          maxConcurrent: null,
+          minTime: 0,
+          highWater: null,
+          strategy: Bottleneck3.prototype.strategy.LEAK,
+          penalty: null,
+          reservoir: null,
+          reservoirRefreshInterval: null,
+          reservoirRefreshAmount: null,
+          reservoirIncreaseInterval: null,
+          reservoirIncreaseAmount: null,
+          reservoirIncreaseMaximum: null
+        };
+        Bottleneck3.prototype.localStoreDefaults = {
+          Promise,
+          timeout: null,
+          heartbeatInterval: 250
+        };
+        Bottleneck3.prototype.redisStoreDefaults = {
+          Promise,
+          timeout: null,
+          heartbeatInterval: 5e3,
+          clientTimeout: 1e4,
+          Redis: null,
+          clientOptions: {},
+          clusterNodes: null,
+          clearDatastore: false,
+          connection: null
+        };
+        Bottleneck3.prototype.instanceDefaults = {
+          datastore: "local",
+          connection: null,
+          id: "<no-id>",
+          rejectOnDrop: true,
+          trackDoneStatus: false,
+          Promise
+        };
+        Bottleneck3.prototype.stopDefaults = {
+          enqueueErrorMessage: "This limiter has been stopped and cannot accept new jobs.",
+          dropWaitingJobs: true,
+          dropErrorMessage: "This limiter has been stopped."
+        };
+        return Bottleneck3;
+      }).call(commonjsGlobal);
+      var Bottleneck_1 = Bottleneck2;
+      var lib = Bottleneck_1;
+      return lib;
+    }));
+  }
+});
+
 // src/action/inputs.ts
 import { readFileSync } from "node:fs";
 
@@ -37501,12 +38959,26 @@ function readBoolean(env, name2, fallback) {
   if (["false", "False", "FALSE"].includes(raw)) return false;
   throw new ActionInputError(`input ${name2} must be true or false, got ${JSON.stringify(raw)}`);
 }
+function readChoice(env, name2, choices) {
+  const raw = readInput(env, name2);
+  if (raw === "") return choices[0];
+  if (choices.includes(raw)) return raw;
+  throw new ActionInputError(`input ${name2} must be one of ${choices.join(", ")}, got ${JSON.stringify(raw)}`);
+}
+var DEFAULT_DRIFT_LABEL = "edgeops-drift";
+function readLabels(env) {
+  const given = env.INPUT_DRIFT_ISSUE_LABELS ?? env["INPUT_DRIFT-ISSUE-LABELS"];
+  if (given === void 0) return [DEFAULT_DRIFT_LABEL];
+  return given.split(/[,\n]/).map((l) => l.trim()).filter((l) => l !== "");
+}
+var CHECKSUM = /^sha256:[0-9a-f]{64}$/;
 var optional = (value) => value === "" ? void 0 : value;
 function asRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
 }
-function deriveCommand(eventName, ref2, event) {
+function deriveCommand(eventName, ref2, event, checksum) {
   if (eventName === "schedule") return "drift";
+  if (eventName === "workflow_dispatch" && checksum) return "apply";
   if (eventName === "push") {
     const defaultBranch = asRecord(event.repository).default_branch;
     return typeof defaultBranch === "string" && ref2 === `refs/heads/${defaultBranch}` ? "apply" : "plan";
@@ -37547,7 +39019,11 @@ function readInputs(env, github) {
     throw new ActionInputError(`input command must be one of ${COMMANDS.join(", ")} (or empty to follow the event), got ${JSON.stringify(rawCommand)}`);
   }
   const paths = readInput(env, "path").split(/\s+/).filter((p) => p !== "");
-  const command = rawCommand === "" ? deriveCommand(github.eventName, github.ref, github.event) : rawCommand;
+  const checksum = optional(readInput(env, "checksum"));
+  if (checksum !== void 0 && !CHECKSUM.test(checksum)) {
+    throw new ActionInputError(`input checksum must be a plan checksum as edgeops plan prints it (sha256: and 64 hex digits), got ${JSON.stringify(checksum)}`);
+  }
+  const command = rawCommand === "" ? deriveCommand(github.eventName, github.ref, github.event, checksum) : rawCommand;
   const against = optional(readInput(env, "against"));
   if (against !== void 0 && command === "apply") {
     const why = rawCommand === "" ? ` (apply follows from the ${github.eventName} event on ${github.ref})` : "";
@@ -37561,12 +39037,18 @@ function readInputs(env, github) {
     apiKey: optional(readInput(env, "api-key")),
     stack: optional(readInput(env, "stack")),
     comment: readBoolean(env, "comment", true),
-    failOnDrift: readBoolean(env, "fail-on-drift", false),
+    failOnDrift: readBoolean(env, "fail-on-drift", true),
     githubToken: optional(readInput(env, "github-token")) ?? optional(env.GITHUB_TOKEN ?? ""),
     workingDirectory: optional(readInput(env, "working-directory")),
     against,
     adopt: readBoolean(env, "adopt", false),
-    allowDeletes: readBoolean(env, "allow-deletes", false)
+    allowDeletes: readBoolean(env, "allow-deletes", false),
+    onStale: readChoice(env, "on-stale", ["fail", "replan"]),
+    checksum,
+    commentFailure: readChoice(env, "comment-failure", ["fail", "warn"]),
+    // An issue is how a schedule's finding reaches people; a drift run by hand or on a pull request reports in place.
+    driftIssue: readBoolean(env, "drift-issue", github.eventName === "schedule"),
+    driftIssueLabels: readLabels(env)
   };
 }
 
@@ -37607,6 +39089,9 @@ function runEdgeops(args, opts) {
   });
 }
 
+// src/action/failure.ts
+import { isAbsolute, relative as relative2, resolve as resolve3 } from "node:path";
+
 // src/action/report.ts
 function fenced(text, info = "text") {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
@@ -37634,10 +39119,10 @@ The command exited with code ${run.code}:
 
 ${fenced(output || "(no output)")}`;
 }
-function footer(github, what) {
+function footer(github, what, note) {
   const sha = github.headSha ? ` for \`${github.headSha.slice(0, 7)}\`` : "";
   const run = github.runUrl ? ` \xB7 [workflow run](${github.runUrl})` : "";
-  return `${what}${sha}${run} \xB7 this comment is updated on every push`;
+  return `${what}${sha}${note ? ` \xB7 ${note}` : ""}${run} \xB7 this comment is updated on every push`;
 }
 function fullPlanAt(github) {
   return github.runUrl ? `the [job summary](${github.runUrl})` : "the job summary";
@@ -37671,6 +39156,16 @@ var name = {
   type: "string",
   pattern: NAME_PATTERN,
   description: 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.'
+};
+var OLD_NAME_PATTERN = `^(?:[A-Za-z]+/)?${NAME_PATTERN.slice(1)}`;
+var movedFrom = {
+  description: "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.",
+  type: ["string", "array"],
+  pattern: OLD_NAME_PATTERN,
+  items: { type: "string", pattern: OLD_NAME_PATTERN, errorMessage: "must be a name of this kind (old-name or Kind/old-name)" },
+  minItems: 1,
+  uniqueItems: true,
+  errorMessage: { type: "must be a name or a list of names", pattern: "must be a name of this kind (old-name or Kind/old-name)" }
 };
 var description = {
   type: "string",
@@ -37729,15 +39224,15 @@ function unsettable(schema) {
 }
 var NOT_NULL = { type: ["boolean", "number", "string", "array", "object"] };
 var enabled = unsettable({ type: "boolean", description: "Apply the module to traffic (default true)." });
-function object(properties, required = [], extra = {}) {
-  return { type: "object", properties, ...required.length ? { required } : {}, additionalProperties: false, ...extra };
+function object(properties2, required = [], extra = {}) {
+  return { type: "object", properties: properties2, ...required.length ? { required } : {}, additionalProperties: false, ...extra };
 }
 function kindSchema(kind, text, fields, required, extra = {}) {
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: `edgeops ${kind}`,
     description: text,
-    ...object({ kind: kindConst(kind), name, ...fields }, ["kind", "name", ...required], extra),
+    ...object({ kind: kindConst(kind), name, moved_from: movedFrom, ...fields }, ["kind", "name", ...required], extra),
     definitions: { secret: secretDefinition }
   };
 }
@@ -37766,8 +39261,8 @@ function resolveStack(flag, env, config) {
 }
 
 // src/manifest/discover.ts
-import { readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, join, relative, resolve as resolve2 } from "node:path";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve as resolve2 } from "node:path";
 
 // src/kinds/adopt-keys.ts
 import { createHash } from "node:crypto";
@@ -37938,6 +39433,7 @@ function markerKind(def) {
     fromLive: fromLive2,
     normalizeDesired: normalize4,
     ...def.adoptKeys ? { adoptKeys: def.adoptKeys } : {},
+    ...def.unique ? { unique: def.unique } : {},
     ...crud,
     ...modules.length > 0 ? moduleHooks((live) => `${def.path}/${live.id}`) : {}
   };
@@ -37958,6 +39454,12 @@ var certificateAuthority = markerKind({
 
 // src/client/http.ts
 var import_undici = __toESM(require_undici(), 1);
+
+// src/client/retry.ts
+var NOT_SENT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+var UNREACHABLE_CODES = /* @__PURE__ */ new Set([...NOT_SENT_CODES, "ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+
+// src/client/http.ts
 function withPostRetry(api, check) {
   const candidate = api;
   return typeof candidate.retryPostIf === "function" ? candidate.retryPostIf(check) : api;
@@ -38149,6 +39651,19 @@ var MUTUAL_TLS_REF = {
   pointer: "/mutual_tls/certificate_authority_ids/*",
   kinds: ["CertificateAuthority"]
 };
+var HOSTPORTS = {
+  field: "hostports",
+  scope: "hostport",
+  key(hostport) {
+    if (!hostport.startsWith("[")) return hostport.toLowerCase();
+    const colon = hostport.lastIndexOf(":");
+    try {
+      return `${new URL(`http://${hostport.slice(0, colon)}`).hostname}${hostport.slice(colon)}`;
+    } catch {
+      return hostport.toLowerCase();
+    }
+  }
+};
 var TCP_MODULES = {
   backend,
   ip_restriction: ipRestriction,
@@ -38173,7 +39688,8 @@ function edgeKind(opts) {
     normalize: edgeNormalizer(opts.modules),
     refs: opts.refs,
     modules: moduleNames,
-    adoptKeys: hostportKeys
+    adoptKeys: hostportKeys,
+    unique: [HOSTPORTS]
   });
 }
 
@@ -38415,6 +39931,12 @@ function projectSchema() {
         type: "boolean",
         description: "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`."
       },
+      retry_budget: {
+        type: "integer",
+        minimum: 0,
+        maximum: 3600,
+        description: "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)."
+      },
       api_key: {
         not: {},
         errorMessage: "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key"
@@ -38426,7 +39948,9 @@ function projectSchema() {
 
 // src/manifest/discover.ts
 var SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
-var isManifestName = (name2) => /\.ya?ml$/.test(name2) && !PROJECT_FILE_NAMES.includes(name2);
+var YAML_NAME = /\.ya?ml$/i;
+var isProjectFileName = (name2) => PROJECT_FILE_NAMES.includes(name2.toLowerCase());
+var isManifestName = (name2) => YAML_NAME.test(name2) && !isProjectFileName(name2);
 var reason = (err) => {
   const code = err.code;
   if (code === "ENOENT" || code === "ENOTDIR") return "does not exist";
@@ -38434,9 +39958,23 @@ var reason = (err) => {
   if (code === "ELOOP") return "symbolic link loop";
   return code ?? err.message;
 };
+function projectFilesIn(dir) {
+  try {
+    return readdirSync(dir).filter(isProjectFileName).sort().map((name2) => join(dir, name2)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
+  } catch {
+    return [];
+  }
+}
+function nearestProjectFiles(dir) {
+  for (let at = dir; ; at = dirname(at)) {
+    const found = projectFilesIn(at);
+    if (found.length > 0) return found;
+    if (existsSync(join(at, ".git")) || dirname(at) === at) return [];
+  }
+}
 function discover(paths, cwd) {
-  const out = { manifests: [], projectFiles: [], issues: [] };
-  const seen = /* @__PURE__ */ new Set();
+  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
+  const seen = /* @__PURE__ */ new Map();
   const rel = (abs) => relative(cwd, abs) || ".";
   const issue = (abs, message) => {
     out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
@@ -38447,11 +39985,14 @@ function discover(paths, cwd) {
       real = realpathSync(abs);
     } catch (err) {
       issue(abs, `cannot read: ${reason(err)}`);
-      return;
+      return void 0;
     }
-    if (seen.has(real)) return;
-    seen.add(real);
-    list.push({ abs, rel: rel(abs) });
+    const known = seen.get(real);
+    if (known) return known;
+    const file = { abs, rel: rel(abs) };
+    seen.set(real, file);
+    list.push(file);
+    return file;
   };
   const statOf = (abs) => {
     try {
@@ -38461,7 +40002,7 @@ function discover(paths, cwd) {
       return void 0;
     }
   };
-  const walk = (dir, visited) => {
+  const walk = (dir, visited, root) => {
     let entries;
     try {
       entries = readdirSync(dir).sort();
@@ -38471,32 +40012,50 @@ function discover(paths, cwd) {
     }
     for (const name2 of entries) {
       const abs = join(dir, name2);
-      if (name2.startsWith(".") || SKIPPED_DIRS.has(name2)) continue;
+      if (SKIPPED_DIRS.has(name2)) continue;
+      if (name2.startsWith(".")) {
+        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
+        continue;
+      }
       const stat = statOf(abs);
       if (!stat) continue;
       if (stat.isDirectory()) {
         const real = realpathSync(abs);
         if (visited.has(real)) continue;
-        walk(abs, new Set(visited).add(real));
+        walk(abs, new Set(visited).add(real), root);
       } else if (stat.isFile() && isManifestName(name2)) {
-        add(out.manifests, abs);
+        const file = add(out.manifests, abs);
+        if (file) root.manifests.push(file);
+      } else if (stat.isFile() && !isProjectFileName(name2)) {
+        root.skipped.push(rel(abs));
       }
+    }
+  };
+  const useProjectFiles = (root, files) => {
+    for (const abs of files) {
+      const file = add(out.projectFiles, abs);
+      if (file) root.projectFiles.push(file);
     }
   };
   for (const path of paths) {
     const abs = resolve2(cwd, path);
+    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
+    out.roots.push(root);
     const stat = statOf(abs);
-    if (!stat) continue;
+    if (!stat) {
+      root.unreadable = true;
+      continue;
+    }
     if (stat.isDirectory()) {
-      for (const name2 of PROJECT_FILE_NAMES) {
-        const candidate = join(abs, name2);
-        if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) add(out.projectFiles, candidate);
-      }
-      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]));
-    } else if (PROJECT_FILE_NAMES.includes(basename(abs))) {
-      add(out.projectFiles, abs);
+      useProjectFiles(root, nearestProjectFiles(abs));
+      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
+    } else if (isProjectFileName(basename(abs))) {
+      root.projectOnly = true;
+      useProjectFiles(root, [abs]);
     } else {
-      add(out.manifests, abs);
+      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
+      const file = add(out.manifests, abs);
+      if (file) root.manifests.push(file);
     }
   }
   return out;
@@ -38545,8 +40104,8 @@ function ipv6ToBigInt(ip) {
   const [head = "", tail2] = text.split("::");
   const left = head === "" ? [] : head.split(":");
   const right = tail2 === void 0 || tail2 === "" ? [] : tail2.split(":");
-  const groups = tail2 === void 0 ? left : [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
-  return groups.reduce((acc, g) => acc << 16n | BigInt(parseInt(g, 16)), 0n);
+  const groups2 = tail2 === void 0 ? left : [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
+  return groups2.reduce((acc, g) => acc << 16n | BigInt(parseInt(g, 16)), 0n);
 }
 function cidrProblem(value) {
   const slash = value.indexOf("/");
@@ -38866,12 +40425,12 @@ var Walker = class {
     return out;
   }
   alias(source, pointer, pos) {
-    const target2 = this.anchors.get(source);
-    if (!target2) throw new TreeError(pos, `alias *${source} has no anchor before it`);
-    if (this.open.has(target2)) throw new TreeError(pos, `alias *${source} refers to a value that contains it`);
+    const target = this.anchors.get(source);
+    if (!target) throw new TreeError(pos, `alias *${source} has no anchor before it`);
+    if (this.open.has(target)) throw new TreeError(pos, `alias *${source} refers to a value that contains it`);
     this.aliasDepth++;
     try {
-      const value = this.value(target2, pointer, pos);
+      const value = this.value(target, pointer, pos);
       this.positions.set(pointer, pos);
       return value;
     } finally {
@@ -38943,8 +40502,9 @@ function parseFile(file) {
 
 // src/manifest/schema-compile.ts
 var IPPolicy = validate10;
-var schema11 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicy", "description": "An IP policy; its rules are IPPolicyRule documents.", "type": "object", "properties": { "kind": { "const": "IPPolicy", "description": "Always IPPolicy." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema11 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicy", "description": "An IP policy; its rules are IPPolicyRule documents.", "type": "object", "properties": { "kind": { "const": "IPPolicy", "description": "Always IPPolicy." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 var pattern0 = new RegExp("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "u");
+var pattern1 = new RegExp("^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "u");
 var func2 = require_ucs2length().default;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -38969,7 +40529,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema11, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -39013,46 +40573,126 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema11.properties.moved_from.type }, message: "must be string,array", schema: schema11.properties.moved_from.type, parentSchema: schema11.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema11.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema11.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema11.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema11.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          } else {
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema11.properties.moved_from.items.type, parentSchema: schema11.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema11.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema11.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
           }
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema11.properties.description.type, parentSchema: schema11.properties.description, data: data2 };
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema11.properties.description.type, parentSchema: schema11.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err13];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err13);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err8 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema11.properties.metadata.type, parentSchema: schema11.properties.metadata, data: data3 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema11.properties.metadata.type, parentSchema: schema11.properties.metadata, data: data5 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema11.type, parentSchema: schema11, data };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema11.type, parentSchema: schema11, data };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err15];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -39060,7 +40700,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var IPPolicyRule = validate11;
-var schema12 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicyRule", "description": "Allows or denies one CIDR range in an IP policy.", "type": "object", "properties": { "kind": { "const": "IPPolicyRule", "description": "Always IPPolicyRule." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "cidr": { "type": "string", "format": "cidr", "description": "An IPv4 or IPv6 range in CIDR notation (10.0.0.0/8)." }, "ip_policy_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "action": { "type": "string", "enum": ["allow", "deny"] } }, "required": ["kind", "name", "cidr", "ip_policy_id", "action"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema12 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicyRule", "description": "Allows or denies one CIDR range in an IP policy.", "type": "object", "properties": { "kind": { "const": "IPPolicyRule", "description": "Always IPPolicyRule." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "cidr": { "type": "string", "format": "cidr", "description": "An IPv4 or IPv6 range in CIDR notation (10.0.0.0/8)." }, "ip_policy_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "action": { "type": "string", "enum": ["allow", "deny"] } }, "required": ["kind", "name", "cidr", "ip_policy_id", "action"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 var formats0 = AJV_FORMATS.cidr;
 function validate11(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -39112,7 +40752,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "cidr" || key0 === "ip_policy_id" || key0 === "action")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "cidr" || key0 === "ip_policy_id" || key0 === "action")) {
         const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema12, data };
         if (vErrors === null) {
           vErrors = [err5];
@@ -39156,88 +40796,100 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema12.properties.moved_from.type }, message: "must be string,array", schema: schema12.properties.moved_from.type, parentSchema: schema12.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema12.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema12.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err10];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err10);
           }
           errors++;
         }
-      } else {
-        const err10 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.description.type, parentSchema: schema12.properties.description, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema12.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
         }
-        errors++;
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema12.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.moved_from.items.type, parentSchema: schema12.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err14 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema12.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
       }
     }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema12.properties.metadata.type, parentSchema: schema12.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.cidr !== void 0) {
-      let data4 = data.cidr;
+    if (data.description !== void 0) {
+      let data4 = data.description;
       if (typeof data4 === "string") {
-        if (!formats0(data4)) {
-          const err12 = { instancePath: instancePath + "/cidr", schemaPath: "#/properties/cidr/format", keyword: "format", params: { format: "cidr" }, message: 'must match format "cidr"', schema: "cidr", parentSchema: schema12.properties.cidr, data: data4 };
+        if (func2(data4) > 255) {
+          const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema12.properties.description, data: data4 };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err15];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err15);
           }
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/cidr", schemaPath: "#/properties/cidr/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.cidr.type, parentSchema: schema12.properties.cidr, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.ip_policy_id !== void 0) {
-      let data5 = data.ip_policy_id;
-      if (typeof data5 === "string") {
-        if (func2(data5) < 1) {
-          const err14 = { instancePath: instancePath + "/ip_policy_id", schemaPath: "#/properties/ip_policy_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema12.properties.ip_policy_id, data: data5 };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      } else {
-        const err15 = { instancePath: instancePath + "/ip_policy_id", schemaPath: "#/properties/ip_policy_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.ip_policy_id.type, parentSchema: schema12.properties.ip_policy_id, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.action !== void 0) {
-      let data6 = data.action;
-      if (typeof data6 !== "string") {
-        const err16 = { instancePath: instancePath + "/action", schemaPath: "#/properties/action/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.action.type, parentSchema: schema12.properties.action, data: data6 };
+        const err16 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.description.type, parentSchema: schema12.properties.description, data: data4 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -39245,8 +40897,11 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data6 === "allow" || data6 === "deny")) {
-        const err17 = { instancePath: instancePath + "/action", schemaPath: "#/properties/action/enum", keyword: "enum", params: { allowedValues: schema12.properties.action.enum }, message: "must be equal to one of the allowed values", schema: schema12.properties.action.enum, parentSchema: schema12.properties.action, data: data6 };
+    }
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err17 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema12.properties.metadata.type, parentSchema: schema12.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -39255,12 +40910,77 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.cidr !== void 0) {
+      let data6 = data.cidr;
+      if (typeof data6 === "string") {
+        if (!formats0(data6)) {
+          const err18 = { instancePath: instancePath + "/cidr", schemaPath: "#/properties/cidr/format", keyword: "format", params: { format: "cidr" }, message: 'must match format "cidr"', schema: "cidr", parentSchema: schema12.properties.cidr, data: data6 };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+      } else {
+        const err19 = { instancePath: instancePath + "/cidr", schemaPath: "#/properties/cidr/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.cidr.type, parentSchema: schema12.properties.cidr, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.ip_policy_id !== void 0) {
+      let data7 = data.ip_policy_id;
+      if (typeof data7 === "string") {
+        if (func2(data7) < 1) {
+          const err20 = { instancePath: instancePath + "/ip_policy_id", schemaPath: "#/properties/ip_policy_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema12.properties.ip_policy_id, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+      } else {
+        const err21 = { instancePath: instancePath + "/ip_policy_id", schemaPath: "#/properties/ip_policy_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.ip_policy_id.type, parentSchema: schema12.properties.ip_policy_id, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+    if (data.action !== void 0) {
+      let data8 = data.action;
+      if (typeof data8 !== "string") {
+        const err22 = { instancePath: instancePath + "/action", schemaPath: "#/properties/action/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema12.properties.action.type, parentSchema: schema12.properties.action, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+      if (!(data8 === "allow" || data8 === "deny")) {
+        const err23 = { instancePath: instancePath + "/action", schemaPath: "#/properties/action/enum", keyword: "enum", params: { allowedValues: schema12.properties.action.enum }, message: "must be equal to one of the allowed values", schema: schema12.properties.action.enum, parentSchema: schema12.properties.action, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema12.type, parentSchema: schema12, data };
+    const err24 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema12.type, parentSchema: schema12, data };
     if (vErrors === null) {
-      vErrors = [err18];
+      vErrors = [err24];
     } else {
-      vErrors.push(err18);
+      vErrors.push(err24);
     }
     errors++;
   }
@@ -39268,9 +40988,9 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var CertificateAuthority = validate12;
-var schema13 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops CertificateAuthority", "description": "A certificate authority, for mutual TLS.", "type": "object", "properties": { "kind": { "const": "CertificateAuthority", "description": "Always CertificateAuthority." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "ca_pem": { "$ref": "#/definitions/secret", "description": "PEM CA certificate(s): a string, {file: path} or {env: VARIABLE}." } }, "required": ["kind", "name", "ca_pem"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema13 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops CertificateAuthority", "description": "A certificate authority, for mutual TLS.", "type": "object", "properties": { "kind": { "const": "CertificateAuthority", "description": "Always CertificateAuthority." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "ca_pem": { "$ref": "#/definitions/secret", "description": "PEM CA certificate(s): a string, {file: path} or {env: VARIABLE}." } }, "required": ["kind", "name", "ca_pem"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 var schema14 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
-var pattern3 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+var pattern9 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -39303,7 +41023,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "ca_pem")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "ca_pem")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema13, data };
         if (vErrors === null) {
           vErrors = [err3];
@@ -39347,106 +41067,112 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema13.properties.moved_from.type }, message: "must be string,array", schema: schema13.properties.moved_from.type, parentSchema: schema13.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema13.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema13.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema13.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema13.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema13.properties.moved_from.items.type, parentSchema: schema13.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err12 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema13.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema13.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema13.properties.description.type, parentSchema: schema13.properties.description, data: data2 };
+        const err14 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema13.properties.description.type, parentSchema: schema13.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err9 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema13.properties.metadata.type, parentSchema: schema13.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.ca_pem !== void 0) {
-      let data4 = data.ca_pem;
-      const _errs12 = errors;
-      let valid2 = false;
-      let passing0 = null;
-      const _errs13 = errors;
-      if (typeof data4 !== "string") {
-        const err10 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[0].type, parentSchema: schema14.oneOf[0], data: data4 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      var _valid0 = _errs13 === errors;
-      if (_valid0) {
-        valid2 = true;
-        passing0 = 0;
-      }
-      const _errs15 = errors;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.file === void 0) {
-          const err11 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema14.oneOf[1].required, parentSchema: schema14.oneOf[1], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        for (const key1 in data4) {
-          if (!(key1 === "file")) {
-            const err12 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema14.oneOf[1], data: data4 };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        if (data4.file !== void 0) {
-          let data5 = data4.file;
-          if (typeof data5 === "string") {
-            if (func2(data5) < 1) {
-              const err13 = { instancePath: instancePath + "/ca_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema14.oneOf[1].properties.file, data: data5 };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          } else {
-            const err14 = { instancePath: instancePath + "/ca_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[1].properties.file.type, parentSchema: schema14.oneOf[1].properties.file, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err15 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema14.oneOf[1].type, parentSchema: schema14.oneOf[1], data: data4 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err15 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema13.properties.metadata.type, parentSchema: schema13.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -39454,51 +41180,54 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid0 = _errs15 === errors;
-      if (_valid0 && valid2) {
-        valid2 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid2 = true;
-          passing0 = 1;
+    }
+    if (data.ca_pem !== void 0) {
+      let data6 = data.ca_pem;
+      const _errs18 = errors;
+      let valid5 = false;
+      let passing0 = null;
+      const _errs19 = errors;
+      if (typeof data6 !== "string") {
+        const err16 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[0].type, parentSchema: schema14.oneOf[0], data: data6 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
-        const _errs20 = errors;
-        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-          if (data4.env === void 0) {
-            const err16 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema14.oneOf[2].required, parentSchema: schema14.oneOf[2], data: data4 };
+        errors++;
+      }
+      var _valid0 = _errs19 === errors;
+      if (_valid0) {
+        valid5 = true;
+        passing0 = 0;
+      }
+      const _errs21 = errors;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (data6.file === void 0) {
+          const err17 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema14.oneOf[1].required, parentSchema: schema14.oneOf[1], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          if (!(key1 === "file")) {
+            const err18 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema14.oneOf[1], data: data6 };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err18];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err18);
             }
             errors++;
           }
-          for (const key2 in data4) {
-            if (!(key2 === "env")) {
-              const err17 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema14.oneOf[2], data: data4 };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-          }
-          if (data4.env !== void 0) {
-            let data6 = data4.env;
-            if (typeof data6 === "string") {
-              if (!pattern3.test(data6)) {
-                const err18 = { instancePath: instancePath + "/ca_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema14.oneOf[2].properties.env, data: data6 };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            } else {
-              const err19 = { instancePath: instancePath + "/ca_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[2].properties.env.type, parentSchema: schema14.oneOf[2].properties.env, data: data6 };
+        }
+        if (data6.file !== void 0) {
+          let data7 = data6.file;
+          if (typeof data7 === "string") {
+            if (func2(data7) < 1) {
+              const err19 = { instancePath: instancePath + "/ca_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema14.oneOf[1].properties.file, data: data7 };
               if (vErrors === null) {
                 vErrors = [err19];
               } else {
@@ -39506,40 +41235,111 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        } else {
-          const err20 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema14.oneOf[2].type, parentSchema: schema14.oneOf[2], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err20];
           } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-        var _valid0 = _errs20 === errors;
-        if (_valid0 && valid2) {
-          valid2 = false;
-          passing0 = [passing0, 2];
-        } else {
-          if (_valid0) {
-            valid2 = true;
-            passing0 = 2;
+            const err20 = { instancePath: instancePath + "/ca_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[1].properties.file.type, parentSchema: schema14.oneOf[1].properties.file, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
           }
         }
-      }
-      if (!valid2) {
-        const err21 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema14.oneOf, parentSchema: schema14, data: data4 };
+      } else {
+        const err21 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema14.oneOf[1].type, parentSchema: schema14.oneOf[1], data: data6 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
           vErrors.push(err21);
         }
         errors++;
+      }
+      var _valid0 = _errs21 === errors;
+      if (_valid0 && valid5) {
+        valid5 = false;
+        passing0 = [passing0, 1];
       } else {
-        errors = _errs12;
+        if (_valid0) {
+          valid5 = true;
+          passing0 = 1;
+        }
+        const _errs26 = errors;
+        if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+          if (data6.env === void 0) {
+            const err22 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema14.oneOf[2].required, parentSchema: schema14.oneOf[2], data: data6 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+          for (const key2 in data6) {
+            if (!(key2 === "env")) {
+              const err23 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema14.oneOf[2], data: data6 };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+          if (data6.env !== void 0) {
+            let data8 = data6.env;
+            if (typeof data8 === "string") {
+              if (!pattern9.test(data8)) {
+                const err24 = { instancePath: instancePath + "/ca_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema14.oneOf[2].properties.env, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            } else {
+              const err25 = { instancePath: instancePath + "/ca_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema14.oneOf[2].properties.env.type, parentSchema: schema14.oneOf[2].properties.env, data: data8 };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err26 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema14.oneOf[2].type, parentSchema: schema14.oneOf[2], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        var _valid0 = _errs26 === errors;
+        if (_valid0 && valid5) {
+          valid5 = false;
+          passing0 = [passing0, 2];
+        } else {
+          if (_valid0) {
+            valid5 = true;
+            passing0 = 2;
+          }
+        }
+      }
+      if (!valid5) {
+        const err27 = { instancePath: instancePath + "/ca_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema14.oneOf, parentSchema: schema14, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      } else {
+        errors = _errs18;
         if (vErrors !== null) {
-          if (_errs12) {
-            vErrors.length = _errs12;
+          if (_errs18) {
+            vErrors.length = _errs18;
           } else {
             vErrors = null;
           }
@@ -39547,11 +41347,11 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema13.type, parentSchema: schema13, data };
+    const err28 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema13.type, parentSchema: schema13, data };
     if (vErrors === null) {
-      vErrors = [err22];
+      vErrors = [err28];
     } else {
-      vErrors.push(err22);
+      vErrors.push(err28);
     }
     errors++;
   }
@@ -39559,7 +41359,7 @@ function validate12(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var TLSCertificate = validate13;
-var schema15 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSCertificate", "description": "An uploaded certificate chain (leaf first) with its private key.", "type": "object", "properties": { "kind": { "const": "TLSCertificate", "description": "Always TLSCertificate." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "certificate_pem": { "$ref": "#/definitions/secret", "description": "PEM chain, leaf first: a string, {file: path} or {env: VARIABLE}." }, "private_key_pem": { "$ref": "#/definitions/secret", "description": "PEM private key. Use {env: VARIABLE} or {file: path} outside git; an inline key is accepted but discouraged." } }, "required": ["kind", "name", "certificate_pem", "private_key_pem"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema15 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSCertificate", "description": "An uploaded certificate chain (leaf first) with its private key.", "type": "object", "properties": { "kind": { "const": "TLSCertificate", "description": "Always TLSCertificate." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "certificate_pem": { "$ref": "#/definitions/secret", "description": "PEM chain, leaf first: a string, {file: path} or {env: VARIABLE}." }, "private_key_pem": { "$ref": "#/definitions/secret", "description": "PEM private key. Use {env: VARIABLE} or {file: path} outside git; an inline key is accepted but discouraged." } }, "required": ["kind", "name", "certificate_pem", "private_key_pem"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 var schema16 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
 function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -39602,7 +41402,7 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "certificate_pem" || key0 === "private_key_pem")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "certificate_pem" || key0 === "private_key_pem")) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema15, data };
         if (vErrors === null) {
           vErrors = [err4];
@@ -39646,106 +41446,112 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema15.properties.moved_from.type }, message: "must be string,array", schema: schema15.properties.moved_from.type, parentSchema: schema15.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema15.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema15.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err9];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema15.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema15.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema15.properties.moved_from.items.type, parentSchema: schema15.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema15.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err14 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema15.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
           }
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema15.properties.description.type, parentSchema: schema15.properties.description, data: data2 };
+        const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema15.properties.description.type, parentSchema: schema15.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err15];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err10 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema15.properties.metadata.type, parentSchema: schema15.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.certificate_pem !== void 0) {
-      let data4 = data.certificate_pem;
-      const _errs12 = errors;
-      let valid2 = false;
-      let passing0 = null;
-      const _errs13 = errors;
-      if (typeof data4 !== "string") {
-        const err11 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[0].type, parentSchema: schema16.oneOf[0], data: data4 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      var _valid0 = _errs13 === errors;
-      if (_valid0) {
-        valid2 = true;
-        passing0 = 0;
-      }
-      const _errs15 = errors;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.file === void 0) {
-          const err12 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema16.oneOf[1].required, parentSchema: schema16.oneOf[1], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-        for (const key1 in data4) {
-          if (!(key1 === "file")) {
-            const err13 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[1], data: data4 };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-        if (data4.file !== void 0) {
-          let data5 = data4.file;
-          if (typeof data5 === "string") {
-            if (func2(data5) < 1) {
-              const err14 = { instancePath: instancePath + "/certificate_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema16.oneOf[1].properties.file, data: data5 };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-          } else {
-            const err15 = { instancePath: instancePath + "/certificate_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[1].properties.file.type, parentSchema: schema16.oneOf[1].properties.file, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[1].type, parentSchema: schema16.oneOf[1], data: data4 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err16 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema15.properties.metadata.type, parentSchema: schema15.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -39753,51 +41559,54 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid0 = _errs15 === errors;
-      if (_valid0 && valid2) {
-        valid2 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid2 = true;
-          passing0 = 1;
+    }
+    if (data.certificate_pem !== void 0) {
+      let data6 = data.certificate_pem;
+      const _errs18 = errors;
+      let valid5 = false;
+      let passing0 = null;
+      const _errs19 = errors;
+      if (typeof data6 !== "string") {
+        const err17 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[0].type, parentSchema: schema16.oneOf[0], data: data6 };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
         }
-        const _errs20 = errors;
-        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-          if (data4.env === void 0) {
-            const err17 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema16.oneOf[2].required, parentSchema: schema16.oneOf[2], data: data4 };
+        errors++;
+      }
+      var _valid0 = _errs19 === errors;
+      if (_valid0) {
+        valid5 = true;
+        passing0 = 0;
+      }
+      const _errs21 = errors;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (data6.file === void 0) {
+          const err18 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema16.oneOf[1].required, parentSchema: schema16.oneOf[1], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          if (!(key1 === "file")) {
+            const err19 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[1], data: data6 };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err19];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err19);
             }
             errors++;
           }
-          for (const key2 in data4) {
-            if (!(key2 === "env")) {
-              const err18 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[2], data: data4 };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-          }
-          if (data4.env !== void 0) {
-            let data6 = data4.env;
-            if (typeof data6 === "string") {
-              if (!pattern3.test(data6)) {
-                const err19 = { instancePath: instancePath + "/certificate_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema16.oneOf[2].properties.env, data: data6 };
-                if (vErrors === null) {
-                  vErrors = [err19];
-                } else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
-            } else {
-              const err20 = { instancePath: instancePath + "/certificate_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[2].properties.env.type, parentSchema: schema16.oneOf[2].properties.env, data: data6 };
+        }
+        if (data6.file !== void 0) {
+          let data7 = data6.file;
+          if (typeof data7 === "string") {
+            if (func2(data7) < 1) {
+              const err20 = { instancePath: instancePath + "/certificate_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema16.oneOf[1].properties.file, data: data7 };
               if (vErrors === null) {
                 vErrors = [err20];
               } else {
@@ -39805,93 +41614,70 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        } else {
-          const err21 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[2].type, parentSchema: schema16.oneOf[2], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err21];
           } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-        var _valid0 = _errs20 === errors;
-        if (_valid0 && valid2) {
-          valid2 = false;
-          passing0 = [passing0, 2];
-        } else {
-          if (_valid0) {
-            valid2 = true;
-            passing0 = 2;
+            const err21 = { instancePath: instancePath + "/certificate_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[1].properties.file.type, parentSchema: schema16.oneOf[1].properties.file, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
           }
         }
-      }
-      if (!valid2) {
-        const err22 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema16.oneOf, parentSchema: schema16, data: data4 };
+      } else {
+        const err22 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[1].type, parentSchema: schema16.oneOf[1], data: data6 };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
           vErrors.push(err22);
         }
         errors++;
+      }
+      var _valid0 = _errs21 === errors;
+      if (_valid0 && valid5) {
+        valid5 = false;
+        passing0 = [passing0, 1];
       } else {
-        errors = _errs12;
-        if (vErrors !== null) {
-          if (_errs12) {
-            vErrors.length = _errs12;
-          } else {
-            vErrors = null;
-          }
+        if (_valid0) {
+          valid5 = true;
+          passing0 = 1;
         }
-      }
-    }
-    if (data.private_key_pem !== void 0) {
-      let data7 = data.private_key_pem;
-      const _errs28 = errors;
-      let valid6 = false;
-      let passing1 = null;
-      const _errs29 = errors;
-      if (typeof data7 !== "string") {
-        const err23 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[0].type, parentSchema: schema16.oneOf[0], data: data7 };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-      var _valid1 = _errs29 === errors;
-      if (_valid1) {
-        valid6 = true;
-        passing1 = 0;
-      }
-      const _errs31 = errors;
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        if (data7.file === void 0) {
-          const err24 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema16.oneOf[1].required, parentSchema: schema16.oneOf[1], data: data7 };
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
-        for (const key3 in data7) {
-          if (!(key3 === "file")) {
-            const err25 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[1], data: data7 };
+        const _errs26 = errors;
+        if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+          if (data6.env === void 0) {
+            const err23 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema16.oneOf[2].required, parentSchema: schema16.oneOf[2], data: data6 };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err23];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err23);
             }
             errors++;
           }
-        }
-        if (data7.file !== void 0) {
-          let data8 = data7.file;
-          if (typeof data8 === "string") {
-            if (func2(data8) < 1) {
-              const err26 = { instancePath: instancePath + "/private_key_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema16.oneOf[1].properties.file, data: data8 };
+          for (const key2 in data6) {
+            if (!(key2 === "env")) {
+              const err24 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[2], data: data6 };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          }
+          if (data6.env !== void 0) {
+            let data8 = data6.env;
+            if (typeof data8 === "string") {
+              if (!pattern9.test(data8)) {
+                const err25 = { instancePath: instancePath + "/certificate_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema16.oneOf[2].properties.env, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            } else {
+              const err26 = { instancePath: instancePath + "/certificate_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[2].properties.env.type, parentSchema: schema16.oneOf[2].properties.env, data: data8 };
               if (vErrors === null) {
                 vErrors = [err26];
               } else {
@@ -39899,70 +41685,93 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        } else {
+          const err27 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[2].type, parentSchema: schema16.oneOf[2], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err27];
           } else {
-            const err27 = { instancePath: instancePath + "/private_key_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[1].properties.file.type, parentSchema: schema16.oneOf[1].properties.file, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+        var _valid0 = _errs26 === errors;
+        if (_valid0 && valid5) {
+          valid5 = false;
+          passing0 = [passing0, 2];
+        } else {
+          if (_valid0) {
+            valid5 = true;
+            passing0 = 2;
           }
         }
-      } else {
-        const err28 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[1].type, parentSchema: schema16.oneOf[1], data: data7 };
+      }
+      if (!valid5) {
+        const err28 = { instancePath: instancePath + "/certificate_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema16.oneOf, parentSchema: schema16, data: data6 };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
           vErrors.push(err28);
         }
         errors++;
-      }
-      var _valid1 = _errs31 === errors;
-      if (_valid1 && valid6) {
-        valid6 = false;
-        passing1 = [passing1, 1];
       } else {
-        if (_valid1) {
-          valid6 = true;
-          passing1 = 1;
+        errors = _errs18;
+        if (vErrors !== null) {
+          if (_errs18) {
+            vErrors.length = _errs18;
+          } else {
+            vErrors = null;
+          }
         }
-        const _errs36 = errors;
-        if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-          if (data7.env === void 0) {
-            const err29 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema16.oneOf[2].required, parentSchema: schema16.oneOf[2], data: data7 };
+      }
+    }
+    if (data.private_key_pem !== void 0) {
+      let data9 = data.private_key_pem;
+      const _errs34 = errors;
+      let valid9 = false;
+      let passing1 = null;
+      const _errs35 = errors;
+      if (typeof data9 !== "string") {
+        const err29 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[0].type, parentSchema: schema16.oneOf[0], data: data9 };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+      var _valid1 = _errs35 === errors;
+      if (_valid1) {
+        valid9 = true;
+        passing1 = 0;
+      }
+      const _errs37 = errors;
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        if (data9.file === void 0) {
+          const err30 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema16.oneOf[1].required, parentSchema: schema16.oneOf[1], data: data9 };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+        for (const key3 in data9) {
+          if (!(key3 === "file")) {
+            const err31 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[1], data: data9 };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err31];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err31);
             }
             errors++;
           }
-          for (const key4 in data7) {
-            if (!(key4 === "env")) {
-              const err30 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[2], data: data7 };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
-          }
-          if (data7.env !== void 0) {
-            let data9 = data7.env;
-            if (typeof data9 === "string") {
-              if (!pattern3.test(data9)) {
-                const err31 = { instancePath: instancePath + "/private_key_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema16.oneOf[2].properties.env, data: data9 };
-                if (vErrors === null) {
-                  vErrors = [err31];
-                } else {
-                  vErrors.push(err31);
-                }
-                errors++;
-              }
-            } else {
-              const err32 = { instancePath: instancePath + "/private_key_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[2].properties.env.type, parentSchema: schema16.oneOf[2].properties.env, data: data9 };
+        }
+        if (data9.file !== void 0) {
+          let data10 = data9.file;
+          if (typeof data10 === "string") {
+            if (func2(data10) < 1) {
+              const err32 = { instancePath: instancePath + "/private_key_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema16.oneOf[1].properties.file, data: data10 };
               if (vErrors === null) {
                 vErrors = [err32];
               } else {
@@ -39970,40 +41779,111 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        } else {
-          const err33 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[2].type, parentSchema: schema16.oneOf[2], data: data7 };
-          if (vErrors === null) {
-            vErrors = [err33];
           } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-        var _valid1 = _errs36 === errors;
-        if (_valid1 && valid6) {
-          valid6 = false;
-          passing1 = [passing1, 2];
-        } else {
-          if (_valid1) {
-            valid6 = true;
-            passing1 = 2;
+            const err33 = { instancePath: instancePath + "/private_key_pem/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[1].properties.file.type, parentSchema: schema16.oneOf[1].properties.file, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
           }
         }
-      }
-      if (!valid6) {
-        const err34 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf", schema: schema16.oneOf, parentSchema: schema16, data: data7 };
+      } else {
+        const err34 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[1].type, parentSchema: schema16.oneOf[1], data: data9 };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
           vErrors.push(err34);
         }
         errors++;
+      }
+      var _valid1 = _errs37 === errors;
+      if (_valid1 && valid9) {
+        valid9 = false;
+        passing1 = [passing1, 1];
       } else {
-        errors = _errs28;
+        if (_valid1) {
+          valid9 = true;
+          passing1 = 1;
+        }
+        const _errs42 = errors;
+        if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+          if (data9.env === void 0) {
+            const err35 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema16.oneOf[2].required, parentSchema: schema16.oneOf[2], data: data9 };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+          for (const key4 in data9) {
+            if (!(key4 === "env")) {
+              const err36 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema16.oneOf[2], data: data9 };
+              if (vErrors === null) {
+                vErrors = [err36];
+              } else {
+                vErrors.push(err36);
+              }
+              errors++;
+            }
+          }
+          if (data9.env !== void 0) {
+            let data11 = data9.env;
+            if (typeof data11 === "string") {
+              if (!pattern9.test(data11)) {
+                const err37 = { instancePath: instancePath + "/private_key_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema16.oneOf[2].properties.env, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            } else {
+              const err38 = { instancePath: instancePath + "/private_key_pem/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema16.oneOf[2].properties.env.type, parentSchema: schema16.oneOf[2].properties.env, data: data11 };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err39 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema16.oneOf[2].type, parentSchema: schema16.oneOf[2], data: data9 };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+        var _valid1 = _errs42 === errors;
+        if (_valid1 && valid9) {
+          valid9 = false;
+          passing1 = [passing1, 2];
+        } else {
+          if (_valid1) {
+            valid9 = true;
+            passing1 = 2;
+          }
+        }
+      }
+      if (!valid9) {
+        const err40 = { instancePath: instancePath + "/private_key_pem", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf", schema: schema16.oneOf, parentSchema: schema16, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      } else {
+        errors = _errs34;
         if (vErrors !== null) {
-          if (_errs28) {
-            vErrors.length = _errs28;
+          if (_errs34) {
+            vErrors.length = _errs34;
           } else {
             vErrors = null;
           }
@@ -40011,11 +41891,11 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err35 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema15.type, parentSchema: schema15, data };
+    const err41 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema15.type, parentSchema: schema15, data };
     if (vErrors === null) {
-      vErrors = [err35];
+      vErrors = [err41];
     } else {
-      vErrors.push(err35);
+      vErrors.push(err41);
     }
     errors++;
   }
@@ -40023,7 +41903,7 @@ function validate13(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var TunnelGroupBackend = validate14;
-var schema18 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TunnelGroupBackend", "description": "A backend that sends traffic to the tunnels carrying the given labels.", "type": "object", "properties": { "kind": { "const": "TunnelGroupBackend", "description": "Always TunnelGroupBackend." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "labels": { "type": "object", "description": "Labels a tunnel must carry, e.g. {app: web, dc: eu-1}.", "additionalProperties": { "type": "string" } } }, "required": ["kind", "name", "labels"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema18 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TunnelGroupBackend", "description": "A backend that sends traffic to the tunnels carrying the given labels.", "type": "object", "properties": { "kind": { "const": "TunnelGroupBackend", "description": "Always TunnelGroupBackend." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "labels": { "type": "object", "description": "Labels a tunnel must carry, e.g. {app: web, dc: eu-1}.", "additionalProperties": { "type": "string" } } }, "required": ["kind", "name", "labels"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 function validate14(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -40056,7 +41936,7 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "labels")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "labels")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema18, data };
         if (vErrors === null) {
           vErrors = [err3];
@@ -40100,71 +41980,151 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema18.properties.moved_from.type }, message: "must be string,array", schema: schema18.properties.moved_from.type, parentSchema: schema18.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema18.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema18.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema18.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema18.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.moved_from.items.type, parentSchema: schema18.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err12 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema18.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema18.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.description.type, parentSchema: schema18.properties.description, data: data2 };
+        const err14 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.description.type, parentSchema: schema18.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err9 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.properties.metadata.type, parentSchema: schema18.properties.metadata, data: data3 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err15 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.properties.metadata.type, parentSchema: schema18.properties.metadata, data: data5 };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err15];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.labels !== void 0) {
-      let data4 = data.labels;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        for (const key1 in data4) {
-          let data5 = data4[key1];
-          if (typeof data5 !== "string") {
-            const err10 = { instancePath: instancePath + "/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.labels.additionalProperties.type, parentSchema: schema18.properties.labels.additionalProperties, data: data5 };
+      let data6 = data.labels;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        for (const key1 in data6) {
+          let data7 = data6[key1];
+          if (typeof data7 !== "string") {
+            const err16 = { instancePath: instancePath + "/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema18.properties.labels.additionalProperties.type, parentSchema: schema18.properties.labels.additionalProperties, data: data7 };
             if (vErrors === null) {
-              vErrors = [err10];
+              vErrors = [err16];
             } else {
-              vErrors.push(err10);
+              vErrors.push(err16);
             }
             errors++;
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.properties.labels.type, parentSchema: schema18.properties.labels, data: data4 };
+        const err17 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.properties.labels.type, parentSchema: schema18.properties.labels, data: data6 };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err17];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.type, parentSchema: schema18, data };
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema18.type, parentSchema: schema18, data };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err18];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err18);
     }
     errors++;
   }
@@ -40172,9 +42132,9 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var HTTPResponseBackend = validate15;
-var schema19 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPResponseBackend", "description": "A backend that answers every request with a fixed response.", "type": "object", "properties": { "kind": { "const": "HTTPResponseBackend", "description": "Always HTTPResponseBackend." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "body": { "$ref": "#/definitions/secret", "description": "The response body: a string, {file: path} or {env: VARIABLE}." }, "headers": { "type": "object", "description": "Response headers, name to value (names are compared lower-cased).", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "status_code": { "type": "integer", "minimum": 100, "maximum": 599, "description": "HTTP status (default 200)." } }, "required": ["kind", "name", "body"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema19 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPResponseBackend", "description": "A backend that answers every request with a fixed response.", "type": "object", "properties": { "kind": { "const": "HTTPResponseBackend", "description": "Always HTTPResponseBackend." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "body": { "$ref": "#/definitions/secret", "description": "The response body: a string, {file: path} or {env: VARIABLE}." }, "headers": { "type": "object", "description": "Response headers, name to value (names are compared lower-cased).", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "status_code": { "type": "integer", "minimum": 100, "maximum": 599, "description": "HTTP status (default 200)." } }, "required": ["kind", "name", "body"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 var schema20 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
-var pattern10 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
+var pattern22 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
 function validate15(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -40207,7 +42167,7 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "body" || key0 === "headers" || key0 === "status_code")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "body" || key0 === "headers" || key0 === "status_code")) {
         const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema19, data };
         if (vErrors === null) {
           vErrors = [err3];
@@ -40251,106 +42211,112 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema19.properties.moved_from.type }, message: "must be string,array", schema: schema19.properties.moved_from.type, parentSchema: schema19.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema19.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema19.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema19.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema19.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.moved_from.items.type, parentSchema: schema19.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err12 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema19.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema19.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
           }
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.description.type, parentSchema: schema19.properties.description, data: data2 };
+        const err14 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.description.type, parentSchema: schema19.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err9 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.properties.metadata.type, parentSchema: schema19.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.body !== void 0) {
-      let data4 = data.body;
-      const _errs12 = errors;
-      let valid2 = false;
-      let passing0 = null;
-      const _errs13 = errors;
-      if (typeof data4 !== "string") {
-        const err10 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[0].type, parentSchema: schema20.oneOf[0], data: data4 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      var _valid0 = _errs13 === errors;
-      if (_valid0) {
-        valid2 = true;
-        passing0 = 0;
-      }
-      const _errs15 = errors;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.file === void 0) {
-          const err11 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema20.oneOf[1].required, parentSchema: schema20.oneOf[1], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        for (const key1 in data4) {
-          if (!(key1 === "file")) {
-            const err12 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema20.oneOf[1], data: data4 };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        if (data4.file !== void 0) {
-          let data5 = data4.file;
-          if (typeof data5 === "string") {
-            if (func2(data5) < 1) {
-              const err13 = { instancePath: instancePath + "/body/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema20.oneOf[1].properties.file, data: data5 };
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
-              errors++;
-            }
-          } else {
-            const err14 = { instancePath: instancePath + "/body/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[1].properties.file.type, parentSchema: schema20.oneOf[1].properties.file, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err15 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema20.oneOf[1].type, parentSchema: schema20.oneOf[1], data: data4 };
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err15 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.properties.metadata.type, parentSchema: schema19.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -40358,51 +42324,54 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid0 = _errs15 === errors;
-      if (_valid0 && valid2) {
-        valid2 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid2 = true;
-          passing0 = 1;
+    }
+    if (data.body !== void 0) {
+      let data6 = data.body;
+      const _errs18 = errors;
+      let valid5 = false;
+      let passing0 = null;
+      const _errs19 = errors;
+      if (typeof data6 !== "string") {
+        const err16 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[0].type, parentSchema: schema20.oneOf[0], data: data6 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
-        const _errs20 = errors;
-        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-          if (data4.env === void 0) {
-            const err16 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema20.oneOf[2].required, parentSchema: schema20.oneOf[2], data: data4 };
+        errors++;
+      }
+      var _valid0 = _errs19 === errors;
+      if (_valid0) {
+        valid5 = true;
+        passing0 = 0;
+      }
+      const _errs21 = errors;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        if (data6.file === void 0) {
+          const err17 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema20.oneOf[1].required, parentSchema: schema20.oneOf[1], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          if (!(key1 === "file")) {
+            const err18 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema20.oneOf[1], data: data6 };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err18];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err18);
             }
             errors++;
           }
-          for (const key2 in data4) {
-            if (!(key2 === "env")) {
-              const err17 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema20.oneOf[2], data: data4 };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-          }
-          if (data4.env !== void 0) {
-            let data6 = data4.env;
-            if (typeof data6 === "string") {
-              if (!pattern3.test(data6)) {
-                const err18 = { instancePath: instancePath + "/body/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema20.oneOf[2].properties.env, data: data6 };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            } else {
-              const err19 = { instancePath: instancePath + "/body/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[2].properties.env.type, parentSchema: schema20.oneOf[2].properties.env, data: data6 };
+        }
+        if (data6.file !== void 0) {
+          let data7 = data6.file;
+          if (typeof data7 === "string") {
+            if (func2(data7) < 1) {
+              const err19 = { instancePath: instancePath + "/body/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema20.oneOf[1].properties.file, data: data7 };
               if (vErrors === null) {
                 vErrors = [err19];
               } else {
@@ -40410,40 +42379,111 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        } else {
-          const err20 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema20.oneOf[2].type, parentSchema: schema20.oneOf[2], data: data4 };
-          if (vErrors === null) {
-            vErrors = [err20];
           } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-        var _valid0 = _errs20 === errors;
-        if (_valid0 && valid2) {
-          valid2 = false;
-          passing0 = [passing0, 2];
-        } else {
-          if (_valid0) {
-            valid2 = true;
-            passing0 = 2;
+            const err20 = { instancePath: instancePath + "/body/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[1].properties.file.type, parentSchema: schema20.oneOf[1].properties.file, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
           }
         }
-      }
-      if (!valid2) {
-        const err21 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema20.oneOf, parentSchema: schema20, data: data4 };
+      } else {
+        const err21 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema20.oneOf[1].type, parentSchema: schema20.oneOf[1], data: data6 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
           vErrors.push(err21);
         }
         errors++;
+      }
+      var _valid0 = _errs21 === errors;
+      if (_valid0 && valid5) {
+        valid5 = false;
+        passing0 = [passing0, 1];
       } else {
-        errors = _errs12;
+        if (_valid0) {
+          valid5 = true;
+          passing0 = 1;
+        }
+        const _errs26 = errors;
+        if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+          if (data6.env === void 0) {
+            const err22 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema20.oneOf[2].required, parentSchema: schema20.oneOf[2], data: data6 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+          for (const key2 in data6) {
+            if (!(key2 === "env")) {
+              const err23 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema20.oneOf[2], data: data6 };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+          if (data6.env !== void 0) {
+            let data8 = data6.env;
+            if (typeof data8 === "string") {
+              if (!pattern9.test(data8)) {
+                const err24 = { instancePath: instancePath + "/body/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema20.oneOf[2].properties.env, data: data8 };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            } else {
+              const err25 = { instancePath: instancePath + "/body/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema20.oneOf[2].properties.env.type, parentSchema: schema20.oneOf[2].properties.env, data: data8 };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err26 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema20.oneOf[2].type, parentSchema: schema20.oneOf[2], data: data6 };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        var _valid0 = _errs26 === errors;
+        if (_valid0 && valid5) {
+          valid5 = false;
+          passing0 = [passing0, 2];
+        } else {
+          if (_valid0) {
+            valid5 = true;
+            passing0 = 2;
+          }
+        }
+      }
+      if (!valid5) {
+        const err27 = { instancePath: instancePath + "/body", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema20.oneOf, parentSchema: schema20, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      } else {
+        errors = _errs18;
         if (vErrors !== null) {
-          if (_errs12) {
-            vErrors.length = _errs12;
+          if (_errs18) {
+            vErrors.length = _errs18;
           } else {
             vErrors = null;
           }
@@ -40451,92 +42491,92 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.headers !== void 0) {
-      let data7 = data.headers;
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        for (const key3 in data7) {
-          const _errs28 = errors;
+      let data9 = data.headers;
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        for (const key3 in data9) {
+          const _errs34 = errors;
           if (typeof key3 === "string") {
-            if (!pattern10.test(key3)) {
-              const err22 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema19.properties.headers.propertyNames, data: key3, propertyName: key3 };
+            if (!pattern22.test(key3)) {
+              const err28 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema19.properties.headers.propertyNames, data: key3, propertyName: key3 };
               if (vErrors === null) {
-                vErrors = [err22];
+                vErrors = [err28];
               } else {
-                vErrors.push(err22);
+                vErrors.push(err28);
               }
               errors++;
             }
           }
-          var valid5 = _errs28 === errors;
-          if (!valid5) {
-            const err23 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema19.properties.headers.propertyNames, parentSchema: schema19.properties.headers, data: data7 };
+          var valid8 = _errs34 === errors;
+          if (!valid8) {
+            const err29 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema19.properties.headers.propertyNames, parentSchema: schema19.properties.headers, data: data9 };
             if (vErrors === null) {
-              vErrors = [err23];
+              vErrors = [err29];
             } else {
-              vErrors.push(err23);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
-        for (const key4 in data7) {
-          let data8 = data7[key4];
-          if (typeof data8 !== "string") {
-            const err24 = { instancePath: instancePath + "/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.headers.additionalProperties.type, parentSchema: schema19.properties.headers.additionalProperties, data: data8 };
+        for (const key4 in data9) {
+          let data10 = data9[key4];
+          if (typeof data10 !== "string") {
+            const err30 = { instancePath: instancePath + "/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema19.properties.headers.additionalProperties.type, parentSchema: schema19.properties.headers.additionalProperties, data: data10 };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err30];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err30);
             }
             errors++;
           }
         }
       } else {
-        const err25 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.properties.headers.type, parentSchema: schema19.properties.headers, data: data7 };
+        const err31 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.properties.headers.type, parentSchema: schema19.properties.headers, data: data9 };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err31];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err31);
         }
         errors++;
       }
     }
     if (data.status_code !== void 0) {
-      let data9 = data.status_code;
-      if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-        const err26 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema19.properties.status_code.type, parentSchema: schema19.properties.status_code, data: data9 };
+      let data11 = data.status_code;
+      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
+        const err32 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema19.properties.status_code.type, parentSchema: schema19.properties.status_code, data: data11 };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err32];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err32);
         }
         errors++;
       }
-      if (typeof data9 == "number" && isFinite(data9)) {
-        if (data9 > 599 || isNaN(data9)) {
-          const err27 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/maximum", keyword: "maximum", params: { comparison: "<=", limit: 599 }, message: "must be <= 599", schema: 599, parentSchema: schema19.properties.status_code, data: data9 };
+      if (typeof data11 == "number" && isFinite(data11)) {
+        if (data11 > 599 || isNaN(data11)) {
+          const err33 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/maximum", keyword: "maximum", params: { comparison: "<=", limit: 599 }, message: "must be <= 599", schema: 599, parentSchema: schema19.properties.status_code, data: data11 };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err33];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err33);
           }
           errors++;
         }
-        if (data9 < 100 || isNaN(data9)) {
-          const err28 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/minimum", keyword: "minimum", params: { comparison: ">=", limit: 100 }, message: "must be >= 100", schema: 100, parentSchema: schema19.properties.status_code, data: data9 };
+        if (data11 < 100 || isNaN(data11)) {
+          const err34 = { instancePath: instancePath + "/status_code", schemaPath: "#/properties/status_code/minimum", keyword: "minimum", params: { comparison: ">=", limit: 100 }, message: "must be >= 100", schema: 100, parentSchema: schema19.properties.status_code, data: data11 };
           if (vErrors === null) {
-            vErrors = [err28];
+            vErrors = [err34];
           } else {
-            vErrors.push(err28);
+            vErrors.push(err34);
           }
           errors++;
         }
       }
     }
   } else {
-    const err29 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.type, parentSchema: schema19, data };
+    const err35 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema19.type, parentSchema: schema19, data };
     if (vErrors === null) {
-      vErrors = [err29];
+      vErrors = [err35];
     } else {
-      vErrors.push(err29);
+      vErrors.push(err35);
     }
     errors++;
   }
@@ -40544,7 +42584,8 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var TCPEdge = validate16;
-var schema21 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TCPEdge", "description": "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TCPEdge", "description": "Always TCPEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema21 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TCPEdge", "description": "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TCPEdge", "description": "Always TCPEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var func13 = Object.prototype.hasOwnProperty;
 var formats2 = AJV_FORMATS.hostport;
 function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -40569,7 +42610,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "backend" || key0 === "ip_restriction" || key0 === "policy")) {
+      if (!func13.call(schema21.properties, key0)) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -40613,49 +42654,44 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema21.properties.moved_from.type }, message: "must be string,array", schema: schema21.properties.moved_from.type, parentSchema: schema21.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema21.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema21.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.description.type, parentSchema: schema21.properties.description, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
       }
-    }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err8 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.metadata.type, parentSchema: schema21.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data4 = data.hostports;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data5 = data4[i0];
-          if (typeof data5 === "string") {
-            if (!formats2(data5)) {
-              const err9 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema21.properties.hostports.items, data: data5 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema21.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -40664,7 +42700,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.hostports.items.type, parentSchema: schema21.properties.hostports.items, data: data5 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.moved_from.items.type, parentSchema: schema21.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -40673,18 +42709,18 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data4.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data4[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema21.properties.hostports, data: data4 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema21.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -40696,20 +42732,22 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
-      } else {
-        const err12 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.hostports.type, parentSchema: schema21.properties.hostports, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
       }
     }
-    if (data.backend !== void 0) {
-      let data6 = data.backend;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err13 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema21.properties.backend.type }, message: "must be object,null", schema: schema21.properties.backend.type, parentSchema: schema21.properties.backend, data: data6 };
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema21.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.description.type, parentSchema: schema21.properties.description, data: data4 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -40717,31 +42755,37 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-        if (data6.backend_id === void 0) {
-          const err14 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema21.properties.backend.required, parentSchema: schema21.properties.backend, data: data6 };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
+    }
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.metadata.type, parentSchema: schema21.properties.metadata, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
-        for (const key1 in data6) {
-          if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err15 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.backend, data: data6 };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data6 = data.hostports;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data7 = data6[i2];
+          if (typeof data7 === "string") {
+            if (!formats2(data7)) {
+              const err15 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema21.properties.hostports.items, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data6.enabled !== void 0) {
-          let data7 = data6.enabled;
-          if (typeof data7 !== "boolean" && data7 !== null) {
-            const err16 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema21.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.backend.properties.enabled.type, parentSchema: schema21.properties.backend.properties.enabled, data: data7 };
+          } else {
+            const err16 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.hostports.items.type, parentSchema: schema21.properties.hostports.items, data: data7 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -40750,34 +42794,43 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data6.backend_id !== void 0) {
-          let data8 = data6.backend_id;
-          if (typeof data8 === "string") {
-            if (func2(data8) < 1) {
-              const err17 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.backend.properties.backend_id, data: data8 };
+        let i3 = data6.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data6[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err17 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema21.properties.hostports, data: data6 };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
                 vErrors.push(err17);
               }
               errors++;
+              break;
             }
-          } else {
-            const err18 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.backend.properties.backend_id.type, parentSchema: schema21.properties.backend.properties.backend_id, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
+            indices1[item1] = i3;
           }
         }
+      } else {
+        const err18 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.hostports.type, parentSchema: schema21.properties.hostports, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
       }
     }
-    if (data.ip_restriction !== void 0) {
-      let data9 = data.ip_restriction;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err19 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema21.properties.ip_restriction.type }, message: "must be object,null", schema: schema21.properties.ip_restriction.type, parentSchema: schema21.properties.ip_restriction, data: data9 };
+    if (data.backend !== void 0) {
+      let data8 = data.backend;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+        const err19 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema21.properties.backend.type }, message: "must be object,null", schema: schema21.properties.backend.type, parentSchema: schema21.properties.backend, data: data8 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -40785,9 +42838,9 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-        if (data9.ip_policy_ids === void 0) {
-          const err20 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema21.properties.ip_restriction.required, parentSchema: schema21.properties.ip_restriction, data: data9 };
+      if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+        if (data8.backend_id === void 0) {
+          const err20 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema21.properties.backend.required, parentSchema: schema21.properties.backend, data: data8 };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -40795,9 +42848,9 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key2 in data9) {
-          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err21 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.ip_restriction, data: data9 };
+        for (const key1 in data8) {
+          if (!(key1 === "enabled" || key1 === "backend_id")) {
+            const err21 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.backend, data: data8 };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -40806,10 +42859,10 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data9.enabled !== void 0) {
-          let data10 = data9.enabled;
-          if (typeof data10 !== "boolean" && data10 !== null) {
-            const err22 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema21.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.ip_restriction.properties.enabled.type, parentSchema: schema21.properties.ip_restriction.properties.enabled, data: data10 };
+        if (data8.enabled !== void 0) {
+          let data9 = data8.enabled;
+          if (typeof data9 !== "boolean" && data9 !== null) {
+            const err22 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema21.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.backend.properties.enabled.type, parentSchema: schema21.properties.backend.properties.enabled, data: data9 };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -40818,11 +42871,11 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data9.ip_policy_ids !== void 0) {
-          let data11 = data9.ip_policy_ids;
-          if (Array.isArray(data11)) {
-            if (data11.length < 1) {
-              const err23 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data11 };
+        if (data8.backend_id !== void 0) {
+          let data10 = data8.backend_id;
+          if (typeof data10 === "string") {
+            if (func2(data10) < 1) {
+              const err23 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.backend.properties.backend_id, data: data10 };
               if (vErrors === null) {
                 vErrors = [err23];
               } else {
@@ -40830,54 +42883,42 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len1 = data11.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data12 = data11[i2];
-              if (typeof data12 === "string") {
-                if (func2(data12) < 1) {
-                  const err24 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids.items, data: data12 };
-                  if (vErrors === null) {
-                    vErrors = [err24];
-                  } else {
-                    vErrors.push(err24);
-                  }
-                  errors++;
-                }
-              } else {
-                const err25 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids.items, data: data12 };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            let i3 = data11.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--; ) {
-                let item1 = data11[i3];
-                if (typeof item1 !== "string") {
-                  continue;
-                }
-                if (typeof indices1[item1] == "number") {
-                  j1 = indices1[item1];
-                  const err26 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data11 };
-                  if (vErrors === null) {
-                    vErrors = [err26];
-                  } else {
-                    vErrors.push(err26);
-                  }
-                  errors++;
-                  break;
-                }
-                indices1[item1] = i3;
-              }
-            }
           } else {
-            const err27 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data11 };
+            const err24 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.backend.properties.backend_id.type, parentSchema: schema21.properties.backend.properties.backend_id, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.ip_restriction !== void 0) {
+      let data11 = data.ip_restriction;
+      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11)) && data11 !== null) {
+        const err25 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema21.properties.ip_restriction.type }, message: "must be object,null", schema: schema21.properties.ip_restriction.type, parentSchema: schema21.properties.ip_restriction, data: data11 };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+      if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+        if (data11.ip_policy_ids === void 0) {
+          const err26 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema21.properties.ip_restriction.required, parentSchema: schema21.properties.ip_restriction, data: data11 };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        for (const key2 in data11) {
+          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
+            const err27 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.ip_restriction, data: data11 };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -40886,272 +42927,280 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      }
-    }
-    if (data.policy !== void 0) {
-      let data13 = data.policy;
-      if (!(data13 && typeof data13 == "object" && !Array.isArray(data13)) && data13 !== null) {
-        const err28 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema21.properties.policy.type }, message: "must be object,null", schema: schema21.properties.policy.type, parentSchema: schema21.properties.policy, data: data13 };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-        for (const key3 in data13) {
-          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
-            const err29 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy, data: data13 };
+        if (data11.enabled !== void 0) {
+          let data12 = data11.enabled;
+          if (typeof data12 !== "boolean" && data12 !== null) {
+            const err28 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema21.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.ip_restriction.properties.enabled.type, parentSchema: schema21.properties.ip_restriction.properties.enabled, data: data12 };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err28];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err28);
             }
             errors++;
           }
         }
-        if (data13.enabled !== void 0) {
-          let data14 = data13.enabled;
-          if (typeof data14 !== "boolean" && data14 !== null) {
-            const err30 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema21.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.policy.properties.enabled.type, parentSchema: schema21.properties.policy.properties.enabled, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
+        if (data11.ip_policy_ids !== void 0) {
+          let data13 = data11.ip_policy_ids;
+          if (Array.isArray(data13)) {
+            if (data13.length < 1) {
+              const err29 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data13 };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data13.inbound !== void 0) {
-          let data15 = data13.inbound;
-          if (!Array.isArray(data15) && data15 !== null) {
-            const err31 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema21.properties.policy.properties.inbound.type, parentSchema: schema21.properties.policy.properties.inbound, data: data15 };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-          if (Array.isArray(data15)) {
-            const len2 = data15.length;
+            const len2 = data13.length;
             for (let i4 = 0; i4 < len2; i4++) {
-              let data16 = data15[i4];
-              if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-                if (data16.actions === void 0) {
-                  const err32 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.policy.properties.inbound.items.required, parentSchema: schema21.properties.policy.properties.inbound.items, data: data16 };
+              let data14 = data13[i4];
+              if (typeof data14 === "string") {
+                if (func2(data14) < 1) {
+                  const err30 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids.items, data: data14 };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
+              } else {
+                const err31 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids.items, data: data14 };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            let i5 = data13.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data13[i5];
+                if (typeof item2 !== "string") {
+                  continue;
+                }
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err32 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data13 };
                   if (vErrors === null) {
                     vErrors = [err32];
                   } else {
                     vErrors.push(err32);
                   }
                   errors++;
+                  break;
                 }
-                for (const key4 in data16) {
+                indices2[item2] = i5;
+              }
+            }
+          } else {
+            const err33 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema21.properties.ip_restriction.properties.ip_policy_ids, data: data13 };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.policy !== void 0) {
+      let data15 = data.policy;
+      if (!(data15 && typeof data15 == "object" && !Array.isArray(data15)) && data15 !== null) {
+        const err34 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema21.properties.policy.type }, message: "must be object,null", schema: schema21.properties.policy.type, parentSchema: schema21.properties.policy, data: data15 };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
+        }
+        errors++;
+      }
+      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+        for (const key3 in data15) {
+          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
+            const err35 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy, data: data15 };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+        }
+        if (data15.enabled !== void 0) {
+          let data16 = data15.enabled;
+          if (typeof data16 !== "boolean" && data16 !== null) {
+            const err36 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema21.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.policy.properties.enabled.type, parentSchema: schema21.properties.policy.properties.enabled, data: data16 };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+        }
+        if (data15.inbound !== void 0) {
+          let data17 = data15.inbound;
+          if (!Array.isArray(data17) && data17 !== null) {
+            const err37 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema21.properties.policy.properties.inbound.type, parentSchema: schema21.properties.policy.properties.inbound, data: data17 };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+          if (Array.isArray(data17)) {
+            const len3 = data17.length;
+            for (let i6 = 0; i6 < len3; i6++) {
+              let data18 = data17[i6];
+              if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+                if (data18.actions === void 0) {
+                  const err38 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.policy.properties.inbound.items.required, parentSchema: schema21.properties.policy.properties.inbound.items, data: data18 };
+                  if (vErrors === null) {
+                    vErrors = [err38];
+                  } else {
+                    vErrors.push(err38);
+                  }
+                  errors++;
+                }
+                for (const key4 in data18) {
                   if (!(key4 === "name" || key4 === "expressions" || key4 === "actions")) {
-                    const err33 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.inbound.items, data: data16 };
+                    const err39 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.inbound.items, data: data18 };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err39];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err39);
                     }
                     errors++;
                   }
                 }
-                if (data16.name !== void 0) {
-                  let data17 = data16.name;
-                  if (typeof data17 !== "string" && data17 !== null) {
-                    const err34 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema21.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.name, data: data17 };
+                if (data18.name !== void 0) {
+                  let data19 = data18.name;
+                  if (typeof data19 !== "string" && data19 !== null) {
+                    const err40 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema21.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.name, data: data19 };
                     if (vErrors === null) {
-                      vErrors = [err34];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err34);
+                      vErrors.push(err40);
                     }
                     errors++;
                   }
                 }
-                if (data16.expressions !== void 0) {
-                  let data18 = data16.expressions;
-                  if (!Array.isArray(data18) && data18 !== null) {
-                    const err35 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema21.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.expressions, data: data18 };
+                if (data18.expressions !== void 0) {
+                  let data20 = data18.expressions;
+                  if (!Array.isArray(data20) && data20 !== null) {
+                    const err41 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema21.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.expressions, data: data20 };
                     if (vErrors === null) {
-                      vErrors = [err35];
+                      vErrors = [err41];
                     } else {
-                      vErrors.push(err35);
+                      vErrors.push(err41);
                     }
                     errors++;
                   }
-                  if (Array.isArray(data18)) {
-                    const len3 = data18.length;
-                    for (let i5 = 0; i5 < len3; i5++) {
-                      let data19 = data18[i5];
-                      if (typeof data19 !== "string") {
-                        const err36 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/expressions/" + i5, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.expressions.items, data: data19 };
+                  if (Array.isArray(data20)) {
+                    const len4 = data20.length;
+                    for (let i7 = 0; i7 < len4; i7++) {
+                      let data21 = data20[i7];
+                      if (typeof data21 !== "string") {
+                        const err42 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions/" + i7, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.expressions.items, data: data21 };
                         if (vErrors === null) {
-                          vErrors = [err36];
+                          vErrors = [err42];
                         } else {
-                          vErrors.push(err36);
+                          vErrors.push(err42);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data16.actions !== void 0) {
-                  let data20 = data16.actions;
-                  if (Array.isArray(data20)) {
-                    if (data20.length < 1) {
-                      const err37 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions, data: data20 };
+                if (data18.actions !== void 0) {
+                  let data22 = data18.actions;
+                  if (Array.isArray(data22)) {
+                    if (data22.length < 1) {
+                      const err43 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions, data: data22 };
                       if (vErrors === null) {
-                        vErrors = [err37];
+                        vErrors = [err43];
                       } else {
-                        vErrors.push(err37);
+                        vErrors.push(err43);
                       }
                       errors++;
                     }
-                    const len4 = data20.length;
-                    for (let i6 = 0; i6 < len4; i6++) {
-                      let data21 = data20[i6];
-                      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
-                        if (data21.type === void 0) {
-                          const err38 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data21 };
+                    const len5 = data22.length;
+                    for (let i8 = 0; i8 < len5; i8++) {
+                      let data23 = data22[i8];
+                      if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
+                        if (data23.type === void 0) {
+                          const err44 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data23 };
                           if (vErrors === null) {
-                            vErrors = [err38];
+                            vErrors = [err44];
                           } else {
-                            vErrors.push(err38);
+                            vErrors.push(err44);
                           }
                           errors++;
                         }
-                        for (const key5 in data21) {
+                        for (const key5 in data23) {
                           if (!(key5 === "type" || key5 === "config")) {
-                            const err39 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data21 };
+                            const err45 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data23 };
                             if (vErrors === null) {
-                              vErrors = [err39];
+                              vErrors = [err45];
                             } else {
-                              vErrors.push(err39);
+                              vErrors.push(err45);
                             }
                             errors++;
                           }
                         }
-                        if (data21.type !== void 0) {
-                          let data22 = data21.type;
-                          if (typeof data22 === "string") {
-                            if (func2(data22) < 1) {
-                              const err40 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data22 };
+                        if (data23.type !== void 0) {
+                          let data24 = data23.type;
+                          if (typeof data24 === "string") {
+                            if (func2(data24) < 1) {
+                              const err46 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data24 };
                               if (vErrors === null) {
-                                vErrors = [err40];
+                                vErrors = [err46];
                               } else {
-                                vErrors.push(err40);
+                                vErrors.push(err46);
                               }
                               errors++;
                             }
                           } else {
-                            const err41 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data22 };
+                            const err47 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data24 };
                             if (vErrors === null) {
-                              vErrors = [err41];
+                              vErrors = [err47];
                             } else {
-                              vErrors.push(err41);
+                              vErrors.push(err47);
                             }
                             errors++;
                           }
                         }
-                        if (data21.config !== void 0) {
-                          let data23 = data21.config;
-                          if (!(data23 && typeof data23 == "object" && !Array.isArray(data23)) && data23 !== null) {
-                            const err42 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data23 };
+                        if (data23.config !== void 0) {
+                          let data25 = data23.config;
+                          if (!(data25 && typeof data25 == "object" && !Array.isArray(data25)) && data25 !== null) {
+                            const err48 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data25 };
                             if (vErrors === null) {
-                              vErrors = [err42];
+                              vErrors = [err48];
                             } else {
-                              vErrors.push(err42);
+                              vErrors.push(err48);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err43 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data21 };
+                        const err49 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions.items, data: data23 };
                         if (vErrors === null) {
-                          vErrors = [err43];
+                          vErrors = [err49];
                         } else {
-                          vErrors.push(err43);
+                          vErrors.push(err49);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err44 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions, data: data20 };
-                    if (vErrors === null) {
-                      vErrors = [err44];
-                    } else {
-                      vErrors.push(err44);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err45 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.inbound.items.type, parentSchema: schema21.properties.policy.properties.inbound.items, data: data16 };
-                if (vErrors === null) {
-                  vErrors = [err45];
-                } else {
-                  vErrors.push(err45);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-        if (data13.outbound !== void 0) {
-          let data24 = data13.outbound;
-          if (!Array.isArray(data24) && data24 !== null) {
-            const err46 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema21.properties.policy.properties.outbound.type, parentSchema: schema21.properties.policy.properties.outbound, data: data24 };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-          if (Array.isArray(data24)) {
-            const len5 = data24.length;
-            for (let i7 = 0; i7 < len5; i7++) {
-              let data25 = data24[i7];
-              if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
-                if (data25.actions === void 0) {
-                  const err47 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.policy.properties.outbound.items.required, parentSchema: schema21.properties.policy.properties.outbound.items, data: data25 };
-                  if (vErrors === null) {
-                    vErrors = [err47];
-                  } else {
-                    vErrors.push(err47);
-                  }
-                  errors++;
-                }
-                for (const key6 in data25) {
-                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
-                    const err48 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.outbound.items, data: data25 };
-                    if (vErrors === null) {
-                      vErrors = [err48];
-                    } else {
-                      vErrors.push(err48);
-                    }
-                    errors++;
-                  }
-                }
-                if (data25.name !== void 0) {
-                  let data26 = data25.name;
-                  if (typeof data26 !== "string" && data26 !== null) {
-                    const err49 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema21.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.name, data: data26 };
-                    if (vErrors === null) {
-                      vErrors = [err49];
-                    } else {
-                      vErrors.push(err49);
-                    }
-                    errors++;
-                  }
-                }
-                if (data25.expressions !== void 0) {
-                  let data27 = data25.expressions;
-                  if (!Array.isArray(data27) && data27 !== null) {
-                    const err50 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema21.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.expressions, data: data27 };
+                    const err50 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema21.properties.policy.properties.inbound.items.properties.actions, data: data22 };
                     if (vErrors === null) {
                       vErrors = [err50];
                     } else {
@@ -41159,118 +43208,190 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (Array.isArray(data27)) {
-                    const len6 = data27.length;
-                    for (let i8 = 0; i8 < len6; i8++) {
-                      let data28 = data27[i8];
-                      if (typeof data28 !== "string") {
-                        const err51 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/expressions/" + i8, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.expressions.items, data: data28 };
+                }
+              } else {
+                const err51 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.inbound.items.type, parentSchema: schema21.properties.policy.properties.inbound.items, data: data18 };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+        if (data15.outbound !== void 0) {
+          let data26 = data15.outbound;
+          if (!Array.isArray(data26) && data26 !== null) {
+            const err52 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema21.properties.policy.properties.outbound.type, parentSchema: schema21.properties.policy.properties.outbound, data: data26 };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+          if (Array.isArray(data26)) {
+            const len6 = data26.length;
+            for (let i9 = 0; i9 < len6; i9++) {
+              let data27 = data26[i9];
+              if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+                if (data27.actions === void 0) {
+                  const err53 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.policy.properties.outbound.items.required, parentSchema: schema21.properties.policy.properties.outbound.items, data: data27 };
+                  if (vErrors === null) {
+                    vErrors = [err53];
+                  } else {
+                    vErrors.push(err53);
+                  }
+                  errors++;
+                }
+                for (const key6 in data27) {
+                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
+                    const err54 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.outbound.items, data: data27 };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  }
+                }
+                if (data27.name !== void 0) {
+                  let data28 = data27.name;
+                  if (typeof data28 !== "string" && data28 !== null) {
+                    const err55 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema21.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.name, data: data28 };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                }
+                if (data27.expressions !== void 0) {
+                  let data29 = data27.expressions;
+                  if (!Array.isArray(data29) && data29 !== null) {
+                    const err56 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema21.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.expressions, data: data29 };
+                    if (vErrors === null) {
+                      vErrors = [err56];
+                    } else {
+                      vErrors.push(err56);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data29)) {
+                    const len7 = data29.length;
+                    for (let i10 = 0; i10 < len7; i10++) {
+                      let data30 = data29[i10];
+                      if (typeof data30 !== "string") {
+                        const err57 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions/" + i10, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.expressions.items, data: data30 };
                         if (vErrors === null) {
-                          vErrors = [err51];
+                          vErrors = [err57];
                         } else {
-                          vErrors.push(err51);
+                          vErrors.push(err57);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data25.actions !== void 0) {
-                  let data29 = data25.actions;
-                  if (Array.isArray(data29)) {
-                    if (data29.length < 1) {
-                      const err52 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions, data: data29 };
+                if (data27.actions !== void 0) {
+                  let data31 = data27.actions;
+                  if (Array.isArray(data31)) {
+                    if (data31.length < 1) {
+                      const err58 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions, data: data31 };
                       if (vErrors === null) {
-                        vErrors = [err52];
+                        vErrors = [err58];
                       } else {
-                        vErrors.push(err52);
+                        vErrors.push(err58);
                       }
                       errors++;
                     }
-                    const len7 = data29.length;
-                    for (let i9 = 0; i9 < len7; i9++) {
-                      let data30 = data29[i9];
-                      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
-                        if (data30.type === void 0) {
-                          const err53 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data30 };
+                    const len8 = data31.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      let data32 = data31[i11];
+                      if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
+                        if (data32.type === void 0) {
+                          const err59 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data32 };
                           if (vErrors === null) {
-                            vErrors = [err53];
+                            vErrors = [err59];
                           } else {
-                            vErrors.push(err53);
+                            vErrors.push(err59);
                           }
                           errors++;
                         }
-                        for (const key7 in data30) {
+                        for (const key7 in data32) {
                           if (!(key7 === "type" || key7 === "config")) {
-                            const err54 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data30 };
+                            const err60 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data32 };
                             if (vErrors === null) {
-                              vErrors = [err54];
+                              vErrors = [err60];
                             } else {
-                              vErrors.push(err54);
+                              vErrors.push(err60);
                             }
                             errors++;
                           }
                         }
-                        if (data30.type !== void 0) {
-                          let data31 = data30.type;
-                          if (typeof data31 === "string") {
-                            if (func2(data31) < 1) {
-                              const err55 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data31 };
+                        if (data32.type !== void 0) {
+                          let data33 = data32.type;
+                          if (typeof data33 === "string") {
+                            if (func2(data33) < 1) {
+                              const err61 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data33 };
                               if (vErrors === null) {
-                                vErrors = [err55];
+                                vErrors = [err61];
                               } else {
-                                vErrors.push(err55);
+                                vErrors.push(err61);
                               }
                               errors++;
                             }
                           } else {
-                            const err56 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data31 };
+                            const err62 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data33 };
                             if (vErrors === null) {
-                              vErrors = [err56];
+                              vErrors = [err62];
                             } else {
-                              vErrors.push(err56);
+                              vErrors.push(err62);
                             }
                             errors++;
                           }
                         }
-                        if (data30.config !== void 0) {
-                          let data32 = data30.config;
-                          if (!(data32 && typeof data32 == "object" && !Array.isArray(data32)) && data32 !== null) {
-                            const err57 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data32 };
+                        if (data32.config !== void 0) {
+                          let data34 = data32.config;
+                          if (!(data34 && typeof data34 == "object" && !Array.isArray(data34)) && data34 !== null) {
+                            const err63 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data34 };
                             if (vErrors === null) {
-                              vErrors = [err57];
+                              vErrors = [err63];
                             } else {
-                              vErrors.push(err57);
+                              vErrors.push(err63);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err58 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data30 };
+                        const err64 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions.items, data: data32 };
                         if (vErrors === null) {
-                          vErrors = [err58];
+                          vErrors = [err64];
                         } else {
-                          vErrors.push(err58);
+                          vErrors.push(err64);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err59 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions, data: data29 };
+                    const err65 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema21.properties.policy.properties.outbound.items.properties.actions, data: data31 };
                     if (vErrors === null) {
-                      vErrors = [err59];
+                      vErrors = [err65];
                     } else {
-                      vErrors.push(err59);
+                      vErrors.push(err65);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err60 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.outbound.items.type, parentSchema: schema21.properties.policy.properties.outbound.items, data: data25 };
+                const err66 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.policy.properties.outbound.items.type, parentSchema: schema21.properties.policy.properties.outbound.items, data: data27 };
                 if (vErrors === null) {
-                  vErrors = [err60];
+                  vErrors = [err66];
                 } else {
-                  vErrors.push(err60);
+                  vErrors.push(err66);
                 }
                 errors++;
               }
@@ -41280,11 +43401,11 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err61 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
+    const err67 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
     if (vErrors === null) {
-      vErrors = [err61];
+      vErrors = [err67];
     } else {
-      vErrors.push(err61);
+      vErrors.push(err67);
     }
     errors++;
   }
@@ -41292,8 +43413,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var TLSEdge = validate17;
-var schema22 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSEdge", "description": "A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TLSEdge", "description": "Always TLSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "terminate_at": { "type": ["string", "null"], "enum": ["edge", "upstream", null], "description": "Where TLS ends (default edge)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "Where TLS is terminated, and the minimum version when at the edge." } }, "required": ["kind", "name"], "additionalProperties": false, "if": { "type": "object", "properties": { "tls_termination": { "type": "object", "properties": { "terminate_at": { "const": "upstream" } }, "required": ["terminate_at"] } }, "required": ["tls_termination"] }, "then": { "properties": { "mutual_tls": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "tls_termination": { "type": "object", "properties": { "min_version": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "must be unset when terminate_at is upstream" } } } } }, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-var func18 = Object.prototype.hasOwnProperty;
+var schema22 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSEdge", "description": "A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TLSEdge", "description": "Always TLSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "terminate_at": { "type": ["string", "null"], "enum": ["edge", "upstream", null], "description": "Where TLS ends (default edge)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "Where TLS is terminated, and the minimum version when at the edge." } }, "required": ["kind", "name"], "additionalProperties": false, "if": { "type": "object", "properties": { "tls_termination": { "type": "object", "properties": { "terminate_at": { "const": "upstream" } }, "required": ["terminate_at"] } }, "required": ["tls_termination"] }, "then": { "properties": { "mutual_tls": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "tls_termination": { "type": "object", "properties": { "min_version": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "must be unset when terminate_at is upstream" } } } } }, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -41518,7 +43638,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func18.call(schema22.properties, key0)) {
+      if (!func13.call(schema22.properties, key0)) {
         const err15 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22, data };
         if (vErrors === null) {
           vErrors = [err15];
@@ -41562,49 +43682,44 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data8 = data.description;
+    if (data.moved_from !== void 0) {
+      let data8 = data.moved_from;
+      if (typeof data8 !== "string" && !Array.isArray(data8)) {
+        const err19 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema22.properties.moved_from.type }, message: "must be string,array", schema: schema22.properties.moved_from.type, parentSchema: schema22.properties.moved_from, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
       if (typeof data8 === "string") {
-        if (func2(data8) > 255) {
-          const err19 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema22.properties.description, data: data8 };
+        if (!pattern1.test(data8)) {
+          const err20 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.moved_from, data: data8 };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err20];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err20);
           }
           errors++;
         }
-      } else {
-        const err20 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.description.type, parentSchema: schema22.properties.description, data: data8 };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
       }
-    }
-    if (data.metadata !== void 0) {
-      let data9 = data.metadata;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9))) {
-        const err21 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.metadata.type, parentSchema: schema22.properties.metadata, data: data9 };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
+      if (Array.isArray(data8)) {
+        if (data8.length < 1) {
+          const err21 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.moved_from, data: data8 };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data10 = data.hostports;
-      if (Array.isArray(data10)) {
-        const len0 = data10.length;
+        const len0 = data8.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data11 = data10[i0];
-          if (typeof data11 === "string") {
-            if (!formats2(data11)) {
-              const err22 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema22.properties.hostports.items, data: data11 };
+          let data9 = data8[i0];
+          if (typeof data9 === "string") {
+            if (!pattern1.test(data9)) {
+              const err22 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.moved_from.items, data: data9 };
               if (vErrors === null) {
                 vErrors = [err22];
               } else {
@@ -41613,7 +43728,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err23 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.hostports.items.type, parentSchema: schema22.properties.hostports.items, data: data11 };
+            const err23 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.moved_from.items.type, parentSchema: schema22.properties.moved_from.items, data: data9 };
             if (vErrors === null) {
               vErrors = [err23];
             } else {
@@ -41622,18 +43737,18 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data10.length;
+        let i1 = data8.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data10[i1];
+            let item0 = data8[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err24 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema22.properties.hostports, data: data10 };
+              const err24 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema22.properties.moved_from, data: data8 };
               if (vErrors === null) {
                 vErrors = [err24];
               } else {
@@ -41645,20 +43760,22 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
-      } else {
-        const err25 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.hostports.type, parentSchema: schema22.properties.hostports, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
       }
     }
-    if (data.backend !== void 0) {
-      let data12 = data.backend;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err26 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema22.properties.backend.type }, message: "must be object,null", schema: schema22.properties.backend.type, parentSchema: schema22.properties.backend, data: data12 };
+    if (data.description !== void 0) {
+      let data10 = data.description;
+      if (typeof data10 === "string") {
+        if (func2(data10) > 255) {
+          const err25 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema22.properties.description, data: data10 };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+      } else {
+        const err26 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.description.type, parentSchema: schema22.properties.description, data: data10 };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -41666,31 +43783,37 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        if (data12.backend_id === void 0) {
-          const err27 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema22.properties.backend.required, parentSchema: schema22.properties.backend, data: data12 };
-          if (vErrors === null) {
-            vErrors = [err27];
-          } else {
-            vErrors.push(err27);
-          }
-          errors++;
+    }
+    if (data.metadata !== void 0) {
+      let data11 = data.metadata;
+      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
+        const err27 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.metadata.type, parentSchema: schema22.properties.metadata, data: data11 };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
         }
-        for (const key1 in data12) {
-          if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err28 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.backend, data: data12 };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data12 = data.hostports;
+      if (Array.isArray(data12)) {
+        const len1 = data12.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data13 = data12[i2];
+          if (typeof data13 === "string") {
+            if (!formats2(data13)) {
+              const err28 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema22.properties.hostports.items, data: data13 };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data12.enabled !== void 0) {
-          let data13 = data12.enabled;
-          if (typeof data13 !== "boolean" && data13 !== null) {
-            const err29 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema22.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.backend.properties.enabled.type, parentSchema: schema22.properties.backend.properties.enabled, data: data13 };
+          } else {
+            const err29 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.hostports.items.type, parentSchema: schema22.properties.hostports.items, data: data13 };
             if (vErrors === null) {
               vErrors = [err29];
             } else {
@@ -41699,34 +43822,43 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data12.backend_id !== void 0) {
-          let data14 = data12.backend_id;
-          if (typeof data14 === "string") {
-            if (func2(data14) < 1) {
-              const err30 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.backend.properties.backend_id, data: data14 };
+        let i3 = data12.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data12[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err30 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema22.properties.hostports, data: data12 };
               if (vErrors === null) {
                 vErrors = [err30];
               } else {
                 vErrors.push(err30);
               }
               errors++;
+              break;
             }
-          } else {
-            const err31 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.backend.properties.backend_id.type, parentSchema: schema22.properties.backend.properties.backend_id, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
+            indices1[item1] = i3;
           }
         }
+      } else {
+        const err31 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.hostports.type, parentSchema: schema22.properties.hostports, data: data12 };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
       }
     }
-    if (data.ip_restriction !== void 0) {
-      let data15 = data.ip_restriction;
-      if (!(data15 && typeof data15 == "object" && !Array.isArray(data15)) && data15 !== null) {
-        const err32 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema22.properties.ip_restriction.type }, message: "must be object,null", schema: schema22.properties.ip_restriction.type, parentSchema: schema22.properties.ip_restriction, data: data15 };
+    if (data.backend !== void 0) {
+      let data14 = data.backend;
+      if (!(data14 && typeof data14 == "object" && !Array.isArray(data14)) && data14 !== null) {
+        const err32 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema22.properties.backend.type }, message: "must be object,null", schema: schema22.properties.backend.type, parentSchema: schema22.properties.backend, data: data14 };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -41734,9 +43866,9 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-        if (data15.ip_policy_ids === void 0) {
-          const err33 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema22.properties.ip_restriction.required, parentSchema: schema22.properties.ip_restriction, data: data15 };
+      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+        if (data14.backend_id === void 0) {
+          const err33 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema22.properties.backend.required, parentSchema: schema22.properties.backend, data: data14 };
           if (vErrors === null) {
             vErrors = [err33];
           } else {
@@ -41744,9 +43876,9 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key2 in data15) {
-          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err34 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.ip_restriction, data: data15 };
+        for (const key1 in data14) {
+          if (!(key1 === "enabled" || key1 === "backend_id")) {
+            const err34 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.backend, data: data14 };
             if (vErrors === null) {
               vErrors = [err34];
             } else {
@@ -41755,10 +43887,10 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data15.enabled !== void 0) {
-          let data16 = data15.enabled;
-          if (typeof data16 !== "boolean" && data16 !== null) {
-            const err35 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema22.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.ip_restriction.properties.enabled.type, parentSchema: schema22.properties.ip_restriction.properties.enabled, data: data16 };
+        if (data14.enabled !== void 0) {
+          let data15 = data14.enabled;
+          if (typeof data15 !== "boolean" && data15 !== null) {
+            const err35 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema22.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.backend.properties.enabled.type, parentSchema: schema22.properties.backend.properties.enabled, data: data15 };
             if (vErrors === null) {
               vErrors = [err35];
             } else {
@@ -41767,11 +43899,11 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data15.ip_policy_ids !== void 0) {
-          let data17 = data15.ip_policy_ids;
-          if (Array.isArray(data17)) {
-            if (data17.length < 1) {
-              const err36 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data17 };
+        if (data14.backend_id !== void 0) {
+          let data16 = data14.backend_id;
+          if (typeof data16 === "string") {
+            if (func2(data16) < 1) {
+              const err36 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.backend.properties.backend_id, data: data16 };
               if (vErrors === null) {
                 vErrors = [err36];
               } else {
@@ -41779,54 +43911,42 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len1 = data17.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data18 = data17[i2];
-              if (typeof data18 === "string") {
-                if (func2(data18) < 1) {
-                  const err37 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data18 };
-                  if (vErrors === null) {
-                    vErrors = [err37];
-                  } else {
-                    vErrors.push(err37);
-                  }
-                  errors++;
-                }
-              } else {
-                const err38 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data18 };
-                if (vErrors === null) {
-                  vErrors = [err38];
-                } else {
-                  vErrors.push(err38);
-                }
-                errors++;
-              }
-            }
-            let i3 = data17.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--; ) {
-                let item1 = data17[i3];
-                if (typeof item1 !== "string") {
-                  continue;
-                }
-                if (typeof indices1[item1] == "number") {
-                  j1 = indices1[item1];
-                  const err39 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data17 };
-                  if (vErrors === null) {
-                    vErrors = [err39];
-                  } else {
-                    vErrors.push(err39);
-                  }
-                  errors++;
-                  break;
-                }
-                indices1[item1] = i3;
-              }
-            }
           } else {
-            const err40 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data17 };
+            const err37 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.backend.properties.backend_id.type, parentSchema: schema22.properties.backend.properties.backend_id, data: data16 };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.ip_restriction !== void 0) {
+      let data17 = data.ip_restriction;
+      if (!(data17 && typeof data17 == "object" && !Array.isArray(data17)) && data17 !== null) {
+        const err38 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema22.properties.ip_restriction.type }, message: "must be object,null", schema: schema22.properties.ip_restriction.type, parentSchema: schema22.properties.ip_restriction, data: data17 };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+        if (data17.ip_policy_ids === void 0) {
+          const err39 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema22.properties.ip_restriction.required, parentSchema: schema22.properties.ip_restriction, data: data17 };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+        for (const key2 in data17) {
+          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
+            const err40 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.ip_restriction, data: data17 };
             if (vErrors === null) {
               vErrors = [err40];
             } else {
@@ -41835,272 +43955,280 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      }
-    }
-    if (data.policy !== void 0) {
-      let data19 = data.policy;
-      if (!(data19 && typeof data19 == "object" && !Array.isArray(data19)) && data19 !== null) {
-        const err41 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema22.properties.policy.type }, message: "must be object,null", schema: schema22.properties.policy.type, parentSchema: schema22.properties.policy, data: data19 };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-      if (data19 && typeof data19 == "object" && !Array.isArray(data19)) {
-        for (const key3 in data19) {
-          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
-            const err42 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy, data: data19 };
+        if (data17.enabled !== void 0) {
+          let data18 = data17.enabled;
+          if (typeof data18 !== "boolean" && data18 !== null) {
+            const err41 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema22.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.ip_restriction.properties.enabled.type, parentSchema: schema22.properties.ip_restriction.properties.enabled, data: data18 };
             if (vErrors === null) {
-              vErrors = [err42];
+              vErrors = [err41];
             } else {
-              vErrors.push(err42);
+              vErrors.push(err41);
             }
             errors++;
           }
         }
-        if (data19.enabled !== void 0) {
-          let data20 = data19.enabled;
-          if (typeof data20 !== "boolean" && data20 !== null) {
-            const err43 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema22.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.policy.properties.enabled.type, parentSchema: schema22.properties.policy.properties.enabled, data: data20 };
-            if (vErrors === null) {
-              vErrors = [err43];
-            } else {
-              vErrors.push(err43);
+        if (data17.ip_policy_ids !== void 0) {
+          let data19 = data17.ip_policy_ids;
+          if (Array.isArray(data19)) {
+            if (data19.length < 1) {
+              const err42 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
+              if (vErrors === null) {
+                vErrors = [err42];
+              } else {
+                vErrors.push(err42);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data19.inbound !== void 0) {
-          let data21 = data19.inbound;
-          if (!Array.isArray(data21) && data21 !== null) {
-            const err44 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.type, parentSchema: schema22.properties.policy.properties.inbound, data: data21 };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
-          if (Array.isArray(data21)) {
-            const len2 = data21.length;
+            const len2 = data19.length;
             for (let i4 = 0; i4 < len2; i4++) {
-              let data22 = data21[i4];
-              if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
-                if (data22.actions === void 0) {
-                  const err45 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.inbound.items.required, parentSchema: schema22.properties.policy.properties.inbound.items, data: data22 };
+              let data20 = data19[i4];
+              if (typeof data20 === "string") {
+                if (func2(data20) < 1) {
+                  const err43 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data20 };
+                  if (vErrors === null) {
+                    vErrors = [err43];
+                  } else {
+                    vErrors.push(err43);
+                  }
+                  errors++;
+                }
+              } else {
+                const err44 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data20 };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            let i5 = data19.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data19[i5];
+                if (typeof item2 !== "string") {
+                  continue;
+                }
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err45 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
                   if (vErrors === null) {
                     vErrors = [err45];
                   } else {
                     vErrors.push(err45);
                   }
                   errors++;
+                  break;
                 }
-                for (const key4 in data22) {
+                indices2[item2] = i5;
+              }
+            }
+          } else {
+            const err46 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.policy !== void 0) {
+      let data21 = data.policy;
+      if (!(data21 && typeof data21 == "object" && !Array.isArray(data21)) && data21 !== null) {
+        const err47 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema22.properties.policy.type }, message: "must be object,null", schema: schema22.properties.policy.type, parentSchema: schema22.properties.policy, data: data21 };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+        for (const key3 in data21) {
+          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
+            const err48 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy, data: data21 };
+            if (vErrors === null) {
+              vErrors = [err48];
+            } else {
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+        }
+        if (data21.enabled !== void 0) {
+          let data22 = data21.enabled;
+          if (typeof data22 !== "boolean" && data22 !== null) {
+            const err49 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema22.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.policy.properties.enabled.type, parentSchema: schema22.properties.policy.properties.enabled, data: data22 };
+            if (vErrors === null) {
+              vErrors = [err49];
+            } else {
+              vErrors.push(err49);
+            }
+            errors++;
+          }
+        }
+        if (data21.inbound !== void 0) {
+          let data23 = data21.inbound;
+          if (!Array.isArray(data23) && data23 !== null) {
+            const err50 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.type, parentSchema: schema22.properties.policy.properties.inbound, data: data23 };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
+            }
+            errors++;
+          }
+          if (Array.isArray(data23)) {
+            const len3 = data23.length;
+            for (let i6 = 0; i6 < len3; i6++) {
+              let data24 = data23[i6];
+              if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+                if (data24.actions === void 0) {
+                  const err51 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.inbound.items.required, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
+                  if (vErrors === null) {
+                    vErrors = [err51];
+                  } else {
+                    vErrors.push(err51);
+                  }
+                  errors++;
+                }
+                for (const key4 in data24) {
                   if (!(key4 === "name" || key4 === "expressions" || key4 === "actions")) {
-                    const err46 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items, data: data22 };
+                    const err52 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err52];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err52);
                     }
                     errors++;
                   }
                 }
-                if (data22.name !== void 0) {
-                  let data23 = data22.name;
-                  if (typeof data23 !== "string" && data23 !== null) {
-                    const err47 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.name, data: data23 };
+                if (data24.name !== void 0) {
+                  let data25 = data24.name;
+                  if (typeof data25 !== "string" && data25 !== null) {
+                    const err53 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.name, data: data25 };
                     if (vErrors === null) {
-                      vErrors = [err47];
+                      vErrors = [err53];
                     } else {
-                      vErrors.push(err47);
+                      vErrors.push(err53);
                     }
                     errors++;
                   }
                 }
-                if (data22.expressions !== void 0) {
-                  let data24 = data22.expressions;
-                  if (!Array.isArray(data24) && data24 !== null) {
-                    const err48 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions, data: data24 };
+                if (data24.expressions !== void 0) {
+                  let data26 = data24.expressions;
+                  if (!Array.isArray(data26) && data26 !== null) {
+                    const err54 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions, data: data26 };
                     if (vErrors === null) {
-                      vErrors = [err48];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err48);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
-                  if (Array.isArray(data24)) {
-                    const len3 = data24.length;
-                    for (let i5 = 0; i5 < len3; i5++) {
-                      let data25 = data24[i5];
-                      if (typeof data25 !== "string") {
-                        const err49 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/expressions/" + i5, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions.items, data: data25 };
+                  if (Array.isArray(data26)) {
+                    const len4 = data26.length;
+                    for (let i7 = 0; i7 < len4; i7++) {
+                      let data27 = data26[i7];
+                      if (typeof data27 !== "string") {
+                        const err55 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions/" + i7, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions.items, data: data27 };
                         if (vErrors === null) {
-                          vErrors = [err49];
+                          vErrors = [err55];
                         } else {
-                          vErrors.push(err49);
+                          vErrors.push(err55);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data22.actions !== void 0) {
-                  let data26 = data22.actions;
-                  if (Array.isArray(data26)) {
-                    if (data26.length < 1) {
-                      const err50 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data26 };
+                if (data24.actions !== void 0) {
+                  let data28 = data24.actions;
+                  if (Array.isArray(data28)) {
+                    if (data28.length < 1) {
+                      const err56 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data28 };
                       if (vErrors === null) {
-                        vErrors = [err50];
+                        vErrors = [err56];
                       } else {
-                        vErrors.push(err50);
+                        vErrors.push(err56);
                       }
                       errors++;
                     }
-                    const len4 = data26.length;
-                    for (let i6 = 0; i6 < len4; i6++) {
-                      let data27 = data26[i6];
-                      if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
-                        if (data27.type === void 0) {
-                          const err51 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data27 };
+                    const len5 = data28.length;
+                    for (let i8 = 0; i8 < len5; i8++) {
+                      let data29 = data28[i8];
+                      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
+                        if (data29.type === void 0) {
+                          const err57 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err57];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err57);
                           }
                           errors++;
                         }
-                        for (const key5 in data27) {
+                        for (const key5 in data29) {
                           if (!(key5 === "type" || key5 === "config")) {
-                            const err52 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data27 };
+                            const err58 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
                             if (vErrors === null) {
-                              vErrors = [err52];
+                              vErrors = [err58];
                             } else {
-                              vErrors.push(err52);
+                              vErrors.push(err58);
                             }
                             errors++;
                           }
                         }
-                        if (data27.type !== void 0) {
-                          let data28 = data27.type;
-                          if (typeof data28 === "string") {
-                            if (func2(data28) < 1) {
-                              const err53 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data28 };
+                        if (data29.type !== void 0) {
+                          let data30 = data29.type;
+                          if (typeof data30 === "string") {
+                            if (func2(data30) < 1) {
+                              const err59 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data30 };
                               if (vErrors === null) {
-                                vErrors = [err53];
+                                vErrors = [err59];
                               } else {
-                                vErrors.push(err53);
+                                vErrors.push(err59);
                               }
                               errors++;
                             }
                           } else {
-                            const err54 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data28 };
+                            const err60 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data30 };
                             if (vErrors === null) {
-                              vErrors = [err54];
+                              vErrors = [err60];
                             } else {
-                              vErrors.push(err54);
+                              vErrors.push(err60);
                             }
                             errors++;
                           }
                         }
-                        if (data27.config !== void 0) {
-                          let data29 = data27.config;
-                          if (!(data29 && typeof data29 == "object" && !Array.isArray(data29)) && data29 !== null) {
-                            const err55 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data29 };
+                        if (data29.config !== void 0) {
+                          let data31 = data29.config;
+                          if (!(data31 && typeof data31 == "object" && !Array.isArray(data31)) && data31 !== null) {
+                            const err61 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data31 };
                             if (vErrors === null) {
-                              vErrors = [err55];
+                              vErrors = [err61];
                             } else {
-                              vErrors.push(err55);
+                              vErrors.push(err61);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err56 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data27 };
+                        const err62 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
                         if (vErrors === null) {
-                          vErrors = [err56];
+                          vErrors = [err62];
                         } else {
-                          vErrors.push(err56);
+                          vErrors.push(err62);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err57 = { instancePath: instancePath + "/policy/inbound/" + i4 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data26 };
-                    if (vErrors === null) {
-                      vErrors = [err57];
-                    } else {
-                      vErrors.push(err57);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err58 = { instancePath: instancePath + "/policy/inbound/" + i4, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.type, parentSchema: schema22.properties.policy.properties.inbound.items, data: data22 };
-                if (vErrors === null) {
-                  vErrors = [err58];
-                } else {
-                  vErrors.push(err58);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-        if (data19.outbound !== void 0) {
-          let data30 = data19.outbound;
-          if (!Array.isArray(data30) && data30 !== null) {
-            const err59 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.type, parentSchema: schema22.properties.policy.properties.outbound, data: data30 };
-            if (vErrors === null) {
-              vErrors = [err59];
-            } else {
-              vErrors.push(err59);
-            }
-            errors++;
-          }
-          if (Array.isArray(data30)) {
-            const len5 = data30.length;
-            for (let i7 = 0; i7 < len5; i7++) {
-              let data31 = data30[i7];
-              if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-                if (data31.actions === void 0) {
-                  const err60 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.outbound.items.required, parentSchema: schema22.properties.policy.properties.outbound.items, data: data31 };
-                  if (vErrors === null) {
-                    vErrors = [err60];
-                  } else {
-                    vErrors.push(err60);
-                  }
-                  errors++;
-                }
-                for (const key6 in data31) {
-                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
-                    const err61 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items, data: data31 };
-                    if (vErrors === null) {
-                      vErrors = [err61];
-                    } else {
-                      vErrors.push(err61);
-                    }
-                    errors++;
-                  }
-                }
-                if (data31.name !== void 0) {
-                  let data32 = data31.name;
-                  if (typeof data32 !== "string" && data32 !== null) {
-                    const err62 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.name, data: data32 };
-                    if (vErrors === null) {
-                      vErrors = [err62];
-                    } else {
-                      vErrors.push(err62);
-                    }
-                    errors++;
-                  }
-                }
-                if (data31.expressions !== void 0) {
-                  let data33 = data31.expressions;
-                  if (!Array.isArray(data33) && data33 !== null) {
-                    const err63 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions, data: data33 };
+                    const err63 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data28 };
                     if (vErrors === null) {
                       vErrors = [err63];
                     } else {
@@ -42108,118 +44236,190 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (Array.isArray(data33)) {
-                    const len6 = data33.length;
-                    for (let i8 = 0; i8 < len6; i8++) {
-                      let data34 = data33[i8];
-                      if (typeof data34 !== "string") {
-                        const err64 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/expressions/" + i8, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions.items, data: data34 };
+                }
+              } else {
+                const err64 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.type, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+        if (data21.outbound !== void 0) {
+          let data32 = data21.outbound;
+          if (!Array.isArray(data32) && data32 !== null) {
+            const err65 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.type, parentSchema: schema22.properties.policy.properties.outbound, data: data32 };
+            if (vErrors === null) {
+              vErrors = [err65];
+            } else {
+              vErrors.push(err65);
+            }
+            errors++;
+          }
+          if (Array.isArray(data32)) {
+            const len6 = data32.length;
+            for (let i9 = 0; i9 < len6; i9++) {
+              let data33 = data32[i9];
+              if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
+                if (data33.actions === void 0) {
+                  const err66 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.outbound.items.required, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
+                  if (vErrors === null) {
+                    vErrors = [err66];
+                  } else {
+                    vErrors.push(err66);
+                  }
+                  errors++;
+                }
+                for (const key6 in data33) {
+                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
+                    const err67 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
+                    if (vErrors === null) {
+                      vErrors = [err67];
+                    } else {
+                      vErrors.push(err67);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.name !== void 0) {
+                  let data34 = data33.name;
+                  if (typeof data34 !== "string" && data34 !== null) {
+                    const err68 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.name, data: data34 };
+                    if (vErrors === null) {
+                      vErrors = [err68];
+                    } else {
+                      vErrors.push(err68);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.expressions !== void 0) {
+                  let data35 = data33.expressions;
+                  if (!Array.isArray(data35) && data35 !== null) {
+                    const err69 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions, data: data35 };
+                    if (vErrors === null) {
+                      vErrors = [err69];
+                    } else {
+                      vErrors.push(err69);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data35)) {
+                    const len7 = data35.length;
+                    for (let i10 = 0; i10 < len7; i10++) {
+                      let data36 = data35[i10];
+                      if (typeof data36 !== "string") {
+                        const err70 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions/" + i10, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions.items, data: data36 };
                         if (vErrors === null) {
-                          vErrors = [err64];
+                          vErrors = [err70];
                         } else {
-                          vErrors.push(err64);
+                          vErrors.push(err70);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data31.actions !== void 0) {
-                  let data35 = data31.actions;
-                  if (Array.isArray(data35)) {
-                    if (data35.length < 1) {
-                      const err65 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data35 };
+                if (data33.actions !== void 0) {
+                  let data37 = data33.actions;
+                  if (Array.isArray(data37)) {
+                    if (data37.length < 1) {
+                      const err71 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data37 };
                       if (vErrors === null) {
-                        vErrors = [err65];
+                        vErrors = [err71];
                       } else {
-                        vErrors.push(err65);
+                        vErrors.push(err71);
                       }
                       errors++;
                     }
-                    const len7 = data35.length;
-                    for (let i9 = 0; i9 < len7; i9++) {
-                      let data36 = data35[i9];
-                      if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-                        if (data36.type === void 0) {
-                          const err66 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data36 };
+                    const len8 = data37.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      let data38 = data37[i11];
+                      if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
+                        if (data38.type === void 0) {
+                          const err72 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
                           if (vErrors === null) {
-                            vErrors = [err66];
+                            vErrors = [err72];
                           } else {
-                            vErrors.push(err66);
+                            vErrors.push(err72);
                           }
                           errors++;
                         }
-                        for (const key7 in data36) {
+                        for (const key7 in data38) {
                           if (!(key7 === "type" || key7 === "config")) {
-                            const err67 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data36 };
+                            const err73 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
                             if (vErrors === null) {
-                              vErrors = [err67];
+                              vErrors = [err73];
                             } else {
-                              vErrors.push(err67);
+                              vErrors.push(err73);
                             }
                             errors++;
                           }
                         }
-                        if (data36.type !== void 0) {
-                          let data37 = data36.type;
-                          if (typeof data37 === "string") {
-                            if (func2(data37) < 1) {
-                              const err68 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data37 };
+                        if (data38.type !== void 0) {
+                          let data39 = data38.type;
+                          if (typeof data39 === "string") {
+                            if (func2(data39) < 1) {
+                              const err74 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data39 };
                               if (vErrors === null) {
-                                vErrors = [err68];
+                                vErrors = [err74];
                               } else {
-                                vErrors.push(err68);
+                                vErrors.push(err74);
                               }
                               errors++;
                             }
                           } else {
-                            const err69 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data37 };
+                            const err75 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data39 };
                             if (vErrors === null) {
-                              vErrors = [err69];
+                              vErrors = [err75];
                             } else {
-                              vErrors.push(err69);
+                              vErrors.push(err75);
                             }
                             errors++;
                           }
                         }
-                        if (data36.config !== void 0) {
-                          let data38 = data36.config;
-                          if (!(data38 && typeof data38 == "object" && !Array.isArray(data38)) && data38 !== null) {
-                            const err70 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data38 };
+                        if (data38.config !== void 0) {
+                          let data40 = data38.config;
+                          if (!(data40 && typeof data40 == "object" && !Array.isArray(data40)) && data40 !== null) {
+                            const err76 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data40 };
                             if (vErrors === null) {
-                              vErrors = [err70];
+                              vErrors = [err76];
                             } else {
-                              vErrors.push(err70);
+                              vErrors.push(err76);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err71 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data36 };
+                        const err77 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
                         if (vErrors === null) {
-                          vErrors = [err71];
+                          vErrors = [err77];
                         } else {
-                          vErrors.push(err71);
+                          vErrors.push(err77);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err72 = { instancePath: instancePath + "/policy/outbound/" + i7 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data35 };
+                    const err78 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data37 };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err78];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err78);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err73 = { instancePath: instancePath + "/policy/outbound/" + i7, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.type, parentSchema: schema22.properties.policy.properties.outbound.items, data: data31 };
+                const err79 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.type, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
                 if (vErrors === null) {
-                  vErrors = [err73];
+                  vErrors = [err79];
                 } else {
-                  vErrors.push(err73);
+                  vErrors.push(err79);
                 }
                 errors++;
               }
@@ -42229,109 +44429,29 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.mutual_tls !== void 0) {
-      let data39 = data.mutual_tls;
-      if (!(data39 && typeof data39 == "object" && !Array.isArray(data39)) && data39 !== null) {
-        const err74 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema22.properties.mutual_tls.type }, message: "must be object,null", schema: schema22.properties.mutual_tls.type, parentSchema: schema22.properties.mutual_tls, data: data39 };
+      let data41 = data.mutual_tls;
+      if (!(data41 && typeof data41 == "object" && !Array.isArray(data41)) && data41 !== null) {
+        const err80 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema22.properties.mutual_tls.type }, message: "must be object,null", schema: schema22.properties.mutual_tls.type, parentSchema: schema22.properties.mutual_tls, data: data41 };
         if (vErrors === null) {
-          vErrors = [err74];
+          vErrors = [err80];
         } else {
-          vErrors.push(err74);
+          vErrors.push(err80);
         }
         errors++;
       }
-      if (data39 && typeof data39 == "object" && !Array.isArray(data39)) {
-        if (data39.certificate_authority_ids === void 0) {
-          const err75 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema22.properties.mutual_tls.required, parentSchema: schema22.properties.mutual_tls, data: data39 };
+      if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
+        if (data41.certificate_authority_ids === void 0) {
+          const err81 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema22.properties.mutual_tls.required, parentSchema: schema22.properties.mutual_tls, data: data41 };
           if (vErrors === null) {
-            vErrors = [err75];
+            vErrors = [err81];
           } else {
-            vErrors.push(err75);
+            vErrors.push(err81);
           }
           errors++;
         }
-        for (const key8 in data39) {
+        for (const key8 in data41) {
           if (!(key8 === "enabled" || key8 === "certificate_authority_ids")) {
-            const err76 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.mutual_tls, data: data39 };
-            if (vErrors === null) {
-              vErrors = [err76];
-            } else {
-              vErrors.push(err76);
-            }
-            errors++;
-          }
-        }
-        if (data39.enabled !== void 0) {
-          let data40 = data39.enabled;
-          if (typeof data40 !== "boolean" && data40 !== null) {
-            const err77 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema22.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.mutual_tls.properties.enabled.type, parentSchema: schema22.properties.mutual_tls.properties.enabled, data: data40 };
-            if (vErrors === null) {
-              vErrors = [err77];
-            } else {
-              vErrors.push(err77);
-            }
-            errors++;
-          }
-        }
-        if (data39.certificate_authority_ids !== void 0) {
-          let data41 = data39.certificate_authority_ids;
-          if (Array.isArray(data41)) {
-            if (data41.length < 1) {
-              const err78 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data41 };
-              if (vErrors === null) {
-                vErrors = [err78];
-              } else {
-                vErrors.push(err78);
-              }
-              errors++;
-            }
-            const len8 = data41.length;
-            for (let i10 = 0; i10 < len8; i10++) {
-              let data42 = data41[i10];
-              if (typeof data42 === "string") {
-                if (func2(data42) < 1) {
-                  const err79 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i10, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data42 };
-                  if (vErrors === null) {
-                    vErrors = [err79];
-                  } else {
-                    vErrors.push(err79);
-                  }
-                  errors++;
-                }
-              } else {
-                const err80 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i10, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data42 };
-                if (vErrors === null) {
-                  vErrors = [err80];
-                } else {
-                  vErrors.push(err80);
-                }
-                errors++;
-              }
-            }
-            let i11 = data41.length;
-            let j2;
-            if (i11 > 1) {
-              const indices2 = {};
-              for (; i11--; ) {
-                let item2 = data41[i11];
-                if (typeof item2 !== "string") {
-                  continue;
-                }
-                if (typeof indices2[item2] == "number") {
-                  j2 = indices2[item2];
-                  const err81 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i11, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i11 + " are identical)", schema: true, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data41 };
-                  if (vErrors === null) {
-                    vErrors = [err81];
-                  } else {
-                    vErrors.push(err81);
-                  }
-                  errors++;
-                  break;
-                }
-                indices2[item2] = i11;
-              }
-            }
-          } else {
-            const err82 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data41 };
+            const err82 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.mutual_tls, data: data41 };
             if (vErrors === null) {
               vErrors = [err82];
             } else {
@@ -42340,68 +44460,78 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      }
-    }
-    if (data.tls_termination !== void 0) {
-      let data43 = data.tls_termination;
-      if (!(data43 && typeof data43 == "object" && !Array.isArray(data43)) && data43 !== null) {
-        const err83 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema22.properties.tls_termination.type }, message: "must be object,null", schema: schema22.properties.tls_termination.type, parentSchema: schema22.properties.tls_termination, data: data43 };
-        if (vErrors === null) {
-          vErrors = [err83];
-        } else {
-          vErrors.push(err83);
-        }
-        errors++;
-      }
-      if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-        for (const key9 in data43) {
-          if (!(key9 === "enabled" || key9 === "terminate_at" || key9 === "min_version")) {
-            const err84 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.tls_termination, data: data43 };
+        if (data41.enabled !== void 0) {
+          let data42 = data41.enabled;
+          if (typeof data42 !== "boolean" && data42 !== null) {
+            const err83 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema22.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.mutual_tls.properties.enabled.type, parentSchema: schema22.properties.mutual_tls.properties.enabled, data: data42 };
             if (vErrors === null) {
-              vErrors = [err84];
+              vErrors = [err83];
             } else {
-              vErrors.push(err84);
+              vErrors.push(err83);
             }
             errors++;
           }
         }
-        if (data43.enabled !== void 0) {
-          let data44 = data43.enabled;
-          if (typeof data44 !== "boolean" && data44 !== null) {
-            const err85 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.tls_termination.properties.enabled.type, parentSchema: schema22.properties.tls_termination.properties.enabled, data: data44 };
-            if (vErrors === null) {
-              vErrors = [err85];
-            } else {
-              vErrors.push(err85);
+        if (data41.certificate_authority_ids !== void 0) {
+          let data43 = data41.certificate_authority_ids;
+          if (Array.isArray(data43)) {
+            if (data43.length < 1) {
+              const err84 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
+              if (vErrors === null) {
+                vErrors = [err84];
+              } else {
+                vErrors.push(err84);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data43.terminate_at !== void 0) {
-          let data45 = data43.terminate_at;
-          if (typeof data45 !== "string" && data45 !== null) {
-            const err86 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.terminate_at.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.terminate_at.type, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data45 };
-            if (vErrors === null) {
-              vErrors = [err86];
-            } else {
-              vErrors.push(err86);
+            const len9 = data43.length;
+            for (let i12 = 0; i12 < len9; i12++) {
+              let data44 = data43[i12];
+              if (typeof data44 === "string") {
+                if (func2(data44) < 1) {
+                  const err85 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i12, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data44 };
+                  if (vErrors === null) {
+                    vErrors = [err85];
+                  } else {
+                    vErrors.push(err85);
+                  }
+                  errors++;
+                }
+              } else {
+                const err86 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i12, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data44 };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-          if (!(data45 === "edge" || data45 === "upstream" || data45 === null)) {
-            const err87 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.terminate_at.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.terminate_at.enum, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data45 };
-            if (vErrors === null) {
-              vErrors = [err87];
-            } else {
-              vErrors.push(err87);
+            let i13 = data43.length;
+            let j3;
+            if (i13 > 1) {
+              const indices3 = {};
+              for (; i13--; ) {
+                let item3 = data43[i13];
+                if (typeof item3 !== "string") {
+                  continue;
+                }
+                if (typeof indices3[item3] == "number") {
+                  j3 = indices3[item3];
+                  const err87 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i13 + " are identical)", schema: true, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
+                  if (vErrors === null) {
+                    vErrors = [err87];
+                  } else {
+                    vErrors.push(err87);
+                  }
+                  errors++;
+                  break;
+                }
+                indices3[item3] = i13;
+              }
             }
-            errors++;
-          }
-        }
-        if (data43.min_version !== void 0) {
-          let data46 = data43.min_version;
-          if (typeof data46 !== "string" && data46 !== null) {
-            const err88 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.min_version.type, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data46 };
+          } else {
+            const err88 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
             if (vErrors === null) {
               vErrors = [err88];
             } else {
@@ -42409,12 +44539,82 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (!(data46 === "1.0" || data46 === "1.1" || data46 === "1.2" || data46 === "1.3" || data46 === null)) {
-            const err89 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.min_version.enum, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data46 };
+        }
+      }
+    }
+    if (data.tls_termination !== void 0) {
+      let data45 = data.tls_termination;
+      if (!(data45 && typeof data45 == "object" && !Array.isArray(data45)) && data45 !== null) {
+        const err89 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema22.properties.tls_termination.type }, message: "must be object,null", schema: schema22.properties.tls_termination.type, parentSchema: schema22.properties.tls_termination, data: data45 };
+        if (vErrors === null) {
+          vErrors = [err89];
+        } else {
+          vErrors.push(err89);
+        }
+        errors++;
+      }
+      if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
+        for (const key9 in data45) {
+          if (!(key9 === "enabled" || key9 === "terminate_at" || key9 === "min_version")) {
+            const err90 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.tls_termination, data: data45 };
             if (vErrors === null) {
-              vErrors = [err89];
+              vErrors = [err90];
             } else {
-              vErrors.push(err89);
+              vErrors.push(err90);
+            }
+            errors++;
+          }
+        }
+        if (data45.enabled !== void 0) {
+          let data46 = data45.enabled;
+          if (typeof data46 !== "boolean" && data46 !== null) {
+            const err91 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.tls_termination.properties.enabled.type, parentSchema: schema22.properties.tls_termination.properties.enabled, data: data46 };
+            if (vErrors === null) {
+              vErrors = [err91];
+            } else {
+              vErrors.push(err91);
+            }
+            errors++;
+          }
+        }
+        if (data45.terminate_at !== void 0) {
+          let data47 = data45.terminate_at;
+          if (typeof data47 !== "string" && data47 !== null) {
+            const err92 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.terminate_at.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.terminate_at.type, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data47 };
+            if (vErrors === null) {
+              vErrors = [err92];
+            } else {
+              vErrors.push(err92);
+            }
+            errors++;
+          }
+          if (!(data47 === "edge" || data47 === "upstream" || data47 === null)) {
+            const err93 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.terminate_at.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.terminate_at.enum, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data47 };
+            if (vErrors === null) {
+              vErrors = [err93];
+            } else {
+              vErrors.push(err93);
+            }
+            errors++;
+          }
+        }
+        if (data45.min_version !== void 0) {
+          let data48 = data45.min_version;
+          if (typeof data48 !== "string" && data48 !== null) {
+            const err94 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.min_version.type, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data48 };
+            if (vErrors === null) {
+              vErrors = [err94];
+            } else {
+              vErrors.push(err94);
+            }
+            errors++;
+          }
+          if (!(data48 === "1.0" || data48 === "1.1" || data48 === "1.2" || data48 === "1.3" || data48 === null)) {
+            const err95 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.min_version.enum, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data48 };
+            if (vErrors === null) {
+              vErrors = [err95];
+            } else {
+              vErrors.push(err95);
             }
             errors++;
           }
@@ -42422,11 +44622,11 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err90 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.type, parentSchema: schema22, data };
+    const err96 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.type, parentSchema: schema22, data };
     if (vErrors === null) {
-      vErrors = [err90];
+      vErrors = [err96];
     } else {
-      vErrors.push(err90);
+      vErrors.push(err96);
     }
     errors++;
   }
@@ -42434,7 +44634,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var HTTPSEdge = validate18;
-var schema23 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdge", "description": "An HTTPS edge; its routes are HTTPSEdgeRoute documents.", "type": "object", "properties": { "kind": { "const": "HTTPSEdge", "description": "Always HTTPSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "The minimum TLS version the edge accepts." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema23 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdge", "description": "An HTTPS edge; its routes are HTTPSEdgeRoute documents.", "type": "object", "properties": { "kind": { "const": "HTTPSEdge", "description": "Always HTTPSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "The minimum TLS version the edge accepts." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -42458,7 +44658,7 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "mutual_tls" || key0 === "tls_termination")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "mutual_tls" || key0 === "tls_termination")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -42502,49 +44702,44 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema23.properties.moved_from.type }, message: "must be string,array", schema: schema23.properties.moved_from.type, parentSchema: schema23.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema23.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.description.type, parentSchema: schema23.properties.description, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
       }
-    }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err8 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.metadata.type, parentSchema: schema23.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data4 = data.hostports;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data5 = data4[i0];
-          if (typeof data5 === "string") {
-            if (!formats2(data5)) {
-              const err9 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema23.properties.hostports.items, data: data5 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -42553,7 +44748,7 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/hostports/" + i0, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.hostports.items.type, parentSchema: schema23.properties.hostports.items, data: data5 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.moved_from.items.type, parentSchema: schema23.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -42562,18 +44757,18 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data4.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data4[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema23.properties.hostports, data: data4 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema23.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -42585,20 +44780,22 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
-      } else {
-        const err12 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.hostports.type, parentSchema: schema23.properties.hostports, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
       }
     }
-    if (data.mutual_tls !== void 0) {
-      let data6 = data.mutual_tls;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err13 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema23.properties.mutual_tls.type }, message: "must be object,null", schema: schema23.properties.mutual_tls.type, parentSchema: schema23.properties.mutual_tls, data: data6 };
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema23.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.description.type, parentSchema: schema23.properties.description, data: data4 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -42606,31 +44803,37 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-        if (data6.certificate_authority_ids === void 0) {
-          const err14 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema23.properties.mutual_tls.required, parentSchema: schema23.properties.mutual_tls, data: data6 };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
+    }
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.metadata.type, parentSchema: schema23.properties.metadata, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
-        for (const key1 in data6) {
-          if (!(key1 === "enabled" || key1 === "certificate_authority_ids")) {
-            const err15 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.mutual_tls, data: data6 };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data6 = data.hostports;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data7 = data6[i2];
+          if (typeof data7 === "string") {
+            if (!formats2(data7)) {
+              const err15 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema23.properties.hostports.items, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data6.enabled !== void 0) {
-          let data7 = data6.enabled;
-          if (typeof data7 !== "boolean" && data7 !== null) {
-            const err16 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema23.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.mutual_tls.properties.enabled.type, parentSchema: schema23.properties.mutual_tls.properties.enabled, data: data7 };
+          } else {
+            const err16 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.hostports.items.type, parentSchema: schema23.properties.hostports.items, data: data7 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -42639,66 +44842,63 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data6.certificate_authority_ids !== void 0) {
-          let data8 = data6.certificate_authority_ids;
-          if (Array.isArray(data8)) {
-            if (data8.length < 1) {
-              const err17 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data8 };
+        let i3 = data6.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data6[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err17 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema23.properties.hostports, data: data6 };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
                 vErrors.push(err17);
               }
               errors++;
+              break;
             }
-            const len1 = data8.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data9 = data8[i2];
-              if (typeof data9 === "string") {
-                if (func2(data9) < 1) {
-                  const err18 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i2, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data9 };
-                  if (vErrors === null) {
-                    vErrors = [err18];
-                  } else {
-                    vErrors.push(err18);
-                  }
-                  errors++;
-                }
-              } else {
-                const err19 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i2, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data9 };
-                if (vErrors === null) {
-                  vErrors = [err19];
-                } else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
-            }
-            let i3 = data8.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--; ) {
-                let item1 = data8[i3];
-                if (typeof item1 !== "string") {
-                  continue;
-                }
-                if (typeof indices1[item1] == "number") {
-                  j1 = indices1[item1];
-                  const err20 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data8 };
-                  if (vErrors === null) {
-                    vErrors = [err20];
-                  } else {
-                    vErrors.push(err20);
-                  }
-                  errors++;
-                  break;
-                }
-                indices1[item1] = i3;
-              }
-            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.hostports.type, parentSchema: schema23.properties.hostports, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.mutual_tls !== void 0) {
+      let data8 = data.mutual_tls;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+        const err19 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema23.properties.mutual_tls.type }, message: "must be object,null", schema: schema23.properties.mutual_tls.type, parentSchema: schema23.properties.mutual_tls, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+        if (data8.certificate_authority_ids === void 0) {
+          const err20 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema23.properties.mutual_tls.required, parentSchema: schema23.properties.mutual_tls, data: data8 };
+          if (vErrors === null) {
+            vErrors = [err20];
           } else {
-            const err21 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data8 };
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+        for (const key1 in data8) {
+          if (!(key1 === "enabled" || key1 === "certificate_authority_ids")) {
+            const err21 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.mutual_tls, data: data8 };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -42707,60 +44907,140 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data8.enabled !== void 0) {
+          let data9 = data8.enabled;
+          if (typeof data9 !== "boolean" && data9 !== null) {
+            const err22 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema23.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.mutual_tls.properties.enabled.type, parentSchema: schema23.properties.mutual_tls.properties.enabled, data: data9 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+        if (data8.certificate_authority_ids !== void 0) {
+          let data10 = data8.certificate_authority_ids;
+          if (Array.isArray(data10)) {
+            if (data10.length < 1) {
+              const err23 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+            const len2 = data10.length;
+            for (let i4 = 0; i4 < len2; i4++) {
+              let data11 = data10[i4];
+              if (typeof data11 === "string") {
+                if (func2(data11) < 1) {
+                  const err24 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+              } else {
+                const err25 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            let i5 = data10.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data10[i5];
+                if (typeof item2 !== "string") {
+                  continue;
+                }
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err26 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
+                  if (vErrors === null) {
+                    vErrors = [err26];
+                  } else {
+                    vErrors.push(err26);
+                  }
+                  errors++;
+                  break;
+                }
+                indices2[item2] = i5;
+              }
+            }
+          } else {
+            const err27 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
       }
     }
     if (data.tls_termination !== void 0) {
-      let data10 = data.tls_termination;
-      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
-        const err22 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema23.properties.tls_termination.type }, message: "must be object,null", schema: schema23.properties.tls_termination.type, parentSchema: schema23.properties.tls_termination, data: data10 };
+      let data12 = data.tls_termination;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err28 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema23.properties.tls_termination.type }, message: "must be object,null", schema: schema23.properties.tls_termination.type, parentSchema: schema23.properties.tls_termination, data: data12 };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err28];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err28);
         }
         errors++;
       }
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        for (const key2 in data10) {
+      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+        for (const key2 in data12) {
           if (!(key2 === "enabled" || key2 === "min_version")) {
-            const err23 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.tls_termination, data: data10 };
+            const err29 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.tls_termination, data: data12 };
             if (vErrors === null) {
-              vErrors = [err23];
+              vErrors = [err29];
             } else {
-              vErrors.push(err23);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
-        if (data10.enabled !== void 0) {
-          let data11 = data10.enabled;
-          if (typeof data11 !== "boolean" && data11 !== null) {
-            const err24 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.tls_termination.properties.enabled.type, parentSchema: schema23.properties.tls_termination.properties.enabled, data: data11 };
+        if (data12.enabled !== void 0) {
+          let data13 = data12.enabled;
+          if (typeof data13 !== "boolean" && data13 !== null) {
+            const err30 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.tls_termination.properties.enabled.type, parentSchema: schema23.properties.tls_termination.properties.enabled, data: data13 };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err30];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err30);
             }
             errors++;
           }
         }
-        if (data10.min_version !== void 0) {
-          let data12 = data10.min_version;
-          if (typeof data12 !== "string" && data12 !== null) {
-            const err25 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.min_version.type, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data12 };
+        if (data12.min_version !== void 0) {
+          let data14 = data12.min_version;
+          if (typeof data14 !== "string" && data14 !== null) {
+            const err31 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.min_version.type, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data14 };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err31];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err31);
             }
             errors++;
           }
-          if (!(data12 === "1.0" || data12 === "1.1" || data12 === "1.2" || data12 === "1.3" || data12 === null)) {
-            const err26 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.min_version.enum, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data12 };
+          if (!(data14 === "1.0" || data14 === "1.1" || data14 === "1.2" || data14 === "1.3" || data14 === null)) {
+            const err32 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.min_version.enum, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data14 };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err32];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err32);
             }
             errors++;
           }
@@ -42768,11 +45048,11 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.type, parentSchema: schema23, data };
+    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.type, parentSchema: schema23, data };
     if (vErrors === null) {
-      vErrors = [err27];
+      vErrors = [err33];
     } else {
-      vErrors.push(err27);
+      vErrors.push(err33);
     }
     errors++;
   }
@@ -42780,7 +45060,7 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var HTTPSEdgeRoute = validate19;
-var schema24 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdgeRoute", "description": "A route of an HTTPS edge, matching requests by path.", "type": "object", "properties": { "kind": { "const": "HTTPSEdgeRoute", "description": "Always HTTPSEdgeRoute." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "match_type": { "type": "string", "enum": ["exact_path", "path_prefix"] }, "match": { "type": "string", "minLength": 1, "description": "The path, or path prefix, requests must have." }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." } }, "required": ["kind", "name", "edge_id", "match_type", "match"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema24 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdgeRoute", "description": "A route of an HTTPS edge, matching requests by path.", "type": "object", "properties": { "kind": { "const": "HTTPSEdgeRoute", "description": "Always HTTPSEdgeRoute." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "match_type": { "type": "string", "enum": ["exact_path", "path_prefix"] }, "match": { "type": "string", "minLength": 1, "description": "The path, or path prefix, requests must have." }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." } }, "required": ["kind", "name", "edge_id", "match_type", "match"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 function validate19(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -42831,7 +45111,7 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func18.call(schema24.properties, key0)) {
+      if (!func13.call(schema24.properties, key0)) {
         const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24, data };
         if (vErrors === null) {
           vErrors = [err5];
@@ -42875,76 +45155,91 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.edge_id !== void 0) {
-      let data2 = data.edge_id;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema24.properties.moved_from.type }, message: "must be string,array", schema: schema24.properties.moved_from.type, parentSchema: schema24.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err9 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.edge_id, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err10];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err10);
           }
           errors++;
         }
-      } else {
-        const err10 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.edge_id.type, parentSchema: schema24.properties.edge_id, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
         }
-        errors++;
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.moved_from.items.type, parentSchema: schema24.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err14 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema24.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
       }
     }
-    if (data.match_type !== void 0) {
-      let data3 = data.match_type;
-      if (typeof data3 !== "string") {
-        const err11 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match_type.type, parentSchema: schema24.properties.match_type, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      if (!(data3 === "exact_path" || data3 === "path_prefix")) {
-        const err12 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/enum", keyword: "enum", params: { allowedValues: schema24.properties.match_type.enum }, message: "must be equal to one of the allowed values", schema: schema24.properties.match_type.enum, parentSchema: schema24.properties.match_type, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.match !== void 0) {
-      let data4 = data.match;
+    if (data.edge_id !== void 0) {
+      let data4 = data.edge_id;
       if (typeof data4 === "string") {
         if (func2(data4) < 1) {
-          const err13 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.match, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      } else {
-        const err14 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match.type, parentSchema: schema24.properties.match, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      let data5 = data.description;
-      if (typeof data5 === "string") {
-        if (func2(data5) > 255) {
-          const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema24.properties.description, data: data5 };
+          const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.edge_id, data: data4 };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -42953,7 +45248,7 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.description.type, parentSchema: schema24.properties.description, data: data5 };
+        const err16 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.edge_id.type, parentSchema: schema24.properties.edge_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -42962,10 +45257,10 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.metadata !== void 0) {
-      let data6 = data.metadata;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
-        const err17 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.properties.metadata.type, parentSchema: schema24.properties.metadata, data: data6 };
+    if (data.match_type !== void 0) {
+      let data5 = data.match_type;
+      if (typeof data5 !== "string") {
+        const err17 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match_type.type, parentSchema: schema24.properties.match_type, data: data5 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -42973,11 +45268,8 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.backend !== void 0) {
-      let data7 = data.backend;
-      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err18 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema24.properties.backend.type }, message: "must be object,null", schema: schema24.properties.backend.type, parentSchema: schema24.properties.backend, data: data7 };
+      if (!(data5 === "exact_path" || data5 === "path_prefix")) {
+        const err18 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/enum", keyword: "enum", params: { allowedValues: schema24.properties.match_type.enum }, message: "must be equal to one of the allowed values", schema: schema24.properties.match_type.enum, parentSchema: schema24.properties.match_type, data: data5 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -42985,9 +45277,12 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        if (data7.backend_id === void 0) {
-          const err19 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema24.properties.backend.required, parentSchema: schema24.properties.backend, data: data7 };
+    }
+    if (data.match !== void 0) {
+      let data6 = data.match;
+      if (typeof data6 === "string") {
+        if (func2(data6) < 1) {
+          const err19 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.match, data: data6 };
           if (vErrors === null) {
             vErrors = [err19];
           } else {
@@ -42995,57 +45290,54 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key1 in data7) {
-          if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err20 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.backend, data: data7 };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
+      } else {
+        const err20 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match.type, parentSchema: schema24.properties.match, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
         }
-        if (data7.enabled !== void 0) {
-          let data8 = data7.enabled;
-          if (typeof data8 !== "boolean" && data8 !== null) {
-            const err21 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema24.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.backend.properties.enabled.type, parentSchema: schema24.properties.backend.properties.enabled, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-        }
-        if (data7.backend_id !== void 0) {
-          let data9 = data7.backend_id;
-          if (typeof data9 === "string") {
-            if (func2(data9) < 1) {
-              const err22 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.backend.properties.backend_id, data: data9 };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-          } else {
-            const err23 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.backend.properties.backend_id.type, parentSchema: schema24.properties.backend.properties.backend_id, data: data9 };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
+        errors++;
       }
     }
-    if (data.ip_restriction !== void 0) {
-      let data10 = data.ip_restriction;
-      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
-        const err24 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema24.properties.ip_restriction.type }, message: "must be object,null", schema: schema24.properties.ip_restriction.type, parentSchema: schema24.properties.ip_restriction, data: data10 };
+    if (data.description !== void 0) {
+      let data7 = data.description;
+      if (typeof data7 === "string") {
+        if (func2(data7) > 255) {
+          const err21 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema24.properties.description, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      } else {
+        const err22 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.description.type, parentSchema: schema24.properties.description, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data8 = data.metadata;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8))) {
+        const err23 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.properties.metadata.type, parentSchema: schema24.properties.metadata, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
+    if (data.backend !== void 0) {
+      let data9 = data.backend;
+      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
+        const err24 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema24.properties.backend.type }, message: "must be object,null", schema: schema24.properties.backend.type, parentSchema: schema24.properties.backend, data: data9 };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -43053,9 +45345,9 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        if (data10.ip_policy_ids === void 0) {
-          const err25 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema24.properties.ip_restriction.required, parentSchema: schema24.properties.ip_restriction, data: data10 };
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        if (data9.backend_id === void 0) {
+          const err25 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema24.properties.backend.required, parentSchema: schema24.properties.backend, data: data9 };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -43063,9 +45355,9 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        for (const key2 in data10) {
-          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err26 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.ip_restriction, data: data10 };
+        for (const key1 in data9) {
+          if (!(key1 === "enabled" || key1 === "backend_id")) {
+            const err26 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.backend, data: data9 };
             if (vErrors === null) {
               vErrors = [err26];
             } else {
@@ -43074,10 +45366,10 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data10.enabled !== void 0) {
-          let data11 = data10.enabled;
-          if (typeof data11 !== "boolean" && data11 !== null) {
-            const err27 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema24.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.ip_restriction.properties.enabled.type, parentSchema: schema24.properties.ip_restriction.properties.enabled, data: data11 };
+        if (data9.enabled !== void 0) {
+          let data10 = data9.enabled;
+          if (typeof data10 !== "boolean" && data10 !== null) {
+            const err27 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema24.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.backend.properties.enabled.type, parentSchema: schema24.properties.backend.properties.enabled, data: data10 };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -43086,11 +45378,11 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data10.ip_policy_ids !== void 0) {
-          let data12 = data10.ip_policy_ids;
-          if (Array.isArray(data12)) {
-            if (data12.length < 1) {
-              const err28 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data12 };
+        if (data9.backend_id !== void 0) {
+          let data11 = data9.backend_id;
+          if (typeof data11 === "string") {
+            if (func2(data11) < 1) {
+              const err28 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.backend.properties.backend_id, data: data11 };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -43098,54 +45390,42 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len0 = data12.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              let data13 = data12[i0];
-              if (typeof data13 === "string") {
-                if (func2(data13) < 1) {
-                  const err29 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i0, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data13 };
-                  if (vErrors === null) {
-                    vErrors = [err29];
-                  } else {
-                    vErrors.push(err29);
-                  }
-                  errors++;
-                }
-              } else {
-                const err30 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i0, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data13 };
-                if (vErrors === null) {
-                  vErrors = [err30];
-                } else {
-                  vErrors.push(err30);
-                }
-                errors++;
-              }
-            }
-            let i1 = data12.length;
-            let j0;
-            if (i1 > 1) {
-              const indices0 = {};
-              for (; i1--; ) {
-                let item0 = data12[i1];
-                if (typeof item0 !== "string") {
-                  continue;
-                }
-                if (typeof indices0[item0] == "number") {
-                  j0 = indices0[item0];
-                  const err31 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data12 };
-                  if (vErrors === null) {
-                    vErrors = [err31];
-                  } else {
-                    vErrors.push(err31);
-                  }
-                  errors++;
-                  break;
-                }
-                indices0[item0] = i1;
-              }
-            }
           } else {
-            const err32 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data12 };
+            const err29 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.backend.properties.backend_id.type, parentSchema: schema24.properties.backend.properties.backend_id, data: data11 };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.ip_restriction !== void 0) {
+      let data12 = data.ip_restriction;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err30 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema24.properties.ip_restriction.type }, message: "must be object,null", schema: schema24.properties.ip_restriction.type, parentSchema: schema24.properties.ip_restriction, data: data12 };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+        if (data12.ip_policy_ids === void 0) {
+          const err31 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema24.properties.ip_restriction.required, parentSchema: schema24.properties.ip_restriction, data: data12 };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        for (const key2 in data12) {
+          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
+            const err32 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.ip_restriction, data: data12 };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -43154,14 +45434,94 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data12.enabled !== void 0) {
+          let data13 = data12.enabled;
+          if (typeof data13 !== "boolean" && data13 !== null) {
+            const err33 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema24.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.ip_restriction.properties.enabled.type, parentSchema: schema24.properties.ip_restriction.properties.enabled, data: data13 };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        if (data12.ip_policy_ids !== void 0) {
+          let data14 = data12.ip_policy_ids;
+          if (Array.isArray(data14)) {
+            if (data14.length < 1) {
+              const err34 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            const len1 = data14.length;
+            for (let i2 = 0; i2 < len1; i2++) {
+              let data15 = data14[i2];
+              if (typeof data15 === "string") {
+                if (func2(data15) < 1) {
+                  const err35 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+              } else {
+                const err36 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            let i3 = data14.length;
+            let j1;
+            if (i3 > 1) {
+              const indices1 = {};
+              for (; i3--; ) {
+                let item1 = data14[i3];
+                if (typeof item1 !== "string") {
+                  continue;
+                }
+                if (typeof indices1[item1] == "number") {
+                  j1 = indices1[item1];
+                  const err37 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                  break;
+                }
+                indices1[item1] = i3;
+              }
+            }
+          } else {
+            const err38 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
       }
     }
   } else {
-    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.type, parentSchema: schema24, data };
+    const err39 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.type, parentSchema: schema24, data };
     if (vErrors === null) {
-      vErrors = [err33];
+      vErrors = [err39];
     } else {
-      vErrors.push(err33);
+      vErrors.push(err39);
     }
     errors++;
   }
@@ -43169,7 +45529,7 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var RouteResponseHeaders = validate20;
-var schema25 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops RouteResponseHeaders", "description": "The response-headers module of one HTTPS edge route.", "type": "object", "properties": { "kind": { "const": "RouteResponseHeaders", "description": "Always RouteResponseHeaders." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "route_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdgeRoute in these manifests, or a literal id (edghtsrt_...)." }, "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "add": { "type": ["object", "null"], "description": "Headers added to responses, name to value.", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "remove": { "type": ["array", "null"], "description": "Header names removed from responses.", "items": { "type": "string", "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "uniqueItems": true } }, "required": ["kind", "name", "edge_id", "route_id"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema25 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops RouteResponseHeaders", "description": "The response-headers module of one HTTPS edge route.", "type": "object", "properties": { "kind": { "const": "RouteResponseHeaders", "description": "Always RouteResponseHeaders." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "route_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdgeRoute in these manifests, or a literal id (edghtsrt_...)." }, "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "add": { "type": ["object", "null"], "description": "Headers added to responses, name to value.", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "remove": { "type": ["array", "null"], "description": "Header names removed from responses.", "items": { "type": "string", "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "uniqueItems": true } }, "required": ["kind", "name", "edge_id", "route_id"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -43211,7 +45571,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "edge_id" || key0 === "route_id" || key0 === "enabled" || key0 === "add" || key0 === "remove")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "edge_id" || key0 === "route_id" || key0 === "enabled" || key0 === "add" || key0 === "remove")) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25, data };
         if (vErrors === null) {
           vErrors = [err4];
@@ -43255,33 +45615,31 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.edge_id !== void 0) {
-      let data2 = data.edge_id;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.edge_id, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.edge_id.type, parentSchema: schema25.properties.edge_id, data: data2 };
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema25.properties.moved_from.type }, message: "must be string,array", schema: schema25.properties.moved_from.type, parentSchema: schema25.properties.moved_from, data: data2 };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err8];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err8);
         }
         errors++;
       }
-    }
-    if (data.route_id !== void 0) {
-      let data3 = data.route_id;
-      if (typeof data3 === "string") {
-        if (func2(data3) < 1) {
-          const err10 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.route_id, data: data3 };
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema25.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -43289,129 +45647,45 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
-        const err11 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.route_id.type, parentSchema: schema25.properties.route_id, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.enabled !== void 0) {
-      let data4 = data.enabled;
-      if (typeof data4 !== "boolean" && data4 !== null) {
-        const err12 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: schema25.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.enabled.type, parentSchema: schema25.properties.enabled, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.add !== void 0) {
-      let data5 = data.add;
-      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5)) && data5 !== null) {
-        const err13 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/type", keyword: "type", params: { type: schema25.properties.add.type }, message: "must be object,null", schema: schema25.properties.add.type, parentSchema: schema25.properties.add, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-        for (const key1 in data5) {
-          const _errs13 = errors;
-          if (typeof key1 === "string") {
-            if (!pattern10.test(key1)) {
-              const err14 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.add.propertyNames, data: key1, propertyName: key1 };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-          }
-          var valid1 = _errs13 === errors;
-          if (!valid1) {
-            const err15 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema25.properties.add.propertyNames, parentSchema: schema25.properties.add, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-        for (const key2 in data5) {
-          let data6 = data5[key2];
-          if (typeof data6 !== "string") {
-            const err16 = { instancePath: instancePath + "/add/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/add/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.add.additionalProperties.type, parentSchema: schema25.properties.add.additionalProperties, data: data6 };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.remove !== void 0) {
-      let data7 = data.remove;
-      if (!Array.isArray(data7) && data7 !== null) {
-        const err17 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/type", keyword: "type", params: { type: schema25.properties.remove.type }, message: "must be array,null", schema: schema25.properties.remove.type, parentSchema: schema25.properties.remove, data: data7 };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      if (Array.isArray(data7)) {
-        const len0 = data7.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data8 = data7[i0];
-          if (typeof data8 === "string") {
-            if (!pattern10.test(data8)) {
-              const err18 = { instancePath: instancePath + "/remove/" + i0, schemaPath: "#/properties/remove/items/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.remove.items, data: data8 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
-                vErrors = [err18];
+                vErrors = [err11];
               } else {
-                vErrors.push(err18);
+                vErrors.push(err11);
               }
               errors++;
             }
           } else {
-            const err19 = { instancePath: instancePath + "/remove/" + i0, schemaPath: "#/properties/remove/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.remove.items.type, parentSchema: schema25.properties.remove.items, data: data8 };
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.moved_from.items.type, parentSchema: schema25.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err12];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err12);
             }
             errors++;
           }
         }
-        let i1 = data7.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data7[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err20 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema25.properties.remove, data: data7 };
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema25.properties.moved_from, data: data2 };
               if (vErrors === null) {
-                vErrors = [err20];
+                vErrors = [err13];
               } else {
-                vErrors.push(err20);
+                vErrors.push(err13);
               }
               errors++;
               break;
@@ -43421,12 +45695,178 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
+    if (data.edge_id !== void 0) {
+      let data4 = data.edge_id;
+      if (typeof data4 === "string") {
+        if (func2(data4) < 1) {
+          const err14 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.edge_id, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.edge_id.type, parentSchema: schema25.properties.edge_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.route_id !== void 0) {
+      let data5 = data.route_id;
+      if (typeof data5 === "string") {
+        if (func2(data5) < 1) {
+          const err16 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.route_id, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.route_id.type, parentSchema: schema25.properties.route_id, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.enabled !== void 0) {
+      let data6 = data.enabled;
+      if (typeof data6 !== "boolean" && data6 !== null) {
+        const err18 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: schema25.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.enabled.type, parentSchema: schema25.properties.enabled, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.add !== void 0) {
+      let data7 = data.add;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
+        const err19 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/type", keyword: "type", params: { type: schema25.properties.add.type }, message: "must be object,null", schema: schema25.properties.add.type, parentSchema: schema25.properties.add, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+        for (const key1 in data7) {
+          const _errs19 = errors;
+          if (typeof key1 === "string") {
+            if (!pattern22.test(key1)) {
+              const err20 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.add.propertyNames, data: key1, propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          }
+          var valid4 = _errs19 === errors;
+          if (!valid4) {
+            const err21 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema25.properties.add.propertyNames, parentSchema: schema25.properties.add, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data7) {
+          let data8 = data7[key2];
+          if (typeof data8 !== "string") {
+            const err22 = { instancePath: instancePath + "/add/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/add/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.add.additionalProperties.type, parentSchema: schema25.properties.add.additionalProperties, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.remove !== void 0) {
+      let data9 = data.remove;
+      if (!Array.isArray(data9) && data9 !== null) {
+        const err23 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/type", keyword: "type", params: { type: schema25.properties.remove.type }, message: "must be array,null", schema: schema25.properties.remove.type, parentSchema: schema25.properties.remove, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+      if (Array.isArray(data9)) {
+        const len1 = data9.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data10 = data9[i2];
+          if (typeof data10 === "string") {
+            if (!pattern22.test(data10)) {
+              const err24 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.remove.items, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.remove.items.type, parentSchema: schema25.properties.remove.items, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        let i3 = data9.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data9[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err26 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema25.properties.remove, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      }
+    }
   } else {
-    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.type, parentSchema: schema25, data };
+    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.type, parentSchema: schema25, data };
     if (vErrors === null) {
-      vErrors = [err21];
+      vErrors = [err27];
     } else {
-      vErrors.push(err21);
+      vErrors.push(err27);
     }
     errors++;
   }
@@ -43434,8 +45874,8 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var EventSubscription = validate21;
-var schema26 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSubscription", "description": "An event subscription; its event types are an EventSources document.", "type": "object", "properties": { "kind": { "const": "EventSubscription", "description": "Always EventSubscription." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "destination_ids": { "type": "array", "items": { "type": "string", "pattern": "^ed_[A-Za-z0-9]+$", "errorMessage": "must be an event destination id (ed_...)" }, "uniqueItems": true } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-var pattern19 = new RegExp("^ed_[A-Za-z0-9]+$", "u");
+var schema26 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSubscription", "description": "An event subscription; its event types are an EventSources document.", "type": "object", "properties": { "kind": { "const": "EventSubscription", "description": "Always EventSubscription." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "destination_ids": { "type": "array", "items": { "type": "string", "pattern": "^ed_[A-Za-z0-9]+$", "errorMessage": "must be an event destination id (ed_...)" }, "uniqueItems": true } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var pattern43 = new RegExp("^ed_[A-Za-z0-9]+$", "u");
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -43459,7 +45899,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "description" || key0 === "metadata" || key0 === "destination_ids")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "destination_ids")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -43503,49 +45943,44 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data2 = data.description;
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema26.properties.moved_from.type }, message: "must be string,array", schema: schema26.properties.moved_from.type, parentSchema: schema26.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (typeof data2 === "string") {
-        if (func2(data2) > 255) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema26.properties.description, data: data2 };
+        if (!pattern1.test(data2)) {
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
-      } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.description.type, parentSchema: schema26.properties.description, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
       }
-    }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err8 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.metadata.type, parentSchema: schema26.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.destination_ids !== void 0) {
-      let data4 = data.destination_ids;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data5 = data4[i0];
-          if (typeof data5 === "string") {
-            if (!pattern19.test(data5)) {
-              const err9 = { instancePath: instancePath + "/destination_ids/" + i0, schemaPath: "#/properties/destination_ids/items/pattern", keyword: "pattern", params: { pattern: "^ed_[A-Za-z0-9]+$" }, message: 'must match pattern "^ed_[A-Za-z0-9]+$"', schema: "^ed_[A-Za-z0-9]+$", parentSchema: schema26.properties.destination_ids.items, data: data5 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -43554,7 +45989,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/destination_ids/" + i0, schemaPath: "#/properties/destination_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.destination_ids.items.type, parentSchema: schema26.properties.destination_ids.items, data: data5 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.moved_from.items.type, parentSchema: schema26.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -43563,18 +45998,18 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data4.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data4[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema26.properties.destination_ids, data: data4 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema26.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -43586,22 +46021,107 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
+      }
+    }
+    if (data.description !== void 0) {
+      let data4 = data.description;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema26.properties.description, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
       } else {
-        const err12 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.destination_ids.type, parentSchema: schema26.properties.destination_ids, data: data4 };
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.description.type, parentSchema: schema26.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err13];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.metadata.type, parentSchema: schema26.properties.metadata, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.destination_ids !== void 0) {
+      let data6 = data.destination_ids;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data7 = data6[i2];
+          if (typeof data7 === "string") {
+            if (!pattern43.test(data7)) {
+              const err15 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/pattern", keyword: "pattern", params: { pattern: "^ed_[A-Za-z0-9]+$" }, message: 'must match pattern "^ed_[A-Za-z0-9]+$"', schema: "^ed_[A-Za-z0-9]+$", parentSchema: schema26.properties.destination_ids.items, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          } else {
+            const err16 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.destination_ids.items.type, parentSchema: schema26.properties.destination_ids.items, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+        let i3 = data6.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data6[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err17 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema26.properties.destination_ids, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.destination_ids.type, parentSchema: schema26.properties.destination_ids, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
         }
         errors++;
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.type, parentSchema: schema26, data };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.type, parentSchema: schema26, data };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err19];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err19);
     }
     errors++;
   }
@@ -43609,8 +46129,8 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var EventSources = validate22;
-var schema27 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-var pattern21 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
+var schema27 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var pattern47 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -43652,7 +46172,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "subscription_id" || key0 === "types")) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "subscription_id" || key0 === "types")) {
         const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema27, data };
         if (vErrors === null) {
           vErrors = [err4];
@@ -43696,33 +46216,31 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.subscription_id !== void 0) {
-      let data2 = data.subscription_id;
-      if (typeof data2 === "string") {
-        if (func2(data2) < 1) {
-          const err8 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema27.properties.subscription_id, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.subscription_id.type, parentSchema: schema27.properties.subscription_id, data: data2 };
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema27.properties.moved_from.type }, message: "must be string,array", schema: schema27.properties.moved_from.type, parentSchema: schema27.properties.moved_from, data: data2 };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err8];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err8);
         }
         errors++;
       }
-    }
-    if (data.types !== void 0) {
-      let data3 = data.types;
-      if (Array.isArray(data3)) {
-        if (data3.length < 1) {
-          const err10 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.types, data: data3 };
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -43730,12 +46248,12 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len0 = data3.length;
+        const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data4 = data3[i0];
-          if (typeof data4 === "string") {
-            if (!pattern21.test(data4)) {
-              const err11 = { instancePath: instancePath + "/types/" + i0, schemaPath: "#/properties/types/items/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*\\.v[0-9]+$" }, message: 'must match pattern "^[a-z][a-z0-9_]*\\.v[0-9]+$"', schema: "^[a-z][a-z0-9_]*\\.v[0-9]+$", parentSchema: schema27.properties.types.items, data: data4 };
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -43744,7 +46262,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/types/" + i0, schemaPath: "#/properties/types/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.types.items.type, parentSchema: schema27.properties.types.items, data: data4 };
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.moved_from.items.type, parentSchema: schema27.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -43753,18 +46271,18 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i1 = data3.length;
+        let i1 = data2.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--; ) {
-            let item0 = data3[i1];
+            let item0 = data2[i1];
             if (typeof item0 !== "string") {
               continue;
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err13 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema27.properties.types, data: data3 };
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema27.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -43776,22 +46294,104 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             indices0[item0] = i1;
           }
         }
+      }
+    }
+    if (data.subscription_id !== void 0) {
+      let data4 = data.subscription_id;
+      if (typeof data4 === "string") {
+        if (func2(data4) < 1) {
+          const err14 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema27.properties.subscription_id, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
       } else {
-        const err14 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema27.properties.types.type, parentSchema: schema27.properties.types, data: data3 };
+        const err15 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.subscription_id.type, parentSchema: schema27.properties.subscription_id, data: data4 };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err15];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.types !== void 0) {
+      let data5 = data.types;
+      if (Array.isArray(data5)) {
+        if (data5.length < 1) {
+          const err16 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.types, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        const len1 = data5.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data6 = data5[i2];
+          if (typeof data6 === "string") {
+            if (!pattern47.test(data6)) {
+              const err17 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*\\.v[0-9]+$" }, message: 'must match pattern "^[a-z][a-z0-9_]*\\.v[0-9]+$"', schema: "^[a-z][a-z0-9_]*\\.v[0-9]+$", parentSchema: schema27.properties.types.items, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+          } else {
+            const err18 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.types.items.type, parentSchema: schema27.properties.types.items, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+        let i3 = data5.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data5[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err19 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema27.properties.types, data: data5 };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema27.properties.types.type, parentSchema: schema27.properties.types, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
         }
         errors++;
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.type, parentSchema: schema27, data };
+    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.type, parentSchema: schema27, data };
     if (vErrors === null) {
-      vErrors = [err15];
+      vErrors = [err21];
     } else {
-      vErrors.push(err15);
+      vErrors.push(err21);
     }
     errors++;
   }
@@ -43799,14 +46399,14 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var project = validate23;
-var schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 8)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
+var schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 8)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
 var formats8 = AJV_FORMATS.uri;
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "stack" || key0 === "api_url" || key0 === "concurrency" || key0 === "max_deletes" || key0 === "max_deletes_per_kind" || key0 === "adopt" || key0 === "api_key")) {
+      if (!(key0 === "stack" || key0 === "api_url" || key0 === "concurrency" || key0 === "max_deletes" || key0 === "max_deletes_per_kind" || key0 === "adopt" || key0 === "retry_budget" || key0 === "api_key")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema28, data };
         if (vErrors === null) {
           vErrors = [err0];
@@ -43985,21 +46585,53 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.retry_budget !== void 0) {
+      let data7 = data.retry_budget;
+      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
+        const err16 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.retry_budget.type, parentSchema: schema28.properties.retry_budget, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+      if (typeof data7 == "number" && isFinite(data7)) {
+        if (data7 > 3600 || isNaN(data7)) {
+          const err17 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600", schema: 3600, parentSchema: schema28.properties.retry_budget, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data7 < 0 || isNaN(data7)) {
+          const err18 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema28.properties.retry_budget, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.api_key !== void 0) {
-      const err16 = { instancePath: instancePath + "/api_key", schemaPath: "#/properties/api_key/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema28.properties.api_key.not, parentSchema: schema28.properties.api_key, data: data.api_key };
+      const err19 = { instancePath: instancePath + "/api_key", schemaPath: "#/properties/api_key/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema28.properties.api_key.not, parentSchema: schema28.properties.api_key, data: data.api_key };
       if (vErrors === null) {
-        vErrors = [err16];
+        vErrors = [err19];
       } else {
-        vErrors.push(err16);
+        vErrors.push(err19);
       }
       errors++;
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.type, parentSchema: schema28, data };
+    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.type, parentSchema: schema28, data };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err20];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err20);
     }
     errors++;
   }
@@ -44219,10 +46851,12 @@ function projectValidator() {
 }
 
 // src/manifest/project-file.ts
-function readProjectFiles(files) {
+var WHERE_KEYS = ["stack", "api_url"];
+function readProjectFiles(files, roots = []) {
   const config = {};
   const issues = [];
   const setBy = /* @__PURE__ */ new Map();
+  let whereSet;
   for (const file of files) {
     const parsed = parseFile(file);
     issues.push(...parsed.issues);
@@ -44238,23 +46872,33 @@ function readProjectFiles(files) {
       continue;
     }
     config.file ??= file.rel;
-    for (const [key, value] of Object.entries(doc.value)) {
-      const earlier = setBy.get(key);
-      if (earlier !== void 0 && JSON.stringify(config[key]) !== JSON.stringify(value)) {
+    for (const [key2, value] of Object.entries(doc.value)) {
+      const earlier = setBy.get(key2);
+      if (earlier !== void 0 && JSON.stringify(config[key2]) !== JSON.stringify(value)) {
         issues.push({
-          pos: keyPos(doc, childPointer("", key)),
-          message: `${key}: differs from the value in ${earlier} (project files of a run must agree)`
+          pos: keyPos(doc, childPointer("", key2)),
+          message: `${key2}: differs from the value in ${earlier} (the paths of one run must use the same settings)`
         });
         continue;
       }
-      setBy.set(key, file.rel);
-      config[key] = value;
+      setBy.set(key2, file.rel);
+      config[key2] = value;
     }
+    const key = WHERE_KEYS.find((k) => doc.value[k] !== void 0);
+    if (key && !whereSet) whereSet = { pos: keyPos(doc, childPointer("", key)), key };
+  }
+  const bare = roots.find((r) => r.projectFiles.length === 0 && (r.manifests.length > 0 || r.skipped.length > 0));
+  if (bare && whereSet) {
+    issues.push({
+      pos: whereSet.pos,
+      message: `${whereSet.key}: set here, but ${bare.path} uses no edgeops.yaml (its ${whereSet.key} would be the default); the paths of one run must use the same settings (add an edgeops.yaml for ${bare.path}, or run it separately)`
+    });
   }
   return { config, issues };
 }
 function readProjectConfig(paths, cwd) {
-  return readProjectFiles(discover(paths, cwd).projectFiles);
+  const found = discover(paths, cwd);
+  return readProjectFiles(found.projectFiles, found.roots);
 }
 
 // src/action/stack.ts
@@ -44268,8 +46912,20 @@ function runStack(s) {
 
 // src/action/failure.ts
 var SUMMARY_LINES = 400;
-function reportFailure(s, command, run, stack, why) {
+function workspacePath(s, file) {
+  const root = s.env.GITHUB_WORKSPACE ? resolve3(s.env.GITHUB_WORKSPACE) : s.cwd;
+  const abs = isAbsolute(file) ? file : resolve3(s.cwd, file);
+  return relative2(root, abs).split("\\").join("/");
+}
+function annotateProblems(s, problems) {
+  for (const p of problems) {
+    const message = p.address ? `${p.address}: ${p.message}` : p.message;
+    s.runner.error(message, { file: workspacePath(s, p.file), line: p.line, col: p.col, title: "edgeops" });
+  }
+}
+function reportFailure(s, command, run, stack, why, problems = []) {
   const reason2 = why ?? firstError(run);
+  annotateProblems(s, problems);
   s.runner.error(`edgeops ${command} failed: ${reason2}`);
   s.runner.appendSummary(failureMarkdown(command, stack ?? runStack(s), run, SUMMARY_LINES));
   s.runner.setOutput("summary", `edgeops ${command} failed: ${reason2}`);
@@ -44284,14 +46940,19 @@ import { randomUUID } from "node:crypto";
 // src/action/plan-state.ts
 import { createHash as createHash2 } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+
+// src/render/json.ts
+var JSON_PLAN_VERSION = 2;
+
+// src/action/plan-state.ts
 var STATE_PREFIX = "<!-- edgeops-plan-state:";
 var STATE_RE = /<!-- edgeops-plan-state:([A-Za-z0-9+/=]+) -->/;
 var MAX_STATE_BYTES = 8 * 1024 * 1024;
 var digest = (text) => createHash2("sha256").update(text).digest("hex").slice(0, 10);
 function parseJsonPlan(text) {
   const plan = JSON.parse(text);
-  if (plan?.format_version !== 1 || !Array.isArray(plan.resources) || typeof plan.stack !== "string") {
-    throw new Error("not an edgeops JSON plan with format_version 1");
+  if (plan?.format_version !== JSON_PLAN_VERSION || !Array.isArray(plan.resources) || typeof plan.stack !== "string") {
+    throw new Error(`not an edgeops JSON plan with format_version ${JSON_PLAN_VERSION}`);
   }
   return plan;
 }
@@ -44343,11 +47004,21 @@ function extractStateLine(body) {
 }
 
 // src/action/json-plan.ts
+function problemsIn(file) {
+  try {
+    const doc = JSON.parse(readFileSync3(file, "utf8"));
+    const problems = doc.error?.problems;
+    if (!Array.isArray(problems)) return [];
+    return problems.filter((p) => typeof p?.file === "string" && Number.isInteger(p.line) && Number.isInteger(p.col) && typeof p.message === "string");
+  } catch {
+    return [];
+  }
+}
 async function runPlanned(s, args, opts = {}) {
   const partial = join2(s.tempDir, `edgeops-plan-${randomUUID()}.partial`);
   try {
     const run = await s.edgeops([...args, "--json-out", partial], opts);
-    if (run.code !== 0 && run.code !== 2) return { ok: false, run };
+    if (run.code !== 0 && run.code !== 2) return { ok: false, run, problems: problemsIn(partial) };
     let text;
     let plan;
     try {
@@ -44355,7 +47026,7 @@ async function runPlanned(s, args, opts = {}) {
       plan = parseJsonPlan(text);
     } catch (err) {
       return { ok: false, run: { ...run, code: 1, stderr: `${run.stderr}edgeops: unreadable JSON plan: ${err.message}
-` } };
+` }, problems: [] };
     }
     const file = join2(s.tempDir, `edgeops-plan-${plan.stack}.json`);
     writeFileSync(file, s.runner.scrub(text));
@@ -44371,66 +47042,25 @@ function planSummaryLine(plan) {
   return `Plan for stack ${plan.stack}: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
 }
 
-// src/action/runner.ts
-import { appendFileSync } from "node:fs";
-import { randomUUID as randomUUID2 } from "node:crypto";
-var STEP_SUMMARY_LIMIT = 900 * 1024;
-function escapeData(text) {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-function createRunner(env, write = (t) => void process.stdout.write(t)) {
-  const secrets = [];
-  const scrub = (text) => secrets.reduce((out, secret2) => out.split(secret2).join("***"), text);
-  const command = (name2, text) => write(`::${name2}::${escapeData(scrub(text))}
-`);
-  return {
-    mask(secret2) {
-      if (secret2.length < 4 || secrets.includes(secret2)) return;
-      secrets.push(secret2);
-      secrets.sort((a, b) => b.length - a.length);
-      write(`::add-mask::${escapeData(secret2)}
-`);
-    },
-    scrub,
-    setOutput(name2, value) {
-      const file = env.GITHUB_OUTPUT;
-      const clean = scrub(value);
-      if (!file) {
-        write(`output ${name2}: ${clean}
-`);
-        return;
-      }
-      const delimiter = `ghadelimiter_${randomUUID2()}`;
-      appendFileSync(file, `${name2}<<${delimiter}
-${clean}
-${delimiter}
-`);
-    },
-    appendSummary(markdown) {
-      const file = env.GITHUB_STEP_SUMMARY;
-      if (!file) return;
-      appendFileSync(file, `${scrub(markdown)}
-`);
-    },
-    info: (text) => write(`${scrub(text)}
-`),
-    warning: (text) => command("warning", text),
-    error: (text) => command("error", text),
-    async group(title, fn) {
-      write(`::group::${escapeData(scrub(title))}
-`);
-      try {
-        return await fn();
-      } finally {
-        write("::endgroup::\n");
-      }
-    }
-  };
-}
-
 // src/action/truncate.ts
 var COMMENT_LIMIT = 65536;
 var RESOURCE_HEADER = /^[-+!] \S/;
+var PRIORITY = ["delete", "replace", "update", "create"];
+function opOf(block) {
+  const header = block[0] ?? "";
+  if (header.startsWith("- ")) return "delete";
+  if (header.startsWith("! -/+ ")) return "replace";
+  if (header.startsWith("! ")) return "update";
+  return "create";
+}
+function describeOmitted(blocks, kept) {
+  const counts = /* @__PURE__ */ new Map();
+  blocks.forEach((block, i) => {
+    if (!kept.has(i)) counts.set(opOf(block), (counts.get(opOf(block)) ?? 0) + 1);
+  });
+  const parts = PRIORITY.filter((op) => counts.has(op)).map((op) => `${counts.get(op).toLocaleString("en-US")} ${op}${counts.get(op) === 1 ? "" : "s"}`);
+  return parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
 function parse(markdown) {
   const lines = markdown.replace(/\n$/, "").split("\n");
   const open = lines.findIndex((line) => /^`{3,}diff$/.test(line));
@@ -44445,16 +47075,17 @@ function parse(markdown) {
   }
   return { preamble: lines.slice(0, open), fence, blocks, tail: lines.slice(close + 1) };
 }
-function notice(omitted, total, fullPlanAt2) {
+function notice(omitted, total, what, fullPlanAt2) {
   const where = fullPlanAt2 ? ` The full plan is in ${fullPlanAt2}.` : "";
-  return `> **${omitted} of ${total} resource${total === 1 ? " is" : "s are"} not shown here** to stay under GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit.${where}`;
+  return `> **${omitted} of ${total} resource${total === 1 ? " is" : "s are"} not shown here** (${what}) to stay under GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit; deletes and replaces are shown first, then updates, then creates.${where}`;
 }
 function compose(p, kept, tail2, fullPlanAt2) {
-  const omitted = p.blocks.length - kept.length;
-  const body = kept.map((block) => block.join("\n"));
-  if (omitted > 0) body.push(`# ... ${omitted} more resource${omitted === 1 ? "" : "s"} not shown`);
+  const omitted = p.blocks.length - kept.size;
+  const what = describeOmitted(p.blocks, kept);
+  const body = p.blocks.filter((_, i) => kept.has(i)).map((block) => block.join("\n"));
+  if (omitted > 0) body.push(`# ... ${omitted} more resource${omitted === 1 ? "" : "s"} not shown (${what})`);
   const parts = [...p.preamble, `${p.fence}diff`, ...body, p.fence];
-  if (omitted > 0) parts.push("", notice(omitted, p.blocks.length, fullPlanAt2));
+  if (omitted > 0) parts.push("", notice(omitted, p.blocks.length, what, fullPlanAt2));
   return `${[...parts, ...tail2].join("\n")}
 `;
 }
@@ -44488,142 +47119,1626 @@ function truncatePlanMarkdown(markdown, limit, opts = {}) {
   const measure = opts.measure ?? ((s) => s.length);
   const parsed = parse(markdown);
   const total = parsed?.blocks.length ?? 0;
-  if (measure(markdown) <= limit) return { text: markdown, total, shown: total, omitted: 0 };
-  if (!parsed) return { text: cutLines(markdown, limit, measure, opts.fullPlanAt), total: 0, shown: 0, omitted: 0 };
-  const skeleton = measure(compose(parsed, [], [], opts.fullPlanAt));
+  if (measure(markdown) <= limit) return { text: markdown, total, shown: total, omitted: 0, omittedText: "" };
+  if (!parsed) return { text: cutLines(markdown, limit, measure, opts.fullPlanAt), total: 0, shown: 0, omitted: 0, omittedText: "" };
+  const none = /* @__PURE__ */ new Set();
+  const skeleton = measure(compose(parsed, none, [], opts.fullPlanAt));
   const tail2 = fitTail(parsed.tail, Math.floor((limit - skeleton) / 2), measure);
-  const kept = [];
-  let size = measure(compose(parsed, [], tail2, opts.fullPlanAt));
-  for (const block of parsed.blocks) {
-    const grow = measure(block.join("\n")) + 1;
+  let size = measure(compose(parsed, none, tail2, opts.fullPlanAt)) + 80;
+  const order = parsed.blocks.map((block, i) => ({ i, rank: PRIORITY.indexOf(opOf(block)) })).sort((a, b) => a.rank - b.rank || a.i - b.i);
+  const kept = /* @__PURE__ */ new Set();
+  for (const { i } of order) {
+    const grow = measure(parsed.blocks[i].join("\n")) + 1;
     if (size + grow > limit) break;
-    kept.push(block);
+    kept.add(i);
     size += grow;
   }
   let text = compose(parsed, kept, tail2, opts.fullPlanAt);
-  while (measure(text) > limit && kept.length > 0) {
-    kept.pop();
+  const dropOrder = order.map((o) => o.i).filter((i) => kept.has(i)).reverse();
+  while (measure(text) > limit && dropOrder.length > 0) {
+    kept.delete(dropOrder.shift());
     text = compose(parsed, kept, tail2, opts.fullPlanAt);
   }
   if (measure(text) > limit) text = cutLines(text, limit, measure, opts.fullPlanAt);
-  return { text, total, shown: kept.length, omitted: total - kept.length };
+  return { text, total, shown: kept.size, omitted: total - kept.size, omittedText: describeOmitted(parsed.blocks, kept) };
 }
 
-// src/action/run-apply.ts
-function closingLine(stdout) {
-  const lines = stdout.split("\n").map((l) => l.trim());
-  return lines.reverse().find((l) => /^(Apply complete|Apply failed|No changes)/.test(l));
-}
-async function runApply(s) {
-  const json = await runPlanned(s, ["plan", ...commonArgs(s.inputs), "--detailed-exitcode"]);
-  if (!json.ok) return reportFailure(s, "apply", json.run);
-  const stack = json.plan.stack;
-  s.runner.setOutput("has-changes", String(json.run.code === 2));
-  s.runner.info(planSummaryLine(json.plan));
-  const allowDeletes = s.inputs.allowDeletes ? ["--allow-deletes"] : [];
-  const run = await s.edgeops(["apply", ...commonArgs(s.inputs), "--auto-approve", ...allowDeletes], { echo: true });
-  if (run.code !== 0) {
-    const failed = closingLine(run.stdout)?.replace(/^Apply failed:\s*/, "");
-    const refused = !s.inputs.allowDeletes && run.stderr.includes("--allow-deletes") ? `${firstError(run)} In the action: allow-deletes: true.` : void 0;
-    return reportFailure(s, "apply", run, stack, failed ?? refused);
+// node_modules/universal-user-agent/index.js
+function getUserAgent() {
+  if (typeof navigator === "object" && "userAgent" in navigator) {
+    return navigator.userAgent;
   }
-  const closing = closingLine(run.stdout) ?? "Apply complete.";
-  const report = `### edgeops apply for stack \`${stack}\`
-
-${fenced(run.stdout.trim())}`;
-  const fitted = truncatePlanMarkdown(report, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: "the job log" });
-  s.runner.appendSummary(fitted.text);
-  s.runner.setOutput("summary", `${closing.replace(/\.$/, "")} (stack ${stack}).`);
-  return 0;
+  if (typeof process === "object" && process.version !== void 0) {
+    return `Node.js/${process.version.substr(1)} (${process.platform}; ${process.arch})`;
+  }
+  return "<environment undetectable>";
 }
 
-// src/action/against.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-import { resolve as resolve3 } from "node:path";
-function againstArgs(inputs) {
-  return inputs.against ? ["--against", inputs.against] : [];
+// node_modules/before-after-hook/lib/register.js
+function register(state, name2, method, options) {
+  if (typeof method !== "function") {
+    throw new Error("method for before hook must be a function");
+  }
+  if (!options) {
+    options = {};
+  }
+  if (Array.isArray(name2)) {
+    return name2.reverse().reduce((callback, name3) => {
+      return register.bind(null, state, name3, callback, options);
+    }, method)();
+  }
+  return Promise.resolve().then(() => {
+    if (!state.registry[name2]) {
+      return method(options);
+    }
+    return state.registry[name2].reduce((method2, registered) => {
+      return registered.hook.bind(null, method2, options);
+    }, method)();
+  });
 }
-function takenAt(file) {
-  try {
-    const data = JSON.parse(readFileSync4(file, "utf8"));
-    const at = data.taken_at;
-    return typeof at === "string" && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z") : void 0;
-  } catch {
+
+// node_modules/before-after-hook/lib/add.js
+function addHook(state, kind, name2, hook2) {
+  const orig = hook2;
+  if (!state.registry[name2]) {
+    state.registry[name2] = [];
+  }
+  if (kind === "before") {
+    hook2 = (method, options) => {
+      return Promise.resolve().then(orig.bind(null, options)).then(method.bind(null, options));
+    };
+  }
+  if (kind === "after") {
+    hook2 = (method, options) => {
+      let result;
+      return Promise.resolve().then(method.bind(null, options)).then((result_) => {
+        result = result_;
+        return orig(result, options);
+      }).then(() => {
+        return result;
+      });
+    };
+  }
+  if (kind === "error") {
+    hook2 = (method, options) => {
+      return Promise.resolve().then(method.bind(null, options)).catch((error) => {
+        return orig(error, options);
+      });
+    };
+  }
+  state.registry[name2].push({
+    hook: hook2,
+    orig
+  });
+}
+
+// node_modules/before-after-hook/lib/remove.js
+function removeHook(state, name2, method) {
+  if (!state.registry[name2]) {
+    return;
+  }
+  const index = state.registry[name2].map((registered) => {
+    return registered.orig;
+  }).indexOf(method);
+  if (index === -1) {
+    return;
+  }
+  state.registry[name2].splice(index, 1);
+}
+
+// node_modules/before-after-hook/index.js
+var bind = Function.bind;
+var bindable = bind.bind(bind);
+function bindApi(hook2, state, name2) {
+  const removeHookRef = bindable(removeHook, null).apply(
+    null,
+    name2 ? [state, name2] : [state]
+  );
+  hook2.api = { remove: removeHookRef };
+  hook2.remove = removeHookRef;
+  ["before", "error", "after", "wrap"].forEach((kind) => {
+    const args = name2 ? [state, kind, name2] : [state, kind];
+    hook2[kind] = hook2.api[kind] = bindable(addHook, null).apply(null, args);
+  });
+}
+function Singular() {
+  const singularHookName = /* @__PURE__ */ Symbol("Singular");
+  const singularHookState = {
+    registry: {}
+  };
+  const singularHook = register.bind(null, singularHookState, singularHookName);
+  bindApi(singularHook, singularHookState, singularHookName);
+  return singularHook;
+}
+function Collection() {
+  const state = {
+    registry: {}
+  };
+  const hook2 = register.bind(null, state);
+  bindApi(hook2, state);
+  return hook2;
+}
+var before_after_hook_default = { Singular, Collection };
+
+// node_modules/@octokit/endpoint/dist-bundle/index.js
+var VERSION = "0.0.0-development";
+var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
+var DEFAULTS = {
+  method: "GET",
+  baseUrl: "https://api.github.com",
+  headers: {
+    accept: "application/vnd.github.v3+json",
+    "user-agent": userAgent
+  },
+  mediaType: {
+    format: ""
+  }
+};
+function lowercaseKeys(object2) {
+  if (!object2) {
+    return {};
+  }
+  return Object.keys(object2).reduce((newObj, key) => {
+    newObj[key.toLowerCase()] = object2[key];
+    return newObj;
+  }, {});
+}
+function isPlainObject(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+}
+function mergeDeep(defaults, options) {
+  const result = Object.assign({}, defaults);
+  Object.keys(options).forEach((key) => {
+    if (isPlainObject(options[key])) {
+      if (!(key in defaults)) Object.assign(result, { [key]: options[key] });
+      else result[key] = mergeDeep(defaults[key], options[key]);
+    } else {
+      Object.assign(result, { [key]: options[key] });
+    }
+  });
+  return result;
+}
+function removeUndefinedProperties(obj) {
+  for (const key in obj) {
+    if (obj[key] === void 0) {
+      delete obj[key];
+    }
+  }
+  return obj;
+}
+function merge(defaults, route, options) {
+  if (typeof route === "string") {
+    let [method, url] = route.split(" ");
+    options = Object.assign(url ? { method, url } : { url: method }, options);
+  } else {
+    options = Object.assign({}, route);
+  }
+  options.headers = lowercaseKeys(options.headers);
+  removeUndefinedProperties(options);
+  removeUndefinedProperties(options.headers);
+  const mergedOptions = mergeDeep(defaults || {}, options);
+  if (options.url === "/graphql") {
+    if (defaults && defaults.mediaType.previews?.length) {
+      mergedOptions.mediaType.previews = defaults.mediaType.previews.filter(
+        (preview) => !mergedOptions.mediaType.previews.includes(preview)
+      ).concat(mergedOptions.mediaType.previews);
+    }
+    mergedOptions.mediaType.previews = (mergedOptions.mediaType.previews || []).map((preview) => preview.replace(/-preview/, ""));
+  }
+  return mergedOptions;
+}
+function addQueryParameters(url, parameters) {
+  const separator = /\?/.test(url) ? "&" : "?";
+  const names = Object.keys(parameters);
+  if (names.length === 0) {
+    return url;
+  }
+  return url + separator + names.map((name2) => {
+    if (name2 === "q") {
+      return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
+    }
+    return `${name2}=${encodeURIComponent(parameters[name2])}`;
+  }).join("&");
+}
+var urlVariableRegex = /\{[^{}}]+\}/g;
+function removeNonChars(variableName) {
+  return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
+}
+function extractUrlVariableNames(url) {
+  const matches = url.match(urlVariableRegex);
+  if (!matches) {
+    return [];
+  }
+  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+}
+function omit(object2, keysToOmit) {
+  const result = { __proto__: null };
+  for (const key of Object.keys(object2)) {
+    if (keysToOmit.indexOf(key) === -1) {
+      result[key] = object2[key];
+    }
+  }
+  return result;
+}
+function encodeReserved(str2) {
+  return str2.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+    if (!/%[0-9A-Fa-f]/.test(part)) {
+      part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
+    }
+    return part;
+  }).join("");
+}
+function encodeUnreserved(str2) {
+  return encodeURIComponent(str2).replace(/[!'()*]/g, function(c) {
+    return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+  });
+}
+function encodeValue(operator, value, key) {
+  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+  if (key) {
+    return encodeUnreserved(key) + "=" + value;
+  } else {
+    return value;
+  }
+}
+function isDefined(value) {
+  return value !== void 0 && value !== null;
+}
+function isKeyOperator(operator) {
+  return operator === ";" || operator === "&" || operator === "?";
+}
+function getValues(context, operator, key, modifier) {
+  var value = context[key], result = [];
+  if (isDefined(value) && value !== "") {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+      value = value.toString();
+      if (modifier && modifier !== "*") {
+        value = value.substring(0, parseInt(modifier, 10));
+      }
+      result.push(
+        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+      );
+    } else {
+      if (modifier === "*") {
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            result.push(
+              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+            );
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              result.push(encodeValue(operator, value[k], k));
+            }
+          });
+        }
+      } else {
+        const tmp = [];
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            tmp.push(encodeValue(operator, value2));
+          });
+        } else {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              tmp.push(encodeUnreserved(k));
+              tmp.push(encodeValue(operator, value[k].toString()));
+            }
+          });
+        }
+        if (isKeyOperator(operator)) {
+          result.push(encodeUnreserved(key) + "=" + tmp.join(","));
+        } else if (tmp.length !== 0) {
+          result.push(tmp.join(","));
+        }
+      }
+    }
+  } else {
+    if (operator === ";") {
+      if (isDefined(value)) {
+        result.push(encodeUnreserved(key));
+      }
+    } else if (value === "" && (operator === "&" || operator === "?")) {
+      result.push(encodeUnreserved(key) + "=");
+    } else if (value === "") {
+      result.push("");
+    }
+  }
+  return result;
+}
+function parseUrl(template) {
+  return {
+    expand: expand.bind(null, template)
+  };
+}
+function expand(template, context) {
+  var operators = ["+", "#", ".", "/", ";", "?", "&"];
+  template = template.replace(
+    /\{([^\{\}]+)\}|([^\{\}]+)/g,
+    function(_, expression, literal) {
+      if (expression) {
+        let operator = "";
+        const values = [];
+        if (operators.indexOf(expression.charAt(0)) !== -1) {
+          operator = expression.charAt(0);
+          expression = expression.substr(1);
+        }
+        expression.split(/,/g).forEach(function(variable) {
+          var tmp = /([^:\*]*)(?::(\d+)|(\*))?/.exec(variable);
+          values.push(getValues(context, operator, tmp[1], tmp[2] || tmp[3]));
+        });
+        if (operator && operator !== "+") {
+          var separator = ",";
+          if (operator === "?") {
+            separator = "&";
+          } else if (operator !== "#") {
+            separator = operator;
+          }
+          return (values.length !== 0 ? operator : "") + values.join(separator);
+        } else {
+          return values.join(",");
+        }
+      } else {
+        return encodeReserved(literal);
+      }
+    }
+  );
+  if (template === "/") {
+    return template;
+  } else {
+    return template.replace(/\/$/, "");
+  }
+}
+function parse2(options) {
+  let method = options.method.toUpperCase();
+  let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
+  let headers = Object.assign({}, options.headers);
+  let body;
+  let parameters = omit(options, [
+    "method",
+    "baseUrl",
+    "url",
+    "headers",
+    "request",
+    "mediaType"
+  ]);
+  const urlVariableNames = extractUrlVariableNames(url);
+  url = parseUrl(url).expand(parameters);
+  if (!/^http/.test(url)) {
+    url = options.baseUrl + url;
+  }
+  const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
+  const remainingParameters = omit(parameters, omittedParameters);
+  const isBinaryRequest = /application\/octet-stream/i.test(headers.accept);
+  if (!isBinaryRequest) {
+    if (options.mediaType.format) {
+      headers.accept = headers.accept.split(/,/).map(
+        (format) => format.replace(
+          /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
+          `application/vnd$1$2.${options.mediaType.format}`
+        )
+      ).join(",");
+    }
+    if (url.endsWith("/graphql")) {
+      if (options.mediaType.previews?.length) {
+        const previewsFromAcceptHeader = headers.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
+        headers.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview) => {
+          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
+          return `application/vnd.github.${preview}-preview${format}`;
+        }).join(",");
+      }
+    }
+  }
+  if (["GET", "HEAD"].includes(method)) {
+    url = addQueryParameters(url, remainingParameters);
+  } else {
+    if ("data" in remainingParameters) {
+      body = remainingParameters.data;
+    } else {
+      if (Object.keys(remainingParameters).length) {
+        body = remainingParameters;
+      }
+    }
+  }
+  if (!headers["content-type"] && typeof body !== "undefined") {
+    headers["content-type"] = "application/json; charset=utf-8";
+  }
+  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
+    body = "";
+  }
+  return Object.assign(
+    { method, url, headers },
+    typeof body !== "undefined" ? { body } : null,
+    options.request ? { request: options.request } : null
+  );
+}
+function endpointWithDefaults(defaults, route, options) {
+  return parse2(merge(defaults, route, options));
+}
+function withDefaults(oldDefaults, newDefaults) {
+  const DEFAULTS2 = merge(oldDefaults, newDefaults);
+  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
+  return Object.assign(endpoint2, {
+    DEFAULTS: DEFAULTS2,
+    defaults: withDefaults.bind(null, DEFAULTS2),
+    merge: merge.bind(null, DEFAULTS2),
+    parse: parse2
+  });
+}
+var endpoint = withDefaults(null, DEFAULTS);
+
+// node_modules/@octokit/request/dist-bundle/index.js
+var import_content_type = __toESM(require_dist2(), 1);
+
+// node_modules/json-with-bigint/json-with-bigint.js
+var intRegex = /^-?\d+$/;
+var noiseValue = /^-?\d+n+$/;
+var originalStringify = JSON.stringify;
+var originalParse = JSON.parse;
+var customFormat = /^-?\d+n$/;
+var bigIntsStringify = /([\[:])?"(-?\d+)n"($|\s*[,\}\]])/g;
+var noiseStringify = /([\[:])?("-?\d+n+)n("$|"\s*[,\}\]])/g;
+var isUnstringifiable = (val) => val === void 0 || typeof val === "function" || typeof val === "symbol";
+var isRawJSON = (val) => val !== null && typeof val === "object" && val.constructor && val.constructor.name === "RawJSON";
+var stringifyIteratively = (rootValue, replacer, spaceParam) => {
+  let space = "";
+  if (typeof spaceParam === "number") {
+    space = " ".repeat(Math.min(10, Math.max(0, Math.floor(spaceParam))));
+  } else if (typeof spaceParam === "string") {
+    space = spaceParam.slice(0, 10);
+  }
+  const isFunctionReplacer = typeof replacer === "function";
+  const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
+  const prepareVal = (parent, key, val) => {
+    const isObject = val !== null && typeof val === "object";
+    const hasToJSON = isObject && typeof val.toJSON === "function";
+    if (hasToJSON) {
+      val = val.toJSON(key);
+    }
+    const isNoise = typeof val === "string" && noiseValue.test(val);
+    if (isNoise) return val + "n";
+    const isBigInt = typeof val === "bigint";
+    if (isBigInt) {
+      const supportsRawJSON = "rawJSON" in JSON;
+      if (supportsRawJSON) return JSON.rawJSON(val.toString());
+      return val.toString() + "n";
+    }
+    if (isFunctionReplacer) {
+      val = replacer.call(parent, key, val);
+    }
+    const isPostReplacerObject = val !== null && typeof val === "object";
+    if (isPostReplacerObject) {
+      const isPrimitiveWrapper = val instanceof Number || val instanceof String || val instanceof Boolean;
+      if (isPrimitiveWrapper) {
+        val = val.valueOf();
+      }
+    }
+    return val;
+  };
+  const rootProcessed = prepareVal({ "": rootValue }, "", rootValue);
+  if (isUnstringifiable(rootProcessed)) {
     return void 0;
   }
+  const isRootPrimitive = rootProcessed === null || typeof rootProcessed !== "object";
+  const isRootNativeRawJSON = isRawJSON(rootProcessed);
+  if (isRootPrimitive || isRootNativeRawJSON) {
+    return originalStringify(rootProcessed);
+  }
+  const chunks = [];
+  let level = 0;
+  const stack = [
+    {
+      parent: { "": rootProcessed },
+      key: "",
+      val: rootProcessed,
+      isArray: Array.isArray(rootProcessed),
+      keys: Array.isArray(rootProcessed) ? null : Object.keys(rootProcessed),
+      index: 0,
+      first: true
+    }
+  ];
+  const visited = new WeakSet([rootProcessed]);
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1];
+    if (node.index === 0) {
+      chunks.push(node.isArray ? "[" : "{");
+      level++;
+    }
+    let isDone = false;
+    if (node.isArray) {
+      if (node.index < node.val.length) {
+        if (!node.first) chunks.push(",");
+        if (space) chunks.push("\n" + space.repeat(level));
+        const childRaw = node.val[node.index];
+        const childVal = prepareVal(node.val, String(node.index), childRaw);
+        if (isUnstringifiable(childVal)) {
+          chunks.push("null");
+          node.first = false;
+          node.index++;
+        } else {
+          const isComplexObject = childVal !== null && typeof childVal === "object";
+          const isNativeRaw = isRawJSON(childVal);
+          if (isComplexObject && !isNativeRaw) {
+            if (visited.has(childVal)) {
+              throw new TypeError("Converting circular structure to JSON");
+            }
+            visited.add(childVal);
+            stack.push({
+              parent: node.val,
+              key: String(node.index),
+              val: childVal,
+              isArray: Array.isArray(childVal),
+              keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+              index: 0,
+              first: true
+            });
+            node.first = false;
+            node.index++;
+          } else {
+            chunks.push(originalStringify(childVal));
+            node.first = false;
+            node.index++;
+          }
+        }
+      } else {
+        isDone = true;
+      }
+    } else {
+      while (node.index < node.keys.length) {
+        const k = node.keys[node.index++];
+        const isFilteredOutByArray = propertyList && !propertyList.has(k);
+        if (isFilteredOutByArray) continue;
+        const childRaw = node.val[k];
+        const childVal = prepareVal(node.val, k, childRaw);
+        if (isUnstringifiable(childVal)) continue;
+        if (!node.first) chunks.push(",");
+        if (space) {
+          chunks.push("\n" + space.repeat(level) + originalStringify(k) + ": ");
+        } else {
+          chunks.push(originalStringify(k) + ":");
+        }
+        const isComplexObject = childVal !== null && typeof childVal === "object";
+        const isNativeRaw = isRawJSON(childVal);
+        if (isComplexObject && !isNativeRaw) {
+          if (visited.has(childVal)) {
+            throw new TypeError("Converting circular structure to JSON");
+          }
+          visited.add(childVal);
+          stack.push({
+            parent: node.val,
+            key: k,
+            val: childVal,
+            isArray: Array.isArray(childVal),
+            keys: Array.isArray(childVal) ? null : Object.keys(childVal),
+            index: 0,
+            first: true
+          });
+          node.first = false;
+          break;
+        } else {
+          chunks.push(originalStringify(childVal));
+          node.first = false;
+        }
+      }
+      const isNodeFullyProcessed = node.index >= node.keys.length && stack[stack.length - 1] === node;
+      if (isNodeFullyProcessed) {
+        isDone = true;
+      }
+    }
+    if (isDone) {
+      level--;
+      if (!node.first && space) chunks.push("\n" + space.repeat(level));
+      chunks.push(node.isArray ? "]" : "}");
+      visited.delete(node.val);
+      stack.pop();
+    }
+  }
+  return chunks.join("");
+};
+var JSONStringify = (value, replacer, space) => {
+  try {
+    const supportsRawJSON = "rawJSON" in JSON;
+    if (supportsRawJSON) {
+      return originalStringify(
+        value,
+        (key, val) => {
+          if (typeof val === "bigint") return JSON.rawJSON(val.toString());
+          const hasFunctionReplacer = typeof replacer === "function";
+          if (hasFunctionReplacer) return replacer(key, val);
+          const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+          if (isKeyInArrayReplacer) return val;
+          return val;
+        },
+        space
+      );
+    }
+    if (!value) return originalStringify(value, replacer, space);
+    const convertedToCustomJSON = originalStringify(
+      value,
+      (key, val) => {
+        const isNoise = typeof val === "string" && noiseValue.test(val);
+        if (isNoise) return val.toString() + "n";
+        if (typeof val === "bigint") return val.toString() + "n";
+        const hasFunctionReplacer = typeof replacer === "function";
+        if (hasFunctionReplacer) return replacer(key, val);
+        const isKeyInArrayReplacer = Array.isArray(replacer) && replacer.includes(key);
+        if (isKeyInArrayReplacer) return val;
+        return val;
+      },
+      space
+    );
+    const processedJSON = convertedToCustomJSON.replace(
+      bigIntsStringify,
+      "$1$2$3"
+    );
+    const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
+    return denoisedJSON;
+  } catch (error) {
+    if (error instanceof RangeError) {
+      const convertedJSON = stringifyIteratively(value, replacer, space);
+      if (convertedJSON === void 0) return void 0;
+      const supportsRawJSON = "rawJSON" in JSON;
+      if (supportsRawJSON) return convertedJSON;
+      const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
+      return processedJSON.replace(noiseStringify, "$1$2$3");
+    }
+    throw error;
+  }
+};
+var featureCache = /* @__PURE__ */ new Map();
+var isContextSourceSupported = () => {
+  const parseFingerprint = JSON.parse.toString();
+  if (featureCache.has(parseFingerprint)) {
+    return featureCache.get(parseFingerprint);
+  }
+  try {
+    const result = JSON.parse(
+      "1",
+      (_, __, context) => !!context?.source && context.source === "1"
+    );
+    featureCache.set(parseFingerprint, result);
+    return result;
+  } catch {
+    featureCache.set(parseFingerprint, false);
+    return false;
+  }
+};
+var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
+  const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
+  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
+  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
+  if (isNoiseValue) return value.slice(0, -1);
+  const hasUserReviver = typeof userReviver === "function";
+  if (!hasUserReviver) return value;
+  return userReviver(key, value, context);
+};
+var JSONParseV2 = (text, reviver) => {
+  return JSON.parse(text, (key, value, context) => {
+    const isNumber = typeof value === "number";
+    const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+    const isBigNumber = isNumber && isOutOfBounds;
+    const isInt = context && intRegex.test(context.source);
+    const isBigInt = isBigNumber && isInt;
+    if (isBigInt) return BigInt(context.source);
+    const hasCustomReviver = typeof reviver === "function";
+    if (!hasCustomReviver) return value;
+    return reviver(key, value, context);
+  });
+};
+var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
+var MAX_DIGITS = MAX_INT.length;
+var stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
+var noiseValueWithQuotes = /^"-?\d+n+"$/;
+var applyReviverIteratively = (parsed, userReviver) => {
+  const rootHolder = { "": parsed };
+  const stack = [{ parent: rootHolder, key: "", visited: false }];
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1];
+    if (!node.visited) {
+      node.visited = true;
+      const value = node.parent[node.key];
+      const isComplexObject = value !== null && typeof value === "object";
+      if (isComplexObject) {
+        const keys = Object.keys(value);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          stack.push({ parent: value, key: keys[i], visited: false });
+        }
+      }
+    } else {
+      const { parent, key } = node;
+      let value = parent[key];
+      if (typeof value === "string") {
+        const isCustomFormatBigInt = customFormat.test(value);
+        if (isCustomFormatBigInt) {
+          value = BigInt(value.slice(0, -1));
+        } else {
+          const isNoise = noiseValue.test(value);
+          if (isNoise) value = value.slice(0, -1);
+        }
+      }
+      const hasUserReviver = typeof userReviver === "function";
+      if (hasUserReviver) {
+        value = userReviver.call(parent, key, value);
+      }
+      const isDeleted = value === void 0;
+      if (isDeleted) {
+        delete parent[key];
+      } else {
+        parent[key] = value;
+      }
+      stack.pop();
+    }
+  }
+  return rootHolder[""];
+};
+var serializeBigInts = (text) => {
+  return text.replace(
+    stringsOrLargeNumbers,
+    (match, digits, fractional, exponential) => {
+      const isString = match[0] === '"';
+      const isNoise = isString && noiseValueWithQuotes.test(match);
+      if (isNoise) return match.substring(0, match.length - 1) + 'n"';
+      const hasFractionalOrExponential = fractional || exponential;
+      const isLessThanMaxSafeInt = digits && (digits.length < MAX_DIGITS || digits.length === MAX_DIGITS && digits <= MAX_INT);
+      const isStandardValue = isString || hasFractionalOrExponential || isLessThanMaxSafeInt;
+      if (isStandardValue) return match;
+      return '"' + match + 'n"';
+    }
+  );
+};
+var JSONParse = (text, reviver) => {
+  if (!text) return originalParse(text, reviver);
+  try {
+    if (isContextSourceSupported()) return JSONParseV2(text, reviver);
+    const serializedData = serializeBigInts(text);
+    return originalParse(
+      serializedData,
+      (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
+    );
+  } catch (error) {
+    if (error instanceof RangeError) {
+      const serializedData = serializeBigInts(text);
+      const parsed = originalParse(serializedData);
+      return applyReviverIteratively(parsed, reviver);
+    }
+    throw error;
+  }
+};
+
+// node_modules/@octokit/request-error/dist-src/index.js
+var RequestError = class extends Error {
+  name;
+  /**
+   * http status code
+   */
+  status;
+  /**
+   * Request options that lead to the error.
+   */
+  request;
+  /**
+   * Response object if a response was received
+   */
+  response;
+  constructor(message, statusCode, options) {
+    super(message, { cause: options.cause });
+    this.name = "HttpError";
+    this.status = Number.parseInt(statusCode);
+    if (Number.isNaN(this.status)) {
+      this.status = 0;
+    }
+    if ("response" in options) {
+      this.response = options.response;
+    }
+    const requestCopy = Object.assign({}, options.request);
+    if (options.request.headers.authorization) {
+      requestCopy.headers = Object.assign({}, options.request.headers, {
+        authorization: options.request.headers.authorization.replace(
+          /(?<! ) .*$/,
+          " [REDACTED]"
+        )
+      });
+    }
+    requestCopy.url = requestCopy.url.replace(/\bclient_secret=\w+/g, "client_secret=[REDACTED]").replace(/\baccess_token=\w+/g, "access_token=[REDACTED]");
+    this.request = requestCopy;
+  }
+};
+
+// node_modules/@octokit/request/dist-bundle/index.js
+var VERSION2 = "10.0.14";
+var defaults_default = {
+  headers: {
+    "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
+  }
+};
+function isPlainObject2(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
-function againstNote(inputs, cwd) {
-  if (!inputs.against) return "";
-  const at = takenAt(resolve3(cwd, inputs.against));
-  const name2 = inputs.against.replace(/`/g, "'");
-  return ` against the snapshot \`${name2}\`${at ? ` taken ${at}` : ""}`;
+var noop = () => "";
+async function fetchWrapper(requestOptions) {
+  const fetch = requestOptions.request?.fetch || globalThis.fetch;
+  if (!fetch) {
+    throw new Error(
+      "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
+    );
+  }
+  const log = requestOptions.request?.log || console;
+  const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
+  const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const requestHeaders = Object.fromEntries(
+    Object.entries(requestOptions.headers).map(([name2, value]) => [
+      name2,
+      String(value)
+    ])
+  );
+  let fetchResponse;
+  try {
+    fetchResponse = await fetch(requestOptions.url, {
+      method: requestOptions.method,
+      body,
+      redirect: requestOptions.request?.redirect,
+      headers: requestHeaders,
+      signal: requestOptions.request?.signal,
+      // duplex must be set if request.body is ReadableStream or Async Iterables.
+      // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
+      ...requestOptions.body && { duplex: "half" }
+    });
+  } catch (error) {
+    let message = "Unknown Error";
+    if (error instanceof Error) {
+      if (error.name === "AbortError") {
+        error.status = 500;
+        throw error;
+      }
+      message = error.message;
+      if (error.name === "TypeError" && "cause" in error) {
+        if (error.cause instanceof Error) {
+          message = error.cause.message;
+        } else if (typeof error.cause === "string") {
+          message = error.cause;
+        }
+      }
+    }
+    const requestError = new RequestError(message, 500, {
+      request: requestOptions
+    });
+    requestError.cause = error;
+    throw requestError;
+  }
+  const status = fetchResponse.status;
+  const url = fetchResponse.url;
+  const responseHeaders2 = {};
+  for (const [key, value] of fetchResponse.headers) {
+    responseHeaders2[key] = value;
+  }
+  const octokitResponse = {
+    url,
+    status,
+    headers: responseHeaders2,
+    data: ""
+  };
+  if ("deprecation" in responseHeaders2) {
+    const matches = responseHeaders2.link && responseHeaders2.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches && matches.pop();
+    log.warn(
+      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders2.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
+    );
+  }
+  if (status === 204 || status === 205) {
+    return octokitResponse;
+  }
+  if (requestOptions.method === "HEAD") {
+    if (status < 400) {
+      return octokitResponse;
+    }
+    throw new RequestError(fetchResponse.statusText, status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status === 304) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError("Not modified", status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  if (status >= 400) {
+    octokitResponse.data = await getResponseData(fetchResponse);
+    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
+      response: octokitResponse,
+      request: requestOptions
+    });
+  }
+  octokitResponse.data = parseSuccessResponseBody ? await getResponseData(fetchResponse) : fetchResponse.body;
+  return octokitResponse;
+}
+async function getResponseData(response) {
+  const contentType = response.headers.get("content-type");
+  if (!contentType) {
+    return response.text().catch(noop);
+  }
+  const mimetype = (0, import_content_type.parse)(contentType);
+  if (isJSONResponse(mimetype)) {
+    let text = "";
+    try {
+      text = await response.text();
+      return JSONParse(text);
+    } catch (err) {
+      return text;
+    }
+  } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
+  // (RFC 2046) and must never be decoded as text, even when the response
+  // carries a (misleading) `charset=utf-8` parameter — see #751.
+  mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
+    return response.text().catch(noop);
+  } else {
+    return response.arrayBuffer().catch(
+      /* v8 ignore next -- @preserve */
+      () => new ArrayBuffer(0)
+    );
+  }
+}
+function isJSONResponse(mimetype) {
+  return mimetype.type === "application/json" || mimetype.type === "application/scim+json";
+}
+function toErrorMessage(data) {
+  if (typeof data === "string") {
+    return data;
+  }
+  if (data instanceof ArrayBuffer) {
+    return "Unknown error";
+  }
+  if (typeof data === "object" && data !== null && "message" in data) {
+    const objectData = data;
+    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
+    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v) => JSON.stringify(v)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
+  }
+  return `Unknown error: ${JSON.stringify(data)}`;
+}
+function withDefaults2(oldEndpoint, newDefaults) {
+  const endpoint2 = oldEndpoint.defaults(newDefaults);
+  const newApi = function(route, parameters) {
+    const endpointOptions = endpoint2.merge(route, parameters);
+    if (!endpointOptions.request || !endpointOptions.request.hook) {
+      return fetchWrapper(endpoint2.parse(endpointOptions));
+    }
+    const request2 = (route2, parameters2) => {
+      return fetchWrapper(
+        endpoint2.parse(endpoint2.merge(route2, parameters2))
+      );
+    };
+    Object.assign(request2, {
+      endpoint: endpoint2,
+      defaults: withDefaults2.bind(null, endpoint2)
+    });
+    return endpointOptions.request.hook(request2, endpointOptions);
+  };
+  return Object.assign(newApi, {
+    endpoint: endpoint2,
+    defaults: withDefaults2.bind(null, endpoint2)
+  });
+}
+var request = withDefaults2(endpoint, defaults_default);
+
+// node_modules/@octokit/graphql/dist-bundle/index.js
+var VERSION3 = "0.0.0-development";
+function _buildMessageForResponseErrors(data) {
+  return `Request failed due to following response errors:
+` + data.errors.map((e) => ` - ${e.message}`).join("\n");
+}
+var GraphqlResponseError = class extends Error {
+  constructor(request2, headers, response) {
+    super(_buildMessageForResponseErrors(response));
+    this.request = request2;
+    this.headers = headers;
+    this.response = response;
+    this.errors = response.errors;
+    this.data = response.data;
+    if (Error.captureStackTrace) {
+      Error.captureStackTrace(this, this.constructor);
+    }
+  }
+  request;
+  headers;
+  response;
+  name = "GraphqlResponseError";
+  errors;
+  data;
+};
+var NON_VARIABLE_OPTIONS = [
+  "method",
+  "baseUrl",
+  "url",
+  "headers",
+  "request",
+  "query",
+  "mediaType",
+  "operationName"
+];
+var FORBIDDEN_VARIABLE_OPTIONS = ["query", "method", "url"];
+var GHES_V3_SUFFIX_REGEX = /\/api\/v3\/?$/;
+function graphql(request2, query, options) {
+  if (options) {
+    if (typeof query === "string" && "query" in options) {
+      return Promise.reject(
+        new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
+      );
+    }
+    for (const key in options) {
+      if (!FORBIDDEN_VARIABLE_OPTIONS.includes(key)) continue;
+      return Promise.reject(
+        new Error(
+          `[@octokit/graphql] "${key}" cannot be used as variable name`
+        )
+      );
+    }
+  }
+  const parsedOptions = typeof query === "string" ? Object.assign({ query }, options) : query;
+  const requestOptions = Object.keys(
+    parsedOptions
+  ).reduce((result, key) => {
+    if (NON_VARIABLE_OPTIONS.includes(key)) {
+      result[key] = parsedOptions[key];
+      return result;
+    }
+    if (!result.variables) {
+      result.variables = {};
+    }
+    result.variables[key] = parsedOptions[key];
+    return result;
+  }, {});
+  const baseUrl = parsedOptions.baseUrl || request2.endpoint.DEFAULTS.baseUrl;
+  if (GHES_V3_SUFFIX_REGEX.test(baseUrl)) {
+    requestOptions.url = baseUrl.replace(GHES_V3_SUFFIX_REGEX, "/api/graphql");
+  }
+  return request2(requestOptions).then((response) => {
+    if (response.data.errors) {
+      const headers = {};
+      for (const key of Object.keys(response.headers)) {
+        headers[key] = response.headers[key];
+      }
+      throw new GraphqlResponseError(
+        requestOptions,
+        headers,
+        response.data
+      );
+    }
+    return response.data.data;
+  });
+}
+function withDefaults3(request2, newDefaults) {
+  const newRequest = request2.defaults(newDefaults);
+  const newApi = (query, options) => {
+    return graphql(newRequest, query, options);
+  };
+  return Object.assign(newApi, {
+    defaults: withDefaults3.bind(null, newRequest),
+    endpoint: newRequest.endpoint
+  });
+}
+var graphql2 = withDefaults3(request, {
+  headers: {
+    "user-agent": `octokit-graphql.js/${VERSION3} ${getUserAgent()}`
+  },
+  method: "POST",
+  url: "/graphql"
+});
+function withCustomRequest(customRequest) {
+  return withDefaults3(customRequest, {
+    method: "POST",
+    url: "/graphql"
+  });
 }
 
-// src/action/run-drift.ts
-async function runDrift(s) {
-  const planned = await runPlanned(s, ["drift", ...commonArgs(s.inputs), ...againstArgs(s.inputs), "--format", "markdown"], { echo: true });
-  if (!planned.ok) return reportFailure(s, "drift", planned.run);
-  const { plan, run } = planned;
-  const stack = plan.stack;
-  const drifted = run.code === 2;
-  s.runner.setOutput("has-changes", String(drifted));
-  const fitted = truncatePlanMarkdown(run.stdout, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: "the job log" });
-  s.runner.appendSummary(fitted.text);
-  if (!drifted) {
-    s.runner.setOutput("summary", `No drift on stack ${stack}: live state matches the manifests.`);
-    return 0;
-  }
-  const count = plan.resources.length;
-  const summary = `Drift on stack ${stack}: ${count} resource${count === 1 ? "" : "s"} differ${count === 1 ? "s" : ""} from the manifests.`;
-  s.runner.setOutput("summary", summary);
-  if (s.inputs.failOnDrift) {
-    s.runner.error(`${summary} Run \`edgeops apply\` to restore them, or change the manifests to match.`);
-    return 1;
-  }
-  s.runner.warning(summary);
-  return 0;
+// node_modules/@octokit/auth-token/dist-bundle/index.js
+var b64url = "(?:[a-zA-Z0-9_-]+)";
+var sep = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+var isJWT = jwtRE.test.bind(jwtRE);
+async function auth(token) {
+  const isApp = isJWT(token);
+  const isInstallation = token.startsWith("v1.") || token.startsWith("ghs_");
+  const isUserToServer = token.startsWith("ghu_");
+  const tokenType = isApp ? "app" : isInstallation ? "installation" : isUserToServer ? "user-to-server" : "oauth";
+  return {
+    type: "token",
+    token,
+    tokenType
+  };
 }
+function withAuthorizationPrefix(token) {
+  if (token.split(/\./).length === 3) {
+    return `bearer ${token}`;
+  }
+  return `token ${token}`;
+}
+async function hook(token, request2, route, parameters) {
+  const endpoint2 = request2.endpoint.merge(
+    route,
+    parameters
+  );
+  endpoint2.headers.authorization = withAuthorizationPrefix(token);
+  return request2(endpoint2);
+}
+var createTokenAuth = function createTokenAuth2(token) {
+  if (!token) {
+    throw new Error("[@octokit/auth-token] No token passed to createTokenAuth");
+  }
+  if (typeof token !== "string") {
+    throw new Error(
+      "[@octokit/auth-token] Token passed to createTokenAuth is not a string"
+    );
+  }
+  token = token.replace(/^(token|bearer) +/i, "");
+  return Object.assign(auth.bind(null, token), {
+    hook: hook.bind(null, token)
+  });
+};
 
-// src/action/comment.ts
-var SAFETY_MARGIN = 512;
-var STATE_BUDGET = 2e4;
-function commentMarker(stack) {
-  return `<!-- edgeops-plan:${stack} -->`;
+// node_modules/@octokit/core/dist-src/version.js
+var VERSION4 = "7.0.8";
+
+// node_modules/@octokit/core/dist-src/index.js
+var noop2 = () => {
+};
+var consoleWarn = console.warn.bind(console);
+var consoleError = console.error.bind(console);
+function createLogger(logger = {}) {
+  if (typeof logger.debug !== "function") {
+    logger.debug = noop2;
+  }
+  if (typeof logger.info !== "function") {
+    logger.info = noop2;
+  }
+  if (typeof logger.warn !== "function") {
+    logger.warn = consoleWarn;
+  }
+  if (typeof logger.error !== "function") {
+    logger.error = consoleError;
+  }
+  return logger;
 }
-function findPlanComment(comments, stack) {
-  const marker = commentMarker(stack);
-  const mine = comments.filter((c) => typeof c.body === "string" && c.body.startsWith(marker));
-  return mine.find((c) => c.user?.type === "Bot") ?? mine[0];
+var userAgentTrail = `octokit-core.js/${VERSION4} ${getUserAgent()}`;
+var Octokit = class {
+  static VERSION = VERSION4;
+  static defaults(defaults) {
+    const OctokitWithDefaults = class extends this {
+      constructor(...args) {
+        const options = args[0] || {};
+        if (typeof defaults === "function") {
+          super(defaults(options));
+          return;
+        }
+        super(
+          Object.assign(
+            {},
+            defaults,
+            options,
+            options.userAgent && defaults.userAgent ? {
+              userAgent: `${options.userAgent} ${defaults.userAgent}`
+            } : null
+          )
+        );
+      }
+    };
+    return OctokitWithDefaults;
+  }
+  static plugins = [];
+  /**
+   * Attach a plugin (or many) to your Octokit instance.
+   *
+   * @example
+   * const API = Octokit.plugin(plugin1, plugin2, plugin3, ...)
+   */
+  static plugin(...newPlugins) {
+    const currentPlugins = this.plugins;
+    const NewOctokit = class extends this {
+      static plugins = currentPlugins.concat(
+        newPlugins.filter((plugin) => !currentPlugins.includes(plugin))
+      );
+    };
+    return NewOctokit;
+  }
+  constructor(options = {}) {
+    const hook2 = new before_after_hook_default.Collection();
+    const requestDefaults = {
+      baseUrl: request.endpoint.DEFAULTS.baseUrl,
+      headers: {},
+      request: Object.assign({}, options.request, {
+        // @ts-ignore internal usage only, no need to type
+        hook: hook2.bind(null, "request")
+      }),
+      mediaType: {
+        previews: [],
+        format: ""
+      }
+    };
+    requestDefaults.headers["user-agent"] = options.userAgent ? `${options.userAgent} ${userAgentTrail}` : userAgentTrail;
+    if (options.baseUrl) {
+      requestDefaults.baseUrl = options.baseUrl;
+    }
+    if (options.previews) {
+      requestDefaults.mediaType.previews = options.previews;
+    }
+    if (options.timeZone) {
+      requestDefaults.headers["time-zone"] = options.timeZone;
+    }
+    this.request = request.defaults(requestDefaults);
+    this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
+    this.log = createLogger(options.log);
+    this.hook = hook2;
+    if (!options.authStrategy) {
+      if (!options.auth) {
+        this.auth = async () => ({
+          type: "unauthenticated"
+        });
+      } else {
+        const auth2 = createTokenAuth(options.auth);
+        hook2.wrap("request", auth2.hook);
+        this.auth = auth2;
+      }
+    } else {
+      const { authStrategy, ...otherOptions } = options;
+      const auth2 = authStrategy(
+        Object.assign(
+          {
+            request: this.request,
+            log: this.log,
+            // we pass the current octokit instance as well as its constructor options
+            // to allow for authentication strategies that return a new octokit instance
+            // that shares the same internal state as the current one. The original
+            // requirement for this was the "event-octokit" authentication strategy
+            // of https://github.com/probot/octokit-auth-probot.
+            octokit: this,
+            octokitOptions: otherOptions
+          },
+          options.auth
+        )
+      );
+      hook2.wrap("request", auth2.hook);
+      this.auth = auth2;
+    }
+    const classConstructor = this.constructor;
+    for (let i = 0; i < classConstructor.plugins.length; ++i) {
+      Object.assign(this, classConstructor.plugins[i](this, options));
+    }
+  }
+  // assigned during constructor
+  request;
+  graphql;
+  log;
+  hook;
+  // TODO: type `octokit.auth` based on passed options.authStrategy
+  auth;
+};
+
+// node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var import_light = __toESM(require_light(), 1);
+var VERSION5 = "0.0.0-development";
+function isRequestError(error) {
+  return error.request !== void 0;
 }
-function buildPlanComment(parts) {
-  const head = `${commentMarker(parts.stack)}
-`;
-  const rest = [
-    parts.deltaMarkdown ? `
-${parts.deltaMarkdown.trimEnd()}
-` : "",
-    `
-<sub>${parts.footer}</sub>
-`,
-    parts.stateLine ? `${parts.stateLine}
-` : ""
-  ].join("");
-  const budget = COMMENT_LIMIT - SAFETY_MARGIN - head.length - rest.length;
-  const truncated = truncatePlanMarkdown(parts.planMarkdown, budget, { fullPlanAt: parts.fullPlanAt });
-  return { body: `${head}${truncated.text}${rest}`, truncated };
+async function errorRequest(state, octokit, error, options) {
+  if (!isRequestError(error) || !error?.request.request) {
+    throw error;
+  }
+  if (error.status >= 400 && !state.doNotRetry.includes(error.status)) {
+    const retries = options.request.retries != null ? options.request.retries : state.retries;
+    const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
+    throw octokit.retry.retryRequest(error, retries, retryAfter);
+  }
+  throw error;
 }
-async function upsertPlanComment(gh, repository, issue, existing, body) {
-  if (existing) return { action: "updated", comment: await gh.updateIssueComment(repository, existing.id, body) };
-  return { action: "created", comment: await gh.createIssueComment(repository, issue, body) };
+async function wrapRequest(state, octokit, request2, options) {
+  const limiter = new import_light.default();
+  limiter.on("failed", function(error, info) {
+    const maxRetries = ~~error.request.request?.retries;
+    const after = ~~error.request.request?.retryAfter;
+    options.request.retryCount = info.retryCount + 1;
+    if (maxRetries > info.retryCount) {
+      return after * state.retryAfterBaseValue;
+    }
+  });
+  return limiter.schedule(
+    requestWithGraphqlErrorHandling.bind(null, state, octokit, request2),
+    options
+  );
 }
+async function requestWithGraphqlErrorHandling(state, octokit, request2, options) {
+  const response = await request2(options);
+  if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
+    response.data.errors[0].message
+  )) {
+    const error = new RequestError(response.data.errors[0].message, 500, {
+      request: options,
+      response
+    });
+    return errorRequest(state, octokit, error, options);
+  }
+  return response;
+}
+function retry(octokit, octokitOptions) {
+  const state = Object.assign(
+    {
+      enabled: true,
+      retryAfterBaseValue: 1e3,
+      doNotRetry: [400, 401, 403, 404, 410, 422, 451],
+      retries: 3
+    },
+    octokitOptions.retry
+  );
+  const retryPlugin = {
+    retry: {
+      retryRequest: (error, retries, retryAfter) => {
+        error.request.request = Object.assign({}, error.request.request, {
+          retries,
+          retryAfter
+        });
+        return error;
+      }
+    }
+  };
+  if (state.enabled) {
+    octokit.hook.error("request", errorRequest.bind(null, state, retryPlugin));
+    octokit.hook.wrap("request", wrapRequest.bind(null, state, retryPlugin));
+  }
+  return retryPlugin;
+}
+retry.VERSION = VERSION5;
+
+// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var import_light2 = __toESM(require_light(), 1);
+var VERSION6 = "0.0.0-development";
+var noop3 = () => Promise.resolve();
+function wrapRequest2(state, request2, options) {
+  return state.retryLimiter.schedule(doRequest, state, request2, options);
+}
+async function doRequest(state, request2, options) {
+  const { pathname } = new URL(options.url, "http://github.test");
+  const isAuth = isAuthRequest(options.method, pathname);
+  const isWrite = !isAuth && options.method !== "GET" && options.method !== "HEAD";
+  const isSearch = options.method === "GET" && pathname.startsWith("/search/");
+  const isGraphQL = pathname.startsWith("/graphql");
+  const retryCount = ~~request2.retryCount;
+  const jobOptions = retryCount > 0 ? { priority: 0, weight: 0 } : {};
+  if (state.clustering) {
+    jobOptions.expiration = 1e3 * 60;
+  }
+  if (isWrite || isGraphQL) {
+    await state.write.key(state.id).schedule(jobOptions, noop3);
+  }
+  if (isWrite && state.triggersNotification(pathname)) {
+    await state.notifications.key(state.id).schedule(jobOptions, noop3);
+  }
+  if (isSearch) {
+    await state.search.key(state.id).schedule(jobOptions, noop3);
+  }
+  const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request2, options);
+  if (isGraphQL) {
+    const res = await req;
+    if (res.data.errors != null && res.data.errors.some((error) => error.type === "RATE_LIMITED")) {
+      const error = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+        response: res,
+        data: res.data
+      });
+      throw error;
+    }
+  }
+  return req;
+}
+function isAuthRequest(method, pathname) {
+  return method === "PATCH" && // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-a-scoped-access-token
+  /^\/applications\/[^/]+\/token\/scoped$/.test(pathname) || method === "POST" && // https://docs.github.com/en/rest/apps/oauth-applications?apiVersion=2022-11-28#reset-a-token
+  (/^\/applications\/[^/]+\/token$/.test(pathname) || // https://docs.github.com/en/rest/apps/apps?apiVersion=2022-11-28#create-an-installation-access-token-for-an-app
+  /^\/app\/installations\/[^/]+\/access_tokens$/.test(pathname) || // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+  pathname === "/login/oauth/access_token");
+}
+var triggers_notification_paths_default = [
+  "/orgs/{org}/invitations",
+  "/orgs/{org}/invitations/{invitation_id}",
+  "/orgs/{org}/teams/{team_slug}/discussions",
+  "/orgs/{org}/teams/{team_slug}/discussions/{discussion_number}/comments",
+  "/repos/{owner}/{repo}/collaborators/{username}",
+  "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+  "/repos/{owner}/{repo}/issues",
+  "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
+  "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues/priority",
+  "/repos/{owner}/{repo}/pulls",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+  "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+  "/repos/{owner}/{repo}/releases",
+  "/teams/{team_id}/discussions",
+  "/teams/{team_id}/discussions/{discussion_number}/comments"
+];
+function routeMatcher(paths) {
+  const regexes = paths.map(
+    (path) => path.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+  );
+  const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
+  return new RegExp(regex2, "i");
+}
+var regex = routeMatcher(triggers_notification_paths_default);
+var triggersNotification = regex.test.bind(regex);
+var groups = {};
+var createGroups = function(Bottleneck2, common2) {
+  groups.global = new Bottleneck2.Group({
+    id: "octokit-global",
+    maxConcurrent: 10,
+    ...common2
+  });
+  groups.auth = new Bottleneck2.Group({
+    id: "octokit-auth",
+    maxConcurrent: 1,
+    ...common2
+  });
+  groups.search = new Bottleneck2.Group({
+    id: "octokit-search",
+    maxConcurrent: 1,
+    minTime: 2e3,
+    ...common2
+  });
+  groups.write = new Bottleneck2.Group({
+    id: "octokit-write",
+    maxConcurrent: 1,
+    minTime: 1e3,
+    ...common2
+  });
+  groups.notifications = new Bottleneck2.Group({
+    id: "octokit-notifications",
+    maxConcurrent: 1,
+    minTime: 3e3,
+    ...common2
+  });
+};
+function throttling(octokit, octokitOptions) {
+  const {
+    enabled: enabled3 = true,
+    Bottleneck: Bottleneck2 = import_light2.default,
+    id = "no-id",
+    timeout = 1e3 * 60 * 2,
+    // Redis TTL: 2 minutes
+    connection
+  } = octokitOptions.throttle || {};
+  if (!enabled3) {
+    return {};
+  }
+  const common2 = { timeout };
+  if (typeof connection !== "undefined") {
+    common2.connection = connection;
+  }
+  const state = Object.assign(
+    {
+      clustering: connection != null,
+      triggersNotification,
+      fallbackSecondaryRateRetryAfter: 60,
+      retryAfterBaseValue: 1e3,
+      id
+    },
+    octokitOptions.throttle
+  );
+  if (typeof state.onSecondaryRateLimit !== "function" || typeof state.onRateLimit !== "function") {
+    throw new Error(`octokit/plugin-throttling error:
+        You must pass the onSecondaryRateLimit and onRateLimit error handlers.
+        See https://octokit.github.io/rest.js/#throttling
+
+        const octokit = new Octokit({
+          throttle: {
+            onSecondaryRateLimit: (retryAfter, options) => {/* ... */},
+            onRateLimit: (retryAfter, options) => {/* ... */}
+          }
+        })
+    `);
+  }
+  let initialized = false;
+  const initializeBottleneck = () => {
+    if (initialized) {
+      return;
+    }
+    initialized = true;
+    if (groups.global == null) {
+      createGroups(Bottleneck2, common2);
+    }
+    state.global = state.global ?? groups.global;
+    state.auth = state.auth ?? groups.auth;
+    state.search = state.search ?? groups.search;
+    state.write = state.write ?? groups.write;
+    state.notifications = state.notifications ?? groups.notifications;
+    state.retryLimiter = state.retryLimiter ?? new Bottleneck2();
+    const events = {};
+    const emitter = new Bottleneck2.Events(events);
+    events.on("secondary-limit", state.onSecondaryRateLimit);
+    events.on("rate-limit", state.onRateLimit);
+    events.on(
+      "error",
+      (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
+    );
+    state.retryLimiter.on("failed", async function(error, info) {
+      const [state2, request2, options] = info.args;
+      const { pathname } = new URL(options.url, "http://github.test");
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error.status !== 401;
+      if (!(shouldRetryGraphQL || error.status === 403 || error.status === 429)) {
+        return;
+      }
+      const retryCount = ~~request2.retryCount;
+      request2.retryCount = retryCount;
+      options.request.retryCount = retryCount;
+      const { wantRetry, retryAfter = 0 } = await (async function() {
+        if (/\bsecondary rate\b/i.test(error.message)) {
+          const retryAfter2 = Number(error.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+          const wantRetry2 = await emitter.trigger(
+            "secondary-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        if (error.response.headers != null && error.response.headers["x-ratelimit-remaining"] === "0" || (error.response.data?.errors ?? []).some(
+          (error2) => error2.type === "RATE_LIMITED"
+        )) {
+          const rateLimitReset = new Date(
+            ~~error.response.headers["x-ratelimit-reset"] * 1e3
+          ).getTime();
+          const retryAfter2 = Math.max(
+            // Add one second so we retry _after_ the reset time
+            // https://docs.github.com/en/rest/overview/resources-in-the-rest-api?apiVersion=2022-11-28#exceeding-the-rate-limit
+            Math.ceil((rateLimitReset - Date.now()) / 1e3) + 1,
+            0
+          );
+          const wantRetry2 = await emitter.trigger(
+            "rate-limit",
+            retryAfter2,
+            options,
+            octokit,
+            retryCount
+          );
+          return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
+        }
+        return {};
+      })();
+      if (wantRetry) {
+        request2.retryCount++;
+        return retryAfter * state2.retryAfterBaseValue;
+      }
+    });
+  };
+  octokit.hook.wrap("request", (request2, options) => {
+    initializeBottleneck();
+    return wrapRequest2(state, request2, options);
+  });
+  return {};
+}
+throttling.VERSION = VERSION6;
+throttling.triggersNotification = triggersNotification;
 
 // src/action/github.ts
-var import_undici2 = __toESM(require_undici(), 1);
 var GitHubApiError = class extends EdgeopsError {
+  /** The HTTP status; 0 when no answer came (network failure). */
   status;
   constructor(operation, status, message) {
-    super("E_GITHUB_API", `GitHub API ${operation}: ${status} ${message}`);
+    super("E_GITHUB_API", `GitHub API ${operation}: ${status === 0 ? "" : `${status} `}${message}`);
     this.status = status;
+  }
+  /** Refused for who the token is (a read-only fork token, a missing permission), not a failure of GitHub's. */
+  get isPermission() {
+    return this.status === 401 || this.status === 403 || this.status === 404;
   }
 };
 function nextLink(header) {
@@ -44635,62 +48750,90 @@ function nextLink(header) {
   }
   return void 0;
 }
-function errorMessage(text) {
-  try {
-    const body = JSON.parse(text);
-    if (typeof body.message === "string") return body.message;
-  } catch {
-  }
-  return text.slice(0, 200);
-}
+var ActionOctokit = Octokit.plugin(retry, throttling);
+var RATE_LIMIT_RETRIES = 3;
 var GitHubClient = class {
   apiUrl;
-  token;
+  octokit;
+  repository;
   constructor(opts) {
     this.apiUrl = opts.apiUrl.replace(/\/+$/, "");
-    this.token = opts.token;
+    this.repository = opts.repository;
+    const limited = (what) => (after, options, _o, count) => {
+      opts.onRetry?.(`GitHub ${what} on ${options.method} ${options.url}: retrying in ${after}s`);
+      return count < RATE_LIMIT_RETRIES;
+    };
+    this.octokit = new ActionOctokit({
+      auth: opts.token,
+      baseUrl: this.apiUrl,
+      userAgent: "edgeops-action",
+      throttle: { onRateLimit: limited("rate limit"), onSecondaryRateLimit: limited("secondary rate limit") },
+      request: { headers: { "x-github-api-version": "2022-11-28" } }
+    });
+  }
+  repoPath() {
+    const [owner, repo] = this.repository.split("/");
+    if (!owner || !repo) throw new GitHubApiError("repository", 0, `GITHUB_REPOSITORY must be owner/repo, got ${JSON.stringify(this.repository)}`);
+    return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
   }
   async call(method, url, operation, body) {
-    const res = await (0, import_undici2.request)(url, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.token}`,
-        accept: "application/vnd.github+json",
-        "x-github-api-version": "2022-11-28",
-        "user-agent": "edgeops-action",
-        ...body === void 0 ? {} : { "content-type": "application/json" }
-      },
-      body: body === void 0 ? void 0 : JSON.stringify(body)
-    });
-    const text = await res.body.text();
-    if (res.statusCode < 200 || res.statusCode >= 300) throw new GitHubApiError(operation, res.statusCode, errorMessage(text));
-    const next = nextLink(res.headers.link);
-    const sameOrigin = next !== void 0 && new URL(next).origin === new URL(this.apiUrl).origin;
-    return { data: text === "" ? void 0 : JSON.parse(text), next: sameOrigin ? next : void 0 };
-  }
-  repoPath(repository) {
-    const [owner, repo] = repository.split("/");
-    if (!owner || !repo) throw new GitHubApiError("repository", 0, `GITHUB_REPOSITORY must be owner/repo, got ${JSON.stringify(repository)}`);
-    return `${this.apiUrl}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
-  }
-  /** Every comment of an issue or pull request, oldest first, following the Link header. */
-  async listIssueComments(repository, issue) {
-    const all = [];
-    let url = `${this.repoPath(repository)}/issues/${issue}/comments?per_page=100`;
-    while (url) {
-      const page = await this.call("GET", url, "list comments");
-      all.push(...page.data);
-      url = page.next;
+    try {
+      const res = await this.octokit.request({ method, url, ...body ?? {} });
+      const next = nextLink(res.headers.link);
+      const sameOrigin = next !== void 0 && new URL(next).origin === new URL(this.apiUrl).origin;
+      return { data: res.data, next: sameOrigin ? next : void 0 };
+    } catch (err) {
+      const e = err;
+      const message = typeof e.response?.data?.message === "string" ? e.response.data.message : e.message ?? String(err);
+      const status = e.response ? e.status ?? 0 : 0;
+      throw new GitHubApiError(operation, status, message);
     }
-    return all;
   }
-  async createIssueComment(repository, issue, body) {
-    return (await this.call("POST", `${this.repoPath(repository)}/issues/${issue}/comments`, "create comment", { body })).data;
+  /** Every item of a list, following the Link header. */
+  async all(url, operation) {
+    const out = [];
+    let next = url;
+    while (next) {
+      const page = await this.call("GET", next, operation);
+      out.push(...page.data);
+      next = page.next;
+    }
+    return out;
   }
-  async updateIssueComment(repository, id, body) {
-    return (await this.call("PATCH", `${this.repoPath(repository)}/issues/comments/${id}`, "update comment", { body })).data;
+  /** Every comment of an issue or pull request, oldest first. */
+  listIssueComments(issue) {
+    return this.all(`${this.repoPath()}/issues/${issue}/comments?per_page=100`, "list comments");
+  }
+  async createIssueComment(issue, body) {
+    return (await this.call("POST", `${this.repoPath()}/issues/${issue}/comments`, "create comment", { body })).data;
+  }
+  async updateIssueComment(id, body) {
+    return (await this.call("PATCH", `${this.repoPath()}/issues/comments/${id}`, "update comment", { body })).data;
+  }
+  /** The pull requests a commit belongs to (for a merge commit: the merged one). */
+  pullsOfCommit(sha) {
+    return this.all(`${this.repoPath()}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`, "list pull requests of the commit");
+  }
+  /** Open issues (not pull requests) carrying every one of `labels`, or all open issues without labels. */
+  async listOpenIssues(labels) {
+    const filter = labels.length > 0 ? `&labels=${encodeURIComponent(labels.join(","))}` : "";
+    const issues = await this.all(`${this.repoPath()}/issues?state=open&per_page=100${filter}`, "list issues");
+    return issues.filter((i) => i.pull_request === void 0);
+  }
+  async createIssue(title, body, labels) {
+    return (await this.call("POST", `${this.repoPath()}/issues`, "create issue", { title, body, labels })).data;
+  }
+  async updateIssue(issue, fields) {
+    return (await this.call("PATCH", `${this.repoPath()}/issues/${issue}`, "update issue", fields)).data;
   }
 };
+function gitHubFor(s, notDone) {
+  if (!s.inputs.githubToken) {
+    s.runner.warning(`no GitHub token: ${notDone} (pass github-token or keep its default)`);
+    return void 0;
+  }
+  return new GitHubClient({ apiUrl: s.github.apiUrl, token: s.inputs.githubToken, repository: s.github.repository, onRetry: (m) => s.runner.info(m) });
+}
 
 // src/action/plan-delta.ts
 function fieldDeltas(before, after) {
@@ -44725,9 +48868,9 @@ function changedLine(c) {
   const fields = c.fields.map((f) => `\`${f.path}\` (${FIELD_WORDS[f.how]})`);
   return `- **changed** \`${c.address}\`: ${action}${fields.length > 0 ? `; ${fields.join(", ")}` : ""}`;
 }
-function renderDelta(delta, beforeSha, maxLines = 50) {
+function renderDelta(delta, beforeSha, maxLines = 50, title = "Since the previous plan") {
   const since = beforeSha ? ` (\`${beforeSha.slice(0, 7)}\`)` : "";
-  const heading = `#### Since the previous plan${since}`;
+  const heading = `#### ${title}${since}`;
   const total = deltaSize(delta);
   if (total === 0) return `${heading}
 
@@ -44749,30 +48892,450 @@ ${shown.join("\n")}
 `;
 }
 
-// src/action/pr-comment.ts
-async function target(s) {
-  const { inputs, github, runner } = s;
-  if (!inputs.comment || github.pullNumber === void 0) return void 0;
-  if (!inputs.githubToken) {
-    runner.warning("no GitHub token: the plan is not posted on the pull request (pass github-token or keep its default)");
+// src/action/merge-report.ts
+var shortChecksum = (c) => c ? `\`${c.slice(0, "sha256:".length + 12)}\u2026\`` : "none (no changes)";
+function staleReason(review, current) {
+  if (review.kind === "none") return `there is no reviewed plan to hold the apply to: ${review.why}`;
+  const where = review.kind === "input" ? "the checksum input" : `the plan reviewed on pull request #${review.pr.number}`;
+  return `the plan now differs from ${where} (checksum ${shortChecksum(current)}, reviewed ${shortChecksum(review.record.checksum)}): live state or the manifests changed since the review`;
+}
+function sinceReviewed(review, plan, sha) {
+  if (review.kind !== "pull-request" || !review.state) return void 0;
+  return renderDelta(diffPlanStates(review.state, planState(plan, sha)), review.state.sha, 50, "Since the reviewed plan");
+}
+function mergeReportMarkdown(r, limit = COMMENT_LIMIT) {
+  const commit = r.commit ? ` \`${r.commit.slice(0, 7)}\`` : "";
+  const head = r.outcome === "refused" ? `### edgeops apply for stack \`${r.stack}\` refused: not the reviewed plan
+
+Nothing was applied for the merge${commit}: ${r.reason}.
+` : `### edgeops applied a fresh plan for stack \`${r.stack}\`, not the reviewed one
+
+The merge${commit} applied the plan below (\`on-stale: replan\`): ${r.reason}.
+`;
+  const next = r.outcome === "refused" && r.checksum ? `
+To apply the plan as it is now, review it below, then run the workflow by hand (workflow_dispatch) with \`checksum: ${r.checksum}\`.
+` : "";
+  const rest = `${r.delta ? `
+${r.delta.trimEnd()}
+` : ""}${next}`;
+  const plan = truncatePlanMarkdown(r.planMarkdown, limit - head.length - rest.length - 600, { fullPlanAt: "the job summary" }).text;
+  return `${head}${rest}
+<details><summary>The plan${r.outcome === "refused" ? " as it is now" : " applied"}</summary>
+
+${plan}
+</details>
+`;
+}
+async function commentOnPull(s, review, markdown) {
+  const target = review.kind === "pull-request" || review.kind === "none" ? review : void 0;
+  if (!target?.gh || !target.pr) return;
+  try {
+    const c = await target.gh.createIssueComment(target.pr.number, s.runner.scrub(markdown));
+    s.runner.info(`commented on pull request #${target.pr.number}: ${c.html_url ?? `#${c.id}`}`);
+  } catch (err) {
+    const hint = err instanceof GitHubApiError && err.isPermission ? " (the workflow needs `permissions: pull-requests: write`)" : "";
+    s.runner.warning(`could not comment on pull request #${target.pr.number}: ${err.message}${hint}`);
+  }
+}
+
+// src/action/comment.ts
+var SAFETY_MARGIN = 512;
+var STATE_BUDGET = 2e4;
+function commentMarker(stack) {
+  return `<!-- edgeops-plan:${stack} -->`;
+}
+function findPlanComment(comments, stack) {
+  const marker2 = commentMarker(stack);
+  const mine = comments.filter((c) => typeof c.body === "string" && c.body.startsWith(marker2));
+  return mine.find((c) => c.user?.type === "Bot") ?? mine[0];
+}
+function buildPlanComment(parts) {
+  const head = `${commentMarker(parts.stack)}
+`;
+  const rest = [
+    parts.deltaMarkdown ? `
+${parts.deltaMarkdown.trimEnd()}
+` : "",
+    `
+<sub>${parts.footer}</sub>
+`,
+    parts.stateLine ? `${parts.stateLine}
+` : "",
+    parts.reviewedLine ? `${parts.reviewedLine}
+` : ""
+  ].join("");
+  const budget = COMMENT_LIMIT - SAFETY_MARGIN - head.length - rest.length;
+  const truncated = truncatePlanMarkdown(parts.planMarkdown, budget, { fullPlanAt: parts.fullPlanAt });
+  return { body: `${head}${truncated.text}${rest}`, truncated };
+}
+async function upsertPlanComment(gh, issue, existing, body) {
+  if (existing) return { action: "updated", comment: await gh.updateIssueComment(existing.id, body) };
+  return { action: "created", comment: await gh.createIssueComment(issue, body) };
+}
+
+// src/action/reviewed.ts
+var REVIEWED_RE = /<!-- edgeops-reviewed:(sha256:[0-9a-f]{64}|none)(?: at ([0-9a-f]{7,40}))? -->/;
+function reviewedLine(checksum, sha) {
+  return `<!-- edgeops-reviewed:${checksum ?? "none"}${sha && /^[0-9a-f]{7,40}$/.test(sha) ? ` at ${sha}` : ""} -->`;
+}
+function extractReviewed(body) {
+  const match = REVIEWED_RE.exec(body);
+  if (!match) return void 0;
+  return { checksum: match[1] === "none" ? null : match[1], ...match[2] ? { sha: match[2] } : {} };
+}
+function mergedPull(pulls, sha) {
+  const merged = pulls.filter((p) => p.merged_at);
+  return merged.find((p) => p.merge_commit_sha === sha) ?? merged[0];
+}
+function recordOf(comments, stack) {
+  const comment = findPlanComment(comments, stack);
+  if (!comment) return {};
+  return { comment, record: extractReviewed(comment.body), state: extractState(comment.body) };
+}
+async function findReview(s, stack) {
+  if (s.inputs.checksum) return { kind: "input", record: { checksum: s.inputs.checksum } };
+  if (s.github.eventName !== "push") {
+    return { kind: "none", why: `a ${s.github.eventName || "manual"} run has no reviewed plan (give the checksum input to apply a reviewed one)` };
+  }
+  const gh = gitHubFor(s, "the reviewed plan cannot be looked up");
+  if (!gh) return { kind: "none", why: "no GitHub token to look up the pull request and its reviewed plan" };
+  const sha = s.github.sha;
+  const pr = mergedPull(await gh.pullsOfCommit(sha), sha);
+  if (!pr) return { kind: "none", gh, why: `commit \`${sha.slice(0, 7)}\` has no merged pull request (pushed directly?)` };
+  const { record, state, comment } = recordOf(await gh.listIssueComments(pr.number), stack);
+  if (!comment) return { kind: "none", gh, pr, why: `pull request #${pr.number} has no edgeops plan comment for stack \`${stack}\`` };
+  if (!record) return { kind: "none", gh, pr, why: `the last plan on pull request #${pr.number} for stack \`${stack}\` failed, so no plan was reviewed` };
+  return { kind: "pull-request", gh, pr, record, state };
+}
+function describeReview(review) {
+  if (review.kind === "input") return `the checksum input \`${review.record.checksum}\``;
+  if (review.kind === "none") return "no reviewed plan";
+  const at = review.record.sha ? ` at \`${review.record.sha.slice(0, 7)}\`` : "";
+  return `the plan reviewed on pull request #${review.pr.number}${at}`;
+}
+
+// src/action/runner.ts
+import { appendFileSync } from "node:fs";
+import { randomUUID as randomUUID2 } from "node:crypto";
+var STEP_SUMMARY_LIMIT = 900 * 1024;
+function escapeData(text) {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty(text) {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+function properties(at) {
+  if (!at) return "";
+  const props = [`file=${escapeProperty(at.file)}`, `line=${at.line}`, `col=${at.col}`, ...at.title ? [`title=${escapeProperty(at.title)}`] : []];
+  return ` ${props.join(",")}`;
+}
+function createRunner(env, write = (t) => void process.stdout.write(t)) {
+  const secrets = [];
+  const scrub = (text) => secrets.reduce((out, secret2) => out.split(secret2).join("***"), text);
+  const command = (name2, text, at) => write(`::${name2}${properties(at && { ...at, file: scrub(at.file), title: at.title && scrub(at.title) })}::${escapeData(scrub(text))}
+`);
+  return {
+    mask(secret2) {
+      if (secret2.length < 4 || secrets.includes(secret2)) return;
+      secrets.push(secret2);
+      secrets.sort((a, b) => b.length - a.length);
+      write(`::add-mask::${escapeData(secret2)}
+`);
+    },
+    scrub,
+    setOutput(name2, value) {
+      const file = env.GITHUB_OUTPUT;
+      const clean = scrub(value);
+      if (!file) {
+        write(`output ${name2}: ${clean}
+`);
+        return;
+      }
+      const delimiter = `ghadelimiter_${randomUUID2()}`;
+      appendFileSync(file, `${name2}<<${delimiter}
+${clean}
+${delimiter}
+`);
+    },
+    appendSummary(markdown) {
+      const file = env.GITHUB_STEP_SUMMARY;
+      if (!file) return;
+      appendFileSync(file, `${scrub(markdown)}
+`);
+    },
+    info: (text) => write(`${scrub(text)}
+`),
+    warning: (text) => command("warning", text),
+    error: (text, at) => command("error", text, at),
+    async group(title, fn) {
+      write(`::group::${escapeData(scrub(title))}
+`);
+      try {
+        return await fn();
+      } finally {
+        write("::endgroup::\n");
+      }
+    }
+  };
+}
+
+// src/action/run-apply.ts
+function closingLine(stdout) {
+  const lines = stdout.split("\n").map((l) => l.trim());
+  return lines.reverse().find((l) => /^(Apply complete|Apply failed|No changes)/.test(l));
+}
+var CHANGED_UNDER_US = /not the approved one/;
+var fit = (markdown) => truncatePlanMarkdown(markdown, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: "the job log" }).text;
+async function runApply(s) {
+  let review;
+  try {
+    review = await findReview(s, runStack(s));
+  } catch (err) {
+    const message = `cannot look up the reviewed plan, so nothing was applied: ${err.message}. Re-run the job.`;
+    s.runner.error(`edgeops apply failed: ${message}`);
+    s.runner.setOutput("summary", `edgeops apply failed: ${message}`);
+    return 1;
+  }
+  const planned = await runPlanned(s, ["plan", ...commonArgs(s.inputs), "--format", "markdown", "--detailed-exitcode"]);
+  if (!planned.ok) return reportFailure(s, "apply", planned.run, void 0, void 0, planned.problems);
+  const { plan } = planned;
+  s.runner.setOutput("has-changes", String(plan.resources.length > 0));
+  s.runner.info(planSummaryLine(plan));
+  const current = plan.checksum ?? null;
+  if (current === null) return applyExactly(s, plan, null, review.kind === "none" ? "Nothing to apply." : `Nothing to apply (${describeReview(review)}).`);
+  if (review.kind !== "none" && review.record.checksum === current) {
+    s.runner.info(`This is ${describeReview(review)}; applying exactly it.`);
+    return applyExactly(s, plan, current, `Applied ${describeReview(review)}.`);
+  }
+  const report = {
+    outcome: s.inputs.onStale === "fail" ? "refused" : "replanned",
+    stack: plan.stack,
+    reason: staleReason(review, current),
+    delta: sinceReviewed(review, plan, s.github.sha),
+    planMarkdown: planned.run.stdout,
+    checksum: current,
+    commit: s.github.sha
+  };
+  const markdown = mergeReportMarkdown(report);
+  if (report.outcome === "refused") {
+    await commentOnPull(s, review, markdown);
+    s.runner.appendSummary(fit(markdown));
+    const summary = `edgeops apply refused for stack ${plan.stack}: ${report.reason}. Nothing was applied.`;
+    s.runner.error(`${summary} (on-stale: replan would apply the fresh plan)`.replace(/`/g, ""));
+    s.runner.setOutput("summary", summary.replace(/`/g, ""));
+    return 1;
+  }
+  s.runner.warning(`applying a fresh plan, not a reviewed one (on-stale: replan): ${report.reason}`.replace(/`/g, ""));
+  const code = await applyExactly(s, plan, current, markdown);
+  await commentOnPull(s, review, code === 0 ? markdown : `${markdown}
+**The apply failed**; the workflow run's summary lists why.
+`);
+  return code;
+}
+async function applyExactly(s, plan, checksum, note) {
+  const stack = plan.stack;
+  if (checksum === null) {
+    s.runner.appendSummary(`### edgeops apply for stack \`${stack}\`
+
+${note}
+
+No changes: live state matches the manifests.
+`);
+    s.runner.setOutput("summary", `No changes (stack ${stack}).`);
+    return 0;
+  }
+  const allowDeletes = s.inputs.allowDeletes ? ["--allow-deletes"] : [];
+  const run = await s.edgeops(["apply", ...commonArgs(s.inputs), "--checksum", checksum, ...allowDeletes], { echo: true });
+  if (run.code !== 0) {
+    const failed = closingLine(run.stdout)?.replace(/^Apply failed:\s*/, "");
+    const refused = !s.inputs.allowDeletes && run.stderr.includes("--allow-deletes") ? `${firstError(run)} In the action: allow-deletes: true.` : void 0;
+    const raced = CHANGED_UNDER_US.test(run.stderr) ? "live state changed between the plan and the apply; nothing was applied. Re-run the job." : void 0;
+    return reportFailure(s, "apply", run, stack, raced ?? failed ?? refused);
+  }
+  const closing = closingLine(run.stdout) ?? "Apply complete.";
+  s.runner.appendSummary(fit(`### edgeops apply for stack \`${stack}\`
+
+${note}
+
+${fenced(run.stdout.trim())}`));
+  s.runner.setOutput("summary", `${closing.replace(/\.$/, "")} (stack ${stack}).`);
+  return 0;
+}
+
+// src/action/against.ts
+import { readFileSync as readFileSync4 } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+function againstArgs(inputs) {
+  return inputs.against ? ["--against", inputs.against] : [];
+}
+function takenAt(file) {
+  try {
+    const data = JSON.parse(readFileSync4(file, "utf8"));
+    const at = data.taken_at;
+    return typeof at === "string" && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z") : void 0;
+  } catch {
     return void 0;
   }
-  const gh = new GitHubClient({ apiUrl: github.apiUrl, token: inputs.githubToken });
-  return { gh, issue: github.pullNumber, comments: await gh.listIssueComments(github.repository, github.pullNumber) };
 }
-async function guarded(s, fn) {
+function againstNote(inputs, cwd) {
+  if (!inputs.against) return "";
+  const at = takenAt(resolve4(cwd, inputs.against));
+  const name2 = inputs.against.replace(/`/g, "'");
+  return ` against the snapshot \`${name2}\`${at ? ` taken ${at}` : ""}`;
+}
+
+// src/action/drift-issue.ts
+var marker = (stack) => `<!-- edgeops-drift:${stack} -->`;
+var SINCE_RE = /<!-- edgeops-drift-since:([0-9TZ:.-]+) -->/;
+var SEEN_RE = /<!-- edgeops-drift-seen:([A-Za-z0-9+/=]*) -->/;
+var MAX_ROWS = 100;
+var driftIssueTitle = (stack) => `Drift on edgeops stack ${stack}`;
+function directions(r) {
+  if (r.adopt) return "unmanaged";
+  if (r.action === "create") return "missing";
+  if (r.action === "delete") return "live-only";
+  const found = /* @__PURE__ */ new Set();
+  for (const c of r.changes) found.add(c.op === "add" ? "missing" : c.op === "remove" ? "live-only" : "changed");
+  return found.size > 0 ? [...found].sort().join(", ") : "changed";
+}
+function readSeen(body) {
+  const match = SEEN_RE.exec(body);
+  if (!match) return {};
   try {
-    return await fn();
+    const value = JSON.parse(Buffer.from(match[1], "base64").toString("utf8"));
+    if (typeof value !== "object" || value === null) return {};
+    return Object.fromEntries(Object.entries(value).filter((e) => typeof e[1] === "string"));
+  } catch {
+    return {};
+  }
+}
+function issueBody(b) {
+  const run = b.runUrl ? ` by [this workflow run](${b.runUrl})` : "";
+  const count = b.plan.resources.length;
+  const rows = b.plan.resources.slice(0, MAX_ROWS).map((r) => `| \`${r.address}\` | ${directions(r)} | ${r.action} | ${b.seen[r.address]} |`);
+  if (count > MAX_ROWS) rows.push(`| ... ${count - MAX_ROWS} more in the report below | | | |`);
+  const head = [
+    marker(b.stack),
+    `### Drift on stack \`${b.stack}\``,
+    "",
+    `Live state has differed from the manifests since **${b.since}**. Last checked **${b.now}**${run} at \`${b.commit.slice(0, 7)}\`: **${count} resource${count === 1 ? "" : "s"}** differ${count === 1 ? "s" : ""}.`,
+    "",
+    "| resource | direction | apply would | drifted since |",
+    "|---|---|---|---|",
+    ...rows,
+    "",
+    "Directions: **changed** (live edited by hand), **missing** (in the manifests, not live), **live-only** (live, not in the manifests), **unmanaged** (would be adopted).",
+    "Run `edgeops apply` (or merge a pull request) to restore the manifests' state, or change the manifests to match. This issue is updated by every scheduled drift check and closed by the first one that finds the stack in sync.",
+    ""
+  ].join("\n");
+  const hidden = `
+<!-- edgeops-drift-since:${b.since} -->
+<!-- edgeops-drift-seen:${Buffer.from(JSON.stringify(b.seen)).toString("base64")} -->
+`;
+  const room = COMMENT_LIMIT - 1024 - head.length - hidden.length;
+  const report = truncatePlanMarkdown(b.report, room, { fullPlanAt: b.runUrl ? `the [job summary](${b.runUrl})` : "the job summary" }).text;
+  return `${head}
+<details><summary>The drift report</summary>
+
+${report}
+</details>
+${hidden}`;
+}
+async function findIssue(gh, stack, labels) {
+  return (await gh.listOpenIssues(labels)).find((i) => typeof i.body === "string" && i.body.startsWith(marker(stack)));
+}
+async function syncDriftIssue(s, d) {
+  const gh = gitHubFor(s, "no drift issue is kept");
+  if (!gh) return void 0;
+  const labels = s.inputs.driftIssueLabels;
+  const existing = await findIssue(gh, d.stack, labels);
+  const now = (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  if (!d.drifted) {
+    if (!existing) return void 0;
+    const since2 = SINCE_RE.exec(existing.body ?? "")?.[1];
+    const run = s.github.runUrl ? ` ([workflow run](${s.github.runUrl}))` : "";
+    await gh.createIssueComment(existing.number, `Stack \`${d.stack}\` is in sync again as of **${now}**${run}: live state matches the manifests${since2 ? ` (it had drifted since ${since2})` : ""}. Closing.`);
+    await gh.updateIssue(existing.number, { state: "closed", state_reason: "completed" });
+    return `closed drift issue #${existing.number}: the stack is in sync again`;
+  }
+  const since = existing && SINCE_RE.exec(existing.body ?? "")?.[1] || now;
+  const before = existing ? readSeen(existing.body ?? "") : {};
+  const seen = Object.fromEntries(d.plan.resources.map((r) => [r.address, before[r.address] ?? now]));
+  const body = s.runner.scrub(issueBody({ stack: d.stack, since, now, seen, plan: d.plan, report: d.report, commit: s.github.sha, runUrl: s.github.runUrl }));
+  if (existing) {
+    const issue2 = await gh.updateIssue(existing.number, { body });
+    return `updated drift issue #${issue2.number}${issue2.html_url ? ` ${issue2.html_url}` : ""} (drifted since ${since})`;
+  }
+  const issue = await gh.createIssue(driftIssueTitle(d.stack), body, labels);
+  return `opened drift issue #${issue.number}${issue.html_url ? ` ${issue.html_url}` : ""}`;
+}
+
+// src/action/run-drift.ts
+async function runDrift(s) {
+  const planned = await runPlanned(s, ["drift", ...commonArgs(s.inputs), ...againstArgs(s.inputs), "--format", "markdown"], { echo: true });
+  if (!planned.ok) return reportFailure(s, "drift", planned.run, void 0, void 0, planned.problems);
+  const { plan, run } = planned;
+  const stack = plan.stack;
+  const drifted = run.code === 2;
+  s.runner.setOutput("has-changes", String(drifted));
+  const fitted = truncatePlanMarkdown(run.stdout, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: "the job log" });
+  s.runner.appendSummary(fitted.text);
+  const issueFailed = s.inputs.driftIssue ? await driftIssue(s, plan, drifted, run.stdout) : false;
+  if (!drifted) {
+    s.runner.setOutput("summary", `No drift on stack ${stack}: live state matches the manifests.`);
+    return issueFailed ? 1 : 0;
+  }
+  const count = plan.resources.length;
+  const summary = `Drift on stack ${stack}: ${count} resource${count === 1 ? "" : "s"} differ${count === 1 ? "s" : ""} from the manifests.`;
+  s.runner.setOutput("summary", summary);
+  if (s.inputs.failOnDrift) {
+    s.runner.error(`${summary} Run \`edgeops apply\` to restore them, or change the manifests to match.`);
+    return 1;
+  }
+  s.runner.warning(summary);
+  return issueFailed ? 1 : 0;
+}
+async function driftIssue(s, plan, drifted, report) {
+  try {
+    const done = await syncDriftIssue(s, { stack: plan.stack, drifted, plan, report });
+    if (done) {
+      s.runner.info(done);
+      s.runner.appendSummary(`
+${done}
+`);
+    }
+    return false;
+  } catch (err) {
+    const hint = err instanceof GitHubApiError && err.isPermission ? " The workflow needs `permissions: issues: write`." : "";
+    s.runner.error(`the drift issue of stack ${plan.stack} could not be ${drifted ? "opened or updated" : "closed"}: ${err.message}.${hint}`);
+    return true;
+  }
+}
+
+// src/action/pr-comment.ts
+async function guarded(s, stack, fn) {
+  const { inputs, github, runner } = s;
+  if (!inputs.comment || github.pullNumber === void 0) return { failed: false };
+  const gh = gitHubFor(s, "the plan is not posted on the pull request");
+  if (!gh) return { failed: false };
+  let existing;
+  try {
+    const comments = await gh.listIssueComments(github.pullNumber);
+    existing = findPlanComment(comments, stack);
+    return { value: await fn({ gh, issue: github.pullNumber, comments }), failed: false };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    s.runner.warning(`could not comment on the pull request: ${message}. The workflow needs \`permissions: pull-requests: write\`; a pull request from a fork gets a read-only token.`);
-    return void 0;
+    const shown = existing ? extractReviewed(existing.body)?.sha : void 0;
+    const what = existing ? `the plan comment on pull request #${github.pullNumber} is stale: it still shows ${shown ? `the plan for \`${shown.slice(0, 7)}\`` : "an earlier plan"}, not this one` : `the plan was not posted on pull request #${github.pullNumber}`;
+    const why = err instanceof GitHubApiError && err.isPermission ? " The workflow needs `permissions: pull-requests: write`; a pull request from a fork gets a read-only token." : " GitHub did not answer after retries.";
+    const text = `${what} (${message}).${why} The job summary has this run's plan.`;
+    if (inputs.commentFailure === "fail") runner.error(`${text} (comment-failure: warn keeps the job green)`);
+    else runner.warning(text);
+    return { failed: true };
   }
 }
 async function commentPlan(s, plan, markdown) {
-  return guarded(s, async () => {
-    const t = await target(s);
-    if (!t) return void 0;
+  return guarded(s, plan.stack, async (t) => {
     const existing = findPlanComment(t.comments, plan.stack);
     const before = existing ? extractState(existing.body) : void 0;
     const sha = s.github.headSha || void 0;
@@ -44783,20 +49346,19 @@ async function commentPlan(s, plan, markdown) {
       stack: plan.stack,
       planMarkdown: markdown,
       deltaMarkdown: delta,
-      footer: footer(s.github, `edgeops plan${againstNote(s.inputs, s.cwd)}${note}`),
+      footer: footer(s.github, `edgeops plan${againstNote(s.inputs, s.cwd)}${note}`, plan.checksum ? "merging applies exactly this plan" : void 0),
       stateLine,
+      reviewedLine: reviewedLine(plan.checksum, sha),
       fullPlanAt: fullPlanAt(s.github)
     });
-    const done = await upsertPlanComment(t.gh, s.github.repository, t.issue, existing, s.runner.scrub(body));
-    const cut = truncated.omitted > 0 ? ` (${truncated.omitted} of ${truncated.total} resources left out for size)` : "";
+    const done = await upsertPlanComment(t.gh, t.issue, existing, s.runner.scrub(body));
+    const cut = truncated.omitted > 0 ? ` (${truncated.omitted} of ${truncated.total} resources left out for size: ${truncated.omittedText})` : "";
     s.runner.info(`${done.action} the plan comment ${done.comment.html_url ?? `#${done.comment.id}`}${cut}`);
     return delta;
   });
 }
 async function commentFailure(s, run, stack) {
-  await guarded(s, async () => {
-    const t = await target(s);
-    if (!t) return;
+  return guarded(s, stack, async (t) => {
     const existing = findPlanComment(t.comments, stack);
     const { body } = buildPlanComment({
       stack,
@@ -44804,7 +49366,7 @@ async function commentFailure(s, run, stack) {
       footer: footer(s.github, "edgeops plan failed"),
       stateLine: existing ? extractStateLine(existing.body) : void 0
     });
-    const done = await upsertPlanComment(t.gh, s.github.repository, t.issue, existing, s.runner.scrub(body));
+    const done = await upsertPlanComment(t.gh, t.issue, existing, s.runner.scrub(body));
     s.runner.info(`${done.action} the plan comment ${done.comment.html_url ?? `#${done.comment.id}`} with the failure`);
   });
 }
@@ -44817,13 +49379,14 @@ async function runPlan(s) {
   if (!planned.ok) {
     const stack = runStack(s);
     await commentFailure(s, planned.run, stack);
-    return reportFailure(s, "plan", planned.run, stack);
+    return reportFailure(s, "plan", planned.run, stack, void 0, planned.problems);
   }
   const { plan, run } = planned;
   const markdown = run.stdout;
   s.runner.setOutput("has-changes", String(run.code === 2));
   const summary = planSummaryLine(plan);
-  const delta = await commentPlan(s, plan, markdown);
+  const commented = await commentPlan(s, plan, markdown);
+  const delta = commented.value;
   const extra = delta ? `
 ${delta}` : "";
   const room = STEP_SUMMARY_LIMIT - bytes(extra);
@@ -44831,13 +49394,13 @@ ${delta}` : "";
   s.runner.appendSummary(`${full.text}${extra}`);
   s.runner.setOutput("summary", summary);
   s.runner.info(summary);
-  return 0;
+  return commented.failed && s.inputs.commentFailure === "fail" ? 1 : 0;
 }
 
 // src/action/session.ts
 import { statSync as statSync2 } from "node:fs";
 import { tmpdir } from "node:os";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function lineWriter(write) {
   let pending = "";
   return {
@@ -44854,7 +49417,7 @@ function lineWriter(write) {
   };
 }
 function createSession(env, inputs, github, runner) {
-  const cwd = resolve4(inputs.workingDirectory ?? ".");
+  const cwd = resolve5(inputs.workingDirectory ?? ".");
   if (!statSync2(cwd, { throwIfNoEntry: false })?.isDirectory()) {
     throw new ActionInputError(`input working-directory: ${inputs.workingDirectory} is not a directory (relative to ${process.cwd()})`);
   }
@@ -44907,6 +49470,9 @@ async function runAction(env, runner = createRunner(env)) {
   }
 }
 process.exitCode = await runAction(process.env);
+export {
+  runAction
+};
 /*! Bundled license information:
 
 undici/lib/web/fetch/body.js:
@@ -44914,4 +49480,21 @@ undici/lib/web/fetch/body.js:
 
 undici/lib/web/websocket/frame.js:
   (*! ws. MIT License. Einar Otto Stangvik <einaros@gmail.com> *)
+
+content-type/dist/index.js:
+  (*!
+   * content-type
+   * Copyright(c) 2015 Douglas Christopher Wilson
+   * MIT Licensed
+   *)
+
+@octokit/request-error/dist-src/index.js:
+  (* v8 ignore else -- @preserve -- Bug with vitest coverage where it sees an else branch that doesn't exist *)
+
+@octokit/request/dist-bundle/index.js:
+  (* v8 ignore next -- @preserve *)
+  (* v8 ignore else -- @preserve *)
+
+@octokit/graphql/dist-bundle/index.js:
+  (* v8 ignore if -- @preserve *)
 */

@@ -31,8 +31,9 @@ export interface CommentParts {
   deltaMarkdown?: string;
   /** One line of small print under everything (commit, run link). */
   footer: string;
-  /** The hidden fingerprint line (plan-state.ts), kept last. */
+  /** The hidden fingerprint line (plan-state.ts) and the reviewed-plan record (reviewed.ts), kept last. */
   stateLine?: string;
+  reviewedLine?: string;
   /** Markdown naming where the full plan is, for the truncation note. */
   fullPlanAt?: string;
 }
@@ -43,6 +44,7 @@ export function buildPlanComment(parts: CommentParts): { body: string; truncated
     parts.deltaMarkdown ? `\n${parts.deltaMarkdown.trimEnd()}\n` : '',
     `\n<sub>${parts.footer}</sub>\n`,
     parts.stateLine ? `${parts.stateLine}\n` : '',
+    parts.reviewedLine ? `${parts.reviewedLine}\n` : '',
   ].join('');
   const budget = COMMENT_LIMIT - SAFETY_MARGIN - head.length - rest.length;
   const truncated = truncatePlanMarkdown(parts.planMarkdown, budget, { fullPlanAt: parts.fullPlanAt });
@@ -55,13 +57,7 @@ export interface Upserted {
 }
 
 /** Updates `existing` (found by findPlanComment) or creates the comment. */
-export async function upsertPlanComment(
-  gh: GitHubClient,
-  repository: string,
-  issue: number,
-  existing: IssueComment | undefined,
-  body: string,
-): Promise<Upserted> {
-  if (existing) return { action: 'updated', comment: await gh.updateIssueComment(repository, existing.id, body) };
-  return { action: 'created', comment: await gh.createIssueComment(repository, issue, body) };
+export async function upsertPlanComment(gh: GitHubClient, issue: number, existing: IssueComment | undefined, body: string): Promise<Upserted> {
+  if (existing) return { action: 'updated', comment: await gh.updateIssueComment(existing.id, body) };
+  return { action: 'created', comment: await gh.createIssueComment(issue, body) };
 }

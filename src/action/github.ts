@@ -1,13 +1,24 @@
-// The few GitHub REST calls the action makes (issue comments), over undici. The base URL comes from
-// GITHUB_API_URL, so GitHub Enterprise Server and a test's stand-in server work the same way.
-import { request } from 'undici';
+// The GitHub REST calls the action makes (comments, the pull requests of a commit, drift issues), through
+// @octokit/core with the retry and throttling plugins: a 5xx or a network failure is retried with backoff, a
+// secondary rate limit waits as GitHub asks, and writes are spaced as GitHub's best practices say. The base URL
+// comes from GITHUB_API_URL, so GitHub Enterprise Server and a test's stand-in server work the same way.
+import { Octokit } from '@octokit/core';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
 import { EdgeopsError } from '../errors.ts';
+import type { Session } from './session.ts';
 
 export class GitHubApiError extends EdgeopsError {
+  /** The HTTP status; 0 when no answer came (network failure). */
   readonly status: number;
   constructor(operation: string, status: number, message: string) {
-    super('E_GITHUB_API', `GitHub API ${operation}: ${status} ${message}`);
+    super('E_GITHUB_API', `GitHub API ${operation}: ${status === 0 ? '' : `${status} `}${message}`);
     this.status = status;
+  }
+
+  /** Refused for who the token is (a read-only fork token, a missing permission), not a failure of GitHub's. */
+  get isPermission(): boolean {
+    return this.status === 401 || this.status === 403 || this.status === 404;
   }
 }
 
@@ -18,7 +29,24 @@ export interface IssueComment {
   user?: { login?: string; type?: string } | null;
 }
 
-type Method = 'GET' | 'POST' | 'PATCH';
+export interface PullRequest {
+  number: number;
+  state?: string;
+  merged_at?: string | null;
+  merge_commit_sha?: string | null;
+  html_url?: string;
+  head?: { sha?: string };
+  base?: { ref?: string };
+}
+
+export interface Issue {
+  number: number;
+  title: string;
+  body?: string | null;
+  state?: string;
+  html_url?: string;
+  pull_request?: unknown;
+}
 
 /** `<https://api.github.com/...?page=2>; rel="next", <...>; rel="last"` -> the next URL. */
 export function nextLink(header: string | string[] | undefined): string | undefined {
@@ -31,68 +59,114 @@ export function nextLink(header: string | string[] | undefined): string | undefi
   return undefined;
 }
 
-function errorMessage(text: string): string {
-  try {
-    const body = JSON.parse(text) as { message?: unknown };
-    if (typeof body.message === 'string') return body.message;
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return text.slice(0, 200);
+const ActionOctokit = Octokit.plugin(retry, throttling);
+
+/** How many times a rate-limited request is tried again before the call fails. */
+const RATE_LIMIT_RETRIES = 3;
+
+export interface GitHubOptions {
+  apiUrl: string;
+  token: string;
+  /** Told about every retry, so the log shows why a call took long. */
+  onRetry?: (message: string) => void;
 }
+
+type Method = 'GET' | 'POST' | 'PATCH';
 
 export class GitHubClient {
   private readonly apiUrl: string;
-  private readonly token: string;
+  private readonly octokit: InstanceType<typeof ActionOctokit>;
+  private readonly repository: string;
 
-  constructor(opts: { apiUrl: string; token: string }) {
+  constructor(opts: GitHubOptions & { repository: string }) {
     this.apiUrl = opts.apiUrl.replace(/\/+$/, '');
-    this.token = opts.token;
-  }
-
-  private async call<T>(method: Method, url: string, operation: string, body?: unknown): Promise<{ data: T; next?: string }> {
-    const res = await request(url, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.token}`,
-        accept: 'application/vnd.github+json',
-        'x-github-api-version': '2022-11-28',
-        'user-agent': 'edgeops-action',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
+    this.repository = opts.repository;
+    const limited = (what: string) => (after: number, options: { method: string; url: string }, _o: unknown, count: number) => {
+      opts.onRetry?.(`GitHub ${what} on ${options.method} ${options.url}: retrying in ${after}s`);
+      return count < RATE_LIMIT_RETRIES;
+    };
+    this.octokit = new ActionOctokit({
+      auth: opts.token,
+      baseUrl: this.apiUrl,
+      userAgent: 'edgeops-action',
+      throttle: { onRateLimit: limited('rate limit'), onSecondaryRateLimit: limited('secondary rate limit') },
+      request: { headers: { 'x-github-api-version': '2022-11-28' } },
     });
-    const text = await res.body.text();
-    if (res.statusCode < 200 || res.statusCode >= 300) throw new GitHubApiError(operation, res.statusCode, errorMessage(text));
-    const next = nextLink(res.headers.link);
-    // The token goes only to the API's own origin: a Link to anywhere else is not followed.
-    const sameOrigin = next !== undefined && new URL(next).origin === new URL(this.apiUrl).origin;
-    return { data: (text === '' ? undefined : JSON.parse(text)) as T, next: sameOrigin ? next : undefined };
   }
 
-  private repoPath(repository: string): string {
-    const [owner, repo] = repository.split('/');
-    if (!owner || !repo) throw new GitHubApiError('repository', 0, `GITHUB_REPOSITORY must be owner/repo, got ${JSON.stringify(repository)}`);
-    return `${this.apiUrl}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+  private repoPath(): string {
+    const [owner, repo] = this.repository.split('/');
+    if (!owner || !repo) throw new GitHubApiError('repository', 0, `GITHUB_REPOSITORY must be owner/repo, got ${JSON.stringify(this.repository)}`);
+    return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
   }
 
-  /** Every comment of an issue or pull request, oldest first, following the Link header. */
-  async listIssueComments(repository: string, issue: number): Promise<IssueComment[]> {
-    const all: IssueComment[] = [];
-    let url: string | undefined = `${this.repoPath(repository)}/issues/${issue}/comments?per_page=100`;
-    while (url) {
-      const page: { data: IssueComment[]; next?: string } = await this.call<IssueComment[]>('GET', url, 'list comments');
-      all.push(...page.data);
-      url = page.next;
+  private async call<T>(method: Method, url: string, operation: string, body?: Record<string, unknown>): Promise<{ data: T; next?: string }> {
+    try {
+      const res = await this.octokit.request({ method, url, ...(body ?? {}) });
+      const next = nextLink(res.headers.link);
+      // The token goes only to the API's own origin: a Link to anywhere else is not followed.
+      const sameOrigin = next !== undefined && new URL(next).origin === new URL(this.apiUrl).origin;
+      return { data: res.data as T, next: sameOrigin ? next : undefined };
+    } catch (err) {
+      const e = err as { status?: number; message?: string; response?: { data?: { message?: unknown } } };
+      const message = typeof e.response?.data?.message === 'string' ? e.response.data.message : e.message ?? String(err);
+      // Octokit reports a failure without an answer (refused, reset) as status 500 with the cause's message.
+      const status = e.response ? e.status ?? 0 : 0;
+      throw new GitHubApiError(operation, status, message);
     }
-    return all;
   }
 
-  async createIssueComment(repository: string, issue: number, body: string): Promise<IssueComment> {
-    return (await this.call<IssueComment>('POST', `${this.repoPath(repository)}/issues/${issue}/comments`, 'create comment', { body })).data;
+  /** Every item of a list, following the Link header. */
+  private async all<T>(url: string, operation: string): Promise<T[]> {
+    const out: T[] = [];
+    let next: string | undefined = url;
+    while (next) {
+      const page: { data: T[]; next?: string } = await this.call<T[]>('GET', next, operation);
+      out.push(...page.data);
+      next = page.next;
+    }
+    return out;
   }
 
-  async updateIssueComment(repository: string, id: number, body: string): Promise<IssueComment> {
-    return (await this.call<IssueComment>('PATCH', `${this.repoPath(repository)}/issues/comments/${id}`, 'update comment', { body })).data;
+  /** Every comment of an issue or pull request, oldest first. */
+  listIssueComments(issue: number): Promise<IssueComment[]> {
+    return this.all<IssueComment>(`${this.repoPath()}/issues/${issue}/comments?per_page=100`, 'list comments');
   }
+
+  async createIssueComment(issue: number, body: string): Promise<IssueComment> {
+    return (await this.call<IssueComment>('POST', `${this.repoPath()}/issues/${issue}/comments`, 'create comment', { body })).data;
+  }
+
+  async updateIssueComment(id: number, body: string): Promise<IssueComment> {
+    return (await this.call<IssueComment>('PATCH', `${this.repoPath()}/issues/comments/${id}`, 'update comment', { body })).data;
+  }
+
+  /** The pull requests a commit belongs to (for a merge commit: the merged one). */
+  pullsOfCommit(sha: string): Promise<PullRequest[]> {
+    return this.all<PullRequest>(`${this.repoPath()}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`, 'list pull requests of the commit');
+  }
+
+  /** Open issues (not pull requests) carrying every one of `labels`, or all open issues without labels. */
+  async listOpenIssues(labels: string[]): Promise<Issue[]> {
+    const filter = labels.length > 0 ? `&labels=${encodeURIComponent(labels.join(','))}` : '';
+    const issues = await this.all<Issue>(`${this.repoPath()}/issues?state=open&per_page=100${filter}`, 'list issues');
+    return issues.filter((i) => i.pull_request === undefined);
+  }
+
+  async createIssue(title: string, body: string, labels: string[]): Promise<Issue> {
+    return (await this.call<Issue>('POST', `${this.repoPath()}/issues`, 'create issue', { title, body, labels })).data;
+  }
+
+  async updateIssue(issue: number, fields: { title?: string; body?: string; state?: 'open' | 'closed'; state_reason?: string }): Promise<Issue> {
+    return (await this.call<Issue>('PATCH', `${this.repoPath()}/issues/${issue}`, 'update issue', fields)).data;
+  }
+}
+
+/** The client for this run, or undefined (with a warning saying what is not done) when there is no token. */
+export function gitHubFor(s: Session, notDone: string): GitHubClient | undefined {
+  if (!s.inputs.githubToken) {
+    s.runner.warning(`no GitHub token: ${notDone} (pass github-token or keep its default)`);
+    return undefined;
+  }
+  return new GitHubClient({ apiUrl: s.github.apiUrl, token: s.inputs.githubToken, repository: s.github.repository, onRetry: (m) => s.runner.info(m) });
 }

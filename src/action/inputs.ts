@@ -31,7 +31,18 @@ export interface ActionInputs {
   adopt: boolean;
   /** apply: pass --allow-deletes, so a plan over max_deletes (or a per-kind limit) is applied. */
   allowDeletes: boolean;
+  /** apply: what to do when the plan is not the reviewed one (or there is no reviewed plan). */
+  onStale: OnStale;
+  /** apply: the checksum to apply (workflow_dispatch), instead of the one reviewed on the pull request. */
+  checksum?: string;
+  /** What a comment that could not be written does to the job. */
+  commentFailure: 'fail' | 'warn';
+  /** drift: keep one GitHub issue per stack open while it drifts. */
+  driftIssue: boolean;
+  driftIssueLabels: string[];
 }
+
+export type OnStale = 'fail' | 'replan';
 
 export interface GitHubContext {
   eventName: string;
@@ -65,15 +76,38 @@ function readBoolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ActionInputError(`input ${name} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
+function readChoice<T extends string>(env: Env, name: string, choices: readonly T[]): T {
+  const raw = readInput(env, name);
+  if (raw === '') return choices[0]!;
+  if ((choices as readonly string[]).includes(raw)) return raw as T;
+  throw new ActionInputError(`input ${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`);
+}
+
+export const DEFAULT_DRIFT_LABEL = 'edgeops-drift';
+
+/** Comma or line separated; the input left out means the default label, an empty one means no label. */
+function readLabels(env: Env): string[] {
+  const given = env.INPUT_DRIFT_ISSUE_LABELS ?? env['INPUT_DRIFT-ISSUE-LABELS'];
+  if (given === undefined) return [DEFAULT_DRIFT_LABEL];
+  return given.split(/[,\n]/).map((l) => l.trim()).filter((l) => l !== '');
+}
+
+/** A plan checksum as `edgeops plan` prints it. */
+const CHECKSUM = /^sha256:[0-9a-f]{64}$/;
+
 const optional = (value: string): string | undefined => (value === '' ? undefined : value);
 
 function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** pull_request -> plan; push to the default branch -> apply (any other branch -> plan); schedule -> drift. */
-export function deriveCommand(eventName: string, ref: string, event: Record<string, unknown>): ActionCommand {
+/**
+ * pull_request -> plan; push to the default branch -> apply (any other branch -> plan); schedule -> drift;
+ * workflow_dispatch with a checksum -> apply (exactly that plan).
+ */
+export function deriveCommand(eventName: string, ref: string, event: Record<string, unknown>, checksum?: string): ActionCommand {
   if (eventName === 'schedule') return 'drift';
+  if (eventName === 'workflow_dispatch' && checksum) return 'apply';
   if (eventName === 'push') {
     const defaultBranch = asRecord(event.repository).default_branch;
     return typeof defaultBranch === 'string' && ref === `refs/heads/${defaultBranch}` ? 'apply' : 'plan';
@@ -116,7 +150,11 @@ export function readInputs(env: Env, github: GitHubContext): ActionInputs {
     throw new ActionInputError(`input command must be one of ${COMMANDS.join(', ')} (or empty to follow the event), got ${JSON.stringify(rawCommand)}`);
   }
   const paths = readInput(env, 'path').split(/\s+/).filter((p) => p !== '');
-  const command = rawCommand === '' ? deriveCommand(github.eventName, github.ref, github.event) : (rawCommand as ActionCommand);
+  const checksum = optional(readInput(env, 'checksum'));
+  if (checksum !== undefined && !CHECKSUM.test(checksum)) {
+    throw new ActionInputError(`input checksum must be a plan checksum as edgeops plan prints it (sha256: and 64 hex digits), got ${JSON.stringify(checksum)}`);
+  }
+  const command = rawCommand === '' ? deriveCommand(github.eventName, github.ref, github.event, checksum) : (rawCommand as ActionCommand);
   const against = optional(readInput(env, 'against'));
   if (against !== undefined && command === 'apply') {
     const why = rawCommand === '' ? ` (apply follows from the ${github.eventName} event on ${github.ref})` : '';
@@ -130,11 +168,17 @@ export function readInputs(env: Env, github: GitHubContext): ActionInputs {
     apiKey: optional(readInput(env, 'api-key')),
     stack: optional(readInput(env, 'stack')),
     comment: readBoolean(env, 'comment', true),
-    failOnDrift: readBoolean(env, 'fail-on-drift', false),
+    failOnDrift: readBoolean(env, 'fail-on-drift', true),
     githubToken: optional(readInput(env, 'github-token')) ?? optional(env.GITHUB_TOKEN ?? ''),
     workingDirectory: optional(readInput(env, 'working-directory')),
     against,
     adopt: readBoolean(env, 'adopt', false),
     allowDeletes: readBoolean(env, 'allow-deletes', false),
+    onStale: readChoice(env, 'on-stale', ['fail', 'replan'] as const),
+    checksum,
+    commentFailure: readChoice(env, 'comment-failure', ['fail', 'warn'] as const),
+    // An issue is how a schedule's finding reaches people; a drift run by hand or on a pull request reports in place.
+    driftIssue: readBoolean(env, 'drift-issue', github.eventName === 'schedule'),
+    driftIssueLabels: readLabels(env),
   };
 }

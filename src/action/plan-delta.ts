@@ -52,9 +52,9 @@ function changedLine(c: PlanDelta['changed'][number]): string {
  * The delta as a Markdown section; at most `maxLines` list items (a rewrite of a big stack would otherwise
  * repeat the whole plan), the rest counted.
  */
-export function renderDelta(delta: PlanDelta, beforeSha: string | undefined, maxLines = 50): string {
+export function renderDelta(delta: PlanDelta, beforeSha: string | undefined, maxLines = 50, title = 'Since the previous plan'): string {
   const since = beforeSha ? ` (\`${beforeSha.slice(0, 7)}\`)` : '';
-  const heading = `#### Since the previous plan${since}`;
+  const heading = `#### ${title}${since}`;
   const total = deltaSize(delta);
   if (total === 0) return `${heading}\n\nNo difference: this push plans exactly the same actions.\n`;
   const counts = `${delta.added.length} added, ${delta.removed.length} no longer planned, ${delta.changed.length} changed.`;

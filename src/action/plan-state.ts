@@ -27,6 +27,8 @@ export interface JsonPlan {
   summary: { create: number; update: number; replace: number; delete: number };
   resources: JsonPlanResource[];
   warnings: string[];
+  /** The plan's checksum (only when it has changes), what `apply --checksum` holds the apply to. */
+  checksum?: string;
 }
 
 /**

@@ -28,10 +28,11 @@ export function failureMarkdown(command: string, stack: string | undefined, run:
   return `### edgeops ${command}${where} failed\n\nThe command exited with code ${run.code}:\n\n${fenced(output || '(no output)')}`;
 }
 
-export function footer(github: GitHubContext, what: string): string {
+/** `note` follows the commit: `edgeops plan for `abc1234` · NOTE · [workflow run](...) · ...`. */
+export function footer(github: GitHubContext, what: string, note?: string): string {
   const sha = github.headSha ? ` for \`${github.headSha.slice(0, 7)}\`` : '';
   const run = github.runUrl ? ` · [workflow run](${github.runUrl})` : '';
-  return `${what}${sha}${run} · this comment is updated on every push`;
+  return `${what}${sha}${note ? ` · ${note}` : ''}${run} · this comment is updated on every push`;
 }
 
 export function fullPlanAt(github: GitHubContext): string {

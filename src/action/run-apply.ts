@@ -1,12 +1,18 @@
-// command: apply (pushes to the default branch): plan for the outputs, then `edgeops apply --auto-approve`
-// (with --allow-deletes when the input says so) with its progress in the log and its report in the job
-// summary. Exit 1 when any action failed, or apply refused a plan over the delete limits.
+// command: apply (pushes to the default branch): apply exactly the plan that was reviewed. The reviewed
+// checksum comes from the merged pull request's plan comment (or the checksum input, reviewed.ts); a fresh
+// plan with that checksum is applied with `edgeops apply --checksum`, which checks it again under the stack
+// lock. A plan that differs (or no reviewed plan at all) follows `on-stale`: fail applies nothing, comments
+// the difference on the pull request and fails the job; replan applies the fresh plan and says so.
 import { commonArgs } from './edgeops-cli.ts';
 import { reportFailure } from './failure.ts';
 import { planSummaryLine, runPlanned } from './json-plan.ts';
+import { commentOnPull, mergeReportMarkdown, sinceReviewed, staleReason, type MergeReport } from './merge-report.ts';
+import type { JsonPlan } from './plan-state.ts';
 import { fenced, firstError } from './report.ts';
+import { describeReview, findReview, type Review } from './reviewed.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
+import { runStack } from './stack.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 /** The CLI's closing line: `Apply complete: ...`, `Apply failed: ...` or the no-changes line. */
@@ -15,27 +21,83 @@ function closingLine(stdout: string): string | undefined {
   return lines.reverse().find((l) => /^(Apply complete|Apply failed|No changes)/.test(l));
 }
 
-export async function runApply(s: Session): Promise<number> {
-  const json = await runPlanned(s, ['plan', ...commonArgs(s.inputs), '--detailed-exitcode']);
-  if (!json.ok) return reportFailure(s, 'apply', json.run);
-  const stack = json.plan.stack;
-  s.runner.setOutput('has-changes', String(json.run.code === 2));
-  s.runner.info(planSummaryLine(json.plan));
+/** `edgeops apply --checksum` refuses a plan whose meaning changed between our plan and its own. */
+const CHANGED_UNDER_US = /not the approved one/;
 
+const fit = (markdown: string): string =>
+  truncatePlanMarkdown(markdown, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: 'the job log' }).text;
+
+export async function runApply(s: Session): Promise<number> {
+  let review: Review;
+  try {
+    review = await findReview(s, runStack(s));
+  } catch (err) {
+    const message = `cannot look up the reviewed plan, so nothing was applied: ${(err as Error).message}. Re-run the job.`;
+    s.runner.error(`edgeops apply failed: ${message}`);
+    s.runner.setOutput('summary', `edgeops apply failed: ${message}`);
+    return 1;
+  }
+  const planned = await runPlanned(s, ['plan', ...commonArgs(s.inputs), '--format', 'markdown', '--detailed-exitcode']);
+  if (!planned.ok) return reportFailure(s, 'apply', planned.run, undefined, undefined, planned.problems);
+  const { plan } = planned;
+  s.runner.setOutput('has-changes', String(plan.resources.length > 0));
+  s.runner.info(planSummaryLine(plan));
+
+  const current = plan.checksum ?? null;
+  // Nothing to apply: nothing unreviewed can happen, whatever was reviewed.
+  if (current === null) return applyExactly(s, plan, null, review.kind === 'none' ? 'Nothing to apply.' : `Nothing to apply (${describeReview(review)}).`);
+  if (review.kind !== 'none' && review.record.checksum === current) {
+    s.runner.info(`This is ${describeReview(review)}; applying exactly it.`);
+    return applyExactly(s, plan, current, `Applied ${describeReview(review)}.`);
+  }
+
+  const report: MergeReport = {
+    outcome: s.inputs.onStale === 'fail' ? 'refused' : 'replanned',
+    stack: plan.stack,
+    reason: staleReason(review, current),
+    delta: sinceReviewed(review, plan, s.github.sha),
+    planMarkdown: planned.run.stdout,
+    checksum: current,
+    commit: s.github.sha,
+  };
+  const markdown = mergeReportMarkdown(report);
+  if (report.outcome === 'refused') {
+    await commentOnPull(s, review, markdown);
+    s.runner.appendSummary(fit(markdown));
+    const summary = `edgeops apply refused for stack ${plan.stack}: ${report.reason}. Nothing was applied.`;
+    s.runner.error(`${summary} (on-stale: replan would apply the fresh plan)`.replace(/`/g, ''));
+    s.runner.setOutput('summary', summary.replace(/`/g, ''));
+    return 1;
+  }
+  s.runner.warning(`applying a fresh plan, not a reviewed one (on-stale: replan): ${report.reason}`.replace(/`/g, ''));
+  const code = await applyExactly(s, plan, current, markdown);
+  await commentOnPull(s, review, code === 0 ? markdown : `${markdown}\n**The apply failed**; the workflow run's summary lists why.\n`);
+  return code;
+}
+
+/**
+ * `edgeops apply --checksum` with the plan just made: what runs is what the summary shows. `note` heads the
+ * job summary (which plan this is and why).
+ */
+async function applyExactly(s: Session, plan: JsonPlan, checksum: string | null, note: string): Promise<number> {
+  const stack = plan.stack;
+  if (checksum === null) {
+    s.runner.appendSummary(`### edgeops apply for stack \`${stack}\`\n\n${note}\n\nNo changes: live state matches the manifests.\n`);
+    s.runner.setOutput('summary', `No changes (stack ${stack}).`);
+    return 0;
+  }
   const allowDeletes = s.inputs.allowDeletes ? ['--allow-deletes'] : [];
-  const run = await s.edgeops(['apply', ...commonArgs(s.inputs), '--auto-approve', ...allowDeletes], { echo: true });
+  const run = await s.edgeops(['apply', ...commonArgs(s.inputs), '--checksum', checksum, ...allowDeletes], { echo: true });
   if (run.code !== 0) {
     // `Apply failed: 1 action failed; 2 created, ...` says more than the generic error line on stderr; a plan
     // refused for its deletes says how to allow them here, where the flag is an input.
     const failed = closingLine(run.stdout)?.replace(/^Apply failed:\s*/, '');
     const refused = !s.inputs.allowDeletes && run.stderr.includes('--allow-deletes') ? `${firstError(run)} In the action: allow-deletes: true.` : undefined;
-    return reportFailure(s, 'apply', run, stack, failed ?? refused);
+    const raced = CHANGED_UNDER_US.test(run.stderr) ? 'live state changed between the plan and the apply; nothing was applied. Re-run the job.' : undefined;
+    return reportFailure(s, 'apply', run, stack, raced ?? failed ?? refused);
   }
-
   const closing = closingLine(run.stdout) ?? 'Apply complete.';
-  const report = `### edgeops apply for stack \`${stack}\`\n\n${fenced(run.stdout.trim())}`;
-  const fitted = truncatePlanMarkdown(report, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: 'the job log' });
-  s.runner.appendSummary(fitted.text);
+  s.runner.appendSummary(fit(`### edgeops apply for stack \`${stack}\`\n\n${note}\n\n${fenced(run.stdout.trim())}`));
   s.runner.setOutput('summary', `${closing.replace(/\.$/, '')} (stack ${stack}).`);
   return 0;
 }

@@ -1,17 +1,21 @@
 // command: drift (schedules): `edgeops drift --format markdown` (exit 0 in sync, 2 drift, 1 error) with its
-// report in the job summary. Drift fails the step only when fail-on-drift is set; otherwise it is a warning.
+// report in the job summary. Drift fails the step (fail-on-drift, on by default; off makes it a warning), and
+// with drift-issue (on by default on schedules) keeps one GitHub issue per stack while it drifts.
 // The same run writes the plan that would restore the manifests' state (`--json-out`): the `plan-json` output.
 import { againstArgs } from './against.ts';
+import { syncDriftIssue } from './drift-issue.ts';
 import { commonArgs } from './edgeops-cli.ts';
 import { reportFailure } from './failure.ts';
+import { GitHubApiError } from './github.ts';
 import { runPlanned } from './json-plan.ts';
+import type { JsonPlan } from './plan-state.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 export async function runDrift(s: Session): Promise<number> {
   const planned = await runPlanned(s, ['drift', ...commonArgs(s.inputs), ...againstArgs(s.inputs), '--format', 'markdown'], { echo: true });
-  if (!planned.ok) return reportFailure(s, 'drift', planned.run);
+  if (!planned.ok) return reportFailure(s, 'drift', planned.run, undefined, undefined, planned.problems);
   const { plan, run } = planned;
   const stack = plan.stack;
   const drifted = run.code === 2;
@@ -19,9 +23,10 @@ export async function runDrift(s: Session): Promise<number> {
 
   const fitted = truncatePlanMarkdown(run.stdout, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: 'the job log' });
   s.runner.appendSummary(fitted.text);
+  const issueFailed = s.inputs.driftIssue ? await driftIssue(s, plan, drifted, run.stdout) : false;
   if (!drifted) {
     s.runner.setOutput('summary', `No drift on stack ${stack}: live state matches the manifests.`);
-    return 0;
+    return issueFailed ? 1 : 0;
   }
   const count = plan.resources.length;
   const summary = `Drift on stack ${stack}: ${count} resource${count === 1 ? '' : 's'} differ${count === 1 ? 's' : ''} from the manifests.`;
@@ -31,5 +36,21 @@ export async function runDrift(s: Session): Promise<number> {
     return 1;
   }
   s.runner.warning(summary);
-  return 0;
+  return issueFailed ? 1 : 0;
+}
+
+/** Keeps the drift issue; true when GitHub refused, which fails the job: a drift nobody hears of is the risk. */
+async function driftIssue(s: Session, plan: JsonPlan, drifted: boolean, report: string): Promise<boolean> {
+  try {
+    const done = await syncDriftIssue(s, { stack: plan.stack, drifted, plan, report });
+    if (done) {
+      s.runner.info(done);
+      s.runner.appendSummary(`\n${done}\n`);
+    }
+    return false;
+  } catch (err) {
+    const hint = err instanceof GitHubApiError && err.isPermission ? ' The workflow needs `permissions: issues: write`.' : '';
+    s.runner.error(`the drift issue of stack ${plan.stack} could not be ${drifted ? 'opened or updated' : 'closed'}: ${(err as Error).message}.${hint}`);
+    return true;
+  }
 }

@@ -19,13 +19,14 @@ export async function runPlan(s: Session): Promise<number> {
   if (!planned.ok) {
     const stack = runStack(s);
     await commentFailure(s, planned.run, stack);
-    return reportFailure(s, 'plan', planned.run, stack);
+    return reportFailure(s, 'plan', planned.run, stack, undefined, planned.problems);
   }
   const { plan, run } = planned;
   const markdown = run.stdout;
   s.runner.setOutput('has-changes', String(run.code === 2));
   const summary = planSummaryLine(plan);
-  const delta = await commentPlan(s, plan, markdown);
+  const commented = await commentPlan(s, plan, markdown);
+  const delta = commented.value;
 
   // The job summary is where the full plan lives when the comment had to leave resources out.
   const extra = delta ? `\n${delta}` : '';
@@ -34,5 +35,6 @@ export async function runPlan(s: Session): Promise<number> {
   s.runner.appendSummary(`${full.text}${extra}`);
   s.runner.setOutput('summary', summary);
   s.runner.info(summary);
-  return 0;
+  // The plan is fine, but the pull request shows an outdated one (pr-comment.ts said so): comment-failure decides.
+  return commented.failed && s.inputs.commentFailure === 'fail' ? 1 : 0;
 }

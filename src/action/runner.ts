@@ -16,8 +16,17 @@ export interface Runner {
   appendSummary(markdown: string): void;
   info(text: string): void;
   warning(text: string): void;
-  error(text: string): void;
+  /** With `at`, GitHub shows the error on that line of the file (on a pull request's diff too). */
+  error(text: string, at?: AnnotationPosition): void;
   group<T>(title: string, fn: () => Promise<T>): Promise<T>;
+}
+
+export interface AnnotationPosition {
+  /** Relative to the repository root (GITHUB_WORKSPACE). */
+  file: string;
+  line: number;
+  col: number;
+  title?: string;
 }
 
 /** Workflow command data: `%`, CR and LF escaped so a message cannot end the command early. */
@@ -25,10 +34,22 @@ function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
+/** A workflow command property: its data escapes, and `:` and `,`, which end a property. */
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function properties(at: AnnotationPosition | undefined): string {
+  if (!at) return '';
+  const props = [`file=${escapeProperty(at.file)}`, `line=${at.line}`, `col=${at.col}`, ...(at.title ? [`title=${escapeProperty(at.title)}`] : [])];
+  return ` ${props.join(',')}`;
+}
+
 export function createRunner(env: NodeJS.ProcessEnv, write: (text: string) => void = (t) => void process.stdout.write(t)): Runner {
   const secrets: string[] = [];
   const scrub = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join('***'), text);
-  const command = (name: string, text: string) => write(`::${name}::${escapeData(scrub(text))}\n`);
+  const command = (name: string, text: string, at?: AnnotationPosition) =>
+    write(`::${name}${properties(at && { ...at, file: scrub(at.file), title: at.title && scrub(at.title) })}::${escapeData(scrub(text))}\n`);
 
   return {
     mask(secret) {
@@ -58,7 +79,7 @@ export function createRunner(env: NodeJS.ProcessEnv, write: (text: string) => vo
     },
     info: (text) => write(`${scrub(text)}\n`),
     warning: (text) => command('warning', text),
-    error: (text) => command('error', text),
+    error: (text, at) => command('error', text, at),
     async group(title, fn) {
       write(`::group::${escapeData(scrub(title))}\n`);
       try {

@@ -1,6 +1,7 @@
 // Fitting a Markdown plan under a size limit (a pull-request comment holds at most 65,536 characters): keep the
-// heading and the summary table, then whole resources from the start of the diff block while they fit, and
-// say how many are left out and where the full plan is. Works on the CLI's Markdown (DESIGN 2) by its
+// heading and the summary table, then whole resources by what a reviewer must not miss (deletes and replaces
+// first, then updates, then creates) while they fit, shown in the plan's order, and say what is left out and
+// where the full plan is. Works on the CLI's Markdown (DESIGN 2) by its
 // shape: one fenced `diff` block whose resource headers are the lines without indentation.
 
 export const COMMENT_LIMIT = 65_536;
@@ -11,6 +12,8 @@ export interface Truncated {
   total: number;
   shown: number;
   omitted: number;
+  /** What is left out by action, e.g. `1,198 creates`; empty when nothing is. */
+  omittedText: string;
 }
 
 export interface TruncateOptions {
@@ -21,6 +24,29 @@ export interface TruncateOptions {
 }
 
 const RESOURCE_HEADER = /^[-+!] \S/;
+
+type Op = 'delete' | 'replace' | 'update' | 'create';
+/** The order resources are kept in when not all fit. */
+const PRIORITY: readonly Op[] = ['delete', 'replace', 'update', 'create'];
+
+/** The resource's action from its header line: `- ` delete, `! -/+ ` replace, `! ` update, `+ ` create. */
+function opOf(block: string[]): Op {
+  const header = block[0] ?? '';
+  if (header.startsWith('- ')) return 'delete';
+  if (header.startsWith('! -/+ ')) return 'replace';
+  if (header.startsWith('! ')) return 'update';
+  return 'create';
+}
+
+/** `2 deletes and 1,198 creates` for the blocks not kept. */
+function describeOmitted(blocks: string[][], kept: Set<number>): string {
+  const counts = new Map<Op, number>();
+  blocks.forEach((block, i) => {
+    if (!kept.has(i)) counts.set(opOf(block), (counts.get(opOf(block)) ?? 0) + 1);
+  });
+  const parts = PRIORITY.filter((op) => counts.has(op)).map((op) => `${counts.get(op)!.toLocaleString('en-US')} ${op}${counts.get(op) === 1 ? '' : 's'}`);
+  return parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
 
 interface Parsed {
   preamble: string[];
@@ -44,18 +70,20 @@ function parse(markdown: string): Parsed | undefined {
   return { preamble: lines.slice(0, open), fence, blocks, tail: lines.slice(close + 1) };
 }
 
-function notice(omitted: number, total: number, fullPlanAt: string | undefined): string {
+function notice(omitted: number, total: number, what: string, fullPlanAt: string | undefined): string {
   const where = fullPlanAt ? ` The full plan is in ${fullPlanAt}.` : '';
-  return `> **${omitted} of ${total} resource${total === 1 ? ' is' : 's are'} not shown here** to stay under GitHub's ${COMMENT_LIMIT.toLocaleString('en-US')}-character limit.${where}`;
+  return `> **${omitted} of ${total} resource${total === 1 ? ' is' : 's are'} not shown here** (${what}) to stay under GitHub's ${COMMENT_LIMIT.toLocaleString('en-US')}-character limit; deletes and replaces are shown first, then updates, then creates.${where}`;
 }
 
-function compose(p: Parsed, kept: string[][], tail: string[], fullPlanAt: string | undefined): string {
-  const omitted = p.blocks.length - kept.length;
-  const body = kept.map((block) => block.join('\n'));
+/** The kept blocks (indices into p.blocks) in the plan's order. */
+function compose(p: Parsed, kept: Set<number>, tail: string[], fullPlanAt: string | undefined): string {
+  const omitted = p.blocks.length - kept.size;
+  const what = describeOmitted(p.blocks, kept);
+  const body = p.blocks.filter((_, i) => kept.has(i)).map((block) => block.join('\n'));
   // The marker line sits inside the diff block, where a leading `#` renders as a plain grey line.
-  if (omitted > 0) body.push(`# ... ${omitted} more resource${omitted === 1 ? '' : 's'} not shown`);
+  if (omitted > 0) body.push(`# ... ${omitted} more resource${omitted === 1 ? '' : 's'} not shown (${what})`);
   const parts = [...p.preamble, `${p.fence}diff`, ...body, p.fence];
-  if (omitted > 0) parts.push('', notice(omitted, p.blocks.length, fullPlanAt));
+  if (omitted > 0) parts.push('', notice(omitted, p.blocks.length, what, fullPlanAt));
   return `${[...parts, ...tail].join('\n')}\n`;
 }
 
@@ -93,25 +121,30 @@ export function truncatePlanMarkdown(markdown: string, limit: number, opts: Trun
   const measure = opts.measure ?? ((s: string) => s.length);
   const parsed = parse(markdown);
   const total = parsed?.blocks.length ?? 0;
-  if (measure(markdown) <= limit) return { text: markdown, total, shown: total, omitted: 0 };
-  if (!parsed) return { text: cutLines(markdown, limit, measure, opts.fullPlanAt), total: 0, shown: 0, omitted: 0 };
+  if (measure(markdown) <= limit) return { text: markdown, total, shown: total, omitted: 0, omittedText: '' };
+  if (!parsed) return { text: cutLines(markdown, limit, measure, opts.fullPlanAt), total: 0, shown: 0, omitted: 0, omittedText: '' };
 
-  const skeleton = measure(compose(parsed, [], [], opts.fullPlanAt));
+  const none = new Set<number>();
+  const skeleton = measure(compose(parsed, none, [], opts.fullPlanAt));
   const tail = fitTail(parsed.tail, Math.floor((limit - skeleton) / 2), measure);
-  const kept: string[][] = [];
-  let size = measure(compose(parsed, [], tail, opts.fullPlanAt));
-  for (const block of parsed.blocks) {
-    const grow = measure(block.join('\n')) + 1;
+  // Leave room for the longest note the omitted counts can produce (all four actions, large numbers).
+  let size = measure(compose(parsed, none, tail, opts.fullPlanAt)) + 80;
+  const order = parsed.blocks.map((block, i) => ({ i, rank: PRIORITY.indexOf(opOf(block)) })).sort((a, b) => a.rank - b.rank || a.i - b.i);
+  const kept = new Set<number>();
+  for (const { i } of order) {
+    const grow = measure(parsed.blocks[i]!.join('\n')) + 1;
+    // Strictly by priority: once one resource does not fit, none of a lower priority jumps ahead of it.
     if (size + grow > limit) break;
-    kept.push(block);
+    kept.add(i);
     size += grow;
   }
   let text = compose(parsed, kept, tail, opts.fullPlanAt);
-  // The omitted count only shrinks as blocks are kept, so this rarely runs; it makes the limit a guarantee.
-  while (measure(text) > limit && kept.length > 0) {
-    kept.pop();
+  // The estimate above makes this rare; it makes the limit a guarantee, dropping the least important first.
+  const dropOrder = order.map((o) => o.i).filter((i) => kept.has(i)).reverse();
+  while (measure(text) > limit && dropOrder.length > 0) {
+    kept.delete(dropOrder.shift()!);
     text = compose(parsed, kept, tail, opts.fullPlanAt);
   }
   if (measure(text) > limit) text = cutLines(text, limit, measure, opts.fullPlanAt);
-  return { text, total, shown: kept.length, omitted: total - kept.length };
+  return { text, total, shown: kept.size, omitted: total - kept.size, omittedText: describeOmitted(parsed.blocks, kept) };
 }

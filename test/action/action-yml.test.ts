@@ -16,8 +16,17 @@ const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
 
 describe('action.yml', () => {
   it('declares the inputs and outputs of the contract', () => {
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'path', 'api-url', 'api-key', 'stack', 'comment', 'fail-on-drift', 'adopt', 'allow-deletes']));
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining([
+      'command', 'path', 'api-url', 'api-key', 'stack', 'comment', 'comment-failure', 'on-stale', 'checksum',
+      'fail-on-drift', 'drift-issue', 'drift-issue-labels', 'adopt', 'allow-deletes',
+    ]));
     expect(action.inputs['allow-deletes']!.default).toBe('false');
+    // The defaults the entry assumes when an input is absent.
+    expect(action.inputs['fail-on-drift']!.default).toBe('true');
+    expect(action.inputs['on-stale']!.default).toBe('fail');
+    expect(action.inputs['comment-failure']!.default).toBe('fail');
+    expect(action.inputs['drift-issue']!.default).toBe('');
+    expect(action.inputs['drift-issue-labels']!.default).toBe('edgeops-drift');
     expect(action.inputs.adopt!.default).toBe('false');
     expect(Object.keys(action.outputs).sort()).toEqual(['has-changes', 'plan-json', 'summary']);
     // A JavaScript action's outputs are what its entry writes to GITHUB_OUTPUT; there is no step to map from.

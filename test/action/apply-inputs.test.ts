@@ -9,7 +9,9 @@ import { api, serviceForFile } from '../helpers/service.ts';
 import { push, runAction, workspace, type Doc } from './harness.ts';
 
 const { svc } = serviceForFile();
-const inputs = (extra: Record<string, string> = {}) => ({ path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey, ...extra });
+// No pull request stands behind these pushes: on-stale: replan applies the fresh plan (review-to-apply.test.ts
+// has the reviewed case).
+const inputs = (extra: Record<string, string> = {}) => ({ path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey, 'on-stale': 'replan', ...extra });
 const policy = (name: string): Doc => ({ kind: 'IPPolicy', name, description: `policy ${name}` });
 
 async function described(prefix: string): Promise<string[]> {
@@ -37,7 +39,7 @@ describe('apply inputs', () => {
 
       const allowed = await runAction({ event: push('main'), inputs: inputs({ 'allow-deletes': 'true' }), cwd: ws.dir });
       expect(allowed.code, allowed.stdout + allowed.stderr).toBe(0);
-      expect(allowed.stdout).toContain('$ edgeops apply infra --auto-approve --allow-deletes');
+      expect(allowed.stdout).toMatch(/^\$ edgeops apply infra --checksum sha256:[0-9a-f]{64} --allow-deletes$/m);
       expect(allowed.outputs.summary).toBe('Apply complete: 0 created, 0 updated, 0 replaced, 2 deleted (stack deletes).');
       expect(await described('policy ')).toEqual(['policy a']);
     } finally {
@@ -53,7 +55,7 @@ describe('apply inputs', () => {
       ws.write([{ kind: 'TunnelGroupBackend', name: 'legacy', labels: { app: 'legacy' } }]);
       const run = await runAction({ event: push('main'), inputs: inputs({ adopt: 'true' }), cwd: ws.dir });
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.stdout).toContain('$ edgeops apply infra --adopt --auto-approve');
+      expect(run.stdout).toMatch(/^\$ edgeops apply infra --adopt --checksum sha256:[0-9a-f]{64}$/m);
       expect(JSON.parse(run.tempFiles['edgeops-plan-adopting.json']!).resources[0]).toMatchObject({ action: 'update', adopt: 'labels {"app":"legacy"}' });
       const backends = (await api(svc).listAll('/backends/tunnel_group', 'backends')) as { id: string; metadata?: string }[];
       expect(backends.map((b) => b.id)).toEqual([made.body.id]);

@@ -1,6 +1,7 @@
-// A local node:http server standing in for the GitHub REST API (issue comments only), so the action's entry
-// runs against a GitHub whose state the test can read. Pages hold 2 comments whatever per_page says, so
-// every list goes through the Link header.
+// A local node:http server standing in for the GitHub REST API (issue comments, the pull requests of a commit,
+// issues), so the action's entry runs against a GitHub whose state the test can read. Pages hold 2 items
+// whatever per_page says, so every list goes through the Link header. `failNext` makes chosen requests fail
+// (a 502, a secondary rate limit) before they are handled.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,6 +19,26 @@ export interface RecordedRequest {
   body: string;
 }
 
+export interface StubPull {
+  number: number;
+  state: string;
+  merged_at: string | null;
+  merge_commit_sha: string | null;
+  head: { sha: string };
+  base: { ref: string };
+  html_url: string;
+}
+
+export interface StubIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  state_reason?: string | null;
+  labels: { name: string }[];
+  html_url: string;
+}
+
 export interface GitHubStub {
   /** The GITHUB_API_URL to give the action (with a path prefix, as on GitHub Enterprise Server). */
   apiUrl: string;
@@ -28,6 +49,11 @@ export interface GitHubStub {
   seed(issue: number, body: string, user?: { login: string; type: string }): StubComment;
   /** Answer every write with this status (a fork's read-only token answers 403). */
   failWrites?: number;
+  /** The next `count` requests matching method and path (after the API prefix) get `status` instead. */
+  failNext(method: string, path: RegExp, status: number, count?: number, headers?: Record<string, string>): void;
+  /** Records pull request `number` as merged by commit `mergeSha`, from head `headSha`. */
+  mergePull(number: number, mergeSha: string, headSha: string): StubPull;
+  issues(): StubIssue[];
   close(): Promise<void>;
 }
 
@@ -39,6 +65,10 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
   let nextId = 1000;
   const list = (issue: number) => issues.get(issue) ?? (issues.set(issue, []), issues.get(issue)!);
   const requests: RecordedRequest[] = [];
+  const failures: { method: string; path: RegExp; status: number; left: number; headers: Record<string, string> }[] = [];
+  const pulls = new Map<string, StubPull[]>();
+  const issueList: StubIssue[] = [];
+  let nextIssue = 500;
 
   const add = (issue: number, body: string, user: { login: string; type: string }): StubComment => {
     const id = nextId++;
@@ -52,32 +82,65 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
     res.end(JSON.stringify(body));
   };
 
+  /** One page of `all` with the Link header GitHub sends. */
+  const sendPage = (res: ServerResponse, url: URL, all: unknown[]) => {
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const items = all.slice((page - 1) * PAGE, page * PAGE);
+    const headers: Record<string, string> = {};
+    if (page * PAGE < all.length) {
+      const next = new URL(url);
+      next.searchParams.set('page', String(page + 1));
+      headers.link = `<${next.toString()}>; rel="next", <${url.origin}${url.pathname}?page=99>; rel="last"`;
+    }
+    return send(res, 200, items, headers);
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse, base: string) {
     let body = '';
     for await (const chunk of req) body += chunk;
     const url = new URL(req.url ?? '/', base);
     requests.push({ method: req.method ?? '', path: url.pathname + url.search, authorization: req.headers.authorization, body });
-    if (req.headers.authorization !== `Bearer ${token}`) return send(res, 401, { message: 'Bad credentials' });
+    // Both schemes GitHub accepts for a token.
+    if (req.headers.authorization !== `Bearer ${token}` && req.headers.authorization !== `token ${token}`) return send(res, 401, { message: 'Bad credentials' });
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : '';
+    const failure = failures.find((f) => f.left > 0 && f.method === req.method && f.path.test(path));
+    if (failure) {
+      failure.left--;
+      return send(res, failure.status, { message: failure.status === 403 ? 'You have exceeded a secondary rate limit' : 'Server Error' }, failure.headers);
+    }
     const repo = `/repos/${repository}`;
     const listMatch = new RegExp(`^${repo}/issues/(\\d+)/comments$`).exec(path);
     const editMatch = new RegExp(`^${repo}/issues/comments/(\\d+)$`).exec(path);
-    if (listMatch && req.method === 'GET') {
-      const all = list(Number(listMatch[1]));
-      const page = Number(url.searchParams.get('page') ?? '1');
-      const items = all.slice((page - 1) * PAGE, page * PAGE);
-      const headers: Record<string, string> = {};
-      if (page * PAGE < all.length) {
-        const next = new URL(url);
-        next.searchParams.set('page', String(page + 1));
-        headers.link = `<${next.toString()}>; rel="next", <${url.origin}${url.pathname}?page=99>; rel="last"`;
-      }
-      return send(res, 200, items, headers);
+    const pullsMatch = new RegExp(`^${repo}/commits/([0-9a-f]+)/pulls$`).exec(path);
+    const issueMatch = new RegExp(`^${repo}/issues/(\\d+)$`).exec(path);
+    if (listMatch && req.method === 'GET') return sendPage(res, url, list(Number(listMatch[1])));
+    if (pullsMatch && req.method === 'GET') return sendPage(res, url, pulls.get(pullsMatch[1]!) ?? []);
+    if (path === `${repo}/issues` && req.method === 'GET') {
+      const labels = (url.searchParams.get('labels') ?? '').split(',').filter((l) => l !== '');
+      const state = url.searchParams.get('state') ?? 'open';
+      const found = issueList.filter((i) => (state === 'all' || i.state === state) && labels.every((l) => i.labels.some((x) => x.name === l)));
+      return sendPage(res, url, found);
     }
     if (stub.failWrites && req.method !== 'GET') return send(res, stub.failWrites, { message: 'Resource not accessible by integration' });
     if (listMatch && req.method === 'POST') {
       const comment = add(Number(listMatch[1]), (JSON.parse(body) as { body: string }).body, { login: 'github-actions[bot]', type: 'Bot' });
       return send(res, 201, comment);
+    }
+    if (path === `${repo}/issues` && req.method === 'POST') {
+      const input = JSON.parse(body) as { title: string; body: string; labels?: string[] };
+      const number = nextIssue++;
+      const issue: StubIssue = {
+        number, title: input.title, body: input.body, state: 'open', labels: (input.labels ?? []).map((name) => ({ name })),
+        html_url: `https://github.example/${repository}/issues/${number}`,
+      };
+      issueList.push(issue);
+      return send(res, 201, issue);
+    }
+    if (issueMatch && req.method === 'PATCH') {
+      const issue = issueList.find((i) => i.number === Number(issueMatch[1]));
+      if (!issue) return send(res, 404, { message: 'Not Found' });
+      Object.assign(issue, JSON.parse(body));
+      return send(res, 200, issue);
     }
     if (editMatch && req.method === 'PATCH') {
       const id = Number(editMatch[1]);
@@ -101,6 +164,16 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
     requests,
     comments: (issue) => [...list(issue)],
     seed: (issue, body, user = { login: 'octocat', type: 'User' }) => add(issue, body, user),
+    failNext: (method, path, status, count = 1, headers = {}) => void failures.push({ method, path, status, left: count, headers }),
+    mergePull(number, mergeSha, headSha) {
+      const pull: StubPull = {
+        number, state: 'closed', merged_at: '2026-11-20T10:00:00Z', merge_commit_sha: mergeSha,
+        head: { sha: headSha }, base: { ref: 'main' }, html_url: `https://github.example/${repository}/pull/${number}`,
+      };
+      pulls.set(mergeSha, [...(pulls.get(mergeSha) ?? []), pull]);
+      return pull;
+    },
+    issues: () => issueList,
     close: () => new Promise((done) => server.close(() => done())),
   };
   return stub;

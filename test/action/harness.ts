@@ -88,6 +88,10 @@ export const push = (branch: string, sha = 'a'.repeat(40)): EventSpec => ({
   sha,
 });
 
+export const dispatch = (sha = 'd'.repeat(40)): EventSpec => ({
+  name: 'workflow_dispatch', payload: { inputs: {}, ref: 'refs/heads/main', repository: { default_branch: 'main' } }, ref: 'refs/heads/main', sha,
+});
+
 export const schedule = (): EventSpec => ({ name: 'schedule', payload: { schedule: '17 6 * * *' }, ref: 'refs/heads/main', sha: 'b'.repeat(40) });
 
 export interface ActionRun {
@@ -141,6 +145,7 @@ export async function runAction(opts: {
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: opts.event.name,
     GITHUB_EVENT_PATH: files.event,
+    GITHUB_WORKSPACE: opts.cwd,
     GITHUB_REPOSITORY: REPOSITORY,
     GITHUB_REF: opts.event.ref,
     GITHUB_SHA: opts.event.sha,

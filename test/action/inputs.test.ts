@@ -32,6 +32,7 @@ describe('inputs and event', () => {
     expect(deriveCommand('push', 'refs/tags/v1', repo)).toBe('plan');
     expect(deriveCommand('schedule', 'refs/heads/trunk', repo)).toBe('drift');
     expect(deriveCommand('workflow_dispatch', 'refs/heads/trunk', repo)).toBe('plan');
+    expect(deriveCommand('workflow_dispatch', 'refs/heads/trunk', repo, `sha256:${'a'.repeat(64)}`)).toBe('apply');
   });
 
   it('reads the pull request, the API base and the inputs', () => {
@@ -87,6 +88,22 @@ describe('the stack of a run', () => {
     expect(readInputs({}, pr)).toMatchObject({ adopt: false, allowDeletes: false });
     expect(readInputs({ INPUT_ADOPT: 'true', INPUT_ALLOW_DELETES: 'True' }, pr)).toMatchObject({ adopt: true, allowDeletes: true });
     expect(() => readInputs({ INPUT_ALLOW_DELETES: 'yes' }, pr)).toThrow('input allow-deletes must be true or false, got "yes"');
+  });
+
+  it('reads the review, comment and drift inputs with their defaults', () => {
+    const ctx = (eventName: string) => ({ eventName, event: {}, repository: 'o/r', ref: 'refs/heads/main', sha: 's', apiUrl: 'https://api', headSha: 's' });
+    expect(readInputs({}, ctx('push'))).toMatchObject({
+      onStale: 'fail', commentFailure: 'fail', failOnDrift: true, driftIssue: false, driftIssueLabels: ['edgeops-drift'], checksum: undefined,
+    });
+    expect(readInputs({}, ctx('schedule'))).toMatchObject({ command: 'drift', driftIssue: true });
+    expect(readInputs({ INPUT_DRIFT_ISSUE: 'false' }, ctx('schedule'))).toMatchObject({ driftIssue: false });
+    expect(readInputs({ INPUT_DRIFT_ISSUE_LABELS: 'drift, ops\ninfra' }, ctx('schedule')).driftIssueLabels).toEqual(['drift', 'ops', 'infra']);
+    expect(readInputs({ INPUT_DRIFT_ISSUE_LABELS: '' }, ctx('schedule')).driftIssueLabels).toEqual([]);
+    expect(readInputs({ INPUT_ON_STALE: 'replan', INPUT_COMMENT_FAILURE: 'warn' }, ctx('push'))).toMatchObject({ onStale: 'replan', commentFailure: 'warn' });
+    expect(() => readInputs({ INPUT_ON_STALE: 'apply' }, ctx('push'))).toThrow('input on-stale must be one of fail, replan, got "apply"');
+    const checksum = `sha256:${'0123456789abcdef'.repeat(4)}`;
+    expect(readInputs({ INPUT_CHECKSUM: checksum }, ctx('workflow_dispatch'))).toMatchObject({ command: 'apply', checksum });
+    expect(() => readInputs({ INPUT_CHECKSUM: 'sha256:abc' }, ctx('workflow_dispatch'))).toThrow('input checksum must be a plan checksum');
   });
 });
 

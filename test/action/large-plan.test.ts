@@ -38,12 +38,12 @@ describe('a very large plan', () => {
       expect(omitted).toBeGreaterThan(0);
       expect(body).toMatch(/^\+ IPPolicy\/big$/m);
       expect(shown.length + 1 + omitted).toBe(RULES + 1);
-      expect(body).toContain(`# ... ${omitted} more resources not shown`);
+      expect(body).toContain(`# ... ${omitted} more resources not shown (${omitted} creates)`);
       expect(body).toContain('The full plan is in the [job summary](https://github.example/acme/infra/actions/runs/4242).');
       // The summary table and the closing count are kept.
       expect(body).toContain(`| ${RULES + 1} | 0 | 0 | 0 |`);
       expect(body).toContain(`Plan: ${RULES + 1} to create, 0 to update, 0 to replace, 0 to delete.`);
-      expect(body).toMatch(/<!-- edgeops-plan-state:[A-Za-z0-9+/=]+ -->\n$/);
+      expect(body).toMatch(/<!-- edgeops-plan-state:[A-Za-z0-9+/=]+ -->\n<!-- edgeops-reviewed:sha256:[0-9a-f]{64} at f{40} -->\n$/);
 
       expect(run.summary.match(/^\+ IPPolicyRule\/rule-\d+$/gm)).toHaveLength(RULES);
       expect(run.summary).not.toContain('not shown');

@@ -94,7 +94,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it('a failed plan replaces the comment with the error and keeps the last good plan to compare with', async () => {
     const ws = workspace('pr-stack');
@@ -126,7 +126,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it("a first plan that fails goes to the comment of edgeops.yaml's stack, which the fixed plan then updates", async () => {
     // No stack input, no EDGEOPS_STACK, no earlier comment: only edgeops.yaml names the stack.
@@ -153,7 +153,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it('the stack input outranks edgeops.yaml for a failure, as --stack does for the CLI', async () => {
     const ws = workspace('from-file');
@@ -166,7 +166,7 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
   it('comment: false posts nothing; the plan still reaches the outputs and the job summary', async () => {
     const ws = workspace('pr-stack');
@@ -181,21 +181,26 @@ describe('pull_request: the plan comment', () => {
     } finally {
       ws.dispose();
     }
-  });
+  }, 180_000);
 
-  it('a read-only token (a fork) is a warning, not a failed job', async () => {
+  it('a read-only token (a fork) fails the job by default, naming the permission; comment-failure: warn keeps it green', async () => {
     const ws = workspace('pr-stack');
     gh.failWrites = 403;
     try {
       ws.write(v1);
-      const run = await runAction({ event: pullRequest(10, SHA1), inputs: inputs(), cwd: ws.dir, github: gh });
+      const failing = await runAction({ event: pullRequest(10, SHA1), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(failing.code).toBe(1);
+      expect(failing.stdout).toMatch(/^::error::the plan was not posted on pull request #10 \(GitHub API create comment: 403 [^\n]*permissions: pull-requests: write/m);
+      expect(failing.summary).toContain('+ TunnelGroupBackend/web');
+
+      const run = await runAction({ event: pullRequest(10, SHA1), inputs: { ...inputs(), 'comment-failure': 'warn' }, cwd: ws.dir, github: gh });
       expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/^::warning::could not comment on the pull request: GitHub API create comment: 403 /m);
+      expect(run.stdout).toMatch(/^::warning::the plan was not posted on pull request #10 \(GitHub API create comment: 403 /m);
       expect(gh.comments(10)).toHaveLength(0);
       expect(run.summary).toContain('+ TunnelGroupBackend/web');
     } finally {
       gh.failWrites = undefined;
       ws.dispose();
     }
-  });
+  }, 180_000);
 });

@@ -37,8 +37,8 @@ describe('push and schedule', () => {
     expect(await policies()).toEqual([]);
   });
 
-  it('a push to the default branch applies, and the service then has the resources', async () => {
-    const run = await runAction({ event: push('main'), inputs: inputs(), cwd: ws.dir });
+  it('a push to the default branch without a reviewed plan applies a fresh one with on-stale: replan', async () => {
+    const run = await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: ws.dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('edgeops apply (from the push event)');
     expect(run.stdout).toContain('created IPPolicy/office');
@@ -53,6 +53,10 @@ describe('push and schedule', () => {
     expect(await api(svc).listAll('/ip_policy_rules', 'ip_policy_rules')).toHaveLength(1);
     expect(await api(svc).listAll('/backends/tunnel_group', 'backends')).toHaveLength(1);
 
+    expect(run.stdout).toMatch(/^::warning::applying a fresh plan, not a reviewed one \(on-stale: replan\): there is no reviewed plan/m);
+    expect(run.summary).toContain('### edgeops applied a fresh plan for stack `ci-stack`, not the reviewed one');
+
+    // Nothing to apply: no reviewed plan is needed, whatever on-stale says.
     const again = await runAction({ event: push('main'), inputs: inputs(), cwd: ws.dir });
     expect(again.code).toBe(0);
     expect(again.outputs['has-changes']).toBe('false');
@@ -67,12 +71,12 @@ describe('push and schedule', () => {
     expect(run.summary).toContain('No drift');
   });
 
-  it('drift made by hand fails the job with fail-on-drift, and is a warning without it', async () => {
+  it('drift made by hand fails the job (fail-on-drift defaults to true), and is a warning with fail-on-drift: false', async () => {
     const [policy] = await policies();
     const patched = await api(svc).patch(`/ip_policies/${policy!.id}`, { description: 'edited in the console' });
     expect(patched.status).toBe(200);
 
-    const failing = await runAction({ event: schedule(), inputs: inputs({ 'fail-on-drift': 'true' }), cwd: ws.dir });
+    const failing = await runAction({ event: schedule(), inputs: inputs(), cwd: ws.dir });
     expect(failing.code).not.toBe(0);
     expect(failing.stdout).toMatch(/^::error::Drift on stack ci-stack: 1 resource differs from the manifests\./m);
     expect(failing.outputs['has-changes']).toBe('true');
@@ -82,7 +86,7 @@ describe('push and schedule', () => {
     expect(JSON.parse(failing.tempFiles['edgeops-plan-ci-stack.json']!).resources[0].action).toBe('update');
     expectSecretAbsent(failing, svc.apiKey);
 
-    const warning = await runAction({ event: schedule(), inputs: inputs(), cwd: ws.dir });
+    const warning = await runAction({ event: schedule(), inputs: inputs({ 'fail-on-drift': 'false' }), cwd: ws.dir });
     expect(warning.code).toBe(0);
     expect(warning.stdout).toMatch(/^::warning::Drift on stack ci-stack/m);
     expect(warning.summary).toContain('edited in the console');
@@ -100,7 +104,7 @@ describe('push and schedule', () => {
         { kind: 'TCPEdge', name: 'clash', hostports: ['9.tcp.example.com:29999'] },
         { kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } },
       ]);
-      const run = await runAction({ event: push('main'), inputs: inputs(), cwd: other.dir });
+      const run = await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: other.dir });
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/^::error::edgeops apply failed: /m);
       expect(run.outputs.summary).toBe('edgeops apply failed: 1 action failed; 1 created, 0 updated, 0 replaced, 0 deleted.');
@@ -114,7 +118,7 @@ describe('push and schedule', () => {
   });
 
   it('an explicit command wins over the event', async () => {
-    const run = await runAction({ event: schedule(), inputs: inputs({ command: 'apply' }), cwd: ws.dir });
+    const run = await runAction({ event: schedule(), inputs: inputs({ command: 'apply', 'on-stale': 'replan' }), cwd: ws.dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^edgeops apply on infra$/m);
     expect((await policies())[0]!.description).toBe('office networks');

@@ -72,7 +72,7 @@ describe('one reading of live state per run', () => {
     try {
       ws.write(docs);
       seen.length = 0;
-      const run = await runAction({ event: schedule(), inputs: { path: 'infra', 'api-url': proxyUrl, 'api-key': svc.apiKey }, cwd: ws.dir });
+      const run = await runAction({ event: schedule(), inputs: { path: 'infra', 'api-url': proxyUrl, 'api-key': svc.apiKey, 'fail-on-drift': 'false' }, cwd: ws.dir });
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(policyReads()).toBe(1);
       expect(run.outputs['has-changes']).toBe('true');

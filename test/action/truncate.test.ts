@@ -27,7 +27,7 @@ const headers = (text: string): string[] => text.match(/^\+ IPPolicyRule\/r-\d+$
 describe('truncatePlanMarkdown', () => {
   it('leaves a plan that fits exactly as it is', () => {
     const md = renderPlanMarkdown(plan(5));
-    expect(truncatePlanMarkdown(md, COMMENT_LIMIT)).toEqual({ text: md, total: 5, shown: 5, omitted: 0 });
+    expect(truncatePlanMarkdown(md, COMMENT_LIMIT)).toEqual({ text: md, total: 5, shown: 5, omitted: 0, omittedText: '' });
   });
 
   it('keeps the first resources in order, counts the rest, and stays under the limit', () => {
@@ -42,11 +42,44 @@ describe('truncatePlanMarkdown', () => {
     // Whole resources only: the last kept one has all three of its lines.
     expect(cut.text).toContain(`+ IPPolicyRule/r-${cut.shown - 1}\n+     description: "rule ${cut.shown - 1}: one of the many office ranges"\n+     cidr:`);
     expect(cut.text).toContain('| 2000 | 0 | 0 | 0 |');
-    expect(cut.text).toContain(`# ... ${cut.omitted} more resources not shown\n\`\`\`\n`);
-    expect(cut.text).toContain(`> **${cut.omitted} of 2000 resources are not shown here** to stay under GitHub's 65,536-character limit. The full plan is in the [job summary](https://example/run).`);
+    expect(cut.text).toContain(`# ... ${cut.omitted} more resources not shown (${cut.omitted.toLocaleString('en-US')} creates)\n\`\`\`\n`);
+    expect(cut.text).toContain(`> **${cut.omitted} of 2000 resources are not shown here** (${cut.omitted.toLocaleString('en-US')} creates) to stay under GitHub's 65,536-character limit; deletes and replaces are shown first, then updates, then creates. The full plan is in the [job summary](https://example/run).`);
     expect(cut.text).toContain('Plan: 2000 to create, 0 to update, 0 to replace, 0 to delete.');
     // The fence still opens and closes once.
     expect(cut.text.match(/^```/gm)).toHaveLength(2);
+  });
+
+  it('keeps deletes, then replaces, then updates before creates, in the plan\'s order, and says what is left out', () => {
+    const big = plan(1200);
+    const other = (op: 'delete' | 'update' | 'replace', name: string): Action => ({
+      id: `${op}:IPPolicy/${name}`, op, kind: 'IPPolicy', name, address: `IPPolicy/${name}`, liveId: `ipp_${name}`,
+      changes: op === 'delete' ? [] : [{ path: '/description', kind: 'replace', old: 'before', new: 'after' }],
+      ...(op === 'replace' ? { reason: 'a field that cannot change in place' } : {}),
+      dependsOn: [],
+    } as Action);
+    // The deletes come last in the plan, where cutting from the top dropped them.
+    big.actions.push(other('update', 'u-1'), other('replace', 'x-1'), other('delete', 'd-1'), other('delete', 'd-2'));
+    big.summary = { create: 1200, update: 1, replace: 1, delete: 2 };
+    const cut = truncatePlanMarkdown(renderPlanMarkdown(big), COMMENT_LIMIT);
+    expect(cut.text.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    expect(cut.text).toMatch(/^- IPPolicy\/d-1\b/m);
+    expect(cut.text).toMatch(/^- IPPolicy\/d-2\b/m);
+    expect(cut.text).toMatch(/^! -\/\+ IPPolicy\/x-1\b/m);
+    expect(cut.text).toMatch(/^! IPPolicy\/u-1\b/m);
+    expect(cut.omittedText).toBe(`${cut.omitted.toLocaleString('en-US')} creates`);
+    // Shown in the plan's order: the creates kept are the first ones, the others follow them.
+    expect(headers(cut.text)).toEqual(Array.from({ length: cut.shown - 4 }, (_, i) => `+ IPPolicyRule/r-${i}`));
+    expect(cut.text.indexOf('! IPPolicy/u-1')).toBeLessThan(cut.text.indexOf('- IPPolicy/d-1'));
+
+    // At any size, a resource is shown only when every one of a higher priority is.
+    const rank = ['- ', '! -/+ ', '! ', '+ '];
+    const rankOf = (line: string) => rank.findIndex((p) => line.startsWith(p));
+    const all = renderPlanMarkdown(big).split('\n').filter((l) => /^[-+!] \S/.test(l));
+    for (const limit of [700, 800, 900, 1_000, 1_200, 5_000]) {
+      const shown = new Set(truncatePlanMarkdown(renderPlanMarkdown(big), limit).text.split('\n').filter((l) => /^[-+!] \S/.test(l)));
+      const lowest = Math.max(-1, ...[...shown].map(rankOf));
+      for (const line of all) if (rankOf(line) < lowest) expect(shown.has(line), `${limit}: ${line}`).toBe(true);
+    }
   });
 
   it('measures in bytes when told to (the step summary), with multi-byte text', () => {

@@ -25,7 +25,7 @@ describe("the workspace's tsconfig.json", () => {
   it('is not used by apply on a push either', async () => {
     const ws = hostileWorkspace();
     try {
-      const run = await runAction({ event: push('main'), inputs: { path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey }, cwd: ws.dir });
+      const run = await runAction({ event: push('main'), inputs: { path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey, 'on-stale': 'replan' }, cwd: ws.dir });
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.outputs.summary).toBe('Apply complete: 1 created, 0 updated, 0 replaced, 0 deleted (stack hostile).');
       expect(ws.hijacked()).toBe(false);

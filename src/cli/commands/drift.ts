@@ -12,6 +12,7 @@ import { renderDriftMarkdown } from '../../render/drift-markdown.ts';
 import { renderDriftText } from '../../render/drift-text.ts';
 import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
+import { withJsonError } from '../json-error.ts';
 import { renderPlanJson } from '../../render/json.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
@@ -57,7 +58,8 @@ Examples:
   $ edgeops drift infra/
   $ edgeops drift infra/ --format markdown >> "$GITHUB_STEP_SUMMARY"
   $ edgeops drift infra/ --format json --against snapshot.json`)
-    .action(async (paths: string[], flags: DriftFlags) => {
+    // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
+    .action(async (paths: string[], flags: DriftFlags) => withJsonError(ctx, flags.jsonOut, async () => {
       const format = flags.format as DriftFormat; // commander has checked it against FORMATS
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
@@ -71,5 +73,5 @@ Examples:
       ctx.out(renderDrift(report, format, settings.color));
       if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(renderPlanJson(plan)));
       done(report.inSync ? 0 : DRIFT_EXIT_CODE);
-    });
+    }));
 }

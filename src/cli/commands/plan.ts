@@ -13,6 +13,7 @@ import { renderFooterMarkdown, renderFooterText, type PlanFooter } from '../../r
 import { renderPlanText } from '../../render/text.ts';
 import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
+import { withJsonError } from '../json-error.ts';
 import { checksumOf, keyMaterial, writeSavedPlan } from '../saved-plans.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
@@ -62,7 +63,8 @@ Examples:
 
 The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
 applies only if a fresh plan has exactly that checksum.`)
-    .action(async (paths: string[], flags: PlanFlags) => {
+    // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
+    .action(async (paths: string[], flags: PlanFlags) => withJsonError(ctx, flags.jsonOut, async () => {
       const format = flags.format as PlanFormat; // commander has checked it against FORMATS
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
       learnSecrets(ctx, desired);
@@ -87,5 +89,5 @@ applies only if a fresh plan has exactly that checksum.`)
         if (note) ctx.err(`Note: ${note}\n`);
       }
       done(flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0);
-    });
+    }));
 }

@@ -1,0 +1,102 @@
+// Editors check every document: yaml-language-server (what VS Code's YAML extension and others run), started
+// over stdio and spoken to in LSP, with the set-up the README documents: the `yaml.schemas` glob setting of
+// examples/.vscode/settings.json, and the per-document modeline. An unknown field in the SECOND document of a
+// file gets a diagnostic; the examples get none; no diagnostic is an ajv-errors object.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const EXAMPLES = join(ROOT, 'examples');
+const SERVER = createRequire(import.meta.url).resolve('yaml-language-server/bin/yaml-language-server');
+
+interface Diagnostic { range: { start: { line: number; character: number } }; message: string }
+
+const settings = JSON.parse(readFileSync(join(EXAMPLES, '.vscode/settings.json'), 'utf8')) as Record<string, unknown>;
+
+let child: ChildProcess;
+let conn: MessageConnection;
+const waiting = new Map<string, (d: Diagnostic[]) => void>();
+let version = 0;
+
+beforeAll(async () => {
+  child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: Diagnostic[] }) => waiting.get(p.uri)?.(p.diagnostics));
+  // The editor's settings, as VS Code answers a pull: the workspace is examples/, so its .vscode/settings.json applies.
+  const yaml = { validate: settings['yaml.validate'], schemas: settings['yaml.schemas'], schemaStore: { enable: false } };
+  conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'yaml' ? yaml : {})));
+  conn.listen();
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(EXAMPLES).href,
+    workspaceFolders: [{ uri: pathToFileURL(EXAMPLES).href, name: 'examples' }],
+    capabilities: { workspace: { configuration: true } },
+  });
+  conn.sendNotification('initialized', {});
+  conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+});
+
+afterAll(() => {
+  conn?.dispose();
+  child?.kill();
+});
+
+/** Opens `text` as the document at `file` (nothing is written) and returns the diagnostics published for it. */
+async function diagnose(file: string, text: string): Promise<Diagnostic[]> {
+  const uri = pathToFileURL(file).href;
+  // The server validates once it has the settings; the first publish after opening is the answer.
+  const result = new Promise<Diagnostic[]>((done) => waiting.set(uri, done));
+  conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: ++version, text } });
+  const diagnostics = await result;
+  waiting.delete(uri);
+  conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  return diagnostics;
+}
+
+const SECOND_DOC_TYPO = [
+  'kind: IPPolicy',
+  'name: office',
+  '---',
+  'kind: TCPEdge',
+  'name: ssh',
+  'hostports: ["1.tcp.example.com:20001"]',
+  'bakend: {backend_id: web}',
+  '',
+].join('\n');
+
+describe('yaml-language-server with the documented set-up', () => {
+  it('the yaml.schemas glob setting: an unknown field in the second document is a diagnostic on its line', async () => {
+    // Settings reach the server asynchronously: a first document may be validated before them, so retry once.
+    let found: Diagnostic[] = [];
+    for (let attempt = 0; attempt < 5 && found.length === 0; attempt++) {
+      found = await diagnose(join(EXAMPLES, 'basic', `typo-${attempt}.yaml`), SECOND_DOC_TYPO);
+    }
+    expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[6, 'Property bakend is not allowed.']]);
+  });
+
+  it('the per-document modeline: each document names the schema', async () => {
+    const modeline = '# yaml-language-server: $schema=../../schemas/manifest.schema.json';
+    const text = SECOND_DOC_TYPO.split('---\n').map((doc) => `${modeline}\n${doc}`).join('---\n');
+    // Outside examples/, so only the modelines apply.
+    const found = await diagnose(join(ROOT, 'test', 'editor', 'outside.yml'), text);
+    expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[8, 'Property bakend is not allowed.']]);
+  });
+
+  it('the examples, every document of them, get no diagnostic', async () => {
+    for (const file of ['basic/ip-policy.yaml', 'basic/edges.yaml', 'basic/backends.yaml', 'basic/edgeops.yaml', 'full/https.yaml', 'full/events.yaml', 'tls/edge.yaml']) {
+      expect(await diagnose(join(EXAMPLES, file), readFileSync(join(EXAMPLES, file), 'utf8')), file).toEqual([]);
+    }
+  });
+
+  it('shows the validator\'s messages, never an errorMessage object', async () => {
+    // metadata carries an errorMessage for `type` in edgeops' own schema; the published copy leaves it out.
+    const found = await diagnose(join(EXAMPLES, 'basic', 'bad-metadata.yaml'), 'kind: IPPolicy\nname: office\n---\nkind: TunnelGroupBackend\nname: web\nlabels: {app: web}\nmetadata: 5\n');
+    expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[6, 'Incorrect type. Expected "object(edgeops TunnelGroupBackend)".']]);
+    for (const d of found) expect(d.message).not.toContain('{');
+  });
+});
