@@ -38948,9 +38948,12 @@ var ActionInputError = class extends EdgeopsError {
     super("E_ACTION_INPUT", message);
   }
 };
-function readInput(env, name2) {
+function givenInput(env, name2) {
   const upper = name2.toUpperCase();
-  return (env[`INPUT_${upper.replace(/-/g, "_")}`] ?? env[`INPUT_${upper}`] ?? "").trim();
+  return env[`INPUT_${upper.replace(/-/g, "_")}`] ?? env[`INPUT_${upper}`];
+}
+function readInput(env, name2) {
+  return (givenInput(env, name2) ?? "").trim();
 }
 function readBoolean(env, name2, fallback) {
   const raw = readInput(env, name2);
@@ -38967,7 +38970,7 @@ function readChoice(env, name2, choices) {
 }
 var DEFAULT_DRIFT_LABEL = "edgeops-drift";
 function readLabels(env) {
-  const given = env.INPUT_DRIFT_ISSUE_LABELS ?? env["INPUT_DRIFT-ISSUE-LABELS"];
+  const given = givenInput(env, "drift-issue-labels");
   if (given === void 0) return [DEFAULT_DRIFT_LABEL];
   return given.split(/[,\n]/).map((l) => l.trim()).filter((l) => l !== "");
 }

@@ -1,5 +1,5 @@
-// The action's inputs and the GitHub event it runs for. action.yml passes every input as `INPUT_<NAME>` (upper
-// case, `-` as `_`), the way the runner does for JavaScript actions, so the entry works the same either way.
+// The action's inputs and the GitHub event it runs for. The runner passes every input of a JavaScript action as
+// `INPUT_<NAME>` (upper case, `-` kept); the `_` spelling is accepted too, for hand-written environments.
 import { readFileSync } from 'node:fs';
 import { EdgeopsError } from '../errors.ts';
 
@@ -62,9 +62,14 @@ export interface GitHubContext {
 
 type Env = NodeJS.ProcessEnv;
 
-export function readInput(env: Env, name: string): string {
+/** The input as given, or undefined when the environment does not carry it at all. */
+function givenInput(env: Env, name: string): string | undefined {
   const upper = name.toUpperCase();
-  return (env[`INPUT_${upper.replace(/-/g, '_')}`] ?? env[`INPUT_${upper}`] ?? '').trim();
+  return env[`INPUT_${upper.replace(/-/g, '_')}`] ?? env[`INPUT_${upper}`];
+}
+
+export function readInput(env: Env, name: string): string {
+  return (givenInput(env, name) ?? '').trim();
 }
 
 /** The YAML 1.2 core booleans, as the toolkit's getBooleanInput accepts them; anything else is a mistake. */
@@ -87,7 +92,7 @@ export const DEFAULT_DRIFT_LABEL = 'edgeops-drift';
 
 /** Comma or line separated; the input left out means the default label, an empty one means no label. */
 function readLabels(env: Env): string[] {
-  const given = env.INPUT_DRIFT_ISSUE_LABELS ?? env['INPUT_DRIFT-ISSUE-LABELS'];
+  const given = givenInput(env, 'drift-issue-labels');
   if (given === undefined) return [DEFAULT_DRIFT_LABEL];
   return given.split(/[,\n]/).map((l) => l.trim()).filter((l) => l !== '');
 }
