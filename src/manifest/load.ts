@@ -3,7 +3,7 @@
 import type { ManifestIssue } from '../errors.ts';
 import { dirname } from 'node:path';
 import type { LoadedManifests, ManifestDoc } from './document.ts';
-import { discover } from './discover.ts';
+import { discover, type FoundFile } from './discover.ts';
 import { parseFile, type ParsedDoc } from './parse-file.ts';
 import { readProjectFiles } from './project-file.ts';
 import { rememberKeyPositions } from './positions.ts';
@@ -44,20 +44,45 @@ function toManifestDoc(parsed: ParsedDoc, dir: string, issues: ManifestIssue[]):
   return doc;
 }
 
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The manifests of `paths`, read in one go (no await). */
 export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResult {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) loading.read(file);
+  return loading.result;
+}
+
+/**
+ * The same, yielding to the event loop between files: requests started before the manifests are read (the
+ * live state's lists) are sent and their answers parsed while the files are still being read.
+ */
+export async function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) {
+    await yieldToEventLoop();
+    loading.read(file);
+  }
+  return loading.result;
+}
+
+function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[]; read(file: FoundFile): void; result: LoadResult } {
   const found = discover(paths, opts.cwd ?? process.cwd());
   const issues = [...found.issues];
   const project = readProjectFiles(found.projectFiles);
   issues.push(...project.issues);
   const docs: ManifestDoc[] = [];
-  for (const file of found.manifests) {
-    const parsed = parseFile(file);
-    issues.push(...parsed.issues);
-    const dir = dirname(file.abs);
-    for (const p of parsed.docs) {
-      const doc = toManifestDoc(p, dir, issues);
-      if (doc) docs.push(doc);
-    }
-  }
-  return { docs, config: project.config, issues };
+  return {
+    files: found.manifests,
+    read(file) {
+      const parsed = parseFile(file);
+      issues.push(...parsed.issues);
+      const dir = dirname(file.abs);
+      for (const p of parsed.docs) {
+        const doc = toManifestDoc(p, dir, issues);
+        if (doc) docs.push(doc);
+      }
+    },
+    result: { docs, config: project.config, issues },
+  };
 }

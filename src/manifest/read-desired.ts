@@ -2,7 +2,7 @@
 // so one run reports every problem of every file; then one ManifestError carries them all, in file order.
 import { ManifestError, type ManifestIssue } from '../errors.ts';
 import type { DesiredState } from './document.ts';
-import { loadManifests } from './load.ts';
+import { loadManifestsYielding, yieldToEventLoop } from './load.ts';
 import { resolveDocs } from './resolve.ts';
 import { checkRules } from './rules.ts';
 import { validateDocs } from './validate.ts';
@@ -31,13 +31,13 @@ export function sortIssues(issues: ManifestIssue[]): ManifestIssue[] {
 export async function readDesiredState(paths: string[], opts: ReadOptions = {}): Promise<DesiredState> {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  const loaded = loadManifests(paths, { cwd });
+  const loaded = await loadManifestsYielding(paths, { cwd });
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? 'default';
-  const issues = [
-    ...loaded.issues,
-    ...validateDocs(loaded.docs),
-    ...checkRules(loaded.docs, { stack }),
-  ];
+  // Each stage lets answers to requests in flight be handled before it runs (see loadManifestsYielding).
+  const issues = [...loaded.issues, ...validateDocs(loaded.docs)];
+  await yieldToEventLoop();
+  issues.push(...checkRules(loaded.docs, { stack }));
+  await yieldToEventLoop();
   const resolved = resolveDocs(loaded.docs, { env, cwd });
   issues.push(...resolved.issues);
   if (issues.length) throw new ManifestError(sortIssues(issues));
