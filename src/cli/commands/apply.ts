@@ -90,11 +90,14 @@ Examples:
         const material = keyMaterial(settings, ctx.env);
         const adopt = saved?.adopt ?? settings.adopt;
         const live = startFetch(api, { stack: settings.stack });
-        const fresh = await unlessInterrupted(interrupt.signal, 'while planning', async () => computePlan(await loading, api, { stack: settings.stack, adopt, live }));
+        const fresh = await unlessInterrupted(interrupt.signal, 'while planning', async () => {
+          const loaded = await loading;
+          learnSecrets(ctx, loaded);
+          return computePlan(loaded, api, { stack: settings.stack, adopt, live });
+        });
+        const { desired } = fresh;
         let planned: PlanContext = fresh;
         let approved = flags.autoApprove === true;
-        const desired = await loading;
-        learnSecrets(ctx, desired);
         if (saved) {
           planned = { ...fresh, plan: checkSavedPlan(saved, fresh, KINDS, savedFileKey(saved.secret_fingerprints, material)) };
           ctx.out(`Applying the saved plan ${flags.plan} (checksum ${saved.checksum}).\n\n`);
