@@ -55,6 +55,8 @@ describe('invalid manifests', () => {
     expect(r.stderr.trimEnd().split('\n')).toEqual(EXPECTED);
     const writes = service.hits.filter((h) => h.method !== 'GET' && !(command === 'apply' && h.path.startsWith(LOCK_PATH)));
     expect(writes).toEqual([]);
+    // plan's list reads were under way before the manifests had been read (they overlap the loading).
+    if (command === 'plan') expect(service.hits.filter((h) => h.method === 'GET').length).toBeGreaterThan(0);
   });
 
   it('the recording server does count requests (a valid plan reaches it)', async () => {
