@@ -30,7 +30,7 @@ interface ModelRequest {
 }
 
 /** The resource writes of a recorded apply, in the order they completed, each with the creates it depends on. */
-function modelRequests(exchanges: Exchange[]): ModelRequest[] {
+export function modelRequests(exchanges: Exchange[]): ModelRequest[] {
   const lockIds = new Set<string>();
   const created: string[] = [];
   const out: ModelRequest[] = [];
