@@ -1,4 +1,4 @@
-// `npm run bench` runs every benchmark of issue 6; `npm run bench -- <name|number>...` runs some of them.
+// `npm run bench` runs every benchmark; `npm run bench -- <name|number>...` runs some of them.
 // Prints one line per figure (ratio last) on stdout, progress on stderr. `--md FILE` also writes the
 // results table with the machine it ran on; `--json FILE` the raw figures.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -6,6 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyConcurrency } from './apply-concurrency.ts';
+import { applyProcess } from './apply-process.ts';
+import { loadSpeed } from './load-speed.ts';
+import { npmInstall } from './npm-install.ts';
+import { planProcess } from './plan-process.ts';
+import { startup } from './startup.ts';
 import type { BenchContext, Benchmark } from './lib/context.ts';
 import { formatFigure, type Figure } from './lib/figure.ts';
 import { load1, machine } from './lib/machine.ts';
@@ -17,12 +22,18 @@ import { planRefresh } from './plan-refresh.ts';
 import { serviceThroughput } from './service-throughput.ts';
 import { validateScale } from './validate-scale.ts';
 
-export const BENCHMARKS: readonly Benchmark[] = [planFloor, planRefresh, applyConcurrency, validateScale, serviceThroughput, planMemory];
+export const BENCHMARKS: readonly Benchmark[] = [
+  planFloor, planRefresh, applyConcurrency, validateScale, serviceThroughput, planMemory,
+  planProcess, applyProcess, startup, npmInstall, loadSpeed,
+];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { md: { type: 'string' }, json: { type: 'string' }, list: { type: 'boolean' } },
+  options: { md: { type: 'string' }, json: { type: 'string' }, list: { type: 'boolean' }, quick: { type: 'boolean' } },
 });
+
+// --quick: one repetition and the small sizes, a smoke run (the same as BENCH_QUICK=1).
+if (values.quick) process.env.BENCH_QUICK = '1';
 
 if (values.list) {
   for (const b of BENCHMARKS) console.log(`${b.id}  ${b.name.padEnd(22)} ${b.title}`);

@@ -24,6 +24,8 @@ export interface PlanContext {
 
 export interface PlanOptions {
   stack: string;
+  /** The live state's lists when they were started earlier (startFetch), e.g. before the manifests were read. */
+  live?: Promise<LiveState>;
   /** The kinds to reconcile; KINDS unless a test narrows them. */
   kinds?: readonly ResourceKind[];
   /** `--adopt` (an extension): unmanaged live resources matching a document by natural key are adopted, not duplicated. */
@@ -46,13 +48,23 @@ export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts
 }
 
 /**
+ * Starts the lists of the live state (every kind's first page at once) without waiting for them: a command
+ * starts them before it reads the manifests, and passes them to computePlan as `live`. Each page's items are
+ * prepared for the plan as it arrives.
+ */
+export function startFetch(api: Api, opts: { stack: string; kinds?: readonly ResourceKind[] }): Promise<LiveState> {
+  const fetching = fetchLive(opts.kinds ?? KINDS, api, (kind, items) => prepareLive(kind, items, opts.stack));
+  fetching.catch(() => undefined); // awaited by computePlan: a failed fetch must not count as unhandled meanwhile
+  return fetching;
+}
+
+/**
  * fetch live -> ownership (adoption) -> diff -> plan. Pure apart from the list GETs. With `adopt`, the returned
  * live state holds adopted items as this stack's (what the executor acts on).
  */
 export async function computePlan(desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
   const kinds = opts.kinds ?? KINDS;
-  const fetching = fetchLive(kinds, api, (kind, items) => prepareLive(kind, items, opts.stack));
-  fetching.catch(() => undefined); // awaited below: a failed fetch must not count as unhandled meanwhile
+  const fetching = opts.live ?? startFetch(api, { stack: opts.stack, kinds });
   // The manifest-only half of planning runs while the lists are in flight, in slices between their pages.
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const fetched = await fetching;

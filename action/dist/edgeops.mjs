@@ -13564,19 +13564,19 @@ var require_round_robin_pool = __commonJS({
           this[kAddClient](dispatcher);
           return dispatcher;
         }
-        let checked = 0;
-        while (checked < clientsLength) {
+        let checked2 = 0;
+        while (checked2 < clientsLength) {
           this[kIndex] = (this[kIndex] + 1) % clientsLength;
           const client = this[kClients][this[kIndex]];
           if (clientTtlOption != null && clientTtlOption > 0 && client.ttl && Date.now() - client.ttl > clientTtlOption) {
             this[kRemoveClient](client);
-            checked++;
+            checked2++;
             continue;
           }
           if (!client[kNeedDrain]) {
             return client;
           }
-          checked++;
+          checked2++;
         }
         if (!this[kConnections] || clientsLength < this[kConnections]) {
           const dispatcher = this[kFactory](this[kUrl], this[kOptions]);
@@ -30967,13 +30967,13 @@ async function addSource(api, subscriptionId, type) {
   const itemPath2 = `${path}/${encodeURIComponent(type)}`;
   let checks = 0;
   let landed = false;
-  const checked = withPostRetry(api, async () => {
+  const checked2 = withPostRetry(api, async () => {
     checks++;
     landed = await sourceExists(api, itemPath2);
     return !landed;
   });
   try {
-    await checked.post(path, { type });
+    await checked2.post(path, { type });
   } catch (err) {
     if (landed) return;
     if (checks > 0 && err instanceof ApiError && err.status === 409 && await sourceExists(api, itemPath2)) return;
@@ -33187,22 +33187,22 @@ function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(
     }
     const shape = liveBody(kind, item);
     const liveRefs = liveRefsOf(kind, shape);
-    const planned = changeActions(target, item, shape, body);
-    if (movedFrom2) renamed(planned, target, item, body, movedFrom2);
-    for (const a of planned) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
-    if (!planned.some((a) => a.op === "replace")) known.set(r.address, item.id);
+    const planned2 = changeActions(target, item, shape, body);
+    if (movedFrom2) renamed(planned2, target, item, body, movedFrom2);
+    for (const a of planned2) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
+    if (!planned2.some((a) => a.op === "replace")) known.set(r.address, item.id);
   }
   addOrphans(kinds, managed, kept, claimed, liveOf, add);
   return out;
 }
-function renamed(planned, t, item, desired, movedFrom2) {
-  const main = planned.find((a) => a.op === "update") ?? planned.find((a) => a.op === "replace");
+function renamed(planned2, t, item, desired, movedFrom2) {
+  const main = planned2.find((a) => a.op === "update") ?? planned2.find((a) => a.op === "replace");
   if (main) {
     main.movedFrom = movedFrom2;
     if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
     return;
   }
-  planned.unshift({
+  planned2.unshift({
     id: `update:${t.address}`,
     op: "update",
     kind: t.kind.kind,
@@ -33981,10 +33981,10 @@ var init_self_check = __esm({
 });
 
 // src/manifest/schema-parts.ts
-function unsettable(schema) {
-  const types = [].concat(schema.type);
-  const out = { ...schema, type: [...types, "null"] };
-  if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
+function unsettable(schema2) {
+  const types = [].concat(schema2.type);
+  const out = { ...schema2, type: [...types, "null"] };
+  if (Array.isArray(schema2.enum)) out.enum = [...schema2.enum, null];
   return out;
 }
 function object(properties, required = [], extra = {}) {
@@ -34097,7 +34097,7 @@ function projectSchema() {
         format: "uri",
         description: "Base URL of the service (EDGEOPS_API_URL, --api-url)."
       },
-      concurrency: { type: "integer", minimum: 1, maximum: 256, description: "Actions run at once (default 8)." },
+      concurrency: { type: "integer", minimum: 1, maximum: 256, description: "Actions run at once (default 10)." },
       max_deletes: {
         type: "integer",
         minimum: 0,
@@ -34276,7 +34276,7 @@ var require_identity = __commonJS({
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
@@ -34298,7 +34298,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -34313,7 +34313,7 @@ var require_identity = __commonJS({
     exports.isMap = isMap4;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar3;
+    exports.isScalar = isScalar4;
     exports.isSeq = isSeq2;
   }
 });
@@ -35017,7 +35017,7 @@ var require_createNode = __commonJS({
       if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
         value = value.valueOf();
       }
-      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx2;
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema: schema2, sourceObjects } = ctx2;
       let ref2 = void 0;
       if (aliasDuplicateObjects && value && typeof value === "object") {
         ref2 = sourceObjects.get(value);
@@ -35031,7 +35031,7 @@ var require_createNode = __commonJS({
       }
       if (tagName?.startsWith("!!"))
         tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema.tags);
+      let tagObj = findTagObject(value, tagName, schema2.tags);
       if (!tagObj) {
         if (value && typeof value.toJSON === "function") {
           value = value.toJSON();
@@ -35042,7 +35042,7 @@ var require_createNode = __commonJS({
             ref2.node = node2;
           return node2;
         }
-        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
+        tagObj = value instanceof Map ? schema2[identity.MAP] : Symbol.iterator in Object(value) ? schema2[identity.SEQ] : schema2[identity.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
@@ -35068,7 +35068,7 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema, path, value) {
+    function collectionFromPath(schema2, path, value) {
       let v = value;
       for (let i = path.length - 1; i >= 0; --i) {
         const k = path[i];
@@ -35086,16 +35086,16 @@ var require_Collection = __commonJS({
         onAnchor: () => {
           throw new Error("This should not happen, please report a bug.");
         },
-        schema,
+        schema: schema2,
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
     var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
     var Collection = class extends Node2.NodeBase {
-      constructor(type, schema) {
+      constructor(type, schema2) {
         super(type);
         Object.defineProperty(this, "schema", {
-          value: schema,
+          value: schema2,
           configurable: true,
           enumerable: false,
           writable: true
@@ -35106,11 +35106,11 @@ var require_Collection = __commonJS({
        *
        * @param schema - If defined, overwrites the original's schema
        */
-      clone(schema) {
+      clone(schema2) {
         const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (schema)
-          copy.schema = schema;
-        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema) : it);
+        if (schema2)
+          copy.schema = schema2;
+        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema2) : it);
         if (this.range)
           copy.range = this.range.slice();
         return copy;
@@ -36062,12 +36062,12 @@ var require_Pair = __commonJS({
         this.key = key;
         this.value = value;
       }
-      clone(schema) {
+      clone(schema2) {
         let { key, value } = this;
         if (identity.isNode(key))
-          key = key.clone(schema);
+          key = key.clone(schema2);
         if (identity.isNode(value))
-          value = value.clone(schema);
+          value = value.clone(schema2);
         return new _Pair(key, value);
       }
       toJSON(_, ctx2) {
@@ -36260,17 +36260,17 @@ var require_YAMLMap = __commonJS({
       static get tagName() {
         return "tag:yaml.org,2002:map";
       }
-      constructor(schema) {
-        super(identity.MAP, schema);
+      constructor(schema2) {
+        super(identity.MAP, schema2);
         this.items = [];
       }
       /**
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema, obj, ctx2) {
+      static from(schema2, obj, ctx2) {
         const { keepUndefined, replacer } = ctx2;
-        const map = new this(schema);
+        const map = new this(schema2);
         const add = (key, value) => {
           if (typeof replacer === "function")
             value = replacer.call(obj, key, value);
@@ -36286,8 +36286,8 @@ var require_YAMLMap = __commonJS({
           for (const key of Object.keys(obj))
             add(key, obj[key]);
         }
-        if (typeof schema.sortMapEntries === "function") {
-          map.items.sort(schema.sortMapEntries);
+        if (typeof schema2.sortMapEntries === "function") {
+          map.items.sort(schema2.sortMapEntries);
         }
         return map;
       }
@@ -36394,7 +36394,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map2;
       },
-      createNode: (schema, obj, ctx2) => YAMLMap.YAMLMap.from(schema, obj, ctx2)
+      createNode: (schema2, obj, ctx2) => YAMLMap.YAMLMap.from(schema2, obj, ctx2)
     };
     exports.map = map;
   }
@@ -36414,8 +36414,8 @@ var require_YAMLSeq = __commonJS({
       static get tagName() {
         return "tag:yaml.org,2002:seq";
       }
-      constructor(schema) {
-        super(identity.SEQ, schema);
+      constructor(schema2) {
+        super(identity.SEQ, schema2);
         this.items = [];
       }
       add(value) {
@@ -36490,9 +36490,9 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema, obj, ctx2) {
+      static from(schema2, obj, ctx2) {
         const { replacer } = ctx2;
-        const seq = new this(schema);
+        const seq = new this(schema2);
         if (obj && Symbol.iterator in Object(obj)) {
           let i = 0;
           for (let it of obj) {
@@ -36532,7 +36532,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj, ctx2) => YAMLSeq.YAMLSeq.from(schema, obj, ctx2)
+      createNode: (schema2, obj, ctx2) => YAMLSeq.YAMLSeq.from(schema2, obj, ctx2)
     };
     exports.seq = seq;
   }
@@ -36728,7 +36728,7 @@ var require_schema = __commonJS({
     var bool = require_bool();
     var float = require_float();
     var int = require_int();
-    var schema = [
+    var schema2 = [
       map.map,
       seq.seq,
       string.string,
@@ -36741,7 +36741,7 @@ var require_schema = __commonJS({
       float.floatExp,
       float.float
     ];
-    exports.schema = schema;
+    exports.schema = schema2;
   }
 });
 
@@ -36807,8 +36807,8 @@ var require_schema2 = __commonJS({
         return str2;
       }
     };
-    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
+    var schema2 = [map.map, seq.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema2;
   }
 });
 
@@ -36912,9 +36912,9 @@ ${cn.comment}` : item.comment;
         onError("Expected a sequence for this tag");
       return seq;
     }
-    function createPairs(schema, iterable, ctx2) {
+    function createPairs(schema2, iterable, ctx2) {
       const { replacer } = ctx2;
-      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      const pairs2 = new YAMLSeq.YAMLSeq(schema2);
       pairs2.tag = "tag:yaml.org,2002:pairs";
       let i = 0;
       if (iterable && Symbol.iterator in Object(iterable))
@@ -36999,8 +36999,8 @@ var require_omap = __commonJS({
         }
         return map;
       }
-      static from(schema, iterable, ctx2) {
-        const pairs$1 = pairs.createPairs(schema, iterable, ctx2);
+      static from(schema2, iterable, ctx2) {
+        const pairs$1 = pairs.createPairs(schema2, iterable, ctx2);
         const omap2 = new this();
         omap2.items = pairs$1.items;
         return omap2;
@@ -37027,7 +37027,7 @@ var require_omap = __commonJS({
         }
         return Object.assign(new YAMLOMap(), pairs$1);
       },
-      createNode: (schema, iterable, ctx2) => YAMLOMap.from(schema, iterable, ctx2)
+      createNode: (schema2, iterable, ctx2) => YAMLOMap.from(schema2, iterable, ctx2)
     };
     exports.YAMLOMap = YAMLOMap;
     exports.omap = omap;
@@ -37202,8 +37202,8 @@ var require_set = __commonJS({
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
-      constructor(schema) {
-        super(schema);
+      constructor(schema2) {
+        super(schema2);
         this.tag = _YAMLSet.tag;
       }
       add(key) {
@@ -37247,9 +37247,9 @@ var require_set = __commonJS({
         else
           throw new Error("Set items must all have null values");
       }
-      static from(schema, iterable, ctx2) {
+      static from(schema2, iterable, ctx2) {
         const { replacer } = ctx2;
-        const set2 = new this(schema);
+        const set2 = new this(schema2);
         if (iterable && Symbol.iterator in Object(iterable))
           for (let value of iterable) {
             if (typeof replacer === "function")
@@ -37266,7 +37266,7 @@ var require_set = __commonJS({
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
-      createNode: (schema, iterable, ctx2) => YAMLSet.from(schema, iterable, ctx2),
+      createNode: (schema2, iterable, ctx2) => YAMLSet.from(schema2, iterable, ctx2),
       resolve(map, onError) {
         if (identity.isMap(map)) {
           if (map.hasAllNullValues(true))
@@ -37388,7 +37388,7 @@ var require_schema3 = __commonJS({
     var pairs = require_pairs();
     var set = require_set();
     var timestamp = require_timestamp();
-    var schema = [
+    var schema2 = [
       map.map,
       seq.seq,
       string.string,
@@ -37411,7 +37411,7 @@ var require_schema3 = __commonJS({
       timestamp.floatTime,
       timestamp.timestamp
     ];
-    exports.schema = schema;
+    exports.schema = schema2;
   }
 });
 
@@ -37426,7 +37426,7 @@ var require_tags = __commonJS({
     var bool = require_bool();
     var float = require_float();
     var int = require_int();
-    var schema = require_schema();
+    var schema2 = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
     var merge = require_merge();
@@ -37436,7 +37436,7 @@ var require_tags = __commonJS({
     var set = require_set();
     var timestamp = require_timestamp();
     var schemas2 = /* @__PURE__ */ new Map([
-      ["core", schema.schema],
+      ["core", schema2.schema],
       ["failsafe", [map.map, seq.seq, string.string]],
       ["json", schema$1.schema],
       ["yaml11", schema$2.schema],
@@ -37520,9 +37520,9 @@ var require_Schema = __commonJS({
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
-      constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+      constructor({ compat, customTags, merge, resolveKnownTags, schema: schema2, sortMapEntries, toStringDefaults }) {
         this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
-        this.name = typeof schema === "string" && schema || "core";
+        this.name = typeof schema2 === "string" && schema2 || "core";
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
         this.tags = tags.getTags(customTags, this.name, merge);
         this.toStringOptions = toStringDefaults ?? null;
@@ -37636,7 +37636,7 @@ var require_Document = __commonJS({
     var applyReviver = require_applyReviver();
     var createNode = require_createNode();
     var directives = require_directives();
-    var Document2 = class _Document {
+    var Document3 = class _Document {
       constructor(value, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
@@ -37926,7 +37926,7 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports.Document = Document2;
+    exports.Document = Document3;
   }
 });
 
@@ -39111,11 +39111,11 @@ var require_compose_scalar = __commonJS({
         scalar2.comment = comment;
       return scalar2;
     }
-    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+    function findScalarTagByName(schema2, value, tagName, tagToken, onError) {
       if (tagName === "!")
-        return schema[identity.SCALAR];
+        return schema2[identity.SCALAR];
       const matchWithTest = [];
-      for (const tag of schema.tags) {
+      for (const tag of schema2.tags) {
         if (!tag.collection && tag.tag === tagName) {
           if (tag.default && tag.test)
             matchWithTest.push(tag);
@@ -39126,18 +39126,18 @@ var require_compose_scalar = __commonJS({
       for (const tag of matchWithTest)
         if (tag.test?.test(value))
           return tag;
-      const kt = schema.knownTags[tagName];
+      const kt = schema2.knownTags[tagName];
       if (kt && !kt.collection) {
-        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        schema2.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
         return kt;
       }
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema[identity.SCALAR];
+      return schema2[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
-      if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
+    function findScalarTagByTest({ atKey, directives, schema: schema2 }, value, token, onError) {
+      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity.SCALAR];
+      if (schema2.compat) {
+        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -39291,13 +39291,13 @@ var require_compose_node = __commonJS({
 var require_compose_doc = __commonJS({
   "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
-    var Document2 = require_Document();
+    var Document3 = require_Document();
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
     function composeDoc(options, directives, { offset, start, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document2.Document(void 0, opts);
+      const doc = new Document3.Document(void 0, opts);
       const ctx2 = {
         atKey: false,
         atRoot: true,
@@ -39336,7 +39336,7 @@ var require_composer = __commonJS({
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
-    var Document2 = require_Document();
+    var Document3 = require_Document();
     var errors = require_errors2();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
@@ -39525,7 +39525,7 @@ ${end.comment}` : end.comment;
           this.doc = null;
         } else if (forceDoc) {
           const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document2.Document(void 0, opts);
+          const doc = new Document3.Document(void 0, opts);
           if (this.atDirectives)
             this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
           doc.range = [0, endOffset, endOffset];
@@ -39858,7 +39858,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -39942,7 +39942,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
+    exports.isScalar = isScalar4;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -41447,7 +41447,7 @@ var require_public_api = __commonJS({
   "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
-    var Document2 = require_Document();
+    var Document3 = require_Document();
     var errors = require_errors2();
     var log = require_log();
     var identity = require_identity();
@@ -41530,7 +41530,7 @@ var require_public_api = __commonJS({
       }
       if (identity.isDocument(value) && !_replacer)
         return value.toString(options);
-      return new Document2.Document(value, _replacer, options).toString(options);
+      return new Document3.Document(value, _replacer, options).toString(options);
     }
     exports.parse = parse;
     exports.parseAllDocuments = parseAllDocuments2;
@@ -41544,7 +41544,7 @@ var require_dist = __commonJS({
   "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
-    var Document2 = require_Document();
+    var Document3 = require_Document();
     var Schema = require_Schema();
     var errors = require_errors2();
     var Alias = require_Alias();
@@ -41560,7 +41560,7 @@ var require_dist = __commonJS({
     var publicApi = require_public_api();
     var visit = require_visit();
     exports.Composer = composer.Composer;
-    exports.Document = Document2.Document;
+    exports.Document = Document3.Document;
     exports.Schema = Schema.Schema;
     exports.YAMLError = errors.YAMLError;
     exports.YAMLParseError = errors.YAMLParseError;
@@ -41720,6 +41720,338 @@ var init_yaml_tree = __esm({
   }
 });
 
+// src/manifest/yaml-scalars.ts
+function resolvePlain(text) {
+  const tag = PLAIN_TAGS.find((t) => t.test.test(text));
+  if (!tag) return text;
+  const resolved = tag.resolve(text, () => {
+    throw GIVE_UP;
+  }, TAG_OPTIONS);
+  const value = (0, import_yaml2.isScalar)(resolved) ? resolved.value : resolved;
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
+  throw GIVE_UP;
+}
+function isKeyAt(text, col) {
+  const c = text[col];
+  if (c === '"' || c === "'") {
+    const end = quotedEnd(text, col);
+    return end > 0 && text[end] === ":";
+  }
+  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
+  return m !== null && text[col + m[0].length] === ":" && (col + m[0].length + 1 === text.length || text[col + m[0].length + 1] === " ");
+}
+function readKey(text, col) {
+  const c = text[col];
+  if (c === '"' || c === "'") {
+    const { value, end } = readQuoted(text, col);
+    if (typeof value !== "string" || end - col > MAX_KEY) throw GIVE_UP;
+    return { key: value, end };
+  }
+  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
+  if (!m || m[0].length > MAX_KEY) throw GIVE_UP;
+  const key = resolvePlain(m[0]);
+  if (typeof key !== "string") throw GIVE_UP;
+  return { key, end: col + m[0].length };
+}
+function quotedEnd(text, col) {
+  const q = text[col];
+  for (let i = col + 1; i < text.length; i++) {
+    const c = text[i];
+    if (q === '"' && c === "\\") i++;
+    else if (c === q) {
+      if (q === "'" && text[i + 1] === "'") i++;
+      else return i + 1;
+    }
+  }
+  return -1;
+}
+function readQuoted(text, col) {
+  const end = quotedEnd(text, col);
+  if (end < 0) throw GIVE_UP;
+  const body = text.slice(col + 1, end - 1);
+  if (text[col] === "'") return { value: body.replace(/''/g, "'"), end };
+  if (!body.includes("\\")) return { value: body, end };
+  try {
+    return { value: JSON.parse(text.slice(col, end)), end };
+  } catch {
+    throw GIVE_UP;
+  }
+}
+function plainStart(text, col, inFlow = false) {
+  const c = text[col];
+  if (c === "-") {
+    const next = text[col + 1];
+    return next !== void 0 && next !== " " && !(inFlow && ",[]{}".includes(next));
+  }
+  return !"?:,[]{}#&*!|>'\"%@`".includes(c) && c !== " ";
+}
+function restOfLine(text, end) {
+  let i = end;
+  while (text[i] === " ") i++;
+  if (i === text.length) return;
+  if (text[i] === "#" && i > end) return;
+  throw GIVE_UP;
+}
+function checked(value) {
+  try {
+    return scalar(value, { file: "", line: 0, col: 0 });
+  } catch {
+    throw GIVE_UP;
+  }
+}
+var import_yaml2, GIVE_UP, schema, PLAIN_TAGS, TAG_OPTIONS, KEY, MAX_KEY;
+var init_yaml_scalars = __esm({
+  "src/manifest/yaml-scalars.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_yaml_tree();
+    GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
+    schema = new import_yaml2.Document().schema;
+    PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
+    TAG_OPTIONS = { intAsBigInt: false };
+    KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
+    MAX_KEY = 1e3;
+  }
+});
+
+// src/manifest/yaml-common.ts
+function isSeqEntry(line) {
+  const t = line.text;
+  return t[line.indent] === "-" && (line.indent + 1 === t.length || t[line.indent + 1] === " ");
+}
+function splitDocuments(text) {
+  const docs = [[]];
+  let start = 0;
+  for (let no = 1; start <= text.length; no++) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    let indent = 0;
+    while (line[indent] === " ") indent++;
+    if (indent === 0 && (line.startsWith("---") || line.startsWith("...") || line.startsWith("%"))) {
+      if (!/^---\s*$/.test(line)) throw GIVE_UP;
+      docs.push([]);
+    } else if (indent < line.length && line[indent] !== "#") {
+      docs[docs.length - 1].push({ start, no, indent, text: line });
+    }
+    start = end + 1;
+  }
+  return docs;
+}
+function parseCommonYaml(text, file) {
+  if (OUTSIDE.test(text)) return void 0;
+  try {
+    const out = [];
+    for (const lines of splitDocuments(text)) {
+      if (lines.length > 0) out.push(new Reader(file, lines).document());
+    }
+    return out;
+  } catch (err) {
+    if (err === GIVE_UP) return void 0;
+    throw err;
+  }
+}
+var OUTSIDE, Reader, FlowReader;
+var init_yaml_common = __esm({
+  "src/manifest/yaml-common.ts"() {
+    "use strict";
+    init_pointer();
+    init_yaml_scalars();
+    OUTSIDE = /[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
+    Reader = class {
+      constructor(file, lines) {
+        this.file = file;
+        this.lines = lines;
+      }
+      file;
+      lines;
+      positions = /* @__PURE__ */ new Map();
+      keys = /* @__PURE__ */ new Map();
+      i = 0;
+      at(line, col) {
+        return { file: this.file, line: line.no, col: col + 1 };
+      }
+      /** The document's top-level mapping. */
+      document() {
+        const first = this.lines[0];
+        if (isSeqEntry(first)) throw GIVE_UP;
+        const pos = this.at(first, first.indent);
+        const value = this.map(first.indent, "", pos);
+        if (this.i < this.lines.length) throw GIVE_UP;
+        return { value, pos, positions: this.positions, keys: this.keys };
+      }
+      block(indent, pointer) {
+        const line = this.lines[this.i];
+        const pos = this.at(line, line.indent);
+        return isSeqEntry(line) ? this.seq(line.indent, pointer, pos) : this.map(indent, pointer, pos);
+      }
+      map(indent, pointer, pos) {
+        this.positions.set(pointer, pos);
+        const out = {};
+        while (this.i < this.lines.length) {
+          const line = this.lines[this.i];
+          if (line.indent < indent) break;
+          if (line.indent > indent || isSeqEntry(line)) throw GIVE_UP;
+          const { key, end } = readKey(line.text, line.indent);
+          if (line.text[end] !== ":" || end + 1 < line.text.length && line.text[end + 1] !== " ") throw GIVE_UP;
+          if (Object.hasOwn(out, key)) throw GIVE_UP;
+          const child = childPointer(pointer, key);
+          const keyPos2 = this.at(line, line.indent);
+          this.keys.set(child, keyPos2);
+          this.i++;
+          let valueAt2 = end + 1;
+          while (line.text[valueAt2] === " ") valueAt2++;
+          let value;
+          if (valueAt2 === line.text.length || line.text[valueAt2] === "#") {
+            const next = this.lines[this.i];
+            if (next && next.indent > indent) value = this.block(next.indent, child);
+            else if (next && next.indent === indent && isSeqEntry(next)) value = this.seq(indent, child, this.at(next, next.indent));
+            else {
+              this.positions.set(child, this.at(line, valueAt2));
+              value = null;
+            }
+          } else {
+            value = this.inline(line, valueAt2, child);
+          }
+          if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+          else out[key] = value;
+        }
+        return out;
+      }
+      seq(indent, pointer, pos) {
+        this.positions.set(pointer, pos);
+        const out = [];
+        while (this.i < this.lines.length) {
+          const line = this.lines[this.i];
+          if (line.indent < indent) break;
+          if (line.indent > indent) throw GIVE_UP;
+          if (!isSeqEntry(line)) break;
+          const child = childPointer(pointer, out.length);
+          let col = indent + 1;
+          while (line.text[col] === " ") col++;
+          if (col === line.text.length || line.text[col] === "#" || col === indent + 1) throw GIVE_UP;
+          if (line.text[col] === "-" && (col + 1 === line.text.length || line.text[col + 1] === " ")) throw GIVE_UP;
+          if (isKeyAt(line.text, col)) {
+            line.indent = col;
+            out.push(this.map(col, child, this.at(line, col)));
+          } else {
+            this.i++;
+            out.push(this.inline(line, col, child));
+          }
+        }
+        return out;
+      }
+      /** A value that starts on `line` at `col` and ends on it (a scalar or a flow collection); the line is consumed. */
+      inline(line, col, pointer) {
+        const text = line.text;
+        const c = text[col];
+        let value;
+        let end;
+        if (c === '"' || c === "'") {
+          ({ value, end } = readQuoted(text, col));
+          this.positions.set(pointer, this.at(line, col));
+        } else if (c === "[" || c === "{") {
+          const flow = new FlowReader(this, line, text);
+          value = flow.value(col, pointer);
+          end = flow.pos;
+        } else {
+          if (!plainStart(text, col)) throw GIVE_UP;
+          const hash = text.indexOf(" #", col);
+          end = hash < 0 ? text.length : hash;
+          const raw = text.slice(col, end).trimEnd();
+          if (raw.endsWith(":") || raw.includes(": ")) throw GIVE_UP;
+          const pos = this.at(line, col);
+          this.positions.set(pointer, pos);
+          value = checked(resolvePlain(raw));
+          return value;
+        }
+        restOfLine(text, end);
+        return value;
+      }
+      record(pointer, line, col, key) {
+        (key ? this.keys : this.positions).set(pointer, this.at(line, col));
+      }
+    };
+    FlowReader = class {
+      constructor(reader, line, text) {
+        this.reader = reader;
+        this.line = line;
+        this.text = text;
+      }
+      reader;
+      line;
+      text;
+      pos = 0;
+      spaces() {
+        while (this.text[this.pos] === " ") this.pos++;
+      }
+      value(col, pointer) {
+        this.pos = col;
+        const c = this.text[col];
+        this.reader.record(pointer, this.line, col);
+        if (c === '"' || c === "'") {
+          const { value, end } = readQuoted(this.text, col);
+          this.pos = end;
+          return value;
+        }
+        if (c === "[") return this.items(pointer);
+        if (c === "{") return this.entries(pointer);
+        if (!plainStart(this.text, col, true)) throw GIVE_UP;
+        const m = /^[^,[\]{}#:]+/.exec(this.text.slice(col));
+        if (!m) throw GIVE_UP;
+        const raw = m[0].trimEnd();
+        this.pos = col + m[0].length;
+        return checked(resolvePlain(raw));
+      }
+      items(pointer) {
+        const out = [];
+        this.pos++;
+        this.spaces();
+        if (this.text[this.pos] === "]") {
+          this.pos++;
+          return out;
+        }
+        for (; ; ) {
+          out.push(this.value(this.pos, childPointer(pointer, out.length)));
+          this.spaces();
+          const c = this.text[this.pos++];
+          if (c === "]") return out;
+          if (c !== ",") throw GIVE_UP;
+          this.spaces();
+          if (this.text[this.pos] === "]" || this.text[this.pos] === ",") throw GIVE_UP;
+        }
+      }
+      entries(pointer) {
+        const out = {};
+        this.pos++;
+        this.spaces();
+        if (this.text[this.pos] === "}") {
+          this.pos++;
+          return out;
+        }
+        for (; ; ) {
+          const keyAt2 = this.pos;
+          const { key, end } = readKey(this.text, keyAt2);
+          if (this.text[end] !== ":" || this.text[end + 1] !== " " || Object.hasOwn(out, key) || key === "__proto__") throw GIVE_UP;
+          const child = childPointer(pointer, key);
+          this.reader.record(child, this.line, keyAt2, true);
+          this.pos = end + 1;
+          this.spaces();
+          const c = this.text[this.pos];
+          if (c === void 0 || c === "," || c === "}" || c === "#") throw GIVE_UP;
+          out[key] = this.value(this.pos, child);
+          this.spaces();
+          const sep = this.text[this.pos++];
+          if (sep === "}") return out;
+          if (sep !== ",") throw GIVE_UP;
+          this.spaces();
+          if (this.text[this.pos] === "}" || this.text[this.pos] === ",") throw GIVE_UP;
+        }
+      }
+    };
+  }
+});
+
 // src/manifest/parse-file.ts
 import { readFileSync as readFileSync2 } from "node:fs";
 function keyAt(text, offset) {
@@ -41744,22 +42076,30 @@ function parseFile(file) {
     out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code2 ?? err.message}` });
     return out;
   }
-  const lines = new import_yaml2.LineCounter();
-  const at = (offset) => ({ file: file.rel, ...lines.linePos(offset) });
-  for (const doc of (0, import_yaml2.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
+  return parseText(text, file.rel);
+}
+function parseText(text, file) {
+  const common2 = parseCommonYaml(text, file);
+  return common2 ? { docs: common2, issues: [] } : parseYamlText(text, file);
+}
+function parseYamlText(text, file) {
+  const out = { docs: [], issues: [] };
+  const lines = new import_yaml3.LineCounter();
+  const at = (offset) => ({ file, ...lines.linePos(offset) });
+  for (const doc of (0, import_yaml3.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
     if (doc.errors.length) {
       for (const e of doc.errors) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
       continue;
     }
     const contents = doc.contents;
-    if (contents === null || (0, import_yaml2.isScalar)(contents) && contents.value === null) continue;
+    if (contents === null || (0, import_yaml3.isScalar)(contents) && contents.value === null) continue;
     const pos = at(contents.range[0]);
-    if (!(0, import_yaml2.isMap)(contents)) {
+    if (!(0, import_yaml3.isMap)(contents)) {
       out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
       continue;
     }
     try {
-      const tree = toTree(contents, file.rel, lines, pos);
+      const tree = toTree(contents, file, lines, pos);
       out.docs.push({ ...tree, value: tree.value, pos });
     } catch (err) {
       if (!(err instanceof TreeError)) throw err;
@@ -41768,11 +42108,12 @@ function parseFile(file) {
   }
   return out;
 }
-var import_yaml2;
+var import_yaml3;
 var init_parse_file = __esm({
   "src/manifest/parse-file.ts"() {
     "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_yaml_common();
     init_yaml_tree();
   }
 });
@@ -48267,7 +48608,7 @@ var init_schema_compile = __esm({
     schema27 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     pattern47 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
     project = validate23;
-    schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 8)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
+    schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 10)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
     formats8 = AJV_FORMATS.uri;
     VALIDATORS = { "IPPolicy": IPPolicy, "IPPolicyRule": IPPolicyRule, "CertificateAuthority": CertificateAuthority, "TLSCertificate": TLSCertificate, "TunnelGroupBackend": TunnelGroupBackend, "HTTPResponseBackend": HTTPResponseBackend, "TCPEdge": TCPEdge, "TLSEdge": TLSEdge, "HTTPSEdge": HTTPSEdge, "HTTPSEdgeRoute": HTTPSEdgeRoute, "RouteResponseHeaders": RouteResponseHeaders, "EventSubscription": EventSubscription, "EventSources": EventSources, "project": project };
   }
@@ -48352,8 +48693,8 @@ var init_schema_modules = __esm({
 });
 
 // src/manifest/schema-kinds.ts
-function nodeAt(schema, pointer) {
-  let node = schema;
+function nodeAt(schema2, pointer) {
+  let node = schema2;
   for (const seg of segments(pointer)) {
     if (!node) return void 0;
     node = seg === "*" ? node.items : node.properties?.[seg];
@@ -48369,13 +48710,13 @@ function kindSchemas() {
   for (const kind of KINDS) {
     const source = SOURCES[kind.kind];
     if (!source) throw new Error(`no manifest schema for kind ${kind.kind}`);
-    const schema = JSON.parse(JSON.stringify(source));
+    const schema2 = JSON.parse(JSON.stringify(source));
     for (const refField of kind.refs) {
-      const node = nodeAt(schema, refField.pointer);
+      const node = nodeAt(schema2, refField.pointer);
       if (!node || node.type !== "string") throw new Error(`${kind.kind}: ref ${refField.pointer} is not a string field of the schema`);
       node.description = refText(refField.kinds);
     }
-    out.set(kind.kind, schema);
+    out.set(kind.kind, schema2);
   }
   for (const k of Object.keys(SOURCES)) if (!kindByName(k)) throw new Error(`manifest schema for unknown kind ${k}`);
   return out;
@@ -48517,31 +48858,31 @@ var init_schema_kinds = __esm({
 });
 
 // src/manifest/validators.ts
-function findSecrets(schema, pointer = "") {
-  if (schema.$ref === SECRET_REF) return [pointer];
+function findSecrets(schema2, pointer = "") {
+  if (schema2.$ref === SECRET_REF) return [pointer];
   const found = [];
-  const props = schema.properties;
+  const props = schema2.properties;
   for (const [key, sub] of Object.entries(props ?? {})) found.push(...findSecrets(sub, childPointer(pointer, key)));
-  if (schema.items && typeof schema.items === "object") found.push(...findSecrets(schema.items, `${pointer}/*`));
+  if (schema2.items && typeof schema2.items === "object") found.push(...findSecrets(schema2.items, `${pointer}/*`));
   return found;
 }
-function findNodes(schema, match, pointer = "") {
-  const found = match(schema) && pointer !== "" ? [pointer] : [];
-  const props = schema.properties;
+function findNodes(schema2, match, pointer = "") {
+  const found = match(schema2) && pointer !== "" ? [pointer] : [];
+  const props = schema2.properties;
   for (const [key, sub] of Object.entries(props ?? {})) found.push(...findNodes(sub, match, childPointer(pointer, key)));
-  if (schema.items && typeof schema.items === "object") found.push(...findNodes(schema.items, match, `${pointer}/*`));
+  if (schema2.items && typeof schema2.items === "object") found.push(...findNodes(schema2.items, match, `${pointer}/*`));
   return found;
 }
 function kindValidation(kind) {
   const cached2 = kindCache.get(kind);
   if (cached2) return cached2;
-  const schema = (schemas ??= kindSchemas()).get(kind);
-  if (!schema) return void 0;
+  const schema2 = (schemas ??= kindSchemas()).get(kind);
+  if (!schema2) return void 0;
   const v = {
-    validate: compileSchema(kind, schema),
-    secretPointers: findSecrets(schema),
-    unsetPointers: findNodes(schema, takesNull),
-    headerPointers: findNodes(schema, namesHeaders)
+    validate: compileSchema(kind, schema2),
+    secretPointers: findSecrets(schema2),
+    unsetPointers: findNodes(schema2, takesNull),
+    headerPointers: findNodes(schema2, namesHeaders)
   };
   kindCache.set(kind, v);
   return v;
@@ -48655,26 +48996,40 @@ function toManifestDoc(parsed, dir, issues) {
   rememberKeyPositions(doc, parsed.keys);
   return doc;
 }
-function loadManifests(paths, opts = {}) {
+async function loadManifestsYielding(paths, opts = {}) {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) {
+    await yieldToEventLoop();
+    loading.read(file);
+  }
+  return loading.result();
+}
+function startLoading(paths, opts) {
   const found = discover(paths, opts.cwd ?? process.cwd());
   const issues = [...found.issues];
   const project3 = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project3.issues);
   const docs = [];
   const yielded = /* @__PURE__ */ new Map();
-  for (const file of found.manifests) {
-    const parsed = parseFile(file);
-    issues.push(...parsed.issues);
-    const dir = dirname2(file.abs);
-    for (const p of parsed.docs) {
-      const doc = toManifestDoc(p, dir, issues);
-      if (doc) docs.push(doc);
+  return {
+    files: found.manifests,
+    read(file) {
+      const parsed = parseFile(file);
+      issues.push(...parsed.issues);
+      const dir = dirname2(file.abs);
+      for (const p of parsed.docs) {
+        const doc = toManifestDoc(p, dir, issues);
+        if (doc) docs.push(doc);
+      }
+      yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
+    },
+    result() {
+      const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
+      return { docs, config: project3.config, issues, empty };
     }
-    yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
-  }
-  const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
-  return { docs, config: project3.config, issues, empty };
+  };
 }
+var yieldToEventLoop;
 var init_load = __esm({
   "src/manifest/load.ts"() {
     "use strict";
@@ -48682,6 +49037,7 @@ var init_load = __esm({
     init_parse_file();
     init_project_file();
     init_positions();
+    yieldToEventLoop = () => new Promise((resolve5) => setImmediate(resolve5));
   }
 });
 
@@ -49226,14 +49582,13 @@ function sortIssues(issues) {
 async function readDesiredState(paths, opts = {}) {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  const loaded = loadManifests(paths, { cwd });
+  const loaded = await loadManifestsYielding(paths, { cwd });
   if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? "default";
-  const issues = [
-    ...loaded.issues,
-    ...validateDocs(loaded.docs),
-    ...checkRules(loaded.docs, { stack })
-  ];
+  const issues = [...loaded.issues, ...validateDocs(loaded.docs)];
+  await yieldToEventLoop();
+  issues.push(...checkRules(loaded.docs, { stack }));
+  await yieldToEventLoop();
   const resolved = resolveDocs(loaded.docs, { env, cwd });
   issues.push(...resolved.issues);
   if (issues.length) throw new ManifestError(sortIssues(issues));
@@ -49268,10 +49623,14 @@ var init_manifest = __esm({
 async function loadDesired(paths, env, opts = {}) {
   return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty });
 }
+function startFetch(api, opts) {
+  const fetching = fetchLive(opts.kinds ?? KINDS, api, (kind, items) => prepareLive(kind, items, opts.stack));
+  fetching.catch(() => void 0);
+  return fetching;
+}
 async function computePlan(desired, api, opts) {
   const kinds = opts.kinds ?? KINDS;
-  const fetching = fetchLive(kinds, api, (kind, items) => prepareLive(kind, items, opts.stack));
-  fetching.catch(() => void 0);
+  const fetching = opts.live ?? startFetch(api, { stack: opts.stack, kinds });
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const fetched = await fetching;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt: opts.adopt === true, prepared });
@@ -50428,9 +50787,28 @@ var init_settings = __esm({
     init_errors();
     init_schema_parts();
     DEFAULT_STACK = "default";
-    DEFAULT_CONCURRENCY = 8;
+    DEFAULT_CONCURRENCY = 10;
     DEFAULT_RETRY_BUDGET = 60;
     ECHO_MAX = 15;
+  }
+});
+
+// src/cli/settings-ahead.ts
+function settingsBeforeManifests(paths, flags, ctx2) {
+  const project3 = readProjectConfig(paths, process.cwd());
+  if (project3.issues.length > 0) return void 0;
+  try {
+    const settings = resolveSettings(flags, ctx2.env, project3.config, ctx2.stdout.isTTY === true);
+    return settings.local || settings.apiUrl && settings.apiKey ? settings : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var init_settings_ahead = __esm({
+  "src/cli/settings-ahead.ts"() {
+    "use strict";
+    init_project_file();
+    init_settings();
   }
 });
 
@@ -50451,6 +50829,23 @@ function renderPlan(plan, format, color, footer = {}) {
       return renderPlanText(plan, { color }) + renderFooterText(footer);
   }
 }
+async function planned(ctx2, paths, flags) {
+  const ahead = flags.against ? void 0 : settingsBeforeManifests(paths, flags, ctx2);
+  if (ahead) {
+    return withConnection(ahead, paths, async ({ api }) => {
+      const live = startFetch(api, { stack: ahead.stack });
+      const desired2 = await loadDesired(paths, ctx2.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
+      learnSecrets(ctx2, desired2);
+      return { ...await computePlan(desired2, api, { stack: ahead.stack, adopt: ahead.adopt, live }), settings: ahead };
+    });
+  }
+  const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
+  learnSecrets(ctx2, desired);
+  const settings = resolveSettings(flags, ctx2.env, desired.config, ctx2.stdout.isTTY === true);
+  const options = { stack: settings.stack, adopt: settings.adopt };
+  const planContext = flags.against ? await computePlan(desired, openSnapshotApi(flags.against), options) : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
+  return { ...planContext, settings };
+}
 function registerPlan(program2, ctx2, done) {
   const cmd = program2.command("plan").description("show what apply would change: fetch live state, diff it with the manifests").argument("<paths...>", "manifest files or directories").addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text")).addOption(new Option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are")).addOption(new Option("--against <file>", "plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)")).addOption(new Option("--out <file>", "also save the plan (no secret values) for `edgeops apply --plan FILE`")).addOption(new Option("--json-out <file>", "also write the plan in the JSON plan format (as --format json prints it) to FILE")).addOption(new Option("--destroy", "allow paths without documents: plan deleting every resource of the stack (apply needs --destroy too)"));
   addSharedOptions(addAdoptOptions(cmd)).addHelpText("after", `
@@ -50468,13 +50863,8 @@ Examples:
 The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
 applies only if a fresh plan has exactly that checksum.`).action(async (paths, flags) => withJsonError(ctx2, flags.jsonOut, async () => {
     const format = flags.format;
-    const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
-    learnSecrets(ctx2, desired);
-    const settings = resolveSettings(flags, ctx2.env, desired.config, ctx2.stdout.isTTY === true);
-    const options = { stack: settings.stack, adopt: settings.adopt };
-    const planned = flags.against ? await computePlan(desired, openSnapshotApi(flags.against), options) : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
-    const { live } = planned;
-    const plan = markDestroy(planned.plan, live, KINDS, desired.config);
+    const { desired, settings, plan: draft, live } = await planned(ctx2, paths, flags);
+    const plan = markDestroy(draft, live, KINDS, desired.config);
     const material = keyMaterial(settings, ctx2.env);
     const checksum = checksumOf(plan, material);
     const footer = { deletes: deleteStatusLine(plan, desired.config) };
@@ -50482,7 +50872,7 @@ applies only if a fresh plan has exactly that checksum.`).action(async (paths, f
     ctx2.out(renderPlan(plan, format, settings.color, footer));
     if (flags.jsonOut) writeFileSync3(flags.jsonOut, ctx2.redact(renderPlan(plan, "json", false, footer)));
     if (flags.out) {
-      const note = writeSavedPlan(ctx2, { file: flags.out, plan, live, paths, adopt: options.adopt, checksum, material });
+      const note = writeSavedPlan(ctx2, { file: flags.out, plan, live, paths, adopt: settings.adopt, checksum, material });
       const say = (text) => format === "text" ? ctx2.out(text) : ctx2.err(text);
       say(`Saved the plan to ${flags.out}; apply exactly it with: edgeops apply --plan ${flags.out}
 `);
@@ -50510,6 +50900,7 @@ var init_plan2 = __esm({
     init_json_error();
     init_saved_plans();
     init_settings();
+    init_settings_ahead();
     FORMATS = ["text", "json", "markdown"];
   }
 });
@@ -50930,10 +51321,10 @@ async function acquireStackLock(api, stack, opts = {}) {
   if (opts.signal?.aborted) throw interrupted();
   const findMine = async () => oldest((await listLockRecords(api, stack)).filter((r) => r.token === token));
   async function create() {
-    const checked = withPostRetry(api, async () => await findMine() === void 0);
+    const checked2 = withPostRetry(api, async () => await findMine() === void 0);
     for (let attempt = 1; ; attempt++) {
       try {
-        const record = parseLockRecord(await checked.post(LOCK_PATH, lockBody(stack, infoOf(token))), stack);
+        const record = parseLockRecord(await checked2.post(LOCK_PATH, lockBody(stack, infoOf(token))), stack);
         if (record) return record;
       } catch (err) {
         if (!(err instanceof ApiError && (err.status === 0 || err.status >= 500))) throw err;
@@ -51230,31 +51621,44 @@ Examples:
     const paths = args.length > 0 ? args : saved?.paths ?? [];
     if (paths.length === 0) throw new ConfigError("no manifest paths given: apply PATH... (or --plan FILE, which records them)");
     const allowEmpty = flags.destroy === true || saved?.plan.destroy !== void 0;
-    const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
-    learnSecrets(ctx2, desired);
     const isTTY = ctx2.stdout.isTTY === true;
-    const settings = resolveSettings(flags, ctx2.env, desired.config, isTTY);
+    let ahead = settingsBeforeManifests(paths, flags, ctx2);
+    if (saved && ahead && saved.stack !== ahead.stack) ahead = void 0;
+    const loading = loadDesired(paths, ctx2.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
+    loading.catch(() => void 0);
+    const loadedFirst = ahead ? void 0 : await loading;
+    if (loadedFirst) learnSecrets(ctx2, loadedFirst);
+    const settings = ahead ?? resolveSettings(flags, ctx2.env, loadedFirst.config, isTTY);
     if (saved && saved.stack !== settings.stack) {
       throw new ConfigError(`${flags.plan} is a plan for stack "${saved.stack}", but this run is for stack "${settings.stack}"`);
     }
     const lockOptions = applyLockOptions(ctx2, settings.stack, flags.lockTimeout);
     const interrupt = trapInterrupts(ctx2);
-    const signal = AbortSignal.any([interrupt.signal, ...lockOptions.signal ? [lockOptions.signal] : []]);
+    const invalid = new AbortController();
+    loading.catch(() => invalid.abort());
+    const signal = AbortSignal.any([interrupt.signal, invalid.signal, ...lockOptions.signal ? [lockOptions.signal] : []]);
     await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
       interrupt.onForcedExit(() => lock.release());
       const material = keyMaterial(settings, ctx2.env);
-      const fresh = await unlessInterrupted(interrupt.signal, "while planning", () => computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt }));
-      let planned = fresh;
+      const adopt = saved?.adopt ?? settings.adopt;
+      const live = startFetch(api, { stack: settings.stack });
+      const fresh = await unlessInterrupted(interrupt.signal, "while planning", async () => {
+        const loaded = await loading;
+        learnSecrets(ctx2, loaded);
+        return computePlan(loaded, api, { stack: settings.stack, adopt, live });
+      });
+      const { desired } = fresh;
+      let planned2 = fresh;
       let approved = flags.autoApprove === true;
       if (saved) {
-        planned = { ...fresh, plan: checkSavedPlan(saved, fresh, KINDS, savedFileKey(saved.secret_fingerprints, material)) };
+        planned2 = { ...fresh, plan: checkSavedPlan(saved, fresh, KINDS, savedFileKey(saved.secret_fingerprints, material)) };
         ctx2.out(`Applying the saved plan ${flags.plan} (checksum ${saved.checksum}).
 
 `);
         approved = true;
       }
-      const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
-      planned = { ...planned, plan };
+      const plan = markDestroy(planned2.plan, planned2.live, KINDS, desired.config);
+      planned2 = { ...planned2, plan };
       ctx2.out(renderPlanText(plan, { color: settings.color }) + renderFooterText({ deletes: deleteStatusLine(plan, desired.config) }));
       if (flags.checksum) {
         const actual = checksumOf(plan, material);
@@ -51270,7 +51674,7 @@ Examples:
       if (interrupt.signal.aborted) throw interruptedBefore("before any action started");
       interrupt.actionsStarting();
       ctx2.out("\n");
-      const names = { ...Object.fromEntries(liveNames(planned.live, KINDS, settings.stack)), ...plan.names };
+      const names = { ...Object.fromEntries(liveNames(planned2.live, KINDS, settings.stack)), ...plan.names };
       const progress = createApplyProgress({
         // DESIGN 2: NO_COLOR and --no-color turn the live display off as well, not only the colours.
         live: settings.color,
@@ -51282,7 +51686,7 @@ Examples:
       });
       let outcome;
       try {
-        outcome = await executeAndCheck(planned, api, {
+        outcome = await executeAndCheck(planned2, api, {
           stack: settings.stack,
           concurrency: settings.concurrency,
           onEvent: (event) => progress.onEvent(event),
@@ -51298,7 +51702,10 @@ ${applySummary(plan, result, names)}`);
       if (result.interrupted) throw new AbortedError("apply interrupted; run it again to converge");
       if (selfCheck) throw selfCheck;
       if (!result.ok) throw new ApplyFailedError("apply failed (see the failures above)");
-    })).finally(() => interrupt.dispose());
+    })).catch(async (err) => {
+      await loading;
+      throw err;
+    }).finally(() => interrupt.dispose());
     done(0);
   });
 }
@@ -51336,6 +51743,7 @@ var init_apply2 = __esm({
     init_saved_plans();
     init_settings();
     init_apply_lock();
+    init_settings_ahead();
     interruptedBefore = (when) => new AbortedError(`apply interrupted ${when}: nothing was changed; run it again to apply`);
   }
 });
@@ -51975,8 +52383,8 @@ function docComment(d) {
   return lines.join("\n");
 }
 function documentYaml(d) {
-  const doc = new import_yaml3.Document(d.doc);
-  if ((0, import_yaml3.isMap)(doc.contents)) doc.contents.commentBefore = docComment(d);
+  const doc = new import_yaml4.Document(d.doc);
+  if ((0, import_yaml4.isMap)(doc.contents)) doc.contents.commentBefore = docComment(d);
   return doc.toString(OPTIONS);
 }
 function fileYaml(header, docs) {
@@ -51984,11 +52392,11 @@ function fileYaml(header, docs) {
   return `${head}
 ${docs.map(documentYaml).join("---\n")}`;
 }
-var import_yaml3, OPTIONS;
+var import_yaml4, OPTIONS;
 var init_yaml = __esm({
   "src/export/yaml.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     OPTIONS = { lineWidth: 0, minContentWidth: 0 };
   }
 });

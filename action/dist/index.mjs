@@ -13230,19 +13230,19 @@ var require_round_robin_pool = __commonJS({
           this[kAddClient](dispatcher);
           return dispatcher;
         }
-        let checked = 0;
-        while (checked < clientsLength) {
+        let checked2 = 0;
+        while (checked2 < clientsLength) {
           this[kIndex] = (this[kIndex] + 1) % clientsLength;
           const client = this[kClients][this[kIndex]];
           if (clientTtlOption != null && clientTtlOption > 0 && client.ttl && Date.now() - client.ttl > clientTtlOption) {
             this[kRemoveClient](client);
-            checked++;
+            checked2++;
             continue;
           }
           if (!client[kNeedDrain]) {
             return client;
           }
-          checked++;
+          checked2++;
         }
         if (!this[kConnections] || clientsLength < this[kConnections]) {
           const dispatcher = this[kFactory](this[kUrl], this[kOptions]);
@@ -30109,7 +30109,7 @@ var require_identity = __commonJS({
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
@@ -30131,7 +30131,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -30146,7 +30146,7 @@ var require_identity = __commonJS({
     exports.isMap = isMap3;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar3;
+    exports.isScalar = isScalar4;
     exports.isSeq = isSeq2;
   }
 });
@@ -30850,7 +30850,7 @@ var require_createNode = __commonJS({
       if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
         value = value.valueOf();
       }
-      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema: schema2, sourceObjects } = ctx;
       let ref2 = void 0;
       if (aliasDuplicateObjects && value && typeof value === "object") {
         ref2 = sourceObjects.get(value);
@@ -30864,7 +30864,7 @@ var require_createNode = __commonJS({
       }
       if (tagName?.startsWith("!!"))
         tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema.tags);
+      let tagObj = findTagObject(value, tagName, schema2.tags);
       if (!tagObj) {
         if (value && typeof value.toJSON === "function") {
           value = value.toJSON();
@@ -30875,7 +30875,7 @@ var require_createNode = __commonJS({
             ref2.node = node2;
           return node2;
         }
-        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
+        tagObj = value instanceof Map ? schema2[identity.MAP] : Symbol.iterator in Object(value) ? schema2[identity.SEQ] : schema2[identity.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
@@ -30901,7 +30901,7 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path, value) {
+    function collectionFromPath(schema2, path, value) {
       let v = value;
       for (let i = path.length - 1; i >= 0; --i) {
         const k = path[i];
@@ -30919,16 +30919,16 @@ var require_Collection = __commonJS({
         onAnchor: () => {
           throw new Error("This should not happen, please report a bug.");
         },
-        schema,
+        schema: schema2,
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
     var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
-      constructor(type, schema) {
+      constructor(type, schema2) {
         super(type);
         Object.defineProperty(this, "schema", {
-          value: schema,
+          value: schema2,
           configurable: true,
           enumerable: false,
           writable: true
@@ -30939,11 +30939,11 @@ var require_Collection = __commonJS({
        *
        * @param schema - If defined, overwrites the original's schema
        */
-      clone(schema) {
+      clone(schema2) {
         const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (schema)
-          copy.schema = schema;
-        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema) : it);
+        if (schema2)
+          copy.schema = schema2;
+        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema2) : it);
         if (this.range)
           copy.range = this.range.slice();
         return copy;
@@ -31895,12 +31895,12 @@ var require_Pair = __commonJS({
         this.key = key;
         this.value = value;
       }
-      clone(schema) {
+      clone(schema2) {
         let { key, value } = this;
         if (identity.isNode(key))
-          key = key.clone(schema);
+          key = key.clone(schema2);
         if (identity.isNode(value))
-          value = value.clone(schema);
+          value = value.clone(schema2);
         return new _Pair(key, value);
       }
       toJSON(_, ctx) {
@@ -32093,17 +32093,17 @@ var require_YAMLMap = __commonJS({
       static get tagName() {
         return "tag:yaml.org,2002:map";
       }
-      constructor(schema) {
-        super(identity.MAP, schema);
+      constructor(schema2) {
+        super(identity.MAP, schema2);
         this.items = [];
       }
       /**
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema, obj, ctx) {
+      static from(schema2, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
-        const map = new this(schema);
+        const map = new this(schema2);
         const add = (key, value) => {
           if (typeof replacer === "function")
             value = replacer.call(obj, key, value);
@@ -32119,8 +32119,8 @@ var require_YAMLMap = __commonJS({
           for (const key of Object.keys(obj))
             add(key, obj[key]);
         }
-        if (typeof schema.sortMapEntries === "function") {
-          map.items.sort(schema.sortMapEntries);
+        if (typeof schema2.sortMapEntries === "function") {
+          map.items.sort(schema2.sortMapEntries);
         }
         return map;
       }
@@ -32227,7 +32227,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map2;
       },
-      createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
+      createNode: (schema2, obj, ctx) => YAMLMap.YAMLMap.from(schema2, obj, ctx)
     };
     exports.map = map;
   }
@@ -32247,8 +32247,8 @@ var require_YAMLSeq = __commonJS({
       static get tagName() {
         return "tag:yaml.org,2002:seq";
       }
-      constructor(schema) {
-        super(identity.SEQ, schema);
+      constructor(schema2) {
+        super(identity.SEQ, schema2);
         this.items = [];
       }
       add(value) {
@@ -32323,9 +32323,9 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema, obj, ctx) {
+      static from(schema2, obj, ctx) {
         const { replacer } = ctx;
-        const seq = new this(schema);
+        const seq = new this(schema2);
         if (obj && Symbol.iterator in Object(obj)) {
           let i = 0;
           for (let it of obj) {
@@ -32365,7 +32365,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+      createNode: (schema2, obj, ctx) => YAMLSeq.YAMLSeq.from(schema2, obj, ctx)
     };
     exports.seq = seq;
   }
@@ -32561,7 +32561,7 @@ var require_schema = __commonJS({
     var bool = require_bool();
     var float = require_float();
     var int = require_int();
-    var schema = [
+    var schema2 = [
       map.map,
       seq.seq,
       string.string,
@@ -32574,7 +32574,7 @@ var require_schema = __commonJS({
       float.floatExp,
       float.float
     ];
-    exports.schema = schema;
+    exports.schema = schema2;
   }
 });
 
@@ -32640,8 +32640,8 @@ var require_schema2 = __commonJS({
         return str2;
       }
     };
-    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
+    var schema2 = [map.map, seq.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema2;
   }
 });
 
@@ -32745,9 +32745,9 @@ ${cn.comment}` : item.comment;
         onError("Expected a sequence for this tag");
       return seq;
     }
-    function createPairs(schema, iterable, ctx) {
+    function createPairs(schema2, iterable, ctx) {
       const { replacer } = ctx;
-      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      const pairs2 = new YAMLSeq.YAMLSeq(schema2);
       pairs2.tag = "tag:yaml.org,2002:pairs";
       let i = 0;
       if (iterable && Symbol.iterator in Object(iterable))
@@ -32832,8 +32832,8 @@ var require_omap = __commonJS({
         }
         return map;
       }
-      static from(schema, iterable, ctx) {
-        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+      static from(schema2, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema2, iterable, ctx);
         const omap2 = new this();
         omap2.items = pairs$1.items;
         return omap2;
@@ -32860,7 +32860,7 @@ var require_omap = __commonJS({
         }
         return Object.assign(new YAMLOMap(), pairs$1);
       },
-      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+      createNode: (schema2, iterable, ctx) => YAMLOMap.from(schema2, iterable, ctx)
     };
     exports.YAMLOMap = YAMLOMap;
     exports.omap = omap;
@@ -33035,8 +33035,8 @@ var require_set = __commonJS({
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
     var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
-      constructor(schema) {
-        super(schema);
+      constructor(schema2) {
+        super(schema2);
         this.tag = _YAMLSet.tag;
       }
       add(key) {
@@ -33080,9 +33080,9 @@ var require_set = __commonJS({
         else
           throw new Error("Set items must all have null values");
       }
-      static from(schema, iterable, ctx) {
+      static from(schema2, iterable, ctx) {
         const { replacer } = ctx;
-        const set2 = new this(schema);
+        const set2 = new this(schema2);
         if (iterable && Symbol.iterator in Object(iterable))
           for (let value of iterable) {
             if (typeof replacer === "function")
@@ -33099,7 +33099,7 @@ var require_set = __commonJS({
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
-      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+      createNode: (schema2, iterable, ctx) => YAMLSet.from(schema2, iterable, ctx),
       resolve(map, onError) {
         if (identity.isMap(map)) {
           if (map.hasAllNullValues(true))
@@ -33221,7 +33221,7 @@ var require_schema3 = __commonJS({
     var pairs = require_pairs();
     var set = require_set();
     var timestamp = require_timestamp();
-    var schema = [
+    var schema2 = [
       map.map,
       seq.seq,
       string.string,
@@ -33244,7 +33244,7 @@ var require_schema3 = __commonJS({
       timestamp.floatTime,
       timestamp.timestamp
     ];
-    exports.schema = schema;
+    exports.schema = schema2;
   }
 });
 
@@ -33259,7 +33259,7 @@ var require_tags = __commonJS({
     var bool = require_bool();
     var float = require_float();
     var int = require_int();
-    var schema = require_schema();
+    var schema2 = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
     var merge2 = require_merge();
@@ -33269,7 +33269,7 @@ var require_tags = __commonJS({
     var set = require_set();
     var timestamp = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
-      ["core", schema.schema],
+      ["core", schema2.schema],
       ["failsafe", [map.map, seq.seq, string.string]],
       ["json", schema$1.schema],
       ["yaml11", schema$2.schema],
@@ -33353,9 +33353,9 @@ var require_Schema = __commonJS({
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
-      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema: schema2, sortMapEntries, toStringDefaults }) {
         this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
-        this.name = typeof schema === "string" && schema || "core";
+        this.name = typeof schema2 === "string" && schema2 || "core";
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
         this.tags = tags.getTags(customTags, this.name, merge2);
         this.toStringOptions = toStringDefaults ?? null;
@@ -33469,7 +33469,7 @@ var require_Document = __commonJS({
     var applyReviver = require_applyReviver();
     var createNode = require_createNode();
     var directives = require_directives();
-    var Document = class _Document {
+    var Document2 = class _Document {
       constructor(value, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
@@ -33759,7 +33759,7 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports.Document = Document;
+    exports.Document = Document2;
   }
 });
 
@@ -34944,11 +34944,11 @@ var require_compose_scalar = __commonJS({
         scalar2.comment = comment;
       return scalar2;
     }
-    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+    function findScalarTagByName(schema2, value, tagName, tagToken, onError) {
       if (tagName === "!")
-        return schema[identity.SCALAR];
+        return schema2[identity.SCALAR];
       const matchWithTest = [];
-      for (const tag of schema.tags) {
+      for (const tag of schema2.tags) {
         if (!tag.collection && tag.tag === tagName) {
           if (tag.default && tag.test)
             matchWithTest.push(tag);
@@ -34959,18 +34959,18 @@ var require_compose_scalar = __commonJS({
       for (const tag of matchWithTest)
         if (tag.test?.test(value))
           return tag;
-      const kt = schema.knownTags[tagName];
+      const kt = schema2.knownTags[tagName];
       if (kt && !kt.collection) {
-        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        schema2.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
         return kt;
       }
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema[identity.SCALAR];
+      return schema2[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
-      if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
+    function findScalarTagByTest({ atKey, directives, schema: schema2 }, value, token, onError) {
+      const tag = schema2.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema2[identity.SCALAR];
+      if (schema2.compat) {
+        const compat = schema2.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema2[identity.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -35124,13 +35124,13 @@ var require_compose_node = __commonJS({
 var require_compose_doc = __commonJS({
   "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
-    var Document = require_Document();
+    var Document2 = require_Document();
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
     function composeDoc(options, directives, { offset, start, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document.Document(void 0, opts);
+      const doc = new Document2.Document(void 0, opts);
       const ctx = {
         atKey: false,
         atRoot: true,
@@ -35169,7 +35169,7 @@ var require_composer = __commonJS({
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
-    var Document = require_Document();
+    var Document2 = require_Document();
     var errors = require_errors2();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
@@ -35358,7 +35358,7 @@ ${end.comment}` : end.comment;
           this.doc = null;
         } else if (forceDoc) {
           const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document.Document(void 0, opts);
+          const doc = new Document2.Document(void 0, opts);
           if (this.atDirectives)
             this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
           doc.range = [0, endOffset, endOffset];
@@ -35691,7 +35691,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -35775,7 +35775,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
+    exports.isScalar = isScalar4;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -37280,7 +37280,7 @@ var require_public_api = __commonJS({
   "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
-    var Document = require_Document();
+    var Document2 = require_Document();
     var errors = require_errors2();
     var log = require_log();
     var identity = require_identity();
@@ -37363,7 +37363,7 @@ var require_public_api = __commonJS({
       }
       if (identity.isDocument(value) && !_replacer)
         return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
+      return new Document2.Document(value, _replacer, options).toString(options);
     }
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments2;
@@ -37377,7 +37377,7 @@ var require_dist = __commonJS({
   "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
-    var Document = require_Document();
+    var Document2 = require_Document();
     var Schema = require_Schema();
     var errors = require_errors2();
     var Alias = require_Alias();
@@ -37393,7 +37393,7 @@ var require_dist = __commonJS({
     var publicApi = require_public_api();
     var visit = require_visit();
     exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
+    exports.Document = Document2.Document;
     exports.Schema = Schema.Schema;
     exports.YAMLError = errors.YAMLError;
     exports.YAMLParseError = errors.YAMLParseError;
@@ -39219,10 +39219,10 @@ var hostports = {
   items: { type: "string", format: "hostport" },
   uniqueItems: true
 };
-function unsettable(schema) {
-  const types = [].concat(schema.type);
-  const out = { ...schema, type: [...types, "null"] };
-  if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
+function unsettable(schema2) {
+  const types = [].concat(schema2.type);
+  const out = { ...schema2, type: [...types, "null"] };
+  if (Array.isArray(schema2.enum)) out.enum = [...schema2.enum, null];
   return out;
 }
 var NOT_NULL = { type: ["boolean", "number", "string", "array", "object"] };
@@ -39495,13 +39495,13 @@ async function addSource(api, subscriptionId, type) {
   const itemPath2 = `${path}/${encodeURIComponent(type)}`;
   let checks = 0;
   let landed = false;
-  const checked = withPostRetry(api, async () => {
+  const checked2 = withPostRetry(api, async () => {
     checks++;
     landed = await sourceExists(api, itemPath2);
     return !landed;
   });
   try {
-    await checked.post(path, { type });
+    await checked2.post(path, { type });
   } catch (err) {
     if (landed) return;
     if (checks > 0 && err instanceof ApiError && err.status === 409 && await sourceExists(api, itemPath2)) return;
@@ -39918,7 +39918,7 @@ function projectSchema() {
         format: "uri",
         description: "Base URL of the service (EDGEOPS_API_URL, --api-url)."
       },
-      concurrency: { type: "integer", minimum: 1, maximum: 256, description: "Actions run at once (default 8)." },
+      concurrency: { type: "integer", minimum: 1, maximum: 256, description: "Actions run at once (default 10)." },
       max_deletes: {
         type: "integer",
         minimum: 0,
@@ -40358,8 +40358,11 @@ function issuesFromAjv(errors, doc, address) {
 }
 
 // src/manifest/parse-file.ts
-var import_yaml2 = __toESM(require_dist(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync2 } from "node:fs";
+
+// src/manifest/yaml-scalars.ts
+var import_yaml2 = __toESM(require_dist(), 1);
 
 // src/manifest/yaml-tree.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -40455,6 +40458,322 @@ function toTree(contents, file, lines, docPos) {
   return { value, positions: walker.positions, keys: walker.keys };
 }
 
+// src/manifest/yaml-scalars.ts
+var GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
+var schema = new import_yaml2.Document().schema;
+var PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
+var TAG_OPTIONS = { intAsBigInt: false };
+function resolvePlain(text) {
+  const tag = PLAIN_TAGS.find((t) => t.test.test(text));
+  if (!tag) return text;
+  const resolved = tag.resolve(text, () => {
+    throw GIVE_UP;
+  }, TAG_OPTIONS);
+  const value = (0, import_yaml2.isScalar)(resolved) ? resolved.value : resolved;
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
+  throw GIVE_UP;
+}
+var KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
+var MAX_KEY = 1e3;
+function isKeyAt(text, col) {
+  const c = text[col];
+  if (c === '"' || c === "'") {
+    const end = quotedEnd(text, col);
+    return end > 0 && text[end] === ":";
+  }
+  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
+  return m !== null && text[col + m[0].length] === ":" && (col + m[0].length + 1 === text.length || text[col + m[0].length + 1] === " ");
+}
+function readKey(text, col) {
+  const c = text[col];
+  if (c === '"' || c === "'") {
+    const { value, end } = readQuoted(text, col);
+    if (typeof value !== "string" || end - col > MAX_KEY) throw GIVE_UP;
+    return { key: value, end };
+  }
+  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
+  if (!m || m[0].length > MAX_KEY) throw GIVE_UP;
+  const key = resolvePlain(m[0]);
+  if (typeof key !== "string") throw GIVE_UP;
+  return { key, end: col + m[0].length };
+}
+function quotedEnd(text, col) {
+  const q = text[col];
+  for (let i = col + 1; i < text.length; i++) {
+    const c = text[i];
+    if (q === '"' && c === "\\") i++;
+    else if (c === q) {
+      if (q === "'" && text[i + 1] === "'") i++;
+      else return i + 1;
+    }
+  }
+  return -1;
+}
+function readQuoted(text, col) {
+  const end = quotedEnd(text, col);
+  if (end < 0) throw GIVE_UP;
+  const body = text.slice(col + 1, end - 1);
+  if (text[col] === "'") return { value: body.replace(/''/g, "'"), end };
+  if (!body.includes("\\")) return { value: body, end };
+  try {
+    return { value: JSON.parse(text.slice(col, end)), end };
+  } catch {
+    throw GIVE_UP;
+  }
+}
+function plainStart(text, col, inFlow = false) {
+  const c = text[col];
+  if (c === "-") {
+    const next = text[col + 1];
+    return next !== void 0 && next !== " " && !(inFlow && ",[]{}".includes(next));
+  }
+  return !"?:,[]{}#&*!|>'\"%@`".includes(c) && c !== " ";
+}
+function restOfLine(text, end) {
+  let i = end;
+  while (text[i] === " ") i++;
+  if (i === text.length) return;
+  if (text[i] === "#" && i > end) return;
+  throw GIVE_UP;
+}
+function checked(value) {
+  try {
+    return scalar(value, { file: "", line: 0, col: 0 });
+  } catch {
+    throw GIVE_UP;
+  }
+}
+
+// src/manifest/yaml-common.ts
+var OUTSIDE = /[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
+var Reader = class {
+  constructor(file, lines) {
+    this.file = file;
+    this.lines = lines;
+  }
+  file;
+  lines;
+  positions = /* @__PURE__ */ new Map();
+  keys = /* @__PURE__ */ new Map();
+  i = 0;
+  at(line, col) {
+    return { file: this.file, line: line.no, col: col + 1 };
+  }
+  /** The document's top-level mapping. */
+  document() {
+    const first = this.lines[0];
+    if (isSeqEntry(first)) throw GIVE_UP;
+    const pos = this.at(first, first.indent);
+    const value = this.map(first.indent, "", pos);
+    if (this.i < this.lines.length) throw GIVE_UP;
+    return { value, pos, positions: this.positions, keys: this.keys };
+  }
+  block(indent, pointer) {
+    const line = this.lines[this.i];
+    const pos = this.at(line, line.indent);
+    return isSeqEntry(line) ? this.seq(line.indent, pointer, pos) : this.map(indent, pointer, pos);
+  }
+  map(indent, pointer, pos) {
+    this.positions.set(pointer, pos);
+    const out = {};
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i];
+      if (line.indent < indent) break;
+      if (line.indent > indent || isSeqEntry(line)) throw GIVE_UP;
+      const { key, end } = readKey(line.text, line.indent);
+      if (line.text[end] !== ":" || end + 1 < line.text.length && line.text[end + 1] !== " ") throw GIVE_UP;
+      if (Object.hasOwn(out, key)) throw GIVE_UP;
+      const child = childPointer(pointer, key);
+      const keyPos2 = this.at(line, line.indent);
+      this.keys.set(child, keyPos2);
+      this.i++;
+      let valueAt = end + 1;
+      while (line.text[valueAt] === " ") valueAt++;
+      let value;
+      if (valueAt === line.text.length || line.text[valueAt] === "#") {
+        const next = this.lines[this.i];
+        if (next && next.indent > indent) value = this.block(next.indent, child);
+        else if (next && next.indent === indent && isSeqEntry(next)) value = this.seq(indent, child, this.at(next, next.indent));
+        else {
+          this.positions.set(child, this.at(line, valueAt));
+          value = null;
+        }
+      } else {
+        value = this.inline(line, valueAt, child);
+      }
+      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
+    }
+    return out;
+  }
+  seq(indent, pointer, pos) {
+    this.positions.set(pointer, pos);
+    const out = [];
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i];
+      if (line.indent < indent) break;
+      if (line.indent > indent) throw GIVE_UP;
+      if (!isSeqEntry(line)) break;
+      const child = childPointer(pointer, out.length);
+      let col = indent + 1;
+      while (line.text[col] === " ") col++;
+      if (col === line.text.length || line.text[col] === "#" || col === indent + 1) throw GIVE_UP;
+      if (line.text[col] === "-" && (col + 1 === line.text.length || line.text[col + 1] === " ")) throw GIVE_UP;
+      if (isKeyAt(line.text, col)) {
+        line.indent = col;
+        out.push(this.map(col, child, this.at(line, col)));
+      } else {
+        this.i++;
+        out.push(this.inline(line, col, child));
+      }
+    }
+    return out;
+  }
+  /** A value that starts on `line` at `col` and ends on it (a scalar or a flow collection); the line is consumed. */
+  inline(line, col, pointer) {
+    const text = line.text;
+    const c = text[col];
+    let value;
+    let end;
+    if (c === '"' || c === "'") {
+      ({ value, end } = readQuoted(text, col));
+      this.positions.set(pointer, this.at(line, col));
+    } else if (c === "[" || c === "{") {
+      const flow = new FlowReader(this, line, text);
+      value = flow.value(col, pointer);
+      end = flow.pos;
+    } else {
+      if (!plainStart(text, col)) throw GIVE_UP;
+      const hash = text.indexOf(" #", col);
+      end = hash < 0 ? text.length : hash;
+      const raw = text.slice(col, end).trimEnd();
+      if (raw.endsWith(":") || raw.includes(": ")) throw GIVE_UP;
+      const pos = this.at(line, col);
+      this.positions.set(pointer, pos);
+      value = checked(resolvePlain(raw));
+      return value;
+    }
+    restOfLine(text, end);
+    return value;
+  }
+  record(pointer, line, col, key) {
+    (key ? this.keys : this.positions).set(pointer, this.at(line, col));
+  }
+};
+var FlowReader = class {
+  constructor(reader, line, text) {
+    this.reader = reader;
+    this.line = line;
+    this.text = text;
+  }
+  reader;
+  line;
+  text;
+  pos = 0;
+  spaces() {
+    while (this.text[this.pos] === " ") this.pos++;
+  }
+  value(col, pointer) {
+    this.pos = col;
+    const c = this.text[col];
+    this.reader.record(pointer, this.line, col);
+    if (c === '"' || c === "'") {
+      const { value, end } = readQuoted(this.text, col);
+      this.pos = end;
+      return value;
+    }
+    if (c === "[") return this.items(pointer);
+    if (c === "{") return this.entries(pointer);
+    if (!plainStart(this.text, col, true)) throw GIVE_UP;
+    const m = /^[^,[\]{}#:]+/.exec(this.text.slice(col));
+    if (!m) throw GIVE_UP;
+    const raw = m[0].trimEnd();
+    this.pos = col + m[0].length;
+    return checked(resolvePlain(raw));
+  }
+  items(pointer) {
+    const out = [];
+    this.pos++;
+    this.spaces();
+    if (this.text[this.pos] === "]") {
+      this.pos++;
+      return out;
+    }
+    for (; ; ) {
+      out.push(this.value(this.pos, childPointer(pointer, out.length)));
+      this.spaces();
+      const c = this.text[this.pos++];
+      if (c === "]") return out;
+      if (c !== ",") throw GIVE_UP;
+      this.spaces();
+      if (this.text[this.pos] === "]" || this.text[this.pos] === ",") throw GIVE_UP;
+    }
+  }
+  entries(pointer) {
+    const out = {};
+    this.pos++;
+    this.spaces();
+    if (this.text[this.pos] === "}") {
+      this.pos++;
+      return out;
+    }
+    for (; ; ) {
+      const keyAt2 = this.pos;
+      const { key, end } = readKey(this.text, keyAt2);
+      if (this.text[end] !== ":" || this.text[end + 1] !== " " || Object.hasOwn(out, key) || key === "__proto__") throw GIVE_UP;
+      const child = childPointer(pointer, key);
+      this.reader.record(child, this.line, keyAt2, true);
+      this.pos = end + 1;
+      this.spaces();
+      const c = this.text[this.pos];
+      if (c === void 0 || c === "," || c === "}" || c === "#") throw GIVE_UP;
+      out[key] = this.value(this.pos, child);
+      this.spaces();
+      const sep2 = this.text[this.pos++];
+      if (sep2 === "}") return out;
+      if (sep2 !== ",") throw GIVE_UP;
+      this.spaces();
+      if (this.text[this.pos] === "}" || this.text[this.pos] === ",") throw GIVE_UP;
+    }
+  }
+};
+function isSeqEntry(line) {
+  const t = line.text;
+  return t[line.indent] === "-" && (line.indent + 1 === t.length || t[line.indent + 1] === " ");
+}
+function splitDocuments(text) {
+  const docs = [[]];
+  let start = 0;
+  for (let no = 1; start <= text.length; no++) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    let indent = 0;
+    while (line[indent] === " ") indent++;
+    if (indent === 0 && (line.startsWith("---") || line.startsWith("...") || line.startsWith("%"))) {
+      if (!/^---\s*$/.test(line)) throw GIVE_UP;
+      docs.push([]);
+    } else if (indent < line.length && line[indent] !== "#") {
+      docs[docs.length - 1].push({ start, no, indent, text: line });
+    }
+    start = end + 1;
+  }
+  return docs;
+}
+function parseCommonYaml(text, file) {
+  if (OUTSIDE.test(text)) return void 0;
+  try {
+    const out = [];
+    for (const lines of splitDocuments(text)) {
+      if (lines.length > 0) out.push(new Reader(file, lines).document());
+    }
+    return out;
+  } catch (err) {
+    if (err === GIVE_UP) return void 0;
+    throw err;
+  }
+}
+
 // src/manifest/parse-file.ts
 function keyAt(text, offset) {
   const end = text.indexOf("\n", offset);
@@ -40478,22 +40797,30 @@ function parseFile(file) {
     out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code ?? err.message}` });
     return out;
   }
-  const lines = new import_yaml2.LineCounter();
-  const at = (offset) => ({ file: file.rel, ...lines.linePos(offset) });
-  for (const doc of (0, import_yaml2.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
+  return parseText(text, file.rel);
+}
+function parseText(text, file) {
+  const common2 = parseCommonYaml(text, file);
+  return common2 ? { docs: common2, issues: [] } : parseYamlText(text, file);
+}
+function parseYamlText(text, file) {
+  const out = { docs: [], issues: [] };
+  const lines = new import_yaml3.LineCounter();
+  const at = (offset) => ({ file, ...lines.linePos(offset) });
+  for (const doc of (0, import_yaml3.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
     if (doc.errors.length) {
       for (const e of doc.errors) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
       continue;
     }
     const contents = doc.contents;
-    if (contents === null || (0, import_yaml2.isScalar)(contents) && contents.value === null) continue;
+    if (contents === null || (0, import_yaml3.isScalar)(contents) && contents.value === null) continue;
     const pos = at(contents.range[0]);
-    if (!(0, import_yaml2.isMap)(contents)) {
+    if (!(0, import_yaml3.isMap)(contents)) {
       out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
       continue;
     }
     try {
-      const tree = toTree(contents, file.rel, lines, pos);
+      const tree = toTree(contents, file, lines, pos);
       out.docs.push({ ...tree, value: tree.value, pos });
     } catch (err) {
       if (!(err instanceof TreeError)) throw err;
@@ -46402,7 +46729,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var project = validate23;
-var schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 8)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
+var schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 10)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
 var formats8 = AJV_FORMATS.uri;
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;

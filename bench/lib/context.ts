@@ -15,7 +15,7 @@ export interface BenchContext {
 export interface Benchmark {
   /** Used on the command line: `npm run bench -- <name>`. */
   name: string;
-  /** Issue 6 item number. */
+  /** Its number in the table of bench/README.md. */
   id: number;
   title: string;
   run(ctx: BenchContext): Promise<Figure[]>;

@@ -8,7 +8,8 @@ import type { ProjectConfig } from '../manifest/document.ts';
 import { NAME_PATTERN } from '../manifest/schema-parts.ts';
 
 export const DEFAULT_STACK = 'default';
-export const DEFAULT_CONCURRENCY = 8;
+// Every kind's list (ten endpoints) has its first page in flight at once.
+export const DEFAULT_CONCURRENCY = 10;
 /** Seconds a run rides out the service being unreachable (a restart) before failing. */
 export const DEFAULT_RETRY_BUDGET = 60;
 

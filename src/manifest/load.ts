@@ -3,7 +3,7 @@
 import type { ManifestIssue } from '../errors.ts';
 import { dirname } from 'node:path';
 import type { LoadedManifests, ManifestDoc } from './document.ts';
-import { discover, type DiscoveredRoot } from './discover.ts';
+import { discover, type DiscoveredRoot, type FoundFile } from './discover.ts';
 import { parseFile, type ParsedDoc } from './parse-file.ts';
 import { readProjectFiles } from './project-file.ts';
 import { rememberKeyPositions } from './positions.ts';
@@ -46,24 +46,51 @@ function toManifestDoc(parsed: ParsedDoc, dir: string, issues: ManifestIssue[]):
   return doc;
 }
 
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The manifests of `paths`, read in one go (no await). */
 export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResult {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) loading.read(file);
+  return loading.result();
+}
+
+/**
+ * The same, yielding to the event loop between files: requests started before the manifests are read (the
+ * live state's lists) are sent and their answers parsed while the files are still being read.
+ */
+export async function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) {
+    await yieldToEventLoop();
+    loading.read(file);
+  }
+  return loading.result();
+}
+
+function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[]; read(file: FoundFile): void; result(): LoadResult } {
   const found = discover(paths, opts.cwd ?? process.cwd());
   const issues = [...found.issues];
   const project = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project.issues);
   const docs: ManifestDoc[] = [];
   const yielded = new Map<string, number>(); // file -> documents and problems in it
-  for (const file of found.manifests) {
-    const parsed = parseFile(file);
-    issues.push(...parsed.issues);
-    const dir = dirname(file.abs);
-    for (const p of parsed.docs) {
-      const doc = toManifestDoc(p, dir, issues);
-      if (doc) docs.push(doc);
-    }
-    yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
-  }
-  // A project file named alone yields settings, not documents: it counts as empty only when nothing else yields any.
-  const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
-  return { docs, config: project.config, issues, empty };
+  return {
+    files: found.manifests,
+    read(file) {
+      const parsed = parseFile(file);
+      issues.push(...parsed.issues);
+      const dir = dirname(file.abs);
+      for (const p of parsed.docs) {
+        const doc = toManifestDoc(p, dir, issues);
+        if (doc) docs.push(doc);
+      }
+      yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
+    },
+    result() {
+      // A project file named alone yields settings, not documents: it counts as empty only when nothing else yields any.
+      const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
+      return { docs, config: project.config, issues, empty };
+    },
+  };
 }

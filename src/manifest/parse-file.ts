@@ -5,6 +5,7 @@ import { isMap, isScalar, LineCounter, parseAllDocuments, type YAMLError } from 
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Obj } from '../kinds/resource-kind.ts';
 import type { FoundFile } from './discover.ts';
+import { parseCommonYaml } from './yaml-common.ts';
 import { toTree, TreeError, type Tree } from './yaml-tree.ts';
 
 export interface ParsedDoc extends Tree {
@@ -42,8 +43,20 @@ export function parseFile(file: FoundFile): ParsedFile {
     out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code ?? (err as Error).message}` });
     return out;
   }
+  return parseText(text, file.rel);
+}
+
+/** A file's text -> its documents: the common subset read directly, anything else by yaml (parseYamlText). */
+export function parseText(text: string, file: string): ParsedFile {
+  const common = parseCommonYaml(text, file);
+  return common ? { docs: common, issues: [] } : parseYamlText(text, file);
+}
+
+/** A file's text read by yaml's document API: every construct, and yaml's messages for what is not YAML. */
+export function parseYamlText(text: string, file: string): ParsedFile {
+  const out: ParsedFile = { docs: [], issues: [] };
   const lines = new LineCounter();
-  const at = (offset: number): SourcePos => ({ file: file.rel, ...lines.linePos(offset) });
+  const at = (offset: number): SourcePos => ({ file, ...lines.linePos(offset) });
   for (const doc of parseAllDocuments(text, { lineCounter: lines, prettyErrors: false })) {
     if (doc.errors.length) {
       for (const e of doc.errors) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
@@ -57,7 +70,7 @@ export function parseFile(file: FoundFile): ParsedFile {
       continue;
     }
     try {
-      const tree = toTree(contents, file.rel, lines, pos);
+      const tree = toTree(contents, file, lines, pos);
       out.docs.push({ ...tree, value: tree.value as Obj, pos });
     } catch (err) {
       if (!(err instanceof TreeError)) throw err;

@@ -3,7 +3,7 @@
 import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
 import type { DiscoveredRoot } from './discover.ts';
 import type { DesiredState } from './document.ts';
-import { loadManifests } from './load.ts';
+import { loadManifestsYielding, yieldToEventLoop } from './load.ts';
 import { resolveDocs } from './resolve.ts';
 import { checkRules } from './rules.ts';
 import { validateDocs } from './validate.ts';
@@ -55,15 +55,15 @@ export function sortIssues(issues: ManifestIssue[]): ManifestIssue[] {
 export async function readDesiredState(paths: string[], opts: ReadOptions = {}): Promise<DesiredState> {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  const loaded = loadManifests(paths, { cwd });
+  const loaded = await loadManifestsYielding(paths, { cwd });
   // Problems reading what is there come first: a file that fails to parse is not an empty path.
   if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? 'default';
-  const issues = [
-    ...loaded.issues,
-    ...validateDocs(loaded.docs),
-    ...checkRules(loaded.docs, { stack }),
-  ];
+  // Each stage lets answers to requests in flight be handled before it runs (see loadManifestsYielding).
+  const issues = [...loaded.issues, ...validateDocs(loaded.docs)];
+  await yieldToEventLoop();
+  issues.push(...checkRules(loaded.docs, { stack }));
+  await yieldToEventLoop();
   const resolved = resolveDocs(loaded.docs, { env, cwd });
   issues.push(...resolved.issues);
   if (issues.length) throw new ManifestError(sortIssues(issues));

@@ -22,7 +22,7 @@ export function projectSchema(): Schema {
         format: 'uri',
         description: 'Base URL of the service (EDGEOPS_API_URL, --api-url).',
       },
-      concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'Actions run at once (default 8).' },
+      concurrency: { type: 'integer', minimum: 1, maximum: 256, description: 'Actions run at once (default 10).' },
       max_deletes: {
         type: 'integer',
         minimum: 0,

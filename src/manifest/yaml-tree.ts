@@ -100,7 +100,8 @@ class Walker {
   }
 }
 
-function scalar(value: unknown, pos: SourcePos): Json {
+/** A scalar's value as JSON data; TreeError for what JSON cannot hold. */
+export function scalar(value: unknown, pos: SourcePos): Json {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new TreeError(pos, 'numbers must be finite (.inf and .nan have no JSON form)');

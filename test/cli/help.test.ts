@@ -14,7 +14,7 @@ describe('--help', () => {
     ['validate', ['Exit codes: 0 valid, 1 invalid', '$ edgeops validate examples/basic']],
     ['plan', ['--format <format>', '--detailed-exitcode', '--api-url <url>', 'EDGEOPS_API_URL', 'EDGEOPS_API_KEY', 'EDGEOPS_STACK', '--local', '--no-color',
       'with --detailed-exitcode: 0 no changes, 2 changes', '$ edgeops plan examples/basic --local']],
-    ['apply', ['--auto-approve', '--concurrency <n>', 'default 8', '$ edgeops apply examples/basic --local --auto-approve']],
+    ['apply', ['--auto-approve', '--concurrency <n>', 'default 10', '$ edgeops apply examples/basic --local --auto-approve']],
     ['serve', ['--host <host>', '--port <port>', '--api-key <key>', '--db <file>', '--rate-limit <n>', 'SIGINT or SIGTERM',
       '$ edgeops serve --port 4010 --api-key dev --db ./edge.db']],
   ])('edgeops %s --help shows its options and examples', async (cmd, expected) => {

@@ -11,7 +11,7 @@ import { assertDeletesAllowed, deleteStatusLine, markDestroy } from '../../engin
 import { checkSavedPlan } from '../../engine/saved-plan-check.ts';
 import { liveNames } from '../../engine/plan-names.ts';
 import { KINDS } from '../../kinds/index.ts';
-import { computePlan, executeAndCheck, loadDesired } from '../../pipeline.ts';
+import { computePlan, executeAndCheck, loadDesired, startFetch } from '../../pipeline.ts';
 import type { PlanContext } from '../../pipeline.ts';
 import { createApplyProgress } from '../../render/apply-progress.ts';
 import { applySummary } from '../../render/apply-report.ts';
@@ -25,6 +25,7 @@ import { trapInterrupts } from '../interrupt.ts';
 import { checksumOf, keyMaterial, readSavedPlan } from '../saved-plans.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 import { applyLockOptions, lockTimeoutOption } from '../apply-lock.ts';
+import { settingsBeforeManifests } from '../settings-ahead.ts';
 
 interface ApplyFlags extends SharedFlags {
   autoApprove?: boolean;
@@ -72,10 +73,16 @@ Examples:
       if (paths.length === 0) throw new ConfigError('no manifest paths given: apply PATH... (or --plan FILE, which records them)');
       // A saved destroy re-reads its empty paths, so that the refusal without --destroy names the real reason.
       const allowEmpty = flags.destroy === true || saved?.plan.destroy !== undefined;
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
-      learnSecrets(ctx, desired);
       const isTTY = ctx.stdout.isTTY === true;
-      const settings = resolveSettings(flags, ctx.env, desired.config, isTTY);
+      // With the settings known before the manifests (settingsBeforeManifests), the manifests load while the
+      // lock is taken and the lists are fetched; otherwise they are read first, as the settings need them.
+      let ahead = settingsBeforeManifests(paths, flags, ctx);
+      if (saved && ahead && saved.stack !== ahead.stack) ahead = undefined;
+      const loading = loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
+      loading.catch(() => undefined); // awaited below, before anything is printed
+      const loadedFirst = ahead ? undefined : await loading;
+      if (loadedFirst) learnSecrets(ctx, loadedFirst);
+      const settings = ahead ?? resolveSettings(flags, ctx.env, loadedFirst!.config, isTTY);
       if (saved && saved.stack !== settings.stack) {
         throw new ConfigError(`${flags.plan} is a plan for stack "${saved.stack}", but this run is for stack "${settings.stack}"`);
       }
@@ -83,13 +90,24 @@ Examples:
       // Ctrl-C (or SIGTERM) at any point from here on ends the run with exit 1 and the lock released: while
       // the lock is taken or the plan made, at once; during the apply, once the actions in flight have finished.
       const interrupt = trapInterrupts(ctx);
-      const signal = AbortSignal.any([interrupt.signal, ...(lockOptions.signal ? [lockOptions.signal] : [])]);
+      // Invalid manifests stop a wait for the lock: their problems are the run's outcome.
+      const invalid = new AbortController();
+      loading.catch(() => invalid.abort());
+      const signal = AbortSignal.any([interrupt.signal, invalid.signal, ...(lockOptions.signal ? [lockOptions.signal] : [])]);
       // The lock is held from before the plan until the apply has finished: two applies of one stack never
-      // both plan a create of the same resource (README "Reliability").
+      // both plan a create of the same resource (README "Reliability"). So the lists start once it is held:
+      // a list read before could miss what the previous holder was still writing.
       await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
         interrupt.onForcedExit(() => lock.release());
         const material = keyMaterial(settings, ctx.env);
-        const fresh = await unlessInterrupted(interrupt.signal, 'while planning', () => computePlan(desired, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt }));
+        const adopt = saved?.adopt ?? settings.adopt;
+        const live = startFetch(api, { stack: settings.stack });
+        const fresh = await unlessInterrupted(interrupt.signal, 'while planning', async () => {
+          const loaded = await loading;
+          learnSecrets(ctx, loaded);
+          return computePlan(loaded, api, { stack: settings.stack, adopt, live });
+        });
+        const { desired } = fresh;
         let planned: PlanContext = fresh;
         let approved = flags.autoApprove === true;
         if (saved) {
@@ -145,7 +163,11 @@ Examples:
         if (result.interrupted) throw new AbortedError('apply interrupted; run it again to converge');
         if (selfCheck) throw selfCheck;
         if (!result.ok) throw new ApplyFailedError('apply failed (see the failures above)');
-      })).finally(() => interrupt.dispose());
+      })).catch(async (err: unknown) => {
+        // The manifests' problems come first, whatever the service said meanwhile (a refused lock, a 401).
+        await loading;
+        throw err;
+      }).finally(() => interrupt.dispose());
       done(0);
     });
 }

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { openSnapshotApi } from '../../client/snapshot.ts';
-import { computePlan, loadDesired } from '../../pipeline.ts';
+import { computePlan, loadDesired, startFetch, type PlanContext } from '../../pipeline.ts';
 import type { Plan } from '../../engine/plan-data.ts';
 import { deleteStatusLine, markDestroy } from '../../engine/safety.ts';
 import { KINDS } from '../../kinds/index.ts';
@@ -15,7 +15,8 @@ import { withConnection } from '../connect.ts';
 import { learnSecrets, type CliContext } from '../context.ts';
 import { withJsonError } from '../json-error.ts';
 import { checksumOf, keyMaterial, writeSavedPlan } from '../saved-plans.ts';
-import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
+import { addAdoptOptions, addSharedOptions, resolveSettings, type Settings, type SharedFlags } from '../settings.ts';
+import { settingsBeforeManifests } from '../settings-ahead.ts';
 
 export type PlanFormat = 'text' | 'json' | 'markdown';
 const FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown'];
@@ -35,6 +36,30 @@ export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, foote
     case 'markdown': return renderPlanMarkdown(plan) + renderFooterMarkdown(footer);
     case 'text': return renderPlanText(plan, { color }) + renderFooterText(footer);
   }
+}
+
+/**
+ * The manifests and the plan. Against a service, the live state's lists start before the manifests are read
+ * and run while they load, when the settings allow (settingsBeforeManifests).
+ */
+async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Promise<PlanContext & { settings: Settings }> {
+  const ahead = flags.against ? undefined : settingsBeforeManifests(paths, flags, ctx);
+  if (ahead) {
+    return withConnection(ahead, paths, async ({ api }) => {
+      const live = startFetch(api, { stack: ahead.stack });
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
+      learnSecrets(ctx, desired);
+      return { ...(await computePlan(desired, api, { stack: ahead.stack, adopt: ahead.adopt, live })), settings: ahead };
+    });
+  }
+  const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
+  learnSecrets(ctx, desired);
+  const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
+  const options = { stack: settings.stack, adopt: settings.adopt };
+  const planContext = flags.against
+    ? await computePlan(desired, openSnapshotApi(flags.against), options)
+    : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
+  return { ...planContext, settings };
 }
 
 export function registerPlan(program: Command, ctx: CliContext, done: (code: number) => void): void {
@@ -66,15 +91,8 @@ applies only if a fresh plan has exactly that checksum.`)
     // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
     .action(async (paths: string[], flags: PlanFlags) => withJsonError(ctx, flags.jsonOut, async () => {
       const format = flags.format as PlanFormat; // commander has checked it against FORMATS
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
-      learnSecrets(ctx, desired);
-      const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-      const options = { stack: settings.stack, adopt: settings.adopt };
-      const planned = flags.against
-        ? await computePlan(desired, openSnapshotApi(flags.against), options)
-        : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
-      const { live } = planned;
-      const plan = markDestroy(planned.plan, live, KINDS, desired.config);
+      const { desired, settings, plan: draft, live } = await planned(ctx, paths, flags);
+      const plan = markDestroy(draft, live, KINDS, desired.config);
       const material = keyMaterial(settings, ctx.env);
       const checksum = checksumOf(plan, material);
       const footer: PlanFooter = { deletes: deleteStatusLine(plan, desired.config) };
@@ -82,7 +100,7 @@ applies only if a fresh plan has exactly that checksum.`)
       ctx.out(renderPlan(plan, format, settings.color, footer));
       if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(renderPlan(plan, 'json', false, footer)));
       if (flags.out) {
-        const note = writeSavedPlan(ctx, { file: flags.out, plan, live, paths, adopt: options.adopt, checksum, material });
+        const note = writeSavedPlan(ctx, { file: flags.out, plan, live, paths, adopt: settings.adopt, checksum, material });
         // Notes go to stderr unless the output is text, so JSON and Markdown on stdout stay clean.
         const say = (text: string): void => (format === 'text' ? ctx.out(text) : ctx.err(text));
         say(`Saved the plan to ${flags.out}; apply exactly it with: edgeops apply --plan ${flags.out}\n`);

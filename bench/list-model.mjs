@@ -1,0 +1,38 @@
+// The list-everything model of a plan (the way decK works): parse the same YAML files, then list every
+// collection with 10 requests in flight, following next_page_uri, with the same HTTP client as edgeops
+// (undici). Plain JavaScript run by node itself, so its start-up is node's and nothing more.
+// Usage: node bench/list-model.mjs URL KEY DIR PATH... ; prints {"docs","items","pages":{path:n}}.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { parseAllDocuments } from 'yaml';
+
+const [url, key, dir, ...paths] = process.argv.slice(2);
+let docs = 0;
+for (const name of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+  for (const doc of parseAllDocuments(readFileSync(join(dir, name), 'utf8'))) if (doc.toJS() !== null) docs++;
+}
+const origin = new URL(url);
+const pool = new Pool(origin.origin, { connections: 10 });
+const headers = { authorization: `Bearer ${key}`, 'service-version': '2', accept: 'application/json' };
+const pages = {};
+let items = 0;
+async function listAll(path) {
+  pages[path] = 0;
+  for (let next = origin.pathname.replace(/\/$/, '') + path; next; ) {
+    const res = await pool.request({ method: 'GET', path: next, headers });
+    const body = JSON.parse(await res.body.text());
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
+    pages[path]++;
+    const list = Object.values(body).find(Array.isArray) ?? [];
+    items += list.length;
+    next = body.next_page_uri ? new URL(body.next_page_uri).pathname + new URL(body.next_page_uri).search : null;
+  }
+}
+// At most 10 lists at once (one request each in flight).
+const queue = [...paths];
+await Promise.all(Array.from({ length: Math.min(10, queue.length) }, async () => {
+  while (queue.length) await listAll(queue.shift());
+}));
+await pool.close();
+process.stdout.write(`${JSON.stringify({ docs, items, pages })}\n`);

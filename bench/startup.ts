@@ -1,0 +1,49 @@
+// Benchmark 9: start-up as a user feels it: `edgeops --version` and `edgeops validate examples/full` against
+// `node -e 0` (the least a Node program costs), paired, medians of whole-process times.
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CLI_ENTRY, expectExit, repoRoot, timeEdgeops, timeProcess } from './lib/cli.ts';
+import type { Benchmark } from './lib/context.ts';
+import { ms, spread, type Figure } from './lib/figure.ts';
+import { median } from './lib/measure.ts';
+
+export const startup: Benchmark = {
+  name: 'startup',
+  id: 9,
+  title: 'edgeops --version and validate examples/full vs node -e 0',
+  async run(ctx) {
+    const reps = process.env.BENCH_QUICK ? 1 : 9;
+    const node = () => timeProcess(process.execPath, ['-e', '0']);
+    const version = () => timeEdgeops(['--version']);
+    // A copy of examples/full with its certificates made (they are never committed), so validate reads them.
+    const full = join(ctx.tmp, 'examples-full');
+    await cp(join(repoRoot, 'examples', 'full'), full, { recursive: true });
+    expectExit(await timeProcess(process.execPath, [join(repoRoot, 'examples', 'make-certs.mjs'), full]), [0], 'make-certs');
+    const validate = () => timeEdgeops(['validate', full]);
+    const s: Record<'node' | 'version' | 'validate', number[]> = { node: [], version: [], validate: [] };
+    await node();
+    expectExit(await version(), [0], 'edgeops --version');
+    expectExit(await validate(), [0], 'edgeops validate');
+    for (let i = 0; i < reps; i++) {
+      s.node.push((await node()).ms);
+      s.version.push(expectExit(await version(), [0], 'edgeops --version').ms);
+      s.validate.push(expectExit(await validate(), [0], 'edgeops validate').ms);
+    }
+    const n = median(s.node);
+    const v = median(s.version);
+    const val = median(s.validate);
+    const note = `node -e 0 ${spread(s.node)}; entry ${CLI_ENTRY}`;
+    const figures: Figure[] = [
+      { name: 'startup/version', values: [['node -e 0', ms(n)], ['edgeops --version', ms(v)]], ratio: v / n, target: '<= 2.5x', ok: v / n <= 2.5, note: `${note}; --version ${spread(s.version)}` },
+      {
+        name: 'startup/validate-full',
+        values: [['node -e 0', ms(n)], ['edgeops validate examples/full', ms(val)]],
+        ratio: val / n,
+        target: '<= 4x',
+        ok: val / n <= 4,
+        note: `validate ${spread(s.validate)}`,
+      },
+    ];
+    return figures;
+  },
+};

@@ -1,0 +1,19 @@
+// The settings of a run as known before its manifests are read: flags, environment and the project file
+// (edgeops.yaml, read first and on its own). With them a command starts its network work (the live state's
+// lists, the stack lock) while the manifests load. Undefined when the project file or a setting is invalid
+// or the service is not named: the run then reads the manifests first and reports their problems, then the
+// setting's, as it always has.
+import { readProjectConfig } from '../manifest/project-file.ts';
+import type { CliContext } from './context.ts';
+import { resolveSettings, type Settings, type SharedFlags } from './settings.ts';
+
+export function settingsBeforeManifests(paths: string[], flags: SharedFlags, ctx: CliContext): Settings | undefined {
+  const project = readProjectConfig(paths, process.cwd());
+  if (project.issues.length > 0) return undefined;
+  try {
+    const settings = resolveSettings(flags, ctx.env, project.config, ctx.stdout.isTTY === true);
+    return settings.local || (settings.apiUrl && settings.apiKey) ? settings : undefined;
+  } catch {
+    return undefined;
+  }
+}
