@@ -202,7 +202,7 @@ describe('the official TypeScript client', () => {
     expect((await m.edgeRouteBackendModule.replace({ ...item, module: { backendId: tg.id } })).backend.id).toBe(tg.id);
     const policy = await client.ipPolicies.create({});
     expect((await m.edgeRouteIpRestrictionModule.replace({ ...item, module: { ipPolicyIds: [policy.id] } })).enabled).toBe(true);
-    const headers = await m.edgeRouteResponseHeadersModule.replace({ ...item, module: { add: { 'x-served-by': 'edge' }, remove: [] } });
+    const headers = await m.edgeRouteResponseHeadersModule.replace({ ...item, module: { add: { 'x-served-by': 'edge' }, remove: [] } } as never);
     expect(headers.add).toEqual({ xServedBy: 'edge' });
     for (const mod of [m.edgeRouteBackendModule, m.edgeRouteIpRestrictionModule, m.edgeRouteResponseHeadersModule]) {
       expect((await mod.get(item)).enabled).toBe(true);
