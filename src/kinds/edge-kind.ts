@@ -21,6 +21,7 @@ export const TCP_MODULES: Normalizers = {
   backend: modules.backend,
   ip_restriction: modules.ipRestriction,
   policy: modules.policy,
+  traffic_policy: modules.trafficPolicy,
 };
 
 export const TLS_MODULES: Normalizers = {
@@ -43,7 +44,7 @@ export function edgeKind(opts: {
   refs: readonly RefField[];
 }): ResourceKind {
   const moduleNames = Object.keys(opts.modules);
-  return markerKind({
+  return modules.sendingPolicyText(markerKind({
     kind: opts.kind,
     idPrefix: opts.idPrefix,
     path: opts.path,
@@ -53,5 +54,5 @@ export function edgeKind(opts: {
     refs: opts.refs,
     modules: moduleNames,
     adoptKeys: hostportKeys,
-  });
+  }));
 }
