@@ -87,9 +87,12 @@ export function trafficPolicyModule(phases: readonly string[]): Schema {
   return unsettable({
     ...object({
       enabled,
+      // A mapping other than {file}/{env} is the document itself; anything else is its text or where to read it.
       value: {
         description: `The policy document (${phases.join(', ')}): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.`,
-        anyOf: [document, { $ref: SECRET_REF }],
+        if: { type: 'object', propertyNames: { not: { enum: ['file', 'env'] } } },
+        then: document,
+        else: { $ref: SECRET_REF },
       },
     }, ['value']),
     description: 'Traffic policy: a document of phases, each a list of rules with expressions and actions.',
