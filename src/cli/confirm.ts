@@ -13,12 +13,18 @@ export async function confirmApply(ctx: CliContext): Promise<void> {
   const rl = createInterface({ input: ctx.stdin, output: ctx.stdout });
   const interrupted = new AbortController();
   rl.on('SIGINT', () => interrupted.abort());
+  // Ctrl-D (end of input) at the prompt is an answer too: not "yes".
+  let ended = false;
+  rl.on('close', () => {
+    ended = true;
+  });
   try {
     ctx.out(`${CONFIRM_QUESTION}\n`);
     const answer = await rl.question('  Enter a value: ', { signal: interrupted.signal });
     if (answer.trim() !== 'yes') throw new AbortedError('Apply cancelled: the answer was not "yes".');
   } catch (err) {
     if (interrupted.signal.aborted) throw new AbortedError('Apply cancelled.');
+    if (ended || (err as { code?: unknown }).code === 'ABORT_ERR') throw new AbortedError('Apply cancelled: no answer (end of input).');
     throw err;
   } finally {
     rl.close();

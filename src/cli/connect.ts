@@ -45,6 +45,16 @@ async function connectLocal(paths: string[], concurrency: number): Promise<Conne
   };
 }
 
+/** The first slow-request notice of a run, on stderr (the next ones would say the same). */
+function onceOnStderr(): (line: string) => void {
+  let said = false;
+  return (line) => {
+    if (said) return;
+    said = true;
+    process.stderr.write(`edgeops: ${line}\n`);
+  };
+}
+
 export async function connect(settings: Settings, paths: string[]): Promise<Connection> {
   if (settings.local) return connectLocal(paths, settings.concurrency);
   if (!settings.apiUrl) {
@@ -53,7 +63,9 @@ export async function connect(settings: Settings, paths: string[]): Promise<Conn
   if (!settings.apiKey) {
     throw new ConfigError('no API key: pass --api-key or set EDGEOPS_API_KEY; or use --local for the embedded service');
   }
-  const api = createApi({ url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency });
+  const api = createApi({
+    url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, onSlow: onceOnStderr(),
+  });
   return { api, target: settings.apiUrl, close: () => api.close() };
 }
 
