@@ -1,7 +1,7 @@
 // The service a command talks to: the one named by --api-url/--api-key, or with --local the embedded service,
 // started in this process on a SQLite file under .edgeops/ next to the manifests. The service code is reached
 // only by the lazy import() below (the import wall of DESIGN 9.6): runs against a remote service never load it.
-import { mkdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createApi } from '../client/http.ts';
 import { ConfigError } from '../errors.ts';
@@ -28,9 +28,43 @@ export function localDir(paths: string[]): string {
   }
 }
 
+const ignoreText = (dir: string): string => (existsSync(join(dir, '.gitignore')) ? readFileSync(join(dir, '.gitignore'), 'utf8') : '');
+
+/**
+ * Whether `.edgeops/` in `dir` needs ignoring: `dir` is inside a git work tree (a `.git` in it or above it)
+ * and no .gitignore from `dir` up to the work tree's root ignores it already.
+ */
+function needsIgnoring(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    const pattern = at === dir ? /^\/?\.edgeops\/?\s*$/m : /^(\*\*\/)?\.edgeops\/?\s*$/m;
+    if (pattern.test(ignoreText(at))) return false;
+    if (existsSync(join(at, '.git'))) return true;
+    if (dirname(at) === at) return false;
+  }
+}
+
+/**
+ * A freshly made `.edgeops/` inside a git work tree is added to the .gitignore beside it (made if absent), so
+ * `git add -A` does not commit the local database; if that file cannot be written, the user is told how.
+ */
+function ignoreLocalDir(parent: string, say: (line: string) => void): void {
+  if (!needsIgnoring(parent)) return;
+  const file = join(parent, '.gitignore');
+  const current = ignoreText(parent);
+  try {
+    appendFileSync(file, `${current === '' || current.endsWith('\n') ? '' : '\n'}# edgeops --local: the embedded service's database\n.edgeops/\n`);
+    say(`created .edgeops/ for the local database and added it to ${file}`);
+  } catch {
+    say(`created .edgeops/ for the local database; keep it out of git: echo .edgeops/ >> ${file}`);
+  }
+}
+
 async function connectLocal(paths: string[], concurrency: number): Promise<Connection> {
-  const dir = join(localDir(paths), '.edgeops');
+  const parent = localDir(paths);
+  const dir = join(parent, '.edgeops');
+  const made = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
+  if (made) ignoreLocalDir(parent, (line) => process.stderr.write(`edgeops: ${line}\n`));
   const dbFile = join(dir, 'local.db');
   const { startService } = await import('../service/server.ts');
   const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
