@@ -2,7 +2,7 @@
 // exit 1, never "internal error": a stopped service, a host that does not resolve, https:// to a plain-HTTP
 // service, a service that accepts connections and never answers (with a short --timeout), a bad --timeout, and
 // `serve --db` paths that cannot be a database.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -79,6 +79,20 @@ describe('a service that cannot be reached', () => {
     }
     const env = await edgeops(['plan', manifests, '--api-url', svc.url, '--api-key', 'k'], { cwd: base, env: { EDGEOPS_TIMEOUT: 'x' } });
     expectOneLine(env, /^edgeops: EDGEOPS_TIMEOUT: timeout must be/);
+  });
+});
+
+describe('manifest syntax', () => {
+  it('an unclosed quote is reported where it opens, not where the file ends', async () => {
+    const dir = join(base, 'quotes');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.yaml'), 'kind: IPPolicy\nname: office # it\'s ours\ndescription: "unclosed\nmetadata: {a: \'x\'\'y\'}\n---\nkind: IPPolicy\nname: second\n');
+    writeFileSync(join(dir, 'b.yaml'), "kind: IPPolicy\nname: b\ndescription: it's fine\nmetadata: {note: 'open}\n");
+    const r = await edgeops(['validate', dir], { cwd: base });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('a.yaml:3:14: invalid YAML: the double-quoted value starting here is never closed');
+    expect(r.stderr).toContain('b.yaml:4:18: invalid YAML: the single-quoted value starting here is never closed');
+    expect(r.stderr).not.toContain('internal error');
   });
 });
 
