@@ -6541,9 +6541,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve6, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve5(data);
+              return err ? reject(err) : resolve6(data);
             });
           });
         }
@@ -6581,9 +6581,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve6, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve5(data);
+              return err2 ? reject(err2) : resolve6(data);
             });
           });
         }
@@ -10089,8 +10089,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve5, reject) => {
-        res = resolve5;
+      const promise = new Promise((resolve6, reject) => {
+        res = resolve6;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -11516,12 +11516,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve6, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve6;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -12405,12 +12405,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve6, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve6;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -12727,16 +12727,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve5;
+            this[kClosedResolve] = resolve6;
           } else {
-            resolve5(null);
+            resolve6(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request = requests[i];
@@ -12749,7 +12749,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve5(null);
+            resolve6(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -13156,8 +13156,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve5) => {
-            this[kClosedResolve] = resolve5;
+          return new Promise((resolve6) => {
+            this[kClosedResolve] = resolve6;
           });
         }
       }
@@ -14279,7 +14279,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve5, reject) => {
+        const socket = await new Promise((resolve6, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -14289,7 +14289,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve5(socket2);
+              resolve6(socket2);
             }
           });
         });
@@ -14299,14 +14299,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve5, reject) => {
+        await new Promise((resolve6, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve5();
+            resolve6();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -14315,14 +14315,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve5();
+            resolve6();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve5, reject) => {
+        await new Promise((resolve6, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -14330,7 +14330,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve5();
+            resolve6();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -14373,8 +14373,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve5, reject) => {
-                      finalSocket.once("secureConnect", resolve5);
+                    await new Promise((resolve6, reject) => {
+                      finalSocket.once("secureConnect", resolve6);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -15507,7 +15507,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -15521,11 +15521,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve5(null);
+                resolve6(null);
               }
             });
           } else {
-            this.on("close", resolve5);
+            this.on("close", resolve6);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -15553,7 +15553,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve5, reject) => {
+      return new Promise((resolve6, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -15568,7 +15568,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve5,
+              resolve: resolve6,
               reject,
               length: 0,
               body: []
@@ -15642,18 +15642,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve5, stream, length } = consume2;
+      const { type, body, resolve: resolve6, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve5(chunksDecode(body, length, encoding));
+          resolve6(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve5(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve6(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve5(chunksConcat(body, length).buffer);
+          resolve6(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve5(new Blob(body, { type: stream[kContentType] }));
+          resolve6(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve5(chunksConcat(body, length));
+          resolve6(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -15843,9 +15843,9 @@ var require_api_request = __commonJS({
     };
     function request(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           request.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -16057,9 +16057,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -16347,9 +16347,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -16442,9 +16442,9 @@ var require_api_connect = __commonJS({
     };
     function connect2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           connect2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -17718,7 +17718,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile, mkdir } = __require("node:fs/promises");
-    var { dirname: dirname4, resolve: resolve5 } = __require("node:path");
+    var { dirname: dirname5, resolve: resolve6 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -17919,7 +17919,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile(resolve5(path), "utf8");
+          const data = await readFile(resolve6(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -17948,8 +17948,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve5(path);
-        await mkdir(dirname4(resolvedPath), { recursive: true });
+        const resolvedPath = resolve6(path);
+        await mkdir(dirname5(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -25928,7 +25928,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve5, reject) => agent.dispatch(
+        return new Promise((resolve6, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -26016,7 +26016,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve5({
+              resolve6({
                 status,
                 statusText,
                 headersList,
@@ -26069,7 +26069,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve5({
+              resolve6({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -26093,7 +26093,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve5({
+              resolve6({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -30445,11 +30445,41 @@ function responseError(status, text, operation) {
   if (text.length === 0) message = "empty error response";
   return new ApiError({ status, errorCode, message, operation });
 }
-function transportError(err, operation) {
+function describeTransportFailure(code2, rawMessage, at) {
+  const { url } = at;
+  const host = (() => {
+    try {
+      return new URL(url).hostname;
+    } catch {
+      return url;
+    }
+  })();
+  const where4 = "--api-url / EDGEOPS_API_URL";
+  if (code2 === "ECONNREFUSED") return `cannot connect to ${url}: connection refused; is the service running there? (start one with "edgeops serve", or check ${where4})`;
+  if (code2 === "ENOTFOUND" || code2 === "EAI_AGAIN" || code2 === "EAI_NONAME") {
+    return `cannot reach ${url}: the host name "${host}" does not resolve (DNS lookup failed${code2 === "EAI_AGAIN" ? ", temporarily" : ""}); check ${where4}`;
+  }
+  if (/^ERR_SSL|^EPROTO$|^ERR_TLS/.test(code2) || /wrong version number|packet length too long|ssl3_get_record|tls/i.test(rawMessage)) {
+    return `TLS handshake with ${url} failed: the server does not speak TLS there (a plain-HTTP service? then use http://); ${code2}`;
+  }
+  if (code2 === "UND_ERR_HEADERS_TIMEOUT" || code2 === "UND_ERR_BODY_TIMEOUT" || code2 === "ETIMEDOUT" || code2 === "UND_ERR_CONNECT_TIMEOUT") {
+    const what = code2 === "UND_ERR_CONNECT_TIMEOUT" ? "could not open a connection" : "accepted the connection but sent no answer";
+    return `no answer from ${url} within ${seconds(at.timeoutMs)}: the server ${what} (a hung service or a proxy?); raise the wait with --timeout SECONDS or EDGEOPS_TIMEOUT`;
+  }
+  if (code2 === "ECONNRESET" || code2 === "UND_ERR_SOCKET" || code2 === "EPIPE") {
+    return `the connection to ${url} was closed before an answer (${code2}); the service stopped, or something between us dropped it`;
+  }
+  if (code2 === "EHOSTUNREACH" || code2 === "ENETUNREACH") return `cannot reach ${url}: no route to the host (${code2}); check the network and ${where4}`;
+  return `cannot reach ${url}: ${code2}: ${rawMessage.split("\n")[0]}`;
+}
+function transportError(err, operation, at) {
   const e = err;
-  const errorCode = typeof e.code === "string" ? e.code : "ERR_TRANSPORT";
+  const errorCode = typeof e.code === "string" ? e.code : typeof e.cause?.code === "string" ? e.cause.code : "ERR_TRANSPORT";
   const message = typeof e.message === "string" ? e.message : String(err);
-  return new ApiError({ status: 0, errorCode, message, operation });
+  const opts = { status: 0, errorCode, message, operation };
+  if (!at) return new ApiError(opts);
+  const detail = typeof e.cause?.message === "string" ? `${message} ${e.cause.message}` : message;
+  return new TransportError(opts, `${describeTransportFailure(errorCode, detail, at)} [${operation}]`);
 }
 function invalidResponse(status, operation, why) {
   return new ApiError({ status, errorCode: "ERR_INVALID_RESPONSE", message: why, operation });
@@ -30463,12 +30493,19 @@ function postTimedOut(err, timeoutMs) {
     operation: err.operation
   });
 }
-var MAX_MESSAGE;
+var MAX_MESSAGE, seconds, TransportError;
 var init_api_error = __esm({
   "src/client/api-error.ts"() {
     "use strict";
     init_errors();
     MAX_MESSAGE = 500;
+    seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
+    TransportError = class extends ApiError {
+      constructor(opts, line) {
+        super(opts);
+        this.message = line;
+      }
+    };
   }
 });
 
@@ -30653,7 +30690,7 @@ var init_retry = __esm({
       }
     };
     retryAfter = /* @__PURE__ */ new WeakMap();
-    realSleep = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
+    realSleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
   }
 });
 
@@ -30664,7 +30701,7 @@ var init_scheduler = __esm({
     "use strict";
     MIN_SAMPLES = 4;
     GROWTH = 1.25;
-    realSleep2 = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
+    realSleep2 = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
     Scheduler = class {
       constructor(opts) {
         this.opts = opts;
@@ -30706,7 +30743,7 @@ var init_scheduler = __esm({
        * urgent task starts at once (see the header).
        */
       run(task, retry = false, urgent = false) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           const start = () => {
             const generation = this.generation;
             this.inFlight++;
@@ -30720,7 +30757,7 @@ var init_scheduler = __esm({
             promise.then(
               (value) => {
                 this.settle(generation, { type: "answered" });
-                resolve5(value);
+                resolve6(value);
               },
               (err) => {
                 this.settle(generation, this.opts.outcomeOf(err));
@@ -30820,7 +30857,8 @@ function createApi(opts) {
   const base = new URL(opts.url);
   const origin = base.origin;
   const prefix = base.pathname.replace(/\/+$/, "");
-  const timeout = opts.timeoutMs ?? 3e4;
+  const timeout = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const endpoint = { url: opts.url.replace(/\/+$/, ""), timeoutMs: timeout };
   const pool = new import_undici.Pool(origin, {
     // One more than the scheduler lets the other requests use: an urgent request never waits for a connection.
     connections: (opts.concurrency ?? 8) + 1,
@@ -30850,6 +30888,9 @@ function createApi(opts) {
     let status;
     let text;
     let retryAfter2;
+    const slow = opts.onSlow && setTimeout(() => {
+      opts.onSlow(`waiting for ${endpoint.url} to answer ${operation} (${SLOW_NOTICE_MS / 1e3} s so far; gives up after ${timeout / 1e3} s, see --timeout)`);
+    }, SLOW_NOTICE_MS).unref();
     try {
       const res = await pool.request({
         method,
@@ -30861,7 +30902,9 @@ function createApi(opts) {
       retryAfter2 = res.headers["retry-after"];
       text = await res.body.text();
     } catch (err) {
-      throw transportError(err, operation);
+      throw transportError(err, operation, endpoint);
+    } finally {
+      if (slow) clearTimeout(slow);
     }
     if (status < 200 || status > 299) {
       throw setRetryAfter(responseError(status, text, operation), parseRetryAfter(retryAfter2));
@@ -30929,7 +30972,7 @@ function outcomeOf(err) {
   if (!(err instanceof ApiError) || err.status === 0) return { type: "no-answer" };
   return err.status === 429 ? { type: "rate-limited", retryAfterMs: retryAfterOf(err) } : { type: "answered" };
 }
-var import_undici;
+var import_undici, DEFAULT_TIMEOUT_MS, SLOW_NOTICE_MS;
 var init_http = __esm({
   "src/client/http.ts"() {
     "use strict";
@@ -30939,6 +30982,8 @@ var init_http = __esm({
     init_paginate();
     init_retry();
     init_scheduler();
+    DEFAULT_TIMEOUT_MS = 3e4;
+    SLOW_NOTICE_MS = 5e3;
   }
 });
 
@@ -31084,3180 +31129,6 @@ var init_http_response_backend = __esm({
       adoptKeys: describedKeys,
       clear: { headers: {}, body: "" }
     });
-  }
-});
-
-// src/kinds/edge-modules.ts
-function asList(v) {
-  if (v === null || v === void 0) return [];
-  return Array.isArray(v) ? v : [v];
-}
-function minVersion(out, m) {
-  if (m.min_version !== null && m.min_version !== void 0) out.min_version = m.min_version;
-  return out;
-}
-function policyRule(r) {
-  if (!isObj(r)) return r;
-  const out = {};
-  if (typeof r.name === "string" && r.name !== "") out.name = r.name;
-  out.expressions = asList(r.expressions);
-  out.actions = asList(r.actions).map((a) => {
-    if (!isObj(a)) return a;
-    const action = { type: a.type ?? null };
-    if (a.config !== null && a.config !== void 0) action.config = a.config;
-    return action;
-  });
-  return out;
-}
-function normalizeModules(body, normalizers) {
-  const out = { ...body };
-  for (const [field, norm] of Object.entries(normalizers)) {
-    const m = out[field];
-    if (isObj(m)) out[field] = norm(m);
-    else delete out[field];
-  }
-  return out;
-}
-var enabled, backend, ipRestriction, mutualTls, tlsTermination, httpsTlsTermination, policy, responseHeaders;
-var init_edge_modules = __esm({
-  "src/kinds/edge-modules.ts"() {
-    "use strict";
-    init_normalize();
-    enabled = (m) => m.enabled !== false;
-    backend = (m) => {
-      const out = { enabled: enabled(m) };
-      const id = m.backend_id ?? refId(m.backend);
-      if (id !== null) out.backend_id = id;
-      return out;
-    };
-    ipRestriction = (m) => ({
-      enabled: enabled(m),
-      ip_policy_ids: Array.isArray(m.ip_policy_ids) ? m.ip_policy_ids : refIds(m.ip_policies)
-    });
-    mutualTls = (m) => ({
-      enabled: enabled(m),
-      certificate_authority_ids: Array.isArray(m.certificate_authority_ids) ? m.certificate_authority_ids : refIds(m.certificate_authorities)
-    });
-    tlsTermination = (m) => minVersion({ enabled: enabled(m), terminate_at: m.terminate_at ?? "edge" }, m);
-    httpsTlsTermination = (m) => minVersion({ enabled: enabled(m) }, m);
-    policy = (m) => ({
-      enabled: enabled(m),
-      inbound: asList(m.inbound).map(policyRule),
-      outbound: asList(m.outbound).map(policyRule)
-    });
-    responseHeaders = (m) => ({
-      enabled: enabled(m),
-      add: lowerKeys(m.add),
-      remove: asList(m.remove).map((h) => typeof h === "string" ? h.toLowerCase() : h)
-    });
-  }
-});
-
-// src/kinds/edge-kind.ts
-function edgeNormalizer(normalizers) {
-  return (body) => dropEmptyStrings(dropEmptyList(normalizeModules(body, normalizers), "hostports"));
-}
-function edgeKind(opts) {
-  const moduleNames = Object.keys(opts.modules);
-  return markerKind({
-    kind: opts.kind,
-    idPrefix: opts.idPrefix,
-    path: opts.path,
-    listKey: opts.listKey,
-    fields: ["description", "metadata", "hostports", ...moduleNames],
-    normalize: edgeNormalizer(opts.modules),
-    refs: opts.refs,
-    modules: moduleNames,
-    adoptKeys: hostportKeys,
-    unique: [HOSTPORTS]
-  });
-}
-var BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF, HOSTPORTS, TCP_MODULES, TLS_MODULES;
-var init_edge_kind = __esm({
-  "src/kinds/edge-kind.ts"() {
-    "use strict";
-    init_adopt_keys();
-    init_edge_modules();
-    init_marker_kind();
-    init_normalize();
-    BACKEND_REF = {
-      pointer: "/backend/backend_id",
-      kinds: ["TunnelGroupBackend", "HTTPResponseBackend"]
-    };
-    IP_RESTRICTION_REF = { pointer: "/ip_restriction/ip_policy_ids/*", kinds: ["IPPolicy"] };
-    MUTUAL_TLS_REF = {
-      pointer: "/mutual_tls/certificate_authority_ids/*",
-      kinds: ["CertificateAuthority"]
-    };
-    HOSTPORTS = {
-      field: "hostports",
-      scope: "hostport",
-      key(hostport) {
-        if (!hostport.startsWith("[")) return hostport.toLowerCase();
-        const colon = hostport.lastIndexOf(":");
-        try {
-          return `${new URL(`http://${hostport.slice(0, colon)}`).hostname}${hostport.slice(colon)}`;
-        } catch {
-          return hostport.toLowerCase();
-        }
-      }
-    };
-    TCP_MODULES = {
-      backend,
-      ip_restriction: ipRestriction,
-      policy
-    };
-    TLS_MODULES = {
-      ...TCP_MODULES,
-      mutual_tls: mutualTls,
-      tls_termination: tlsTermination
-    };
-  }
-});
-
-// src/kinds/https-edge.ts
-var HTTPS_EDGES_LIST_KEY, httpsEdge;
-var init_https_edge = __esm({
-  "src/kinds/https-edge.ts"() {
-    "use strict";
-    init_edge_kind();
-    init_edge_modules();
-    HTTPS_EDGES_LIST_KEY = "https_edges";
-    httpsEdge = edgeKind({
-      kind: "HTTPSEdge",
-      idPrefix: "edghts_",
-      path: "/edges/https",
-      listKey: HTTPS_EDGES_LIST_KEY,
-      modules: { mutual_tls: mutualTls, tls_termination: httpsTlsTermination },
-      refs: [MUTUAL_TLS_REF]
-    });
-  }
-});
-
-// src/kinds/https-edge-route.ts
-async function fetchRoutes(ctx2) {
-  const edges = await ctx2.listOnce(EDGES_PATH, HTTPS_EDGES_LIST_KEY);
-  return edges.flatMap(
-    (edge) => (Array.isArray(edge.routes) ? edge.routes : []).filter(isObj).map((r) => ({ ...r, edge_id: r.edge_id ?? edge.id }))
-  );
-}
-var EDGES_PATH, MODULES, MODULE_NAMES, FIELDS, IMMUTABLE, normalize2, fromLive, routesPath, itemPath, crudOpts, httpsEdgeRoute;
-var init_https_edge_route = __esm({
-  "src/kinds/https-edge-route.ts"() {
-    "use strict";
-    init_adopt_keys();
-    init_crud();
-    init_edge_kind();
-    init_edge_modules();
-    init_https_edge();
-    init_normalize();
-    EDGES_PATH = "/edges/https";
-    MODULES = { backend, ip_restriction: ipRestriction };
-    MODULE_NAMES = Object.keys(MODULES);
-    FIELDS = ["edge_id", "match_type", "match", "description", "metadata", ...MODULE_NAMES];
-    IMMUTABLE = ["edge_id"];
-    normalize2 = (body) => dropEmptyStrings(normalizeModules(body, MODULES));
-    fromLive = (raw) => normalize2(pickFields(raw, FIELDS));
-    routesPath = (edgeId) => `${EDGES_PATH}/${edgeId}/routes`;
-    itemPath = (live) => `${routesPath(String(live.raw.edge_id))}/${live.id}`;
-    crudOpts = { path: EDGES_PATH, listKey: HTTPS_EDGES_LIST_KEY, fromLive, modules: MODULE_NAMES, notPatchable: IMMUTABLE };
-    httpsEdgeRoute = {
-      kind: "HTTPSEdgeRoute",
-      idPrefix: "edghtsrt_",
-      identity: "marker",
-      refs: [{ pointer: "/edge_id", kinds: ["HTTPSEdge"] }, BACKEND_REF, IP_RESTRICTION_REF],
-      immutable: IMMUTABLE,
-      secrets: [],
-      writeOnly: [],
-      modules: MODULE_NAMES,
-      toRequest: (spec) => ({ ...spec }),
-      fromLive,
-      normalizeDesired: normalize2,
-      // A route is its edge's route for one match: two routes of an edge never share a path.
-      adoptKeys: (body) => fieldsKey("route", body, ["edge_id", "match_type", "match"]),
-      ...crudHooks(crudOpts),
-      async fetch(ctx2) {
-        return (await fetchRoutes(ctx2)).map((raw) => ({ id: String(raw.id), raw }));
-      },
-      async create(api, body) {
-        const { edge_id: edgeId, ...rest } = body;
-        const raw = await api.post(routesPath(String(edgeId)), rest);
-        return { id: String(raw.id), raw: { ...raw, edge_id: raw.edge_id ?? edgeId ?? null } };
-      },
-      async update(api, live, changed, desired) {
-        const patch = patchBody(crudOpts, live, changed, desired);
-        if (Object.keys(patch).length > 0) await api.patch(itemPath(live), patch);
-      },
-      async delete(api, live) {
-        await deleteIfPresent(api, itemPath(live));
-      },
-      ...moduleHooks(itemPath)
-    };
-  }
-});
-
-// src/kinds/ip-policy-rule.ts
-var ipPolicyRule;
-var init_ip_policy_rule = __esm({
-  "src/kinds/ip-policy-rule.ts"() {
-    "use strict";
-    init_adopt_keys();
-    init_marker_kind();
-    init_normalize();
-    ipPolicyRule = markerKind({
-      kind: "IPPolicyRule",
-      idPrefix: "ipr_",
-      path: "/ip_policy_rules",
-      listKey: "ip_policy_rules",
-      fields: ["description", "metadata", "cidr", "ip_policy_id", "action"],
-      liveShape: (raw) => ({ ...raw, ip_policy_id: raw.ip_policy_id ?? refId(raw.ip_policy) }),
-      refs: [{ pointer: "/ip_policy_id", kinds: ["IPPolicy"] }],
-      immutable: ["ip_policy_id", "action"],
-      // Not by description: a rule of another policy with the same words must not be adopted (and replaced).
-      adoptKeys: (body) => fieldsKey("rule", body, ["ip_policy_id", "cidr"])
-    });
-  }
-});
-
-// src/kinds/ip-policy.ts
-var ipPolicy;
-var init_ip_policy = __esm({
-  "src/kinds/ip-policy.ts"() {
-    "use strict";
-    init_adopt_keys();
-    init_marker_kind();
-    ipPolicy = markerKind({
-      kind: "IPPolicy",
-      idPrefix: "ipp_",
-      path: "/ip_policies",
-      listKey: "ip_policies",
-      fields: ["description", "metadata"],
-      adoptKeys: describedKeys
-    });
-  }
-});
-
-// src/kinds/route-response-headers.ts
-function naturalKey(body) {
-  return `${String(body.edge_id)}/${String(body.route_id)}`;
-}
-function normalize3(body) {
-  return { edge_id: body.edge_id ?? null, route_id: body.route_id ?? null, ...responseHeaders(body) };
-}
-async function put(api, desired) {
-  const { edge_id: _e, route_id: _r, ...module } = normalize3(desired);
-  const raw = await api.put(modulePath(desired), module);
-  const withKey = { ...raw, edge_id: desired.edge_id ?? null, route_id: desired.route_id ?? null };
-  return { id: naturalKey(withKey), raw: withKey };
-}
-var FIELD, modulePath, routeResponseHeaders;
-var init_route_response_headers = __esm({
-  "src/kinds/route-response-headers.ts"() {
-    "use strict";
-    init_crud();
-    init_edge_modules();
-    init_https_edge_route();
-    init_normalize();
-    FIELD = "response_headers";
-    modulePath = (body) => `/edges/https/${String(body.edge_id)}/routes/${String(body.route_id)}/${FIELD}`;
-    routeResponseHeaders = {
-      kind: "RouteResponseHeaders",
-      identity: "natural",
-      // The route is the parent this manifest is authoritative for; the edge ref gives its path.
-      refs: [
-        { pointer: "/route_id", kinds: ["HTTPSEdgeRoute"] },
-        { pointer: "/edge_id", kinds: ["HTTPSEdge"], sameAs: { via: "/route_id", pointer: "/edge_id" } }
-      ],
-      immutable: ["edge_id", "route_id"],
-      secrets: [],
-      writeOnly: [],
-      modules: [],
-      toRequest: (spec) => ({ ...spec }),
-      fromLive: normalize3,
-      normalizeDesired: normalize3,
-      naturalKey,
-      async fetch(ctx2) {
-        const routes = await fetchRoutes(ctx2);
-        return routes.filter((r) => isObj(r[FIELD])).map((r) => {
-          const raw = { ...r[FIELD], edge_id: r.edge_id ?? null, route_id: r.id ?? null };
-          return { id: naturalKey(raw), raw };
-        });
-      },
-      create: (api, body) => put(api, body),
-      async update(api, _live, _changed, desired) {
-        await put(api, desired);
-      },
-      async delete(api, live) {
-        await deleteIfPresent(api, modulePath(live.raw));
-      }
-    };
-  }
-});
-
-// src/kinds/tcp-edge.ts
-var tcpEdge;
-var init_tcp_edge = __esm({
-  "src/kinds/tcp-edge.ts"() {
-    "use strict";
-    init_edge_kind();
-    tcpEdge = edgeKind({
-      kind: "TCPEdge",
-      idPrefix: "edgtcp_",
-      path: "/edges/tcp",
-      listKey: "tcp_edges",
-      modules: TCP_MODULES,
-      refs: [BACKEND_REF, IP_RESTRICTION_REF]
-    });
-  }
-});
-
-// src/kinds/tls-certificate.ts
-var tlsCertificate;
-var init_tls_certificate = __esm({
-  "src/kinds/tls-certificate.ts"() {
-    "use strict";
-    init_adopt_keys();
-    init_marker_kind();
-    init_normalize();
-    tlsCertificate = markerKind({
-      kind: "TLSCertificate",
-      idPrefix: "cert_",
-      path: "/tls_certificates",
-      listKey: "tls_certificates",
-      fields: ["description", "metadata", "certificate_pem", "private_key_pem"],
-      normalize: pemNormalizer("certificate_pem"),
-      immutable: ["certificate_pem", "private_key_pem"],
-      secrets: ["private_key_pem"],
-      writeOnly: ["private_key_pem"],
-      // Only by the certificate: a certificate with the same description but another PEM would be replaced.
-      adoptKeys: (body) => pemKeys("certificate_pem", body.certificate_pem)
-    });
-  }
-});
-
-// src/kinds/tls-edge.ts
-var tlsEdge;
-var init_tls_edge = __esm({
-  "src/kinds/tls-edge.ts"() {
-    "use strict";
-    init_edge_kind();
-    tlsEdge = edgeKind({
-      kind: "TLSEdge",
-      idPrefix: "edgtls_",
-      path: "/edges/tls",
-      listKey: "tls_edges",
-      modules: TLS_MODULES,
-      refs: [BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF]
-    });
-  }
-});
-
-// src/kinds/tunnel-group-backend.ts
-var tunnelGroupBackend;
-var init_tunnel_group_backend = __esm({
-  "src/kinds/tunnel-group-backend.ts"() {
-    "use strict";
-    init_adopt_keys();
-    init_marker_kind();
-    init_normalize();
-    tunnelGroupBackend = markerKind({
-      kind: "TunnelGroupBackend",
-      idPrefix: "bkdtg_",
-      path: "/backends/tunnel_group",
-      listKey: "backends",
-      fields: ["description", "metadata", "labels"],
-      // No labels and `labels: {}` select the same (no) tunnels.
-      normalize: (body) => {
-        const out = dropEmptyStrings(body);
-        if (!isObj(out.labels)) out.labels = {};
-        return out;
-      },
-      adoptKeys: (body, name2) => [...labelKeys(body), ...describedKeys(body, name2)],
-      clear: { labels: {} }
-    });
-  }
-});
-
-// src/kinds/index.ts
-function kindByName(kind) {
-  return BY_NAME.get(kind);
-}
-var KINDS, BY_NAME;
-var init_kinds = __esm({
-  "src/kinds/index.ts"() {
-    "use strict";
-    init_certificate_authority();
-    init_event_sources();
-    init_event_subscription();
-    init_http_response_backend();
-    init_https_edge_route();
-    init_https_edge();
-    init_ip_policy_rule();
-    init_ip_policy();
-    init_route_response_headers();
-    init_tcp_edge();
-    init_tls_certificate();
-    init_tls_edge();
-    init_tunnel_group_backend();
-    KINDS = [
-      ipPolicy,
-      ipPolicyRule,
-      certificateAuthority,
-      tlsCertificate,
-      tunnelGroupBackend,
-      httpResponseBackend,
-      tcpEdge,
-      tlsEdge,
-      httpsEdge,
-      httpsEdgeRoute,
-      routeResponseHeaders,
-      eventSubscription,
-      eventSources
-    ];
-    BY_NAME = new Map(KINDS.map((k) => [k.kind, k]));
-  }
-});
-
-// src/render/redact.ts
-function secretValues(desired, secretFieldsOf) {
-  const values = [];
-  for (const resource of desired.resources) {
-    for (const field of secretFieldsOf(resource.kind)) {
-      const value = resource.spec[field];
-      if (typeof value === "string") values.push(value);
-    }
-  }
-  return values;
-}
-function redactedWhole(secret2) {
-  return secret2.trim().length >= MIN_WHOLE;
-}
-function fragmentsOf(secret2) {
-  const fragments = /* @__PURE__ */ new Set();
-  for (const whole of [secret2, secret2.trim()]) if (whole.length >= MIN_WHOLE) fragments.add(whole);
-  for (const raw of secret2.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line.length >= MIN_LINE && !/^-----(BEGIN|END) /.test(line)) fragments.add(line);
-  }
-  for (const fragment of [...fragments]) fragments.add(JSON.stringify(fragment).slice(1, -1));
-  return [...fragments];
-}
-function redactPrivateKeys(text) {
-  return text.includes("PRIVATE KEY-----") ? text.replace(PRIVATE_KEY_BLOCK, REDACTED) : text;
-}
-function createRedactor(secrets) {
-  const fragments = [...new Set(secrets.flatMap(fragmentsOf))].sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text;
-    for (const fragment of fragments) if (out.includes(fragment)) out = out.split(fragment).join(REDACTED);
-    return redactPrivateKeys(out);
-  };
-}
-var REDACTED, MIN_WHOLE, MIN_LINE, NL, BEGIN_KEY, END_KEY, PEM_LINE, PRIVATE_KEY_BLOCK;
-var init_redact = __esm({
-  "src/render/redact.ts"() {
-    "use strict";
-    REDACTED = "(sensitive)";
-    MIN_WHOLE = 8;
-    MIN_LINE = 16;
-    NL = String.raw`(?:\r?\n|\\r?\\n)`;
-    BEGIN_KEY = String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`;
-    END_KEY = String.raw`-----END [A-Z0-9 ]*PRIVATE KEY-----`;
-    PEM_LINE = String.raw`${NL}[ \t]*(?:[A-Za-z-]+: [^\n\\]*|[A-Za-z0-9+/=]+)`;
-    PRIVATE_KEY_BLOCK = new RegExp(String.raw`${BEGIN_KEY}(?:[\s\S]*?${END_KEY}|[ \t]*[A-Za-z0-9+/=]*(?:${PEM_LINE})*)`, "g");
-  }
-});
-
-// src/cli/context.ts
-function apiKeysIn(env, argv) {
-  const keys = env.EDGEOPS_API_KEY ? [env.EDGEOPS_API_KEY] : [];
-  argv.forEach((arg, i) => {
-    if (arg === "--api-key" && argv[i + 1] !== void 0) keys.push(argv[i + 1]);
-    else if (arg.startsWith("--api-key=")) keys.push(arg.slice("--api-key=".length));
-  });
-  return keys;
-}
-function createContext(proc = process) {
-  const apiKeys = apiKeysIn(proc.env, proc.argv.slice(2));
-  const ctx2 = {
-    env: proc.env,
-    stdin: proc.stdin,
-    stdout: proc.stdout,
-    stderr: proc.stderr,
-    // From the start, before any manifest is read: API keys and any PEM private key block (render/redact.ts).
-    redact: createRedactor(apiKeys),
-    out: (text) => void proc.stdout.write(ctx2.redact(text)),
-    err: (text) => void proc.stderr.write(ctx2.redact(text))
-  };
-  apiKeysOf.set(ctx2, apiKeys);
-  return ctx2;
-}
-function learnSecrets(ctx2, desired) {
-  const apiKeys = apiKeysOf.get(ctx2) ?? apiKeysIn(ctx2.env, []);
-  ctx2.redact = createRedactor([...secretValues(desired, (kind) => kindByName(kind)?.secrets ?? []), ...apiKeys]);
-}
-var apiKeysOf;
-var init_context = __esm({
-  "src/cli/context.ts"() {
-    "use strict";
-    init_kinds();
-    init_redact();
-    apiKeysOf = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/version.ts
-import { readFileSync } from "node:fs";
-function edgeopsVersion() {
-  if (true) return "0.2.0";
-  cached ??= JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
-  return cached;
-}
-var cached;
-var init_version = __esm({
-  "src/version.ts"() {
-    "use strict";
-  }
-});
-
-// node_modules/fast-json-patch/commonjs/helpers.js
-var require_helpers = __commonJS({
-  "node_modules/fast-json-patch/commonjs/helpers.js"(exports) {
-    var __extends = exports && exports.__extends || /* @__PURE__ */ (function() {
-      var extendStatics = function(d, b) {
-        extendStatics = Object.setPrototypeOf || { __proto__: [] } instanceof Array && function(d2, b2) {
-          d2.__proto__ = b2;
-        } || function(d2, b2) {
-          for (var p in b2) if (b2.hasOwnProperty(p)) d2[p] = b2[p];
-        };
-        return extendStatics(d, b);
-      };
-      return function(d, b) {
-        extendStatics(d, b);
-        function __() {
-          this.constructor = d;
-        }
-        d.prototype = b === null ? Object.create(b) : (__.prototype = b.prototype, new __());
-      };
-    })();
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var _hasOwnProperty = Object.prototype.hasOwnProperty;
-    function hasOwnProperty(obj, key) {
-      return _hasOwnProperty.call(obj, key);
-    }
-    exports.hasOwnProperty = hasOwnProperty;
-    function _objectKeys(obj) {
-      if (Array.isArray(obj)) {
-        var keys_1 = new Array(obj.length);
-        for (var k = 0; k < keys_1.length; k++) {
-          keys_1[k] = "" + k;
-        }
-        return keys_1;
-      }
-      if (Object.keys) {
-        return Object.keys(obj);
-      }
-      var keys = [];
-      for (var i in obj) {
-        if (hasOwnProperty(obj, i)) {
-          keys.push(i);
-        }
-      }
-      return keys;
-    }
-    exports._objectKeys = _objectKeys;
-    function _deepClone(obj) {
-      switch (typeof obj) {
-        case "object":
-          return JSON.parse(JSON.stringify(obj));
-        //Faster than ES5 clone - http://jsperf.com/deep-cloning-of-objects/5
-        case "undefined":
-          return null;
-        //this is how JSON.stringify behaves for array items
-        default:
-          return obj;
-      }
-    }
-    exports._deepClone = _deepClone;
-    function isInteger(str2) {
-      var i = 0;
-      var len = str2.length;
-      var charCode;
-      while (i < len) {
-        charCode = str2.charCodeAt(i);
-        if (charCode >= 48 && charCode <= 57) {
-          i++;
-          continue;
-        }
-        return false;
-      }
-      return true;
-    }
-    exports.isInteger = isInteger;
-    function escapePathComponent(path) {
-      if (path.indexOf("/") === -1 && path.indexOf("~") === -1)
-        return path;
-      return path.replace(/~/g, "~0").replace(/\//g, "~1");
-    }
-    exports.escapePathComponent = escapePathComponent;
-    function unescapePathComponent(path) {
-      return path.replace(/~1/g, "/").replace(/~0/g, "~");
-    }
-    exports.unescapePathComponent = unescapePathComponent;
-    function _getPathRecursive(root, obj) {
-      var found;
-      for (var key in root) {
-        if (hasOwnProperty(root, key)) {
-          if (root[key] === obj) {
-            return escapePathComponent(key) + "/";
-          } else if (typeof root[key] === "object") {
-            found = _getPathRecursive(root[key], obj);
-            if (found != "") {
-              return escapePathComponent(key) + "/" + found;
-            }
-          }
-        }
-      }
-      return "";
-    }
-    exports._getPathRecursive = _getPathRecursive;
-    function getPath(root, obj) {
-      if (root === obj) {
-        return "/";
-      }
-      var path = _getPathRecursive(root, obj);
-      if (path === "") {
-        throw new Error("Object not found in root");
-      }
-      return "/" + path;
-    }
-    exports.getPath = getPath;
-    function hasUndefined(obj) {
-      if (obj === void 0) {
-        return true;
-      }
-      if (obj) {
-        if (Array.isArray(obj)) {
-          for (var i_1 = 0, len = obj.length; i_1 < len; i_1++) {
-            if (hasUndefined(obj[i_1])) {
-              return true;
-            }
-          }
-        } else if (typeof obj === "object") {
-          var objKeys = _objectKeys(obj);
-          var objKeysLength = objKeys.length;
-          for (var i = 0; i < objKeysLength; i++) {
-            if (hasUndefined(obj[objKeys[i]])) {
-              return true;
-            }
-          }
-        }
-      }
-      return false;
-    }
-    exports.hasUndefined = hasUndefined;
-    function patchErrorMessageFormatter(message, args) {
-      var messageParts = [message];
-      for (var key in args) {
-        var value = typeof args[key] === "object" ? JSON.stringify(args[key], null, 2) : args[key];
-        if (typeof value !== "undefined") {
-          messageParts.push(key + ": " + value);
-        }
-      }
-      return messageParts.join("\n");
-    }
-    var PatchError = (
-      /** @class */
-      (function(_super) {
-        __extends(PatchError2, _super);
-        function PatchError2(message, name2, index, operation, tree) {
-          var _newTarget = this.constructor;
-          var _this = _super.call(this, patchErrorMessageFormatter(message, { name: name2, index, operation, tree })) || this;
-          _this.name = name2;
-          _this.index = index;
-          _this.operation = operation;
-          _this.tree = tree;
-          Object.setPrototypeOf(_this, _newTarget.prototype);
-          _this.message = patchErrorMessageFormatter(message, { name: name2, index, operation, tree });
-          return _this;
-        }
-        return PatchError2;
-      })(Error)
-    );
-    exports.PatchError = PatchError;
-  }
-});
-
-// node_modules/fast-json-patch/commonjs/core.js
-var require_core = __commonJS({
-  "node_modules/fast-json-patch/commonjs/core.js"(exports) {
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var helpers_js_1 = require_helpers();
-    exports.JsonPatchError = helpers_js_1.PatchError;
-    exports.deepClone = helpers_js_1._deepClone;
-    var objOps = {
-      add: function(obj, key, document) {
-        obj[key] = this.value;
-        return { newDocument: document };
-      },
-      remove: function(obj, key, document) {
-        var removed = obj[key];
-        delete obj[key];
-        return { newDocument: document, removed };
-      },
-      replace: function(obj, key, document) {
-        var removed = obj[key];
-        obj[key] = this.value;
-        return { newDocument: document, removed };
-      },
-      move: function(obj, key, document) {
-        var removed = getValueByPointer(document, this.path);
-        if (removed) {
-          removed = helpers_js_1._deepClone(removed);
-        }
-        var originalValue = applyOperation(document, { op: "remove", path: this.from }).removed;
-        applyOperation(document, { op: "add", path: this.path, value: originalValue });
-        return { newDocument: document, removed };
-      },
-      copy: function(obj, key, document) {
-        var valueToCopy = getValueByPointer(document, this.from);
-        applyOperation(document, { op: "add", path: this.path, value: helpers_js_1._deepClone(valueToCopy) });
-        return { newDocument: document };
-      },
-      test: function(obj, key, document) {
-        return { newDocument: document, test: _areEquals(obj[key], this.value) };
-      },
-      _get: function(obj, key, document) {
-        this.value = obj[key];
-        return { newDocument: document };
-      }
-    };
-    var arrOps = {
-      add: function(arr, i, document) {
-        if (helpers_js_1.isInteger(i)) {
-          arr.splice(i, 0, this.value);
-        } else {
-          arr[i] = this.value;
-        }
-        return { newDocument: document, index: i };
-      },
-      remove: function(arr, i, document) {
-        var removedList = arr.splice(i, 1);
-        return { newDocument: document, removed: removedList[0] };
-      },
-      replace: function(arr, i, document) {
-        var removed = arr[i];
-        arr[i] = this.value;
-        return { newDocument: document, removed };
-      },
-      move: objOps.move,
-      copy: objOps.copy,
-      test: objOps.test,
-      _get: objOps._get
-    };
-    function getValueByPointer(document, pointer) {
-      if (pointer == "") {
-        return document;
-      }
-      var getOriginalDestination = { op: "_get", path: pointer };
-      applyOperation(document, getOriginalDestination);
-      return getOriginalDestination.value;
-    }
-    exports.getValueByPointer = getValueByPointer;
-    function applyOperation(document, operation, validateOperation, mutateDocument, banPrototypeModifications, index) {
-      if (validateOperation === void 0) {
-        validateOperation = false;
-      }
-      if (mutateDocument === void 0) {
-        mutateDocument = true;
-      }
-      if (banPrototypeModifications === void 0) {
-        banPrototypeModifications = true;
-      }
-      if (index === void 0) {
-        index = 0;
-      }
-      if (validateOperation) {
-        if (typeof validateOperation == "function") {
-          validateOperation(operation, 0, document, operation.path);
-        } else {
-          validator(operation, 0);
-        }
-      }
-      if (operation.path === "") {
-        var returnValue = { newDocument: document };
-        if (operation.op === "add") {
-          returnValue.newDocument = operation.value;
-          return returnValue;
-        } else if (operation.op === "replace") {
-          returnValue.newDocument = operation.value;
-          returnValue.removed = document;
-          return returnValue;
-        } else if (operation.op === "move" || operation.op === "copy") {
-          returnValue.newDocument = getValueByPointer(document, operation.from);
-          if (operation.op === "move") {
-            returnValue.removed = document;
-          }
-          return returnValue;
-        } else if (operation.op === "test") {
-          returnValue.test = _areEquals(document, operation.value);
-          if (returnValue.test === false) {
-            throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
-          }
-          returnValue.newDocument = document;
-          return returnValue;
-        } else if (operation.op === "remove") {
-          returnValue.removed = document;
-          returnValue.newDocument = null;
-          return returnValue;
-        } else if (operation.op === "_get") {
-          operation.value = document;
-          return returnValue;
-        } else {
-          if (validateOperation) {
-            throw new exports.JsonPatchError("Operation `op` property is not one of operations defined in RFC-6902", "OPERATION_OP_INVALID", index, operation, document);
-          } else {
-            return returnValue;
-          }
-        }
-      } else {
-        if (!mutateDocument) {
-          document = helpers_js_1._deepClone(document);
-        }
-        var path = operation.path || "";
-        var keys = path.split("/");
-        var obj = document;
-        var t = 1;
-        var len = keys.length;
-        var existingPathFragment = void 0;
-        var key = void 0;
-        var validateFunction = void 0;
-        if (typeof validateOperation == "function") {
-          validateFunction = validateOperation;
-        } else {
-          validateFunction = validator;
-        }
-        while (true) {
-          key = keys[t];
-          if (key && key.indexOf("~") != -1) {
-            key = helpers_js_1.unescapePathComponent(key);
-          }
-          if (banPrototypeModifications && (key == "__proto__" || key == "prototype" && t > 0 && keys[t - 1] == "constructor")) {
-            throw new TypeError("JSON-Patch: modifying `__proto__` or `constructor/prototype` prop is banned for security reasons, if this was on purpose, please set `banPrototypeModifications` flag false and pass it to this function. More info in fast-json-patch README");
-          }
-          if (validateOperation) {
-            if (existingPathFragment === void 0) {
-              if (obj[key] === void 0) {
-                existingPathFragment = keys.slice(0, t).join("/");
-              } else if (t == len - 1) {
-                existingPathFragment = operation.path;
-              }
-              if (existingPathFragment !== void 0) {
-                validateFunction(operation, 0, document, existingPathFragment);
-              }
-            }
-          }
-          t++;
-          if (Array.isArray(obj)) {
-            if (key === "-") {
-              key = obj.length;
-            } else {
-              if (validateOperation && !helpers_js_1.isInteger(key)) {
-                throw new exports.JsonPatchError("Expected an unsigned base-10 integer value, making the new referenced value the array element with the zero-based index", "OPERATION_PATH_ILLEGAL_ARRAY_INDEX", index, operation, document);
-              } else if (helpers_js_1.isInteger(key)) {
-                key = ~~key;
-              }
-            }
-            if (t >= len) {
-              if (validateOperation && operation.op === "add" && key > obj.length) {
-                throw new exports.JsonPatchError("The specified index MUST NOT be greater than the number of elements in the array", "OPERATION_VALUE_OUT_OF_BOUNDS", index, operation, document);
-              }
-              var returnValue = arrOps[operation.op].call(operation, obj, key, document);
-              if (returnValue.test === false) {
-                throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
-              }
-              return returnValue;
-            }
-          } else {
-            if (t >= len) {
-              var returnValue = objOps[operation.op].call(operation, obj, key, document);
-              if (returnValue.test === false) {
-                throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
-              }
-              return returnValue;
-            }
-          }
-          obj = obj[key];
-          if (validateOperation && t < len && (!obj || typeof obj !== "object")) {
-            throw new exports.JsonPatchError("Cannot perform operation at the desired path", "OPERATION_PATH_UNRESOLVABLE", index, operation, document);
-          }
-        }
-      }
-    }
-    exports.applyOperation = applyOperation;
-    function applyPatch(document, patch, validateOperation, mutateDocument, banPrototypeModifications) {
-      if (mutateDocument === void 0) {
-        mutateDocument = true;
-      }
-      if (banPrototypeModifications === void 0) {
-        banPrototypeModifications = true;
-      }
-      if (validateOperation) {
-        if (!Array.isArray(patch)) {
-          throw new exports.JsonPatchError("Patch sequence must be an array", "SEQUENCE_NOT_AN_ARRAY");
-        }
-      }
-      if (!mutateDocument) {
-        document = helpers_js_1._deepClone(document);
-      }
-      var results = new Array(patch.length);
-      for (var i = 0, length_1 = patch.length; i < length_1; i++) {
-        results[i] = applyOperation(document, patch[i], validateOperation, true, banPrototypeModifications, i);
-        document = results[i].newDocument;
-      }
-      results.newDocument = document;
-      return results;
-    }
-    exports.applyPatch = applyPatch;
-    function applyReducer(document, operation, index) {
-      var operationResult = applyOperation(document, operation);
-      if (operationResult.test === false) {
-        throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
-      }
-      return operationResult.newDocument;
-    }
-    exports.applyReducer = applyReducer;
-    function validator(operation, index, document, existingPathFragment) {
-      if (typeof operation !== "object" || operation === null || Array.isArray(operation)) {
-        throw new exports.JsonPatchError("Operation is not an object", "OPERATION_NOT_AN_OBJECT", index, operation, document);
-      } else if (!objOps[operation.op]) {
-        throw new exports.JsonPatchError("Operation `op` property is not one of operations defined in RFC-6902", "OPERATION_OP_INVALID", index, operation, document);
-      } else if (typeof operation.path !== "string") {
-        throw new exports.JsonPatchError("Operation `path` property is not a string", "OPERATION_PATH_INVALID", index, operation, document);
-      } else if (operation.path.indexOf("/") !== 0 && operation.path.length > 0) {
-        throw new exports.JsonPatchError('Operation `path` property must start with "/"', "OPERATION_PATH_INVALID", index, operation, document);
-      } else if ((operation.op === "move" || operation.op === "copy") && typeof operation.from !== "string") {
-        throw new exports.JsonPatchError("Operation `from` property is not present (applicable in `move` and `copy` operations)", "OPERATION_FROM_REQUIRED", index, operation, document);
-      } else if ((operation.op === "add" || operation.op === "replace" || operation.op === "test") && operation.value === void 0) {
-        throw new exports.JsonPatchError("Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)", "OPERATION_VALUE_REQUIRED", index, operation, document);
-      } else if ((operation.op === "add" || operation.op === "replace" || operation.op === "test") && helpers_js_1.hasUndefined(operation.value)) {
-        throw new exports.JsonPatchError("Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)", "OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED", index, operation, document);
-      } else if (document) {
-        if (operation.op == "add") {
-          var pathLen = operation.path.split("/").length;
-          var existingPathLen = existingPathFragment.split("/").length;
-          if (pathLen !== existingPathLen + 1 && pathLen !== existingPathLen) {
-            throw new exports.JsonPatchError("Cannot perform an `add` operation at the desired path", "OPERATION_PATH_CANNOT_ADD", index, operation, document);
-          }
-        } else if (operation.op === "replace" || operation.op === "remove" || operation.op === "_get") {
-          if (operation.path !== existingPathFragment) {
-            throw new exports.JsonPatchError("Cannot perform the operation at a path that does not exist", "OPERATION_PATH_UNRESOLVABLE", index, operation, document);
-          }
-        } else if (operation.op === "move" || operation.op === "copy") {
-          var existingValue = { op: "_get", path: operation.from, value: void 0 };
-          var error = validate([existingValue], document);
-          if (error && error.name === "OPERATION_PATH_UNRESOLVABLE") {
-            throw new exports.JsonPatchError("Cannot perform the operation from a path that does not exist", "OPERATION_FROM_UNRESOLVABLE", index, operation, document);
-          }
-        }
-      }
-    }
-    exports.validator = validator;
-    function validate(sequence, document, externalValidator) {
-      try {
-        if (!Array.isArray(sequence)) {
-          throw new exports.JsonPatchError("Patch sequence must be an array", "SEQUENCE_NOT_AN_ARRAY");
-        }
-        if (document) {
-          applyPatch(helpers_js_1._deepClone(document), helpers_js_1._deepClone(sequence), externalValidator || true);
-        } else {
-          externalValidator = externalValidator || validator;
-          for (var i = 0; i < sequence.length; i++) {
-            externalValidator(sequence[i], i, document, void 0);
-          }
-        }
-      } catch (e) {
-        if (e instanceof exports.JsonPatchError) {
-          return e;
-        } else {
-          throw e;
-        }
-      }
-    }
-    exports.validate = validate;
-    function _areEquals(a, b) {
-      if (a === b)
-        return true;
-      if (a && b && typeof a == "object" && typeof b == "object") {
-        var arrA = Array.isArray(a), arrB = Array.isArray(b), i, length, key;
-        if (arrA && arrB) {
-          length = a.length;
-          if (length != b.length)
-            return false;
-          for (i = length; i-- !== 0; )
-            if (!_areEquals(a[i], b[i]))
-              return false;
-          return true;
-        }
-        if (arrA != arrB)
-          return false;
-        var keys = Object.keys(a);
-        length = keys.length;
-        if (length !== Object.keys(b).length)
-          return false;
-        for (i = length; i-- !== 0; )
-          if (!b.hasOwnProperty(keys[i]))
-            return false;
-        for (i = length; i-- !== 0; ) {
-          key = keys[i];
-          if (!_areEquals(a[key], b[key]))
-            return false;
-        }
-        return true;
-      }
-      return a !== a && b !== b;
-    }
-    exports._areEquals = _areEquals;
-  }
-});
-
-// node_modules/fast-json-patch/commonjs/duplex.js
-var require_duplex = __commonJS({
-  "node_modules/fast-json-patch/commonjs/duplex.js"(exports) {
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var helpers_js_1 = require_helpers();
-    var core_js_1 = require_core();
-    var beforeDict = /* @__PURE__ */ new WeakMap();
-    var Mirror = (
-      /** @class */
-      /* @__PURE__ */ (function() {
-        function Mirror2(obj) {
-          this.observers = /* @__PURE__ */ new Map();
-          this.obj = obj;
-        }
-        return Mirror2;
-      })()
-    );
-    var ObserverInfo = (
-      /** @class */
-      /* @__PURE__ */ (function() {
-        function ObserverInfo2(callback, observer) {
-          this.callback = callback;
-          this.observer = observer;
-        }
-        return ObserverInfo2;
-      })()
-    );
-    function getMirror(obj) {
-      return beforeDict.get(obj);
-    }
-    function getObserverFromMirror(mirror, callback) {
-      return mirror.observers.get(callback);
-    }
-    function removeObserverFromMirror(mirror, observer) {
-      mirror.observers.delete(observer.callback);
-    }
-    function unobserve(root, observer) {
-      observer.unobserve();
-    }
-    exports.unobserve = unobserve;
-    function observe(obj, callback) {
-      var patches = [];
-      var observer;
-      var mirror = getMirror(obj);
-      if (!mirror) {
-        mirror = new Mirror(obj);
-        beforeDict.set(obj, mirror);
-      } else {
-        var observerInfo = getObserverFromMirror(mirror, callback);
-        observer = observerInfo && observerInfo.observer;
-      }
-      if (observer) {
-        return observer;
-      }
-      observer = {};
-      mirror.value = helpers_js_1._deepClone(obj);
-      if (callback) {
-        observer.callback = callback;
-        observer.next = null;
-        var dirtyCheck = function() {
-          generate(observer);
-        };
-        var fastCheck = function() {
-          clearTimeout(observer.next);
-          observer.next = setTimeout(dirtyCheck);
-        };
-        if (typeof window !== "undefined") {
-          window.addEventListener("mouseup", fastCheck);
-          window.addEventListener("keyup", fastCheck);
-          window.addEventListener("mousedown", fastCheck);
-          window.addEventListener("keydown", fastCheck);
-          window.addEventListener("change", fastCheck);
-        }
-      }
-      observer.patches = patches;
-      observer.object = obj;
-      observer.unobserve = function() {
-        generate(observer);
-        clearTimeout(observer.next);
-        removeObserverFromMirror(mirror, observer);
-        if (typeof window !== "undefined") {
-          window.removeEventListener("mouseup", fastCheck);
-          window.removeEventListener("keyup", fastCheck);
-          window.removeEventListener("mousedown", fastCheck);
-          window.removeEventListener("keydown", fastCheck);
-          window.removeEventListener("change", fastCheck);
-        }
-      };
-      mirror.observers.set(callback, new ObserverInfo(callback, observer));
-      return observer;
-    }
-    exports.observe = observe;
-    function generate(observer, invertible) {
-      if (invertible === void 0) {
-        invertible = false;
-      }
-      var mirror = beforeDict.get(observer.object);
-      _generate(mirror.value, observer.object, observer.patches, "", invertible);
-      if (observer.patches.length) {
-        core_js_1.applyPatch(mirror.value, observer.patches);
-      }
-      var temp = observer.patches;
-      if (temp.length > 0) {
-        observer.patches = [];
-        if (observer.callback) {
-          observer.callback(temp);
-        }
-      }
-      return temp;
-    }
-    exports.generate = generate;
-    function _generate(mirror, obj, patches, path, invertible) {
-      if (obj === mirror) {
-        return;
-      }
-      if (typeof obj.toJSON === "function") {
-        obj = obj.toJSON();
-      }
-      var newKeys = helpers_js_1._objectKeys(obj);
-      var oldKeys = helpers_js_1._objectKeys(mirror);
-      var changed = false;
-      var deleted = false;
-      for (var t = oldKeys.length - 1; t >= 0; t--) {
-        var key = oldKeys[t];
-        var oldVal = mirror[key];
-        if (helpers_js_1.hasOwnProperty(obj, key) && !(obj[key] === void 0 && oldVal !== void 0 && Array.isArray(obj) === false)) {
-          var newVal = obj[key];
-          if (typeof oldVal == "object" && oldVal != null && typeof newVal == "object" && newVal != null && Array.isArray(oldVal) === Array.isArray(newVal)) {
-            _generate(oldVal, newVal, patches, path + "/" + helpers_js_1.escapePathComponent(key), invertible);
-          } else {
-            if (oldVal !== newVal) {
-              changed = true;
-              if (invertible) {
-                patches.push({ op: "test", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(oldVal) });
-              }
-              patches.push({ op: "replace", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(newVal) });
-            }
-          }
-        } else if (Array.isArray(mirror) === Array.isArray(obj)) {
-          if (invertible) {
-            patches.push({ op: "test", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(oldVal) });
-          }
-          patches.push({ op: "remove", path: path + "/" + helpers_js_1.escapePathComponent(key) });
-          deleted = true;
-        } else {
-          if (invertible) {
-            patches.push({ op: "test", path, value: mirror });
-          }
-          patches.push({ op: "replace", path, value: obj });
-          changed = true;
-        }
-      }
-      if (!deleted && newKeys.length == oldKeys.length) {
-        return;
-      }
-      for (var t = 0; t < newKeys.length; t++) {
-        var key = newKeys[t];
-        if (!helpers_js_1.hasOwnProperty(mirror, key) && obj[key] !== void 0) {
-          patches.push({ op: "add", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(obj[key]) });
-        }
-      }
-    }
-    function compare(tree1, tree2, invertible) {
-      if (invertible === void 0) {
-        invertible = false;
-      }
-      var patches = [];
-      _generate(tree1, tree2, patches, "", invertible);
-      return patches;
-    }
-    exports.compare = compare;
-  }
-});
-
-// node_modules/fast-json-patch/index.js
-var require_fast_json_patch = __commonJS({
-  "node_modules/fast-json-patch/index.js"(exports) {
-    var core = require_core();
-    Object.assign(exports, core);
-    var duplex = require_duplex();
-    Object.assign(exports, duplex);
-    var helpers = require_helpers();
-    exports.JsonPatchError = helpers.PatchError;
-    exports.deepClone = helpers._deepClone;
-    exports.escapePathComponent = helpers.escapePathComponent;
-    exports.unescapePathComponent = helpers.unescapePathComponent;
-  }
-});
-
-// src/engine/refs.ts
-function isPendingRef(value) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === "$ref" && typeof value.$ref === "string";
-}
-function substituteWalk(v, resolve5) {
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) {
-    let out2;
-    for (let i = 0; i < v.length; i++) {
-      const e = substituteWalk(v[i], resolve5);
-      if (e !== v[i] && !out2) out2 = v.slice(0, i);
-      out2?.push(e);
-    }
-    return out2 ?? v;
-  }
-  if (isPendingRef(v)) return resolve5(v.$ref) ?? v;
-  let out;
-  for (const k in v) {
-    const e = substituteWalk(v[k], resolve5);
-    if (e !== v[k] && !out) out = { ...v };
-    if (out) out[k] = e;
-  }
-  return out ?? v;
-}
-function substituteRefs(value, resolve5) {
-  return substituteWalk(value, resolve5);
-}
-function collectRefs(v, found) {
-  if (v === null || typeof v !== "object") return;
-  if (Array.isArray(v)) {
-    for (const e of v) collectRefs(e, found);
-  } else if (isPendingRef(v)) {
-    if (!found.includes(v.$ref)) found.push(v.$ref);
-  } else {
-    for (const k in v) collectRefs(v[k], found);
-  }
-}
-function pendingTargets(value) {
-  const found = [];
-  collectRefs(value, found);
-  return found.length > 1 ? found.sort() : found;
-}
-function hasPendingRef(value) {
-  if (value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) {
-    for (const e of value) if (hasPendingRef(e)) return true;
-    return false;
-  }
-  if (isPendingRef(value)) return true;
-  for (const k in value) if (hasPendingRef(value[k])) return true;
-  return false;
-}
-function pointerSegments(pointer) {
-  let segments2 = segmentCache.get(pointer);
-  if (!segments2) {
-    segments2 = pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-    if (segmentCache.size < 1e4) segmentCache.set(pointer, segments2);
-  }
-  return segments2;
-}
-function escapeSegment(segment) {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-function valueAt(root, segments2) {
-  let cur = root;
-  for (const seg of segments2) {
-    if (cur === null || cur === void 0 || typeof cur !== "object") return void 0;
-    cur = Array.isArray(cur) ? cur[Number(seg)] : cur[seg];
-  }
-  return cur;
-}
-function refValues(body, ref2) {
-  const segments2 = pointerSegments(ref2.pointer);
-  const many = segments2[segments2.length - 1] === "*";
-  const at = valueAt(body, many ? segments2.slice(0, -1) : segments2);
-  if (at === void 0 || at === null) return [];
-  if (many) return Array.isArray(at) ? at.filter((v) => v !== null) : [];
-  return [at];
-}
-var segmentCache;
-var init_refs = __esm({
-  "src/engine/refs.ts"() {
-    "use strict";
-    segmentCache = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/engine/ownership.ts
-function isObj3(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value));
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObj3(value)) {
-    const out = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
-    return out;
-  }
-  return value;
-}
-function parseMetadata(value) {
-  let parsed = value;
-  if (typeof value === "string") {
-    if (value.trim() === "") return {};
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  if (!isObj3(parsed)) return {};
-  const { [MARKER_KEY]: rawMarker, ...user } = parsed;
-  const marker = isObj3(rawMarker) && typeof rawMarker.stack === "string" && typeof rawMarker.name === "string" ? { stack: rawMarker.stack, name: rawMarker.name } : void 0;
-  return marker ? { marker, user } : { user: parsed };
-}
-function serializeMetadata(user, marker) {
-  return canonicalJson({ ...user ?? {}, [MARKER_KEY]: { stack: marker.stack, name: marker.name } });
-}
-function metadataBytes(user, marker) {
-  if (!user || Object.keys(user).length === 0) {
-    return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker.stack)) + Buffer.byteLength(JSON.stringify(marker.name));
-  }
-  return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker.stack, name: marker.name } }), "utf8");
-}
-function liveMetadata(item) {
-  let parsed = parsedRaw.get(item.raw);
-  if (!parsed) parsedRaw.set(item.raw, parsed = parseMetadata(item.raw.metadata));
-  return parsed;
-}
-function markerOf(kind, item) {
-  const { marker } = liveMetadata(item);
-  if (!marker || !marker.name.startsWith(`${kind.kind}/`)) return void 0;
-  return marker;
-}
-function indexManaged(kinds, live, stack) {
-  const byAddress2 = /* @__PURE__ */ new Map();
-  const managedIds = /* @__PURE__ */ new Set();
-  for (const kind of kinds) {
-    if (kind.identity !== "marker") continue;
-    for (const item of live.get(kind.kind) ?? []) {
-      const marker = markerOf(kind, item);
-      if (!marker || marker.stack !== stack) continue;
-      const list = byAddress2.get(marker.name);
-      if (list) list.push(item);
-      else byAddress2.set(marker.name, [item]);
-      managedIds.add(item.id);
-    }
-  }
-  for (const list of byAddress2.values()) list.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  return { byAddress: byAddress2, managedIds };
-}
-function naturalParentId(kind, liveBody2) {
-  const first = kind.refs[0];
-  if (!first) return void 0;
-  const value = refValues(liveBody2, first)[0];
-  return typeof value === "string" ? value : void 0;
-}
-var MARKER_KEY, METADATA_LIMIT, BARE_MARKER_BYTES, parsedRaw;
-var init_ownership = __esm({
-  "src/engine/ownership.ts"() {
-    "use strict";
-    init_refs();
-    MARKER_KEY = "edgeops";
-    METADATA_LIMIT = 4096;
-    BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: "", name: "" } }).length - 4;
-    parsedRaw = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/engine/diff.ts
-function isObj4(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function desiredBody(kind, spec, resolve5) {
-  const resolved = substituteRefs(spec, resolve5);
-  if (kind.identity !== "marker") return kind.normalizeDesired(kind.toRequest(resolved));
-  const { metadata: metadata2, ...rest } = resolved;
-  const body = kind.normalizeDesired(kind.toRequest(rest));
-  delete body.metadata;
-  if (isObj4(metadata2) && Object.keys(metadata2).length > 0) body.metadata = metadata2;
-  return body;
-}
-function liveBody(kind, item) {
-  let body = liveBodies.get(item.raw);
-  if (!body) liveBodies.set(item.raw, body = computeLiveBody(kind, item));
-  return body;
-}
-function computeLiveBody(kind, item) {
-  const body = kind.fromLive(item.raw);
-  if (kind.identity !== "marker") return body;
-  const fromKind = body.metadata;
-  delete body.metadata;
-  const { user } = fromKind === void 0 || fromKind === item.raw.metadata ? liveMetadata(item) : parseMetadata(fromKind);
-  if (user && Object.keys(user).length > 0) body.metadata = user;
-  return body;
-}
-function comparable(kind, body) {
-  if (kind.writeOnly.length === 0) return body;
-  const out = { ...body };
-  for (const field of kind.writeOnly) delete out[field];
-  return out;
-}
-function jsonEqual(a, b) {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const k of keys) if (!hasOwn.call(b, k) || !jsonEqual(a[k], b[k])) return false;
-  return true;
-}
-function isScalarArray(v) {
-  return Array.isArray(v) && v.every((e) => e === null || typeof e !== "object" || isPendingRef(e));
-}
-function fieldChanges(kind, from, to) {
-  if (jsonEqual(from, to)) return [];
-  const byPath = /* @__PURE__ */ new Map();
-  for (const op of import_fast_json_patch.default.compare(from, to)) {
-    const segments2 = pointerSegments(op.path);
-    let cut = segments2.length;
-    for (let i = 1; i < segments2.length; i++) {
-      const prefix = segments2.slice(0, i);
-      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
-        cut = i;
-        break;
-      }
-    }
-    const at = segments2.slice(0, cut);
-    const path = "/" + at.map(escapeSegment).join("/");
-    if (byPath.has(path)) continue;
-    const old = valueAt(from, at);
-    const neu = valueAt(to, at);
-    const change = { path, kind: old === void 0 ? "add" : neu === void 0 ? "remove" : "replace" };
-    if (kind.secrets.includes(at[0])) change.sensitive = true;
-    else {
-      if (old !== void 0) change.old = old;
-      if (neu !== void 0) change.new = neu;
-    }
-    if (neu !== void 0 && hasPendingRef(neu)) change.knownAfterApply = true;
-    byPath.set(path, change);
-  }
-  return [...byPath.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-}
-function createAction(t, desired) {
-  return {
-    id: `create:${t.address}`,
-    op: "create",
-    kind: t.kind.kind,
-    name: t.name,
-    address: t.address,
-    body: desired,
-    desired,
-    changes: fieldChanges(t.kind, {}, desired),
-    dependsOn: []
-  };
-}
-function deleteAction(t, live, idSuffix = "") {
-  const changes = fieldChanges(t.kind, comparable(t.kind, liveBody(t.kind, live)), {});
-  return { id: `delete:${t.address}${idSuffix}`, op: "delete", kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes, dependsOn: [] };
-}
-function changeActions(t, live, liveShape, desired) {
-  const { kind } = t;
-  const before = comparable(kind, liveShape);
-  const changes = fieldChanges(kind, before, comparable(kind, desired));
-  if (changes.length === 0) return [];
-  const base = { kind: kind.kind, name: t.name, address: t.address, liveId: live.id, desired, dependsOn: [] };
-  const immutable = [...new Set(changes.map(topField).filter((f) => kind.immutable.includes(f)))].sort();
-  if (immutable.length > 0) {
-    const reason3 = immutable.map((f) => `${f} cannot be updated`).join(", ");
-    return [{ ...base, id: `replace:${t.address}`, op: "replace", body: desired, changes, reason: reason3 }];
-  }
-  const actions = [];
-  const update = {};
-  const updateChanges = [];
-  const byField = /* @__PURE__ */ new Map();
-  for (const c of changes) byField.set(topField(c), [...byField.get(topField(c)) ?? [], c]);
-  for (const [field, fieldChangesOf] of [...byField].sort(([a], [b]) => a < b ? -1 : 1)) {
-    const want = desired[field];
-    const isModule = kind.modules.includes(field);
-    if (isModule && (want === void 0 || want === null) && kind.deleteModule) {
-      const removed = [{ path: `/${escapeSegment(field)}`, kind: "remove", old: before[field] }];
-      actions.push({ ...base, id: `module-delete:${t.address}:${field}`, op: "module-delete", module: field, changes: removed });
-    } else if (isModule && isObj4(want) && kind.putModule) {
-      actions.push({ ...base, id: `module-put:${t.address}:${field}`, op: "module-put", module: field, body: want, changes: fieldChangesOf });
-    } else {
-      update[field] = want === void 0 ? null : want;
-      updateChanges.push(...fieldChangesOf);
-    }
-  }
-  if (updateChanges.length > 0) actions.unshift({ ...base, id: `update:${t.address}`, op: "update", body: update, changes: updateChanges });
-  return actions;
-}
-var import_fast_json_patch, liveBodies, hasOwn, topField;
-var init_diff = __esm({
-  "src/engine/diff.ts"() {
-    "use strict";
-    import_fast_json_patch = __toESM(require_fast_json_patch(), 1);
-    init_ownership();
-    init_refs();
-    liveBodies = /* @__PURE__ */ new WeakMap();
-    hasOwn = Object.prototype.hasOwnProperty;
-    topField = (change) => pointerSegments(change.path)[0];
-  }
-});
-
-// src/engine/adopt.ts
-function realItem(item) {
-  return originals.get(item.raw) ?? item;
-}
-function kindsReferencedFirst(kinds) {
-  const byName = new Map(kinds.map((k) => [k.kind, k]));
-  const out = [];
-  const state = /* @__PURE__ */ new Map();
-  const visit = (k) => {
-    if (state.has(k.kind)) return;
-    state.set(k.kind, "visiting");
-    for (const target of k.refs.flatMap((r) => r.kinds)) {
-      const dep = byName.get(target);
-      if (dep) visit(dep);
-    }
-    state.set(k.kind, "done");
-    out.push(k);
-  };
-  for (const k of kinds) visit(k);
-  return out;
-}
-function isUnmarked(item) {
-  return liveMetadata(item).marker === void 0;
-}
-function itemsByKey(kind, items) {
-  const byKey = /* @__PURE__ */ new Map();
-  if (!kind.adoptKeys) return byKey;
-  for (const item of items) {
-    for (const key of new Set(kind.adoptKeys(liveBody(kind, item)))) {
-      const list = byKey.get(key);
-      if (list) list.push(item);
-      else byKey.set(key, [item]);
-    }
-  }
-  return byKey;
-}
-function adoptLive(kinds, desired, live, stack) {
-  const managed = indexManaged(kinds, live.byKind, stack);
-  const known = /* @__PURE__ */ new Map();
-  for (const [address2, copies] of managed.byAddress) known.set(address2, copies[0].id);
-  const byKind = new Map(kinds.map((k) => [k.kind, []]));
-  for (const r of desired.resources) byKind.get(r.kind)?.push(r);
-  const adoptions = [];
-  const warnings = [];
-  const swapped = /* @__PURE__ */ new Map();
-  for (const kind of kindsReferencedFirst(kinds)) {
-    if (kind.identity !== "marker" || !kind.adoptKeys) continue;
-    const docs = (byKind.get(kind.kind) ?? []).filter((r) => !managed.byAddress.has(r.address));
-    const unmarked = (live.byKind.get(kind.kind) ?? []).filter(isUnmarked);
-    if (docs.length === 0 || unmarked.length === 0) continue;
-    const byKey = itemsByKey(kind, unmarked);
-    const candidates = docs.map((resource) => {
-      const body = desiredBody(kind, resource.spec, (address2) => known.get(address2));
-      const matches = /* @__PURE__ */ new Map();
-      for (const key of kind.adoptKeys(body, resource.name)) {
-        for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });
-      }
-      return { resource, body, matches };
-    });
-    const claims = /* @__PURE__ */ new Map();
-    for (const c of candidates) for (const id of c.matches.keys()) claims.set(id, [...claims.get(id) ?? [], c.resource.address]);
-    const copies = /* @__PURE__ */ new Map();
-    for (const c of candidates.sort((a, b) => a.resource.address < b.resource.address ? -1 : 1)) {
-      const found = [...c.matches.values()];
-      if (found.length === 0) continue;
-      if (found.length > 1) {
-        warnings.push(`${c.resource.address} is not adopted: it matches ${found.length} unmanaged ${kind.kind} resources (${found.map((f) => `${f.item.id} by ${f.key}`).join(", ")}); make the manifest match one of them`);
-        continue;
-      }
-      const { item, key } = found[0];
-      const rivals = claims.get(item.id) ?? [];
-      if (rivals.length > 1) {
-        warnings.push(`${item.id} (${kind.kind}) is not adopted: ${rivals.join(", ")} all match it; make exactly one document match it`);
-        continue;
-      }
-      const marked = {
-        id: item.id,
-        raw: { ...item.raw, metadata: serializeMetadata(liveMetadata(item).user, { stack, name: c.resource.address }) }
-      };
-      originals.set(marked.raw, item);
-      copies.set(item.id, marked);
-      known.set(c.resource.address, item.id);
-      adoptions.push({ address: c.resource.address, kind: kind.kind, liveId: item.id, matchedBy: key, desired: c.body });
-    }
-    if (copies.size > 0) swapped.set(kind.kind, copies);
-  }
-  if (swapped.size === 0) return { live, adoptions, warnings };
-  const byKindLive = /* @__PURE__ */ new Map();
-  for (const [kind, items] of live.byKind) {
-    const copies = swapped.get(kind);
-    byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
-  }
-  return { live: { byKind: byKindLive }, adoptions, warnings };
-}
-var originals;
-var init_adopt = __esm({
-  "src/engine/adopt.ts"() {
-    "use strict";
-    init_diff();
-    init_ownership();
-    originals = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/engine/graph.ts
-function linkActions(actions, refsOf) {
-  const creator = /* @__PURE__ */ new Map();
-  for (const a of actions) if (a.op === "create" || a.op === "replace") creator.set(a.address, a.id);
-  const referrers = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    for (const ref2 of refsOf(a).liveRefs) {
-      for (const kind of ref2.kinds) {
-        const key = `${kind}\0${ref2.id}`;
-        const list = referrers.get(key);
-        if (list) list.push(a);
-        else referrers.set(key, [a]);
-      }
-    }
-  }
-  for (const a of actions) {
-    const deps = /* @__PURE__ */ new Set();
-    if (CREATES_FIRST.has(a.op)) {
-      for (const target of refsOf(a).pending) {
-        const id = creator.get(target);
-        if (!id) throw new EdgeopsError("E_PLAN", `${a.address} references ${target}, which is neither live nor created by this plan`);
-        deps.add(id);
-      }
-    }
-    if (a.op === "delete" || a.op === "replace") {
-      const before = /* @__PURE__ */ new Set();
-      for (const b of referrers.get(`${a.kind}\0${a.liveId}`) ?? []) {
-        if (b.address === a.address) continue;
-        before.add(b.op === "replace" ? oldPhaseId(b.id) : b.id);
-      }
-      if (a.op === "delete") for (const id of before) deps.add(id);
-      else a.deleteDependsOn = [...before].sort();
-    }
-    deps.delete(a.id);
-    a.dependsOn = [...deps].sort();
-  }
-  return actions;
-}
-function executionNodes(actions) {
-  const nodes = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    nodes.set(a.id, [...a.dependsOn]);
-    if (a.op === "replace") nodes.set(oldPhaseId(a.id), [a.id, ...a.deleteDependsOn ?? []]);
-  }
-  for (const [id, deps] of nodes) {
-    for (const dep of deps) if (!nodes.has(dep)) throw new EdgeopsError("E_PLAN", `action ${id} depends on unknown action ${dep}`);
-  }
-  return nodes;
-}
-function nodeLevels(nodes) {
-  const level = /* @__PURE__ */ new Map();
-  const state = /* @__PURE__ */ new Map();
-  const visit = (id, path) => {
-    const known = level.get(id);
-    if (known !== void 0) return known;
-    if (state.get(id) === "visiting") {
-      const cycle = [...path.slice(path.indexOf(id)), id];
-      throw new EdgeopsError("E_PLAN_CYCLE", `dependency cycle between actions: ${cycle.join(" -> ")}`);
-    }
-    state.set(id, "visiting");
-    path.push(id);
-    let l = 0;
-    for (const dep of nodes.get(id) ?? []) l = Math.max(l, visit(dep, path) + 1);
-    path.pop();
-    state.set(id, "done");
-    level.set(id, l);
-    return l;
-  };
-  for (const id of nodes.keys()) visit(id, []);
-  return level;
-}
-function reaches(from, to, byId) {
-  const seen = /* @__PURE__ */ new Set();
-  const stack = [from];
-  while (stack.length > 0) {
-    const id = stack.pop();
-    if (id === to) return true;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const isOld = id.endsWith(OLD_PHASE);
-    const a = byId.get(isOld ? id.slice(0, -OLD_PHASE.length) : id);
-    if (!a) continue;
-    if (isOld) stack.push(a.id, ...a.deleteDependsOn ?? []);
-    else stack.push(...a.dependsOn);
-  }
-  return false;
-}
-var OLD_PHASE, oldPhaseId, CREATES_FIRST;
-var init_graph = __esm({
-  "src/engine/graph.ts"() {
-    "use strict";
-    init_errors();
-    OLD_PHASE = "#old";
-    oldPhaseId = (actionId) => `${actionId}${OLD_PHASE}`;
-    CREATES_FIRST = /* @__PURE__ */ new Set(["create", "update", "module-put", "replace"]);
-  }
-});
-
-// src/engine/value-moves.ts
-function uniqueValues(kind, body) {
-  const out = /* @__PURE__ */ new Set();
-  if (!body || !kind.unique) return out;
-  for (const u of kind.unique) {
-    const list = body[u.field];
-    if (!Array.isArray(list)) continue;
-    for (const v of list) if (typeof v === "string") out.add(`${u.scope}\0${u.key(v)}`);
-  }
-  return out;
-}
-function valueMoves(kind, op, live, desired) {
-  if (!kind.unique || kind.unique.length === 0) return void 0;
-  if (op === "module-put" || op === "module-delete") return void 0;
-  const before = op === "create" ? NONE : uniqueValues(kind, live);
-  const after = op === "delete" ? NONE : uniqueValues(kind, desired);
-  const claims = op === "replace" ? after : new Set([...after].filter((v) => !before.has(v)));
-  const releases = op === "replace" ? before : new Set([...before].filter((v) => !after.has(v)));
-  if (claims.size === 0 && releases.size === 0) return void 0;
-  const moves = { claims, releases };
-  if (releases.size > 0 && live) moves.release = () => releaseBody(kind, live, releases);
-  return moves;
-}
-function releaseBody(kind, live, releases) {
-  const body = {};
-  const changes = [];
-  for (const u of kind.unique ?? []) {
-    const list = live[u.field];
-    if (!Array.isArray(list)) continue;
-    const kept = list.filter((v) => typeof v !== "string" || !releases.has(`${u.scope}\0${u.key(v)}`));
-    if (kept.length === list.length) continue;
-    body[u.field] = kept;
-    changes.push({ path: `/${u.field}`, kind: "replace", old: list, new: kept });
-  }
-  return { body, desired: { ...live, ...body }, changes };
-}
-function orderValueMoves(actions, movesOf2) {
-  const releasers = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    for (const v of movesOf2(a)?.releases ?? []) {
-      const list = releasers.get(v);
-      if (list) list.push(a);
-      else releasers.set(v, [a]);
-    }
-  }
-  if (releasers.size === 0) return [];
-  const byId = new Map(actions.map((a) => [a.id, a]));
-  const steps = /* @__PURE__ */ new Map();
-  const stepOf = (releaser) => {
-    let step = steps.get(releaser.id);
-    if (step) return step;
-    const { body, desired, changes } = movesOf2(releaser).release();
-    step = {
-      id: `release:${releaser.id.slice(releaser.id.indexOf(":") + 1)}`,
-      op: "update",
-      kind: releaser.kind,
-      name: releaser.name,
-      address: releaser.address,
-      liveId: releaser.liveId,
-      body,
-      desired,
-      changes,
-      releaseFor: [],
-      dependsOn: []
-    };
-    steps.set(releaser.id, step);
-    byId.set(step.id, step);
-    if (releaser.op === "replace") releaser.deleteDependsOn = [...releaser.deleteDependsOn ?? [], step.id].sort();
-    else releaser.dependsOn = [...releaser.dependsOn, step.id].sort();
-    return step;
-  };
-  const waitFor = (claimer, id) => {
-    if (!claimer.dependsOn.includes(id)) claimer.dependsOn = [...claimer.dependsOn, id].sort();
-  };
-  for (const claimer of actions) {
-    for (const v of [...movesOf2(claimer)?.claims ?? []].sort()) {
-      for (const releaser of releasers.get(v) ?? []) {
-        if (releaser === claimer && claimer.op !== "replace") continue;
-        const existing = steps.get(releaser.id);
-        if (existing) {
-          waitFor(claimer, existing.id);
-          addFor(existing, claimer.address);
-          continue;
-        }
-        const node = releaser.op === "replace" ? oldPhaseId(releaser.id) : releaser.id;
-        if (releaser !== claimer && !reaches(node, claimer.id, byId)) {
-          waitFor(claimer, node);
-          continue;
-        }
-        const step = stepOf(releaser);
-        waitFor(claimer, step.id);
-        addFor(step, claimer.address);
-      }
-    }
-  }
-  return [...steps.values()];
-}
-function addFor(step, address2) {
-  if (step.address !== address2 && !step.releaseFor.includes(address2)) step.releaseFor = [...step.releaseFor, address2].sort();
-}
-var NONE;
-var init_value_moves = __esm({
-  "src/engine/value-moves.ts"() {
-    "use strict";
-    init_graph();
-    NONE = /* @__PURE__ */ new Set();
-  }
-});
-
-// src/engine/ordering.ts
-function targetsIn(kind, body, onlyParents = false) {
-  const out = [];
-  if (!body) return out;
-  for (const ref2 of kind.refs) {
-    if (onlyParents && !kind.immutable.includes(pointerSegments(ref2.pointer)[0])) continue;
-    for (const v of refValues(body, ref2)) {
-      if (isPendingRef(v)) out.push({ address: v.$ref });
-      else if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
-    }
-  }
-  return out;
-}
-function written(a, body) {
-  if (!body) return void 0;
-  if (a.op === "module-put" || a.op === "module-delete") {
-    const m = a.module ?? "";
-    return a.op === "module-put" && body === a.body ? { [m]: body } : m in body ? { [m]: body[m] } : {};
-  }
-  if (a.op === "update") return Object.fromEntries(Object.keys(a.body ?? {}).filter((f) => f in body).map((f) => [f, body[f]]));
-  return body;
-}
-function refLinks(kind, a, live) {
-  const before = targetsIn(kind, a.op === "create" ? void 0 : written(a, live));
-  const after = a.op === "delete" || a.op === "module-delete" ? [] : targetsIn(kind, written(a, a.op === "module-put" ? a.body : a.op === "update" ? a.desired : a.body));
-  const had = new Set(before.map(keyOf));
-  const has = new Set(after.map(keyOf));
-  const parents = a.op === "delete" ? [] : targetsIn(kind, a.desired ?? a.body, true);
-  const liveParents = targetsIn(kind, live, true);
-  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
-}
-function orderForSafety(actions, linksOf, movesOf2) {
-  const byLiveId = /* @__PURE__ */ new Map();
-  const byAddress2 = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    if (a.liveId !== void 0) byLiveId.set(`${a.kind}\0${a.liveId}`, a.address);
-    const list = byAddress2.get(a.address);
-    if (list) list.push(a);
-    else byAddress2.set(a.address, [a]);
-  }
-  const resolve5 = (t) => {
-    if (t.address !== void 0) return t.address;
-    for (const k of t.kinds ?? []) {
-      const found = byLiveId.get(`${k}\0${t.id}`);
-      if (found) return found;
-    }
-    return `#${t.id}`;
-  };
-  const addresses = (ts) => [...new Set(ts.map(resolve5))];
-  const parentsOf = /* @__PURE__ */ new Map();
-  const liveParentsOf = /* @__PURE__ */ new Map();
-  const partsOf = /* @__PURE__ */ new Map();
-  const droppers = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    const links = linksOf(a);
-    if (!links) continue;
-    const parents = addresses(links.parents);
-    const liveParents = addresses(links.liveParents);
-    parentsOf.set(a, parents);
-    liveParentsOf.set(a, liveParents);
-    for (const p of /* @__PURE__ */ new Set([...parents, ...liveParents])) partsOf.set(p, [...partsOf.get(p) ?? [], a]);
-    for (const d of addresses(links.drops)) droppers.set(d, [...droppers.get(d) ?? [], a]);
-  }
-  const byId = new Map(actions.map((a) => [a.id, a]));
-  const wait = (waiter, old, dep) => {
-    const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
-    const self = old ? oldPhaseId(waiter.id) : waiter.id;
-    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
-    if (old) waiter.deleteDependsOn = [...list, dep].sort();
-    else waiter.dependsOn = [...list, dep].sort();
-  };
-  const removes = (a) => a.op === "delete" || a.op === "replace";
-  for (const a of actions) {
-    const links = linksOf(a);
-    if (!links || a.op === "delete" || a.op === "module-delete") continue;
-    const own = parentsOf.get(a) ?? [];
-    for (const x of addresses(links.points)) {
-      if (x === a.address || own.includes(x)) continue;
-      for (const b of [...byAddress2.get(x) ?? [], ...partsOf.get(x) ?? []]) if (b.address !== a.address) wait(a, false, b.id);
-    }
-  }
-  for (const d of actions) {
-    if (!removes(d)) continue;
-    const old = d.op === "replace";
-    for (const x of liveParentsOf.get(d) ?? []) {
-      for (const r of droppers.get(x) ?? []) {
-        if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
-        wait(d, old, r.op === "replace" ? oldPhaseId(r.id) : r.id);
-      }
-      for (const c of partsOf.get(x) ?? []) {
-        if (c.address !== d.address && (c.op === "create" || c.op === "replace") && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
-      }
-    }
-  }
-  for (const a of actions) {
-    if (a.op !== "update") continue;
-    const moves = movesOf2(a);
-    if (!moves) continue;
-    for (const m of byAddress2.get(a.address) ?? []) {
-      if (m.op === "module-put" && moves.claims.size > 0) wait(a, false, m.id);
-      if (m.op === "module-delete" && moves.releases.size > 0) wait(m, false, a.id);
-    }
-  }
-  for (const m of actions) {
-    if (m.op !== "module-put") continue;
-    for (const d of byAddress2.get(m.address) ?? []) if (d.op === "module-delete") wait(m, false, d.id);
-  }
-}
-var keyOf;
-var init_ordering = __esm({
-  "src/engine/ordering.ts"() {
-    "use strict";
-    init_graph();
-    init_refs();
-    keyOf = (t) => t.address !== void 0 ? `@${t.address}` : `#${t.id}`;
-  }
-});
-
-// src/engine/resource-actions.ts
-function liveRefsOf(kind, body) {
-  const out = [];
-  for (const ref2 of kind.refs) for (const v of refValues(body, ref2)) if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
-  return out;
-}
-function topological(resources) {
-  const byAddress2 = new Map(resources.map((r) => [r.address, r]));
-  const out = [];
-  const state = /* @__PURE__ */ new Map();
-  const visit = (r) => {
-    if (state.has(r.address)) return;
-    state.set(r.address, "visiting");
-    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
-      const target = byAddress2.get(dep);
-      if (target) visit(target);
-    }
-    state.set(r.address, "done");
-    out.push(r);
-  };
-  for (const r of [...resources].sort((a, b) => a.address < b.address ? -1 : 1)) visit(r);
-  return out;
-}
-function closestCopy(kind, copies, desired) {
-  const cost = (item) => {
-    const changes = fieldChanges(kind, comparable(kind, liveBody(kind, item)), comparable(kind, desired));
-    const replace = changes.some((c) => kind.immutable.includes(pointerSegments(c.path)[0]));
-    return (replace ? 1e6 : 0) + changes.length;
-  };
-  let best = copies[0];
-  let bestCost = cost(best);
-  for (const item of copies.slice(1)) {
-    const c = cost(item);
-    if (c < bestCost) [best, bestCost] = [item, c];
-  }
-  return best;
-}
-function movesOf(kind, op, live, desired) {
-  return valueMoves(kind, op, live, desired);
-}
-function metadataIssue(r, stack) {
-  const meta = r.spec.metadata;
-  const user = meta !== null && typeof meta === "object" && !Array.isArray(meta) ? meta : void 0;
-  const bytes = metadataBytes(user, { stack, name: r.address });
-  if (bytes <= METADATA_LIMIT) return void 0;
-  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
-}
-function prepareLive(kind, items, stack) {
-  if (kind.identity !== "marker") return;
-  for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
-}
-function prepareDesired(kinds, desired, stack) {
-  const prepare = preparer(kinds, stack);
-  return topological(desired.resources).map(prepare);
-}
-async function prepareDesiredInSlices(kinds, desired, stack) {
-  const prepare = preparer(kinds, stack);
-  const out = [];
-  const ordered = topological(desired.resources);
-  for (let at = 0; at < ordered.length; at += SLICE) {
-    await new Promise((resolve5) => setImmediate(resolve5));
-    for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));
-  }
-  return out;
-}
-function preparer(kinds, stack) {
-  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
-  return (r) => {
-    const kind = kindByName2.get(r.kind);
-    if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
-    const issue = kind.identity === "marker" ? metadataIssue(r, stack) : void 0;
-    const body = hasPendingRef(r.spec) ? void 0 : desiredBody(kind, r.spec, () => void 0);
-    return { resource: r, kind, ...issue ? { issue } : {}, ...body ? { body } : {} };
-  };
-}
-function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
-  const out = { actions: [], refs: /* @__PURE__ */ new Map(), warnings: [], issues: [] };
-  const add = (list, info) => {
-    for (const a of list) {
-      out.actions.push(a);
-      out.refs.set(a.id, info);
-    }
-  };
-  const liveOf = (kind) => live.byKind.get(kind.kind) ?? [];
-  const managed = indexManaged(kinds, live.byKind, stack);
-  const byKey = /* @__PURE__ */ new Map();
-  const naturalItem = (kind, key) => {
-    let index = byKey.get(kind.kind);
-    if (!index) byKey.set(kind.kind, index = new Map(liveOf(kind).map((i) => [i.id, i])));
-    return index.get(key);
-  };
-  const known = /* @__PURE__ */ new Map();
-  const claimed = /* @__PURE__ */ new Map();
-  const kept = /* @__PURE__ */ new Map();
-  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
-    if (issue) out.issues.push(issue);
-    if (!kind) continue;
-    const body = readyBody ?? desiredBody(kind, r.spec, (address2) => known.get(address2));
-    let item;
-    let movedFrom2;
-    if (kind.identity === "marker") {
-      let copies = managed.byAddress.get(r.address) ?? [];
-      for (const old of copies.length === 0 ? r.movedFrom ?? [] : []) {
-        const found = managed.byAddress.get(old) ?? [];
-        if (found.length === 0) continue;
-        copies = found;
-        movedFrom2 = old;
-        break;
-      }
-      item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
-      if (item) kept.set(movedFrom2 ?? r.address, item);
-      if (copies.length > 1) {
-        const extra = copies.filter((c) => c !== item).map((c) => c.id);
-        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item.id}, deleting ${extra.join(", ")}`);
-      }
-    } else if (!hasPendingRef(body) && kind.naturalKey) {
-      const key = kind.naturalKey(body);
-      const owners = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
-      claimed.set(kind.kind, owners);
-      const other = owners.get(key);
-      if (other) out.issues.push({ pos: r.pos, address: r.address, message: `manages the same ${kind.kind} as ${other} (${key})` });
-      owners.set(key, r.address);
-      item = naturalItem(kind, key);
-    }
-    const target = { kind, name: r.name, address: r.address };
-    const pending = pendingTargets(body);
-    if (!item) {
-      const create = createAction(target, body);
-      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, void 0, body), links: refLinks(kind, create, void 0) });
-      continue;
-    }
-    const shape = liveBody(kind, item);
-    const liveRefs = liveRefsOf(kind, shape);
-    const planned2 = changeActions(target, item, shape, body);
-    if (movedFrom2) renamed(planned2, target, item, body, movedFrom2);
-    for (const a of planned2) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
-    if (!planned2.some((a) => a.op === "replace")) known.set(r.address, item.id);
-  }
-  addOrphans(kinds, managed, kept, claimed, liveOf, add);
-  return out;
-}
-function renamed(planned2, t, item, desired, movedFrom2) {
-  const main = planned2.find((a) => a.op === "update") ?? planned2.find((a) => a.op === "replace");
-  if (main) {
-    main.movedFrom = movedFrom2;
-    if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
-    return;
-  }
-  planned2.unshift({
-    id: `update:${t.address}`,
-    op: "update",
-    kind: t.kind.kind,
-    name: t.name,
-    address: t.address,
-    liveId: item.id,
-    body: { metadata: desired.metadata ?? {} },
-    desired,
-    changes: [],
-    movedFrom: movedFrom2,
-    dependsOn: []
-  });
-}
-function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
-  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
-  for (const [address2, copies] of [...managed.byAddress].sort(([a], [b]) => a < b ? -1 : 1)) {
-    const kind = kindByName2.get(address2.slice(0, address2.indexOf("/")));
-    const keep = kept.get(address2);
-    copies.forEach((item, at) => {
-      if (item === keep) return;
-      const target = { kind, name: address2.slice(address2.indexOf("/") + 1), address: address2 };
-      const shape = liveBody(kind, item);
-      const del = deleteAction(target, item, at === 0 && !keep ? "" : `@${item.id}`);
-      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0), links: refLinks(kind, del, shape) });
-    });
-  }
-  for (const kind of kinds.filter((k) => k.identity === "natural")) {
-    const owned = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
-    for (const item of liveOf(kind)) {
-      if (owned.has(item.id)) continue;
-      const shape = kind.fromLive(item.raw);
-      const parent = naturalParentId(kind, shape);
-      if (parent === void 0 || !managed.managedIds.has(parent)) continue;
-      const del = deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item);
-      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), links: refLinks(kind, del, shape) });
-    }
-  }
-}
-var NO_REFS, SLICE;
-var init_resource_actions = __esm({
-  "src/engine/resource-actions.ts"() {
-    "use strict";
-    init_diff();
-    init_ownership();
-    init_refs();
-    init_ordering();
-    init_value_moves();
-    NO_REFS = { pending: [], liveRefs: [] };
-    SLICE = 200;
-  }
-});
-
-// src/engine/plan.ts
-function buildPlan(input) {
-  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
-  if (issues.length > 0) throw new ManifestError(issues);
-  linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
-  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves);
-  actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
-  const levels = nodeLevels(executionNodes(actions));
-  actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
-  const plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
-  warnings.push(...deleteStatus(plan, input.desired.config).exceeded);
-  return plan;
-}
-function summarize(actions) {
-  const seen = /* @__PURE__ */ new Set();
-  const summary = { create: 0, update: 0, replace: 0, delete: 0 };
-  for (const a of actions) {
-    if (a.releaseFor) continue;
-    const bucket = a.op === "module-put" || a.op === "module-delete" ? "update" : a.op;
-    const key = `${bucket}\0${a.address}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    summary[bucket]++;
-  }
-  return summary;
-}
-function deleteStatus(plan, config) {
-  const deletes = plan.actions.filter((a) => a.op === "delete");
-  const max = config.max_deletes ?? DEFAULT_MAX_DELETES;
-  const exceeded = [];
-  if (deletes.length > max) {
-    exceeded.push(`This plan deletes ${deletes.length} resources, more than max_deletes (${max}); apply refuses it without --allow-deletes.`);
-  }
-  for (const [kind, limit] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b]) => cmp(a, b))) {
-    const n = deletes.filter((a) => a.kind === kind).length;
-    if (n > limit) exceeded.push(`This plan deletes ${n} ${kind} resources, more than max_deletes_per_kind.${kind} (${limit}); apply refuses it without --allow-deletes.`);
-  }
-  return { deletes: deletes.length, max, exceeded };
-}
-var DEFAULT_MAX_DELETES, OP_RANK, cmp;
-var init_plan = __esm({
-  "src/engine/plan.ts"() {
-    "use strict";
-    init_errors();
-    init_graph();
-    init_resource_actions();
-    init_ordering();
-    init_value_moves();
-    DEFAULT_MAX_DELETES = 10;
-    OP_RANK = { delete: 0, replace: 1, create: 2, update: 3, "module-put": 4, "module-delete": 5 };
-    cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
-  }
-});
-
-// src/engine/adopt-plan.ts
-function finishAdoptions(plan, adoptions) {
-  for (const adoption of adoptions) {
-    const own = plan.actions.filter((a) => a.address === adoption.address);
-    const main = own.find((a) => a.op === "update") ?? own.find((a) => a.op === "replace");
-    if (main) {
-      main.adopt = adoption.matchedBy;
-      if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: main.desired?.metadata ?? {} };
-      continue;
-    }
-    const desired = own[0]?.desired ?? adoption.desired;
-    const [kind, ...rest] = adoption.address.split("/");
-    insertByLevel(plan, {
-      id: `update:${adoption.address}`,
-      op: "update",
-      kind,
-      name: rest.join("/"),
-      address: adoption.address,
-      liveId: adoption.liveId,
-      body: { metadata: desired.metadata ?? {} },
-      desired,
-      changes: [],
-      dependsOn: [],
-      adopt: adoption.matchedBy
-    });
-  }
-  plan.summary = summarize(plan.actions);
-  return plan;
-}
-function insertByLevel(plan, action) {
-  const levels = nodeLevels(executionNodes(plan.actions));
-  const at = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
-  if (at < 0) plan.actions.push(action);
-  else plan.actions.splice(at, 0, action);
-}
-function collisionWarnings(kinds, plan, live, stack, adopt) {
-  const warnings = [];
-  const kindOf = new Map(kinds.map((k) => [k.kind, k]));
-  const indexes = /* @__PURE__ */ new Map();
-  for (const action of plan.actions) {
-    const kind = kindOf.get(action.kind);
-    if (action.op !== "create" || !kind?.adoptKeys || kind.identity !== "marker" || !action.body) continue;
-    let index = indexes.get(kind.kind);
-    if (!index) {
-      const foreign = (live.byKind.get(kind.kind) ?? []).filter((item) => liveMetadata(item).marker?.stack !== stack);
-      indexes.set(kind.kind, index = itemsByKey(kind, foreign));
-    }
-    const seen = /* @__PURE__ */ new Set();
-    const claims = uniqueValues(kind, action.body);
-    for (const key of kind.adoptKeys(action.body, action.name)) {
-      for (const item of index.get(key) ?? []) {
-        if (seen.has(item.id)) continue;
-        seen.add(item.id);
-        if (isUnmarked(item)) {
-          if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
-        } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
-          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
-        }
-      }
-    }
-  }
-  return warnings;
-}
-function planWithAdoption(input) {
-  const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : void 0;
-  const live = outcome?.live ?? input.live;
-  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
-  if (outcome) finishAdoptions(plan, outcome.adoptions);
-  plan.warnings.push(...outcome?.warnings ?? [], ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
-  return { plan, live };
-}
-var sharesUnique;
-var init_adopt_plan = __esm({
-  "src/engine/adopt-plan.ts"() {
-    "use strict";
-    init_adopt();
-    init_graph();
-    init_ownership();
-    init_value_moves();
-    init_plan();
-    sharesUnique = (a, b) => [...a].some((v) => b.has(v));
-  }
-});
-
-// node_modules/yocto-queue/index.js
-var Node, Queue;
-var init_yocto_queue = __esm({
-  "node_modules/yocto-queue/index.js"() {
-    Node = class {
-      value;
-      next;
-      constructor(value) {
-        this.value = value;
-      }
-    };
-    Queue = class {
-      #head;
-      #tail;
-      #size;
-      constructor() {
-        this.clear();
-      }
-      enqueue(value) {
-        const node = new Node(value);
-        if (this.#head) {
-          this.#tail.next = node;
-          this.#tail = node;
-        } else {
-          this.#head = node;
-          this.#tail = node;
-        }
-        this.#size++;
-      }
-      dequeue() {
-        const current = this.#head;
-        if (!current) {
-          return;
-        }
-        this.#head = this.#head.next;
-        this.#size--;
-        if (!this.#head) {
-          this.#tail = void 0;
-        }
-        return current.value;
-      }
-      peek() {
-        if (!this.#head) {
-          return;
-        }
-        return this.#head.value;
-      }
-      clear() {
-        this.#head = void 0;
-        this.#tail = void 0;
-        this.#size = 0;
-      }
-      get size() {
-        return this.#size;
-      }
-      *[Symbol.iterator]() {
-        let current = this.#head;
-        while (current) {
-          yield current.value;
-          current = current.next;
-        }
-      }
-      *drain() {
-        while (this.#head) {
-          yield this.dequeue();
-        }
-      }
-    };
-  }
-});
-
-// node_modules/p-limit/index.js
-function pLimit(concurrency) {
-  let rejectOnClear = false;
-  if (typeof concurrency === "object") {
-    ({ concurrency, rejectOnClear = false } = concurrency);
-  }
-  validateConcurrency(concurrency);
-  if (typeof rejectOnClear !== "boolean") {
-    throw new TypeError("Expected `rejectOnClear` to be a boolean");
-  }
-  const queue = new Queue();
-  let activeCount = 0;
-  const resumeNext = () => {
-    if (activeCount < concurrency && queue.size > 0) {
-      activeCount++;
-      queue.dequeue().run();
-    }
-  };
-  const next = () => {
-    activeCount--;
-    resumeNext();
-  };
-  const run = async (function_, resolve5, arguments_) => {
-    const result = (async () => function_(...arguments_))();
-    resolve5(result);
-    try {
-      await result;
-    } catch {
-    }
-    next();
-  };
-  const enqueue = (function_, resolve5, reject, arguments_) => {
-    const queueItem = { reject };
-    new Promise((internalResolve) => {
-      queueItem.run = internalResolve;
-      queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve5, arguments_));
-    if (activeCount < concurrency) {
-      resumeNext();
-    }
-  };
-  const generator = (function_, ...arguments_) => new Promise((resolve5, reject) => {
-    enqueue(function_, resolve5, reject, arguments_);
-  });
-  Object.defineProperties(generator, {
-    activeCount: {
-      get: () => activeCount
-    },
-    pendingCount: {
-      get: () => queue.size
-    },
-    clearQueue: {
-      value() {
-        if (!rejectOnClear) {
-          queue.clear();
-          return;
-        }
-        const abortError = AbortSignal.abort().reason;
-        while (queue.size > 0) {
-          queue.dequeue().reject(abortError);
-        }
-      }
-    },
-    concurrency: {
-      get: () => concurrency,
-      set(newConcurrency) {
-        validateConcurrency(newConcurrency);
-        concurrency = newConcurrency;
-        queueMicrotask(() => {
-          while (activeCount < concurrency && queue.size > 0) {
-            resumeNext();
-          }
-        });
-      }
-    },
-    map: {
-      async value(iterable, function_) {
-        const promises = [];
-        try {
-          Array.from(iterable, (value, index) => {
-            const promise = generator(function_, value, index);
-            promises.push(promise);
-            return promise;
-          });
-        } catch (error) {
-          for (const promise of promises) {
-            promise.catch(() => {
-            });
-          }
-          throw error;
-        }
-        return Promise.all(promises);
-      }
-    }
-  });
-  return generator;
-}
-function validateConcurrency(concurrency) {
-  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
-  }
-}
-var init_p_limit = __esm({
-  "node_modules/p-limit/index.js"() {
-    init_yocto_queue();
-  }
-});
-
-// src/lock/lock-record.ts
-function lockAddress(stack) {
-  return `${LOCK_PREFIX}${stack}`;
-}
-function lockBody(stack, info) {
-  return { description: `edgeops apply lock of stack ${stack}`.slice(0, 255), metadata: lockMetadata(stack, info) };
-}
-function lockMetadata(stack, info) {
-  const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
-  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
-  if (info.pid !== void 0) lock.pid = info.pid;
-  return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
-}
-function isObj5(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function markerOf2(raw) {
-  if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
-  let parsed;
-  try {
-    parsed = JSON.parse(raw.metadata);
-  } catch {
-    return void 0;
-  }
-  const marker = isObj5(parsed) ? parsed[MARKER_KEY] : void 0;
-  return isObj5(marker) && typeof marker.name === "string" && marker.name.startsWith(LOCK_PREFIX) ? marker : void 0;
-}
-function isLockRecord(raw) {
-  return markerOf2(raw) !== void 0;
-}
-function parseLockRecord(raw, stack) {
-  const marker = markerOf2(raw);
-  if (!marker || marker.stack !== stack || marker.name !== lockAddress(stack)) return void 0;
-  const lock = marker.lock;
-  if (!isObj5(lock)) return void 0;
-  const { holder, token, acquired, expires } = lock;
-  if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
-  const record = { id: String(raw.id), stack, holder, token, acquired, expires };
-  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
-  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
-  if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
-  return record;
-}
-function isExpired(record, now) {
-  const at = Date.parse(record.expires);
-  return !Number.isFinite(at) || at <= now;
-}
-var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX, OPTIONAL_STRINGS;
-var init_lock_record = __esm({
-  "src/lock/lock-record.ts"() {
-    "use strict";
-    init_ownership();
-    LOCK_PATH = "/ip_policies";
-    LOCK_LIST_KEY = "ip_policies";
-    LOCK_PREFIX = "Lock/";
-    OPTIONAL_STRINGS = ["host", "pidns", "ci"];
-  }
-});
-
-// src/engine/live.ts
-function createFetchContext(api) {
-  const lists = /* @__PURE__ */ new Map();
-  return {
-    api,
-    listOnce(path, listKey, onPage) {
-      const key = `${path}\0${listKey}`;
-      let pending = lists.get(key);
-      if (!pending) {
-        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !isLockRecord(raw))));
-        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
-        lists.set(key, pending);
-      }
-      return pending;
-    }
-  };
-}
-async function fetchLive(kinds, api, prepare) {
-  const shared = createFetchContext(api);
-  const lists = await Promise.all(
-    kinds.map(async (kind) => {
-      const ctx2 = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
-      const items = await kind.fetch(ctx2);
-      prepare?.(kind, items);
-      return items;
-    })
-  );
-  const byKind = /* @__PURE__ */ new Map();
-  kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]));
-  return { byKind };
-}
-function liveIndex(live) {
-  const index = /* @__PURE__ */ new Map();
-  for (const [kind, items] of live.byKind) for (const item of items) index.set(`${kind}\0${item.id}`, item);
-  return (kind, id) => index.get(`${kind}\0${id}`);
-}
-var init_live = __esm({
-  "src/engine/live.ts"() {
-    "use strict";
-    init_crud();
-    init_lock_record();
-  }
-});
-
-// src/engine/landed.ts
-function isAmbiguous(err) {
-  return err instanceof ApiError && (err.status === 0 || err.status >= 500);
-}
-async function findLanded(t, api, body) {
-  const items = await t.kind.fetch(createFetchContext(api));
-  if (t.kind.identity === "natural") {
-    const key = t.kind.naturalKey?.(body);
-    return key === void 0 ? void 0 : items.find((item) => item.id === key);
-  }
-  return items.find((item) => {
-    if (t.existing?.has(item.id)) return false;
-    const marker = markerOf(t.kind, item);
-    return marker?.stack === t.stack && marker.name === t.address;
-  });
-}
-async function createChecked(t, api, body) {
-  const checkedApi = withPostRetry(api, async () => await findLanded(t, api, body) === void 0);
-  try {
-    return await t.kind.create(checkedApi, body);
-  } catch (err) {
-    if (!isAmbiguous(err)) throw err;
-    let found;
-    try {
-      found = await findLanded(t, api, body);
-    } catch {
-      throw err;
-    }
-    if (!found) throw err;
-    if (t.kind.identity === "natural") await t.kind.update(api, found, body, body);
-    return found;
-  }
-}
-var init_landed = __esm({
-  "src/engine/landed.ts"() {
-    "use strict";
-    init_http();
-    init_errors();
-    init_live();
-    init_ownership();
-  }
-});
-
-// src/engine/apply.ts
-function isObj6(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function errorOf(err) {
-  if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };
-  return { message: err instanceof Error ? err.message : String(err) };
-}
-async function applyPlan(plan, api, opts) {
-  const actions = new Map(plan.actions.map((a) => [a.id, a]));
-  const nodes = executionNodes(plan.actions);
-  const order = [...nodes.keys()];
-  const rank = new Map(order.map((id, i) => [id, i]));
-  const dependents = /* @__PURE__ */ new Map();
-  const waiting = /* @__PURE__ */ new Map();
-  for (const [id, deps] of nodes) {
-    waiting.set(id, deps.length);
-    for (const dep of deps) {
-      const list = dependents.get(dep);
-      if (list) list.push(id);
-      else dependents.set(dep, [id]);
-    }
-  }
-  const existing = /* @__PURE__ */ new Map();
-  for (const a of plan.actions) {
-    if (a.liveId === void 0) continue;
-    const ids2 = existing.get(a.address);
-    if (ids2) ids2.add(a.liveId);
-    else existing.set(a.address, /* @__PURE__ */ new Set([a.liveId]));
-  }
-  const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
-  const ids = /* @__PURE__ */ new Map();
-  const created = /* @__PURE__ */ new Map();
-  const state = /* @__PURE__ */ new Map();
-  const errors = /* @__PURE__ */ new Map();
-  const because = /* @__PURE__ */ new Map();
-  let interrupted = false;
-  const emit = (e) => {
-    try {
-      opts.onEvent?.(e);
-    } catch {
-    }
-  };
-  const kindOf = (a) => {
-    const kind = opts.kindOf(a.kind);
-    if (!kind) throw new EdgeopsError("E_APPLY", `unknown kind ${a.kind}`);
-    return kind;
-  };
-  const liveOf = (a) => opts.liveItem(a.kind, a.liveId ?? "") ?? { id: a.liveId ?? "", raw: {} };
-  const resolved = (a, body) => {
-    const out = { ...substituteRefs(body, (address2) => ids.get(address2)) };
-    const left = pendingTargets(out);
-    if (left.length > 0) throw new EdgeopsError("E_APPLY", `${a.address}: no id for ${left.join(", ")}`);
-    return out;
-  };
-  const sendable = (a, kind, body, withMetadata) => {
-    const out = resolved(a, body);
-    if (kind.identity === "marker" && withMetadata) {
-      out.metadata = serializeMetadata(isObj6(out.metadata) ? out.metadata : void 0, { stack: opts.stack, name: a.address });
-    }
-    return out;
-  };
-  async function run(nodeId) {
-    const old = nodeId.endsWith(OLD_PHASE);
-    const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId);
-    const kind = kindOf(a);
-    if (old) return kind.delete(api, liveOf(a));
-    const desired = a.desired ?? a.body ?? {};
-    switch (a.op) {
-      case "create":
-      case "replace": {
-        const target = { kind, address: a.address, stack: opts.stack, existing: existing.get(a.address) };
-        const item = await createChecked(target, api, sendable(a, kind, a.body ?? {}, true));
-        if (a.op === "replace" && item.id === a.liveId) throw new EdgeopsError("E_APPLY", `${a.address}: the replacement has the old id ${item.id}`);
-        ids.set(a.address, item.id);
-        created.set(a.address, item);
-        return;
-      }
-      case "update":
-        return kind.update(api, liveOf(a), sendable(a, kind, a.body ?? {}, "metadata" in (a.body ?? {})), sendable(a, kind, desired, true));
-      case "module-put":
-        if (!kind.putModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
-        return kind.putModule(api, liveOf(a), a.module, resolved(a, a.body ?? {}));
-      case "module-delete":
-        if (!kind.deleteModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
-        return kind.deleteModule(api, liveOf(a), a.module);
-      case "delete":
-        return kind.delete(api, liveOf(a));
-    }
-  }
-  let settled = 0;
-  let allSettled;
-  const finished = new Promise((resolve5) => allSettled = resolve5);
-  const report2 = (id, s, cause) => {
-    const old = id.endsWith(OLD_PHASE);
-    const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id);
-    if (s === "done" && action.op === "replace" && !old) return;
-    if (old && s === "skipped" && state.get(action.id) !== "done") return;
-    if (s === "done") {
-      const made = action.op === "create" || action.op === "replace" ? created.get(action.address)?.id : void 0;
-      emit(made === void 0 ? { type: "done", action } : { type: "done", action, liveId: made });
-    } else if (s === "failed") emit({ type: "failed", action, error: errors.get(id) });
-    else emit({ type: "skipped", action, because: cause ?? INTERRUPTED });
-  };
-  const settle = (id, s, cause) => {
-    if (state.has(id)) return;
-    state.set(id, s);
-    if (s === "skipped" && cause) because.set(id, cause);
-    settled++;
-    report2(id, s, cause);
-    const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x) - rank.get(y));
-    for (const d of next) {
-      if (state.has(d)) continue;
-      if (s === "done") {
-        const left = waiting.get(d) - 1;
-        waiting.set(d, left);
-        if (left === 0) start(d);
-      } else {
-        settle(d, "skipped", s === "failed" ? id.replace(OLD_PHASE, "") : cause);
-      }
-    }
-    if (settled === nodes.size) allSettled();
-  };
-  const start = (id) => {
-    void limit(async () => {
-      if (opts.signal?.aborted) {
-        interrupted = true;
-        settle(id, "skipped", INTERRUPTED);
-        return;
-      }
-      if (!id.endsWith(OLD_PHASE)) emit({ type: "start", action: actions.get(id) });
-      try {
-        await run(id);
-        settle(id, "done");
-      } catch (err) {
-        errors.set(id, errorOf(err));
-        settle(id, "failed");
-      }
-    });
-  };
-  if (nodes.size === 0) allSettled();
-  for (const id of order) if (waiting.get(id) === 0) start(id);
-  await finished;
-  const results = plan.actions.map((a) => {
-    const phases = a.op === "replace" ? [a.id, `${a.id}${OLD_PHASE}`] : [a.id];
-    const failed = phases.find((p) => state.get(p) === "failed");
-    if (failed) return { actionId: a.id, status: "failed", error: errors.get(failed) };
-    const skipped = phases.find((p) => state.get(p) === "skipped");
-    if (skipped) {
-      const cause = because.get(skipped);
-      return cause && cause !== INTERRUPTED ? { actionId: a.id, status: "skipped", skippedBecause: cause } : { actionId: a.id, status: "skipped" };
-    }
-    return { actionId: a.id, status: "done" };
-  });
-  const ok = results.every((r) => r.status === "done");
-  return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
-}
-var INTERRUPTED;
-var init_apply = __esm({
-  "src/engine/apply.ts"() {
-    "use strict";
-    init_p_limit();
-    init_errors();
-    init_graph();
-    init_landed();
-    init_ownership();
-    init_refs();
-    INTERRUPTED = "interrupted";
-  }
-});
-
-// src/engine/plan-names.ts
-function strings(value, out) {
-  if (typeof value === "string") out.add(value);
-  else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
-}
-function markedName(item, stack) {
-  const marker = liveMetadata(item).marker;
-  if (!marker) return void 0;
-  return marker.stack === stack ? marker.name : `${marker.name} of stack "${marker.stack}"`;
-}
-function liveNames(live, kinds, stack) {
-  const marked = /* @__PURE__ */ new Map();
-  for (const kind of kinds) {
-    if (kind.identity !== "marker") continue;
-    for (const item of live.byKind.get(kind.kind) ?? []) {
-      const name2 = markedName(item, stack);
-      if (name2) marked.set(item.id, name2);
-    }
-  }
-  return marked;
-}
-function namePlan(plan, input) {
-  const marked = liveNames(input.live, input.kinds, plan.stack);
-  const kindOf = new Map(input.kinds.map((k) => [k.kind, k]));
-  const naturalItems = /* @__PURE__ */ new Map();
-  for (const kind of input.kinds) {
-    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
-  }
-  const sources = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
-  const shown = /* @__PURE__ */ new Set();
-  const actions = plan.actions.map((action) => {
-    for (const c of action.changes) {
-      strings(c.old, shown);
-      strings(c.new, shown);
-    }
-    if (action.liveId) shown.add(action.liveId);
-    const out = { ...action };
-    const source = sources.get(action.address);
-    if (source) out.source = source;
-    const kind = kindOf.get(action.kind);
-    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
-    if (kind && item && !source) {
-      const parent = naturalParentId(kind, kind.fromLive(item.raw));
-      const parentName = parent === void 0 ? void 0 : marked.get(parent);
-      if (parentName) out.label = `${action.kind} of ${parentName}`;
-    }
-    return out;
-  });
-  const names = {};
-  for (const id of [...shown].sort()) {
-    const name2 = marked.get(id);
-    if (name2) names[id] = name2;
-  }
-  return { ...plan, actions, names };
-}
-var init_plan_names = __esm({
-  "src/engine/plan-names.ts"() {
-    "use strict";
-    init_ownership();
-  }
-});
-
-// src/engine/self-check.ts
-function completedAddresses(plan, result) {
-  const status = new Map(result.results.map((r) => [r.actionId, r.status]));
-  const done = new Set(plan.actions.map((a) => a.address));
-  for (const a of plan.actions) if (status.get(a.id) !== "done") done.delete(a.address);
-  return done;
-}
-function perpetualDiff(applied, result, replan) {
-  const touched = completedAddresses(applied, result);
-  const left = replan.actions.filter((a) => touched.has(a.address));
-  if (left.length === 0) return void 0;
-  const lines = left.map((a) => {
-    const fields = a.changes.map((c) => c.path).join(", ");
-    const what = a.op === "create" ? "not found after apply (is the ownership marker kept?)" : fields || "(no field changes)";
-    return `  ${a.address}: ${a.op}${a.module ? ` ${a.module}` : ""}: ${what}`;
-  });
-  return new PerpetualDiffError(
-    `edgeops bug: after apply, the plan still has ${left.length} action(s) for resources it just changed (a perpetual diff in edgeops' normalization; please report it):
-${lines.join("\n")}`
-  );
-}
-var init_self_check = __esm({
-  "src/engine/self-check.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
-// src/manifest/schema-parts.ts
-function unsettable(schema2) {
-  const types = [].concat(schema2.type);
-  const out = { ...schema2, type: [...types, "null"] };
-  if (Array.isArray(schema2.enum)) out.enum = [...schema2.enum, null];
-  return out;
-}
-function object(properties, required = [], extra = {}) {
-  return { type: "object", properties, ...required.length ? { required } : {}, additionalProperties: false, ...extra };
-}
-function kindSchema(kind, text, fields, required, extra = {}) {
-  return {
-    $schema: "http://json-schema.org/draft-07/schema#",
-    title: `edgeops ${kind}`,
-    description: text,
-    ...object({ kind: kindConst(kind), name, moved_from: movedFrom, ...fields }, ["kind", "name", ...required], extra),
-    definitions: { secret: secretDefinition }
-  };
-}
-var NAME_PATTERN, DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, SECRET_REF, ENV_VAR_PATTERN, kindConst, name, OLD_NAME_PATTERN, movedFrom, description, metadata, ref, refList, secretDefinition, secret, stringMap, HEADER_NAME_PATTERN, hostports, NOT_NULL, enabled2;
-var init_schema_parts = __esm({
-  "src/manifest/schema-parts.ts"() {
-    "use strict";
-    NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
-    DESCRIPTION_MAX_BYTES = 255;
-    METADATA_MAX_BYTES = 4096;
-    SECRET_REF = "#/definitions/secret";
-    ENV_VAR_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
-    kindConst = (kind) => ({ const: kind, description: `Always ${kind}.` });
-    name = {
-      type: "string",
-      pattern: NAME_PATTERN,
-      description: 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.'
-    };
-    OLD_NAME_PATTERN = `^(?:[A-Za-z]+/)?${NAME_PATTERN.slice(1)}`;
-    movedFrom = {
-      description: "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.",
-      type: ["string", "array"],
-      pattern: OLD_NAME_PATTERN,
-      items: { type: "string", pattern: OLD_NAME_PATTERN, errorMessage: "must be a name of this kind (old-name or Kind/old-name)" },
-      minItems: 1,
-      uniqueItems: true,
-      errorMessage: { type: "must be a name or a list of names", pattern: "must be a name of this kind (old-name or Kind/old-name)" }
-    };
-    description = {
-      type: "string",
-      maxLength: DESCRIPTION_MAX_BYTES,
-      description: `Human-readable, at most ${DESCRIPTION_MAX_BYTES} bytes.`
-    };
-    metadata = {
-      type: "object",
-      description: `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most ${METADATA_MAX_BYTES} bytes in all.`,
-      errorMessage: { type: "must be a mapping (edgeops stores it as JSON)" }
-    };
-    ref = {
-      type: "string",
-      minLength: 1,
-      description: "The name of a resource in these manifests, or a literal id."
-    };
-    refList = { type: "array", items: ref, minItems: 1, uniqueItems: true };
-    secretDefinition = {
-      description: "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.",
-      oneOf: [
-        { type: "string" },
-        {
-          type: "object",
-          properties: { file: { type: "string", minLength: 1 } },
-          required: ["file"],
-          additionalProperties: false
-        },
-        {
-          type: "object",
-          properties: { env: { type: "string", pattern: ENV_VAR_PATTERN } },
-          required: ["env"],
-          additionalProperties: false
-        }
-      ],
-      errorMessage: "must be a string, {file: path} or {env: VARIABLE}"
-    };
-    secret = (text) => ({ $ref: SECRET_REF, description: text });
-    stringMap = (text, keyPattern) => ({
-      type: "object",
-      description: text,
-      ...keyPattern ? { propertyNames: { pattern: keyPattern, errorMessage: "is not a valid header name" } } : {},
-      additionalProperties: { type: "string" }
-    });
-    HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
-    hostports = {
-      type: "array",
-      description: "Addresses the edge serves, each host:port.",
-      items: { type: "string", format: "hostport" },
-      uniqueItems: true
-    };
-    NOT_NULL = { type: ["boolean", "number", "string", "array", "object"] };
-    enabled2 = unsettable({ type: "boolean", description: "Apply the module to traffic (default true)." });
-  }
-});
-
-// src/manifest/schema-project.ts
-function projectSchema() {
-  return {
-    $schema: "http://json-schema.org/draft-07/schema#",
-    title: "edgeops project file (edgeops.yaml)",
-    description: "Defaults for the manifests under this directory. Flags and environment variables take precedence.",
-    type: "object",
-    properties: {
-      stack: {
-        type: "string",
-        pattern: NAME_PATTERN,
-        description: 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").',
-        errorMessage: { pattern: 'must be lower-case letters, digits and "-", at most 64 characters' }
-      },
-      api_url: {
-        type: "string",
-        format: "uri",
-        description: "Base URL of the service (EDGEOPS_API_URL, --api-url)."
-      },
-      concurrency: { type: "integer", minimum: 1, maximum: 256, description: "Actions run at once (default 10)." },
-      max_deletes: {
-        type: "integer",
-        minimum: 0,
-        description: "A plan deleting more resources than this is refused without --allow-deletes."
-      },
-      max_deletes_per_kind: {
-        type: "object",
-        description: "Per-kind delete limits, e.g. {TCPEdge: 2}.",
-        propertyNames: { enum: KINDS.map((k) => k.kind), errorMessage: "is not a kind" },
-        additionalProperties: { type: "integer", minimum: 0 }
-      },
-      adopt: {
-        type: "boolean",
-        description: "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`."
-      },
-      retry_budget: {
-        type: "integer",
-        minimum: 0,
-        maximum: 3600,
-        description: "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)."
-      },
-      api_key: {
-        not: {},
-        errorMessage: "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key"
-      }
-    },
-    additionalProperties: false
-  };
-}
-var PROJECT_FILE_NAMES;
-var init_schema_project = __esm({
-  "src/manifest/schema-project.ts"() {
-    "use strict";
-    init_kinds();
-    init_schema_parts();
-    PROJECT_FILE_NAMES = ["edgeops.yaml", "edgeops.yml"];
-  }
-});
-
-// src/manifest/discover.ts
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
-function projectFilesIn(dir) {
-  try {
-    return readdirSync(dir).filter(isProjectFileName).sort().map((name2) => join(dir, name2)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
-  } catch {
-    return [];
-  }
-}
-function nearestProjectFiles(dir) {
-  for (let at = dir; ; at = dirname(at)) {
-    const found = projectFilesIn(at);
-    if (found.length > 0) return found;
-    if (existsSync(join(at, ".git")) || dirname(at) === at) return [];
-  }
-}
-function discover(paths, cwd) {
-  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
-  const seen = /* @__PURE__ */ new Map();
-  const rel = (abs) => relative(cwd, abs) || ".";
-  const issue = (abs, message) => {
-    out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
-  };
-  const add = (list, abs) => {
-    let real;
-    try {
-      real = realpathSync(abs);
-    } catch (err) {
-      issue(abs, `cannot read: ${reason(err)}`);
-      return void 0;
-    }
-    const known = seen.get(real);
-    if (known) return known;
-    const file = { abs, rel: rel(abs) };
-    seen.set(real, file);
-    list.push(file);
-    return file;
-  };
-  const statOf = (abs) => {
-    try {
-      return statSync(abs);
-    } catch (err) {
-      issue(abs, `cannot read: ${reason(err)}`);
-      return void 0;
-    }
-  };
-  const walk = (dir, visited, root) => {
-    let entries;
-    try {
-      entries = readdirSync(dir).sort();
-    } catch (err) {
-      issue(dir, `cannot read directory: ${reason(err)}`);
-      return;
-    }
-    for (const name2 of entries) {
-      const abs = join(dir, name2);
-      if (SKIPPED_DIRS.has(name2)) continue;
-      if (name2.startsWith(".")) {
-        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
-        continue;
-      }
-      const stat = statOf(abs);
-      if (!stat) continue;
-      if (stat.isDirectory()) {
-        const real = realpathSync(abs);
-        if (visited.has(real)) continue;
-        walk(abs, new Set(visited).add(real), root);
-      } else if (stat.isFile() && isManifestName(name2)) {
-        const file = add(out.manifests, abs);
-        if (file) root.manifests.push(file);
-      } else if (stat.isFile() && !isProjectFileName(name2)) {
-        root.skipped.push(rel(abs));
-      }
-    }
-  };
-  const useProjectFiles = (root, files) => {
-    for (const abs of files) {
-      const file = add(out.projectFiles, abs);
-      if (file) root.projectFiles.push(file);
-    }
-  };
-  for (const path of paths) {
-    const abs = resolve(cwd, path);
-    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
-    out.roots.push(root);
-    const stat = statOf(abs);
-    if (!stat) {
-      root.unreadable = true;
-      continue;
-    }
-    if (stat.isDirectory()) {
-      useProjectFiles(root, nearestProjectFiles(abs));
-      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
-    } else if (isProjectFileName(basename(abs))) {
-      root.projectOnly = true;
-      useProjectFiles(root, [abs]);
-    } else {
-      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
-      const file = add(out.manifests, abs);
-      if (file) root.manifests.push(file);
-    }
-  }
-  return out;
-}
-var SKIPPED_DIRS, YAML_NAME, isProjectFileName, isManifestName, reason;
-var init_discover = __esm({
-  "src/manifest/discover.ts"() {
-    "use strict";
-    init_schema_project();
-    SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
-    YAML_NAME = /\.ya?ml$/i;
-    isProjectFileName = (name2) => PROJECT_FILE_NAMES.includes(name2.toLowerCase());
-    isManifestName = (name2) => YAML_NAME.test(name2) && !isProjectFileName(name2);
-    reason = (err) => {
-      const code2 = err.code;
-      if (code2 === "ENOENT" || code2 === "ENOTDIR") return "does not exist";
-      if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
-      if (code2 === "ELOOP") return "symbolic link loop";
-      return code2 ?? err.message;
-    };
   }
 });
 
@@ -41591,6 +38462,3217 @@ var require_dist = __commonJS({
   }
 });
 
+// src/kinds/edge-modules.ts
+function asList(v) {
+  if (v === null || v === void 0) return [];
+  return Array.isArray(v) ? v : [v];
+}
+function minVersion(out, m) {
+  if (m.min_version !== null && m.min_version !== void 0) out.min_version = m.min_version;
+  return out;
+}
+function policyRule(r) {
+  if (!isObj(r)) return r;
+  const out = {};
+  if (typeof r.name === "string" && r.name !== "") out.name = r.name;
+  out.expressions = asList(r.expressions);
+  out.actions = asList(r.actions).map((a) => {
+    if (!isObj(a)) return a;
+    const action = { type: a.type ?? null };
+    if (a.config !== null && a.config !== void 0) action.config = a.config;
+    return action;
+  });
+  return out;
+}
+function policyDocument(value) {
+  if (typeof value !== "string") return value ?? null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    try {
+      return (0, import_yaml.parse)(value, { uniqueKeys: true }) ?? null;
+    } catch {
+      return value;
+    }
+  }
+}
+function trafficPolicyText(m) {
+  return isObj(m) && m.value !== null && typeof m.value === "object" ? { ...m, value: JSON.stringify(m.value) } : m;
+}
+function withPolicyText(body) {
+  return body[TRAFFIC_POLICY] === void 0 ? body : { ...body, [TRAFFIC_POLICY]: trafficPolicyText(body[TRAFFIC_POLICY]) ?? null };
+}
+function sendingPolicyText(kind) {
+  const { putModule } = kind;
+  return {
+    ...kind,
+    create: (api, body) => kind.create(api, withPolicyText(body)),
+    update: (api, live, changed, desired) => kind.update(api, live, withPolicyText(changed), withPolicyText(desired)),
+    ...putModule ? { putModule: (api, live, module, body) => putModule(api, live, module, module === TRAFFIC_POLICY ? withPolicyText({ [module]: body })[module] : body) } : {}
+  };
+}
+function normalizeModules(body, normalizers) {
+  const out = { ...body };
+  for (const [field, norm] of Object.entries(normalizers)) {
+    const m = out[field];
+    if (isObj(m)) out[field] = norm(m);
+    else delete out[field];
+  }
+  return out;
+}
+var import_yaml, enabled, backend, ipRestriction, mutualTls, tlsTermination, httpsTlsTermination, policy, trafficPolicy, TRAFFIC_POLICY, responseHeaders;
+var init_edge_modules = __esm({
+  "src/kinds/edge-modules.ts"() {
+    "use strict";
+    import_yaml = __toESM(require_dist(), 1);
+    init_normalize();
+    enabled = (m) => m.enabled !== false;
+    backend = (m) => {
+      const out = { enabled: enabled(m) };
+      const id = m.backend_id ?? refId(m.backend);
+      if (id !== null) out.backend_id = id;
+      return out;
+    };
+    ipRestriction = (m) => ({
+      enabled: enabled(m),
+      ip_policy_ids: Array.isArray(m.ip_policy_ids) ? m.ip_policy_ids : refIds(m.ip_policies)
+    });
+    mutualTls = (m) => ({
+      enabled: enabled(m),
+      certificate_authority_ids: Array.isArray(m.certificate_authority_ids) ? m.certificate_authority_ids : refIds(m.certificate_authorities)
+    });
+    tlsTermination = (m) => minVersion({ enabled: enabled(m), terminate_at: m.terminate_at ?? "edge" }, m);
+    httpsTlsTermination = (m) => minVersion({ enabled: enabled(m) }, m);
+    policy = (m) => ({
+      enabled: enabled(m),
+      inbound: asList(m.inbound).map(policyRule),
+      outbound: asList(m.outbound).map(policyRule)
+    });
+    trafficPolicy = (m) => {
+      const doc = policyDocument(m.value);
+      if (!isObj(doc)) return { enabled: enabled(m), value: doc };
+      const value = {};
+      for (const [phase, rules] of Object.entries(doc)) if (rules !== null && rules !== void 0) value[phase] = rules;
+      return { enabled: enabled(m), value };
+    };
+    TRAFFIC_POLICY = "traffic_policy";
+    responseHeaders = (m) => ({
+      enabled: enabled(m),
+      add: lowerKeys(m.add),
+      remove: asList(m.remove).map((h) => typeof h === "string" ? h.toLowerCase() : h)
+    });
+  }
+});
+
+// src/kinds/edge-kind.ts
+function edgeNormalizer(normalizers) {
+  return (body) => dropEmptyStrings(dropEmptyList(normalizeModules(body, normalizers), "hostports"));
+}
+function edgeKind(opts) {
+  const moduleNames = Object.keys(opts.modules);
+  return sendingPolicyText(markerKind({
+    kind: opts.kind,
+    idPrefix: opts.idPrefix,
+    path: opts.path,
+    listKey: opts.listKey,
+    fields: ["description", "metadata", "hostports", ...moduleNames],
+    normalize: edgeNormalizer(opts.modules),
+    refs: opts.refs,
+    modules: moduleNames,
+    adoptKeys: hostportKeys,
+    unique: [HOSTPORTS]
+  }));
+}
+var BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF, HOSTPORTS, TCP_MODULES, TLS_MODULES;
+var init_edge_kind = __esm({
+  "src/kinds/edge-kind.ts"() {
+    "use strict";
+    init_adopt_keys();
+    init_edge_modules();
+    init_marker_kind();
+    init_normalize();
+    BACKEND_REF = {
+      pointer: "/backend/backend_id",
+      kinds: ["TunnelGroupBackend", "HTTPResponseBackend"]
+    };
+    IP_RESTRICTION_REF = { pointer: "/ip_restriction/ip_policy_ids/*", kinds: ["IPPolicy"] };
+    MUTUAL_TLS_REF = {
+      pointer: "/mutual_tls/certificate_authority_ids/*",
+      kinds: ["CertificateAuthority"]
+    };
+    HOSTPORTS = {
+      field: "hostports",
+      scope: "hostport",
+      key(hostport) {
+        if (!hostport.startsWith("[")) return hostport.toLowerCase();
+        const colon = hostport.lastIndexOf(":");
+        try {
+          return `${new URL(`http://${hostport.slice(0, colon)}`).hostname}${hostport.slice(colon)}`;
+        } catch {
+          return hostport.toLowerCase();
+        }
+      }
+    };
+    TCP_MODULES = {
+      backend,
+      ip_restriction: ipRestriction,
+      policy,
+      traffic_policy: trafficPolicy
+    };
+    TLS_MODULES = {
+      ...TCP_MODULES,
+      mutual_tls: mutualTls,
+      tls_termination: tlsTermination
+    };
+  }
+});
+
+// src/kinds/https-edge.ts
+var HTTPS_EDGES_LIST_KEY, httpsEdge;
+var init_https_edge = __esm({
+  "src/kinds/https-edge.ts"() {
+    "use strict";
+    init_edge_kind();
+    init_edge_modules();
+    HTTPS_EDGES_LIST_KEY = "https_edges";
+    httpsEdge = edgeKind({
+      kind: "HTTPSEdge",
+      idPrefix: "edghts_",
+      path: "/edges/https",
+      listKey: HTTPS_EDGES_LIST_KEY,
+      modules: { mutual_tls: mutualTls, tls_termination: httpsTlsTermination },
+      refs: [MUTUAL_TLS_REF]
+    });
+  }
+});
+
+// src/kinds/https-edge-route.ts
+async function fetchRoutes(ctx2) {
+  const edges = await ctx2.listOnce(EDGES_PATH, HTTPS_EDGES_LIST_KEY);
+  return edges.flatMap(
+    (edge) => (Array.isArray(edge.routes) ? edge.routes : []).filter(isObj).map((r) => ({ ...r, edge_id: r.edge_id ?? edge.id }))
+  );
+}
+var EDGES_PATH, MODULES, MODULE_NAMES, FIELDS, IMMUTABLE, normalize2, fromLive, routesPath, itemPath, crudOpts, httpsEdgeRoute;
+var init_https_edge_route = __esm({
+  "src/kinds/https-edge-route.ts"() {
+    "use strict";
+    init_adopt_keys();
+    init_crud();
+    init_edge_kind();
+    init_edge_modules();
+    init_https_edge();
+    init_normalize();
+    EDGES_PATH = "/edges/https";
+    MODULES = { backend, ip_restriction: ipRestriction, traffic_policy: trafficPolicy };
+    MODULE_NAMES = Object.keys(MODULES);
+    FIELDS = ["edge_id", "match_type", "match", "description", "metadata", ...MODULE_NAMES];
+    IMMUTABLE = ["edge_id"];
+    normalize2 = (body) => dropEmptyStrings(normalizeModules(body, MODULES));
+    fromLive = (raw) => normalize2(pickFields(raw, FIELDS));
+    routesPath = (edgeId) => `${EDGES_PATH}/${edgeId}/routes`;
+    itemPath = (live) => `${routesPath(String(live.raw.edge_id))}/${live.id}`;
+    crudOpts = { path: EDGES_PATH, listKey: HTTPS_EDGES_LIST_KEY, fromLive, modules: MODULE_NAMES, notPatchable: IMMUTABLE };
+    httpsEdgeRoute = sendingPolicyText({
+      kind: "HTTPSEdgeRoute",
+      idPrefix: "edghtsrt_",
+      identity: "marker",
+      refs: [{ pointer: "/edge_id", kinds: ["HTTPSEdge"] }, BACKEND_REF, IP_RESTRICTION_REF],
+      immutable: IMMUTABLE,
+      secrets: [],
+      writeOnly: [],
+      modules: MODULE_NAMES,
+      toRequest: (spec) => ({ ...spec }),
+      fromLive,
+      normalizeDesired: normalize2,
+      // A route is its edge's route for one match: two routes of an edge never share a path.
+      adoptKeys: (body) => fieldsKey("route", body, ["edge_id", "match_type", "match"]),
+      ...crudHooks(crudOpts),
+      async fetch(ctx2) {
+        return (await fetchRoutes(ctx2)).map((raw) => ({ id: String(raw.id), raw }));
+      },
+      async create(api, body) {
+        const { edge_id: edgeId, ...rest } = body;
+        const raw = await api.post(routesPath(String(edgeId)), rest);
+        return { id: String(raw.id), raw: { ...raw, edge_id: raw.edge_id ?? edgeId ?? null } };
+      },
+      async update(api, live, changed, desired) {
+        const patch = patchBody(crudOpts, live, changed, desired);
+        if (Object.keys(patch).length > 0) await api.patch(itemPath(live), patch);
+      },
+      async delete(api, live) {
+        await deleteIfPresent(api, itemPath(live));
+      },
+      ...moduleHooks(itemPath)
+    });
+  }
+});
+
+// src/kinds/ip-policy-rule.ts
+var ipPolicyRule;
+var init_ip_policy_rule = __esm({
+  "src/kinds/ip-policy-rule.ts"() {
+    "use strict";
+    init_adopt_keys();
+    init_marker_kind();
+    init_normalize();
+    ipPolicyRule = markerKind({
+      kind: "IPPolicyRule",
+      idPrefix: "ipr_",
+      path: "/ip_policy_rules",
+      listKey: "ip_policy_rules",
+      fields: ["description", "metadata", "cidr", "ip_policy_id", "action"],
+      liveShape: (raw) => ({ ...raw, ip_policy_id: raw.ip_policy_id ?? refId(raw.ip_policy) }),
+      refs: [{ pointer: "/ip_policy_id", kinds: ["IPPolicy"] }],
+      immutable: ["ip_policy_id", "action"],
+      // Not by description: a rule of another policy with the same words must not be adopted (and replaced).
+      adoptKeys: (body) => fieldsKey("rule", body, ["ip_policy_id", "cidr"])
+    });
+  }
+});
+
+// src/kinds/ip-policy.ts
+var ipPolicy;
+var init_ip_policy = __esm({
+  "src/kinds/ip-policy.ts"() {
+    "use strict";
+    init_adopt_keys();
+    init_marker_kind();
+    ipPolicy = markerKind({
+      kind: "IPPolicy",
+      idPrefix: "ipp_",
+      path: "/ip_policies",
+      listKey: "ip_policies",
+      fields: ["description", "metadata"],
+      adoptKeys: describedKeys
+    });
+  }
+});
+
+// src/kinds/route-response-headers.ts
+function naturalKey(body) {
+  return `${String(body.edge_id)}/${String(body.route_id)}`;
+}
+function normalize3(body) {
+  return { edge_id: body.edge_id ?? null, route_id: body.route_id ?? null, ...responseHeaders(body) };
+}
+async function put(api, desired) {
+  const { edge_id: _e, route_id: _r, ...module } = normalize3(desired);
+  const raw = await api.put(modulePath(desired), module);
+  const withKey = { ...raw, edge_id: desired.edge_id ?? null, route_id: desired.route_id ?? null };
+  return { id: naturalKey(withKey), raw: withKey };
+}
+var FIELD, modulePath, routeResponseHeaders;
+var init_route_response_headers = __esm({
+  "src/kinds/route-response-headers.ts"() {
+    "use strict";
+    init_crud();
+    init_edge_modules();
+    init_https_edge_route();
+    init_normalize();
+    FIELD = "response_headers";
+    modulePath = (body) => `/edges/https/${String(body.edge_id)}/routes/${String(body.route_id)}/${FIELD}`;
+    routeResponseHeaders = {
+      kind: "RouteResponseHeaders",
+      identity: "natural",
+      // The route is the parent this manifest is authoritative for; the edge ref gives its path.
+      refs: [
+        { pointer: "/route_id", kinds: ["HTTPSEdgeRoute"] },
+        { pointer: "/edge_id", kinds: ["HTTPSEdge"], sameAs: { via: "/route_id", pointer: "/edge_id" } }
+      ],
+      immutable: ["edge_id", "route_id"],
+      secrets: [],
+      writeOnly: [],
+      modules: [],
+      toRequest: (spec) => ({ ...spec }),
+      fromLive: normalize3,
+      normalizeDesired: normalize3,
+      naturalKey,
+      async fetch(ctx2) {
+        const routes = await fetchRoutes(ctx2);
+        return routes.filter((r) => isObj(r[FIELD])).map((r) => {
+          const raw = { ...r[FIELD], edge_id: r.edge_id ?? null, route_id: r.id ?? null };
+          return { id: naturalKey(raw), raw };
+        });
+      },
+      create: (api, body) => put(api, body),
+      async update(api, _live, _changed, desired) {
+        await put(api, desired);
+      },
+      async delete(api, live) {
+        await deleteIfPresent(api, modulePath(live.raw));
+      }
+    };
+  }
+});
+
+// src/kinds/tcp-edge.ts
+var tcpEdge;
+var init_tcp_edge = __esm({
+  "src/kinds/tcp-edge.ts"() {
+    "use strict";
+    init_edge_kind();
+    tcpEdge = edgeKind({
+      kind: "TCPEdge",
+      idPrefix: "edgtcp_",
+      path: "/edges/tcp",
+      listKey: "tcp_edges",
+      modules: TCP_MODULES,
+      refs: [BACKEND_REF, IP_RESTRICTION_REF]
+    });
+  }
+});
+
+// src/kinds/tls-certificate.ts
+var tlsCertificate;
+var init_tls_certificate = __esm({
+  "src/kinds/tls-certificate.ts"() {
+    "use strict";
+    init_adopt_keys();
+    init_marker_kind();
+    init_normalize();
+    tlsCertificate = markerKind({
+      kind: "TLSCertificate",
+      idPrefix: "cert_",
+      path: "/tls_certificates",
+      listKey: "tls_certificates",
+      fields: ["description", "metadata", "certificate_pem", "private_key_pem"],
+      normalize: pemNormalizer("certificate_pem"),
+      immutable: ["certificate_pem", "private_key_pem"],
+      secrets: ["private_key_pem"],
+      writeOnly: ["private_key_pem"],
+      // Only by the certificate: a certificate with the same description but another PEM would be replaced.
+      adoptKeys: (body) => pemKeys("certificate_pem", body.certificate_pem)
+    });
+  }
+});
+
+// src/kinds/tls-edge.ts
+var tlsEdge;
+var init_tls_edge = __esm({
+  "src/kinds/tls-edge.ts"() {
+    "use strict";
+    init_edge_kind();
+    tlsEdge = edgeKind({
+      kind: "TLSEdge",
+      idPrefix: "edgtls_",
+      path: "/edges/tls",
+      listKey: "tls_edges",
+      modules: TLS_MODULES,
+      refs: [BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF]
+    });
+  }
+});
+
+// src/kinds/tunnel-group-backend.ts
+var tunnelGroupBackend;
+var init_tunnel_group_backend = __esm({
+  "src/kinds/tunnel-group-backend.ts"() {
+    "use strict";
+    init_adopt_keys();
+    init_marker_kind();
+    init_normalize();
+    tunnelGroupBackend = markerKind({
+      kind: "TunnelGroupBackend",
+      idPrefix: "bkdtg_",
+      path: "/backends/tunnel_group",
+      listKey: "backends",
+      fields: ["description", "metadata", "labels"],
+      // No labels and `labels: {}` select the same (no) tunnels.
+      normalize: (body) => {
+        const out = dropEmptyStrings(body);
+        if (!isObj(out.labels)) out.labels = {};
+        return out;
+      },
+      adoptKeys: (body, name2) => [...labelKeys(body), ...describedKeys(body, name2)],
+      clear: { labels: {} }
+    });
+  }
+});
+
+// src/kinds/index.ts
+function kindByName(kind) {
+  return BY_NAME.get(kind);
+}
+var KINDS, BY_NAME;
+var init_kinds = __esm({
+  "src/kinds/index.ts"() {
+    "use strict";
+    init_certificate_authority();
+    init_event_sources();
+    init_event_subscription();
+    init_http_response_backend();
+    init_https_edge_route();
+    init_https_edge();
+    init_ip_policy_rule();
+    init_ip_policy();
+    init_route_response_headers();
+    init_tcp_edge();
+    init_tls_certificate();
+    init_tls_edge();
+    init_tunnel_group_backend();
+    KINDS = [
+      ipPolicy,
+      ipPolicyRule,
+      certificateAuthority,
+      tlsCertificate,
+      tunnelGroupBackend,
+      httpResponseBackend,
+      tcpEdge,
+      tlsEdge,
+      httpsEdge,
+      httpsEdgeRoute,
+      routeResponseHeaders,
+      eventSubscription,
+      eventSources
+    ];
+    BY_NAME = new Map(KINDS.map((k) => [k.kind, k]));
+  }
+});
+
+// src/render/redact.ts
+function secretValues(desired, secretFieldsOf) {
+  const values = [];
+  for (const resource of desired.resources) {
+    for (const field of secretFieldsOf(resource.kind)) {
+      const value = resource.spec[field];
+      if (typeof value === "string") values.push(value);
+    }
+  }
+  return values;
+}
+function redactedWhole(secret2) {
+  return secret2.trim().length >= MIN_WHOLE;
+}
+function fragmentsOf(secret2) {
+  const fragments = /* @__PURE__ */ new Set();
+  for (const whole of [secret2, secret2.trim()]) if (whole.length >= MIN_WHOLE) fragments.add(whole);
+  for (const raw of secret2.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.length >= MIN_LINE && !/^-----(BEGIN|END) /.test(line)) fragments.add(line);
+  }
+  for (const fragment of [...fragments]) fragments.add(JSON.stringify(fragment).slice(1, -1));
+  return [...fragments];
+}
+function redactPrivateKeys(text) {
+  return text.includes("PRIVATE KEY-----") ? text.replace(PRIVATE_KEY_BLOCK, REDACTED) : text;
+}
+function createRedactor(secrets) {
+  const fragments = [...new Set(secrets.flatMap(fragmentsOf))].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const fragment of fragments) if (out.includes(fragment)) out = out.split(fragment).join(REDACTED);
+    return redactPrivateKeys(out);
+  };
+}
+var REDACTED, MIN_WHOLE, MIN_LINE, NL, BEGIN_KEY, END_KEY, PEM_LINE, PRIVATE_KEY_BLOCK;
+var init_redact = __esm({
+  "src/render/redact.ts"() {
+    "use strict";
+    REDACTED = "(sensitive)";
+    MIN_WHOLE = 8;
+    MIN_LINE = 16;
+    NL = String.raw`(?:\r?\n|\\r?\\n)`;
+    BEGIN_KEY = String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`;
+    END_KEY = String.raw`-----END [A-Z0-9 ]*PRIVATE KEY-----`;
+    PEM_LINE = String.raw`${NL}[ \t]*(?:[A-Za-z-]+: [^\n\\]*|[A-Za-z0-9+/=]+)`;
+    PRIVATE_KEY_BLOCK = new RegExp(String.raw`${BEGIN_KEY}(?:[\s\S]*?${END_KEY}|[ \t]*[A-Za-z0-9+/=]*(?:${PEM_LINE})*)`, "g");
+  }
+});
+
+// src/cli/context.ts
+function apiKeysIn(env, argv) {
+  const keys = env.EDGEOPS_API_KEY ? [env.EDGEOPS_API_KEY] : [];
+  argv.forEach((arg, i) => {
+    if (arg === "--api-key" && argv[i + 1] !== void 0) keys.push(argv[i + 1]);
+    else if (arg.startsWith("--api-key=")) keys.push(arg.slice("--api-key=".length));
+  });
+  return keys;
+}
+function createContext(proc = process) {
+  const apiKeys = apiKeysIn(proc.env, proc.argv.slice(2));
+  const ctx2 = {
+    env: proc.env,
+    stdin: proc.stdin,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    // From the start, before any manifest is read: API keys and any PEM private key block (render/redact.ts).
+    redact: createRedactor(apiKeys),
+    out: (text) => void proc.stdout.write(ctx2.redact(text)),
+    err: (text) => void proc.stderr.write(ctx2.redact(text))
+  };
+  apiKeysOf.set(ctx2, apiKeys);
+  return ctx2;
+}
+function learnSecrets(ctx2, desired) {
+  const apiKeys = apiKeysOf.get(ctx2) ?? apiKeysIn(ctx2.env, []);
+  ctx2.redact = createRedactor([...secretValues(desired, (kind) => kindByName(kind)?.secrets ?? []), ...apiKeys]);
+}
+var apiKeysOf;
+var init_context = __esm({
+  "src/cli/context.ts"() {
+    "use strict";
+    init_kinds();
+    init_redact();
+    apiKeysOf = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/version.ts
+import { readFileSync } from "node:fs";
+function edgeopsVersion() {
+  if (true) return "0.2.0";
+  cached ??= JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+  return cached;
+}
+var cached;
+var init_version = __esm({
+  "src/version.ts"() {
+    "use strict";
+  }
+});
+
+// node_modules/fast-json-patch/commonjs/helpers.js
+var require_helpers = __commonJS({
+  "node_modules/fast-json-patch/commonjs/helpers.js"(exports) {
+    var __extends = exports && exports.__extends || /* @__PURE__ */ (function() {
+      var extendStatics = function(d, b) {
+        extendStatics = Object.setPrototypeOf || { __proto__: [] } instanceof Array && function(d2, b2) {
+          d2.__proto__ = b2;
+        } || function(d2, b2) {
+          for (var p in b2) if (b2.hasOwnProperty(p)) d2[p] = b2[p];
+        };
+        return extendStatics(d, b);
+      };
+      return function(d, b) {
+        extendStatics(d, b);
+        function __() {
+          this.constructor = d;
+        }
+        d.prototype = b === null ? Object.create(b) : (__.prototype = b.prototype, new __());
+      };
+    })();
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var _hasOwnProperty = Object.prototype.hasOwnProperty;
+    function hasOwnProperty(obj, key) {
+      return _hasOwnProperty.call(obj, key);
+    }
+    exports.hasOwnProperty = hasOwnProperty;
+    function _objectKeys(obj) {
+      if (Array.isArray(obj)) {
+        var keys_1 = new Array(obj.length);
+        for (var k = 0; k < keys_1.length; k++) {
+          keys_1[k] = "" + k;
+        }
+        return keys_1;
+      }
+      if (Object.keys) {
+        return Object.keys(obj);
+      }
+      var keys = [];
+      for (var i in obj) {
+        if (hasOwnProperty(obj, i)) {
+          keys.push(i);
+        }
+      }
+      return keys;
+    }
+    exports._objectKeys = _objectKeys;
+    function _deepClone(obj) {
+      switch (typeof obj) {
+        case "object":
+          return JSON.parse(JSON.stringify(obj));
+        //Faster than ES5 clone - http://jsperf.com/deep-cloning-of-objects/5
+        case "undefined":
+          return null;
+        //this is how JSON.stringify behaves for array items
+        default:
+          return obj;
+      }
+    }
+    exports._deepClone = _deepClone;
+    function isInteger(str2) {
+      var i = 0;
+      var len = str2.length;
+      var charCode;
+      while (i < len) {
+        charCode = str2.charCodeAt(i);
+        if (charCode >= 48 && charCode <= 57) {
+          i++;
+          continue;
+        }
+        return false;
+      }
+      return true;
+    }
+    exports.isInteger = isInteger;
+    function escapePathComponent(path) {
+      if (path.indexOf("/") === -1 && path.indexOf("~") === -1)
+        return path;
+      return path.replace(/~/g, "~0").replace(/\//g, "~1");
+    }
+    exports.escapePathComponent = escapePathComponent;
+    function unescapePathComponent(path) {
+      return path.replace(/~1/g, "/").replace(/~0/g, "~");
+    }
+    exports.unescapePathComponent = unescapePathComponent;
+    function _getPathRecursive(root, obj) {
+      var found;
+      for (var key in root) {
+        if (hasOwnProperty(root, key)) {
+          if (root[key] === obj) {
+            return escapePathComponent(key) + "/";
+          } else if (typeof root[key] === "object") {
+            found = _getPathRecursive(root[key], obj);
+            if (found != "") {
+              return escapePathComponent(key) + "/" + found;
+            }
+          }
+        }
+      }
+      return "";
+    }
+    exports._getPathRecursive = _getPathRecursive;
+    function getPath(root, obj) {
+      if (root === obj) {
+        return "/";
+      }
+      var path = _getPathRecursive(root, obj);
+      if (path === "") {
+        throw new Error("Object not found in root");
+      }
+      return "/" + path;
+    }
+    exports.getPath = getPath;
+    function hasUndefined(obj) {
+      if (obj === void 0) {
+        return true;
+      }
+      if (obj) {
+        if (Array.isArray(obj)) {
+          for (var i_1 = 0, len = obj.length; i_1 < len; i_1++) {
+            if (hasUndefined(obj[i_1])) {
+              return true;
+            }
+          }
+        } else if (typeof obj === "object") {
+          var objKeys = _objectKeys(obj);
+          var objKeysLength = objKeys.length;
+          for (var i = 0; i < objKeysLength; i++) {
+            if (hasUndefined(obj[objKeys[i]])) {
+              return true;
+            }
+          }
+        }
+      }
+      return false;
+    }
+    exports.hasUndefined = hasUndefined;
+    function patchErrorMessageFormatter(message, args) {
+      var messageParts = [message];
+      for (var key in args) {
+        var value = typeof args[key] === "object" ? JSON.stringify(args[key], null, 2) : args[key];
+        if (typeof value !== "undefined") {
+          messageParts.push(key + ": " + value);
+        }
+      }
+      return messageParts.join("\n");
+    }
+    var PatchError = (
+      /** @class */
+      (function(_super) {
+        __extends(PatchError2, _super);
+        function PatchError2(message, name2, index, operation, tree) {
+          var _newTarget = this.constructor;
+          var _this = _super.call(this, patchErrorMessageFormatter(message, { name: name2, index, operation, tree })) || this;
+          _this.name = name2;
+          _this.index = index;
+          _this.operation = operation;
+          _this.tree = tree;
+          Object.setPrototypeOf(_this, _newTarget.prototype);
+          _this.message = patchErrorMessageFormatter(message, { name: name2, index, operation, tree });
+          return _this;
+        }
+        return PatchError2;
+      })(Error)
+    );
+    exports.PatchError = PatchError;
+  }
+});
+
+// node_modules/fast-json-patch/commonjs/core.js
+var require_core = __commonJS({
+  "node_modules/fast-json-patch/commonjs/core.js"(exports) {
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_js_1 = require_helpers();
+    exports.JsonPatchError = helpers_js_1.PatchError;
+    exports.deepClone = helpers_js_1._deepClone;
+    var objOps = {
+      add: function(obj, key, document) {
+        obj[key] = this.value;
+        return { newDocument: document };
+      },
+      remove: function(obj, key, document) {
+        var removed = obj[key];
+        delete obj[key];
+        return { newDocument: document, removed };
+      },
+      replace: function(obj, key, document) {
+        var removed = obj[key];
+        obj[key] = this.value;
+        return { newDocument: document, removed };
+      },
+      move: function(obj, key, document) {
+        var removed = getValueByPointer(document, this.path);
+        if (removed) {
+          removed = helpers_js_1._deepClone(removed);
+        }
+        var originalValue = applyOperation(document, { op: "remove", path: this.from }).removed;
+        applyOperation(document, { op: "add", path: this.path, value: originalValue });
+        return { newDocument: document, removed };
+      },
+      copy: function(obj, key, document) {
+        var valueToCopy = getValueByPointer(document, this.from);
+        applyOperation(document, { op: "add", path: this.path, value: helpers_js_1._deepClone(valueToCopy) });
+        return { newDocument: document };
+      },
+      test: function(obj, key, document) {
+        return { newDocument: document, test: _areEquals(obj[key], this.value) };
+      },
+      _get: function(obj, key, document) {
+        this.value = obj[key];
+        return { newDocument: document };
+      }
+    };
+    var arrOps = {
+      add: function(arr, i, document) {
+        if (helpers_js_1.isInteger(i)) {
+          arr.splice(i, 0, this.value);
+        } else {
+          arr[i] = this.value;
+        }
+        return { newDocument: document, index: i };
+      },
+      remove: function(arr, i, document) {
+        var removedList = arr.splice(i, 1);
+        return { newDocument: document, removed: removedList[0] };
+      },
+      replace: function(arr, i, document) {
+        var removed = arr[i];
+        arr[i] = this.value;
+        return { newDocument: document, removed };
+      },
+      move: objOps.move,
+      copy: objOps.copy,
+      test: objOps.test,
+      _get: objOps._get
+    };
+    function getValueByPointer(document, pointer) {
+      if (pointer == "") {
+        return document;
+      }
+      var getOriginalDestination = { op: "_get", path: pointer };
+      applyOperation(document, getOriginalDestination);
+      return getOriginalDestination.value;
+    }
+    exports.getValueByPointer = getValueByPointer;
+    function applyOperation(document, operation, validateOperation, mutateDocument, banPrototypeModifications, index) {
+      if (validateOperation === void 0) {
+        validateOperation = false;
+      }
+      if (mutateDocument === void 0) {
+        mutateDocument = true;
+      }
+      if (banPrototypeModifications === void 0) {
+        banPrototypeModifications = true;
+      }
+      if (index === void 0) {
+        index = 0;
+      }
+      if (validateOperation) {
+        if (typeof validateOperation == "function") {
+          validateOperation(operation, 0, document, operation.path);
+        } else {
+          validator(operation, 0);
+        }
+      }
+      if (operation.path === "") {
+        var returnValue = { newDocument: document };
+        if (operation.op === "add") {
+          returnValue.newDocument = operation.value;
+          return returnValue;
+        } else if (operation.op === "replace") {
+          returnValue.newDocument = operation.value;
+          returnValue.removed = document;
+          return returnValue;
+        } else if (operation.op === "move" || operation.op === "copy") {
+          returnValue.newDocument = getValueByPointer(document, operation.from);
+          if (operation.op === "move") {
+            returnValue.removed = document;
+          }
+          return returnValue;
+        } else if (operation.op === "test") {
+          returnValue.test = _areEquals(document, operation.value);
+          if (returnValue.test === false) {
+            throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
+          }
+          returnValue.newDocument = document;
+          return returnValue;
+        } else if (operation.op === "remove") {
+          returnValue.removed = document;
+          returnValue.newDocument = null;
+          return returnValue;
+        } else if (operation.op === "_get") {
+          operation.value = document;
+          return returnValue;
+        } else {
+          if (validateOperation) {
+            throw new exports.JsonPatchError("Operation `op` property is not one of operations defined in RFC-6902", "OPERATION_OP_INVALID", index, operation, document);
+          } else {
+            return returnValue;
+          }
+        }
+      } else {
+        if (!mutateDocument) {
+          document = helpers_js_1._deepClone(document);
+        }
+        var path = operation.path || "";
+        var keys = path.split("/");
+        var obj = document;
+        var t = 1;
+        var len = keys.length;
+        var existingPathFragment = void 0;
+        var key = void 0;
+        var validateFunction = void 0;
+        if (typeof validateOperation == "function") {
+          validateFunction = validateOperation;
+        } else {
+          validateFunction = validator;
+        }
+        while (true) {
+          key = keys[t];
+          if (key && key.indexOf("~") != -1) {
+            key = helpers_js_1.unescapePathComponent(key);
+          }
+          if (banPrototypeModifications && (key == "__proto__" || key == "prototype" && t > 0 && keys[t - 1] == "constructor")) {
+            throw new TypeError("JSON-Patch: modifying `__proto__` or `constructor/prototype` prop is banned for security reasons, if this was on purpose, please set `banPrototypeModifications` flag false and pass it to this function. More info in fast-json-patch README");
+          }
+          if (validateOperation) {
+            if (existingPathFragment === void 0) {
+              if (obj[key] === void 0) {
+                existingPathFragment = keys.slice(0, t).join("/");
+              } else if (t == len - 1) {
+                existingPathFragment = operation.path;
+              }
+              if (existingPathFragment !== void 0) {
+                validateFunction(operation, 0, document, existingPathFragment);
+              }
+            }
+          }
+          t++;
+          if (Array.isArray(obj)) {
+            if (key === "-") {
+              key = obj.length;
+            } else {
+              if (validateOperation && !helpers_js_1.isInteger(key)) {
+                throw new exports.JsonPatchError("Expected an unsigned base-10 integer value, making the new referenced value the array element with the zero-based index", "OPERATION_PATH_ILLEGAL_ARRAY_INDEX", index, operation, document);
+              } else if (helpers_js_1.isInteger(key)) {
+                key = ~~key;
+              }
+            }
+            if (t >= len) {
+              if (validateOperation && operation.op === "add" && key > obj.length) {
+                throw new exports.JsonPatchError("The specified index MUST NOT be greater than the number of elements in the array", "OPERATION_VALUE_OUT_OF_BOUNDS", index, operation, document);
+              }
+              var returnValue = arrOps[operation.op].call(operation, obj, key, document);
+              if (returnValue.test === false) {
+                throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
+              }
+              return returnValue;
+            }
+          } else {
+            if (t >= len) {
+              var returnValue = objOps[operation.op].call(operation, obj, key, document);
+              if (returnValue.test === false) {
+                throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
+              }
+              return returnValue;
+            }
+          }
+          obj = obj[key];
+          if (validateOperation && t < len && (!obj || typeof obj !== "object")) {
+            throw new exports.JsonPatchError("Cannot perform operation at the desired path", "OPERATION_PATH_UNRESOLVABLE", index, operation, document);
+          }
+        }
+      }
+    }
+    exports.applyOperation = applyOperation;
+    function applyPatch(document, patch, validateOperation, mutateDocument, banPrototypeModifications) {
+      if (mutateDocument === void 0) {
+        mutateDocument = true;
+      }
+      if (banPrototypeModifications === void 0) {
+        banPrototypeModifications = true;
+      }
+      if (validateOperation) {
+        if (!Array.isArray(patch)) {
+          throw new exports.JsonPatchError("Patch sequence must be an array", "SEQUENCE_NOT_AN_ARRAY");
+        }
+      }
+      if (!mutateDocument) {
+        document = helpers_js_1._deepClone(document);
+      }
+      var results = new Array(patch.length);
+      for (var i = 0, length_1 = patch.length; i < length_1; i++) {
+        results[i] = applyOperation(document, patch[i], validateOperation, true, banPrototypeModifications, i);
+        document = results[i].newDocument;
+      }
+      results.newDocument = document;
+      return results;
+    }
+    exports.applyPatch = applyPatch;
+    function applyReducer(document, operation, index) {
+      var operationResult = applyOperation(document, operation);
+      if (operationResult.test === false) {
+        throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
+      }
+      return operationResult.newDocument;
+    }
+    exports.applyReducer = applyReducer;
+    function validator(operation, index, document, existingPathFragment) {
+      if (typeof operation !== "object" || operation === null || Array.isArray(operation)) {
+        throw new exports.JsonPatchError("Operation is not an object", "OPERATION_NOT_AN_OBJECT", index, operation, document);
+      } else if (!objOps[operation.op]) {
+        throw new exports.JsonPatchError("Operation `op` property is not one of operations defined in RFC-6902", "OPERATION_OP_INVALID", index, operation, document);
+      } else if (typeof operation.path !== "string") {
+        throw new exports.JsonPatchError("Operation `path` property is not a string", "OPERATION_PATH_INVALID", index, operation, document);
+      } else if (operation.path.indexOf("/") !== 0 && operation.path.length > 0) {
+        throw new exports.JsonPatchError('Operation `path` property must start with "/"', "OPERATION_PATH_INVALID", index, operation, document);
+      } else if ((operation.op === "move" || operation.op === "copy") && typeof operation.from !== "string") {
+        throw new exports.JsonPatchError("Operation `from` property is not present (applicable in `move` and `copy` operations)", "OPERATION_FROM_REQUIRED", index, operation, document);
+      } else if ((operation.op === "add" || operation.op === "replace" || operation.op === "test") && operation.value === void 0) {
+        throw new exports.JsonPatchError("Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)", "OPERATION_VALUE_REQUIRED", index, operation, document);
+      } else if ((operation.op === "add" || operation.op === "replace" || operation.op === "test") && helpers_js_1.hasUndefined(operation.value)) {
+        throw new exports.JsonPatchError("Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)", "OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED", index, operation, document);
+      } else if (document) {
+        if (operation.op == "add") {
+          var pathLen = operation.path.split("/").length;
+          var existingPathLen = existingPathFragment.split("/").length;
+          if (pathLen !== existingPathLen + 1 && pathLen !== existingPathLen) {
+            throw new exports.JsonPatchError("Cannot perform an `add` operation at the desired path", "OPERATION_PATH_CANNOT_ADD", index, operation, document);
+          }
+        } else if (operation.op === "replace" || operation.op === "remove" || operation.op === "_get") {
+          if (operation.path !== existingPathFragment) {
+            throw new exports.JsonPatchError("Cannot perform the operation at a path that does not exist", "OPERATION_PATH_UNRESOLVABLE", index, operation, document);
+          }
+        } else if (operation.op === "move" || operation.op === "copy") {
+          var existingValue = { op: "_get", path: operation.from, value: void 0 };
+          var error = validate([existingValue], document);
+          if (error && error.name === "OPERATION_PATH_UNRESOLVABLE") {
+            throw new exports.JsonPatchError("Cannot perform the operation from a path that does not exist", "OPERATION_FROM_UNRESOLVABLE", index, operation, document);
+          }
+        }
+      }
+    }
+    exports.validator = validator;
+    function validate(sequence, document, externalValidator) {
+      try {
+        if (!Array.isArray(sequence)) {
+          throw new exports.JsonPatchError("Patch sequence must be an array", "SEQUENCE_NOT_AN_ARRAY");
+        }
+        if (document) {
+          applyPatch(helpers_js_1._deepClone(document), helpers_js_1._deepClone(sequence), externalValidator || true);
+        } else {
+          externalValidator = externalValidator || validator;
+          for (var i = 0; i < sequence.length; i++) {
+            externalValidator(sequence[i], i, document, void 0);
+          }
+        }
+      } catch (e) {
+        if (e instanceof exports.JsonPatchError) {
+          return e;
+        } else {
+          throw e;
+        }
+      }
+    }
+    exports.validate = validate;
+    function _areEquals(a, b) {
+      if (a === b)
+        return true;
+      if (a && b && typeof a == "object" && typeof b == "object") {
+        var arrA = Array.isArray(a), arrB = Array.isArray(b), i, length, key;
+        if (arrA && arrB) {
+          length = a.length;
+          if (length != b.length)
+            return false;
+          for (i = length; i-- !== 0; )
+            if (!_areEquals(a[i], b[i]))
+              return false;
+          return true;
+        }
+        if (arrA != arrB)
+          return false;
+        var keys = Object.keys(a);
+        length = keys.length;
+        if (length !== Object.keys(b).length)
+          return false;
+        for (i = length; i-- !== 0; )
+          if (!b.hasOwnProperty(keys[i]))
+            return false;
+        for (i = length; i-- !== 0; ) {
+          key = keys[i];
+          if (!_areEquals(a[key], b[key]))
+            return false;
+        }
+        return true;
+      }
+      return a !== a && b !== b;
+    }
+    exports._areEquals = _areEquals;
+  }
+});
+
+// node_modules/fast-json-patch/commonjs/duplex.js
+var require_duplex = __commonJS({
+  "node_modules/fast-json-patch/commonjs/duplex.js"(exports) {
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_js_1 = require_helpers();
+    var core_js_1 = require_core();
+    var beforeDict = /* @__PURE__ */ new WeakMap();
+    var Mirror = (
+      /** @class */
+      /* @__PURE__ */ (function() {
+        function Mirror2(obj) {
+          this.observers = /* @__PURE__ */ new Map();
+          this.obj = obj;
+        }
+        return Mirror2;
+      })()
+    );
+    var ObserverInfo = (
+      /** @class */
+      /* @__PURE__ */ (function() {
+        function ObserverInfo2(callback, observer) {
+          this.callback = callback;
+          this.observer = observer;
+        }
+        return ObserverInfo2;
+      })()
+    );
+    function getMirror(obj) {
+      return beforeDict.get(obj);
+    }
+    function getObserverFromMirror(mirror, callback) {
+      return mirror.observers.get(callback);
+    }
+    function removeObserverFromMirror(mirror, observer) {
+      mirror.observers.delete(observer.callback);
+    }
+    function unobserve(root, observer) {
+      observer.unobserve();
+    }
+    exports.unobserve = unobserve;
+    function observe(obj, callback) {
+      var patches = [];
+      var observer;
+      var mirror = getMirror(obj);
+      if (!mirror) {
+        mirror = new Mirror(obj);
+        beforeDict.set(obj, mirror);
+      } else {
+        var observerInfo = getObserverFromMirror(mirror, callback);
+        observer = observerInfo && observerInfo.observer;
+      }
+      if (observer) {
+        return observer;
+      }
+      observer = {};
+      mirror.value = helpers_js_1._deepClone(obj);
+      if (callback) {
+        observer.callback = callback;
+        observer.next = null;
+        var dirtyCheck = function() {
+          generate(observer);
+        };
+        var fastCheck = function() {
+          clearTimeout(observer.next);
+          observer.next = setTimeout(dirtyCheck);
+        };
+        if (typeof window !== "undefined") {
+          window.addEventListener("mouseup", fastCheck);
+          window.addEventListener("keyup", fastCheck);
+          window.addEventListener("mousedown", fastCheck);
+          window.addEventListener("keydown", fastCheck);
+          window.addEventListener("change", fastCheck);
+        }
+      }
+      observer.patches = patches;
+      observer.object = obj;
+      observer.unobserve = function() {
+        generate(observer);
+        clearTimeout(observer.next);
+        removeObserverFromMirror(mirror, observer);
+        if (typeof window !== "undefined") {
+          window.removeEventListener("mouseup", fastCheck);
+          window.removeEventListener("keyup", fastCheck);
+          window.removeEventListener("mousedown", fastCheck);
+          window.removeEventListener("keydown", fastCheck);
+          window.removeEventListener("change", fastCheck);
+        }
+      };
+      mirror.observers.set(callback, new ObserverInfo(callback, observer));
+      return observer;
+    }
+    exports.observe = observe;
+    function generate(observer, invertible) {
+      if (invertible === void 0) {
+        invertible = false;
+      }
+      var mirror = beforeDict.get(observer.object);
+      _generate(mirror.value, observer.object, observer.patches, "", invertible);
+      if (observer.patches.length) {
+        core_js_1.applyPatch(mirror.value, observer.patches);
+      }
+      var temp = observer.patches;
+      if (temp.length > 0) {
+        observer.patches = [];
+        if (observer.callback) {
+          observer.callback(temp);
+        }
+      }
+      return temp;
+    }
+    exports.generate = generate;
+    function _generate(mirror, obj, patches, path, invertible) {
+      if (obj === mirror) {
+        return;
+      }
+      if (typeof obj.toJSON === "function") {
+        obj = obj.toJSON();
+      }
+      var newKeys = helpers_js_1._objectKeys(obj);
+      var oldKeys = helpers_js_1._objectKeys(mirror);
+      var changed = false;
+      var deleted = false;
+      for (var t = oldKeys.length - 1; t >= 0; t--) {
+        var key = oldKeys[t];
+        var oldVal = mirror[key];
+        if (helpers_js_1.hasOwnProperty(obj, key) && !(obj[key] === void 0 && oldVal !== void 0 && Array.isArray(obj) === false)) {
+          var newVal = obj[key];
+          if (typeof oldVal == "object" && oldVal != null && typeof newVal == "object" && newVal != null && Array.isArray(oldVal) === Array.isArray(newVal)) {
+            _generate(oldVal, newVal, patches, path + "/" + helpers_js_1.escapePathComponent(key), invertible);
+          } else {
+            if (oldVal !== newVal) {
+              changed = true;
+              if (invertible) {
+                patches.push({ op: "test", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(oldVal) });
+              }
+              patches.push({ op: "replace", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(newVal) });
+            }
+          }
+        } else if (Array.isArray(mirror) === Array.isArray(obj)) {
+          if (invertible) {
+            patches.push({ op: "test", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(oldVal) });
+          }
+          patches.push({ op: "remove", path: path + "/" + helpers_js_1.escapePathComponent(key) });
+          deleted = true;
+        } else {
+          if (invertible) {
+            patches.push({ op: "test", path, value: mirror });
+          }
+          patches.push({ op: "replace", path, value: obj });
+          changed = true;
+        }
+      }
+      if (!deleted && newKeys.length == oldKeys.length) {
+        return;
+      }
+      for (var t = 0; t < newKeys.length; t++) {
+        var key = newKeys[t];
+        if (!helpers_js_1.hasOwnProperty(mirror, key) && obj[key] !== void 0) {
+          patches.push({ op: "add", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(obj[key]) });
+        }
+      }
+    }
+    function compare(tree1, tree2, invertible) {
+      if (invertible === void 0) {
+        invertible = false;
+      }
+      var patches = [];
+      _generate(tree1, tree2, patches, "", invertible);
+      return patches;
+    }
+    exports.compare = compare;
+  }
+});
+
+// node_modules/fast-json-patch/index.js
+var require_fast_json_patch = __commonJS({
+  "node_modules/fast-json-patch/index.js"(exports) {
+    var core = require_core();
+    Object.assign(exports, core);
+    var duplex = require_duplex();
+    Object.assign(exports, duplex);
+    var helpers = require_helpers();
+    exports.JsonPatchError = helpers.PatchError;
+    exports.deepClone = helpers._deepClone;
+    exports.escapePathComponent = helpers.escapePathComponent;
+    exports.unescapePathComponent = helpers.unescapePathComponent;
+  }
+});
+
+// src/engine/refs.ts
+function isPendingRef(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === "$ref" && typeof value.$ref === "string";
+}
+function substituteWalk(v, resolve6) {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) {
+    let out2;
+    for (let i = 0; i < v.length; i++) {
+      const e = substituteWalk(v[i], resolve6);
+      if (e !== v[i] && !out2) out2 = v.slice(0, i);
+      out2?.push(e);
+    }
+    return out2 ?? v;
+  }
+  if (isPendingRef(v)) return resolve6(v.$ref) ?? v;
+  let out;
+  for (const k in v) {
+    const e = substituteWalk(v[k], resolve6);
+    if (e !== v[k] && !out) out = { ...v };
+    if (out) out[k] = e;
+  }
+  return out ?? v;
+}
+function substituteRefs(value, resolve6) {
+  return substituteWalk(value, resolve6);
+}
+function collectRefs(v, found) {
+  if (v === null || typeof v !== "object") return;
+  if (Array.isArray(v)) {
+    for (const e of v) collectRefs(e, found);
+  } else if (isPendingRef(v)) {
+    if (!found.includes(v.$ref)) found.push(v.$ref);
+  } else {
+    for (const k in v) collectRefs(v[k], found);
+  }
+}
+function pendingTargets(value) {
+  const found = [];
+  collectRefs(value, found);
+  return found.length > 1 ? found.sort() : found;
+}
+function hasPendingRef(value) {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) {
+    for (const e of value) if (hasPendingRef(e)) return true;
+    return false;
+  }
+  if (isPendingRef(value)) return true;
+  for (const k in value) if (hasPendingRef(value[k])) return true;
+  return false;
+}
+function pointerSegments(pointer) {
+  let segments2 = segmentCache.get(pointer);
+  if (!segments2) {
+    segments2 = pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (segmentCache.size < 1e4) segmentCache.set(pointer, segments2);
+  }
+  return segments2;
+}
+function escapeSegment(segment) {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+function valueAt(root, segments2) {
+  let cur = root;
+  for (const seg of segments2) {
+    if (cur === null || cur === void 0 || typeof cur !== "object") return void 0;
+    cur = Array.isArray(cur) ? cur[Number(seg)] : cur[seg];
+  }
+  return cur;
+}
+function refValues(body, ref2) {
+  const segments2 = pointerSegments(ref2.pointer);
+  const many = segments2[segments2.length - 1] === "*";
+  const at = valueAt(body, many ? segments2.slice(0, -1) : segments2);
+  if (at === void 0 || at === null) return [];
+  if (many) return Array.isArray(at) ? at.filter((v) => v !== null) : [];
+  return [at];
+}
+var segmentCache;
+var init_refs = __esm({
+  "src/engine/refs.ts"() {
+    "use strict";
+    segmentCache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/engine/ownership.ts
+function isObj3(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value));
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (isObj3(value)) {
+    const out = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
+    return out;
+  }
+  return value;
+}
+function parseMetadata(value) {
+  let parsed = value;
+  if (typeof value === "string") {
+    if (value.trim() === "") return {};
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  if (!isObj3(parsed)) return {};
+  const { [MARKER_KEY]: rawMarker, ...user } = parsed;
+  const marker = isObj3(rawMarker) && typeof rawMarker.stack === "string" && typeof rawMarker.name === "string" ? { stack: rawMarker.stack, name: rawMarker.name } : void 0;
+  return marker ? { marker, user } : { user: parsed };
+}
+function serializeMetadata(user, marker) {
+  return canonicalJson({ ...user ?? {}, [MARKER_KEY]: { stack: marker.stack, name: marker.name } });
+}
+function metadataBytes(user, marker) {
+  if (!user || Object.keys(user).length === 0) {
+    return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker.stack)) + Buffer.byteLength(JSON.stringify(marker.name));
+  }
+  return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker.stack, name: marker.name } }), "utf8");
+}
+function liveMetadata(item) {
+  let parsed = parsedRaw.get(item.raw);
+  if (!parsed) parsedRaw.set(item.raw, parsed = parseMetadata(item.raw.metadata));
+  return parsed;
+}
+function markerOf(kind, item) {
+  const { marker } = liveMetadata(item);
+  if (!marker || !marker.name.startsWith(`${kind.kind}/`)) return void 0;
+  return marker;
+}
+function indexManaged(kinds, live, stack) {
+  const byAddress2 = /* @__PURE__ */ new Map();
+  const managedIds = /* @__PURE__ */ new Set();
+  for (const kind of kinds) {
+    if (kind.identity !== "marker") continue;
+    for (const item of live.get(kind.kind) ?? []) {
+      const marker = markerOf(kind, item);
+      if (!marker || marker.stack !== stack) continue;
+      const list = byAddress2.get(marker.name);
+      if (list) list.push(item);
+      else byAddress2.set(marker.name, [item]);
+      managedIds.add(item.id);
+    }
+  }
+  for (const list of byAddress2.values()) list.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return { byAddress: byAddress2, managedIds };
+}
+function naturalParentId(kind, liveBody2) {
+  const first = kind.refs[0];
+  if (!first) return void 0;
+  const value = refValues(liveBody2, first)[0];
+  return typeof value === "string" ? value : void 0;
+}
+var MARKER_KEY, METADATA_LIMIT, BARE_MARKER_BYTES, parsedRaw;
+var init_ownership = __esm({
+  "src/engine/ownership.ts"() {
+    "use strict";
+    init_refs();
+    MARKER_KEY = "edgeops";
+    METADATA_LIMIT = 4096;
+    BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: "", name: "" } }).length - 4;
+    parsedRaw = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/engine/diff.ts
+function isObj4(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function desiredBody(kind, spec, resolve6) {
+  const resolved = substituteRefs(spec, resolve6);
+  if (kind.identity !== "marker") return kind.normalizeDesired(kind.toRequest(resolved));
+  const { metadata: metadata2, ...rest } = resolved;
+  const body = kind.normalizeDesired(kind.toRequest(rest));
+  delete body.metadata;
+  if (isObj4(metadata2) && Object.keys(metadata2).length > 0) body.metadata = metadata2;
+  return body;
+}
+function liveBody(kind, item) {
+  let body = liveBodies.get(item.raw);
+  if (!body) liveBodies.set(item.raw, body = computeLiveBody(kind, item));
+  return body;
+}
+function computeLiveBody(kind, item) {
+  const body = kind.fromLive(item.raw);
+  if (kind.identity !== "marker") return body;
+  const fromKind = body.metadata;
+  delete body.metadata;
+  const { user } = fromKind === void 0 || fromKind === item.raw.metadata ? liveMetadata(item) : parseMetadata(fromKind);
+  if (user && Object.keys(user).length > 0) body.metadata = user;
+  return body;
+}
+function comparable(kind, body) {
+  if (kind.writeOnly.length === 0) return body;
+  const out = { ...body };
+  for (const field of kind.writeOnly) delete out[field];
+  return out;
+}
+function jsonEqual(a, b) {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (!hasOwn.call(b, k) || !jsonEqual(a[k], b[k])) return false;
+  return true;
+}
+function isScalarArray(v) {
+  return Array.isArray(v) && v.every((e) => e === null || typeof e !== "object" || isPendingRef(e));
+}
+function fieldChanges(kind, from, to) {
+  if (jsonEqual(from, to)) return [];
+  const byPath = /* @__PURE__ */ new Map();
+  for (const op of import_fast_json_patch.default.compare(from, to)) {
+    const segments2 = pointerSegments(op.path);
+    let cut = segments2.length;
+    for (let i = 1; i < segments2.length; i++) {
+      const prefix = segments2.slice(0, i);
+      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
+        cut = i;
+        break;
+      }
+    }
+    const at = segments2.slice(0, cut);
+    const path = "/" + at.map(escapeSegment).join("/");
+    if (byPath.has(path)) continue;
+    const old = valueAt(from, at);
+    const neu = valueAt(to, at);
+    const change = { path, kind: old === void 0 ? "add" : neu === void 0 ? "remove" : "replace" };
+    if (kind.secrets.includes(at[0])) change.sensitive = true;
+    else {
+      if (old !== void 0) change.old = old;
+      if (neu !== void 0) change.new = neu;
+    }
+    if (neu !== void 0 && hasPendingRef(neu)) change.knownAfterApply = true;
+    byPath.set(path, change);
+  }
+  return [...byPath.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function createAction(t, desired) {
+  return {
+    id: `create:${t.address}`,
+    op: "create",
+    kind: t.kind.kind,
+    name: t.name,
+    address: t.address,
+    body: desired,
+    desired,
+    changes: fieldChanges(t.kind, {}, desired),
+    dependsOn: []
+  };
+}
+function deleteAction(t, live, idSuffix = "") {
+  const changes = fieldChanges(t.kind, comparable(t.kind, liveBody(t.kind, live)), {});
+  return { id: `delete:${t.address}${idSuffix}`, op: "delete", kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes, dependsOn: [] };
+}
+function changeActions(t, live, liveShape, desired) {
+  const { kind } = t;
+  const before = comparable(kind, liveShape);
+  const changes = fieldChanges(kind, before, comparable(kind, desired));
+  if (changes.length === 0) return [];
+  const base = { kind: kind.kind, name: t.name, address: t.address, liveId: live.id, desired, dependsOn: [] };
+  const immutable = [...new Set(changes.map(topField).filter((f) => kind.immutable.includes(f)))].sort();
+  if (immutable.length > 0) {
+    const reason3 = immutable.map((f) => `${f} cannot be updated`).join(", ");
+    return [{ ...base, id: `replace:${t.address}`, op: "replace", body: desired, changes, reason: reason3 }];
+  }
+  const actions = [];
+  const update = {};
+  const updateChanges = [];
+  const byField = /* @__PURE__ */ new Map();
+  for (const c of changes) byField.set(topField(c), [...byField.get(topField(c)) ?? [], c]);
+  for (const [field, fieldChangesOf] of [...byField].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const want = desired[field];
+    const isModule = kind.modules.includes(field);
+    if (isModule && (want === void 0 || want === null) && kind.deleteModule) {
+      const removed = [{ path: `/${escapeSegment(field)}`, kind: "remove", old: before[field] }];
+      actions.push({ ...base, id: `module-delete:${t.address}:${field}`, op: "module-delete", module: field, changes: removed });
+    } else if (isModule && isObj4(want) && kind.putModule) {
+      actions.push({ ...base, id: `module-put:${t.address}:${field}`, op: "module-put", module: field, body: want, changes: fieldChangesOf });
+    } else {
+      update[field] = want === void 0 ? null : want;
+      updateChanges.push(...fieldChangesOf);
+    }
+  }
+  if (updateChanges.length > 0) actions.unshift({ ...base, id: `update:${t.address}`, op: "update", body: update, changes: updateChanges });
+  return actions;
+}
+var import_fast_json_patch, liveBodies, hasOwn, topField;
+var init_diff = __esm({
+  "src/engine/diff.ts"() {
+    "use strict";
+    import_fast_json_patch = __toESM(require_fast_json_patch(), 1);
+    init_ownership();
+    init_refs();
+    liveBodies = /* @__PURE__ */ new WeakMap();
+    hasOwn = Object.prototype.hasOwnProperty;
+    topField = (change) => pointerSegments(change.path)[0];
+  }
+});
+
+// src/engine/adopt.ts
+function realItem(item) {
+  return originals.get(item.raw) ?? item;
+}
+function kindsReferencedFirst(kinds) {
+  const byName = new Map(kinds.map((k) => [k.kind, k]));
+  const out = [];
+  const state = /* @__PURE__ */ new Map();
+  const visit = (k) => {
+    if (state.has(k.kind)) return;
+    state.set(k.kind, "visiting");
+    for (const target of k.refs.flatMap((r) => r.kinds)) {
+      const dep = byName.get(target);
+      if (dep) visit(dep);
+    }
+    state.set(k.kind, "done");
+    out.push(k);
+  };
+  for (const k of kinds) visit(k);
+  return out;
+}
+function isUnmarked(item) {
+  return liveMetadata(item).marker === void 0;
+}
+function itemsByKey(kind, items) {
+  const byKey = /* @__PURE__ */ new Map();
+  if (!kind.adoptKeys) return byKey;
+  for (const item of items) {
+    for (const key of new Set(kind.adoptKeys(liveBody(kind, item)))) {
+      const list = byKey.get(key);
+      if (list) list.push(item);
+      else byKey.set(key, [item]);
+    }
+  }
+  return byKey;
+}
+function adoptLive(kinds, desired, live, stack) {
+  const managed = indexManaged(kinds, live.byKind, stack);
+  const known = /* @__PURE__ */ new Map();
+  for (const [address2, copies] of managed.byAddress) known.set(address2, copies[0].id);
+  const byKind = new Map(kinds.map((k) => [k.kind, []]));
+  for (const r of desired.resources) byKind.get(r.kind)?.push(r);
+  const adoptions = [];
+  const warnings = [];
+  const swapped = /* @__PURE__ */ new Map();
+  for (const kind of kindsReferencedFirst(kinds)) {
+    if (kind.identity !== "marker" || !kind.adoptKeys) continue;
+    const docs = (byKind.get(kind.kind) ?? []).filter((r) => !managed.byAddress.has(r.address));
+    const unmarked = (live.byKind.get(kind.kind) ?? []).filter(isUnmarked);
+    if (docs.length === 0 || unmarked.length === 0) continue;
+    const byKey = itemsByKey(kind, unmarked);
+    const candidates = docs.map((resource) => {
+      const body = desiredBody(kind, resource.spec, (address2) => known.get(address2));
+      const matches = /* @__PURE__ */ new Map();
+      for (const key of kind.adoptKeys(body, resource.name)) {
+        for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });
+      }
+      return { resource, body, matches };
+    });
+    const claims = /* @__PURE__ */ new Map();
+    for (const c of candidates) for (const id of c.matches.keys()) claims.set(id, [...claims.get(id) ?? [], c.resource.address]);
+    const copies = /* @__PURE__ */ new Map();
+    for (const c of candidates.sort((a, b) => a.resource.address < b.resource.address ? -1 : 1)) {
+      const found = [...c.matches.values()];
+      if (found.length === 0) continue;
+      if (found.length > 1) {
+        warnings.push(`${c.resource.address} is not adopted: it matches ${found.length} unmanaged ${kind.kind} resources (${found.map((f) => `${f.item.id} by ${f.key}`).join(", ")}); make the manifest match one of them`);
+        continue;
+      }
+      const { item, key } = found[0];
+      const rivals = claims.get(item.id) ?? [];
+      if (rivals.length > 1) {
+        warnings.push(`${item.id} (${kind.kind}) is not adopted: ${rivals.join(", ")} all match it; make exactly one document match it`);
+        continue;
+      }
+      const marked = {
+        id: item.id,
+        raw: { ...item.raw, metadata: serializeMetadata(liveMetadata(item).user, { stack, name: c.resource.address }) }
+      };
+      originals.set(marked.raw, item);
+      copies.set(item.id, marked);
+      known.set(c.resource.address, item.id);
+      adoptions.push({ address: c.resource.address, kind: kind.kind, liveId: item.id, matchedBy: key, desired: c.body });
+    }
+    if (copies.size > 0) swapped.set(kind.kind, copies);
+  }
+  if (swapped.size === 0) return { live, adoptions, warnings };
+  const byKindLive = /* @__PURE__ */ new Map();
+  for (const [kind, items] of live.byKind) {
+    const copies = swapped.get(kind);
+    byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
+  }
+  return { live: { byKind: byKindLive }, adoptions, warnings };
+}
+var originals;
+var init_adopt = __esm({
+  "src/engine/adopt.ts"() {
+    "use strict";
+    init_diff();
+    init_ownership();
+    originals = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/engine/graph.ts
+function linkActions(actions, refsOf) {
+  const creator = /* @__PURE__ */ new Map();
+  for (const a of actions) if (a.op === "create" || a.op === "replace") creator.set(a.address, a.id);
+  const referrers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    for (const ref2 of refsOf(a).liveRefs) {
+      for (const kind of ref2.kinds) {
+        const key = `${kind}\0${ref2.id}`;
+        const list = referrers.get(key);
+        if (list) list.push(a);
+        else referrers.set(key, [a]);
+      }
+    }
+  }
+  for (const a of actions) {
+    const deps = /* @__PURE__ */ new Set();
+    if (CREATES_FIRST.has(a.op)) {
+      for (const target of refsOf(a).pending) {
+        const id = creator.get(target);
+        if (!id) throw new EdgeopsError("E_PLAN", `${a.address} references ${target}, which is neither live nor created by this plan`);
+        deps.add(id);
+      }
+    }
+    if (a.op === "delete" || a.op === "replace") {
+      const before = /* @__PURE__ */ new Set();
+      for (const b of referrers.get(`${a.kind}\0${a.liveId}`) ?? []) {
+        if (b.address === a.address) continue;
+        before.add(b.op === "replace" ? oldPhaseId(b.id) : b.id);
+      }
+      if (a.op === "delete") for (const id of before) deps.add(id);
+      else a.deleteDependsOn = [...before].sort();
+    }
+    deps.delete(a.id);
+    a.dependsOn = [...deps].sort();
+  }
+  return actions;
+}
+function executionNodes(actions) {
+  const nodes = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    nodes.set(a.id, [...a.dependsOn]);
+    if (a.op === "replace") nodes.set(oldPhaseId(a.id), [a.id, ...a.deleteDependsOn ?? []]);
+  }
+  for (const [id, deps] of nodes) {
+    for (const dep of deps) if (!nodes.has(dep)) throw new EdgeopsError("E_PLAN", `action ${id} depends on unknown action ${dep}`);
+  }
+  return nodes;
+}
+function nodeLevels(nodes) {
+  const level = /* @__PURE__ */ new Map();
+  const state = /* @__PURE__ */ new Map();
+  const visit = (id, path) => {
+    const known = level.get(id);
+    if (known !== void 0) return known;
+    if (state.get(id) === "visiting") {
+      const cycle = [...path.slice(path.indexOf(id)), id];
+      throw new EdgeopsError("E_PLAN_CYCLE", `dependency cycle between actions: ${cycle.join(" -> ")}`);
+    }
+    state.set(id, "visiting");
+    path.push(id);
+    let l = 0;
+    for (const dep of nodes.get(id) ?? []) l = Math.max(l, visit(dep, path) + 1);
+    path.pop();
+    state.set(id, "done");
+    level.set(id, l);
+    return l;
+  };
+  for (const id of nodes.keys()) visit(id, []);
+  return level;
+}
+function reaches(from, to, byId) {
+  const seen = /* @__PURE__ */ new Set();
+  const stack = [from];
+  while (stack.length > 0) {
+    const id = stack.pop();
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const isOld = id.endsWith(OLD_PHASE);
+    const a = byId.get(isOld ? id.slice(0, -OLD_PHASE.length) : id);
+    if (!a) continue;
+    if (isOld) stack.push(a.id, ...a.deleteDependsOn ?? []);
+    else stack.push(...a.dependsOn);
+  }
+  return false;
+}
+var OLD_PHASE, oldPhaseId, CREATES_FIRST;
+var init_graph = __esm({
+  "src/engine/graph.ts"() {
+    "use strict";
+    init_errors();
+    OLD_PHASE = "#old";
+    oldPhaseId = (actionId) => `${actionId}${OLD_PHASE}`;
+    CREATES_FIRST = /* @__PURE__ */ new Set(["create", "update", "module-put", "replace"]);
+  }
+});
+
+// src/engine/value-moves.ts
+function uniqueValues(kind, body) {
+  const out = /* @__PURE__ */ new Set();
+  if (!body || !kind.unique) return out;
+  for (const u of kind.unique) {
+    const list = body[u.field];
+    if (!Array.isArray(list)) continue;
+    for (const v of list) if (typeof v === "string") out.add(`${u.scope}\0${u.key(v)}`);
+  }
+  return out;
+}
+function valueMoves(kind, op, live, desired) {
+  if (!kind.unique || kind.unique.length === 0) return void 0;
+  if (op === "module-put" || op === "module-delete") return void 0;
+  const before = op === "create" ? NONE : uniqueValues(kind, live);
+  const after = op === "delete" ? NONE : uniqueValues(kind, desired);
+  const claims = op === "replace" ? after : new Set([...after].filter((v) => !before.has(v)));
+  const releases = op === "replace" ? before : new Set([...before].filter((v) => !after.has(v)));
+  if (claims.size === 0 && releases.size === 0) return void 0;
+  const moves = { claims, releases };
+  if (releases.size > 0 && live) moves.release = () => releaseBody(kind, live, releases);
+  return moves;
+}
+function releaseBody(kind, live, releases) {
+  const body = {};
+  const changes = [];
+  for (const u of kind.unique ?? []) {
+    const list = live[u.field];
+    if (!Array.isArray(list)) continue;
+    const kept = list.filter((v) => typeof v !== "string" || !releases.has(`${u.scope}\0${u.key(v)}`));
+    if (kept.length === list.length) continue;
+    body[u.field] = kept;
+    changes.push({ path: `/${u.field}`, kind: "replace", old: list, new: kept });
+  }
+  return { body, desired: { ...live, ...body }, changes };
+}
+function orderValueMoves(actions, movesOf2) {
+  const releasers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    for (const v of movesOf2(a)?.releases ?? []) {
+      const list = releasers.get(v);
+      if (list) list.push(a);
+      else releasers.set(v, [a]);
+    }
+  }
+  if (releasers.size === 0) return [];
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  const steps = /* @__PURE__ */ new Map();
+  const stepOf = (releaser) => {
+    let step = steps.get(releaser.id);
+    if (step) return step;
+    const { body, desired, changes } = movesOf2(releaser).release();
+    step = {
+      id: `release:${releaser.id.slice(releaser.id.indexOf(":") + 1)}`,
+      op: "update",
+      kind: releaser.kind,
+      name: releaser.name,
+      address: releaser.address,
+      liveId: releaser.liveId,
+      body,
+      desired,
+      changes,
+      releaseFor: [],
+      dependsOn: []
+    };
+    steps.set(releaser.id, step);
+    byId.set(step.id, step);
+    if (releaser.op === "replace") releaser.deleteDependsOn = [...releaser.deleteDependsOn ?? [], step.id].sort();
+    else releaser.dependsOn = [...releaser.dependsOn, step.id].sort();
+    return step;
+  };
+  const waitFor = (claimer, id) => {
+    if (!claimer.dependsOn.includes(id)) claimer.dependsOn = [...claimer.dependsOn, id].sort();
+  };
+  for (const claimer of actions) {
+    for (const v of [...movesOf2(claimer)?.claims ?? []].sort()) {
+      for (const releaser of releasers.get(v) ?? []) {
+        if (releaser === claimer && claimer.op !== "replace") continue;
+        const existing = steps.get(releaser.id);
+        if (existing) {
+          waitFor(claimer, existing.id);
+          addFor(existing, claimer.address);
+          continue;
+        }
+        const node = releaser.op === "replace" ? oldPhaseId(releaser.id) : releaser.id;
+        if (releaser !== claimer && !reaches(node, claimer.id, byId)) {
+          waitFor(claimer, node);
+          continue;
+        }
+        const step = stepOf(releaser);
+        waitFor(claimer, step.id);
+        addFor(step, claimer.address);
+      }
+    }
+  }
+  return [...steps.values()];
+}
+function addFor(step, address2) {
+  if (step.address !== address2 && !step.releaseFor.includes(address2)) step.releaseFor = [...step.releaseFor, address2].sort();
+}
+var NONE;
+var init_value_moves = __esm({
+  "src/engine/value-moves.ts"() {
+    "use strict";
+    init_graph();
+    NONE = /* @__PURE__ */ new Set();
+  }
+});
+
+// src/engine/ordering.ts
+function targetsIn(kind, body, onlyParents = false) {
+  const out = [];
+  if (!body) return out;
+  for (const ref2 of kind.refs) {
+    if (onlyParents && !kind.immutable.includes(pointerSegments(ref2.pointer)[0])) continue;
+    for (const v of refValues(body, ref2)) {
+      if (isPendingRef(v)) out.push({ address: v.$ref });
+      else if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
+    }
+  }
+  return out;
+}
+function written(a, body) {
+  if (!body) return void 0;
+  if (a.op === "module-put" || a.op === "module-delete") {
+    const m = a.module ?? "";
+    return a.op === "module-put" && body === a.body ? { [m]: body } : m in body ? { [m]: body[m] } : {};
+  }
+  if (a.op === "update") return Object.fromEntries(Object.keys(a.body ?? {}).filter((f) => f in body).map((f) => [f, body[f]]));
+  return body;
+}
+function refLinks(kind, a, live) {
+  const before = targetsIn(kind, a.op === "create" ? void 0 : written(a, live));
+  const after = a.op === "delete" || a.op === "module-delete" ? [] : targetsIn(kind, written(a, a.op === "module-put" ? a.body : a.op === "update" ? a.desired : a.body));
+  const had = new Set(before.map(keyOf));
+  const has = new Set(after.map(keyOf));
+  const parents = a.op === "delete" ? [] : targetsIn(kind, a.desired ?? a.body, true);
+  const liveParents = targetsIn(kind, live, true);
+  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
+}
+function orderForSafety(actions, linksOf, movesOf2) {
+  const byLiveId = /* @__PURE__ */ new Map();
+  const byAddress2 = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    if (a.liveId !== void 0) byLiveId.set(`${a.kind}\0${a.liveId}`, a.address);
+    const list = byAddress2.get(a.address);
+    if (list) list.push(a);
+    else byAddress2.set(a.address, [a]);
+  }
+  const resolve6 = (t) => {
+    if (t.address !== void 0) return t.address;
+    for (const k of t.kinds ?? []) {
+      const found = byLiveId.get(`${k}\0${t.id}`);
+      if (found) return found;
+    }
+    return `#${t.id}`;
+  };
+  const addresses = (ts) => [...new Set(ts.map(resolve6))];
+  const parentsOf = /* @__PURE__ */ new Map();
+  const liveParentsOf = /* @__PURE__ */ new Map();
+  const partsOf = /* @__PURE__ */ new Map();
+  const droppers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links) continue;
+    const parents = addresses(links.parents);
+    const liveParents = addresses(links.liveParents);
+    parentsOf.set(a, parents);
+    liveParentsOf.set(a, liveParents);
+    for (const p of /* @__PURE__ */ new Set([...parents, ...liveParents])) partsOf.set(p, [...partsOf.get(p) ?? [], a]);
+    for (const d of addresses(links.drops)) droppers.set(d, [...droppers.get(d) ?? [], a]);
+  }
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  const wait = (waiter, old, dep) => {
+    const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
+    const self = old ? oldPhaseId(waiter.id) : waiter.id;
+    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
+    if (old) waiter.deleteDependsOn = [...list, dep].sort();
+    else waiter.dependsOn = [...list, dep].sort();
+  };
+  const removes = (a) => a.op === "delete" || a.op === "replace";
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links || a.op === "delete" || a.op === "module-delete") continue;
+    const own = parentsOf.get(a) ?? [];
+    for (const x of addresses(links.points)) {
+      if (x === a.address || own.includes(x)) continue;
+      for (const b of [...byAddress2.get(x) ?? [], ...partsOf.get(x) ?? []]) if (b.address !== a.address) wait(a, false, b.id);
+    }
+  }
+  for (const d of actions) {
+    if (!removes(d)) continue;
+    const old = d.op === "replace";
+    for (const x of liveParentsOf.get(d) ?? []) {
+      for (const r of droppers.get(x) ?? []) {
+        if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
+        wait(d, old, r.op === "replace" ? oldPhaseId(r.id) : r.id);
+      }
+      for (const c of partsOf.get(x) ?? []) {
+        if (c.address !== d.address && (c.op === "create" || c.op === "replace") && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
+      }
+    }
+  }
+  for (const a of actions) {
+    if (a.op !== "update") continue;
+    const moves = movesOf2(a);
+    if (!moves) continue;
+    for (const m of byAddress2.get(a.address) ?? []) {
+      if (m.op === "module-put" && moves.claims.size > 0) wait(a, false, m.id);
+      if (m.op === "module-delete" && moves.releases.size > 0) wait(m, false, a.id);
+    }
+  }
+  for (const m of actions) {
+    if (m.op !== "module-put") continue;
+    for (const d of byAddress2.get(m.address) ?? []) if (d.op === "module-delete") wait(m, false, d.id);
+  }
+}
+var keyOf;
+var init_ordering = __esm({
+  "src/engine/ordering.ts"() {
+    "use strict";
+    init_graph();
+    init_refs();
+    keyOf = (t) => t.address !== void 0 ? `@${t.address}` : `#${t.id}`;
+  }
+});
+
+// src/engine/resource-actions.ts
+function liveRefsOf(kind, body) {
+  const out = [];
+  for (const ref2 of kind.refs) for (const v of refValues(body, ref2)) if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
+  return out;
+}
+function topological(resources) {
+  const byAddress2 = new Map(resources.map((r) => [r.address, r]));
+  const out = [];
+  const state = /* @__PURE__ */ new Map();
+  const visit = (r) => {
+    if (state.has(r.address)) return;
+    state.set(r.address, "visiting");
+    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
+      const target = byAddress2.get(dep);
+      if (target) visit(target);
+    }
+    state.set(r.address, "done");
+    out.push(r);
+  };
+  for (const r of [...resources].sort((a, b) => a.address < b.address ? -1 : 1)) visit(r);
+  return out;
+}
+function closestCopy(kind, copies, desired) {
+  const cost = (item) => {
+    const changes = fieldChanges(kind, comparable(kind, liveBody(kind, item)), comparable(kind, desired));
+    const replace = changes.some((c) => kind.immutable.includes(pointerSegments(c.path)[0]));
+    return (replace ? 1e6 : 0) + changes.length;
+  };
+  let best = copies[0];
+  let bestCost = cost(best);
+  for (const item of copies.slice(1)) {
+    const c = cost(item);
+    if (c < bestCost) [best, bestCost] = [item, c];
+  }
+  return best;
+}
+function movesOf(kind, op, live, desired) {
+  return valueMoves(kind, op, live, desired);
+}
+function metadataIssue(r, stack) {
+  const meta = r.spec.metadata;
+  const user = meta !== null && typeof meta === "object" && !Array.isArray(meta) ? meta : void 0;
+  const bytes = metadataBytes(user, { stack, name: r.address });
+  if (bytes <= METADATA_LIMIT) return void 0;
+  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
+}
+function prepareLive(kind, items, stack) {
+  if (kind.identity !== "marker") return;
+  for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
+}
+function prepareDesired(kinds, desired, stack) {
+  const prepare = preparer(kinds, stack);
+  return topological(desired.resources).map(prepare);
+}
+async function prepareDesiredInSlices(kinds, desired, stack) {
+  const prepare = preparer(kinds, stack);
+  const out = [];
+  const ordered = topological(desired.resources);
+  for (let at = 0; at < ordered.length; at += SLICE) {
+    await new Promise((resolve6) => setImmediate(resolve6));
+    for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));
+  }
+  return out;
+}
+function preparer(kinds, stack) {
+  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
+  return (r) => {
+    const kind = kindByName2.get(r.kind);
+    if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
+    const issue = kind.identity === "marker" ? metadataIssue(r, stack) : void 0;
+    const body = hasPendingRef(r.spec) ? void 0 : desiredBody(kind, r.spec, () => void 0);
+    return { resource: r, kind, ...issue ? { issue } : {}, ...body ? { body } : {} };
+  };
+}
+function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
+  const out = { actions: [], refs: /* @__PURE__ */ new Map(), warnings: [], issues: [] };
+  const add = (list, info) => {
+    for (const a of list) {
+      out.actions.push(a);
+      out.refs.set(a.id, info);
+    }
+  };
+  const liveOf = (kind) => live.byKind.get(kind.kind) ?? [];
+  const managed = indexManaged(kinds, live.byKind, stack);
+  const byKey = /* @__PURE__ */ new Map();
+  const naturalItem = (kind, key) => {
+    let index = byKey.get(kind.kind);
+    if (!index) byKey.set(kind.kind, index = new Map(liveOf(kind).map((i) => [i.id, i])));
+    return index.get(key);
+  };
+  const known = /* @__PURE__ */ new Map();
+  const claimed = /* @__PURE__ */ new Map();
+  const kept = /* @__PURE__ */ new Map();
+  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+    if (issue) out.issues.push(issue);
+    if (!kind) continue;
+    const body = readyBody ?? desiredBody(kind, r.spec, (address2) => known.get(address2));
+    let item;
+    let movedFrom2;
+    if (kind.identity === "marker") {
+      let copies = managed.byAddress.get(r.address) ?? [];
+      for (const old of copies.length === 0 ? r.movedFrom ?? [] : []) {
+        const found = managed.byAddress.get(old) ?? [];
+        if (found.length === 0) continue;
+        copies = found;
+        movedFrom2 = old;
+        break;
+      }
+      item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
+      if (item) kept.set(movedFrom2 ?? r.address, item);
+      if (copies.length > 1) {
+        const extra = copies.filter((c) => c !== item).map((c) => c.id);
+        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item.id}, deleting ${extra.join(", ")}`);
+      }
+    } else if (!hasPendingRef(body) && kind.naturalKey) {
+      const key = kind.naturalKey(body);
+      const owners = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
+      claimed.set(kind.kind, owners);
+      const other = owners.get(key);
+      if (other) out.issues.push({ pos: r.pos, address: r.address, message: `manages the same ${kind.kind} as ${other} (${key})` });
+      owners.set(key, r.address);
+      item = naturalItem(kind, key);
+    }
+    const target = { kind, name: r.name, address: r.address };
+    const pending = pendingTargets(body);
+    if (!item) {
+      const create = createAction(target, body);
+      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, void 0, body), links: refLinks(kind, create, void 0) });
+      continue;
+    }
+    const shape = liveBody(kind, item);
+    const liveRefs = liveRefsOf(kind, shape);
+    const planned2 = changeActions(target, item, shape, body);
+    if (movedFrom2) renamed(planned2, target, item, body, movedFrom2);
+    for (const a of planned2) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
+    if (!planned2.some((a) => a.op === "replace")) known.set(r.address, item.id);
+  }
+  addOrphans(kinds, managed, kept, claimed, liveOf, add);
+  return out;
+}
+function renamed(planned2, t, item, desired, movedFrom2) {
+  const main = planned2.find((a) => a.op === "update") ?? planned2.find((a) => a.op === "replace");
+  if (main) {
+    main.movedFrom = movedFrom2;
+    if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
+    return;
+  }
+  planned2.unshift({
+    id: `update:${t.address}`,
+    op: "update",
+    kind: t.kind.kind,
+    name: t.name,
+    address: t.address,
+    liveId: item.id,
+    body: { metadata: desired.metadata ?? {} },
+    desired,
+    changes: [],
+    movedFrom: movedFrom2,
+    dependsOn: []
+  });
+}
+function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
+  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
+  for (const [address2, copies] of [...managed.byAddress].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const kind = kindByName2.get(address2.slice(0, address2.indexOf("/")));
+    const keep = kept.get(address2);
+    copies.forEach((item, at) => {
+      if (item === keep) return;
+      const target = { kind, name: address2.slice(address2.indexOf("/") + 1), address: address2 };
+      const shape = liveBody(kind, item);
+      const del = deleteAction(target, item, at === 0 && !keep ? "" : `@${item.id}`);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0), links: refLinks(kind, del, shape) });
+    });
+  }
+  for (const kind of kinds.filter((k) => k.identity === "natural")) {
+    const owned = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
+    for (const item of liveOf(kind)) {
+      if (owned.has(item.id)) continue;
+      const shape = kind.fromLive(item.raw);
+      const parent = naturalParentId(kind, shape);
+      if (parent === void 0 || !managed.managedIds.has(parent)) continue;
+      const del = deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), links: refLinks(kind, del, shape) });
+    }
+  }
+}
+var NO_REFS, SLICE;
+var init_resource_actions = __esm({
+  "src/engine/resource-actions.ts"() {
+    "use strict";
+    init_diff();
+    init_ownership();
+    init_refs();
+    init_ordering();
+    init_value_moves();
+    NO_REFS = { pending: [], liveRefs: [] };
+    SLICE = 200;
+  }
+});
+
+// src/engine/plan.ts
+function buildPlan(input) {
+  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
+  if (issues.length > 0) throw new ManifestError(issues);
+  linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
+  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves);
+  actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
+  const levels = nodeLevels(executionNodes(actions));
+  actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
+  const plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
+  warnings.push(...deleteStatus(plan, input.desired.config).exceeded);
+  return plan;
+}
+function summarize(actions) {
+  const seen = /* @__PURE__ */ new Set();
+  const summary = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const a of actions) {
+    if (a.releaseFor) continue;
+    const bucket = a.op === "module-put" || a.op === "module-delete" ? "update" : a.op;
+    const key = `${bucket}\0${a.address}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    summary[bucket]++;
+  }
+  return summary;
+}
+function deleteStatus(plan, config) {
+  const deletes = plan.actions.filter((a) => a.op === "delete");
+  const max = config.max_deletes ?? DEFAULT_MAX_DELETES;
+  const exceeded = [];
+  if (deletes.length > max) {
+    exceeded.push(`This plan deletes ${deletes.length} resources, more than max_deletes (${max}); apply refuses it without --allow-deletes.`);
+  }
+  for (const [kind, limit] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b]) => cmp(a, b))) {
+    const n = deletes.filter((a) => a.kind === kind).length;
+    if (n > limit) exceeded.push(`This plan deletes ${n} ${kind} resources, more than max_deletes_per_kind.${kind} (${limit}); apply refuses it without --allow-deletes.`);
+  }
+  return { deletes: deletes.length, max, exceeded };
+}
+var DEFAULT_MAX_DELETES, OP_RANK, cmp;
+var init_plan = __esm({
+  "src/engine/plan.ts"() {
+    "use strict";
+    init_errors();
+    init_graph();
+    init_resource_actions();
+    init_ordering();
+    init_value_moves();
+    DEFAULT_MAX_DELETES = 10;
+    OP_RANK = { delete: 0, replace: 1, create: 2, update: 3, "module-put": 4, "module-delete": 5 };
+    cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+  }
+});
+
+// src/engine/adopt-plan.ts
+function finishAdoptions(plan, adoptions) {
+  for (const adoption of adoptions) {
+    const own = plan.actions.filter((a) => a.address === adoption.address);
+    const main = own.find((a) => a.op === "update") ?? own.find((a) => a.op === "replace");
+    if (main) {
+      main.adopt = adoption.matchedBy;
+      if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: main.desired?.metadata ?? {} };
+      continue;
+    }
+    const desired = own[0]?.desired ?? adoption.desired;
+    const [kind, ...rest] = adoption.address.split("/");
+    insertByLevel(plan, {
+      id: `update:${adoption.address}`,
+      op: "update",
+      kind,
+      name: rest.join("/"),
+      address: adoption.address,
+      liveId: adoption.liveId,
+      body: { metadata: desired.metadata ?? {} },
+      desired,
+      changes: [],
+      dependsOn: [],
+      adopt: adoption.matchedBy
+    });
+  }
+  plan.summary = summarize(plan.actions);
+  return plan;
+}
+function insertByLevel(plan, action) {
+  const levels = nodeLevels(executionNodes(plan.actions));
+  const at = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
+  if (at < 0) plan.actions.push(action);
+  else plan.actions.splice(at, 0, action);
+}
+function collisionWarnings(kinds, plan, live, stack, adopt) {
+  const warnings = [];
+  const kindOf = new Map(kinds.map((k) => [k.kind, k]));
+  const indexes = /* @__PURE__ */ new Map();
+  for (const action of plan.actions) {
+    const kind = kindOf.get(action.kind);
+    if (action.op !== "create" || !kind?.adoptKeys || kind.identity !== "marker" || !action.body) continue;
+    let index = indexes.get(kind.kind);
+    if (!index) {
+      const foreign = (live.byKind.get(kind.kind) ?? []).filter((item) => liveMetadata(item).marker?.stack !== stack);
+      indexes.set(kind.kind, index = itemsByKey(kind, foreign));
+    }
+    const seen = /* @__PURE__ */ new Set();
+    const claims = uniqueValues(kind, action.body);
+    for (const key of kind.adoptKeys(action.body, action.name)) {
+      for (const item of index.get(key) ?? []) {
+        if (seen.has(item.id)) continue;
+        seen.add(item.id);
+        if (isUnmarked(item)) {
+          if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
+        } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
+          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
+        }
+      }
+    }
+  }
+  return warnings;
+}
+function planWithAdoption(input) {
+  const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : void 0;
+  const live = outcome?.live ?? input.live;
+  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
+  if (outcome) finishAdoptions(plan, outcome.adoptions);
+  plan.warnings.push(...outcome?.warnings ?? [], ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
+  return { plan, live };
+}
+var sharesUnique;
+var init_adopt_plan = __esm({
+  "src/engine/adopt-plan.ts"() {
+    "use strict";
+    init_adopt();
+    init_graph();
+    init_ownership();
+    init_value_moves();
+    init_plan();
+    sharesUnique = (a, b) => [...a].some((v) => b.has(v));
+  }
+});
+
+// node_modules/yocto-queue/index.js
+var Node, Queue;
+var init_yocto_queue = __esm({
+  "node_modules/yocto-queue/index.js"() {
+    Node = class {
+      value;
+      next;
+      constructor(value) {
+        this.value = value;
+      }
+    };
+    Queue = class {
+      #head;
+      #tail;
+      #size;
+      constructor() {
+        this.clear();
+      }
+      enqueue(value) {
+        const node = new Node(value);
+        if (this.#head) {
+          this.#tail.next = node;
+          this.#tail = node;
+        } else {
+          this.#head = node;
+          this.#tail = node;
+        }
+        this.#size++;
+      }
+      dequeue() {
+        const current = this.#head;
+        if (!current) {
+          return;
+        }
+        this.#head = this.#head.next;
+        this.#size--;
+        if (!this.#head) {
+          this.#tail = void 0;
+        }
+        return current.value;
+      }
+      peek() {
+        if (!this.#head) {
+          return;
+        }
+        return this.#head.value;
+      }
+      clear() {
+        this.#head = void 0;
+        this.#tail = void 0;
+        this.#size = 0;
+      }
+      get size() {
+        return this.#size;
+      }
+      *[Symbol.iterator]() {
+        let current = this.#head;
+        while (current) {
+          yield current.value;
+          current = current.next;
+        }
+      }
+      *drain() {
+        while (this.#head) {
+          yield this.dequeue();
+        }
+      }
+    };
+  }
+});
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run = async (function_, resolve6, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve6(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve6, reject, arguments_) => {
+    const queueItem = { reject };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run.bind(void 0, function_, resolve6, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve6, reject) => {
+    enqueue(function_, resolve6, reject, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise = generator(function_, value, index);
+            promises.push(promise);
+            return promise;
+          });
+        } catch (error) {
+          for (const promise of promises) {
+            promise.catch(() => {
+            });
+          }
+          throw error;
+        }
+        return Promise.all(promises);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+var init_p_limit = __esm({
+  "node_modules/p-limit/index.js"() {
+    init_yocto_queue();
+  }
+});
+
+// src/lock/lock-record.ts
+function lockAddress(stack) {
+  return `${LOCK_PREFIX}${stack}`;
+}
+function lockBody(stack, info) {
+  return { description: `edgeops apply lock of stack ${stack}`.slice(0, 255), metadata: lockMetadata(stack, info) };
+}
+function lockMetadata(stack, info) {
+  const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
+  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
+  if (info.pid !== void 0) lock.pid = info.pid;
+  return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
+}
+function isObj5(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function markerOf2(raw) {
+  if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
+  let parsed;
+  try {
+    parsed = JSON.parse(raw.metadata);
+  } catch {
+    return void 0;
+  }
+  const marker = isObj5(parsed) ? parsed[MARKER_KEY] : void 0;
+  return isObj5(marker) && typeof marker.name === "string" && marker.name.startsWith(LOCK_PREFIX) ? marker : void 0;
+}
+function isLockRecord(raw) {
+  return markerOf2(raw) !== void 0;
+}
+function parseLockRecord(raw, stack) {
+  const marker = markerOf2(raw);
+  if (!marker || marker.stack !== stack || marker.name !== lockAddress(stack)) return void 0;
+  const lock = marker.lock;
+  if (!isObj5(lock)) return void 0;
+  const { holder, token, acquired, expires } = lock;
+  if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
+  const record = { id: String(raw.id), stack, holder, token, acquired, expires };
+  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
+  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
+  if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
+  return record;
+}
+function isExpired(record, now) {
+  const at = Date.parse(record.expires);
+  return !Number.isFinite(at) || at <= now;
+}
+var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX, OPTIONAL_STRINGS;
+var init_lock_record = __esm({
+  "src/lock/lock-record.ts"() {
+    "use strict";
+    init_ownership();
+    LOCK_PATH = "/ip_policies";
+    LOCK_LIST_KEY = "ip_policies";
+    LOCK_PREFIX = "Lock/";
+    OPTIONAL_STRINGS = ["host", "pidns", "ci"];
+  }
+});
+
+// src/engine/live.ts
+function createFetchContext(api) {
+  const lists = /* @__PURE__ */ new Map();
+  return {
+    api,
+    listOnce(path, listKey, onPage) {
+      const key = `${path}\0${listKey}`;
+      let pending = lists.get(key);
+      if (!pending) {
+        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !isLockRecord(raw))));
+        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
+        lists.set(key, pending);
+      }
+      return pending;
+    }
+  };
+}
+async function fetchLive(kinds, api, prepare) {
+  const shared = createFetchContext(api);
+  const lists = await Promise.all(
+    kinds.map(async (kind) => {
+      const ctx2 = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
+      const items = await kind.fetch(ctx2);
+      prepare?.(kind, items);
+      return items;
+    })
+  );
+  const byKind = /* @__PURE__ */ new Map();
+  kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]));
+  return { byKind };
+}
+function liveIndex(live) {
+  const index = /* @__PURE__ */ new Map();
+  for (const [kind, items] of live.byKind) for (const item of items) index.set(`${kind}\0${item.id}`, item);
+  return (kind, id) => index.get(`${kind}\0${id}`);
+}
+var init_live = __esm({
+  "src/engine/live.ts"() {
+    "use strict";
+    init_crud();
+    init_lock_record();
+  }
+});
+
+// src/engine/landed.ts
+function isAmbiguous(err) {
+  return err instanceof ApiError && (err.status === 0 || err.status >= 500);
+}
+async function findLanded(t, api, body) {
+  const items = await t.kind.fetch(createFetchContext(api));
+  if (t.kind.identity === "natural") {
+    const key = t.kind.naturalKey?.(body);
+    return key === void 0 ? void 0 : items.find((item) => item.id === key);
+  }
+  return items.find((item) => {
+    if (t.existing?.has(item.id)) return false;
+    const marker = markerOf(t.kind, item);
+    return marker?.stack === t.stack && marker.name === t.address;
+  });
+}
+async function createChecked(t, api, body) {
+  const checkedApi = withPostRetry(api, async () => await findLanded(t, api, body) === void 0);
+  try {
+    return await t.kind.create(checkedApi, body);
+  } catch (err) {
+    if (!isAmbiguous(err)) throw err;
+    let found;
+    try {
+      found = await findLanded(t, api, body);
+    } catch {
+      throw err;
+    }
+    if (!found) throw err;
+    if (t.kind.identity === "natural") await t.kind.update(api, found, body, body);
+    return found;
+  }
+}
+var init_landed = __esm({
+  "src/engine/landed.ts"() {
+    "use strict";
+    init_http();
+    init_errors();
+    init_live();
+    init_ownership();
+  }
+});
+
+// src/engine/apply.ts
+function isObj6(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function errorOf(err) {
+  if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+async function applyPlan(plan, api, opts) {
+  const actions = new Map(plan.actions.map((a) => [a.id, a]));
+  const nodes = executionNodes(plan.actions);
+  const order = [...nodes.keys()];
+  const rank = new Map(order.map((id, i) => [id, i]));
+  const dependents = /* @__PURE__ */ new Map();
+  const waiting = /* @__PURE__ */ new Map();
+  for (const [id, deps] of nodes) {
+    waiting.set(id, deps.length);
+    for (const dep of deps) {
+      const list = dependents.get(dep);
+      if (list) list.push(id);
+      else dependents.set(dep, [id]);
+    }
+  }
+  const existing = /* @__PURE__ */ new Map();
+  for (const a of plan.actions) {
+    if (a.liveId === void 0) continue;
+    const ids2 = existing.get(a.address);
+    if (ids2) ids2.add(a.liveId);
+    else existing.set(a.address, /* @__PURE__ */ new Set([a.liveId]));
+  }
+  const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
+  const ids = /* @__PURE__ */ new Map();
+  const created = /* @__PURE__ */ new Map();
+  const state = /* @__PURE__ */ new Map();
+  const errors = /* @__PURE__ */ new Map();
+  const because = /* @__PURE__ */ new Map();
+  let interrupted = false;
+  const emit = (e) => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+    }
+  };
+  const kindOf = (a) => {
+    const kind = opts.kindOf(a.kind);
+    if (!kind) throw new EdgeopsError("E_APPLY", `unknown kind ${a.kind}`);
+    return kind;
+  };
+  const liveOf = (a) => opts.liveItem(a.kind, a.liveId ?? "") ?? { id: a.liveId ?? "", raw: {} };
+  const resolved = (a, body) => {
+    const out = { ...substituteRefs(body, (address2) => ids.get(address2)) };
+    const left = pendingTargets(out);
+    if (left.length > 0) throw new EdgeopsError("E_APPLY", `${a.address}: no id for ${left.join(", ")}`);
+    return out;
+  };
+  const sendable = (a, kind, body, withMetadata) => {
+    const out = resolved(a, body);
+    if (kind.identity === "marker" && withMetadata) {
+      out.metadata = serializeMetadata(isObj6(out.metadata) ? out.metadata : void 0, { stack: opts.stack, name: a.address });
+    }
+    return out;
+  };
+  async function run(nodeId) {
+    const old = nodeId.endsWith(OLD_PHASE);
+    const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId);
+    const kind = kindOf(a);
+    if (old) return kind.delete(api, liveOf(a));
+    const desired = a.desired ?? a.body ?? {};
+    switch (a.op) {
+      case "create":
+      case "replace": {
+        const target = { kind, address: a.address, stack: opts.stack, existing: existing.get(a.address) };
+        const item = await createChecked(target, api, sendable(a, kind, a.body ?? {}, true));
+        if (a.op === "replace" && item.id === a.liveId) throw new EdgeopsError("E_APPLY", `${a.address}: the replacement has the old id ${item.id}`);
+        ids.set(a.address, item.id);
+        created.set(a.address, item);
+        return;
+      }
+      case "update":
+        return kind.update(api, liveOf(a), sendable(a, kind, a.body ?? {}, "metadata" in (a.body ?? {})), sendable(a, kind, desired, true));
+      case "module-put":
+        if (!kind.putModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
+        return kind.putModule(api, liveOf(a), a.module, resolved(a, a.body ?? {}));
+      case "module-delete":
+        if (!kind.deleteModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
+        return kind.deleteModule(api, liveOf(a), a.module);
+      case "delete":
+        return kind.delete(api, liveOf(a));
+    }
+  }
+  let settled = 0;
+  let allSettled;
+  const finished = new Promise((resolve6) => allSettled = resolve6);
+  const report2 = (id, s, cause) => {
+    const old = id.endsWith(OLD_PHASE);
+    const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id);
+    if (s === "done" && action.op === "replace" && !old) return;
+    if (old && s === "skipped" && state.get(action.id) !== "done") return;
+    if (s === "done") {
+      const made = action.op === "create" || action.op === "replace" ? created.get(action.address)?.id : void 0;
+      emit(made === void 0 ? { type: "done", action } : { type: "done", action, liveId: made });
+    } else if (s === "failed") emit({ type: "failed", action, error: errors.get(id) });
+    else emit({ type: "skipped", action, because: cause ?? INTERRUPTED });
+  };
+  const settle = (id, s, cause) => {
+    if (state.has(id)) return;
+    state.set(id, s);
+    if (s === "skipped" && cause) because.set(id, cause);
+    settled++;
+    report2(id, s, cause);
+    const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x) - rank.get(y));
+    for (const d of next) {
+      if (state.has(d)) continue;
+      if (s === "done") {
+        const left = waiting.get(d) - 1;
+        waiting.set(d, left);
+        if (left === 0) start(d);
+      } else {
+        settle(d, "skipped", s === "failed" ? id.replace(OLD_PHASE, "") : cause);
+      }
+    }
+    if (settled === nodes.size) allSettled();
+  };
+  const start = (id) => {
+    void limit(async () => {
+      if (opts.signal?.aborted) {
+        interrupted = true;
+        settle(id, "skipped", INTERRUPTED);
+        return;
+      }
+      if (!id.endsWith(OLD_PHASE)) emit({ type: "start", action: actions.get(id) });
+      try {
+        await run(id);
+        settle(id, "done");
+      } catch (err) {
+        errors.set(id, errorOf(err));
+        settle(id, "failed");
+      }
+    });
+  };
+  if (nodes.size === 0) allSettled();
+  for (const id of order) if (waiting.get(id) === 0) start(id);
+  await finished;
+  const results = plan.actions.map((a) => {
+    const phases = a.op === "replace" ? [a.id, `${a.id}${OLD_PHASE}`] : [a.id];
+    const failed = phases.find((p) => state.get(p) === "failed");
+    if (failed) return { actionId: a.id, status: "failed", error: errors.get(failed) };
+    const skipped = phases.find((p) => state.get(p) === "skipped");
+    if (skipped) {
+      const cause = because.get(skipped);
+      return cause && cause !== INTERRUPTED ? { actionId: a.id, status: "skipped", skippedBecause: cause } : { actionId: a.id, status: "skipped" };
+    }
+    return { actionId: a.id, status: "done" };
+  });
+  const ok = results.every((r) => r.status === "done");
+  return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
+}
+var INTERRUPTED;
+var init_apply = __esm({
+  "src/engine/apply.ts"() {
+    "use strict";
+    init_p_limit();
+    init_errors();
+    init_graph();
+    init_landed();
+    init_ownership();
+    init_refs();
+    INTERRUPTED = "interrupted";
+  }
+});
+
+// src/engine/plan-names.ts
+function strings(value, out) {
+  if (typeof value === "string") out.add(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
+}
+function markedName(item, stack) {
+  const marker = liveMetadata(item).marker;
+  if (!marker) return void 0;
+  return marker.stack === stack ? marker.name : `${marker.name} of stack "${marker.stack}"`;
+}
+function liveNames(live, kinds, stack) {
+  const marked = /* @__PURE__ */ new Map();
+  for (const kind of kinds) {
+    if (kind.identity !== "marker") continue;
+    for (const item of live.byKind.get(kind.kind) ?? []) {
+      const name2 = markedName(item, stack);
+      if (name2) marked.set(item.id, name2);
+    }
+  }
+  return marked;
+}
+function namePlan(plan, input) {
+  const marked = liveNames(input.live, input.kinds, plan.stack);
+  const kindOf = new Map(input.kinds.map((k) => [k.kind, k]));
+  const naturalItems = /* @__PURE__ */ new Map();
+  for (const kind of input.kinds) {
+    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
+  }
+  const sources = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
+  const shown = /* @__PURE__ */ new Set();
+  const actions = plan.actions.map((action) => {
+    for (const c of action.changes) {
+      strings(c.old, shown);
+      strings(c.new, shown);
+    }
+    if (action.liveId) shown.add(action.liveId);
+    const out = { ...action };
+    const source = sources.get(action.address);
+    if (source) out.source = source;
+    const kind = kindOf.get(action.kind);
+    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
+    if (kind && item && !source) {
+      const parent = naturalParentId(kind, kind.fromLive(item.raw));
+      const parentName = parent === void 0 ? void 0 : marked.get(parent);
+      if (parentName) out.label = `${action.kind} of ${parentName}`;
+    }
+    return out;
+  });
+  const names = {};
+  for (const id of [...shown].sort()) {
+    const name2 = marked.get(id);
+    if (name2) names[id] = name2;
+  }
+  return { ...plan, actions, names };
+}
+var init_plan_names = __esm({
+  "src/engine/plan-names.ts"() {
+    "use strict";
+    init_ownership();
+  }
+});
+
+// src/engine/self-check.ts
+function completedAddresses(plan, result) {
+  const status = new Map(result.results.map((r) => [r.actionId, r.status]));
+  const done = new Set(plan.actions.map((a) => a.address));
+  for (const a of plan.actions) if (status.get(a.id) !== "done") done.delete(a.address);
+  return done;
+}
+function perpetualDiff(applied, result, replan) {
+  const touched = completedAddresses(applied, result);
+  const left = replan.actions.filter((a) => touched.has(a.address));
+  if (left.length === 0) return void 0;
+  const lines = left.map((a) => {
+    const fields = a.changes.map((c) => c.path).join(", ");
+    const what = a.op === "create" ? "not found after apply (is the ownership marker kept?)" : fields || "(no field changes)";
+    return `  ${a.address}: ${a.op}${a.module ? ` ${a.module}` : ""}: ${what}`;
+  });
+  return new PerpetualDiffError(
+    `edgeops bug: after apply, the plan still has ${left.length} action(s) for resources it just changed (a perpetual diff in edgeops' normalization; please report it):
+${lines.join("\n")}`
+  );
+}
+var init_self_check = __esm({
+  "src/engine/self-check.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/manifest/schema-parts.ts
+function unsettable(schema2) {
+  const types = [].concat(schema2.type);
+  const out = { ...schema2, type: [...types, "null"] };
+  if (Array.isArray(schema2.enum)) out.enum = [...schema2.enum, null];
+  return out;
+}
+function object(properties, required = [], extra = {}) {
+  return { type: "object", properties, ...required.length ? { required } : {}, additionalProperties: false, ...extra };
+}
+function kindSchema(kind, text, fields, required, extra = {}) {
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    title: `edgeops ${kind}`,
+    description: text,
+    ...object({ kind: kindConst(kind), name, moved_from: movedFrom, ...fields }, ["kind", "name", ...required], extra),
+    definitions: { secret: secretDefinition }
+  };
+}
+var NAME_PATTERN, DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, SECRET_REF, ENV_VAR_PATTERN, kindConst, name, OLD_NAME_PATTERN, movedFrom, description, metadata, ref, refList, secretDefinition, secret, stringMap, HEADER_NAME_PATTERN, hostports, NOT_NULL, enabled2;
+var init_schema_parts = __esm({
+  "src/manifest/schema-parts.ts"() {
+    "use strict";
+    NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
+    DESCRIPTION_MAX_BYTES = 255;
+    METADATA_MAX_BYTES = 4096;
+    SECRET_REF = "#/definitions/secret";
+    ENV_VAR_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
+    kindConst = (kind) => ({ const: kind, description: `Always ${kind}.` });
+    name = {
+      type: "string",
+      pattern: NAME_PATTERN,
+      description: 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.'
+    };
+    OLD_NAME_PATTERN = `^(?:[A-Za-z]+/)?${NAME_PATTERN.slice(1)}`;
+    movedFrom = {
+      description: "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.",
+      type: ["string", "array"],
+      pattern: OLD_NAME_PATTERN,
+      items: { type: "string", pattern: OLD_NAME_PATTERN, errorMessage: "must be a name of this kind (old-name or Kind/old-name)" },
+      minItems: 1,
+      uniqueItems: true,
+      errorMessage: { type: "must be a name or a list of names", pattern: "must be a name of this kind (old-name or Kind/old-name)" }
+    };
+    description = {
+      type: "string",
+      maxLength: DESCRIPTION_MAX_BYTES,
+      description: `Human-readable, at most ${DESCRIPTION_MAX_BYTES} bytes.`
+    };
+    metadata = {
+      type: "object",
+      description: `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most ${METADATA_MAX_BYTES} bytes in all.`,
+      errorMessage: { type: "must be a mapping (edgeops stores it as JSON)" }
+    };
+    ref = {
+      type: "string",
+      minLength: 1,
+      description: "The name of a resource in these manifests, or a literal id."
+    };
+    refList = { type: "array", items: ref, minItems: 1, uniqueItems: true };
+    secretDefinition = {
+      description: "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.",
+      oneOf: [
+        { type: "string" },
+        {
+          type: "object",
+          properties: { file: { type: "string", minLength: 1 } },
+          required: ["file"],
+          additionalProperties: false
+        },
+        {
+          type: "object",
+          properties: { env: { type: "string", pattern: ENV_VAR_PATTERN } },
+          required: ["env"],
+          additionalProperties: false
+        }
+      ],
+      errorMessage: "must be a string, {file: path} or {env: VARIABLE}"
+    };
+    secret = (text) => ({ $ref: SECRET_REF, description: text });
+    stringMap = (text, keyPattern) => ({
+      type: "object",
+      description: text,
+      ...keyPattern ? { propertyNames: { pattern: keyPattern, errorMessage: "is not a valid header name" } } : {},
+      additionalProperties: { type: "string" }
+    });
+    HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+    hostports = {
+      type: "array",
+      description: "Addresses the edge serves, each host:port.",
+      items: { type: "string", format: "hostport" },
+      uniqueItems: true
+    };
+    NOT_NULL = { type: ["boolean", "number", "string", "array", "object"] };
+    enabled2 = unsettable({ type: "boolean", description: "Apply the module to traffic (default true)." });
+  }
+});
+
+// src/manifest/schema-project.ts
+function projectSchema() {
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    title: "edgeops project file (edgeops.yaml)",
+    description: "Defaults for the manifests under this directory. Flags and environment variables take precedence.",
+    type: "object",
+    properties: {
+      stack: {
+        type: "string",
+        pattern: NAME_PATTERN,
+        description: 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").',
+        errorMessage: { pattern: 'must be lower-case letters, digits and "-", at most 64 characters' }
+      },
+      api_url: {
+        type: "string",
+        format: "uri",
+        description: "Base URL of the service (EDGEOPS_API_URL, --api-url)."
+      },
+      concurrency: { type: "integer", minimum: 1, maximum: 256, description: "Actions run at once (default 10)." },
+      max_deletes: {
+        type: "integer",
+        minimum: 0,
+        description: "A plan deleting more resources than this is refused without --allow-deletes."
+      },
+      max_deletes_per_kind: {
+        type: "object",
+        description: "Per-kind delete limits, e.g. {TCPEdge: 2}.",
+        propertyNames: { enum: KINDS.map((k) => k.kind), errorMessage: "is not a kind" },
+        additionalProperties: { type: "integer", minimum: 0 }
+      },
+      adopt: {
+        type: "boolean",
+        description: "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`."
+      },
+      retry_budget: {
+        type: "integer",
+        minimum: 0,
+        maximum: 3600,
+        description: "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)."
+      },
+      api_key: {
+        not: {},
+        errorMessage: "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key"
+      }
+    },
+    additionalProperties: false
+  };
+}
+var PROJECT_FILE_NAMES;
+var init_schema_project = __esm({
+  "src/manifest/schema-project.ts"() {
+    "use strict";
+    init_kinds();
+    init_schema_parts();
+    PROJECT_FILE_NAMES = ["edgeops.yaml", "edgeops.yml"];
+  }
+});
+
+// src/manifest/discover.ts
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+function projectFilesIn(dir) {
+  try {
+    return readdirSync(dir).filter(isProjectFileName).sort().map((name2) => join(dir, name2)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
+  } catch {
+    return [];
+  }
+}
+function nearestProjectFiles(dir) {
+  for (let at = dir; ; at = dirname(at)) {
+    const found = projectFilesIn(at);
+    if (found.length > 0) return found;
+    if (existsSync(join(at, ".git")) || dirname(at) === at) return [];
+  }
+}
+function discover(paths, cwd) {
+  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
+  const seen = /* @__PURE__ */ new Map();
+  const rel = (abs) => relative(cwd, abs) || ".";
+  const issue = (abs, message) => {
+    out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
+  };
+  const add = (list, abs) => {
+    let real;
+    try {
+      real = realpathSync(abs);
+    } catch (err) {
+      issue(abs, `cannot read: ${reason(err)}`);
+      return void 0;
+    }
+    const known = seen.get(real);
+    if (known) return known;
+    const file = { abs, rel: rel(abs) };
+    seen.set(real, file);
+    list.push(file);
+    return file;
+  };
+  const statOf = (abs) => {
+    try {
+      return statSync(abs);
+    } catch (err) {
+      issue(abs, `cannot read: ${reason(err)}`);
+      return void 0;
+    }
+  };
+  const walk = (dir, visited, root) => {
+    let entries;
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (err) {
+      issue(dir, `cannot read directory: ${reason(err)}`);
+      return;
+    }
+    for (const name2 of entries) {
+      const abs = join(dir, name2);
+      if (SKIPPED_DIRS.has(name2)) continue;
+      if (name2.startsWith(".")) {
+        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
+        continue;
+      }
+      const stat = statOf(abs);
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        const real = realpathSync(abs);
+        if (visited.has(real)) continue;
+        walk(abs, new Set(visited).add(real), root);
+      } else if (stat.isFile() && isManifestName(name2)) {
+        const file = add(out.manifests, abs);
+        if (file) root.manifests.push(file);
+      } else if (stat.isFile() && !isProjectFileName(name2)) {
+        root.skipped.push(rel(abs));
+      }
+    }
+  };
+  const useProjectFiles = (root, files) => {
+    for (const abs of files) {
+      const file = add(out.projectFiles, abs);
+      if (file) root.projectFiles.push(file);
+    }
+  };
+  for (const path of paths) {
+    const abs = resolve(cwd, path);
+    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
+    out.roots.push(root);
+    const stat = statOf(abs);
+    if (!stat) {
+      root.unreadable = true;
+      continue;
+    }
+    if (stat.isDirectory()) {
+      useProjectFiles(root, nearestProjectFiles(abs));
+      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
+    } else if (isProjectFileName(basename(abs))) {
+      root.projectOnly = true;
+      useProjectFiles(root, [abs]);
+    } else {
+      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
+      const file = add(out.manifests, abs);
+      if (file) root.manifests.push(file);
+    }
+  }
+  return out;
+}
+var SKIPPED_DIRS, YAML_NAME, isProjectFileName, isManifestName, reason;
+var init_discover = __esm({
+  "src/manifest/discover.ts"() {
+    "use strict";
+    init_schema_project();
+    SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
+    YAML_NAME = /\.ya?ml$/i;
+    isProjectFileName = (name2) => PROJECT_FILE_NAMES.includes(name2.toLowerCase());
+    isManifestName = (name2) => YAML_NAME.test(name2) && !isProjectFileName(name2);
+    reason = (err) => {
+      const code2 = err.code;
+      if (code2 === "ENOENT" || code2 === "ENOTDIR") return "does not exist";
+      if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
+      if (code2 === "ELOOP") return "symbolic link loop";
+      return code2 ?? err.message;
+    };
+  }
+});
+
 // src/manifest/pointer.ts
 function escapeSegment2(key) {
   return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
@@ -41633,11 +41715,11 @@ function toTree(contents, file, lines, docPos) {
   const value = walker.value(contents, "", docPos);
   return { value, positions: walker.positions, keys: walker.keys };
 }
-var import_yaml, MAX_ALIAS_VALUES, TreeError, Walker;
+var import_yaml2, MAX_ALIAS_VALUES, TreeError, Walker;
 var init_yaml_tree = __esm({
   "src/manifest/yaml-tree.ts"() {
     "use strict";
-    import_yaml = __toESM(require_dist(), 1);
+    import_yaml2 = __toESM(require_dist(), 1);
     init_pointer();
     MAX_ALIAS_VALUES = 1e4;
     TreeError = class extends Error {
@@ -41670,17 +41752,17 @@ var init_yaml_tree = __esm({
           return null;
         }
         const pos = node.range ? this.at(node.range[0]) : fallback;
-        if ((0, import_yaml.isAlias)(node)) return this.alias(node.source, pointer, pos);
+        if ((0, import_yaml2.isAlias)(node)) return this.alias(node.source, pointer, pos);
         if (this.aliasDepth > 0 && ++this.aliasValues > MAX_ALIAS_VALUES) {
           throw new TreeError(pos, `aliases expand to more than ${MAX_ALIAS_VALUES} values`);
         }
         if (node.anchor) this.anchors.set(node.anchor, node);
         this.positions.set(pointer, pos);
-        if ((0, import_yaml.isScalar)(node)) return scalar(node.value, pos);
+        if ((0, import_yaml2.isScalar)(node)) return scalar(node.value, pos);
         this.open.add(node);
         try {
-          if ((0, import_yaml.isMap)(node)) return this.map(node.items, pointer, pos);
-          if ((0, import_yaml.isSeq)(node)) return node.items.map((item, i) => this.value(item, childPointer(pointer, i), pos));
+          if ((0, import_yaml2.isMap)(node)) return this.map(node.items, pointer, pos);
+          if ((0, import_yaml2.isSeq)(node)) return node.items.map((item, i) => this.value(item, childPointer(pointer, i), pos));
         } finally {
           this.open.delete(node);
         }
@@ -41690,7 +41772,7 @@ var init_yaml_tree = __esm({
         const out = {};
         for (const pair of items) {
           const keyNode = pair.key;
-          if (!(0, import_yaml.isScalar)(keyNode) || !["string", "number", "boolean"].includes(typeof keyNode.value)) {
+          if (!(0, import_yaml2.isScalar)(keyNode) || !["string", "number", "boolean"].includes(typeof keyNode.value)) {
             throw new TreeError(keyNode?.range ? this.at(keyNode.range[0]) : pos, "mapping keys must be plain strings");
           }
           const key = String(keyNode.value);
@@ -41727,7 +41809,7 @@ function resolvePlain(text) {
   const resolved = tag.resolve(text, () => {
     throw GIVE_UP;
   }, TAG_OPTIONS);
-  const value = (0, import_yaml2.isScalar)(resolved) ? resolved.value : resolved;
+  const value = (0, import_yaml3.isScalar)(resolved) ? resolved.value : resolved;
   if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
   throw GIVE_UP;
 }
@@ -41799,14 +41881,14 @@ function checked(value) {
     throw GIVE_UP;
   }
 }
-var import_yaml2, GIVE_UP, schema, PLAIN_TAGS, TAG_OPTIONS, KEY, MAX_KEY;
+var import_yaml3, GIVE_UP, schema, PLAIN_TAGS, TAG_OPTIONS, KEY, MAX_KEY;
 var init_yaml_scalars = __esm({
   "src/manifest/yaml-scalars.ts"() {
     "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
+    import_yaml3 = __toESM(require_dist(), 1);
     init_yaml_tree();
     GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
-    schema = new import_yaml2.Document().schema;
+    schema = new import_yaml3.Document().schema;
     PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
     TAG_OPTIONS = { intAsBigInt: false };
     KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
@@ -42061,6 +42143,33 @@ function keyAt(text, offset) {
   const raw = m ? m[1] : rest.trim();
   return /^["']/.test(raw) ? raw.slice(1, -1) : raw;
 }
+function unclosedQuoteStart(text, to) {
+  for (let i = 0; i < to; i++) {
+    const ch = text[i];
+    const prev = i === 0 ? "\n" : text[i - 1];
+    const opensToken = /[\s[{,:]/.test(prev);
+    if (ch === "#" && /\s/.test(prev)) {
+      const eol = text.indexOf("\n", i);
+      if (eol < 0) return void 0;
+      i = eol;
+    } else if ((ch === '"' || ch === "'") && opensToken) {
+      let close = -1;
+      for (let j = i + 1; j < to; j++) {
+        if (ch === '"' && text[j] === "\\") j++;
+        else if (text[j] === ch) {
+          if (ch === "'" && text[j + 1] === "'") j++;
+          else {
+            close = j;
+            break;
+          }
+        }
+      }
+      if (close < 0) return i;
+      i = close;
+    }
+  }
+  return void 0;
+}
 function yamlMessage(e, text) {
   if (e.code === "DUPLICATE_KEY") return `duplicate key "${keyAt(text, e.pos[0])}"`;
   const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
@@ -42084,17 +42193,21 @@ function parseText(text, file) {
 }
 function parseYamlText(text, file) {
   const out = { docs: [], issues: [] };
-  const lines = new import_yaml3.LineCounter();
+  const lines = new import_yaml4.LineCounter();
   const at = (offset) => ({ file, ...lines.linePos(offset) });
-  for (const doc of (0, import_yaml3.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
+  for (const doc of (0, import_yaml4.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
     if (doc.errors.length) {
-      for (const e of doc.errors) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
+      for (const e of doc.errors) {
+        const quote = e.code === "MISSING_CHAR" && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : void 0;
+        if (quote === void 0) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
+        else out.issues.push({ pos: at(quote), message: `invalid YAML: the ${text[quote] === '"' ? "double" : "single"}-quoted value starting here is never closed` });
+      }
       continue;
     }
     const contents = doc.contents;
-    if (contents === null || (0, import_yaml3.isScalar)(contents) && contents.value === null) continue;
+    if (contents === null || (0, import_yaml4.isScalar)(contents) && contents.value === null) continue;
     const pos = at(contents.range[0]);
-    if (!(0, import_yaml3.isMap)(contents)) {
+    if (!(0, import_yaml4.isMap)(contents)) {
       out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
       continue;
     }
@@ -42108,11 +42221,11 @@ function parseYamlText(text, file) {
   }
   return out;
 }
-var import_yaml3;
+var import_yaml4;
 var init_parse_file = __esm({
   "src/manifest/parse-file.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     init_yaml_common();
     init_yaml_tree();
   }
@@ -45337,12 +45450,529 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
+    if (data.traffic_policy !== void 0) {
+      let data35 = data.traffic_policy;
+      if (!(data35 && typeof data35 == "object" && !Array.isArray(data35)) && data35 !== null) {
+        const err67 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/type", keyword: "type", params: { type: schema21.properties.traffic_policy.type }, message: "must be object,null", schema: schema21.properties.traffic_policy.type, parentSchema: schema21.properties.traffic_policy, data: data35 };
+        if (vErrors === null) {
+          vErrors = [err67];
+        } else {
+          vErrors.push(err67);
+        }
+        errors++;
+      }
+      if (data35 && typeof data35 == "object" && !Array.isArray(data35)) {
+        if (data35.value === void 0) {
+          const err68 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema21.properties.traffic_policy.required, parentSchema: schema21.properties.traffic_policy, data: data35 };
+          if (vErrors === null) {
+            vErrors = [err68];
+          } else {
+            vErrors.push(err68);
+          }
+          errors++;
+        }
+        for (const key8 in data35) {
+          if (!(key8 === "enabled" || key8 === "value")) {
+            const err69 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.traffic_policy, data: data35 };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+        if (data35.enabled !== void 0) {
+          let data36 = data35.enabled;
+          if (typeof data36 !== "boolean" && data36 !== null) {
+            const err70 = { instancePath: instancePath + "/traffic_policy/enabled", schemaPath: "#/properties/traffic_policy/properties/enabled/type", keyword: "type", params: { type: schema21.properties.traffic_policy.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.traffic_policy.properties.enabled.type, parentSchema: schema21.properties.traffic_policy.properties.enabled, data: data36 };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+        }
+        if (data35.value !== void 0) {
+          let data37 = data35.value;
+          const _errs87 = errors;
+          let valid30 = true;
+          const _errs88 = errors;
+          if (errors === _errs88) {
+            if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+              for (const key9 in data37) {
+                const _errs90 = errors;
+                const _errs91 = errors;
+                const _errs92 = errors;
+                if (!(key9 === "file" || key9 === "env")) {
+                  const err71 = {};
+                  if (vErrors === null) {
+                    vErrors = [err71];
+                  } else {
+                    vErrors.push(err71);
+                  }
+                  errors++;
+                }
+                var valid32 = _errs92 === errors;
+                if (valid32) {
+                  const err72 = {};
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs91;
+                  if (vErrors !== null) {
+                    if (_errs91) {
+                      vErrors.length = _errs91;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid31 = _errs90 === errors;
+                if (!valid31) {
+                  const err73 = {};
+                  if (vErrors === null) {
+                    vErrors = [err73];
+                  } else {
+                    vErrors.push(err73);
+                  }
+                  errors++;
+                  break;
+                }
+              }
+            } else {
+              const err74 = {};
+              if (vErrors === null) {
+                vErrors = [err74];
+              } else {
+                vErrors.push(err74);
+              }
+              errors++;
+            }
+          }
+          var _valid0 = _errs88 === errors;
+          errors = _errs87;
+          if (vErrors !== null) {
+            if (_errs87) {
+              vErrors.length = _errs87;
+            } else {
+              vErrors = null;
+            }
+          }
+          let ifClause0;
+          if (_valid0) {
+            const _errs93 = errors;
+            if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+              for (const key10 in data37) {
+                if (!(key10 === "on_tcp_connect")) {
+                  const err75 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.traffic_policy.properties.value.then, data: data37 };
+                  if (vErrors === null) {
+                    vErrors = [err75];
+                  } else {
+                    vErrors.push(err75);
+                  }
+                  errors++;
+                }
+              }
+              if (data37.on_tcp_connect !== void 0) {
+                let data38 = data37.on_tcp_connect;
+                if (!Array.isArray(data38) && data38 !== null) {
+                  const err76 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/type", keyword: "type", params: { type: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type }, message: "must be array,null", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect, data: data38 };
+                  if (vErrors === null) {
+                    vErrors = [err76];
+                  } else {
+                    vErrors.push(err76);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data38)) {
+                  const len9 = data38.length;
+                  for (let i12 = 0; i12 < len9; i12++) {
+                    let data39 = data38[i12];
+                    if (data39 && typeof data39 == "object" && !Array.isArray(data39)) {
+                      if (data39.actions === void 0) {
+                        const err77 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.required, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data39 };
+                        if (vErrors === null) {
+                          vErrors = [err77];
+                        } else {
+                          vErrors.push(err77);
+                        }
+                        errors++;
+                      }
+                      for (const key11 in data39) {
+                        if (!(key11 === "name" || key11 === "expressions" || key11 === "actions")) {
+                          const err78 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data39 };
+                          if (vErrors === null) {
+                            vErrors = [err78];
+                          } else {
+                            vErrors.push(err78);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data39.name !== void 0) {
+                        let data40 = data39.name;
+                        if (typeof data40 === "string") {
+                          if (func2(data40) < 1) {
+                            const err79 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data40 };
+                            if (vErrors === null) {
+                              vErrors = [err79];
+                            } else {
+                              vErrors.push(err79);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err80 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data40 };
+                          if (vErrors === null) {
+                            vErrors = [err80];
+                          } else {
+                            vErrors.push(err80);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data39.expressions !== void 0) {
+                        let data41 = data39.expressions;
+                        if (Array.isArray(data41)) {
+                          const len10 = data41.length;
+                          for (let i13 = 0; i13 < len10; i13++) {
+                            let data42 = data41[i13];
+                            if (typeof data42 === "string") {
+                              if (func2(data42) < 1) {
+                                const err81 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions/" + i13, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data42 };
+                                if (vErrors === null) {
+                                  vErrors = [err81];
+                                } else {
+                                  vErrors.push(err81);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err82 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions/" + i13, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data42 };
+                              if (vErrors === null) {
+                                vErrors = [err82];
+                              } else {
+                                vErrors.push(err82);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err83 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions, data: data41 };
+                          if (vErrors === null) {
+                            vErrors = [err83];
+                          } else {
+                            vErrors.push(err83);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data39.actions !== void 0) {
+                        let data43 = data39.actions;
+                        if (Array.isArray(data43)) {
+                          if (data43.length < 1) {
+                            const err84 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data43 };
+                            if (vErrors === null) {
+                              vErrors = [err84];
+                            } else {
+                              vErrors.push(err84);
+                            }
+                            errors++;
+                          }
+                          const len11 = data43.length;
+                          for (let i14 = 0; i14 < len11; i14++) {
+                            let data44 = data43[i14];
+                            if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+                              if (data44.type === void 0) {
+                                const err85 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.required, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data44 };
+                                if (vErrors === null) {
+                                  vErrors = [err85];
+                                } else {
+                                  vErrors.push(err85);
+                                }
+                                errors++;
+                              }
+                              for (const key12 in data44) {
+                                if (!(key12 === "type" || key12 === "config")) {
+                                  const err86 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data44 };
+                                  if (vErrors === null) {
+                                    vErrors = [err86];
+                                  } else {
+                                    vErrors.push(err86);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data44.type !== void 0) {
+                                let data45 = data44.type;
+                                if (typeof data45 === "string") {
+                                  if (func2(data45) < 1) {
+                                    const err87 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data45 };
+                                    if (vErrors === null) {
+                                      vErrors = [err87];
+                                    } else {
+                                      vErrors.push(err87);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err88 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data45 };
+                                  if (vErrors === null) {
+                                    vErrors = [err88];
+                                  } else {
+                                    vErrors.push(err88);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data44.config !== void 0) {
+                                let data46 = data44.config;
+                                if (!(data46 && typeof data46 == "object" && !Array.isArray(data46)) && data46 !== null) {
+                                  const err89 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config, data: data46 };
+                                  if (vErrors === null) {
+                                    vErrors = [err89];
+                                  } else {
+                                    vErrors.push(err89);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err90 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data44 };
+                              if (vErrors === null) {
+                                vErrors = [err90];
+                              } else {
+                                vErrors.push(err90);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err91 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data43 };
+                          if (vErrors === null) {
+                            vErrors = [err91];
+                          } else {
+                            vErrors.push(err91);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err92 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data39 };
+                      if (vErrors === null) {
+                        vErrors = [err92];
+                      } else {
+                        vErrors.push(err92);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+            } else {
+              const err93 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.traffic_policy.properties.value.then.type, parentSchema: schema21.properties.traffic_policy.properties.value.then, data: data37 };
+              if (vErrors === null) {
+                vErrors = [err93];
+              } else {
+                vErrors.push(err93);
+              }
+              errors++;
+            }
+            var _valid0 = _errs93 === errors;
+            valid30 = _valid0;
+            ifClause0 = "then";
+          } else {
+            const _errs116 = errors;
+            const _errs118 = errors;
+            let valid43 = false;
+            let passing0 = null;
+            const _errs119 = errors;
+            if (typeof data37 !== "string") {
+              const err94 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.oneOf[0].type, parentSchema: schema22.oneOf[0], data: data37 };
+              if (vErrors === null) {
+                vErrors = [err94];
+              } else {
+                vErrors.push(err94);
+              }
+              errors++;
+            }
+            var _valid1 = _errs119 === errors;
+            if (_valid1) {
+              valid43 = true;
+              passing0 = 0;
+            }
+            const _errs121 = errors;
+            if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+              if (data37.file === void 0) {
+                const err95 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema22.oneOf[1].required, parentSchema: schema22.oneOf[1], data: data37 };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+              for (const key13 in data37) {
+                if (!(key13 === "file")) {
+                  const err96 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.oneOf[1], data: data37 };
+                  if (vErrors === null) {
+                    vErrors = [err96];
+                  } else {
+                    vErrors.push(err96);
+                  }
+                  errors++;
+                }
+              }
+              if (data37.file !== void 0) {
+                let data47 = data37.file;
+                if (typeof data47 === "string") {
+                  if (func2(data47) < 1) {
+                    const err97 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.oneOf[1].properties.file, data: data47 };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err98 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.oneOf[1].properties.file.type, parentSchema: schema22.oneOf[1].properties.file, data: data47 };
+                  if (vErrors === null) {
+                    vErrors = [err98];
+                  } else {
+                    vErrors.push(err98);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err99 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.oneOf[1].type, parentSchema: schema22.oneOf[1], data: data37 };
+              if (vErrors === null) {
+                vErrors = [err99];
+              } else {
+                vErrors.push(err99);
+              }
+              errors++;
+            }
+            var _valid1 = _errs121 === errors;
+            if (_valid1 && valid43) {
+              valid43 = false;
+              passing0 = [passing0, 1];
+            } else {
+              if (_valid1) {
+                valid43 = true;
+                passing0 = 1;
+              }
+              const _errs126 = errors;
+              if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+                if (data37.env === void 0) {
+                  const err100 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema22.oneOf[2].required, parentSchema: schema22.oneOf[2], data: data37 };
+                  if (vErrors === null) {
+                    vErrors = [err100];
+                  } else {
+                    vErrors.push(err100);
+                  }
+                  errors++;
+                }
+                for (const key14 in data37) {
+                  if (!(key14 === "env")) {
+                    const err101 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.oneOf[2], data: data37 };
+                    if (vErrors === null) {
+                      vErrors = [err101];
+                    } else {
+                      vErrors.push(err101);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.env !== void 0) {
+                  let data48 = data37.env;
+                  if (typeof data48 === "string") {
+                    if (!pattern9.test(data48)) {
+                      const err102 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema22.oneOf[2].properties.env, data: data48 };
+                      if (vErrors === null) {
+                        vErrors = [err102];
+                      } else {
+                        vErrors.push(err102);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err103 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.oneOf[2].properties.env.type, parentSchema: schema22.oneOf[2].properties.env, data: data48 };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err104 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.oneOf[2].type, parentSchema: schema22.oneOf[2], data: data37 };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+              var _valid1 = _errs126 === errors;
+              if (_valid1 && valid43) {
+                valid43 = false;
+                passing0 = [passing0, 2];
+              } else {
+                if (_valid1) {
+                  valid43 = true;
+                  passing0 = 2;
+                }
+              }
+            }
+            if (!valid43) {
+              const err105 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema22.oneOf, parentSchema: schema22, data: data37 };
+              if (vErrors === null) {
+                vErrors = [err105];
+              } else {
+                vErrors.push(err105);
+              }
+              errors++;
+            } else {
+              errors = _errs118;
+              if (vErrors !== null) {
+                if (_errs118) {
+                  vErrors.length = _errs118;
+                } else {
+                  vErrors = null;
+                }
+              }
+            }
+            var _valid0 = _errs116 === errors;
+            valid30 = _valid0;
+            ifClause0 = "else";
+          }
+          if (!valid30) {
+            const err106 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema', schema: schema21.properties.traffic_policy.properties.value.if, parentSchema: schema21.properties.traffic_policy.properties.value, data: data37 };
+            if (vErrors === null) {
+              vErrors = [err106];
+            } else {
+              vErrors.push(err106);
+            }
+            errors++;
+          }
+        }
+      }
+    }
   } else {
-    const err67 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
+    const err107 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
     if (vErrors === null) {
-      vErrors = [err67];
+      vErrors = [err107];
     } else {
-      vErrors.push(err67);
+      vErrors.push(err107);
     }
     errors++;
   }
@@ -45443,7 +46073,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         }
         var valid4 = _errs10 === errors;
         if (valid4) {
-          const err6 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/then/properties/mutual_tls/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema22.then.properties.mutual_tls.not, parentSchema: schema22.then.properties.mutual_tls, data: data2 };
+          const err6 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/then/properties/mutual_tls/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema23.then.properties.mutual_tls.not, parentSchema: schema23.then.properties.mutual_tls, data: data2 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -45476,7 +46106,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         }
         var valid5 = _errs15 === errors;
         if (valid5) {
-          const err8 = { instancePath: instancePath + "/policy", schemaPath: "#/then/properties/policy/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema22.then.properties.policy.not, parentSchema: schema22.then.properties.policy, data: data3 };
+          const err8 = { instancePath: instancePath + "/policy", schemaPath: "#/then/properties/policy/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema23.then.properties.policy.not, parentSchema: schema23.then.properties.policy, data: data3 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -45494,36 +46124,69 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       }
+      if (data.traffic_policy !== void 0) {
+        let data4 = data.traffic_policy;
+        const _errs19 = errors;
+        const _errs20 = errors;
+        if ((!data4 || typeof data4 != "object") && typeof data4 !== "boolean" && !(typeof data4 == "number" && isFinite(data4)) && typeof data4 !== "string") {
+          const err9 = {};
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        var valid6 = _errs20 === errors;
+        if (valid6) {
+          const err10 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/then/properties/traffic_policy/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema23.then.properties.traffic_policy.not, parentSchema: schema23.then.properties.traffic_policy, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        } else {
+          errors = _errs19;
+          if (vErrors !== null) {
+            if (_errs19) {
+              vErrors.length = _errs19;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
+      }
       if (data.tls_termination !== void 0) {
-        let data4 = data.tls_termination;
-        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-          if (data4.min_version !== void 0) {
-            let data5 = data4.min_version;
-            const _errs21 = errors;
-            const _errs22 = errors;
-            if ((!data5 || typeof data5 != "object") && typeof data5 !== "boolean" && !(typeof data5 == "number" && isFinite(data5)) && typeof data5 !== "string") {
-              const err9 = {};
+        let data5 = data.tls_termination;
+        if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+          if (data5.min_version !== void 0) {
+            let data6 = data5.min_version;
+            const _errs26 = errors;
+            const _errs27 = errors;
+            if ((!data6 || typeof data6 != "object") && typeof data6 !== "boolean" && !(typeof data6 == "number" && isFinite(data6)) && typeof data6 !== "string") {
+              const err11 = {};
               if (vErrors === null) {
-                vErrors = [err9];
+                vErrors = [err11];
               } else {
-                vErrors.push(err9);
+                vErrors.push(err11);
               }
               errors++;
             }
-            var valid7 = _errs22 === errors;
-            if (valid7) {
-              const err10 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/then/properties/tls_termination/properties/min_version/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema22.then.properties.tls_termination.properties.min_version.not, parentSchema: schema22.then.properties.tls_termination.properties.min_version, data: data5 };
+            var valid8 = _errs27 === errors;
+            if (valid8) {
+              const err12 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/then/properties/tls_termination/properties/min_version/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema23.then.properties.tls_termination.properties.min_version.not, parentSchema: schema23.then.properties.tls_termination.properties.min_version, data: data6 };
               if (vErrors === null) {
-                vErrors = [err10];
+                vErrors = [err12];
               } else {
-                vErrors.push(err10);
+                vErrors.push(err12);
               }
               errors++;
             } else {
-              errors = _errs21;
+              errors = _errs26;
               if (vErrors !== null) {
-                if (_errs21) {
-                  vErrors.length = _errs21;
+                if (_errs26) {
+                  vErrors.length = _errs26;
                 } else {
                   vErrors = null;
                 }
@@ -45531,11 +46194,11 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err11 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/then/properties/tls_termination/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.then.properties.tls_termination.type, parentSchema: schema22.then.properties.tls_termination, data: data4 };
+          const err13 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/then/properties/tls_termination/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.then.properties.tls_termination.type, parentSchema: schema23.then.properties.tls_termination, data: data5 };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
@@ -45545,1653 +46208,36 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
     valid0 = _valid0;
   }
   if (!valid0) {
-    const err12 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema22.if, parentSchema: schema22, data };
+    const err14 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema23.if, parentSchema: schema23, data };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err14];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err14);
     }
     errors++;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.kind === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema22.required, parentSchema: schema22, data };
+      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema23.required, parentSchema: schema23, data };
       if (vErrors === null) {
-        vErrors = [err13];
+        vErrors = [err15];
       } else {
-        vErrors.push(err13);
+        vErrors.push(err15);
       }
       errors++;
     }
     if (data.name === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema22.required, parentSchema: schema22, data };
+      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema23.required, parentSchema: schema23, data };
       if (vErrors === null) {
-        vErrors = [err14];
+        vErrors = [err16];
       } else {
-        vErrors.push(err14);
+        vErrors.push(err16);
       }
       errors++;
     }
     for (const key0 in data) {
-      if (!func13.call(schema22.properties, key0)) {
-        const err15 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22, data };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.kind !== void 0) {
-      let data6 = data.kind;
-      if ("TLSEdge" !== data6) {
-        const err16 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "TLSEdge" }, message: "must be equal to constant", schema: "TLSEdge", parentSchema: schema22.properties.kind, data: data6 };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data7 = data.name;
-      if (typeof data7 === "string") {
-        if (!pattern0.test(data7)) {
-          const err17 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.name, data: data7 };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.name.type, parentSchema: schema22.properties.name, data: data7 };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.moved_from !== void 0) {
-      let data8 = data.moved_from;
-      if (typeof data8 !== "string" && !Array.isArray(data8)) {
-        const err19 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema22.properties.moved_from.type }, message: "must be string,array", schema: schema22.properties.moved_from.type, parentSchema: schema22.properties.moved_from, data: data8 };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-      if (typeof data8 === "string") {
-        if (!pattern1.test(data8)) {
-          const err20 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.moved_from, data: data8 };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-      }
-      if (Array.isArray(data8)) {
-        if (data8.length < 1) {
-          const err21 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.moved_from, data: data8 };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-        const len0 = data8.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data9 = data8[i0];
-          if (typeof data9 === "string") {
-            if (!pattern1.test(data9)) {
-              const err22 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.moved_from.items, data: data9 };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-          } else {
-            const err23 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.moved_from.items.type, parentSchema: schema22.properties.moved_from.items, data: data9 };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-        let i1 = data8.length;
-        let j0;
-        if (i1 > 1) {
-          const indices0 = {};
-          for (; i1--; ) {
-            let item0 = data8[i1];
-            if (typeof item0 !== "string") {
-              continue;
-            }
-            if (typeof indices0[item0] == "number") {
-              j0 = indices0[item0];
-              const err24 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema22.properties.moved_from, data: data8 };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-              break;
-            }
-            indices0[item0] = i1;
-          }
-        }
-      }
-    }
-    if (data.description !== void 0) {
-      let data10 = data.description;
-      if (typeof data10 === "string") {
-        if (func2(data10) > 255) {
-          const err25 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema22.properties.description, data: data10 };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-      } else {
-        const err26 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.description.type, parentSchema: schema22.properties.description, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== void 0) {
-      let data11 = data.metadata;
-      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-        const err27 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.metadata.type, parentSchema: schema22.properties.metadata, data: data11 };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data12 = data.hostports;
-      if (Array.isArray(data12)) {
-        const len1 = data12.length;
-        for (let i2 = 0; i2 < len1; i2++) {
-          let data13 = data12[i2];
-          if (typeof data13 === "string") {
-            if (!formats2(data13)) {
-              const err28 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema22.properties.hostports.items, data: data13 };
-              if (vErrors === null) {
-                vErrors = [err28];
-              } else {
-                vErrors.push(err28);
-              }
-              errors++;
-            }
-          } else {
-            const err29 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.hostports.items.type, parentSchema: schema22.properties.hostports.items, data: data13 };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-        let i3 = data12.length;
-        let j1;
-        if (i3 > 1) {
-          const indices1 = {};
-          for (; i3--; ) {
-            let item1 = data12[i3];
-            if (typeof item1 !== "string") {
-              continue;
-            }
-            if (typeof indices1[item1] == "number") {
-              j1 = indices1[item1];
-              const err30 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema22.properties.hostports, data: data12 };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-              break;
-            }
-            indices1[item1] = i3;
-          }
-        }
-      } else {
-        const err31 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.hostports.type, parentSchema: schema22.properties.hostports, data: data12 };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
-        }
-        errors++;
-      }
-    }
-    if (data.backend !== void 0) {
-      let data14 = data.backend;
-      if (!(data14 && typeof data14 == "object" && !Array.isArray(data14)) && data14 !== null) {
-        const err32 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema22.properties.backend.type }, message: "must be object,null", schema: schema22.properties.backend.type, parentSchema: schema22.properties.backend, data: data14 };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-        if (data14.backend_id === void 0) {
-          const err33 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema22.properties.backend.required, parentSchema: schema22.properties.backend, data: data14 };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-        for (const key1 in data14) {
-          if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err34 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.backend, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err34];
-            } else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-        }
-        if (data14.enabled !== void 0) {
-          let data15 = data14.enabled;
-          if (typeof data15 !== "boolean" && data15 !== null) {
-            const err35 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema22.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.backend.properties.enabled.type, parentSchema: schema22.properties.backend.properties.enabled, data: data15 };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-        }
-        if (data14.backend_id !== void 0) {
-          let data16 = data14.backend_id;
-          if (typeof data16 === "string") {
-            if (func2(data16) < 1) {
-              const err36 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.backend.properties.backend_id, data: data16 };
-              if (vErrors === null) {
-                vErrors = [err36];
-              } else {
-                vErrors.push(err36);
-              }
-              errors++;
-            }
-          } else {
-            const err37 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.backend.properties.backend_id.type, parentSchema: schema22.properties.backend.properties.backend_id, data: data16 };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.ip_restriction !== void 0) {
-      let data17 = data.ip_restriction;
-      if (!(data17 && typeof data17 == "object" && !Array.isArray(data17)) && data17 !== null) {
-        const err38 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema22.properties.ip_restriction.type }, message: "must be object,null", schema: schema22.properties.ip_restriction.type, parentSchema: schema22.properties.ip_restriction, data: data17 };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
-        if (data17.ip_policy_ids === void 0) {
-          const err39 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema22.properties.ip_restriction.required, parentSchema: schema22.properties.ip_restriction, data: data17 };
-          if (vErrors === null) {
-            vErrors = [err39];
-          } else {
-            vErrors.push(err39);
-          }
-          errors++;
-        }
-        for (const key2 in data17) {
-          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err40 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.ip_restriction, data: data17 };
-            if (vErrors === null) {
-              vErrors = [err40];
-            } else {
-              vErrors.push(err40);
-            }
-            errors++;
-          }
-        }
-        if (data17.enabled !== void 0) {
-          let data18 = data17.enabled;
-          if (typeof data18 !== "boolean" && data18 !== null) {
-            const err41 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema22.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.ip_restriction.properties.enabled.type, parentSchema: schema22.properties.ip_restriction.properties.enabled, data: data18 };
-            if (vErrors === null) {
-              vErrors = [err41];
-            } else {
-              vErrors.push(err41);
-            }
-            errors++;
-          }
-        }
-        if (data17.ip_policy_ids !== void 0) {
-          let data19 = data17.ip_policy_ids;
-          if (Array.isArray(data19)) {
-            if (data19.length < 1) {
-              const err42 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
-              if (vErrors === null) {
-                vErrors = [err42];
-              } else {
-                vErrors.push(err42);
-              }
-              errors++;
-            }
-            const len2 = data19.length;
-            for (let i4 = 0; i4 < len2; i4++) {
-              let data20 = data19[i4];
-              if (typeof data20 === "string") {
-                if (func2(data20) < 1) {
-                  const err43 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data20 };
-                  if (vErrors === null) {
-                    vErrors = [err43];
-                  } else {
-                    vErrors.push(err43);
-                  }
-                  errors++;
-                }
-              } else {
-                const err44 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data20 };
-                if (vErrors === null) {
-                  vErrors = [err44];
-                } else {
-                  vErrors.push(err44);
-                }
-                errors++;
-              }
-            }
-            let i5 = data19.length;
-            let j2;
-            if (i5 > 1) {
-              const indices2 = {};
-              for (; i5--; ) {
-                let item2 = data19[i5];
-                if (typeof item2 !== "string") {
-                  continue;
-                }
-                if (typeof indices2[item2] == "number") {
-                  j2 = indices2[item2];
-                  const err45 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
-                  if (vErrors === null) {
-                    vErrors = [err45];
-                  } else {
-                    vErrors.push(err45);
-                  }
-                  errors++;
-                  break;
-                }
-                indices2[item2] = i5;
-              }
-            }
-          } else {
-            const err46 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.policy !== void 0) {
-      let data21 = data.policy;
-      if (!(data21 && typeof data21 == "object" && !Array.isArray(data21)) && data21 !== null) {
-        const err47 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema22.properties.policy.type }, message: "must be object,null", schema: schema22.properties.policy.type, parentSchema: schema22.properties.policy, data: data21 };
-        if (vErrors === null) {
-          vErrors = [err47];
-        } else {
-          vErrors.push(err47);
-        }
-        errors++;
-      }
-      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
-        for (const key3 in data21) {
-          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
-            const err48 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy, data: data21 };
-            if (vErrors === null) {
-              vErrors = [err48];
-            } else {
-              vErrors.push(err48);
-            }
-            errors++;
-          }
-        }
-        if (data21.enabled !== void 0) {
-          let data22 = data21.enabled;
-          if (typeof data22 !== "boolean" && data22 !== null) {
-            const err49 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema22.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.policy.properties.enabled.type, parentSchema: schema22.properties.policy.properties.enabled, data: data22 };
-            if (vErrors === null) {
-              vErrors = [err49];
-            } else {
-              vErrors.push(err49);
-            }
-            errors++;
-          }
-        }
-        if (data21.inbound !== void 0) {
-          let data23 = data21.inbound;
-          if (!Array.isArray(data23) && data23 !== null) {
-            const err50 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.type, parentSchema: schema22.properties.policy.properties.inbound, data: data23 };
-            if (vErrors === null) {
-              vErrors = [err50];
-            } else {
-              vErrors.push(err50);
-            }
-            errors++;
-          }
-          if (Array.isArray(data23)) {
-            const len3 = data23.length;
-            for (let i6 = 0; i6 < len3; i6++) {
-              let data24 = data23[i6];
-              if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
-                if (data24.actions === void 0) {
-                  const err51 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.inbound.items.required, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
-                  if (vErrors === null) {
-                    vErrors = [err51];
-                  } else {
-                    vErrors.push(err51);
-                  }
-                  errors++;
-                }
-                for (const key4 in data24) {
-                  if (!(key4 === "name" || key4 === "expressions" || key4 === "actions")) {
-                    const err52 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
-                    if (vErrors === null) {
-                      vErrors = [err52];
-                    } else {
-                      vErrors.push(err52);
-                    }
-                    errors++;
-                  }
-                }
-                if (data24.name !== void 0) {
-                  let data25 = data24.name;
-                  if (typeof data25 !== "string" && data25 !== null) {
-                    const err53 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.name, data: data25 };
-                    if (vErrors === null) {
-                      vErrors = [err53];
-                    } else {
-                      vErrors.push(err53);
-                    }
-                    errors++;
-                  }
-                }
-                if (data24.expressions !== void 0) {
-                  let data26 = data24.expressions;
-                  if (!Array.isArray(data26) && data26 !== null) {
-                    const err54 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions, data: data26 };
-                    if (vErrors === null) {
-                      vErrors = [err54];
-                    } else {
-                      vErrors.push(err54);
-                    }
-                    errors++;
-                  }
-                  if (Array.isArray(data26)) {
-                    const len4 = data26.length;
-                    for (let i7 = 0; i7 < len4; i7++) {
-                      let data27 = data26[i7];
-                      if (typeof data27 !== "string") {
-                        const err55 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions/" + i7, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions.items, data: data27 };
-                        if (vErrors === null) {
-                          vErrors = [err55];
-                        } else {
-                          vErrors.push(err55);
-                        }
-                        errors++;
-                      }
-                    }
-                  }
-                }
-                if (data24.actions !== void 0) {
-                  let data28 = data24.actions;
-                  if (Array.isArray(data28)) {
-                    if (data28.length < 1) {
-                      const err56 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data28 };
-                      if (vErrors === null) {
-                        vErrors = [err56];
-                      } else {
-                        vErrors.push(err56);
-                      }
-                      errors++;
-                    }
-                    const len5 = data28.length;
-                    for (let i8 = 0; i8 < len5; i8++) {
-                      let data29 = data28[i8];
-                      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
-                        if (data29.type === void 0) {
-                          const err57 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
-                          if (vErrors === null) {
-                            vErrors = [err57];
-                          } else {
-                            vErrors.push(err57);
-                          }
-                          errors++;
-                        }
-                        for (const key5 in data29) {
-                          if (!(key5 === "type" || key5 === "config")) {
-                            const err58 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
-                            if (vErrors === null) {
-                              vErrors = [err58];
-                            } else {
-                              vErrors.push(err58);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data29.type !== void 0) {
-                          let data30 = data29.type;
-                          if (typeof data30 === "string") {
-                            if (func2(data30) < 1) {
-                              const err59 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data30 };
-                              if (vErrors === null) {
-                                vErrors = [err59];
-                              } else {
-                                vErrors.push(err59);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err60 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data30 };
-                            if (vErrors === null) {
-                              vErrors = [err60];
-                            } else {
-                              vErrors.push(err60);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data29.config !== void 0) {
-                          let data31 = data29.config;
-                          if (!(data31 && typeof data31 == "object" && !Array.isArray(data31)) && data31 !== null) {
-                            const err61 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data31 };
-                            if (vErrors === null) {
-                              vErrors = [err61];
-                            } else {
-                              vErrors.push(err61);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err62 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
-                        if (vErrors === null) {
-                          vErrors = [err62];
-                        } else {
-                          vErrors.push(err62);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err63 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data28 };
-                    if (vErrors === null) {
-                      vErrors = [err63];
-                    } else {
-                      vErrors.push(err63);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err64 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.type, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
-                if (vErrors === null) {
-                  vErrors = [err64];
-                } else {
-                  vErrors.push(err64);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-        if (data21.outbound !== void 0) {
-          let data32 = data21.outbound;
-          if (!Array.isArray(data32) && data32 !== null) {
-            const err65 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.type, parentSchema: schema22.properties.policy.properties.outbound, data: data32 };
-            if (vErrors === null) {
-              vErrors = [err65];
-            } else {
-              vErrors.push(err65);
-            }
-            errors++;
-          }
-          if (Array.isArray(data32)) {
-            const len6 = data32.length;
-            for (let i9 = 0; i9 < len6; i9++) {
-              let data33 = data32[i9];
-              if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
-                if (data33.actions === void 0) {
-                  const err66 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.outbound.items.required, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
-                  if (vErrors === null) {
-                    vErrors = [err66];
-                  } else {
-                    vErrors.push(err66);
-                  }
-                  errors++;
-                }
-                for (const key6 in data33) {
-                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
-                    const err67 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
-                    if (vErrors === null) {
-                      vErrors = [err67];
-                    } else {
-                      vErrors.push(err67);
-                    }
-                    errors++;
-                  }
-                }
-                if (data33.name !== void 0) {
-                  let data34 = data33.name;
-                  if (typeof data34 !== "string" && data34 !== null) {
-                    const err68 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.name, data: data34 };
-                    if (vErrors === null) {
-                      vErrors = [err68];
-                    } else {
-                      vErrors.push(err68);
-                    }
-                    errors++;
-                  }
-                }
-                if (data33.expressions !== void 0) {
-                  let data35 = data33.expressions;
-                  if (!Array.isArray(data35) && data35 !== null) {
-                    const err69 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions, data: data35 };
-                    if (vErrors === null) {
-                      vErrors = [err69];
-                    } else {
-                      vErrors.push(err69);
-                    }
-                    errors++;
-                  }
-                  if (Array.isArray(data35)) {
-                    const len7 = data35.length;
-                    for (let i10 = 0; i10 < len7; i10++) {
-                      let data36 = data35[i10];
-                      if (typeof data36 !== "string") {
-                        const err70 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions/" + i10, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions.items, data: data36 };
-                        if (vErrors === null) {
-                          vErrors = [err70];
-                        } else {
-                          vErrors.push(err70);
-                        }
-                        errors++;
-                      }
-                    }
-                  }
-                }
-                if (data33.actions !== void 0) {
-                  let data37 = data33.actions;
-                  if (Array.isArray(data37)) {
-                    if (data37.length < 1) {
-                      const err71 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data37 };
-                      if (vErrors === null) {
-                        vErrors = [err71];
-                      } else {
-                        vErrors.push(err71);
-                      }
-                      errors++;
-                    }
-                    const len8 = data37.length;
-                    for (let i11 = 0; i11 < len8; i11++) {
-                      let data38 = data37[i11];
-                      if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
-                        if (data38.type === void 0) {
-                          const err72 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
-                          if (vErrors === null) {
-                            vErrors = [err72];
-                          } else {
-                            vErrors.push(err72);
-                          }
-                          errors++;
-                        }
-                        for (const key7 in data38) {
-                          if (!(key7 === "type" || key7 === "config")) {
-                            const err73 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
-                            if (vErrors === null) {
-                              vErrors = [err73];
-                            } else {
-                              vErrors.push(err73);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data38.type !== void 0) {
-                          let data39 = data38.type;
-                          if (typeof data39 === "string") {
-                            if (func2(data39) < 1) {
-                              const err74 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data39 };
-                              if (vErrors === null) {
-                                vErrors = [err74];
-                              } else {
-                                vErrors.push(err74);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err75 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data39 };
-                            if (vErrors === null) {
-                              vErrors = [err75];
-                            } else {
-                              vErrors.push(err75);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data38.config !== void 0) {
-                          let data40 = data38.config;
-                          if (!(data40 && typeof data40 == "object" && !Array.isArray(data40)) && data40 !== null) {
-                            const err76 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data40 };
-                            if (vErrors === null) {
-                              vErrors = [err76];
-                            } else {
-                              vErrors.push(err76);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err77 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
-                        if (vErrors === null) {
-                          vErrors = [err77];
-                        } else {
-                          vErrors.push(err77);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err78 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data37 };
-                    if (vErrors === null) {
-                      vErrors = [err78];
-                    } else {
-                      vErrors.push(err78);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err79 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.type, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
-                if (vErrors === null) {
-                  vErrors = [err79];
-                } else {
-                  vErrors.push(err79);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-      }
-    }
-    if (data.mutual_tls !== void 0) {
-      let data41 = data.mutual_tls;
-      if (!(data41 && typeof data41 == "object" && !Array.isArray(data41)) && data41 !== null) {
-        const err80 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema22.properties.mutual_tls.type }, message: "must be object,null", schema: schema22.properties.mutual_tls.type, parentSchema: schema22.properties.mutual_tls, data: data41 };
-        if (vErrors === null) {
-          vErrors = [err80];
-        } else {
-          vErrors.push(err80);
-        }
-        errors++;
-      }
-      if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
-        if (data41.certificate_authority_ids === void 0) {
-          const err81 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema22.properties.mutual_tls.required, parentSchema: schema22.properties.mutual_tls, data: data41 };
-          if (vErrors === null) {
-            vErrors = [err81];
-          } else {
-            vErrors.push(err81);
-          }
-          errors++;
-        }
-        for (const key8 in data41) {
-          if (!(key8 === "enabled" || key8 === "certificate_authority_ids")) {
-            const err82 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.mutual_tls, data: data41 };
-            if (vErrors === null) {
-              vErrors = [err82];
-            } else {
-              vErrors.push(err82);
-            }
-            errors++;
-          }
-        }
-        if (data41.enabled !== void 0) {
-          let data42 = data41.enabled;
-          if (typeof data42 !== "boolean" && data42 !== null) {
-            const err83 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema22.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.mutual_tls.properties.enabled.type, parentSchema: schema22.properties.mutual_tls.properties.enabled, data: data42 };
-            if (vErrors === null) {
-              vErrors = [err83];
-            } else {
-              vErrors.push(err83);
-            }
-            errors++;
-          }
-        }
-        if (data41.certificate_authority_ids !== void 0) {
-          let data43 = data41.certificate_authority_ids;
-          if (Array.isArray(data43)) {
-            if (data43.length < 1) {
-              const err84 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
-              if (vErrors === null) {
-                vErrors = [err84];
-              } else {
-                vErrors.push(err84);
-              }
-              errors++;
-            }
-            const len9 = data43.length;
-            for (let i12 = 0; i12 < len9; i12++) {
-              let data44 = data43[i12];
-              if (typeof data44 === "string") {
-                if (func2(data44) < 1) {
-                  const err85 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i12, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data44 };
-                  if (vErrors === null) {
-                    vErrors = [err85];
-                  } else {
-                    vErrors.push(err85);
-                  }
-                  errors++;
-                }
-              } else {
-                const err86 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i12, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data44 };
-                if (vErrors === null) {
-                  vErrors = [err86];
-                } else {
-                  vErrors.push(err86);
-                }
-                errors++;
-              }
-            }
-            let i13 = data43.length;
-            let j3;
-            if (i13 > 1) {
-              const indices3 = {};
-              for (; i13--; ) {
-                let item3 = data43[i13];
-                if (typeof item3 !== "string") {
-                  continue;
-                }
-                if (typeof indices3[item3] == "number") {
-                  j3 = indices3[item3];
-                  const err87 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i13 + " are identical)", schema: true, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
-                  if (vErrors === null) {
-                    vErrors = [err87];
-                  } else {
-                    vErrors.push(err87);
-                  }
-                  errors++;
-                  break;
-                }
-                indices3[item3] = i13;
-              }
-            }
-          } else {
-            const err88 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
-            if (vErrors === null) {
-              vErrors = [err88];
-            } else {
-              vErrors.push(err88);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.tls_termination !== void 0) {
-      let data45 = data.tls_termination;
-      if (!(data45 && typeof data45 == "object" && !Array.isArray(data45)) && data45 !== null) {
-        const err89 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema22.properties.tls_termination.type }, message: "must be object,null", schema: schema22.properties.tls_termination.type, parentSchema: schema22.properties.tls_termination, data: data45 };
-        if (vErrors === null) {
-          vErrors = [err89];
-        } else {
-          vErrors.push(err89);
-        }
-        errors++;
-      }
-      if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
-        for (const key9 in data45) {
-          if (!(key9 === "enabled" || key9 === "terminate_at" || key9 === "min_version")) {
-            const err90 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.tls_termination, data: data45 };
-            if (vErrors === null) {
-              vErrors = [err90];
-            } else {
-              vErrors.push(err90);
-            }
-            errors++;
-          }
-        }
-        if (data45.enabled !== void 0) {
-          let data46 = data45.enabled;
-          if (typeof data46 !== "boolean" && data46 !== null) {
-            const err91 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.tls_termination.properties.enabled.type, parentSchema: schema22.properties.tls_termination.properties.enabled, data: data46 };
-            if (vErrors === null) {
-              vErrors = [err91];
-            } else {
-              vErrors.push(err91);
-            }
-            errors++;
-          }
-        }
-        if (data45.terminate_at !== void 0) {
-          let data47 = data45.terminate_at;
-          if (typeof data47 !== "string" && data47 !== null) {
-            const err92 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.terminate_at.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.terminate_at.type, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data47 };
-            if (vErrors === null) {
-              vErrors = [err92];
-            } else {
-              vErrors.push(err92);
-            }
-            errors++;
-          }
-          if (!(data47 === "edge" || data47 === "upstream" || data47 === null)) {
-            const err93 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.terminate_at.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.terminate_at.enum, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data47 };
-            if (vErrors === null) {
-              vErrors = [err93];
-            } else {
-              vErrors.push(err93);
-            }
-            errors++;
-          }
-        }
-        if (data45.min_version !== void 0) {
-          let data48 = data45.min_version;
-          if (typeof data48 !== "string" && data48 !== null) {
-            const err94 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.min_version.type, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data48 };
-            if (vErrors === null) {
-              vErrors = [err94];
-            } else {
-              vErrors.push(err94);
-            }
-            errors++;
-          }
-          if (!(data48 === "1.0" || data48 === "1.1" || data48 === "1.2" || data48 === "1.3" || data48 === null)) {
-            const err95 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.min_version.enum, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data48 };
-            if (vErrors === null) {
-              vErrors = [err95];
-            } else {
-              vErrors.push(err95);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  } else {
-    const err96 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.type, parentSchema: schema22, data };
-    if (vErrors === null) {
-      vErrors = [err96];
-    } else {
-      vErrors.push(err96);
-    }
-    errors++;
-  }
-  validate17.errors = vErrors;
-  return errors === 0;
-}
-function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema23.required, parentSchema: schema23, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema23.required, parentSchema: schema23, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "mutual_tls" || key0 === "tls_termination")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23, data };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.kind !== void 0) {
-      let data0 = data.kind;
-      if ("HTTPSEdge" !== data0) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "HTTPSEdge" }, message: "must be equal to constant", schema: "HTTPSEdge", parentSchema: schema23.properties.kind, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data1 = data.name;
-      if (typeof data1 === "string") {
-        if (!pattern0.test(data1)) {
-          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.name, data: data1 };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.name.type, parentSchema: schema23.properties.name, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.moved_from !== void 0) {
-      let data2 = data.moved_from;
-      if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema23.properties.moved_from.type }, message: "must be string,array", schema: schema23.properties.moved_from.type, parentSchema: schema23.properties.moved_from, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (typeof data2 === "string") {
-        if (!pattern1.test(data2)) {
-          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      }
-      if (Array.isArray(data2)) {
-        if (data2.length < 1) {
-          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.moved_from, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data3 = data2[i0];
-          if (typeof data3 === "string") {
-            if (!pattern1.test(data3)) {
-              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from.items, data: data3 };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-          } else {
-            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.moved_from.items.type, parentSchema: schema23.properties.moved_from.items, data: data3 };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        let i1 = data2.length;
-        let j0;
-        if (i1 > 1) {
-          const indices0 = {};
-          for (; i1--; ) {
-            let item0 = data2[i1];
-            if (typeof item0 !== "string") {
-              continue;
-            }
-            if (typeof indices0[item0] == "number") {
-              j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema23.properties.moved_from, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
-              break;
-            }
-            indices0[item0] = i1;
-          }
-        }
-      }
-    }
-    if (data.description !== void 0) {
-      let data4 = data.description;
-      if (typeof data4 === "string") {
-        if (func2(data4) > 255) {
-          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema23.properties.description, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      } else {
-        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.description.type, parentSchema: schema23.properties.description, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== void 0) {
-      let data5 = data.metadata;
-      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.metadata.type, parentSchema: schema23.properties.metadata, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data6 = data.hostports;
-      if (Array.isArray(data6)) {
-        const len1 = data6.length;
-        for (let i2 = 0; i2 < len1; i2++) {
-          let data7 = data6[i2];
-          if (typeof data7 === "string") {
-            if (!formats2(data7)) {
-              const err15 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema23.properties.hostports.items, data: data7 };
-              if (vErrors === null) {
-                vErrors = [err15];
-              } else {
-                vErrors.push(err15);
-              }
-              errors++;
-            }
-          } else {
-            const err16 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.hostports.items.type, parentSchema: schema23.properties.hostports.items, data: data7 };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        let i3 = data6.length;
-        let j1;
-        if (i3 > 1) {
-          const indices1 = {};
-          for (; i3--; ) {
-            let item1 = data6[i3];
-            if (typeof item1 !== "string") {
-              continue;
-            }
-            if (typeof indices1[item1] == "number") {
-              j1 = indices1[item1];
-              const err17 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema23.properties.hostports, data: data6 };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-              break;
-            }
-            indices1[item1] = i3;
-          }
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.hostports.type, parentSchema: schema23.properties.hostports, data: data6 };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.mutual_tls !== void 0) {
-      let data8 = data.mutual_tls;
-      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
-        const err19 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema23.properties.mutual_tls.type }, message: "must be object,null", schema: schema23.properties.mutual_tls.type, parentSchema: schema23.properties.mutual_tls, data: data8 };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-      if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
-        if (data8.certificate_authority_ids === void 0) {
-          const err20 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema23.properties.mutual_tls.required, parentSchema: schema23.properties.mutual_tls, data: data8 };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-        for (const key1 in data8) {
-          if (!(key1 === "enabled" || key1 === "certificate_authority_ids")) {
-            const err21 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.mutual_tls, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-        }
-        if (data8.enabled !== void 0) {
-          let data9 = data8.enabled;
-          if (typeof data9 !== "boolean" && data9 !== null) {
-            const err22 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema23.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.mutual_tls.properties.enabled.type, parentSchema: schema23.properties.mutual_tls.properties.enabled, data: data9 };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-        if (data8.certificate_authority_ids !== void 0) {
-          let data10 = data8.certificate_authority_ids;
-          if (Array.isArray(data10)) {
-            if (data10.length < 1) {
-              const err23 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
-              if (vErrors === null) {
-                vErrors = [err23];
-              } else {
-                vErrors.push(err23);
-              }
-              errors++;
-            }
-            const len2 = data10.length;
-            for (let i4 = 0; i4 < len2; i4++) {
-              let data11 = data10[i4];
-              if (typeof data11 === "string") {
-                if (func2(data11) < 1) {
-                  const err24 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
-                  if (vErrors === null) {
-                    vErrors = [err24];
-                  } else {
-                    vErrors.push(err24);
-                  }
-                  errors++;
-                }
-              } else {
-                const err25 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            let i5 = data10.length;
-            let j2;
-            if (i5 > 1) {
-              const indices2 = {};
-              for (; i5--; ) {
-                let item2 = data10[i5];
-                if (typeof item2 !== "string") {
-                  continue;
-                }
-                if (typeof indices2[item2] == "number") {
-                  j2 = indices2[item2];
-                  const err26 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
-                  if (vErrors === null) {
-                    vErrors = [err26];
-                  } else {
-                    vErrors.push(err26);
-                  }
-                  errors++;
-                  break;
-                }
-                indices2[item2] = i5;
-              }
-            }
-          } else {
-            const err27 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.tls_termination !== void 0) {
-      let data12 = data.tls_termination;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err28 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema23.properties.tls_termination.type }, message: "must be object,null", schema: schema23.properties.tls_termination.type, parentSchema: schema23.properties.tls_termination, data: data12 };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        for (const key2 in data12) {
-          if (!(key2 === "enabled" || key2 === "min_version")) {
-            const err29 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.tls_termination, data: data12 };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-        if (data12.enabled !== void 0) {
-          let data13 = data12.enabled;
-          if (typeof data13 !== "boolean" && data13 !== null) {
-            const err30 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.tls_termination.properties.enabled.type, parentSchema: schema23.properties.tls_termination.properties.enabled, data: data13 };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data12.min_version !== void 0) {
-          let data14 = data12.min_version;
-          if (typeof data14 !== "string" && data14 !== null) {
-            const err31 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.min_version.type, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-          if (!(data14 === "1.0" || data14 === "1.1" || data14 === "1.2" || data14 === "1.3" || data14 === null)) {
-            const err32 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.min_version.enum, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  } else {
-    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.type, parentSchema: schema23, data };
-    if (vErrors === null) {
-      vErrors = [err33];
-    } else {
-      vErrors.push(err33);
-    }
-    errors++;
-  }
-  validate18.errors = vErrors;
-  return errors === 0;
-}
-function validate19(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.edge_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "edge_id" }, message: "must have required property 'edge_id'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.match_type === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "match_type" }, message: "must have required property 'match_type'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.match === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "match" }, message: "must have required property 'match'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func13.call(schema24.properties, key0)) {
-        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24, data };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.kind !== void 0) {
-      let data0 = data.kind;
-      if ("HTTPSEdgeRoute" !== data0) {
-        const err6 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "HTTPSEdgeRoute" }, message: "must be equal to constant", schema: "HTTPSEdgeRoute", parentSchema: schema24.properties.kind, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data1 = data.name;
-      if (typeof data1 === "string") {
-        if (!pattern0.test(data1)) {
-          const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.name, data: data1 };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.name.type, parentSchema: schema24.properties.name, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.moved_from !== void 0) {
-      let data2 = data.moved_from;
-      if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema24.properties.moved_from.type }, message: "must be string,array", schema: schema24.properties.moved_from.type, parentSchema: schema24.properties.moved_from, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if (typeof data2 === "string") {
-        if (!pattern1.test(data2)) {
-          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.moved_from, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      }
-      if (Array.isArray(data2)) {
-        if (data2.length < 1) {
-          const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.moved_from, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data3 = data2[i0];
-          if (typeof data3 === "string") {
-            if (!pattern1.test(data3)) {
-              const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.moved_from.items, data: data3 };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.moved_from.items.type, parentSchema: schema24.properties.moved_from.items, data: data3 };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-        let i1 = data2.length;
-        let j0;
-        if (i1 > 1) {
-          const indices0 = {};
-          for (; i1--; ) {
-            let item0 = data2[i1];
-            if (typeof item0 !== "string") {
-              continue;
-            }
-            if (typeof indices0[item0] == "number") {
-              j0 = indices0[item0];
-              const err14 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema24.properties.moved_from, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-              break;
-            }
-            indices0[item0] = i1;
-          }
-        }
-      }
-    }
-    if (data.edge_id !== void 0) {
-      let data4 = data.edge_id;
-      if (typeof data4 === "string") {
-        if (func2(data4) < 1) {
-          const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.edge_id, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.edge_id.type, parentSchema: schema24.properties.edge_id, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.match_type !== void 0) {
-      let data5 = data.match_type;
-      if (typeof data5 !== "string") {
-        const err17 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match_type.type, parentSchema: schema24.properties.match_type, data: data5 };
+      if (!func13.call(schema23.properties, key0)) {
+        const err17 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23, data };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -47199,8 +46245,11 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data5 === "exact_path" || data5 === "path_prefix")) {
-        const err18 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/enum", keyword: "enum", params: { allowedValues: schema24.properties.match_type.enum }, message: "must be equal to one of the allowed values", schema: schema24.properties.match_type.enum, parentSchema: schema24.properties.match_type, data: data5 };
+    }
+    if (data.kind !== void 0) {
+      let data7 = data.kind;
+      if ("TLSEdge" !== data7) {
+        const err18 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "TLSEdge" }, message: "must be equal to constant", schema: "TLSEdge", parentSchema: schema23.properties.kind, data: data7 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -47209,11 +46258,11 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.match !== void 0) {
-      let data6 = data.match;
-      if (typeof data6 === "string") {
-        if (func2(data6) < 1) {
-          const err19 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.match, data: data6 };
+    if (data.name !== void 0) {
+      let data8 = data.name;
+      if (typeof data8 === "string") {
+        if (!pattern0.test(data8)) {
+          const err19 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.name, data: data8 };
           if (vErrors === null) {
             vErrors = [err19];
           } else {
@@ -47222,7 +46271,7 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err20 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match.type, parentSchema: schema24.properties.match, data: data6 };
+        const err20 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.name.type, parentSchema: schema23.properties.name, data: data8 };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -47231,102 +46280,241 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data7 = data.description;
-      if (typeof data7 === "string") {
-        if (func2(data7) > 255) {
-          const err21 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema24.properties.description, data: data7 };
+    if (data.moved_from !== void 0) {
+      let data9 = data.moved_from;
+      if (typeof data9 !== "string" && !Array.isArray(data9)) {
+        const err21 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema23.properties.moved_from.type }, message: "must be string,array", schema: schema23.properties.moved_from.type, parentSchema: schema23.properties.moved_from, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+      if (typeof data9 === "string") {
+        if (!pattern1.test(data9)) {
+          const err22 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from, data: data9 };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err22];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data9)) {
+        if (data9.length < 1) {
+          const err23 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.moved_from, data: data9 };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+        const len0 = data9.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data10 = data9[i0];
+          if (typeof data10 === "string") {
+            if (!pattern1.test(data10)) {
+              const err24 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from.items, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.moved_from.items.type, parentSchema: schema23.properties.moved_from.items, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        let i1 = data9.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data9[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err26 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema23.properties.moved_from, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data11 = data.description;
+      if (typeof data11 === "string") {
+        if (func2(data11) > 255) {
+          const err27 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema23.properties.description, data: data11 };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
           }
           errors++;
         }
       } else {
-        const err22 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.description.type, parentSchema: schema24.properties.description, data: data7 };
+        const err28 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.description.type, parentSchema: schema23.properties.description, data: data11 };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err28];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err28);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data8 = data.metadata;
-      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8))) {
-        const err23 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.properties.metadata.type, parentSchema: schema24.properties.metadata, data: data8 };
+      let data12 = data.metadata;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
+        const err29 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.metadata.type, parentSchema: schema23.properties.metadata, data: data12 };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err29];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data13 = data.hostports;
+      if (Array.isArray(data13)) {
+        const len1 = data13.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data14 = data13[i2];
+          if (typeof data14 === "string") {
+            if (!formats2(data14)) {
+              const err30 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema23.properties.hostports.items, data: data14 };
+              if (vErrors === null) {
+                vErrors = [err30];
+              } else {
+                vErrors.push(err30);
+              }
+              errors++;
+            }
+          } else {
+            const err31 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.hostports.items.type, parentSchema: schema23.properties.hostports.items, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        let i3 = data13.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data13[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err32 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema23.properties.hostports, data: data13 };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err33 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.hostports.type, parentSchema: schema23.properties.hostports, data: data13 };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
         }
         errors++;
       }
     }
     if (data.backend !== void 0) {
-      let data9 = data.backend;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err24 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema24.properties.backend.type }, message: "must be object,null", schema: schema24.properties.backend.type, parentSchema: schema24.properties.backend, data: data9 };
+      let data15 = data.backend;
+      if (!(data15 && typeof data15 == "object" && !Array.isArray(data15)) && data15 !== null) {
+        const err34 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema23.properties.backend.type }, message: "must be object,null", schema: schema23.properties.backend.type, parentSchema: schema23.properties.backend, data: data15 };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err34];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err34);
         }
         errors++;
       }
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-        if (data9.backend_id === void 0) {
-          const err25 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema24.properties.backend.required, parentSchema: schema24.properties.backend, data: data9 };
+      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+        if (data15.backend_id === void 0) {
+          const err35 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema23.properties.backend.required, parentSchema: schema23.properties.backend, data: data15 };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err35];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err35);
           }
           errors++;
         }
-        for (const key1 in data9) {
+        for (const key1 in data15) {
           if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err26 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.backend, data: data9 };
+            const err36 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.backend, data: data15 };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err36];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err36);
             }
             errors++;
           }
         }
-        if (data9.enabled !== void 0) {
-          let data10 = data9.enabled;
-          if (typeof data10 !== "boolean" && data10 !== null) {
-            const err27 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema24.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.backend.properties.enabled.type, parentSchema: schema24.properties.backend.properties.enabled, data: data10 };
+        if (data15.enabled !== void 0) {
+          let data16 = data15.enabled;
+          if (typeof data16 !== "boolean" && data16 !== null) {
+            const err37 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema23.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.backend.properties.enabled.type, parentSchema: schema23.properties.backend.properties.enabled, data: data16 };
             if (vErrors === null) {
-              vErrors = [err27];
+              vErrors = [err37];
             } else {
-              vErrors.push(err27);
+              vErrors.push(err37);
             }
             errors++;
           }
         }
-        if (data9.backend_id !== void 0) {
-          let data11 = data9.backend_id;
-          if (typeof data11 === "string") {
-            if (func2(data11) < 1) {
-              const err28 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.backend.properties.backend_id, data: data11 };
+        if (data15.backend_id !== void 0) {
+          let data17 = data15.backend_id;
+          if (typeof data17 === "string") {
+            if (func2(data17) < 1) {
+              const err38 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.backend.properties.backend_id, data: data17 };
               if (vErrors === null) {
-                vErrors = [err28];
+                vErrors = [err38];
               } else {
-                vErrors.push(err28);
+                vErrors.push(err38);
               }
               errors++;
             }
           } else {
-            const err29 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.backend.properties.backend_id.type, parentSchema: schema24.properties.backend.properties.backend_id, data: data11 };
+            const err39 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.backend.properties.backend_id.type, parentSchema: schema23.properties.backend.properties.backend_id, data: data17 };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err39];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err39);
             }
             errors++;
           }
@@ -47334,113 +46522,1214 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.ip_restriction !== void 0) {
-      let data12 = data.ip_restriction;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err30 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema24.properties.ip_restriction.type }, message: "must be object,null", schema: schema24.properties.ip_restriction.type, parentSchema: schema24.properties.ip_restriction, data: data12 };
+      let data18 = data.ip_restriction;
+      if (!(data18 && typeof data18 == "object" && !Array.isArray(data18)) && data18 !== null) {
+        const err40 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema23.properties.ip_restriction.type }, message: "must be object,null", schema: schema23.properties.ip_restriction.type, parentSchema: schema23.properties.ip_restriction, data: data18 };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err40];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err40);
         }
         errors++;
       }
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        if (data12.ip_policy_ids === void 0) {
-          const err31 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema24.properties.ip_restriction.required, parentSchema: schema24.properties.ip_restriction, data: data12 };
+      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+        if (data18.ip_policy_ids === void 0) {
+          const err41 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema23.properties.ip_restriction.required, parentSchema: schema23.properties.ip_restriction, data: data18 };
           if (vErrors === null) {
-            vErrors = [err31];
+            vErrors = [err41];
           } else {
-            vErrors.push(err31);
+            vErrors.push(err41);
           }
           errors++;
         }
-        for (const key2 in data12) {
+        for (const key2 in data18) {
           if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err32 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.ip_restriction, data: data12 };
+            const err42 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.ip_restriction, data: data18 };
             if (vErrors === null) {
-              vErrors = [err32];
+              vErrors = [err42];
             } else {
-              vErrors.push(err32);
+              vErrors.push(err42);
             }
             errors++;
           }
         }
-        if (data12.enabled !== void 0) {
-          let data13 = data12.enabled;
-          if (typeof data13 !== "boolean" && data13 !== null) {
-            const err33 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema24.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.ip_restriction.properties.enabled.type, parentSchema: schema24.properties.ip_restriction.properties.enabled, data: data13 };
+        if (data18.enabled !== void 0) {
+          let data19 = data18.enabled;
+          if (typeof data19 !== "boolean" && data19 !== null) {
+            const err43 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema23.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.ip_restriction.properties.enabled.type, parentSchema: schema23.properties.ip_restriction.properties.enabled, data: data19 };
             if (vErrors === null) {
-              vErrors = [err33];
+              vErrors = [err43];
             } else {
-              vErrors.push(err33);
+              vErrors.push(err43);
             }
             errors++;
           }
         }
-        if (data12.ip_policy_ids !== void 0) {
-          let data14 = data12.ip_policy_ids;
-          if (Array.isArray(data14)) {
-            if (data14.length < 1) {
-              const err34 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+        if (data18.ip_policy_ids !== void 0) {
+          let data20 = data18.ip_policy_ids;
+          if (Array.isArray(data20)) {
+            if (data20.length < 1) {
+              const err44 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids, data: data20 };
               if (vErrors === null) {
-                vErrors = [err34];
+                vErrors = [err44];
               } else {
-                vErrors.push(err34);
+                vErrors.push(err44);
               }
               errors++;
             }
-            const len1 = data14.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data15 = data14[i2];
-              if (typeof data15 === "string") {
-                if (func2(data15) < 1) {
-                  const err35 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+            const len2 = data20.length;
+            for (let i4 = 0; i4 < len2; i4++) {
+              let data21 = data20[i4];
+              if (typeof data21 === "string") {
+                if (func2(data21) < 1) {
+                  const err45 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids.items, data: data21 };
                   if (vErrors === null) {
-                    vErrors = [err35];
+                    vErrors = [err45];
                   } else {
-                    vErrors.push(err35);
+                    vErrors.push(err45);
                   }
                   errors++;
                 }
               } else {
-                const err36 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                const err46 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids.items, data: data21 };
                 if (vErrors === null) {
-                  vErrors = [err36];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err36);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
             }
-            let i3 = data14.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--; ) {
-                let item1 = data14[i3];
-                if (typeof item1 !== "string") {
+            let i5 = data20.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data20[i5];
+                if (typeof item2 !== "string") {
                   continue;
                 }
-                if (typeof indices1[item1] == "number") {
-                  j1 = indices1[item1];
-                  const err37 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err47 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids, data: data20 };
                   if (vErrors === null) {
-                    vErrors = [err37];
+                    vErrors = [err47];
                   } else {
-                    vErrors.push(err37);
+                    vErrors.push(err47);
                   }
                   errors++;
                   break;
                 }
-                indices1[item1] = i3;
+                indices2[item2] = i5;
               }
             }
           } else {
-            const err38 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+            const err48 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids, data: data20 };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err48];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.policy !== void 0) {
+      let data22 = data.policy;
+      if (!(data22 && typeof data22 == "object" && !Array.isArray(data22)) && data22 !== null) {
+        const err49 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema23.properties.policy.type }, message: "must be object,null", schema: schema23.properties.policy.type, parentSchema: schema23.properties.policy, data: data22 };
+        if (vErrors === null) {
+          vErrors = [err49];
+        } else {
+          vErrors.push(err49);
+        }
+        errors++;
+      }
+      if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
+        for (const key3 in data22) {
+          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
+            const err50 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy, data: data22 };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
+            }
+            errors++;
+          }
+        }
+        if (data22.enabled !== void 0) {
+          let data23 = data22.enabled;
+          if (typeof data23 !== "boolean" && data23 !== null) {
+            const err51 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema23.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.policy.properties.enabled.type, parentSchema: schema23.properties.policy.properties.enabled, data: data23 };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
+        if (data22.inbound !== void 0) {
+          let data24 = data22.inbound;
+          if (!Array.isArray(data24) && data24 !== null) {
+            const err52 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema23.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema23.properties.policy.properties.inbound.type, parentSchema: schema23.properties.policy.properties.inbound, data: data24 };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+          if (Array.isArray(data24)) {
+            const len3 = data24.length;
+            for (let i6 = 0; i6 < len3; i6++) {
+              let data25 = data24[i6];
+              if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+                if (data25.actions === void 0) {
+                  const err53 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema23.properties.policy.properties.inbound.items.required, parentSchema: schema23.properties.policy.properties.inbound.items, data: data25 };
+                  if (vErrors === null) {
+                    vErrors = [err53];
+                  } else {
+                    vErrors.push(err53);
+                  }
+                  errors++;
+                }
+                for (const key4 in data25) {
+                  if (!(key4 === "name" || key4 === "expressions" || key4 === "actions")) {
+                    const err54 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy.properties.inbound.items, data: data25 };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.name !== void 0) {
+                  let data26 = data25.name;
+                  if (typeof data26 !== "string" && data26 !== null) {
+                    const err55 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema23.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema23.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.name, data: data26 };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.expressions !== void 0) {
+                  let data27 = data25.expressions;
+                  if (!Array.isArray(data27) && data27 !== null) {
+                    const err56 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema23.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema23.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.expressions, data: data27 };
+                    if (vErrors === null) {
+                      vErrors = [err56];
+                    } else {
+                      vErrors.push(err56);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data27)) {
+                    const len4 = data27.length;
+                    for (let i7 = 0; i7 < len4; i7++) {
+                      let data28 = data27[i7];
+                      if (typeof data28 !== "string") {
+                        const err57 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions/" + i7, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.expressions.items, data: data28 };
+                        if (vErrors === null) {
+                          vErrors = [err57];
+                        } else {
+                          vErrors.push(err57);
+                        }
+                        errors++;
+                      }
+                    }
+                  }
+                }
+                if (data25.actions !== void 0) {
+                  let data29 = data25.actions;
+                  if (Array.isArray(data29)) {
+                    if (data29.length < 1) {
+                      const err58 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions, data: data29 };
+                      if (vErrors === null) {
+                        vErrors = [err58];
+                      } else {
+                        vErrors.push(err58);
+                      }
+                      errors++;
+                    }
+                    const len5 = data29.length;
+                    for (let i8 = 0; i8 < len5; i8++) {
+                      let data30 = data29[i8];
+                      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+                        if (data30.type === void 0) {
+                          const err59 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema23.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items, data: data30 };
+                          if (vErrors === null) {
+                            vErrors = [err59];
+                          } else {
+                            vErrors.push(err59);
+                          }
+                          errors++;
+                        }
+                        for (const key5 in data30) {
+                          if (!(key5 === "type" || key5 === "config")) {
+                            const err60 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items, data: data30 };
+                            if (vErrors === null) {
+                              vErrors = [err60];
+                            } else {
+                              vErrors.push(err60);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data30.type !== void 0) {
+                          let data31 = data30.type;
+                          if (typeof data31 === "string") {
+                            if (func2(data31) < 1) {
+                              const err61 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data31 };
+                              if (vErrors === null) {
+                                vErrors = [err61];
+                              } else {
+                                vErrors.push(err61);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err62 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data31 };
+                            if (vErrors === null) {
+                              vErrors = [err62];
+                            } else {
+                              vErrors.push(err62);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data30.config !== void 0) {
+                          let data32 = data30.config;
+                          if (!(data32 && typeof data32 == "object" && !Array.isArray(data32)) && data32 !== null) {
+                            const err63 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data32 };
+                            if (vErrors === null) {
+                              vErrors = [err63];
+                            } else {
+                              vErrors.push(err63);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err64 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items, data: data30 };
+                        if (vErrors === null) {
+                          vErrors = [err64];
+                        } else {
+                          vErrors.push(err64);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err65 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions, data: data29 };
+                    if (vErrors === null) {
+                      vErrors = [err65];
+                    } else {
+                      vErrors.push(err65);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err66 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.policy.properties.inbound.items.type, parentSchema: schema23.properties.policy.properties.inbound.items, data: data25 };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+        if (data22.outbound !== void 0) {
+          let data33 = data22.outbound;
+          if (!Array.isArray(data33) && data33 !== null) {
+            const err67 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema23.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema23.properties.policy.properties.outbound.type, parentSchema: schema23.properties.policy.properties.outbound, data: data33 };
+            if (vErrors === null) {
+              vErrors = [err67];
+            } else {
+              vErrors.push(err67);
+            }
+            errors++;
+          }
+          if (Array.isArray(data33)) {
+            const len6 = data33.length;
+            for (let i9 = 0; i9 < len6; i9++) {
+              let data34 = data33[i9];
+              if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
+                if (data34.actions === void 0) {
+                  const err68 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema23.properties.policy.properties.outbound.items.required, parentSchema: schema23.properties.policy.properties.outbound.items, data: data34 };
+                  if (vErrors === null) {
+                    vErrors = [err68];
+                  } else {
+                    vErrors.push(err68);
+                  }
+                  errors++;
+                }
+                for (const key6 in data34) {
+                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
+                    const err69 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy.properties.outbound.items, data: data34 };
+                    if (vErrors === null) {
+                      vErrors = [err69];
+                    } else {
+                      vErrors.push(err69);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.name !== void 0) {
+                  let data35 = data34.name;
+                  if (typeof data35 !== "string" && data35 !== null) {
+                    const err70 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema23.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema23.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.name, data: data35 };
+                    if (vErrors === null) {
+                      vErrors = [err70];
+                    } else {
+                      vErrors.push(err70);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.expressions !== void 0) {
+                  let data36 = data34.expressions;
+                  if (!Array.isArray(data36) && data36 !== null) {
+                    const err71 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema23.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema23.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.expressions, data: data36 };
+                    if (vErrors === null) {
+                      vErrors = [err71];
+                    } else {
+                      vErrors.push(err71);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data36)) {
+                    const len7 = data36.length;
+                    for (let i10 = 0; i10 < len7; i10++) {
+                      let data37 = data36[i10];
+                      if (typeof data37 !== "string") {
+                        const err72 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions/" + i10, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.expressions.items, data: data37 };
+                        if (vErrors === null) {
+                          vErrors = [err72];
+                        } else {
+                          vErrors.push(err72);
+                        }
+                        errors++;
+                      }
+                    }
+                  }
+                }
+                if (data34.actions !== void 0) {
+                  let data38 = data34.actions;
+                  if (Array.isArray(data38)) {
+                    if (data38.length < 1) {
+                      const err73 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions, data: data38 };
+                      if (vErrors === null) {
+                        vErrors = [err73];
+                      } else {
+                        vErrors.push(err73);
+                      }
+                      errors++;
+                    }
+                    const len8 = data38.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      let data39 = data38[i11];
+                      if (data39 && typeof data39 == "object" && !Array.isArray(data39)) {
+                        if (data39.type === void 0) {
+                          const err74 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema23.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items, data: data39 };
+                          if (vErrors === null) {
+                            vErrors = [err74];
+                          } else {
+                            vErrors.push(err74);
+                          }
+                          errors++;
+                        }
+                        for (const key7 in data39) {
+                          if (!(key7 === "type" || key7 === "config")) {
+                            const err75 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items, data: data39 };
+                            if (vErrors === null) {
+                              vErrors = [err75];
+                            } else {
+                              vErrors.push(err75);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data39.type !== void 0) {
+                          let data40 = data39.type;
+                          if (typeof data40 === "string") {
+                            if (func2(data40) < 1) {
+                              const err76 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data40 };
+                              if (vErrors === null) {
+                                vErrors = [err76];
+                              } else {
+                                vErrors.push(err76);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err77 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data40 };
+                            if (vErrors === null) {
+                              vErrors = [err77];
+                            } else {
+                              vErrors.push(err77);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data39.config !== void 0) {
+                          let data41 = data39.config;
+                          if (!(data41 && typeof data41 == "object" && !Array.isArray(data41)) && data41 !== null) {
+                            const err78 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data41 };
+                            if (vErrors === null) {
+                              vErrors = [err78];
+                            } else {
+                              vErrors.push(err78);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err79 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items, data: data39 };
+                        if (vErrors === null) {
+                          vErrors = [err79];
+                        } else {
+                          vErrors.push(err79);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err80 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions, data: data38 };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err81 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.policy.properties.outbound.items.type, parentSchema: schema23.properties.policy.properties.outbound.items, data: data34 };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+      }
+    }
+    if (data.traffic_policy !== void 0) {
+      let data42 = data.traffic_policy;
+      if (!(data42 && typeof data42 == "object" && !Array.isArray(data42)) && data42 !== null) {
+        const err82 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/type", keyword: "type", params: { type: schema23.properties.traffic_policy.type }, message: "must be object,null", schema: schema23.properties.traffic_policy.type, parentSchema: schema23.properties.traffic_policy, data: data42 };
+        if (vErrors === null) {
+          vErrors = [err82];
+        } else {
+          vErrors.push(err82);
+        }
+        errors++;
+      }
+      if (data42 && typeof data42 == "object" && !Array.isArray(data42)) {
+        if (data42.value === void 0) {
+          const err83 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema23.properties.traffic_policy.required, parentSchema: schema23.properties.traffic_policy, data: data42 };
+          if (vErrors === null) {
+            vErrors = [err83];
+          } else {
+            vErrors.push(err83);
+          }
+          errors++;
+        }
+        for (const key8 in data42) {
+          if (!(key8 === "enabled" || key8 === "value")) {
+            const err84 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.traffic_policy, data: data42 };
+            if (vErrors === null) {
+              vErrors = [err84];
+            } else {
+              vErrors.push(err84);
+            }
+            errors++;
+          }
+        }
+        if (data42.enabled !== void 0) {
+          let data43 = data42.enabled;
+          if (typeof data43 !== "boolean" && data43 !== null) {
+            const err85 = { instancePath: instancePath + "/traffic_policy/enabled", schemaPath: "#/properties/traffic_policy/properties/enabled/type", keyword: "type", params: { type: schema23.properties.traffic_policy.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.traffic_policy.properties.enabled.type, parentSchema: schema23.properties.traffic_policy.properties.enabled, data: data43 };
+            if (vErrors === null) {
+              vErrors = [err85];
+            } else {
+              vErrors.push(err85);
+            }
+            errors++;
+          }
+        }
+        if (data42.value !== void 0) {
+          let data44 = data42.value;
+          const _errs116 = errors;
+          let valid39 = true;
+          const _errs117 = errors;
+          if (errors === _errs117) {
+            if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+              for (const key9 in data44) {
+                const _errs119 = errors;
+                const _errs120 = errors;
+                const _errs121 = errors;
+                if (!(key9 === "file" || key9 === "env")) {
+                  const err86 = {};
+                  if (vErrors === null) {
+                    vErrors = [err86];
+                  } else {
+                    vErrors.push(err86);
+                  }
+                  errors++;
+                }
+                var valid41 = _errs121 === errors;
+                if (valid41) {
+                  const err87 = {};
+                  if (vErrors === null) {
+                    vErrors = [err87];
+                  } else {
+                    vErrors.push(err87);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs120;
+                  if (vErrors !== null) {
+                    if (_errs120) {
+                      vErrors.length = _errs120;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid40 = _errs119 === errors;
+                if (!valid40) {
+                  const err88 = {};
+                  if (vErrors === null) {
+                    vErrors = [err88];
+                  } else {
+                    vErrors.push(err88);
+                  }
+                  errors++;
+                  break;
+                }
+              }
+            } else {
+              const err89 = {};
+              if (vErrors === null) {
+                vErrors = [err89];
+              } else {
+                vErrors.push(err89);
+              }
+              errors++;
+            }
+          }
+          var _valid1 = _errs117 === errors;
+          errors = _errs116;
+          if (vErrors !== null) {
+            if (_errs116) {
+              vErrors.length = _errs116;
+            } else {
+              vErrors = null;
+            }
+          }
+          let ifClause0;
+          if (_valid1) {
+            const _errs122 = errors;
+            if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+              for (const key10 in data44) {
+                if (!(key10 === "on_tcp_connect")) {
+                  const err90 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.traffic_policy.properties.value.then, data: data44 };
+                  if (vErrors === null) {
+                    vErrors = [err90];
+                  } else {
+                    vErrors.push(err90);
+                  }
+                  errors++;
+                }
+              }
+              if (data44.on_tcp_connect !== void 0) {
+                let data45 = data44.on_tcp_connect;
+                if (!Array.isArray(data45) && data45 !== null) {
+                  const err91 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/type", keyword: "type", params: { type: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type }, message: "must be array,null", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect, data: data45 };
+                  if (vErrors === null) {
+                    vErrors = [err91];
+                  } else {
+                    vErrors.push(err91);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data45)) {
+                  const len9 = data45.length;
+                  for (let i12 = 0; i12 < len9; i12++) {
+                    let data46 = data45[i12];
+                    if (data46 && typeof data46 == "object" && !Array.isArray(data46)) {
+                      if (data46.actions === void 0) {
+                        const err92 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.required, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data46 };
+                        if (vErrors === null) {
+                          vErrors = [err92];
+                        } else {
+                          vErrors.push(err92);
+                        }
+                        errors++;
+                      }
+                      for (const key11 in data46) {
+                        if (!(key11 === "name" || key11 === "expressions" || key11 === "actions")) {
+                          const err93 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data46 };
+                          if (vErrors === null) {
+                            vErrors = [err93];
+                          } else {
+                            vErrors.push(err93);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.name !== void 0) {
+                        let data47 = data46.name;
+                        if (typeof data47 === "string") {
+                          if (func2(data47) < 1) {
+                            const err94 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data47 };
+                            if (vErrors === null) {
+                              vErrors = [err94];
+                            } else {
+                              vErrors.push(err94);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err95 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data47 };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.expressions !== void 0) {
+                        let data48 = data46.expressions;
+                        if (Array.isArray(data48)) {
+                          const len10 = data48.length;
+                          for (let i13 = 0; i13 < len10; i13++) {
+                            let data49 = data48[i13];
+                            if (typeof data49 === "string") {
+                              if (func2(data49) < 1) {
+                                const err96 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions/" + i13, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data49 };
+                                if (vErrors === null) {
+                                  vErrors = [err96];
+                                } else {
+                                  vErrors.push(err96);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err97 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions/" + i13, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data49 };
+                              if (vErrors === null) {
+                                vErrors = [err97];
+                              } else {
+                                vErrors.push(err97);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err98 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions, data: data48 };
+                          if (vErrors === null) {
+                            vErrors = [err98];
+                          } else {
+                            vErrors.push(err98);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.actions !== void 0) {
+                        let data50 = data46.actions;
+                        if (Array.isArray(data50)) {
+                          if (data50.length < 1) {
+                            const err99 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data50 };
+                            if (vErrors === null) {
+                              vErrors = [err99];
+                            } else {
+                              vErrors.push(err99);
+                            }
+                            errors++;
+                          }
+                          const len11 = data50.length;
+                          for (let i14 = 0; i14 < len11; i14++) {
+                            let data51 = data50[i14];
+                            if (data51 && typeof data51 == "object" && !Array.isArray(data51)) {
+                              if (data51.type === void 0) {
+                                const err100 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.required, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data51 };
+                                if (vErrors === null) {
+                                  vErrors = [err100];
+                                } else {
+                                  vErrors.push(err100);
+                                }
+                                errors++;
+                              }
+                              for (const key12 in data51) {
+                                if (!(key12 === "type" || key12 === "config")) {
+                                  const err101 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data51 };
+                                  if (vErrors === null) {
+                                    vErrors = [err101];
+                                  } else {
+                                    vErrors.push(err101);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data51.type !== void 0) {
+                                let data52 = data51.type;
+                                if (typeof data52 === "string") {
+                                  if (func2(data52) < 1) {
+                                    const err102 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data52 };
+                                    if (vErrors === null) {
+                                      vErrors = [err102];
+                                    } else {
+                                      vErrors.push(err102);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err103 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data52 };
+                                  if (vErrors === null) {
+                                    vErrors = [err103];
+                                  } else {
+                                    vErrors.push(err103);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data51.config !== void 0) {
+                                let data53 = data51.config;
+                                if (!(data53 && typeof data53 == "object" && !Array.isArray(data53)) && data53 !== null) {
+                                  const err104 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config, data: data53 };
+                                  if (vErrors === null) {
+                                    vErrors = [err104];
+                                  } else {
+                                    vErrors.push(err104);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err105 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data51 };
+                              if (vErrors === null) {
+                                vErrors = [err105];
+                              } else {
+                                vErrors.push(err105);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err106 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data50 };
+                          if (vErrors === null) {
+                            vErrors = [err106];
+                          } else {
+                            vErrors.push(err106);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err107 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data46 };
+                      if (vErrors === null) {
+                        vErrors = [err107];
+                      } else {
+                        vErrors.push(err107);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+            } else {
+              const err108 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.traffic_policy.properties.value.then.type, parentSchema: schema23.properties.traffic_policy.properties.value.then, data: data44 };
+              if (vErrors === null) {
+                vErrors = [err108];
+              } else {
+                vErrors.push(err108);
+              }
+              errors++;
+            }
+            var _valid1 = _errs122 === errors;
+            valid39 = _valid1;
+            ifClause0 = "then";
+          } else {
+            const _errs145 = errors;
+            const _errs147 = errors;
+            let valid52 = false;
+            let passing0 = null;
+            const _errs148 = errors;
+            if (typeof data44 !== "string") {
+              const err109 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.oneOf[0].type, parentSchema: schema24.oneOf[0], data: data44 };
+              if (vErrors === null) {
+                vErrors = [err109];
+              } else {
+                vErrors.push(err109);
+              }
+              errors++;
+            }
+            var _valid2 = _errs148 === errors;
+            if (_valid2) {
+              valid52 = true;
+              passing0 = 0;
+            }
+            const _errs150 = errors;
+            if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+              if (data44.file === void 0) {
+                const err110 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema24.oneOf[1].required, parentSchema: schema24.oneOf[1], data: data44 };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+              for (const key13 in data44) {
+                if (!(key13 === "file")) {
+                  const err111 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.oneOf[1], data: data44 };
+                  if (vErrors === null) {
+                    vErrors = [err111];
+                  } else {
+                    vErrors.push(err111);
+                  }
+                  errors++;
+                }
+              }
+              if (data44.file !== void 0) {
+                let data54 = data44.file;
+                if (typeof data54 === "string") {
+                  if (func2(data54) < 1) {
+                    const err112 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.oneOf[1].properties.file, data: data54 };
+                    if (vErrors === null) {
+                      vErrors = [err112];
+                    } else {
+                      vErrors.push(err112);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err113 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.oneOf[1].properties.file.type, parentSchema: schema24.oneOf[1].properties.file, data: data54 };
+                  if (vErrors === null) {
+                    vErrors = [err113];
+                  } else {
+                    vErrors.push(err113);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err114 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.oneOf[1].type, parentSchema: schema24.oneOf[1], data: data44 };
+              if (vErrors === null) {
+                vErrors = [err114];
+              } else {
+                vErrors.push(err114);
+              }
+              errors++;
+            }
+            var _valid2 = _errs150 === errors;
+            if (_valid2 && valid52) {
+              valid52 = false;
+              passing0 = [passing0, 1];
+            } else {
+              if (_valid2) {
+                valid52 = true;
+                passing0 = 1;
+              }
+              const _errs155 = errors;
+              if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+                if (data44.env === void 0) {
+                  const err115 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema24.oneOf[2].required, parentSchema: schema24.oneOf[2], data: data44 };
+                  if (vErrors === null) {
+                    vErrors = [err115];
+                  } else {
+                    vErrors.push(err115);
+                  }
+                  errors++;
+                }
+                for (const key14 in data44) {
+                  if (!(key14 === "env")) {
+                    const err116 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.oneOf[2], data: data44 };
+                    if (vErrors === null) {
+                      vErrors = [err116];
+                    } else {
+                      vErrors.push(err116);
+                    }
+                    errors++;
+                  }
+                }
+                if (data44.env !== void 0) {
+                  let data55 = data44.env;
+                  if (typeof data55 === "string") {
+                    if (!pattern9.test(data55)) {
+                      const err117 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema24.oneOf[2].properties.env, data: data55 };
+                      if (vErrors === null) {
+                        vErrors = [err117];
+                      } else {
+                        vErrors.push(err117);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err118 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.oneOf[2].properties.env.type, parentSchema: schema24.oneOf[2].properties.env, data: data55 };
+                    if (vErrors === null) {
+                      vErrors = [err118];
+                    } else {
+                      vErrors.push(err118);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err119 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.oneOf[2].type, parentSchema: schema24.oneOf[2], data: data44 };
+                if (vErrors === null) {
+                  vErrors = [err119];
+                } else {
+                  vErrors.push(err119);
+                }
+                errors++;
+              }
+              var _valid2 = _errs155 === errors;
+              if (_valid2 && valid52) {
+                valid52 = false;
+                passing0 = [passing0, 2];
+              } else {
+                if (_valid2) {
+                  valid52 = true;
+                  passing0 = 2;
+                }
+              }
+            }
+            if (!valid52) {
+              const err120 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema24.oneOf, parentSchema: schema24, data: data44 };
+              if (vErrors === null) {
+                vErrors = [err120];
+              } else {
+                vErrors.push(err120);
+              }
+              errors++;
+            } else {
+              errors = _errs147;
+              if (vErrors !== null) {
+                if (_errs147) {
+                  vErrors.length = _errs147;
+                } else {
+                  vErrors = null;
+                }
+              }
+            }
+            var _valid1 = _errs145 === errors;
+            valid39 = _valid1;
+            ifClause0 = "else";
+          }
+          if (!valid39) {
+            const err121 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema', schema: schema23.properties.traffic_policy.properties.value.if, parentSchema: schema23.properties.traffic_policy.properties.value, data: data44 };
+            if (vErrors === null) {
+              vErrors = [err121];
+            } else {
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.mutual_tls !== void 0) {
+      let data56 = data.mutual_tls;
+      if (!(data56 && typeof data56 == "object" && !Array.isArray(data56)) && data56 !== null) {
+        const err122 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema23.properties.mutual_tls.type }, message: "must be object,null", schema: schema23.properties.mutual_tls.type, parentSchema: schema23.properties.mutual_tls, data: data56 };
+        if (vErrors === null) {
+          vErrors = [err122];
+        } else {
+          vErrors.push(err122);
+        }
+        errors++;
+      }
+      if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
+        if (data56.certificate_authority_ids === void 0) {
+          const err123 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema23.properties.mutual_tls.required, parentSchema: schema23.properties.mutual_tls, data: data56 };
+          if (vErrors === null) {
+            vErrors = [err123];
+          } else {
+            vErrors.push(err123);
+          }
+          errors++;
+        }
+        for (const key15 in data56) {
+          if (!(key15 === "enabled" || key15 === "certificate_authority_ids")) {
+            const err124 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key15 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.mutual_tls, data: data56 };
+            if (vErrors === null) {
+              vErrors = [err124];
+            } else {
+              vErrors.push(err124);
+            }
+            errors++;
+          }
+        }
+        if (data56.enabled !== void 0) {
+          let data57 = data56.enabled;
+          if (typeof data57 !== "boolean" && data57 !== null) {
+            const err125 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema23.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.mutual_tls.properties.enabled.type, parentSchema: schema23.properties.mutual_tls.properties.enabled, data: data57 };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+        }
+        if (data56.certificate_authority_ids !== void 0) {
+          let data58 = data56.certificate_authority_ids;
+          if (Array.isArray(data58)) {
+            if (data58.length < 1) {
+              const err126 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data58 };
+              if (vErrors === null) {
+                vErrors = [err126];
+              } else {
+                vErrors.push(err126);
+              }
+              errors++;
+            }
+            const len12 = data58.length;
+            for (let i15 = 0; i15 < len12; i15++) {
+              let data59 = data58[i15];
+              if (typeof data59 === "string") {
+                if (func2(data59) < 1) {
+                  const err127 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i15, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data59 };
+                  if (vErrors === null) {
+                    vErrors = [err127];
+                  } else {
+                    vErrors.push(err127);
+                  }
+                  errors++;
+                }
+              } else {
+                const err128 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i15, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data59 };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            let i16 = data58.length;
+            let j3;
+            if (i16 > 1) {
+              const indices3 = {};
+              for (; i16--; ) {
+                let item3 = data58[i16];
+                if (typeof item3 !== "string") {
+                  continue;
+                }
+                if (typeof indices3[item3] == "number") {
+                  j3 = indices3[item3];
+                  const err129 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i16, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i16 + " are identical)", schema: true, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data58 };
+                  if (vErrors === null) {
+                    vErrors = [err129];
+                  } else {
+                    vErrors.push(err129);
+                  }
+                  errors++;
+                  break;
+                }
+                indices3[item3] = i16;
+              }
+            }
+          } else {
+            const err130 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data58 };
+            if (vErrors === null) {
+              vErrors = [err130];
+            } else {
+              vErrors.push(err130);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.tls_termination !== void 0) {
+      let data60 = data.tls_termination;
+      if (!(data60 && typeof data60 == "object" && !Array.isArray(data60)) && data60 !== null) {
+        const err131 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema23.properties.tls_termination.type }, message: "must be object,null", schema: schema23.properties.tls_termination.type, parentSchema: schema23.properties.tls_termination, data: data60 };
+        if (vErrors === null) {
+          vErrors = [err131];
+        } else {
+          vErrors.push(err131);
+        }
+        errors++;
+      }
+      if (data60 && typeof data60 == "object" && !Array.isArray(data60)) {
+        for (const key16 in data60) {
+          if (!(key16 === "enabled" || key16 === "terminate_at" || key16 === "min_version")) {
+            const err132 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key16 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.tls_termination, data: data60 };
+            if (vErrors === null) {
+              vErrors = [err132];
+            } else {
+              vErrors.push(err132);
+            }
+            errors++;
+          }
+        }
+        if (data60.enabled !== void 0) {
+          let data61 = data60.enabled;
+          if (typeof data61 !== "boolean" && data61 !== null) {
+            const err133 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.tls_termination.properties.enabled.type, parentSchema: schema23.properties.tls_termination.properties.enabled, data: data61 };
+            if (vErrors === null) {
+              vErrors = [err133];
+            } else {
+              vErrors.push(err133);
+            }
+            errors++;
+          }
+        }
+        if (data60.terminate_at !== void 0) {
+          let data62 = data60.terminate_at;
+          if (typeof data62 !== "string" && data62 !== null) {
+            const err134 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.terminate_at.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.terminate_at.type, parentSchema: schema23.properties.tls_termination.properties.terminate_at, data: data62 };
+            if (vErrors === null) {
+              vErrors = [err134];
+            } else {
+              vErrors.push(err134);
+            }
+            errors++;
+          }
+          if (!(data62 === "edge" || data62 === "upstream" || data62 === null)) {
+            const err135 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.terminate_at.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.terminate_at.enum, parentSchema: schema23.properties.tls_termination.properties.terminate_at, data: data62 };
+            if (vErrors === null) {
+              vErrors = [err135];
+            } else {
+              vErrors.push(err135);
+            }
+            errors++;
+          }
+        }
+        if (data60.min_version !== void 0) {
+          let data63 = data60.min_version;
+          if (typeof data63 !== "string" && data63 !== null) {
+            const err136 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.min_version.type, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data63 };
+            if (vErrors === null) {
+              vErrors = [err136];
+            } else {
+              vErrors.push(err136);
+            }
+            errors++;
+          }
+          if (!(data63 === "1.0" || data63 === "1.1" || data63 === "1.2" || data63 === "1.3" || data63 === null)) {
+            const err137 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.min_version.enum, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data63 };
+            if (vErrors === null) {
+              vErrors = [err137];
+            } else {
+              vErrors.push(err137);
             }
             errors++;
           }
@@ -47448,18 +47737,18 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err39 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.type, parentSchema: schema24, data };
+    const err138 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.type, parentSchema: schema23, data };
     if (vErrors === null) {
-      vErrors = [err39];
+      vErrors = [err138];
     } else {
-      vErrors.push(err39);
+      vErrors.push(err138);
     }
     errors++;
   }
-  validate19.errors = vErrors;
+  validate17.errors = vErrors;
   return errors === 0;
 }
-function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -47481,43 +47770,25 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.edge_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "edge_id" }, message: "must have required property 'edge_id'", schema: schema25.required, parentSchema: schema25, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.route_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "route_id" }, message: "must have required property 'route_id'", schema: schema25.required, parentSchema: schema25, data };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "edge_id" || key0 === "route_id" || key0 === "enabled" || key0 === "add" || key0 === "remove")) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25, data };
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "mutual_tls" || key0 === "tls_termination")) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25, data };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err2];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err2);
         }
         errors++;
       }
     }
     if (data.kind !== void 0) {
       let data0 = data.kind;
-      if ("RouteResponseHeaders" !== data0) {
-        const err5 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "RouteResponseHeaders" }, message: "must be equal to constant", schema: "RouteResponseHeaders", parentSchema: schema25.properties.kind, data: data0 };
+      if ("HTTPSEdge" !== data0) {
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "HTTPSEdge" }, message: "must be equal to constant", schema: "HTTPSEdge", parentSchema: schema25.properties.kind, data: data0 };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err3];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -47526,20 +47797,20 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.name;
       if (typeof data1 === "string") {
         if (!pattern0.test(data1)) {
-          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.name, data: data1 };
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.name, data: data1 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err4];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err4);
           }
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.name.type, parentSchema: schema25.properties.name, data: data1 };
+        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.name.type, parentSchema: schema25.properties.name, data: data1 };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err5];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -47547,32 +47818,32 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.moved_from !== void 0) {
       let data2 = data.moved_from;
       if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema25.properties.moved_from.type }, message: "must be string,array", schema: schema25.properties.moved_from.type, parentSchema: schema25.properties.moved_from, data: data2 };
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema25.properties.moved_from.type }, message: "must be string,array", schema: schema25.properties.moved_from.type, parentSchema: schema25.properties.moved_from, data: data2 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err6];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err6);
         }
         errors++;
       }
       if (typeof data2 === "string") {
         if (!pattern1.test(data2)) {
-          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from, data: data2 };
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err7];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err7);
           }
           errors++;
         }
       }
       if (Array.isArray(data2)) {
         if (data2.length < 1) {
-          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema25.properties.moved_from, data: data2 };
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema25.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err10];
+            vErrors = [err8];
           } else {
-            vErrors.push(err10);
+            vErrors.push(err8);
           }
           errors++;
         }
@@ -47581,20 +47852,20 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (!pattern1.test(data3)) {
-              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from.items, data: data3 };
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
-                vErrors = [err11];
+                vErrors = [err9];
               } else {
-                vErrors.push(err11);
+                vErrors.push(err9);
               }
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.moved_from.items.type, parentSchema: schema25.properties.moved_from.items, data: data3 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.moved_from.items.type, parentSchema: schema25.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err10];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err10);
             }
             errors++;
           }
@@ -47610,11 +47881,11 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema25.properties.moved_from, data: data2 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema25.properties.moved_from, data: data2 };
               if (vErrors === null) {
-                vErrors = [err13];
+                vErrors = [err11];
               } else {
-                vErrors.push(err13);
+                vErrors.push(err11);
               }
               errors++;
               break;
@@ -47624,54 +47895,91 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
-    if (data.edge_id !== void 0) {
-      let data4 = data.edge_id;
+    if (data.description !== void 0) {
+      let data4 = data.description;
       if (typeof data4 === "string") {
-        if (func2(data4) < 1) {
-          const err14 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.edge_id, data: data4 };
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema25.properties.description, data: data4 };
           if (vErrors === null) {
-            vErrors = [err14];
+            vErrors = [err12];
           } else {
-            vErrors.push(err14);
+            vErrors.push(err12);
           }
           errors++;
         }
       } else {
-        const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.edge_id.type, parentSchema: schema25.properties.edge_id, data: data4 };
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.description.type, parentSchema: schema25.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err13];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err13);
         }
         errors++;
       }
     }
-    if (data.route_id !== void 0) {
-      let data5 = data.route_id;
-      if (typeof data5 === "string") {
-        if (func2(data5) < 1) {
-          const err16 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.route_id, data: data5 };
-          if (vErrors === null) {
-            vErrors = [err16];
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.properties.metadata.type, parentSchema: schema25.properties.metadata, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data6 = data.hostports;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data7 = data6[i2];
+          if (typeof data7 === "string") {
+            if (!formats2(data7)) {
+              const err15 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema25.properties.hostports.items, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
           } else {
-            vErrors.push(err16);
+            const err16 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.hostports.items.type, parentSchema: schema25.properties.hostports.items, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
           }
-          errors++;
+        }
+        let i3 = data6.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data6[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err17 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema25.properties.hostports, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.route_id.type, parentSchema: schema25.properties.route_id, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.enabled !== void 0) {
-      let data6 = data.enabled;
-      if (typeof data6 !== "boolean" && data6 !== null) {
-        const err18 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: schema25.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.enabled.type, parentSchema: schema25.properties.enabled, data: data6 };
+        const err18 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema25.properties.hostports.type, parentSchema: schema25.properties.hostports, data: data6 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -47680,10 +47988,10 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.add !== void 0) {
-      let data7 = data.add;
-      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err19 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/type", keyword: "type", params: { type: schema25.properties.add.type }, message: "must be object,null", schema: schema25.properties.add.type, parentSchema: schema25.properties.add, data: data7 };
+    if (data.mutual_tls !== void 0) {
+      let data8 = data.mutual_tls;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+        const err19 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema25.properties.mutual_tls.type }, message: "must be object,null", schema: schema25.properties.mutual_tls.type, parentSchema: schema25.properties.mutual_tls, data: data8 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -47691,23 +47999,19 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        for (const key1 in data7) {
-          const _errs19 = errors;
-          if (typeof key1 === "string") {
-            if (!pattern22.test(key1)) {
-              const err20 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.add.propertyNames, data: key1, propertyName: key1 };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
+      if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+        if (data8.certificate_authority_ids === void 0) {
+          const err20 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema25.properties.mutual_tls.required, parentSchema: schema25.properties.mutual_tls, data: data8 };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
           }
-          var valid4 = _errs19 === errors;
-          if (!valid4) {
-            const err21 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema25.properties.add.propertyNames, parentSchema: schema25.properties.add, data: data7 };
+          errors++;
+        }
+        for (const key1 in data8) {
+          if (!(key1 === "enabled" || key1 === "certificate_authority_ids")) {
+            const err21 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25.properties.mutual_tls, data: data8 };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -47716,10 +48020,10 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        for (const key2 in data7) {
-          let data8 = data7[key2];
-          if (typeof data8 !== "string") {
-            const err22 = { instancePath: instancePath + "/add/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/add/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.add.additionalProperties.type, parentSchema: schema25.properties.add.additionalProperties, data: data8 };
+        if (data8.enabled !== void 0) {
+          let data9 = data8.enabled;
+          if (typeof data9 !== "boolean" && data9 !== null) {
+            const err22 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema25.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.mutual_tls.properties.enabled.type, parentSchema: schema25.properties.mutual_tls.properties.enabled, data: data9 };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -47728,81 +48032,147 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      }
-    }
-    if (data.remove !== void 0) {
-      let data9 = data.remove;
-      if (!Array.isArray(data9) && data9 !== null) {
-        const err23 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/type", keyword: "type", params: { type: schema25.properties.remove.type }, message: "must be array,null", schema: schema25.properties.remove.type, parentSchema: schema25.properties.remove, data: data9 };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-      if (Array.isArray(data9)) {
-        const len1 = data9.length;
-        for (let i2 = 0; i2 < len1; i2++) {
-          let data10 = data9[i2];
-          if (typeof data10 === "string") {
-            if (!pattern22.test(data10)) {
-              const err24 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.remove.items, data: data10 };
+        if (data8.certificate_authority_ids !== void 0) {
+          let data10 = data8.certificate_authority_ids;
+          if (Array.isArray(data10)) {
+            if (data10.length < 1) {
+              const err23 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
               if (vErrors === null) {
-                vErrors = [err24];
+                vErrors = [err23];
               } else {
-                vErrors.push(err24);
+                vErrors.push(err23);
               }
               errors++;
             }
+            const len2 = data10.length;
+            for (let i4 = 0; i4 < len2; i4++) {
+              let data11 = data10[i4];
+              if (typeof data11 === "string") {
+                if (func2(data11) < 1) {
+                  const err24 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+              } else {
+                const err25 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            let i5 = data10.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data10[i5];
+                if (typeof item2 !== "string") {
+                  continue;
+                }
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err26 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
+                  if (vErrors === null) {
+                    vErrors = [err26];
+                  } else {
+                    vErrors.push(err26);
+                  }
+                  errors++;
+                  break;
+                }
+                indices2[item2] = i5;
+              }
+            }
           } else {
-            const err25 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.remove.items.type, parentSchema: schema25.properties.remove.items, data: data10 };
+            const err27 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema25.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err27];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err27);
             }
             errors++;
           }
         }
-        let i3 = data9.length;
-        let j1;
-        if (i3 > 1) {
-          const indices1 = {};
-          for (; i3--; ) {
-            let item1 = data9[i3];
-            if (typeof item1 !== "string") {
-              continue;
+      }
+    }
+    if (data.tls_termination !== void 0) {
+      let data12 = data.tls_termination;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err28 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema25.properties.tls_termination.type }, message: "must be object,null", schema: schema25.properties.tls_termination.type, parentSchema: schema25.properties.tls_termination, data: data12 };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+        for (const key2 in data12) {
+          if (!(key2 === "enabled" || key2 === "min_version")) {
+            const err29 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25.properties.tls_termination, data: data12 };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
             }
-            if (typeof indices1[item1] == "number") {
-              j1 = indices1[item1];
-              const err26 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema25.properties.remove, data: data9 };
-              if (vErrors === null) {
-                vErrors = [err26];
-              } else {
-                vErrors.push(err26);
-              }
-              errors++;
-              break;
+            errors++;
+          }
+        }
+        if (data12.enabled !== void 0) {
+          let data13 = data12.enabled;
+          if (typeof data13 !== "boolean" && data13 !== null) {
+            const err30 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema25.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.tls_termination.properties.enabled.type, parentSchema: schema25.properties.tls_termination.properties.enabled, data: data13 };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
             }
-            indices1[item1] = i3;
+            errors++;
+          }
+        }
+        if (data12.min_version !== void 0) {
+          let data14 = data12.min_version;
+          if (typeof data14 !== "string" && data14 !== null) {
+            const err31 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema25.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema25.properties.tls_termination.properties.min_version.type, parentSchema: schema25.properties.tls_termination.properties.min_version, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+          if (!(data14 === "1.0" || data14 === "1.1" || data14 === "1.2" || data14 === "1.3" || data14 === null)) {
+            const err32 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema25.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema25.properties.tls_termination.properties.min_version.enum, parentSchema: schema25.properties.tls_termination.properties.min_version, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
           }
         }
       }
     }
   } else {
-    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.type, parentSchema: schema25, data };
+    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.type, parentSchema: schema25, data };
     if (vErrors === null) {
-      vErrors = [err27];
+      vErrors = [err33];
     } else {
-      vErrors.push(err27);
+      vErrors.push(err33);
     }
     errors++;
   }
-  validate20.errors = vErrors;
+  validate18.errors = vErrors;
   return errors === 0;
 }
-function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate19(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -47824,9 +48194,1728 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.edge_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "edge_id" }, message: "must have required property 'edge_id'", schema: schema26.required, parentSchema: schema26, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.match_type === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "match_type" }, message: "must have required property 'match_type'", schema: schema26.required, parentSchema: schema26, data };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.match === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "match" }, message: "must have required property 'match'", schema: schema26.required, parentSchema: schema26, data };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func13.call(schema26.properties, key0)) {
+        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26, data };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.kind !== void 0) {
+      let data0 = data.kind;
+      if ("HTTPSEdgeRoute" !== data0) {
+        const err6 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "HTTPSEdgeRoute" }, message: "must be equal to constant", schema: "HTTPSEdgeRoute", parentSchema: schema26.properties.kind, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 === "string") {
+        if (!pattern0.test(data1)) {
+          const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.name, data: data1 };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.name.type, parentSchema: schema26.properties.name, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema26.properties.moved_from.type }, message: "must be string,array", schema: schema26.properties.moved_from.type, parentSchema: schema26.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.moved_from.items.type, parentSchema: schema26.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err14 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema26.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.edge_id !== void 0) {
+      let data4 = data.edge_id;
+      if (typeof data4 === "string") {
+        if (func2(data4) < 1) {
+          const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.edge_id, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.edge_id.type, parentSchema: schema26.properties.edge_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.match_type !== void 0) {
+      let data5 = data.match_type;
+      if (typeof data5 !== "string") {
+        const err17 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.match_type.type, parentSchema: schema26.properties.match_type, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+      if (!(data5 === "exact_path" || data5 === "path_prefix")) {
+        const err18 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/enum", keyword: "enum", params: { allowedValues: schema26.properties.match_type.enum }, message: "must be equal to one of the allowed values", schema: schema26.properties.match_type.enum, parentSchema: schema26.properties.match_type, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.match !== void 0) {
+      let data6 = data.match;
+      if (typeof data6 === "string") {
+        if (func2(data6) < 1) {
+          const err19 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.match, data: data6 };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.match.type, parentSchema: schema26.properties.match, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data7 = data.description;
+      if (typeof data7 === "string") {
+        if (func2(data7) > 255) {
+          const err21 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema26.properties.description, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      } else {
+        const err22 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.description.type, parentSchema: schema26.properties.description, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data8 = data.metadata;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8))) {
+        const err23 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.metadata.type, parentSchema: schema26.properties.metadata, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
+    if (data.backend !== void 0) {
+      let data9 = data.backend;
+      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
+        const err24 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema26.properties.backend.type }, message: "must be object,null", schema: schema26.properties.backend.type, parentSchema: schema26.properties.backend, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        if (data9.backend_id === void 0) {
+          const err25 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema26.properties.backend.required, parentSchema: schema26.properties.backend, data: data9 };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        for (const key1 in data9) {
+          if (!(key1 === "enabled" || key1 === "backend_id")) {
+            const err26 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.backend, data: data9 };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+        if (data9.enabled !== void 0) {
+          let data10 = data9.enabled;
+          if (typeof data10 !== "boolean" && data10 !== null) {
+            const err27 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema26.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema26.properties.backend.properties.enabled.type, parentSchema: schema26.properties.backend.properties.enabled, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
+        if (data9.backend_id !== void 0) {
+          let data11 = data9.backend_id;
+          if (typeof data11 === "string") {
+            if (func2(data11) < 1) {
+              const err28 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.backend.properties.backend_id, data: data11 };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          } else {
+            const err29 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.backend.properties.backend_id.type, parentSchema: schema26.properties.backend.properties.backend_id, data: data11 };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.ip_restriction !== void 0) {
+      let data12 = data.ip_restriction;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err30 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema26.properties.ip_restriction.type }, message: "must be object,null", schema: schema26.properties.ip_restriction.type, parentSchema: schema26.properties.ip_restriction, data: data12 };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+        if (data12.ip_policy_ids === void 0) {
+          const err31 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema26.properties.ip_restriction.required, parentSchema: schema26.properties.ip_restriction, data: data12 };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        for (const key2 in data12) {
+          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
+            const err32 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.ip_restriction, data: data12 };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+        }
+        if (data12.enabled !== void 0) {
+          let data13 = data12.enabled;
+          if (typeof data13 !== "boolean" && data13 !== null) {
+            const err33 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema26.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema26.properties.ip_restriction.properties.enabled.type, parentSchema: schema26.properties.ip_restriction.properties.enabled, data: data13 };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        if (data12.ip_policy_ids !== void 0) {
+          let data14 = data12.ip_policy_ids;
+          if (Array.isArray(data14)) {
+            if (data14.length < 1) {
+              const err34 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            const len1 = data14.length;
+            for (let i2 = 0; i2 < len1; i2++) {
+              let data15 = data14[i2];
+              if (typeof data15 === "string") {
+                if (func2(data15) < 1) {
+                  const err35 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+              } else {
+                const err36 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            let i3 = data14.length;
+            let j1;
+            if (i3 > 1) {
+              const indices1 = {};
+              for (; i3--; ) {
+                let item1 = data14[i3];
+                if (typeof item1 !== "string") {
+                  continue;
+                }
+                if (typeof indices1[item1] == "number") {
+                  j1 = indices1[item1];
+                  const err37 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                  break;
+                }
+                indices1[item1] = i3;
+              }
+            }
+          } else {
+            const err38 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.traffic_policy !== void 0) {
+      let data16 = data.traffic_policy;
+      if (!(data16 && typeof data16 == "object" && !Array.isArray(data16)) && data16 !== null) {
+        const err39 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/type", keyword: "type", params: { type: schema26.properties.traffic_policy.type }, message: "must be object,null", schema: schema26.properties.traffic_policy.type, parentSchema: schema26.properties.traffic_policy, data: data16 };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+        if (data16.value === void 0) {
+          const err40 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema26.properties.traffic_policy.required, parentSchema: schema26.properties.traffic_policy, data: data16 };
+          if (vErrors === null) {
+            vErrors = [err40];
+          } else {
+            vErrors.push(err40);
+          }
+          errors++;
+        }
+        for (const key3 in data16) {
+          if (!(key3 === "enabled" || key3 === "value")) {
+            const err41 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy, data: data16 };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+        }
+        if (data16.enabled !== void 0) {
+          let data17 = data16.enabled;
+          if (typeof data17 !== "boolean" && data17 !== null) {
+            const err42 = { instancePath: instancePath + "/traffic_policy/enabled", schemaPath: "#/properties/traffic_policy/properties/enabled/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.enabled.type }, message: "must be boolean,null", schema: schema26.properties.traffic_policy.properties.enabled.type, parentSchema: schema26.properties.traffic_policy.properties.enabled, data: data17 };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+        }
+        if (data16.value !== void 0) {
+          let data18 = data16.value;
+          const _errs44 = errors;
+          let valid10 = true;
+          const _errs45 = errors;
+          if (errors === _errs45) {
+            if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+              for (const key4 in data18) {
+                const _errs47 = errors;
+                const _errs48 = errors;
+                const _errs49 = errors;
+                if (!(key4 === "file" || key4 === "env")) {
+                  const err43 = {};
+                  if (vErrors === null) {
+                    vErrors = [err43];
+                  } else {
+                    vErrors.push(err43);
+                  }
+                  errors++;
+                }
+                var valid12 = _errs49 === errors;
+                if (valid12) {
+                  const err44 = {};
+                  if (vErrors === null) {
+                    vErrors = [err44];
+                  } else {
+                    vErrors.push(err44);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs48;
+                  if (vErrors !== null) {
+                    if (_errs48) {
+                      vErrors.length = _errs48;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid11 = _errs47 === errors;
+                if (!valid11) {
+                  const err45 = {};
+                  if (vErrors === null) {
+                    vErrors = [err45];
+                  } else {
+                    vErrors.push(err45);
+                  }
+                  errors++;
+                  break;
+                }
+              }
+            } else {
+              const err46 = {};
+              if (vErrors === null) {
+                vErrors = [err46];
+              } else {
+                vErrors.push(err46);
+              }
+              errors++;
+            }
+          }
+          var _valid0 = _errs45 === errors;
+          errors = _errs44;
+          if (vErrors !== null) {
+            if (_errs44) {
+              vErrors.length = _errs44;
+            } else {
+              vErrors = null;
+            }
+          }
+          let ifClause0;
+          if (_valid0) {
+            const _errs50 = errors;
+            if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+              for (const key5 in data18) {
+                if (!(key5 === "on_tcp_connect" || key5 === "on_http_request" || key5 === "on_http_response")) {
+                  const err47 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then, data: data18 };
+                  if (vErrors === null) {
+                    vErrors = [err47];
+                  } else {
+                    vErrors.push(err47);
+                  }
+                  errors++;
+                }
+              }
+              if (data18.on_tcp_connect !== void 0) {
+                let data19 = data18.on_tcp_connect;
+                if (!Array.isArray(data19) && data19 !== null) {
+                  const err48 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type }, message: "must be array,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect, data: data19 };
+                  if (vErrors === null) {
+                    vErrors = [err48];
+                  } else {
+                    vErrors.push(err48);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data19)) {
+                  const len2 = data19.length;
+                  for (let i4 = 0; i4 < len2; i4++) {
+                    let data20 = data19[i4];
+                    if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                      if (data20.actions === void 0) {
+                        const err49 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data20 };
+                        if (vErrors === null) {
+                          vErrors = [err49];
+                        } else {
+                          vErrors.push(err49);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data20) {
+                        if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
+                          const err50 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data20 };
+                          if (vErrors === null) {
+                            vErrors = [err50];
+                          } else {
+                            vErrors.push(err50);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data20.name !== void 0) {
+                        let data21 = data20.name;
+                        if (typeof data21 === "string") {
+                          if (func2(data21) < 1) {
+                            const err51 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data21 };
+                            if (vErrors === null) {
+                              vErrors = [err51];
+                            } else {
+                              vErrors.push(err51);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err52 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data21 };
+                          if (vErrors === null) {
+                            vErrors = [err52];
+                          } else {
+                            vErrors.push(err52);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data20.expressions !== void 0) {
+                        let data22 = data20.expressions;
+                        if (Array.isArray(data22)) {
+                          const len3 = data22.length;
+                          for (let i5 = 0; i5 < len3; i5++) {
+                            let data23 = data22[i5];
+                            if (typeof data23 === "string") {
+                              if (func2(data23) < 1) {
+                                const err53 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/expressions/" + i5, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data23 };
+                                if (vErrors === null) {
+                                  vErrors = [err53];
+                                } else {
+                                  vErrors.push(err53);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err54 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/expressions/" + i5, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data23 };
+                              if (vErrors === null) {
+                                vErrors = [err54];
+                              } else {
+                                vErrors.push(err54);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err55 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions, data: data22 };
+                          if (vErrors === null) {
+                            vErrors = [err55];
+                          } else {
+                            vErrors.push(err55);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data20.actions !== void 0) {
+                        let data24 = data20.actions;
+                        if (Array.isArray(data24)) {
+                          if (data24.length < 1) {
+                            const err56 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data24 };
+                            if (vErrors === null) {
+                              vErrors = [err56];
+                            } else {
+                              vErrors.push(err56);
+                            }
+                            errors++;
+                          }
+                          const len4 = data24.length;
+                          for (let i6 = 0; i6 < len4; i6++) {
+                            let data25 = data24[i6];
+                            if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+                              if (data25.type === void 0) {
+                                const err57 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data25 };
+                                if (vErrors === null) {
+                                  vErrors = [err57];
+                                } else {
+                                  vErrors.push(err57);
+                                }
+                                errors++;
+                              }
+                              for (const key7 in data25) {
+                                if (!(key7 === "type" || key7 === "config")) {
+                                  const err58 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data25 };
+                                  if (vErrors === null) {
+                                    vErrors = [err58];
+                                  } else {
+                                    vErrors.push(err58);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data25.type !== void 0) {
+                                let data26 = data25.type;
+                                if (typeof data26 === "string") {
+                                  if (func2(data26) < 1) {
+                                    const err59 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data26 };
+                                    if (vErrors === null) {
+                                      vErrors = [err59];
+                                    } else {
+                                      vErrors.push(err59);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err60 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data26 };
+                                  if (vErrors === null) {
+                                    vErrors = [err60];
+                                  } else {
+                                    vErrors.push(err60);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data25.config !== void 0) {
+                                let data27 = data25.config;
+                                if (!(data27 && typeof data27 == "object" && !Array.isArray(data27)) && data27 !== null) {
+                                  const err61 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config, data: data27 };
+                                  if (vErrors === null) {
+                                    vErrors = [err61];
+                                  } else {
+                                    vErrors.push(err61);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err62 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data25 };
+                              if (vErrors === null) {
+                                vErrors = [err62];
+                              } else {
+                                vErrors.push(err62);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err63 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data24 };
+                          if (vErrors === null) {
+                            vErrors = [err63];
+                          } else {
+                            vErrors.push(err63);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err64 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data20 };
+                      if (vErrors === null) {
+                        vErrors = [err64];
+                      } else {
+                        vErrors.push(err64);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+              if (data18.on_http_request !== void 0) {
+                let data28 = data18.on_http_request;
+                if (!Array.isArray(data28) && data28 !== null) {
+                  const err65 = { instancePath: instancePath + "/traffic_policy/value/on_http_request", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.type }, message: "must be array,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request, data: data28 };
+                  if (vErrors === null) {
+                    vErrors = [err65];
+                  } else {
+                    vErrors.push(err65);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data28)) {
+                  const len5 = data28.length;
+                  for (let i7 = 0; i7 < len5; i7++) {
+                    let data29 = data28[i7];
+                    if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
+                      if (data29.actions === void 0) {
+                        const err66 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items, data: data29 };
+                        if (vErrors === null) {
+                          vErrors = [err66];
+                        } else {
+                          vErrors.push(err66);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data29) {
+                        if (!(key8 === "name" || key8 === "expressions" || key8 === "actions")) {
+                          const err67 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items, data: data29 };
+                          if (vErrors === null) {
+                            vErrors = [err67];
+                          } else {
+                            vErrors.push(err67);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.name !== void 0) {
+                        let data30 = data29.name;
+                        if (typeof data30 === "string") {
+                          if (func2(data30) < 1) {
+                            const err68 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.name, data: data30 };
+                            if (vErrors === null) {
+                              vErrors = [err68];
+                            } else {
+                              vErrors.push(err68);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err69 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.name.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.name, data: data30 };
+                          if (vErrors === null) {
+                            vErrors = [err69];
+                          } else {
+                            vErrors.push(err69);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.expressions !== void 0) {
+                        let data31 = data29.expressions;
+                        if (Array.isArray(data31)) {
+                          const len6 = data31.length;
+                          for (let i8 = 0; i8 < len6; i8++) {
+                            let data32 = data31[i8];
+                            if (typeof data32 === "string") {
+                              if (func2(data32) < 1) {
+                                const err70 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/expressions/" + i8, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions.items, data: data32 };
+                                if (vErrors === null) {
+                                  vErrors = [err70];
+                                } else {
+                                  vErrors.push(err70);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err71 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/expressions/" + i8, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions.items, data: data32 };
+                              if (vErrors === null) {
+                                vErrors = [err71];
+                              } else {
+                                vErrors.push(err71);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err72 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions, data: data31 };
+                          if (vErrors === null) {
+                            vErrors = [err72];
+                          } else {
+                            vErrors.push(err72);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.actions !== void 0) {
+                        let data33 = data29.actions;
+                        if (Array.isArray(data33)) {
+                          if (data33.length < 1) {
+                            const err73 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions, data: data33 };
+                            if (vErrors === null) {
+                              vErrors = [err73];
+                            } else {
+                              vErrors.push(err73);
+                            }
+                            errors++;
+                          }
+                          const len7 = data33.length;
+                          for (let i9 = 0; i9 < len7; i9++) {
+                            let data34 = data33[i9];
+                            if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
+                              if (data34.type === void 0) {
+                                const err74 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items, data: data34 };
+                                if (vErrors === null) {
+                                  vErrors = [err74];
+                                } else {
+                                  vErrors.push(err74);
+                                }
+                                errors++;
+                              }
+                              for (const key9 in data34) {
+                                if (!(key9 === "type" || key9 === "config")) {
+                                  const err75 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items, data: data34 };
+                                  if (vErrors === null) {
+                                    vErrors = [err75];
+                                  } else {
+                                    vErrors.push(err75);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data34.type !== void 0) {
+                                let data35 = data34.type;
+                                if (typeof data35 === "string") {
+                                  if (func2(data35) < 1) {
+                                    const err76 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.type, data: data35 };
+                                    if (vErrors === null) {
+                                      vErrors = [err76];
+                                    } else {
+                                      vErrors.push(err76);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err77 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.type.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.type, data: data35 };
+                                  if (vErrors === null) {
+                                    vErrors = [err77];
+                                  } else {
+                                    vErrors.push(err77);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data34.config !== void 0) {
+                                let data36 = data34.config;
+                                if (!(data36 && typeof data36 == "object" && !Array.isArray(data36)) && data36 !== null) {
+                                  const err78 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.config.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.config, data: data36 };
+                                  if (vErrors === null) {
+                                    vErrors = [err78];
+                                  } else {
+                                    vErrors.push(err78);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err79 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items, data: data34 };
+                              if (vErrors === null) {
+                                vErrors = [err79];
+                              } else {
+                                vErrors.push(err79);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err80 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions, data: data33 };
+                          if (vErrors === null) {
+                            vErrors = [err80];
+                          } else {
+                            vErrors.push(err80);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err81 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items, data: data29 };
+                      if (vErrors === null) {
+                        vErrors = [err81];
+                      } else {
+                        vErrors.push(err81);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+              if (data18.on_http_response !== void 0) {
+                let data37 = data18.on_http_response;
+                if (!Array.isArray(data37) && data37 !== null) {
+                  const err82 = { instancePath: instancePath + "/traffic_policy/value/on_http_response", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.type }, message: "must be array,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response, data: data37 };
+                  if (vErrors === null) {
+                    vErrors = [err82];
+                  } else {
+                    vErrors.push(err82);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data37)) {
+                  const len8 = data37.length;
+                  for (let i10 = 0; i10 < len8; i10++) {
+                    let data38 = data37[i10];
+                    if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
+                      if (data38.actions === void 0) {
+                        const err83 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items, data: data38 };
+                        if (vErrors === null) {
+                          vErrors = [err83];
+                        } else {
+                          vErrors.push(err83);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data38) {
+                        if (!(key10 === "name" || key10 === "expressions" || key10 === "actions")) {
+                          const err84 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items, data: data38 };
+                          if (vErrors === null) {
+                            vErrors = [err84];
+                          } else {
+                            vErrors.push(err84);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data38.name !== void 0) {
+                        let data39 = data38.name;
+                        if (typeof data39 === "string") {
+                          if (func2(data39) < 1) {
+                            const err85 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.name, data: data39 };
+                            if (vErrors === null) {
+                              vErrors = [err85];
+                            } else {
+                              vErrors.push(err85);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err86 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.name.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.name, data: data39 };
+                          if (vErrors === null) {
+                            vErrors = [err86];
+                          } else {
+                            vErrors.push(err86);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data38.expressions !== void 0) {
+                        let data40 = data38.expressions;
+                        if (Array.isArray(data40)) {
+                          const len9 = data40.length;
+                          for (let i11 = 0; i11 < len9; i11++) {
+                            let data41 = data40[i11];
+                            if (typeof data41 === "string") {
+                              if (func2(data41) < 1) {
+                                const err87 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/expressions/" + i11, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions.items, data: data41 };
+                                if (vErrors === null) {
+                                  vErrors = [err87];
+                                } else {
+                                  vErrors.push(err87);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err88 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/expressions/" + i11, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions.items, data: data41 };
+                              if (vErrors === null) {
+                                vErrors = [err88];
+                              } else {
+                                vErrors.push(err88);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err89 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions, data: data40 };
+                          if (vErrors === null) {
+                            vErrors = [err89];
+                          } else {
+                            vErrors.push(err89);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data38.actions !== void 0) {
+                        let data42 = data38.actions;
+                        if (Array.isArray(data42)) {
+                          if (data42.length < 1) {
+                            const err90 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions, data: data42 };
+                            if (vErrors === null) {
+                              vErrors = [err90];
+                            } else {
+                              vErrors.push(err90);
+                            }
+                            errors++;
+                          }
+                          const len10 = data42.length;
+                          for (let i12 = 0; i12 < len10; i12++) {
+                            let data43 = data42[i12];
+                            if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+                              if (data43.type === void 0) {
+                                const err91 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items, data: data43 };
+                                if (vErrors === null) {
+                                  vErrors = [err91];
+                                } else {
+                                  vErrors.push(err91);
+                                }
+                                errors++;
+                              }
+                              for (const key11 in data43) {
+                                if (!(key11 === "type" || key11 === "config")) {
+                                  const err92 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items, data: data43 };
+                                  if (vErrors === null) {
+                                    vErrors = [err92];
+                                  } else {
+                                    vErrors.push(err92);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data43.type !== void 0) {
+                                let data44 = data43.type;
+                                if (typeof data44 === "string") {
+                                  if (func2(data44) < 1) {
+                                    const err93 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.type, data: data44 };
+                                    if (vErrors === null) {
+                                      vErrors = [err93];
+                                    } else {
+                                      vErrors.push(err93);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err94 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.type.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.type, data: data44 };
+                                  if (vErrors === null) {
+                                    vErrors = [err94];
+                                  } else {
+                                    vErrors.push(err94);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data43.config !== void 0) {
+                                let data45 = data43.config;
+                                if (!(data45 && typeof data45 == "object" && !Array.isArray(data45)) && data45 !== null) {
+                                  const err95 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.config.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.config, data: data45 };
+                                  if (vErrors === null) {
+                                    vErrors = [err95];
+                                  } else {
+                                    vErrors.push(err95);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err96 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items, data: data43 };
+                              if (vErrors === null) {
+                                vErrors = [err96];
+                              } else {
+                                vErrors.push(err96);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err97 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions, data: data42 };
+                          if (vErrors === null) {
+                            vErrors = [err97];
+                          } else {
+                            vErrors.push(err97);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err98 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items, data: data38 };
+                      if (vErrors === null) {
+                        vErrors = [err98];
+                      } else {
+                        vErrors.push(err98);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+            } else {
+              const err99 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.type, parentSchema: schema26.properties.traffic_policy.properties.value.then, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err99];
+              } else {
+                vErrors.push(err99);
+              }
+              errors++;
+            }
+            var _valid0 = _errs50 === errors;
+            valid10 = _valid0;
+            ifClause0 = "then";
+          } else {
+            const _errs113 = errors;
+            const _errs115 = errors;
+            let valid39 = false;
+            let passing0 = null;
+            const _errs116 = errors;
+            if (typeof data18 !== "string") {
+              const err100 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.oneOf[0].type, parentSchema: schema27.oneOf[0], data: data18 };
+              if (vErrors === null) {
+                vErrors = [err100];
+              } else {
+                vErrors.push(err100);
+              }
+              errors++;
+            }
+            var _valid1 = _errs116 === errors;
+            if (_valid1) {
+              valid39 = true;
+              passing0 = 0;
+            }
+            const _errs118 = errors;
+            if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+              if (data18.file === void 0) {
+                const err101 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema27.oneOf[1].required, parentSchema: schema27.oneOf[1], data: data18 };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+              for (const key12 in data18) {
+                if (!(key12 === "file")) {
+                  const err102 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties", schema: false, parentSchema: schema27.oneOf[1], data: data18 };
+                  if (vErrors === null) {
+                    vErrors = [err102];
+                  } else {
+                    vErrors.push(err102);
+                  }
+                  errors++;
+                }
+              }
+              if (data18.file !== void 0) {
+                let data46 = data18.file;
+                if (typeof data46 === "string") {
+                  if (func2(data46) < 1) {
+                    const err103 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema27.oneOf[1].properties.file, data: data46 };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err104 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.oneOf[1].properties.file.type, parentSchema: schema27.oneOf[1].properties.file, data: data46 };
+                  if (vErrors === null) {
+                    vErrors = [err104];
+                  } else {
+                    vErrors.push(err104);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err105 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.oneOf[1].type, parentSchema: schema27.oneOf[1], data: data18 };
+              if (vErrors === null) {
+                vErrors = [err105];
+              } else {
+                vErrors.push(err105);
+              }
+              errors++;
+            }
+            var _valid1 = _errs118 === errors;
+            if (_valid1 && valid39) {
+              valid39 = false;
+              passing0 = [passing0, 1];
+            } else {
+              if (_valid1) {
+                valid39 = true;
+                passing0 = 1;
+              }
+              const _errs123 = errors;
+              if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+                if (data18.env === void 0) {
+                  const err106 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema27.oneOf[2].required, parentSchema: schema27.oneOf[2], data: data18 };
+                  if (vErrors === null) {
+                    vErrors = [err106];
+                  } else {
+                    vErrors.push(err106);
+                  }
+                  errors++;
+                }
+                for (const key13 in data18) {
+                  if (!(key13 === "env")) {
+                    const err107 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties", schema: false, parentSchema: schema27.oneOf[2], data: data18 };
+                    if (vErrors === null) {
+                      vErrors = [err107];
+                    } else {
+                      vErrors.push(err107);
+                    }
+                    errors++;
+                  }
+                }
+                if (data18.env !== void 0) {
+                  let data47 = data18.env;
+                  if (typeof data47 === "string") {
+                    if (!pattern9.test(data47)) {
+                      const err108 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema27.oneOf[2].properties.env, data: data47 };
+                      if (vErrors === null) {
+                        vErrors = [err108];
+                      } else {
+                        vErrors.push(err108);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err109 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.oneOf[2].properties.env.type, parentSchema: schema27.oneOf[2].properties.env, data: data47 };
+                    if (vErrors === null) {
+                      vErrors = [err109];
+                    } else {
+                      vErrors.push(err109);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err110 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.oneOf[2].type, parentSchema: schema27.oneOf[2], data: data18 };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+              var _valid1 = _errs123 === errors;
+              if (_valid1 && valid39) {
+                valid39 = false;
+                passing0 = [passing0, 2];
+              } else {
+                if (_valid1) {
+                  valid39 = true;
+                  passing0 = 2;
+                }
+              }
+            }
+            if (!valid39) {
+              const err111 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema27.oneOf, parentSchema: schema27, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err111];
+              } else {
+                vErrors.push(err111);
+              }
+              errors++;
+            } else {
+              errors = _errs115;
+              if (vErrors !== null) {
+                if (_errs115) {
+                  vErrors.length = _errs115;
+                } else {
+                  vErrors = null;
+                }
+              }
+            }
+            var _valid0 = _errs113 === errors;
+            valid10 = _valid0;
+            ifClause0 = "else";
+          }
+          if (!valid10) {
+            const err112 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema', schema: schema26.properties.traffic_policy.properties.value.if, parentSchema: schema26.properties.traffic_policy.properties.value, data: data18 };
+            if (vErrors === null) {
+              vErrors = [err112];
+            } else {
+              vErrors.push(err112);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  } else {
+    const err113 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.type, parentSchema: schema26, data };
+    if (vErrors === null) {
+      vErrors = [err113];
+    } else {
+      vErrors.push(err113);
+    }
+    errors++;
+  }
+  validate19.errors = vErrors;
+  return errors === 0;
+}
+function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.kind === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema28.required, parentSchema: schema28, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.name === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema28.required, parentSchema: schema28, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.edge_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "edge_id" }, message: "must have required property 'edge_id'", schema: schema28.required, parentSchema: schema28, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.route_id === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "route_id" }, message: "must have required property 'route_id'", schema: schema28.required, parentSchema: schema28, data };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "edge_id" || key0 === "route_id" || key0 === "enabled" || key0 === "add" || key0 === "remove")) {
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema28, data };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.kind !== void 0) {
+      let data0 = data.kind;
+      if ("RouteResponseHeaders" !== data0) {
+        const err5 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "RouteResponseHeaders" }, message: "must be equal to constant", schema: "RouteResponseHeaders", parentSchema: schema28.properties.kind, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 === "string") {
+        if (!pattern0.test(data1)) {
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema28.properties.name, data: data1 };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.name.type, parentSchema: schema28.properties.name, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema28.properties.moved_from.type }, message: "must be string,array", schema: schema28.properties.moved_from.type, parentSchema: schema28.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema28.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema28.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema28.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.moved_from.items.type, parentSchema: schema28.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema28.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.edge_id !== void 0) {
+      let data4 = data.edge_id;
+      if (typeof data4 === "string") {
+        if (func2(data4) < 1) {
+          const err14 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema28.properties.edge_id, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.edge_id.type, parentSchema: schema28.properties.edge_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.route_id !== void 0) {
+      let data5 = data.route_id;
+      if (typeof data5 === "string") {
+        if (func2(data5) < 1) {
+          const err16 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema28.properties.route_id, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.route_id.type, parentSchema: schema28.properties.route_id, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.enabled !== void 0) {
+      let data6 = data.enabled;
+      if (typeof data6 !== "boolean" && data6 !== null) {
+        const err18 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: schema28.properties.enabled.type }, message: "must be boolean,null", schema: schema28.properties.enabled.type, parentSchema: schema28.properties.enabled, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.add !== void 0) {
+      let data7 = data.add;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
+        const err19 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/type", keyword: "type", params: { type: schema28.properties.add.type }, message: "must be object,null", schema: schema28.properties.add.type, parentSchema: schema28.properties.add, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+        for (const key1 in data7) {
+          const _errs19 = errors;
+          if (typeof key1 === "string") {
+            if (!pattern22.test(key1)) {
+              const err20 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema28.properties.add.propertyNames, data: key1, propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          }
+          var valid4 = _errs19 === errors;
+          if (!valid4) {
+            const err21 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema28.properties.add.propertyNames, parentSchema: schema28.properties.add, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data7) {
+          let data8 = data7[key2];
+          if (typeof data8 !== "string") {
+            const err22 = { instancePath: instancePath + "/add/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/add/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.add.additionalProperties.type, parentSchema: schema28.properties.add.additionalProperties, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.remove !== void 0) {
+      let data9 = data.remove;
+      if (!Array.isArray(data9) && data9 !== null) {
+        const err23 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/type", keyword: "type", params: { type: schema28.properties.remove.type }, message: "must be array,null", schema: schema28.properties.remove.type, parentSchema: schema28.properties.remove, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+      if (Array.isArray(data9)) {
+        const len1 = data9.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data10 = data9[i2];
+          if (typeof data10 === "string") {
+            if (!pattern22.test(data10)) {
+              const err24 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema28.properties.remove.items, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.remove.items.type, parentSchema: schema28.properties.remove.items, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        let i3 = data9.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data9[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err26 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema28.properties.remove, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      }
+    }
+  } else {
+    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.type, parentSchema: schema28, data };
+    if (vErrors === null) {
+      vErrors = [err27];
+    } else {
+      vErrors.push(err27);
+    }
+    errors++;
+  }
+  validate20.errors = vErrors;
+  return errors === 0;
+}
+function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.kind === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema29.required, parentSchema: schema29, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.name === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema29.required, parentSchema: schema29, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "destination_ids")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26, data };
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema29, data };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -47838,7 +49927,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.kind !== void 0) {
       let data0 = data.kind;
       if ("EventSubscription" !== data0) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "EventSubscription" }, message: "must be equal to constant", schema: "EventSubscription", parentSchema: schema26.properties.kind, data: data0 };
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "EventSubscription" }, message: "must be equal to constant", schema: "EventSubscription", parentSchema: schema29.properties.kind, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -47851,7 +49940,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.name;
       if (typeof data1 === "string") {
         if (!pattern0.test(data1)) {
-          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.name, data: data1 };
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema29.properties.name, data: data1 };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -47860,7 +49949,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.name.type, parentSchema: schema26.properties.name, data: data1 };
+        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema29.properties.name.type, parentSchema: schema29.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -47872,7 +49961,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.moved_from !== void 0) {
       let data2 = data.moved_from;
       if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema26.properties.moved_from.type }, message: "must be string,array", schema: schema26.properties.moved_from.type, parentSchema: schema26.properties.moved_from, data: data2 };
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema29.properties.moved_from.type }, message: "must be string,array", schema: schema29.properties.moved_from.type, parentSchema: schema29.properties.moved_from, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -47882,7 +49971,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data2 === "string") {
         if (!pattern1.test(data2)) {
-          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from, data: data2 };
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema29.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -47893,7 +49982,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (Array.isArray(data2)) {
         if (data2.length < 1) {
-          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.moved_from, data: data2 };
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema29.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -47906,7 +49995,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (!pattern1.test(data3)) {
-              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from.items, data: data3 };
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema29.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -47915,7 +50004,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.moved_from.items.type, parentSchema: schema26.properties.moved_from.items, data: data3 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema29.properties.moved_from.items.type, parentSchema: schema29.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -47935,7 +50024,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema26.properties.moved_from, data: data2 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema29.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -47953,7 +50042,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       let data4 = data.description;
       if (typeof data4 === "string") {
         if (func2(data4) > 255) {
-          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema26.properties.description, data: data4 };
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema29.properties.description, data: data4 };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -47962,7 +50051,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.description.type, parentSchema: schema26.properties.description, data: data4 };
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema29.properties.description.type, parentSchema: schema29.properties.description, data: data4 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -47974,7 +50063,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data5 = data.metadata;
       if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.metadata.type, parentSchema: schema26.properties.metadata, data: data5 };
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema29.properties.metadata.type, parentSchema: schema29.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -47990,8 +50079,8 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len1; i2++) {
           let data7 = data6[i2];
           if (typeof data7 === "string") {
-            if (!pattern43.test(data7)) {
-              const err15 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/pattern", keyword: "pattern", params: { pattern: "^ed_[A-Za-z0-9]+$" }, message: 'must match pattern "^ed_[A-Za-z0-9]+$"', schema: "^ed_[A-Za-z0-9]+$", parentSchema: schema26.properties.destination_ids.items, data: data7 };
+            if (!pattern46.test(data7)) {
+              const err15 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/pattern", keyword: "pattern", params: { pattern: "^ed_[A-Za-z0-9]+$" }, message: 'must match pattern "^ed_[A-Za-z0-9]+$"', schema: "^ed_[A-Za-z0-9]+$", parentSchema: schema29.properties.destination_ids.items, data: data7 };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -48000,7 +50089,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err16 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.destination_ids.items.type, parentSchema: schema26.properties.destination_ids.items, data: data7 };
+            const err16 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema29.properties.destination_ids.items.type, parentSchema: schema29.properties.destination_ids.items, data: data7 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -48020,7 +50109,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices1[item1] == "number") {
               j1 = indices1[item1];
-              const err17 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema26.properties.destination_ids, data: data6 };
+              const err17 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema29.properties.destination_ids, data: data6 };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -48033,7 +50122,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err18 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.destination_ids.type, parentSchema: schema26.properties.destination_ids, data: data6 };
+        const err18 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema29.properties.destination_ids.type, parentSchema: schema29.properties.destination_ids, data: data6 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -48043,7 +50132,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.type, parentSchema: schema26, data };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema29.type, parentSchema: schema29, data };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -48059,7 +50148,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.kind === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema27.required, parentSchema: schema27, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema30.required, parentSchema: schema30, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -48068,7 +50157,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema27.required, parentSchema: schema27, data };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema30.required, parentSchema: schema30, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -48077,7 +50166,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.subscription_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "subscription_id" }, message: "must have required property 'subscription_id'", schema: schema27.required, parentSchema: schema27, data };
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "subscription_id" }, message: "must have required property 'subscription_id'", schema: schema30.required, parentSchema: schema30, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -48086,7 +50175,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.types === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "types" }, message: "must have required property 'types'", schema: schema27.required, parentSchema: schema27, data };
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "types" }, message: "must have required property 'types'", schema: schema30.required, parentSchema: schema30, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -48096,7 +50185,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     }
     for (const key0 in data) {
       if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "subscription_id" || key0 === "types")) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema27, data };
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema30, data };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -48108,7 +50197,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.kind !== void 0) {
       let data0 = data.kind;
       if ("EventSources" !== data0) {
-        const err5 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "EventSources" }, message: "must be equal to constant", schema: "EventSources", parentSchema: schema27.properties.kind, data: data0 };
+        const err5 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "EventSources" }, message: "must be equal to constant", schema: "EventSources", parentSchema: schema30.properties.kind, data: data0 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -48121,7 +50210,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.name;
       if (typeof data1 === "string") {
         if (!pattern0.test(data1)) {
-          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.name, data: data1 };
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema30.properties.name, data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -48130,7 +50219,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.name.type, parentSchema: schema27.properties.name, data: data1 };
+        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.properties.name.type, parentSchema: schema30.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -48142,7 +50231,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.moved_from !== void 0) {
       let data2 = data.moved_from;
       if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema27.properties.moved_from.type }, message: "must be string,array", schema: schema27.properties.moved_from.type, parentSchema: schema27.properties.moved_from, data: data2 };
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema30.properties.moved_from.type }, message: "must be string,array", schema: schema30.properties.moved_from.type, parentSchema: schema30.properties.moved_from, data: data2 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -48152,7 +50241,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data2 === "string") {
         if (!pattern1.test(data2)) {
-          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.moved_from, data: data2 };
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema30.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -48163,7 +50252,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (Array.isArray(data2)) {
         if (data2.length < 1) {
-          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.moved_from, data: data2 };
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema30.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -48176,7 +50265,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (!pattern1.test(data3)) {
-              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.moved_from.items, data: data3 };
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema30.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -48185,7 +50274,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.moved_from.items.type, parentSchema: schema27.properties.moved_from.items, data: data3 };
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.properties.moved_from.items.type, parentSchema: schema30.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -48205,7 +50294,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema27.properties.moved_from, data: data2 };
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema30.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -48223,7 +50312,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       let data4 = data.subscription_id;
       if (typeof data4 === "string") {
         if (func2(data4) < 1) {
-          const err14 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema27.properties.subscription_id, data: data4 };
+          const err14 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema30.properties.subscription_id, data: data4 };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -48232,7 +50321,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err15 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.subscription_id.type, parentSchema: schema27.properties.subscription_id, data: data4 };
+        const err15 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.properties.subscription_id.type, parentSchema: schema30.properties.subscription_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -48245,7 +50334,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       let data5 = data.types;
       if (Array.isArray(data5)) {
         if (data5.length < 1) {
-          const err16 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.types, data: data5 };
+          const err16 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema30.properties.types, data: data5 };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -48257,8 +50346,8 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len1; i2++) {
           let data6 = data5[i2];
           if (typeof data6 === "string") {
-            if (!pattern47.test(data6)) {
-              const err17 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*\\.v[0-9]+$" }, message: 'must match pattern "^[a-z][a-z0-9_]*\\.v[0-9]+$"', schema: "^[a-z][a-z0-9_]*\\.v[0-9]+$", parentSchema: schema27.properties.types.items, data: data6 };
+            if (!pattern50.test(data6)) {
+              const err17 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*\\.v[0-9]+$" }, message: 'must match pattern "^[a-z][a-z0-9_]*\\.v[0-9]+$"', schema: "^[a-z][a-z0-9_]*\\.v[0-9]+$", parentSchema: schema30.properties.types.items, data: data6 };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -48267,7 +50356,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err18 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.types.items.type, parentSchema: schema27.properties.types.items, data: data6 };
+            const err18 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.properties.types.items.type, parentSchema: schema30.properties.types.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -48287,7 +50376,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices1[item1] == "number") {
               j1 = indices1[item1];
-              const err19 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema27.properties.types, data: data5 };
+              const err19 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema30.properties.types, data: data5 };
               if (vErrors === null) {
                 vErrors = [err19];
               } else {
@@ -48300,7 +50389,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err20 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema27.properties.types.type, parentSchema: schema27.properties.types, data: data5 };
+        const err20 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema30.properties.types.type, parentSchema: schema30.properties.types, data: data5 };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -48310,7 +50399,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.type, parentSchema: schema27, data };
+    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema30.type, parentSchema: schema30, data };
     if (vErrors === null) {
       vErrors = [err21];
     } else {
@@ -48327,7 +50416,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "stack" || key0 === "api_url" || key0 === "concurrency" || key0 === "max_deletes" || key0 === "max_deletes_per_kind" || key0 === "adopt" || key0 === "retry_budget" || key0 === "api_key")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema28, data };
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -48340,7 +50429,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data0 = data.stack;
       if (typeof data0 === "string") {
         if (!pattern0.test(data0)) {
-          const err1 = { instancePath: instancePath + "/stack", schemaPath: "#/properties/stack/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema28.properties.stack, data: data0 };
+          const err1 = { instancePath: instancePath + "/stack", schemaPath: "#/properties/stack/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema31.properties.stack, data: data0 };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -48349,7 +50438,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err2 = { instancePath: instancePath + "/stack", schemaPath: "#/properties/stack/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.stack.type, parentSchema: schema28.properties.stack, data: data0 };
+        const err2 = { instancePath: instancePath + "/stack", schemaPath: "#/properties/stack/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.stack.type, parentSchema: schema31.properties.stack, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -48362,7 +50451,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.api_url;
       if (typeof data1 === "string") {
         if (!formats8(data1)) {
-          const err3 = { instancePath: instancePath + "/api_url", schemaPath: "#/properties/api_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"', schema: "uri", parentSchema: schema28.properties.api_url, data: data1 };
+          const err3 = { instancePath: instancePath + "/api_url", schemaPath: "#/properties/api_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"', schema: "uri", parentSchema: schema31.properties.api_url, data: data1 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -48371,7 +50460,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/api_url", schemaPath: "#/properties/api_url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.api_url.type, parentSchema: schema28.properties.api_url, data: data1 };
+        const err4 = { instancePath: instancePath + "/api_url", schemaPath: "#/properties/api_url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.api_url.type, parentSchema: schema31.properties.api_url, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -48383,7 +50472,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.concurrency !== void 0) {
       let data2 = data.concurrency;
       if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err5 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.concurrency.type, parentSchema: schema28.properties.concurrency, data: data2 };
+        const err5 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.concurrency.type, parentSchema: schema31.properties.concurrency, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -48393,7 +50482,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data2 == "number" && isFinite(data2)) {
         if (data2 > 256 || isNaN(data2)) {
-          const err6 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/maximum", keyword: "maximum", params: { comparison: "<=", limit: 256 }, message: "must be <= 256", schema: 256, parentSchema: schema28.properties.concurrency, data: data2 };
+          const err6 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/maximum", keyword: "maximum", params: { comparison: "<=", limit: 256 }, message: "must be <= 256", schema: 256, parentSchema: schema31.properties.concurrency, data: data2 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -48402,7 +50491,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         if (data2 < 1 || isNaN(data2)) {
-          const err7 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema28.properties.concurrency, data: data2 };
+          const err7 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema31.properties.concurrency, data: data2 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -48415,7 +50504,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.max_deletes !== void 0) {
       let data3 = data.max_deletes;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err8 = { instancePath: instancePath + "/max_deletes", schemaPath: "#/properties/max_deletes/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.max_deletes.type, parentSchema: schema28.properties.max_deletes, data: data3 };
+        const err8 = { instancePath: instancePath + "/max_deletes", schemaPath: "#/properties/max_deletes/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.max_deletes.type, parentSchema: schema31.properties.max_deletes, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -48425,7 +50514,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data3 == "number" && isFinite(data3)) {
         if (data3 < 0 || isNaN(data3)) {
-          const err9 = { instancePath: instancePath + "/max_deletes", schemaPath: "#/properties/max_deletes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema28.properties.max_deletes, data: data3 };
+          const err9 = { instancePath: instancePath + "/max_deletes", schemaPath: "#/properties/max_deletes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.max_deletes, data: data3 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -48441,7 +50530,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key1 in data4) {
           const _errs13 = errors;
           if (!(key1 === "IPPolicy" || key1 === "IPPolicyRule" || key1 === "CertificateAuthority" || key1 === "TLSCertificate" || key1 === "TunnelGroupBackend" || key1 === "HTTPResponseBackend" || key1 === "TCPEdge" || key1 === "TLSEdge" || key1 === "HTTPSEdge" || key1 === "HTTPSEdgeRoute" || key1 === "RouteResponseHeaders" || key1 === "EventSubscription" || key1 === "EventSources")) {
-            const err10 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/propertyNames/enum", keyword: "enum", params: { allowedValues: schema28.properties.max_deletes_per_kind.propertyNames.enum }, message: "must be equal to one of the allowed values", schema: schema28.properties.max_deletes_per_kind.propertyNames.enum, parentSchema: schema28.properties.max_deletes_per_kind.propertyNames, data: key1, propertyName: key1 };
+            const err10 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/propertyNames/enum", keyword: "enum", params: { allowedValues: schema31.properties.max_deletes_per_kind.propertyNames.enum }, message: "must be equal to one of the allowed values", schema: schema31.properties.max_deletes_per_kind.propertyNames.enum, parentSchema: schema31.properties.max_deletes_per_kind.propertyNames, data: key1, propertyName: key1 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -48451,7 +50540,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           var valid1 = _errs13 === errors;
           if (!valid1) {
-            const err11 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema28.properties.max_deletes_per_kind.propertyNames, parentSchema: schema28.properties.max_deletes_per_kind, data: data4 };
+            const err11 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema31.properties.max_deletes_per_kind.propertyNames, parentSchema: schema31.properties.max_deletes_per_kind, data: data4 };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -48463,7 +50552,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key2 in data4) {
           let data5 = data4[key2];
           if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-            const err12 = { instancePath: instancePath + "/max_deletes_per_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/max_deletes_per_kind/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.max_deletes_per_kind.additionalProperties.type, parentSchema: schema28.properties.max_deletes_per_kind.additionalProperties, data: data5 };
+            const err12 = { instancePath: instancePath + "/max_deletes_per_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/max_deletes_per_kind/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.max_deletes_per_kind.additionalProperties.type, parentSchema: schema31.properties.max_deletes_per_kind.additionalProperties, data: data5 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -48473,7 +50562,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data5 == "number" && isFinite(data5)) {
             if (data5 < 0 || isNaN(data5)) {
-              const err13 = { instancePath: instancePath + "/max_deletes_per_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/max_deletes_per_kind/additionalProperties/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema28.properties.max_deletes_per_kind.additionalProperties, data: data5 };
+              const err13 = { instancePath: instancePath + "/max_deletes_per_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/max_deletes_per_kind/additionalProperties/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.max_deletes_per_kind.additionalProperties, data: data5 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -48484,7 +50573,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err14 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.properties.max_deletes_per_kind.type, parentSchema: schema28.properties.max_deletes_per_kind, data: data4 };
+        const err14 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.max_deletes_per_kind.type, parentSchema: schema31.properties.max_deletes_per_kind, data: data4 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -48496,7 +50585,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.adopt !== void 0) {
       let data6 = data.adopt;
       if (typeof data6 !== "boolean") {
-        const err15 = { instancePath: instancePath + "/adopt", schemaPath: "#/properties/adopt/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema28.properties.adopt.type, parentSchema: schema28.properties.adopt, data: data6 };
+        const err15 = { instancePath: instancePath + "/adopt", schemaPath: "#/properties/adopt/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema31.properties.adopt.type, parentSchema: schema31.properties.adopt, data: data6 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -48508,7 +50597,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.retry_budget !== void 0) {
       let data7 = data.retry_budget;
       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
-        const err16 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.retry_budget.type, parentSchema: schema28.properties.retry_budget, data: data7 };
+        const err16 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.retry_budget.type, parentSchema: schema31.properties.retry_budget, data: data7 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -48518,7 +50607,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data7 == "number" && isFinite(data7)) {
         if (data7 > 3600 || isNaN(data7)) {
-          const err17 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600", schema: 3600, parentSchema: schema28.properties.retry_budget, data: data7 };
+          const err17 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600", schema: 3600, parentSchema: schema31.properties.retry_budget, data: data7 };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
@@ -48527,7 +50616,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         if (data7 < 0 || isNaN(data7)) {
-          const err18 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema28.properties.retry_budget, data: data7 };
+          const err18 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.retry_budget, data: data7 };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -48538,7 +50627,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.api_key !== void 0) {
-      const err19 = { instancePath: instancePath + "/api_key", schemaPath: "#/properties/api_key/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema28.properties.api_key.not, parentSchema: schema28.properties.api_key, data: data.api_key };
+      const err19 = { instancePath: instancePath + "/api_key", schemaPath: "#/properties/api_key/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema31.properties.api_key.not, parentSchema: schema31.properties.api_key, data: data.api_key };
       if (vErrors === null) {
         vErrors = [err19];
       } else {
@@ -48547,7 +50636,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.type, parentSchema: schema28, data };
+    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
     if (vErrors === null) {
       vErrors = [err20];
     } else {
@@ -48563,7 +50652,7 @@ function compileSchema(key) {
   if (!validate) throw new Error(`no precompiled validator for ${key}`);
   return validate;
 }
-var IPPolicy, schema11, pattern0, pattern1, func2, IPPolicyRule, schema12, formats0, CertificateAuthority, schema13, schema14, pattern9, TLSCertificate, schema15, schema16, TunnelGroupBackend, schema18, HTTPResponseBackend, schema19, schema20, pattern22, TCPEdge, schema21, func13, formats2, TLSEdge, schema22, HTTPSEdge, schema23, HTTPSEdgeRoute, schema24, RouteResponseHeaders, schema25, EventSubscription, schema26, pattern43, EventSources, schema27, pattern47, project, schema28, formats8, VALIDATORS;
+var IPPolicy, schema11, pattern0, pattern1, func2, IPPolicyRule, schema12, formats0, CertificateAuthority, schema13, schema14, pattern9, TLSCertificate, schema15, schema16, TunnelGroupBackend, schema18, HTTPResponseBackend, schema19, schema20, pattern22, TCPEdge, schema21, schema22, func13, formats2, TLSEdge, schema23, schema24, HTTPSEdge, schema25, HTTPSEdgeRoute, schema26, schema27, RouteResponseHeaders, schema28, EventSubscription, schema29, pattern46, EventSources, schema30, pattern50, project, schema31, formats8, VALIDATORS;
 var init_schema_compile = __esm({
   "src/manifest/schema-compile.ts"() {
     "use strict";
@@ -48590,32 +50679,53 @@ var init_schema_compile = __esm({
     schema20 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
     pattern22 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
     TCPEdge = validate16;
-    schema21 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TCPEdge", "description": "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TCPEdge", "description": "Always TCPEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema21 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TCPEdge", "description": "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TCPEdge", "description": "Always TCPEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "traffic_policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "value": { "description": "The policy document (on_tcp_connect): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.", "if": { "type": "object", "propertyNames": { "not": { "enum": ["file", "env"] } } }, "then": { "type": "object", "properties": { "on_tcp_connect": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on tcp connect." } }, "additionalProperties": false }, "else": { "$ref": "#/definitions/secret" } } }, "required": ["value"], "additionalProperties": false, "description": "Traffic policy: a document of phases, each a list of rules with expressions and actions." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema22 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
     func13 = Object.prototype.hasOwnProperty;
     formats2 = AJV_FORMATS.hostport;
     TLSEdge = validate17;
-    schema22 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSEdge", "description": "A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TLSEdge", "description": "Always TLSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "terminate_at": { "type": ["string", "null"], "enum": ["edge", "upstream", null], "description": "Where TLS ends (default edge)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "Where TLS is terminated, and the minimum version when at the edge." } }, "required": ["kind", "name"], "additionalProperties": false, "if": { "type": "object", "properties": { "tls_termination": { "type": "object", "properties": { "terminate_at": { "const": "upstream" } }, "required": ["terminate_at"] } }, "required": ["tls_termination"] }, "then": { "properties": { "mutual_tls": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "tls_termination": { "type": "object", "properties": { "min_version": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "must be unset when terminate_at is upstream" } } } } }, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema23 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSEdge", "description": "A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TLSEdge", "description": "Always TLSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "traffic_policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "value": { "description": "The policy document (on_tcp_connect): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.", "if": { "type": "object", "propertyNames": { "not": { "enum": ["file", "env"] } } }, "then": { "type": "object", "properties": { "on_tcp_connect": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on tcp connect." } }, "additionalProperties": false }, "else": { "$ref": "#/definitions/secret" } } }, "required": ["value"], "additionalProperties": false, "description": "Traffic policy: a document of phases, each a list of rules with expressions and actions." }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "terminate_at": { "type": ["string", "null"], "enum": ["edge", "upstream", null], "description": "Where TLS ends (default edge)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "Where TLS is terminated, and the minimum version when at the edge." } }, "required": ["kind", "name"], "additionalProperties": false, "if": { "type": "object", "properties": { "tls_termination": { "type": "object", "properties": { "terminate_at": { "const": "upstream" } }, "required": ["terminate_at"] } }, "required": ["tls_termination"] }, "then": { "properties": { "mutual_tls": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "traffic_policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "tls_termination": { "type": "object", "properties": { "min_version": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "must be unset when terminate_at is upstream" } } } } }, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema24 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
     HTTPSEdge = validate18;
-    schema23 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdge", "description": "An HTTPS edge; its routes are HTTPSEdgeRoute documents.", "type": "object", "properties": { "kind": { "const": "HTTPSEdge", "description": "Always HTTPSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "The minimum TLS version the edge accepts." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema25 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdge", "description": "An HTTPS edge; its routes are HTTPSEdgeRoute documents.", "type": "object", "properties": { "kind": { "const": "HTTPSEdge", "description": "Always HTTPSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "The minimum TLS version the edge accepts." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     HTTPSEdgeRoute = validate19;
-    schema24 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdgeRoute", "description": "A route of an HTTPS edge, matching requests by path.", "type": "object", "properties": { "kind": { "const": "HTTPSEdgeRoute", "description": "Always HTTPSEdgeRoute." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "match_type": { "type": "string", "enum": ["exact_path", "path_prefix"] }, "match": { "type": "string", "minLength": 1, "description": "The path, or path prefix, requests must have." }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." } }, "required": ["kind", "name", "edge_id", "match_type", "match"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema26 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdgeRoute", "description": "A route of an HTTPS edge, matching requests by path.", "type": "object", "properties": { "kind": { "const": "HTTPSEdgeRoute", "description": "Always HTTPSEdgeRoute." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "match_type": { "type": "string", "enum": ["exact_path", "path_prefix"] }, "match": { "type": "string", "minLength": 1, "description": "The path, or path prefix, requests must have." }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "traffic_policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "value": { "description": "The policy document (on_tcp_connect, on_http_request, on_http_response): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.", "if": { "type": "object", "propertyNames": { "not": { "enum": ["file", "env"] } } }, "then": { "type": "object", "properties": { "on_tcp_connect": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on tcp connect." }, "on_http_request": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on http request." }, "on_http_response": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on http response." } }, "additionalProperties": false }, "else": { "$ref": "#/definitions/secret" } } }, "required": ["value"], "additionalProperties": false, "description": "Traffic policy: a document of phases, each a list of rules with expressions and actions." } }, "required": ["kind", "name", "edge_id", "match_type", "match"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema27 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
     RouteResponseHeaders = validate20;
-    schema25 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops RouteResponseHeaders", "description": "The response-headers module of one HTTPS edge route.", "type": "object", "properties": { "kind": { "const": "RouteResponseHeaders", "description": "Always RouteResponseHeaders." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "route_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdgeRoute in these manifests, or a literal id (edghtsrt_...)." }, "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "add": { "type": ["object", "null"], "description": "Headers added to responses, name to value.", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "remove": { "type": ["array", "null"], "description": "Header names removed from responses.", "items": { "type": "string", "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "uniqueItems": true } }, "required": ["kind", "name", "edge_id", "route_id"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops RouteResponseHeaders", "description": "The response-headers module of one HTTPS edge route.", "type": "object", "properties": { "kind": { "const": "RouteResponseHeaders", "description": "Always RouteResponseHeaders." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "route_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdgeRoute in these manifests, or a literal id (edghtsrt_...)." }, "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "add": { "type": ["object", "null"], "description": "Headers added to responses, name to value.", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "remove": { "type": ["array", "null"], "description": "Header names removed from responses.", "items": { "type": "string", "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "uniqueItems": true } }, "required": ["kind", "name", "edge_id", "route_id"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
     EventSubscription = validate21;
-    schema26 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSubscription", "description": "An event subscription; its event types are an EventSources document.", "type": "object", "properties": { "kind": { "const": "EventSubscription", "description": "Always EventSubscription." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "destination_ids": { "type": "array", "items": { "type": "string", "pattern": "^ed_[A-Za-z0-9]+$", "errorMessage": "must be an event destination id (ed_...)" }, "uniqueItems": true } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-    pattern43 = new RegExp("^ed_[A-Za-z0-9]+$", "u");
+    schema29 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSubscription", "description": "An event subscription; its event types are an EventSources document.", "type": "object", "properties": { "kind": { "const": "EventSubscription", "description": "Always EventSubscription." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "destination_ids": { "type": "array", "items": { "type": "string", "pattern": "^ed_[A-Za-z0-9]+$", "errorMessage": "must be an event destination id (ed_...)" }, "uniqueItems": true } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    pattern46 = new RegExp("^ed_[A-Za-z0-9]+$", "u");
     EventSources = validate22;
-    schema27 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-    pattern47 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
+    schema30 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+    pattern50 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
     project = validate23;
-    schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 10)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
+    schema31 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 10)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
     formats8 = AJV_FORMATS.uri;
     VALIDATORS = { "IPPolicy": IPPolicy, "IPPolicyRule": IPPolicyRule, "CertificateAuthority": CertificateAuthority, "TLSCertificate": TLSCertificate, "TunnelGroupBackend": TunnelGroupBackend, "HTTPResponseBackend": HTTPResponseBackend, "TCPEdge": TCPEdge, "TLSEdge": TLSEdge, "HTTPSEdge": HTTPSEdge, "HTTPSEdgeRoute": HTTPSEdgeRoute, "RouteResponseHeaders": RouteResponseHeaders, "EventSubscription": EventSubscription, "EventSources": EventSources, "project": project };
   }
 });
 
 // src/manifest/schema-modules.ts
-var MIN_VERSIONS, backendModule, ipRestrictionModule, mutualTlsModule, minVersion2, tlsTerminationModule, httpsTlsTerminationModule, policyAction, policyRule2, policyModule, notWithUpstream, upstreamTermination;
+function trafficPolicyModule(phases) {
+  const document = object(
+    Object.fromEntries(phases.map((p) => [p, unsettable({ type: "array", items: trafficPolicyRule, description: `Rules run ${p.replace(/_/g, " ")}.` })]))
+  );
+  return unsettable({
+    ...object({
+      enabled: enabled2,
+      // A mapping other than {file}/{env} is the document itself; anything else is its text or where to read it.
+      value: {
+        description: `The policy document (${phases.join(", ")}): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.`,
+        if: { type: "object", propertyNames: { not: { enum: ["file", "env"] } } },
+        then: document,
+        else: { $ref: SECRET_REF }
+      }
+    }, ["value"]),
+    description: "Traffic policy: a document of phases, each a list of rules with expressions and actions."
+  });
+}
+var MIN_VERSIONS, backendModule, ipRestrictionModule, mutualTlsModule, minVersion2, tlsTerminationModule, httpsTlsTerminationModule, policyAction, policyRule2, policyModule, TCP_PHASES, HTTP_PHASES, trafficPolicyRule, notWithUpstream, upstreamTermination;
 var init_schema_modules = __esm({
   "src/manifest/schema-modules.ts"() {
     "use strict";
@@ -48669,6 +50779,16 @@ var init_schema_modules = __esm({
       }),
       description: "Traffic policy: inbound and outbound rules, each with expressions and actions."
     });
+    TCP_PHASES = ["on_tcp_connect"];
+    HTTP_PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
+    trafficPolicyRule = object(
+      {
+        name: { type: "string", minLength: 1 },
+        expressions: { type: "array", items: { type: "string", minLength: 1 }, description: "CEL expressions selecting the traffic." },
+        actions: { type: "array", items: policyAction, minItems: 1, description: "What is done, in order." }
+      },
+      ["actions"]
+    );
     notWithUpstream = { not: NOT_NULL, errorMessage: "is not allowed when tls_termination.terminate_at is upstream" };
     upstreamTermination = {
       if: {
@@ -48682,6 +50802,7 @@ var init_schema_modules = __esm({
         properties: {
           mutual_tls: notWithUpstream,
           policy: notWithUpstream,
+          traffic_policy: notWithUpstream,
           tls_termination: {
             type: "object",
             properties: { min_version: { not: NOT_NULL, errorMessage: "must be unset when terminate_at is upstream" } }
@@ -48730,7 +50851,14 @@ var init_schema_kinds = __esm({
     init_schema_parts();
     init_pointer();
     common = { description, metadata };
-    edgeCommon = { ...common, hostports, backend: backendModule, ip_restriction: ipRestrictionModule, policy: policyModule };
+    edgeCommon = {
+      ...common,
+      hostports,
+      backend: backendModule,
+      ip_restriction: ipRestrictionModule,
+      policy: policyModule,
+      traffic_policy: trafficPolicyModule(TCP_PHASES)
+    };
     SOURCES = {
       TCPEdge: kindSchema("TCPEdge", "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", edgeCommon, []),
       TLSEdge: kindSchema(
@@ -48755,7 +50883,8 @@ var init_schema_kinds = __esm({
           match: { type: "string", minLength: 1, description: "The path, or path prefix, requests must have." },
           ...common,
           backend: backendModule,
-          ip_restriction: ipRestrictionModule
+          ip_restriction: ipRestrictionModule,
+          traffic_policy: trafficPolicyModule(HTTP_PHASES)
         },
         ["edge_id", "match_type", "match"]
       ),
@@ -48859,7 +50988,7 @@ var init_schema_kinds = __esm({
 
 // src/manifest/validators.ts
 function findSecrets(schema2, pointer = "") {
-  if (schema2.$ref === SECRET_REF) return [pointer];
+  if (schema2.$ref === SECRET_REF || schema2.else?.$ref === SECRET_REF) return [pointer];
   const found = [];
   const props = schema2.properties;
   for (const [key, sub] of Object.entries(props ?? {})) found.push(...findSecrets(sub, childPointer(pointer, key)));
@@ -49037,7 +51166,7 @@ var init_load = __esm({
     init_parse_file();
     init_project_file();
     init_positions();
-    yieldToEventLoop = () => new Promise((resolve5) => setImmediate(resolve5));
+    yieldToEventLoop = () => new Promise((resolve6) => setImmediate(resolve6));
   }
 });
 
@@ -49672,20 +51801,142 @@ var init_pipeline = __esm({
   }
 });
 
+// src/cli/settings.ts
+function addSharedOptions(cmd) {
+  return cmd.addOption(new Option("--api-url <url>", "service URL [env EDGEOPS_API_URL, edgeops.yaml api_url]")).addOption(new Option("--api-key <key>", "service API key [env EDGEOPS_API_KEY]")).addOption(new Option("--stack <name>", `stack whose resources this run manages [env EDGEOPS_STACK, edgeops.yaml stack, default "${DEFAULT_STACK}"]`)).addOption(new Option("--concurrency <n>", `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`)).addOption(new Option("--retry-budget <seconds>", `keep retrying this long while the service is unreachable (refused or reset connections, 502, 503), e.g. during a restart; 0 fails fast [env EDGEOPS_RETRY_BUDGET, edgeops.yaml retry_budget, default ${DEFAULT_RETRY_BUDGET}]`)).addOption(new Option("--timeout <seconds>", `seconds one request waits for the service's answer [env EDGEOPS_TIMEOUT, default ${DEFAULT_TIMEOUT_SECONDS}]`)).addOption(new Option("--local", "use the embedded service on .edgeops/local.db next to the manifests")).addOption(new Option("--no-color", "no colour in the output (also NO_COLOR)"));
+}
+function addAdoptOptions(cmd) {
+  return cmd.addOption(new Option("--adopt", "match resources without an ownership marker to documents by natural key and adopt them instead of creating copies [env EDGEOPS_ADOPT, edgeops.yaml adopt, default false]")).addOption(new Option("--no-adopt", "do not adopt, even if EDGEOPS_ADOPT or edgeops.yaml says so"));
+}
+function pick(...candidates) {
+  for (const [value, from] of candidates) if (value !== void 0 && value !== "") return { value, from };
+  return void 0;
+}
+function shownValue(value) {
+  const text = String(value);
+  return text.length <= ECHO_MAX ? JSON.stringify(value) : `a value of ${text.length} characters (not shown: it may be a secret)`;
+}
+function integerSetting(value, from, what, min, max) {
+  const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${from}: ${what} must be an integer from ${min} to ${max}, got ${shownValue(value)}`);
+  }
+  return n;
+}
+function parseConcurrency(source) {
+  return source ? integerSetting(source.value, source.from, "concurrency", 1, 256) : DEFAULT_CONCURRENCY;
+}
+function parseTimeout(source) {
+  if (!source) return DEFAULT_TIMEOUT_SECONDS * 1e3;
+  const seconds2 = /^\d+(\.\d+)?$/.test(source.value.trim()) ? Number(source.value) : NaN;
+  if (!(seconds2 > 0 && seconds2 <= 3600)) {
+    throw new ConfigError(`${source.from}: timeout must be a number of seconds above 0 and at most 3600, got ${shownValue(source.value)}`);
+  }
+  return Math.round(seconds2 * 1e3);
+}
+function parseStack(source) {
+  if (!source) return DEFAULT_STACK;
+  if (!new RegExp(NAME_PATTERN).test(source.value)) {
+    throw new ConfigError(`${source.from}: stack must be lower-case letters, digits and "-", at most 64 characters, got ${shownValue(source.value)}`);
+  }
+  return source.value;
+}
+function parseUrl(source) {
+  if (!source) return void 0;
+  const looksLikeUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source.value) && !source.value.includes("@");
+  const shown = looksLikeUrl ? JSON.stringify(source.value) : shownValue(source.value);
+  let url;
+  try {
+    url = new URL(source.value);
+  } catch {
+    throw new ConfigError(`${source.from}: not a URL: ${shown}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`${source.from}: the API URL must be http or https, got ${shown}`);
+  }
+  return source.value.replace(/\/+$/, "");
+}
+function parseApiKey(source) {
+  if (!source) return void 0;
+  if (!/^[\x21-\x7e]+$/.test(source.value)) {
+    throw new ConfigError(`${source.from}: the API key has whitespace, a control character or a non-ASCII character in it (a trailing newline?); the key is not shown`);
+  }
+  return source.value;
+}
+function parseAdopt(source) {
+  if (!source) return false;
+  if (typeof source.value === "boolean") return source.value;
+  const value = source.value.trim().toLowerCase();
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new ConfigError(`${source.from}: must be true or false, got ${shownValue(source.value)}`);
+}
+function pickRetryBudget(flags, env, config, file) {
+  const source = pick([flags.retryBudget, "--retry-budget"], [env.EDGEOPS_RETRY_BUDGET, "EDGEOPS_RETRY_BUDGET"], [config.retry_budget, `${file}: retry_budget`]);
+  return source ? integerSetting(source.value, source.from, "retry budget (seconds)", 0, 3600) : DEFAULT_RETRY_BUDGET;
+}
+function colorEnabled(flag, env, isTTY) {
+  return flag && isTTY && !env.NO_COLOR;
+}
+function resolveStack(flag, env, config) {
+  const file = config.file ?? "edgeops.yaml";
+  return parseStack(pick([flag, "--stack"], [env.EDGEOPS_STACK, "EDGEOPS_STACK"], [config.stack, `${file}: stack`]));
+}
+function resolveSettings(flags, env, config, stdoutIsTTY) {
+  const file = config.file ?? "edgeops.yaml";
+  if (flags.local && (flags.apiUrl !== void 0 || flags.apiKey !== void 0)) {
+    throw new ConfigError("--local runs the embedded service: it cannot be combined with --api-url or --api-key");
+  }
+  const local = flags.local === true;
+  return {
+    stack: resolveStack(flags.stack, env, config),
+    concurrency: parseConcurrency(pick(
+      [flags.concurrency, "--concurrency"],
+      [env.EDGEOPS_CONCURRENCY, "EDGEOPS_CONCURRENCY"],
+      [config.concurrency, `${file}: concurrency`]
+    )),
+    retryBudgetMs: 1e3 * pickRetryBudget(flags, env, config, file),
+    timeoutMs: parseTimeout(pick([flags.timeout, "--timeout"], [env.EDGEOPS_TIMEOUT, "EDGEOPS_TIMEOUT"])),
+    local,
+    // With --local the environment's and the file's service are ignored: the run is against the embedded one.
+    apiUrl: local ? void 0 : parseUrl(pick([flags.apiUrl, "--api-url"], [env.EDGEOPS_API_URL, "EDGEOPS_API_URL"], [config.api_url, `${file}: api_url`])),
+    apiKey: local ? void 0 : parseApiKey(pick([flags.apiKey, "--api-key"], [env.EDGEOPS_API_KEY, "EDGEOPS_API_KEY"])),
+    color: colorEnabled(flags.color, env, stdoutIsTTY),
+    adopt: parseAdopt(pick([flags.adopt, flags.adopt ? "--adopt" : "--no-adopt"], [env.EDGEOPS_ADOPT, "EDGEOPS_ADOPT"], [config.adopt, `${file}: adopt`]))
+  };
+}
+var DEFAULT_STACK, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, DEFAULT_TIMEOUT_SECONDS, ECHO_MAX;
+var init_settings = __esm({
+  "src/cli/settings.ts"() {
+    "use strict";
+    init_esm();
+    init_errors();
+    init_schema_parts();
+    DEFAULT_STACK = "default";
+    DEFAULT_CONCURRENCY = 10;
+    DEFAULT_RETRY_BUDGET = 60;
+    DEFAULT_TIMEOUT_SECONDS = 30;
+    ECHO_MAX = 15;
+  }
+});
+
 // src/cli/commands/validate.ts
 var validate_exports = {};
 __export(validate_exports, {
   registerValidate: () => registerValidate
 });
 function registerValidate(program2, ctx2, done) {
-  program2.command("validate").description("check manifests: YAML, schemas, names and references (no network)").argument("<paths...>", "manifest files or directories (every *.yaml/*.yml under them)").addHelpText("after", `
+  const cmd = program2.command("validate").description("check manifests: YAML, schemas, names and references (no network)").argument("<paths...>", "manifest files or directories (every *.yaml/*.yml under them)");
+  addSharedOptions(cmd).addHelpText("after", `
 Exit codes: 0 valid, 1 invalid (every problem is printed as file:line:col: Kind/name: message).
+The service options (--api-url, --api-key, --local, --timeout) are accepted and checked, but no request is made.
 
 Examples:
   $ edgeops validate examples/basic
-  $ edgeops validate infra/edges.yaml infra/backends/`).action(async (paths) => {
-    const desired = await loadDesired(paths, ctx2.env);
+  $ edgeops validate infra/edges.yaml infra/backends/ --local`).action(async (paths, flags) => {
+    const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack });
     learnSecrets(ctx2, desired);
+    resolveSettings(flags, ctx2.env, desired.config, ctx2.stdout.isTTY === true);
     const n = desired.resources.length;
     ctx2.out(`${n} resource${n === 1 ? "" : "s"} valid
 `);
@@ -49697,6 +51948,7 @@ var init_validate2 = __esm({
     "use strict";
     init_pipeline();
     init_context();
+    init_settings();
   }
 });
 
@@ -50308,7 +52560,7 @@ var init_service_module = __esm({
 });
 
 // src/cli/connect.ts
-import { existsSync as existsSync2, mkdirSync, statSync as statSync2 } from "node:fs";
+import { appendFileSync, existsSync as existsSync2, mkdirSync, readFileSync as readFileSync5, statSync as statSync2 } from "node:fs";
 import { dirname as dirname3, join as join2, relative as relative3, resolve as resolve3 } from "node:path";
 function localDir(paths) {
   const first = resolve3(paths[0] ?? ".");
@@ -50324,15 +52576,40 @@ function sayOutage(e) {
 ` : `service reachable again after ${Math.max(1, Math.round(e.downMs / 1e3))} s
 `);
 }
+function needsIgnoring(dir) {
+  for (let at = dir; ; at = dirname3(at)) {
+    const pattern = at === dir ? /^\/?\.edgeops\/?\s*$/m : /^(\*\*\/)?\.edgeops\/?\s*$/m;
+    if (pattern.test(ignoreText(at))) return false;
+    if (existsSync2(join2(at, ".git"))) return true;
+    if (dirname3(at) === at) return false;
+  }
+}
+function ignoreLocalDir(parent, say) {
+  if (!needsIgnoring(parent)) return;
+  const file = join2(parent, ".gitignore");
+  const current = ignoreText(parent);
+  try {
+    appendFileSync(file, `${current === "" || current.endsWith("\n") ? "" : "\n"}# edgeops --local: the embedded service's database
+.edgeops/
+`);
+    say(`created .edgeops/ for the local database and added it to ${file}`);
+  } catch {
+    say(`created .edgeops/ for the local database; keep it out of git: echo .edgeops/ >> ${file}`);
+  }
+}
 async function connectLocal(paths, settings, opts) {
   const { concurrency } = settings;
-  const dir = join2(localDir(paths), ".edgeops");
+  const parent = localDir(paths);
+  const dir = join2(parent, ".edgeops");
   const dbFile = join2(dir, "local.db");
   if (opts.readOnly && !existsSync2(dbFile)) {
     const shown = relative3(process.cwd(), dbFile) || dbFile;
     throw new ConfigError(`--local: there is no embedded service database at ${shown} (it is made by plan or apply --local on the manifests' directory); pass that directory as PATH`);
   }
+  const made = !existsSync2(dir);
   mkdirSync(dir, { recursive: true });
+  if (made) ignoreLocalDir(parent, (line) => process.stderr.write(`edgeops: ${line}
+`));
   const { startService } = await loadService("--local (the embedded service)");
   const service = await startService({ host: "127.0.0.1", port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
   const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings) });
@@ -50345,6 +52622,15 @@ async function connectLocal(paths, settings, opts) {
     }
   };
 }
+function onceOnStderr() {
+  let said = false;
+  return (line) => {
+    if (said) return;
+    said = true;
+    process.stderr.write(`edgeops: ${line}
+`);
+  };
+}
 async function connect(settings, paths, opts = {}) {
   if (settings.local) return connectLocal(paths, settings, opts);
   if (!settings.apiUrl) {
@@ -50353,7 +52639,14 @@ async function connect(settings, paths, opts = {}) {
   if (!settings.apiKey) {
     throw new ConfigError("no API key: pass --api-key or set EDGEOPS_API_KEY; or use --local for the embedded service");
   }
-  const api = createApi({ url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency, ...outageOptions(settings) });
+  const api = createApi({
+    url: settings.apiUrl,
+    apiKey: settings.apiKey,
+    concurrency: settings.concurrency,
+    timeoutMs: settings.timeoutMs,
+    onSlow: onceOnStderr(),
+    ...outageOptions(settings)
+  });
   return { api, target: settings.apiUrl, close: () => api.close() };
 }
 async function withConnection(settings, paths, fn, opts = {}) {
@@ -50364,7 +52657,7 @@ async function withConnection(settings, paths, fn, opts = {}) {
     await conn.close();
   }
 }
-var LOCAL_API_KEY, outageOptions;
+var LOCAL_API_KEY, outageOptions, ignoreText;
 var init_connect = __esm({
   "src/cli/connect.ts"() {
     "use strict";
@@ -50373,6 +52666,7 @@ var init_connect = __esm({
     init_service_module();
     LOCAL_API_KEY = "edgeops-local";
     outageOptions = (settings) => ({ retry: { outageBudgetMs: settings.retryBudgetMs }, onOutage: sayOutage });
+    ignoreText = (dir) => existsSync2(join2(dir, ".gitignore")) ? readFileSync5(join2(dir, ".gitignore"), "utf8") : "";
   }
 });
 
@@ -50634,7 +52928,7 @@ var init_saved_plan = __esm({
 });
 
 // src/cli/saved-plans.ts
-import { readFileSync as readFileSync5, writeFileSync as writeFileSync2 } from "node:fs";
+import { readFileSync as readFileSync6, writeFileSync as writeFileSync2 } from "node:fs";
 function keyMaterial(settings, env) {
   if (env.EDGEOPS_PLAN_KEY) return { source: "plan-key", secret: env.EDGEOPS_PLAN_KEY };
   const apiKey = settings.local ? LOCAL_API_KEY : settings.apiKey;
@@ -50663,7 +52957,7 @@ function writeSavedPlan(ctx2, input) {
 function readSavedPlan(file) {
   let text;
   try {
-    text = readFileSync5(file, "utf8");
+    text = readFileSync6(file, "utf8");
   } catch (err) {
     throw new ConfigError(`cannot read the saved plan ${file}: ${err.code ?? String(err)}`);
   }
@@ -50681,115 +52975,6 @@ var init_saved_plans = __esm({
     init_version();
     init_kinds();
     init_connect();
-  }
-});
-
-// src/cli/settings.ts
-function addSharedOptions(cmd) {
-  return cmd.addOption(new Option("--api-url <url>", "service URL [env EDGEOPS_API_URL, edgeops.yaml api_url]")).addOption(new Option("--api-key <key>", "service API key [env EDGEOPS_API_KEY]")).addOption(new Option("--stack <name>", `stack whose resources this run manages [env EDGEOPS_STACK, edgeops.yaml stack, default "${DEFAULT_STACK}"]`)).addOption(new Option("--concurrency <n>", `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`)).addOption(new Option("--retry-budget <seconds>", `keep retrying this long while the service is unreachable (refused or reset connections, 502, 503), e.g. during a restart; 0 fails fast [env EDGEOPS_RETRY_BUDGET, edgeops.yaml retry_budget, default ${DEFAULT_RETRY_BUDGET}]`)).addOption(new Option("--local", "use the embedded service on .edgeops/local.db next to the manifests")).addOption(new Option("--no-color", "no colour in the output (also NO_COLOR)"));
-}
-function addAdoptOptions(cmd) {
-  return cmd.addOption(new Option("--adopt", "match resources without an ownership marker to documents by natural key and adopt them instead of creating copies [env EDGEOPS_ADOPT, edgeops.yaml adopt, default false]")).addOption(new Option("--no-adopt", "do not adopt, even if EDGEOPS_ADOPT or edgeops.yaml says so"));
-}
-function pick(...candidates) {
-  for (const [value, from] of candidates) if (value !== void 0 && value !== "") return { value, from };
-  return void 0;
-}
-function shownValue(value) {
-  const text = String(value);
-  return text.length <= ECHO_MAX ? JSON.stringify(value) : `a value of ${text.length} characters (not shown: it may be a secret)`;
-}
-function integerSetting(value, from, what, min, max) {
-  const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${from}: ${what} must be an integer from ${min} to ${max}, got ${shownValue(value)}`);
-  }
-  return n;
-}
-function parseConcurrency(source) {
-  return source ? integerSetting(source.value, source.from, "concurrency", 1, 256) : DEFAULT_CONCURRENCY;
-}
-function parseStack(source) {
-  if (!source) return DEFAULT_STACK;
-  if (!new RegExp(NAME_PATTERN).test(source.value)) {
-    throw new ConfigError(`${source.from}: stack must be lower-case letters, digits and "-", at most 64 characters, got ${shownValue(source.value)}`);
-  }
-  return source.value;
-}
-function parseUrl(source) {
-  if (!source) return void 0;
-  const looksLikeUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source.value) && !source.value.includes("@");
-  const shown = looksLikeUrl ? JSON.stringify(source.value) : shownValue(source.value);
-  let url;
-  try {
-    url = new URL(source.value);
-  } catch {
-    throw new ConfigError(`${source.from}: not a URL: ${shown}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(`${source.from}: the API URL must be http or https, got ${shown}`);
-  }
-  return source.value.replace(/\/+$/, "");
-}
-function parseApiKey(source) {
-  if (!source) return void 0;
-  if (!/^[\x21-\x7e]+$/.test(source.value)) {
-    throw new ConfigError(`${source.from}: the API key has whitespace, a control character or a non-ASCII character in it (a trailing newline?); the key is not shown`);
-  }
-  return source.value;
-}
-function parseAdopt(source) {
-  if (!source) return false;
-  if (typeof source.value === "boolean") return source.value;
-  const value = source.value.trim().toLowerCase();
-  if (value === "true" || value === "1") return true;
-  if (value === "false" || value === "0") return false;
-  throw new ConfigError(`${source.from}: must be true or false, got ${shownValue(source.value)}`);
-}
-function pickRetryBudget(flags, env, config, file) {
-  const source = pick([flags.retryBudget, "--retry-budget"], [env.EDGEOPS_RETRY_BUDGET, "EDGEOPS_RETRY_BUDGET"], [config.retry_budget, `${file}: retry_budget`]);
-  return source ? integerSetting(source.value, source.from, "retry budget (seconds)", 0, 3600) : DEFAULT_RETRY_BUDGET;
-}
-function colorEnabled(flag, env, isTTY) {
-  return flag && isTTY && !env.NO_COLOR;
-}
-function resolveStack(flag, env, config) {
-  const file = config.file ?? "edgeops.yaml";
-  return parseStack(pick([flag, "--stack"], [env.EDGEOPS_STACK, "EDGEOPS_STACK"], [config.stack, `${file}: stack`]));
-}
-function resolveSettings(flags, env, config, stdoutIsTTY) {
-  const file = config.file ?? "edgeops.yaml";
-  if (flags.local && (flags.apiUrl !== void 0 || flags.apiKey !== void 0)) {
-    throw new ConfigError("--local runs the embedded service: it cannot be combined with --api-url or --api-key");
-  }
-  const local = flags.local === true;
-  return {
-    stack: resolveStack(flags.stack, env, config),
-    concurrency: parseConcurrency(pick(
-      [flags.concurrency, "--concurrency"],
-      [env.EDGEOPS_CONCURRENCY, "EDGEOPS_CONCURRENCY"],
-      [config.concurrency, `${file}: concurrency`]
-    )),
-    retryBudgetMs: 1e3 * pickRetryBudget(flags, env, config, file),
-    local,
-    // With --local the environment's and the file's service are ignored: the run is against the embedded one.
-    apiUrl: local ? void 0 : parseUrl(pick([flags.apiUrl, "--api-url"], [env.EDGEOPS_API_URL, "EDGEOPS_API_URL"], [config.api_url, `${file}: api_url`])),
-    apiKey: local ? void 0 : parseApiKey(pick([flags.apiKey, "--api-key"], [env.EDGEOPS_API_KEY, "EDGEOPS_API_KEY"])),
-    color: colorEnabled(flags.color, env, stdoutIsTTY),
-    adopt: parseAdopt(pick([flags.adopt, flags.adopt ? "--adopt" : "--no-adopt"], [env.EDGEOPS_ADOPT, "EDGEOPS_ADOPT"], [config.adopt, `${file}: adopt`]))
-  };
-}
-var DEFAULT_STACK, DEFAULT_CONCURRENCY, DEFAULT_RETRY_BUDGET, ECHO_MAX;
-var init_settings = __esm({
-  "src/cli/settings.ts"() {
-    "use strict";
-    init_esm();
-    init_errors();
-    init_schema_parts();
-    DEFAULT_STACK = "default";
-    DEFAULT_CONCURRENCY = 10;
-    DEFAULT_RETRY_BUDGET = 60;
-    ECHO_MAX = 15;
   }
 });
 
@@ -51282,13 +53467,13 @@ var init_records = __esm({
 // src/lock/stack-lock.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 function sleep(ms, signal) {
-  return new Promise((resolve5) => {
-    if (signal?.aborted) return resolve5();
+  return new Promise((resolve6) => {
+    if (signal?.aborted) return resolve6();
     const timer = setTimeout(done, Math.max(0, ms));
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve5();
+      resolve6();
     }
     signal?.addEventListener("abort", done, { once: true });
   });
@@ -51483,6 +53668,10 @@ async function confirm(ctx2, question, says) {
   const rl = createInterface({ input: ctx2.stdin, output: ctx2.stdout });
   const interrupted = new AbortController();
   rl.on("SIGINT", () => interrupted.abort());
+  let ended = false;
+  rl.on("close", () => {
+    ended = true;
+  });
   try {
     ctx2.out(`${question}
 `);
@@ -51490,6 +53679,7 @@ async function confirm(ctx2, question, says) {
     if (answer.trim() !== "yes") throw new AbortedError(`${says.cancelled}: the answer was not "yes".`);
   } catch (err) {
     if (interrupted.signal.aborted) throw new AbortedError(`${says.cancelled}.`);
+    if (ended || err.code === "ABORT_ERR") throw new AbortedError(`${says.cancelled}: no answer (end of input).`);
     throw err;
   } finally {
     rl.close();
@@ -51521,7 +53711,7 @@ function trapInterrupts(ctx2, exit = (code2) => process.exit(code2)) {
       ctx2.err(`
 ${name2} again: releasing the lock and exiting now, without waiting for the actions in flight (run again to converge)
 `);
-      const timeout = new Promise((resolve5) => setTimeout(resolve5, FORCED_RELEASE_MS).unref());
+      const timeout = new Promise((resolve6) => setTimeout(resolve6, FORCED_RELEASE_MS).unref());
       void Promise.race([(cleanup?.() ?? Promise.resolve()).catch(() => void 0), timeout]).then(() => exit(1));
       return;
     }
@@ -51551,7 +53741,7 @@ var init_interrupt = __esm({
 
 // src/cli/apply-lock.ts
 function applyLockOptions(ctx2, stack, timeoutFlag) {
-  const seconds = integerSetting(timeoutFlag ?? DEFAULT_LOCK_TIMEOUT, "--lock-timeout", "lock timeout", 0, 86400);
+  const seconds2 = integerSetting(timeoutFlag ?? DEFAULT_LOCK_TIMEOUT, "--lock-timeout", "lock timeout", 0, 86400);
   const stopWaiting = new AbortController();
   const onSignal = (name2) => {
     ctx2.err(`
@@ -51560,7 +53750,7 @@ ${name2}: no longer waiting for the lock
     stopWaiting.abort();
   };
   return {
-    waitMs: seconds * 1e3,
+    waitMs: seconds2 * 1e3,
     identity: currentHolder(ctx2.env),
     signal: stopWaiting.signal,
     onTakeover: (record, why) => ctx2.err(`Took over the lock ${record.id} of stack "${stack}" from ${record.holder}: ${why === "holder-gone" ? `that process is no longer running on this host (since ${record.acquired})` : `it stopped renewing the lock (expired ${record.expires})`}
@@ -51568,7 +53758,7 @@ ${name2}: no longer waiting for the lock
     onWait: (held) => {
       process.on("SIGINT", onSignal);
       process.on("SIGTERM", onSignal);
-      ctx2.err(`Waiting up to ${seconds} s for the lock of stack "${stack}": another apply is running (lock ${held.id}, holder ${held.holder}, expires ${held.expires})
+      ctx2.err(`Waiting up to ${seconds2} s for the lock of stack "${stack}": another apply is running (lock ${held.id}, holder ${held.holder}, expires ${held.expires})
 `);
     },
     onWaitEnd: () => {
@@ -51712,10 +53902,10 @@ ${applySummary(plan, result, names)}`);
 function unlessInterrupted(signal, when, start) {
   if (signal.aborted) return Promise.reject(interruptedBefore(when));
   const work = start();
-  return new Promise((resolve5, reject) => {
+  return new Promise((resolve6, reject) => {
     const onAbort = () => reject(interruptedBefore(when));
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve5, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve6, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 var interruptedBefore;
@@ -52383,8 +54573,8 @@ function docComment(d) {
   return lines.join("\n");
 }
 function documentYaml(d) {
-  const doc = new import_yaml4.Document(d.doc);
-  if ((0, import_yaml4.isMap)(doc.contents)) doc.contents.commentBefore = docComment(d);
+  const doc = new import_yaml5.Document(d.doc);
+  if ((0, import_yaml5.isMap)(doc.contents)) doc.contents.commentBefore = docComment(d);
   return doc.toString(OPTIONS);
 }
 function fileYaml(header, docs) {
@@ -52392,11 +54582,11 @@ function fileYaml(header, docs) {
   return `${head}
 ${docs.map(documentYaml).join("---\n")}`;
 }
-var import_yaml4, OPTIONS;
+var import_yaml5, OPTIONS;
 var init_yaml = __esm({
   "src/export/yaml.ts"() {
     "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
     OPTIONS = { lineWidth: 0, minContentWidth: 0 };
   }
 });
@@ -52641,8 +54831,11 @@ var require_faults = __commonJS({
 // src/cli/commands/serve.ts
 var serve_exports = {};
 __export(serve_exports, {
+  dbPathProblem: () => dbPathProblem,
   registerServe: () => registerServe
 });
+import { closeSync, openSync, readSync, statSync as statSync3 } from "node:fs";
+import { dirname as dirname4, resolve as resolve4 } from "node:path";
 async function parseFaults(text) {
   const { parseFaultSpec, FaultSpecError } = await Promise.resolve().then(() => __toESM(require_faults(), 1));
   try {
@@ -52660,19 +54853,54 @@ function listenError(err, host, port) {
   if (code2 === "ENOTFOUND" || code2 === "EAI_AGAIN") return new ConfigError(`--host ${host} does not resolve to an address`);
   return err;
 }
+function dbPathProblem(file) {
+  const dir = dirname4(resolve4(file));
+  try {
+    if (!statSync3(dir).isDirectory()) return `${dir} is not a directory`;
+  } catch {
+    return `the directory ${dir} does not exist; create it first, or pick a path in an existing directory`;
+  }
+  let fd;
+  try {
+    if (statSync3(file).isDirectory()) return `it is a directory; give a file name in it, e.g. --db ${file.replace(/\/+$/, "")}/edge.db`;
+    fd = openSync(file, "r+");
+  } catch (err) {
+    const code2 = err.code;
+    if (code2 === "ENOENT") return void 0;
+    if (code2 === "EACCES" || code2 === "EPERM") return "permission denied (the database must be readable and writable)";
+    return `cannot open it (${code2 ?? "unknown error"})`;
+  }
+  try {
+    const head = Buffer.alloc(16);
+    const n = readSync(fd, head, 0, 16, 0);
+    if (n === 0) return void 0;
+    if (head.toString("latin1", 0, n) !== SQLITE_HEADER) {
+      return "it is not an SQLite database (is it a manifest or another file?); pass a new file name, or an edgeops database";
+    }
+    return void 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+function storeError(err, file) {
+  const code2 = err?.code;
+  if (file === void 0 || typeof code2 !== "string" || !code2.startsWith("SQLITE_")) return err;
+  const why = code2 === "SQLITE_NOTADB" ? "not an SQLite database" : code2 === "SQLITE_CANTOPEN" ? "cannot be opened" : err.message;
+  return new ConfigError(`--db ${file}: ${why} (${code2})`);
+}
 function waitForStopSignal() {
-  return new Promise((resolve5) => {
+  return new Promise((resolve6) => {
     const stop = (signal) => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      resolve5(signal);
+      resolve6(signal);
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
 }
 function registerServe(program2, ctx2, done) {
-  program2.command("serve").description("run the Edge Configuration Management Service (HTTP JSON API)").addOption(new Option("--host <host>", "address to listen on").default("127.0.0.1")).addOption(new Option("--port <port>", "port to listen on (0: any free port)").default("4010")).addOption(new Option("--api-key <key>", "accepted API key; repeat for several").argParser((v, prev) => [...prev, v]).default([])).addOption(new Option("--db <file>", "SQLite database file (omitted: in memory, lost on exit)")).addOption(new Option("--rate-limit <n>", "requests per 60 s per API key, then 429 (default: off)")).addOption(new Option("--durability <mode>", "full: a write is answered once it survives power loss; relaxed: faster, for tests and benchmarks (an answered write may be lost on power loss)").choices(["full", "relaxed"]).default("full")).addOption(new Option("--faults <spec>", "inject faults for testing: error=P,status=500|502|503,rate429=P,retryAfter=S,latency=MS,drop=P,methods=M|M,seed=N (default: off)")).addHelpText("after", `
+  program2.command("serve").description("run the Edge Configuration Management Service (HTTP JSON API)").addOption(new Option("--host <host>", "address to listen on").default("127.0.0.1")).addOption(new Option("--port <port>", "port to listen on (0: any free port)").default("4010")).addOption(new Option("--api-key <key>", "accepted API key; repeat for several").argParser((v, prev) => [...prev, v]).default([])).addOption(new Option("--db <file>", "SQLite database file (omitted: in memory, lost on exit)")).addOption(new Option("--rate-limit <n>", "requests per 60 s per API key, then 429 (default: off)")).addOption(new Option("--durability <mode>", "full: a write is answered once it survives power loss; relaxed: faster, for tests and benchmarks (an answered write may be lost on power loss)").choices(["full", "relaxed"]).default("full")).addOption(new Option("--quiet", "do not log each request (method, path, status, ms) to stderr")).addOption(new Option("--faults <spec>", "inject faults for testing: error=P,status=500|502|503,rate429=P,retryAfter=S,latency=MS,drop=P,methods=M|M,seed=N (default: off)")).addHelpText("after", `
 Runs until SIGINT or SIGTERM, then closes cleanly. Clients send Authorization: Bearer <key> and Service-Version: 2.
 
 Examples:
@@ -52683,9 +54911,20 @@ Examples:
     const port = integerSetting(flags.port, "--port", "port", 0, 65535);
     const rateLimit = flags.rateLimit === void 0 ? void 0 : integerSetting(flags.rateLimit, "--rate-limit", "rate limit", 1, 1e6);
     const faults = flags.faults === void 0 ? void 0 : await parseFaults(flags.faults);
+    const dbProblem = flags.db === void 0 ? void 0 : dbPathProblem(flags.db);
+    if (dbProblem) throw new ConfigError(`--db ${flags.db}: ${dbProblem}`);
     const { startService } = await loadService("edgeops serve");
-    const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults, durability: flags.durability }).catch((err) => {
-      throw listenError(err, flags.host, port);
+    const service = await startService({
+      host: flags.host,
+      port,
+      apiKeys: flags.apiKey,
+      dbFile: flags.db,
+      rateLimit,
+      faults,
+      durability: flags.durability,
+      logRequests: !flags.quiet
+    }).catch((err) => {
+      throw storeError(listenError(err, flags.host, port), flags.db);
     });
     ctx2.out(`edgeops service listening on ${service.url}
 `);
@@ -52706,6 +54945,7 @@ Examples:
     done(0);
   });
 }
+var SQLITE_HEADER;
 var init_serve = __esm({
   "src/cli/commands/serve.ts"() {
     "use strict";
@@ -52713,6 +54953,7 @@ var init_serve = __esm({
     init_errors();
     init_service_module();
     init_settings();
+    SQLITE_HEADER = "SQLite format 3\0";
   }
 });
 
@@ -52722,9 +54963,9 @@ __export(unlock_exports, {
   registerUnlock: () => registerUnlock
 });
 import { existsSync as existsSync3 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 function projectConfig2() {
-  const files = PROJECT_FILE_NAMES.filter((name2) => existsSync3(name2)).map((name2) => ({ abs: resolve4(name2), rel: name2 }));
+  const files = PROJECT_FILE_NAMES.filter((name2) => existsSync3(name2)).map((name2) => ({ abs: resolve5(name2), rel: name2 }));
   const { config, issues } = readProjectFiles(files);
   if (issues.length > 0) throw new ManifestError(issues);
   return config;

@@ -39586,6 +39586,7 @@ var httpResponseBackend = markerKind({
 });
 
 // src/kinds/edge-modules.ts
+var import_yaml = __toESM(require_dist(), 1);
 var enabled2 = (m) => m.enabled !== false;
 function asList(v) {
   if (v === null || v === void 0) return [];
@@ -39629,6 +39630,41 @@ var policy = (m) => ({
   inbound: asList(m.inbound).map(policyRule),
   outbound: asList(m.outbound).map(policyRule)
 });
+function policyDocument(value) {
+  if (typeof value !== "string") return value ?? null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    try {
+      return (0, import_yaml.parse)(value, { uniqueKeys: true }) ?? null;
+    } catch {
+      return value;
+    }
+  }
+}
+var trafficPolicy = (m) => {
+  const doc = policyDocument(m.value);
+  if (!isObj(doc)) return { enabled: enabled2(m), value: doc };
+  const value = {};
+  for (const [phase, rules] of Object.entries(doc)) if (rules !== null && rules !== void 0) value[phase] = rules;
+  return { enabled: enabled2(m), value };
+};
+var TRAFFIC_POLICY = "traffic_policy";
+function trafficPolicyText(m) {
+  return isObj(m) && m.value !== null && typeof m.value === "object" ? { ...m, value: JSON.stringify(m.value) } : m;
+}
+function withPolicyText(body) {
+  return body[TRAFFIC_POLICY] === void 0 ? body : { ...body, [TRAFFIC_POLICY]: trafficPolicyText(body[TRAFFIC_POLICY]) ?? null };
+}
+function sendingPolicyText(kind) {
+  const { putModule } = kind;
+  return {
+    ...kind,
+    create: (api, body) => kind.create(api, withPolicyText(body)),
+    update: (api, live, changed, desired) => kind.update(api, live, withPolicyText(changed), withPolicyText(desired)),
+    ...putModule ? { putModule: (api, live, module, body) => putModule(api, live, module, module === TRAFFIC_POLICY ? withPolicyText({ [module]: body })[module] : body) } : {}
+  };
+}
 var responseHeaders = (m) => ({
   enabled: enabled2(m),
   add: lowerKeys(m.add),
@@ -39670,7 +39706,8 @@ var HOSTPORTS = {
 var TCP_MODULES = {
   backend,
   ip_restriction: ipRestriction,
-  policy
+  policy,
+  traffic_policy: trafficPolicy
 };
 var TLS_MODULES = {
   ...TCP_MODULES,
@@ -39682,7 +39719,7 @@ function edgeNormalizer(normalizers) {
 }
 function edgeKind(opts) {
   const moduleNames = Object.keys(opts.modules);
-  return markerKind({
+  return sendingPolicyText(markerKind({
     kind: opts.kind,
     idPrefix: opts.idPrefix,
     path: opts.path,
@@ -39693,7 +39730,7 @@ function edgeKind(opts) {
     modules: moduleNames,
     adoptKeys: hostportKeys,
     unique: [HOSTPORTS]
-  });
+  }));
 }
 
 // src/kinds/https-edge.ts
@@ -39709,7 +39746,7 @@ var httpsEdge = edgeKind({
 
 // src/kinds/https-edge-route.ts
 var EDGES_PATH = "/edges/https";
-var MODULES = { backend, ip_restriction: ipRestriction };
+var MODULES = { backend, ip_restriction: ipRestriction, traffic_policy: trafficPolicy };
 var MODULE_NAMES = Object.keys(MODULES);
 var FIELDS = ["edge_id", "match_type", "match", "description", "metadata", ...MODULE_NAMES];
 var IMMUTABLE = ["edge_id"];
@@ -39724,7 +39761,7 @@ async function fetchRoutes(ctx) {
   );
 }
 var crudOpts = { path: EDGES_PATH, listKey: HTTPS_EDGES_LIST_KEY, fromLive, modules: MODULE_NAMES, notPatchable: IMMUTABLE };
-var httpsEdgeRoute = {
+var httpsEdgeRoute = sendingPolicyText({
   kind: "HTTPSEdgeRoute",
   idPrefix: "edghtsrt_",
   identity: "marker",
@@ -39755,7 +39792,7 @@ var httpsEdgeRoute = {
     await deleteIfPresent(api, itemPath(live));
   },
   ...moduleHooks(itemPath)
-};
+});
 
 // src/kinds/ip-policy-rule.ts
 var ipPolicyRule = markerKind({
@@ -40358,14 +40395,14 @@ function issuesFromAjv(errors, doc, address) {
 }
 
 // src/manifest/parse-file.ts
-var import_yaml3 = __toESM(require_dist(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync2 } from "node:fs";
 
 // src/manifest/yaml-scalars.ts
-var import_yaml2 = __toESM(require_dist(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
 
 // src/manifest/yaml-tree.ts
-var import_yaml = __toESM(require_dist(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
 var MAX_ALIAS_VALUES = 1e4;
 var TreeError = class extends Error {
   constructor(pos, message) {
@@ -40397,17 +40434,17 @@ var Walker = class {
       return null;
     }
     const pos = node.range ? this.at(node.range[0]) : fallback;
-    if ((0, import_yaml.isAlias)(node)) return this.alias(node.source, pointer, pos);
+    if ((0, import_yaml2.isAlias)(node)) return this.alias(node.source, pointer, pos);
     if (this.aliasDepth > 0 && ++this.aliasValues > MAX_ALIAS_VALUES) {
       throw new TreeError(pos, `aliases expand to more than ${MAX_ALIAS_VALUES} values`);
     }
     if (node.anchor) this.anchors.set(node.anchor, node);
     this.positions.set(pointer, pos);
-    if ((0, import_yaml.isScalar)(node)) return scalar(node.value, pos);
+    if ((0, import_yaml2.isScalar)(node)) return scalar(node.value, pos);
     this.open.add(node);
     try {
-      if ((0, import_yaml.isMap)(node)) return this.map(node.items, pointer, pos);
-      if ((0, import_yaml.isSeq)(node)) return node.items.map((item, i) => this.value(item, childPointer(pointer, i), pos));
+      if ((0, import_yaml2.isMap)(node)) return this.map(node.items, pointer, pos);
+      if ((0, import_yaml2.isSeq)(node)) return node.items.map((item, i) => this.value(item, childPointer(pointer, i), pos));
     } finally {
       this.open.delete(node);
     }
@@ -40417,7 +40454,7 @@ var Walker = class {
     const out = {};
     for (const pair of items) {
       const keyNode = pair.key;
-      if (!(0, import_yaml.isScalar)(keyNode) || !["string", "number", "boolean"].includes(typeof keyNode.value)) {
+      if (!(0, import_yaml2.isScalar)(keyNode) || !["string", "number", "boolean"].includes(typeof keyNode.value)) {
         throw new TreeError(keyNode?.range ? this.at(keyNode.range[0]) : pos, "mapping keys must be plain strings");
       }
       const key = String(keyNode.value);
@@ -40460,7 +40497,7 @@ function toTree(contents, file, lines, docPos) {
 
 // src/manifest/yaml-scalars.ts
 var GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
-var schema = new import_yaml2.Document().schema;
+var schema = new import_yaml3.Document().schema;
 var PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
 var TAG_OPTIONS = { intAsBigInt: false };
 function resolvePlain(text) {
@@ -40469,7 +40506,7 @@ function resolvePlain(text) {
   const resolved = tag.resolve(text, () => {
     throw GIVE_UP;
   }, TAG_OPTIONS);
-  const value = (0, import_yaml2.isScalar)(resolved) ? resolved.value : resolved;
+  const value = (0, import_yaml3.isScalar)(resolved) ? resolved.value : resolved;
   if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
   throw GIVE_UP;
 }
@@ -40782,6 +40819,33 @@ function keyAt(text, offset) {
   const raw = m ? m[1] : rest.trim();
   return /^["']/.test(raw) ? raw.slice(1, -1) : raw;
 }
+function unclosedQuoteStart(text, to) {
+  for (let i = 0; i < to; i++) {
+    const ch = text[i];
+    const prev = i === 0 ? "\n" : text[i - 1];
+    const opensToken = /[\s[{,:]/.test(prev);
+    if (ch === "#" && /\s/.test(prev)) {
+      const eol = text.indexOf("\n", i);
+      if (eol < 0) return void 0;
+      i = eol;
+    } else if ((ch === '"' || ch === "'") && opensToken) {
+      let close = -1;
+      for (let j = i + 1; j < to; j++) {
+        if (ch === '"' && text[j] === "\\") j++;
+        else if (text[j] === ch) {
+          if (ch === "'" && text[j + 1] === "'") j++;
+          else {
+            close = j;
+            break;
+          }
+        }
+      }
+      if (close < 0) return i;
+      i = close;
+    }
+  }
+  return void 0;
+}
 function yamlMessage(e, text) {
   if (e.code === "DUPLICATE_KEY") return `duplicate key "${keyAt(text, e.pos[0])}"`;
   const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
@@ -40805,17 +40869,21 @@ function parseText(text, file) {
 }
 function parseYamlText(text, file) {
   const out = { docs: [], issues: [] };
-  const lines = new import_yaml3.LineCounter();
+  const lines = new import_yaml4.LineCounter();
   const at = (offset) => ({ file, ...lines.linePos(offset) });
-  for (const doc of (0, import_yaml3.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
+  for (const doc of (0, import_yaml4.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
     if (doc.errors.length) {
-      for (const e of doc.errors) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
+      for (const e of doc.errors) {
+        const quote = e.code === "MISSING_CHAR" && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : void 0;
+        if (quote === void 0) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
+        else out.issues.push({ pos: at(quote), message: `invalid YAML: the ${text[quote] === '"' ? "double" : "single"}-quoted value starting here is never closed` });
+      }
       continue;
     }
     const contents = doc.contents;
-    if (contents === null || (0, import_yaml3.isScalar)(contents) && contents.value === null) continue;
+    if (contents === null || (0, import_yaml4.isScalar)(contents) && contents.value === null) continue;
     const pos = at(contents.range[0]);
-    if (!(0, import_yaml3.isMap)(contents)) {
+    if (!(0, import_yaml4.isMap)(contents)) {
       out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
       continue;
     }
@@ -42914,7 +42982,8 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var TCPEdge = validate16;
-var schema21 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TCPEdge", "description": "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TCPEdge", "description": "Always TCPEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema21 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TCPEdge", "description": "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TCPEdge", "description": "Always TCPEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "traffic_policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "value": { "description": "The policy document (on_tcp_connect): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.", "if": { "type": "object", "propertyNames": { "not": { "enum": ["file", "env"] } } }, "then": { "type": "object", "properties": { "on_tcp_connect": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on tcp connect." } }, "additionalProperties": false }, "else": { "$ref": "#/definitions/secret" } } }, "required": ["value"], "additionalProperties": false, "description": "Traffic policy: a document of phases, each a list of rules with expressions and actions." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema22 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
 var func13 = Object.prototype.hasOwnProperty;
 var formats2 = AJV_FORMATS.hostport;
 function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -43730,12 +43799,529 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
+    if (data.traffic_policy !== void 0) {
+      let data35 = data.traffic_policy;
+      if (!(data35 && typeof data35 == "object" && !Array.isArray(data35)) && data35 !== null) {
+        const err67 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/type", keyword: "type", params: { type: schema21.properties.traffic_policy.type }, message: "must be object,null", schema: schema21.properties.traffic_policy.type, parentSchema: schema21.properties.traffic_policy, data: data35 };
+        if (vErrors === null) {
+          vErrors = [err67];
+        } else {
+          vErrors.push(err67);
+        }
+        errors++;
+      }
+      if (data35 && typeof data35 == "object" && !Array.isArray(data35)) {
+        if (data35.value === void 0) {
+          const err68 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema21.properties.traffic_policy.required, parentSchema: schema21.properties.traffic_policy, data: data35 };
+          if (vErrors === null) {
+            vErrors = [err68];
+          } else {
+            vErrors.push(err68);
+          }
+          errors++;
+        }
+        for (const key8 in data35) {
+          if (!(key8 === "enabled" || key8 === "value")) {
+            const err69 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.traffic_policy, data: data35 };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+        if (data35.enabled !== void 0) {
+          let data36 = data35.enabled;
+          if (typeof data36 !== "boolean" && data36 !== null) {
+            const err70 = { instancePath: instancePath + "/traffic_policy/enabled", schemaPath: "#/properties/traffic_policy/properties/enabled/type", keyword: "type", params: { type: schema21.properties.traffic_policy.properties.enabled.type }, message: "must be boolean,null", schema: schema21.properties.traffic_policy.properties.enabled.type, parentSchema: schema21.properties.traffic_policy.properties.enabled, data: data36 };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+        }
+        if (data35.value !== void 0) {
+          let data37 = data35.value;
+          const _errs87 = errors;
+          let valid30 = true;
+          const _errs88 = errors;
+          if (errors === _errs88) {
+            if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+              for (const key9 in data37) {
+                const _errs90 = errors;
+                const _errs91 = errors;
+                const _errs92 = errors;
+                if (!(key9 === "file" || key9 === "env")) {
+                  const err71 = {};
+                  if (vErrors === null) {
+                    vErrors = [err71];
+                  } else {
+                    vErrors.push(err71);
+                  }
+                  errors++;
+                }
+                var valid32 = _errs92 === errors;
+                if (valid32) {
+                  const err72 = {};
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs91;
+                  if (vErrors !== null) {
+                    if (_errs91) {
+                      vErrors.length = _errs91;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid31 = _errs90 === errors;
+                if (!valid31) {
+                  const err73 = {};
+                  if (vErrors === null) {
+                    vErrors = [err73];
+                  } else {
+                    vErrors.push(err73);
+                  }
+                  errors++;
+                  break;
+                }
+              }
+            } else {
+              const err74 = {};
+              if (vErrors === null) {
+                vErrors = [err74];
+              } else {
+                vErrors.push(err74);
+              }
+              errors++;
+            }
+          }
+          var _valid0 = _errs88 === errors;
+          errors = _errs87;
+          if (vErrors !== null) {
+            if (_errs87) {
+              vErrors.length = _errs87;
+            } else {
+              vErrors = null;
+            }
+          }
+          let ifClause0;
+          if (_valid0) {
+            const _errs93 = errors;
+            if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+              for (const key10 in data37) {
+                if (!(key10 === "on_tcp_connect")) {
+                  const err75 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.traffic_policy.properties.value.then, data: data37 };
+                  if (vErrors === null) {
+                    vErrors = [err75];
+                  } else {
+                    vErrors.push(err75);
+                  }
+                  errors++;
+                }
+              }
+              if (data37.on_tcp_connect !== void 0) {
+                let data38 = data37.on_tcp_connect;
+                if (!Array.isArray(data38) && data38 !== null) {
+                  const err76 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/type", keyword: "type", params: { type: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type }, message: "must be array,null", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect, data: data38 };
+                  if (vErrors === null) {
+                    vErrors = [err76];
+                  } else {
+                    vErrors.push(err76);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data38)) {
+                  const len9 = data38.length;
+                  for (let i12 = 0; i12 < len9; i12++) {
+                    let data39 = data38[i12];
+                    if (data39 && typeof data39 == "object" && !Array.isArray(data39)) {
+                      if (data39.actions === void 0) {
+                        const err77 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.required, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data39 };
+                        if (vErrors === null) {
+                          vErrors = [err77];
+                        } else {
+                          vErrors.push(err77);
+                        }
+                        errors++;
+                      }
+                      for (const key11 in data39) {
+                        if (!(key11 === "name" || key11 === "expressions" || key11 === "actions")) {
+                          const err78 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data39 };
+                          if (vErrors === null) {
+                            vErrors = [err78];
+                          } else {
+                            vErrors.push(err78);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data39.name !== void 0) {
+                        let data40 = data39.name;
+                        if (typeof data40 === "string") {
+                          if (func2(data40) < 1) {
+                            const err79 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data40 };
+                            if (vErrors === null) {
+                              vErrors = [err79];
+                            } else {
+                              vErrors.push(err79);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err80 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data40 };
+                          if (vErrors === null) {
+                            vErrors = [err80];
+                          } else {
+                            vErrors.push(err80);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data39.expressions !== void 0) {
+                        let data41 = data39.expressions;
+                        if (Array.isArray(data41)) {
+                          const len10 = data41.length;
+                          for (let i13 = 0; i13 < len10; i13++) {
+                            let data42 = data41[i13];
+                            if (typeof data42 === "string") {
+                              if (func2(data42) < 1) {
+                                const err81 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions/" + i13, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data42 };
+                                if (vErrors === null) {
+                                  vErrors = [err81];
+                                } else {
+                                  vErrors.push(err81);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err82 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions/" + i13, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data42 };
+                              if (vErrors === null) {
+                                vErrors = [err82];
+                              } else {
+                                vErrors.push(err82);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err83 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions, data: data41 };
+                          if (vErrors === null) {
+                            vErrors = [err83];
+                          } else {
+                            vErrors.push(err83);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data39.actions !== void 0) {
+                        let data43 = data39.actions;
+                        if (Array.isArray(data43)) {
+                          if (data43.length < 1) {
+                            const err84 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data43 };
+                            if (vErrors === null) {
+                              vErrors = [err84];
+                            } else {
+                              vErrors.push(err84);
+                            }
+                            errors++;
+                          }
+                          const len11 = data43.length;
+                          for (let i14 = 0; i14 < len11; i14++) {
+                            let data44 = data43[i14];
+                            if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+                              if (data44.type === void 0) {
+                                const err85 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.required, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data44 };
+                                if (vErrors === null) {
+                                  vErrors = [err85];
+                                } else {
+                                  vErrors.push(err85);
+                                }
+                                errors++;
+                              }
+                              for (const key12 in data44) {
+                                if (!(key12 === "type" || key12 === "config")) {
+                                  const err86 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data44 };
+                                  if (vErrors === null) {
+                                    vErrors = [err86];
+                                  } else {
+                                    vErrors.push(err86);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data44.type !== void 0) {
+                                let data45 = data44.type;
+                                if (typeof data45 === "string") {
+                                  if (func2(data45) < 1) {
+                                    const err87 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data45 };
+                                    if (vErrors === null) {
+                                      vErrors = [err87];
+                                    } else {
+                                      vErrors.push(err87);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err88 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data45 };
+                                  if (vErrors === null) {
+                                    vErrors = [err88];
+                                  } else {
+                                    vErrors.push(err88);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data44.config !== void 0) {
+                                let data46 = data44.config;
+                                if (!(data46 && typeof data46 == "object" && !Array.isArray(data46)) && data46 !== null) {
+                                  const err89 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config, data: data46 };
+                                  if (vErrors === null) {
+                                    vErrors = [err89];
+                                  } else {
+                                    vErrors.push(err89);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err90 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data44 };
+                              if (vErrors === null) {
+                                vErrors = [err90];
+                              } else {
+                                vErrors.push(err90);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err91 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data43 };
+                          if (vErrors === null) {
+                            vErrors = [err91];
+                          } else {
+                            vErrors.push(err91);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err92 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.type, parentSchema: schema21.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data39 };
+                      if (vErrors === null) {
+                        vErrors = [err92];
+                      } else {
+                        vErrors.push(err92);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+            } else {
+              const err93 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.properties.traffic_policy.properties.value.then.type, parentSchema: schema21.properties.traffic_policy.properties.value.then, data: data37 };
+              if (vErrors === null) {
+                vErrors = [err93];
+              } else {
+                vErrors.push(err93);
+              }
+              errors++;
+            }
+            var _valid0 = _errs93 === errors;
+            valid30 = _valid0;
+            ifClause0 = "then";
+          } else {
+            const _errs116 = errors;
+            const _errs118 = errors;
+            let valid43 = false;
+            let passing0 = null;
+            const _errs119 = errors;
+            if (typeof data37 !== "string") {
+              const err94 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.oneOf[0].type, parentSchema: schema22.oneOf[0], data: data37 };
+              if (vErrors === null) {
+                vErrors = [err94];
+              } else {
+                vErrors.push(err94);
+              }
+              errors++;
+            }
+            var _valid1 = _errs119 === errors;
+            if (_valid1) {
+              valid43 = true;
+              passing0 = 0;
+            }
+            const _errs121 = errors;
+            if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+              if (data37.file === void 0) {
+                const err95 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema22.oneOf[1].required, parentSchema: schema22.oneOf[1], data: data37 };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+              for (const key13 in data37) {
+                if (!(key13 === "file")) {
+                  const err96 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.oneOf[1], data: data37 };
+                  if (vErrors === null) {
+                    vErrors = [err96];
+                  } else {
+                    vErrors.push(err96);
+                  }
+                  errors++;
+                }
+              }
+              if (data37.file !== void 0) {
+                let data47 = data37.file;
+                if (typeof data47 === "string") {
+                  if (func2(data47) < 1) {
+                    const err97 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.oneOf[1].properties.file, data: data47 };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err98 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.oneOf[1].properties.file.type, parentSchema: schema22.oneOf[1].properties.file, data: data47 };
+                  if (vErrors === null) {
+                    vErrors = [err98];
+                  } else {
+                    vErrors.push(err98);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err99 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.oneOf[1].type, parentSchema: schema22.oneOf[1], data: data37 };
+              if (vErrors === null) {
+                vErrors = [err99];
+              } else {
+                vErrors.push(err99);
+              }
+              errors++;
+            }
+            var _valid1 = _errs121 === errors;
+            if (_valid1 && valid43) {
+              valid43 = false;
+              passing0 = [passing0, 1];
+            } else {
+              if (_valid1) {
+                valid43 = true;
+                passing0 = 1;
+              }
+              const _errs126 = errors;
+              if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+                if (data37.env === void 0) {
+                  const err100 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema22.oneOf[2].required, parentSchema: schema22.oneOf[2], data: data37 };
+                  if (vErrors === null) {
+                    vErrors = [err100];
+                  } else {
+                    vErrors.push(err100);
+                  }
+                  errors++;
+                }
+                for (const key14 in data37) {
+                  if (!(key14 === "env")) {
+                    const err101 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.oneOf[2], data: data37 };
+                    if (vErrors === null) {
+                      vErrors = [err101];
+                    } else {
+                      vErrors.push(err101);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.env !== void 0) {
+                  let data48 = data37.env;
+                  if (typeof data48 === "string") {
+                    if (!pattern9.test(data48)) {
+                      const err102 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema22.oneOf[2].properties.env, data: data48 };
+                      if (vErrors === null) {
+                        vErrors = [err102];
+                      } else {
+                        vErrors.push(err102);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err103 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.oneOf[2].properties.env.type, parentSchema: schema22.oneOf[2].properties.env, data: data48 };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err104 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.oneOf[2].type, parentSchema: schema22.oneOf[2], data: data37 };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+              var _valid1 = _errs126 === errors;
+              if (_valid1 && valid43) {
+                valid43 = false;
+                passing0 = [passing0, 2];
+              } else {
+                if (_valid1) {
+                  valid43 = true;
+                  passing0 = 2;
+                }
+              }
+            }
+            if (!valid43) {
+              const err105 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema22.oneOf, parentSchema: schema22, data: data37 };
+              if (vErrors === null) {
+                vErrors = [err105];
+              } else {
+                vErrors.push(err105);
+              }
+              errors++;
+            } else {
+              errors = _errs118;
+              if (vErrors !== null) {
+                if (_errs118) {
+                  vErrors.length = _errs118;
+                } else {
+                  vErrors = null;
+                }
+              }
+            }
+            var _valid0 = _errs116 === errors;
+            valid30 = _valid0;
+            ifClause0 = "else";
+          }
+          if (!valid30) {
+            const err106 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema', schema: schema21.properties.traffic_policy.properties.value.if, parentSchema: schema21.properties.traffic_policy.properties.value, data: data37 };
+            if (vErrors === null) {
+              vErrors = [err106];
+            } else {
+              vErrors.push(err106);
+            }
+            errors++;
+          }
+        }
+      }
+    }
   } else {
-    const err67 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
+    const err107 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
     if (vErrors === null) {
-      vErrors = [err67];
+      vErrors = [err107];
     } else {
-      vErrors.push(err67);
+      vErrors.push(err107);
     }
     errors++;
   }
@@ -43743,7 +44329,8 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var TLSEdge = validate17;
-var schema22 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSEdge", "description": "A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TLSEdge", "description": "Always TLSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "terminate_at": { "type": ["string", "null"], "enum": ["edge", "upstream", null], "description": "Where TLS ends (default edge)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "Where TLS is terminated, and the minimum version when at the edge." } }, "required": ["kind", "name"], "additionalProperties": false, "if": { "type": "object", "properties": { "tls_termination": { "type": "object", "properties": { "terminate_at": { "const": "upstream" } }, "required": ["terminate_at"] } }, "required": ["tls_termination"] }, "then": { "properties": { "mutual_tls": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "tls_termination": { "type": "object", "properties": { "min_version": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "must be unset when terminate_at is upstream" } } } } }, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema23 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops TLSEdge", "description": "A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.", "type": "object", "properties": { "kind": { "const": "TLSEdge", "description": "Always TLSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "inbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic coming in." }, "outbound": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": ["string", "null"] }, "expressions": { "type": ["array", "null"], "items": { "type": "string" }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1 } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules for traffic going out." } }, "additionalProperties": false, "description": "Traffic policy: inbound and outbound rules, each with expressions and actions." }, "traffic_policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "value": { "description": "The policy document (on_tcp_connect): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.", "if": { "type": "object", "propertyNames": { "not": { "enum": ["file", "env"] } } }, "then": { "type": "object", "properties": { "on_tcp_connect": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on tcp connect." } }, "additionalProperties": false }, "else": { "$ref": "#/definitions/secret" } } }, "required": ["value"], "additionalProperties": false, "description": "Traffic policy: a document of phases, each a list of rules with expressions and actions." }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "terminate_at": { "type": ["string", "null"], "enum": ["edge", "upstream", null], "description": "Where TLS ends (default edge)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "Where TLS is terminated, and the minimum version when at the edge." } }, "required": ["kind", "name"], "additionalProperties": false, "if": { "type": "object", "properties": { "tls_termination": { "type": "object", "properties": { "terminate_at": { "const": "upstream" } }, "required": ["terminate_at"] } }, "required": ["tls_termination"] }, "then": { "properties": { "mutual_tls": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "traffic_policy": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "is not allowed when tls_termination.terminate_at is upstream" }, "tls_termination": { "type": "object", "properties": { "min_version": { "not": { "type": ["boolean", "number", "string", "array", "object"] }, "errorMessage": "must be unset when terminate_at is upstream" } } } } }, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema24 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
 function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -43838,7 +44425,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         }
         var valid4 = _errs10 === errors;
         if (valid4) {
-          const err6 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/then/properties/mutual_tls/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema22.then.properties.mutual_tls.not, parentSchema: schema22.then.properties.mutual_tls, data: data2 };
+          const err6 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/then/properties/mutual_tls/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema23.then.properties.mutual_tls.not, parentSchema: schema23.then.properties.mutual_tls, data: data2 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -43871,7 +44458,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
         }
         var valid5 = _errs15 === errors;
         if (valid5) {
-          const err8 = { instancePath: instancePath + "/policy", schemaPath: "#/then/properties/policy/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema22.then.properties.policy.not, parentSchema: schema22.then.properties.policy, data: data3 };
+          const err8 = { instancePath: instancePath + "/policy", schemaPath: "#/then/properties/policy/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema23.then.properties.policy.not, parentSchema: schema23.then.properties.policy, data: data3 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -43889,36 +44476,69 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       }
+      if (data.traffic_policy !== void 0) {
+        let data4 = data.traffic_policy;
+        const _errs19 = errors;
+        const _errs20 = errors;
+        if ((!data4 || typeof data4 != "object") && typeof data4 !== "boolean" && !(typeof data4 == "number" && isFinite(data4)) && typeof data4 !== "string") {
+          const err9 = {};
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        var valid6 = _errs20 === errors;
+        if (valid6) {
+          const err10 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/then/properties/traffic_policy/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema23.then.properties.traffic_policy.not, parentSchema: schema23.then.properties.traffic_policy, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        } else {
+          errors = _errs19;
+          if (vErrors !== null) {
+            if (_errs19) {
+              vErrors.length = _errs19;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
+      }
       if (data.tls_termination !== void 0) {
-        let data4 = data.tls_termination;
-        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-          if (data4.min_version !== void 0) {
-            let data5 = data4.min_version;
-            const _errs21 = errors;
-            const _errs22 = errors;
-            if ((!data5 || typeof data5 != "object") && typeof data5 !== "boolean" && !(typeof data5 == "number" && isFinite(data5)) && typeof data5 !== "string") {
-              const err9 = {};
+        let data5 = data.tls_termination;
+        if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+          if (data5.min_version !== void 0) {
+            let data6 = data5.min_version;
+            const _errs26 = errors;
+            const _errs27 = errors;
+            if ((!data6 || typeof data6 != "object") && typeof data6 !== "boolean" && !(typeof data6 == "number" && isFinite(data6)) && typeof data6 !== "string") {
+              const err11 = {};
               if (vErrors === null) {
-                vErrors = [err9];
+                vErrors = [err11];
               } else {
-                vErrors.push(err9);
+                vErrors.push(err11);
               }
               errors++;
             }
-            var valid7 = _errs22 === errors;
-            if (valid7) {
-              const err10 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/then/properties/tls_termination/properties/min_version/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema22.then.properties.tls_termination.properties.min_version.not, parentSchema: schema22.then.properties.tls_termination.properties.min_version, data: data5 };
+            var valid8 = _errs27 === errors;
+            if (valid8) {
+              const err12 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/then/properties/tls_termination/properties/min_version/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema23.then.properties.tls_termination.properties.min_version.not, parentSchema: schema23.then.properties.tls_termination.properties.min_version, data: data6 };
               if (vErrors === null) {
-                vErrors = [err10];
+                vErrors = [err12];
               } else {
-                vErrors.push(err10);
+                vErrors.push(err12);
               }
               errors++;
             } else {
-              errors = _errs21;
+              errors = _errs26;
               if (vErrors !== null) {
-                if (_errs21) {
-                  vErrors.length = _errs21;
+                if (_errs26) {
+                  vErrors.length = _errs26;
                 } else {
                   vErrors = null;
                 }
@@ -43926,11 +44546,11 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err11 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/then/properties/tls_termination/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.then.properties.tls_termination.type, parentSchema: schema22.then.properties.tls_termination, data: data4 };
+          const err13 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/then/properties/tls_termination/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.then.properties.tls_termination.type, parentSchema: schema23.then.properties.tls_termination, data: data5 };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err13];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err13);
           }
           errors++;
         }
@@ -43940,1657 +44560,36 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
     valid0 = _valid0;
   }
   if (!valid0) {
-    const err12 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema22.if, parentSchema: schema22, data };
+    const err14 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema23.if, parentSchema: schema23, data };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err14];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err14);
     }
     errors++;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.kind === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema22.required, parentSchema: schema22, data };
+      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema23.required, parentSchema: schema23, data };
       if (vErrors === null) {
-        vErrors = [err13];
+        vErrors = [err15];
       } else {
-        vErrors.push(err13);
+        vErrors.push(err15);
       }
       errors++;
     }
     if (data.name === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema22.required, parentSchema: schema22, data };
+      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema23.required, parentSchema: schema23, data };
       if (vErrors === null) {
-        vErrors = [err14];
+        vErrors = [err16];
       } else {
-        vErrors.push(err14);
+        vErrors.push(err16);
       }
       errors++;
     }
     for (const key0 in data) {
-      if (!func13.call(schema22.properties, key0)) {
-        const err15 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22, data };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.kind !== void 0) {
-      let data6 = data.kind;
-      if ("TLSEdge" !== data6) {
-        const err16 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "TLSEdge" }, message: "must be equal to constant", schema: "TLSEdge", parentSchema: schema22.properties.kind, data: data6 };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data7 = data.name;
-      if (typeof data7 === "string") {
-        if (!pattern0.test(data7)) {
-          const err17 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.name, data: data7 };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.name.type, parentSchema: schema22.properties.name, data: data7 };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.moved_from !== void 0) {
-      let data8 = data.moved_from;
-      if (typeof data8 !== "string" && !Array.isArray(data8)) {
-        const err19 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema22.properties.moved_from.type }, message: "must be string,array", schema: schema22.properties.moved_from.type, parentSchema: schema22.properties.moved_from, data: data8 };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-      if (typeof data8 === "string") {
-        if (!pattern1.test(data8)) {
-          const err20 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.moved_from, data: data8 };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-      }
-      if (Array.isArray(data8)) {
-        if (data8.length < 1) {
-          const err21 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.moved_from, data: data8 };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-        const len0 = data8.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data9 = data8[i0];
-          if (typeof data9 === "string") {
-            if (!pattern1.test(data9)) {
-              const err22 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema22.properties.moved_from.items, data: data9 };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-          } else {
-            const err23 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.moved_from.items.type, parentSchema: schema22.properties.moved_from.items, data: data9 };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-        let i1 = data8.length;
-        let j0;
-        if (i1 > 1) {
-          const indices0 = {};
-          for (; i1--; ) {
-            let item0 = data8[i1];
-            if (typeof item0 !== "string") {
-              continue;
-            }
-            if (typeof indices0[item0] == "number") {
-              j0 = indices0[item0];
-              const err24 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema22.properties.moved_from, data: data8 };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-              break;
-            }
-            indices0[item0] = i1;
-          }
-        }
-      }
-    }
-    if (data.description !== void 0) {
-      let data10 = data.description;
-      if (typeof data10 === "string") {
-        if (func2(data10) > 255) {
-          const err25 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema22.properties.description, data: data10 };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-      } else {
-        const err26 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.description.type, parentSchema: schema22.properties.description, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== void 0) {
-      let data11 = data.metadata;
-      if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-        const err27 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.metadata.type, parentSchema: schema22.properties.metadata, data: data11 };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data12 = data.hostports;
-      if (Array.isArray(data12)) {
-        const len1 = data12.length;
-        for (let i2 = 0; i2 < len1; i2++) {
-          let data13 = data12[i2];
-          if (typeof data13 === "string") {
-            if (!formats2(data13)) {
-              const err28 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema22.properties.hostports.items, data: data13 };
-              if (vErrors === null) {
-                vErrors = [err28];
-              } else {
-                vErrors.push(err28);
-              }
-              errors++;
-            }
-          } else {
-            const err29 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.hostports.items.type, parentSchema: schema22.properties.hostports.items, data: data13 };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-        let i3 = data12.length;
-        let j1;
-        if (i3 > 1) {
-          const indices1 = {};
-          for (; i3--; ) {
-            let item1 = data12[i3];
-            if (typeof item1 !== "string") {
-              continue;
-            }
-            if (typeof indices1[item1] == "number") {
-              j1 = indices1[item1];
-              const err30 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema22.properties.hostports, data: data12 };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-              break;
-            }
-            indices1[item1] = i3;
-          }
-        }
-      } else {
-        const err31 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.hostports.type, parentSchema: schema22.properties.hostports, data: data12 };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
-        }
-        errors++;
-      }
-    }
-    if (data.backend !== void 0) {
-      let data14 = data.backend;
-      if (!(data14 && typeof data14 == "object" && !Array.isArray(data14)) && data14 !== null) {
-        const err32 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema22.properties.backend.type }, message: "must be object,null", schema: schema22.properties.backend.type, parentSchema: schema22.properties.backend, data: data14 };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-        if (data14.backend_id === void 0) {
-          const err33 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema22.properties.backend.required, parentSchema: schema22.properties.backend, data: data14 };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-        for (const key1 in data14) {
-          if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err34 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.backend, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err34];
-            } else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-        }
-        if (data14.enabled !== void 0) {
-          let data15 = data14.enabled;
-          if (typeof data15 !== "boolean" && data15 !== null) {
-            const err35 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema22.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.backend.properties.enabled.type, parentSchema: schema22.properties.backend.properties.enabled, data: data15 };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-        }
-        if (data14.backend_id !== void 0) {
-          let data16 = data14.backend_id;
-          if (typeof data16 === "string") {
-            if (func2(data16) < 1) {
-              const err36 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.backend.properties.backend_id, data: data16 };
-              if (vErrors === null) {
-                vErrors = [err36];
-              } else {
-                vErrors.push(err36);
-              }
-              errors++;
-            }
-          } else {
-            const err37 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.backend.properties.backend_id.type, parentSchema: schema22.properties.backend.properties.backend_id, data: data16 };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.ip_restriction !== void 0) {
-      let data17 = data.ip_restriction;
-      if (!(data17 && typeof data17 == "object" && !Array.isArray(data17)) && data17 !== null) {
-        const err38 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema22.properties.ip_restriction.type }, message: "must be object,null", schema: schema22.properties.ip_restriction.type, parentSchema: schema22.properties.ip_restriction, data: data17 };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
-        if (data17.ip_policy_ids === void 0) {
-          const err39 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema22.properties.ip_restriction.required, parentSchema: schema22.properties.ip_restriction, data: data17 };
-          if (vErrors === null) {
-            vErrors = [err39];
-          } else {
-            vErrors.push(err39);
-          }
-          errors++;
-        }
-        for (const key2 in data17) {
-          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err40 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.ip_restriction, data: data17 };
-            if (vErrors === null) {
-              vErrors = [err40];
-            } else {
-              vErrors.push(err40);
-            }
-            errors++;
-          }
-        }
-        if (data17.enabled !== void 0) {
-          let data18 = data17.enabled;
-          if (typeof data18 !== "boolean" && data18 !== null) {
-            const err41 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema22.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.ip_restriction.properties.enabled.type, parentSchema: schema22.properties.ip_restriction.properties.enabled, data: data18 };
-            if (vErrors === null) {
-              vErrors = [err41];
-            } else {
-              vErrors.push(err41);
-            }
-            errors++;
-          }
-        }
-        if (data17.ip_policy_ids !== void 0) {
-          let data19 = data17.ip_policy_ids;
-          if (Array.isArray(data19)) {
-            if (data19.length < 1) {
-              const err42 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
-              if (vErrors === null) {
-                vErrors = [err42];
-              } else {
-                vErrors.push(err42);
-              }
-              errors++;
-            }
-            const len2 = data19.length;
-            for (let i4 = 0; i4 < len2; i4++) {
-              let data20 = data19[i4];
-              if (typeof data20 === "string") {
-                if (func2(data20) < 1) {
-                  const err43 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data20 };
-                  if (vErrors === null) {
-                    vErrors = [err43];
-                  } else {
-                    vErrors.push(err43);
-                  }
-                  errors++;
-                }
-              } else {
-                const err44 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids.items, data: data20 };
-                if (vErrors === null) {
-                  vErrors = [err44];
-                } else {
-                  vErrors.push(err44);
-                }
-                errors++;
-              }
-            }
-            let i5 = data19.length;
-            let j2;
-            if (i5 > 1) {
-              const indices2 = {};
-              for (; i5--; ) {
-                let item2 = data19[i5];
-                if (typeof item2 !== "string") {
-                  continue;
-                }
-                if (typeof indices2[item2] == "number") {
-                  j2 = indices2[item2];
-                  const err45 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
-                  if (vErrors === null) {
-                    vErrors = [err45];
-                  } else {
-                    vErrors.push(err45);
-                  }
-                  errors++;
-                  break;
-                }
-                indices2[item2] = i5;
-              }
-            }
-          } else {
-            const err46 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema22.properties.ip_restriction.properties.ip_policy_ids, data: data19 };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.policy !== void 0) {
-      let data21 = data.policy;
-      if (!(data21 && typeof data21 == "object" && !Array.isArray(data21)) && data21 !== null) {
-        const err47 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema22.properties.policy.type }, message: "must be object,null", schema: schema22.properties.policy.type, parentSchema: schema22.properties.policy, data: data21 };
-        if (vErrors === null) {
-          vErrors = [err47];
-        } else {
-          vErrors.push(err47);
-        }
-        errors++;
-      }
-      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
-        for (const key3 in data21) {
-          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
-            const err48 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy, data: data21 };
-            if (vErrors === null) {
-              vErrors = [err48];
-            } else {
-              vErrors.push(err48);
-            }
-            errors++;
-          }
-        }
-        if (data21.enabled !== void 0) {
-          let data22 = data21.enabled;
-          if (typeof data22 !== "boolean" && data22 !== null) {
-            const err49 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema22.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.policy.properties.enabled.type, parentSchema: schema22.properties.policy.properties.enabled, data: data22 };
-            if (vErrors === null) {
-              vErrors = [err49];
-            } else {
-              vErrors.push(err49);
-            }
-            errors++;
-          }
-        }
-        if (data21.inbound !== void 0) {
-          let data23 = data21.inbound;
-          if (!Array.isArray(data23) && data23 !== null) {
-            const err50 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.type, parentSchema: schema22.properties.policy.properties.inbound, data: data23 };
-            if (vErrors === null) {
-              vErrors = [err50];
-            } else {
-              vErrors.push(err50);
-            }
-            errors++;
-          }
-          if (Array.isArray(data23)) {
-            const len3 = data23.length;
-            for (let i6 = 0; i6 < len3; i6++) {
-              let data24 = data23[i6];
-              if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
-                if (data24.actions === void 0) {
-                  const err51 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.inbound.items.required, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
-                  if (vErrors === null) {
-                    vErrors = [err51];
-                  } else {
-                    vErrors.push(err51);
-                  }
-                  errors++;
-                }
-                for (const key4 in data24) {
-                  if (!(key4 === "name" || key4 === "expressions" || key4 === "actions")) {
-                    const err52 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
-                    if (vErrors === null) {
-                      vErrors = [err52];
-                    } else {
-                      vErrors.push(err52);
-                    }
-                    errors++;
-                  }
-                }
-                if (data24.name !== void 0) {
-                  let data25 = data24.name;
-                  if (typeof data25 !== "string" && data25 !== null) {
-                    const err53 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.name, data: data25 };
-                    if (vErrors === null) {
-                      vErrors = [err53];
-                    } else {
-                      vErrors.push(err53);
-                    }
-                    errors++;
-                  }
-                }
-                if (data24.expressions !== void 0) {
-                  let data26 = data24.expressions;
-                  if (!Array.isArray(data26) && data26 !== null) {
-                    const err54 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions, data: data26 };
-                    if (vErrors === null) {
-                      vErrors = [err54];
-                    } else {
-                      vErrors.push(err54);
-                    }
-                    errors++;
-                  }
-                  if (Array.isArray(data26)) {
-                    const len4 = data26.length;
-                    for (let i7 = 0; i7 < len4; i7++) {
-                      let data27 = data26[i7];
-                      if (typeof data27 !== "string") {
-                        const err55 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions/" + i7, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.expressions.items, data: data27 };
-                        if (vErrors === null) {
-                          vErrors = [err55];
-                        } else {
-                          vErrors.push(err55);
-                        }
-                        errors++;
-                      }
-                    }
-                  }
-                }
-                if (data24.actions !== void 0) {
-                  let data28 = data24.actions;
-                  if (Array.isArray(data28)) {
-                    if (data28.length < 1) {
-                      const err56 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data28 };
-                      if (vErrors === null) {
-                        vErrors = [err56];
-                      } else {
-                        vErrors.push(err56);
-                      }
-                      errors++;
-                    }
-                    const len5 = data28.length;
-                    for (let i8 = 0; i8 < len5; i8++) {
-                      let data29 = data28[i8];
-                      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
-                        if (data29.type === void 0) {
-                          const err57 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
-                          if (vErrors === null) {
-                            vErrors = [err57];
-                          } else {
-                            vErrors.push(err57);
-                          }
-                          errors++;
-                        }
-                        for (const key5 in data29) {
-                          if (!(key5 === "type" || key5 === "config")) {
-                            const err58 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
-                            if (vErrors === null) {
-                              vErrors = [err58];
-                            } else {
-                              vErrors.push(err58);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data29.type !== void 0) {
-                          let data30 = data29.type;
-                          if (typeof data30 === "string") {
-                            if (func2(data30) < 1) {
-                              const err59 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data30 };
-                              if (vErrors === null) {
-                                vErrors = [err59];
-                              } else {
-                                vErrors.push(err59);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err60 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data30 };
-                            if (vErrors === null) {
-                              vErrors = [err60];
-                            } else {
-                              vErrors.push(err60);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data29.config !== void 0) {
-                          let data31 = data29.config;
-                          if (!(data31 && typeof data31 == "object" && !Array.isArray(data31)) && data31 !== null) {
-                            const err61 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data31 };
-                            if (vErrors === null) {
-                              vErrors = [err61];
-                            } else {
-                              vErrors.push(err61);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err62 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions.items, data: data29 };
-                        if (vErrors === null) {
-                          vErrors = [err62];
-                        } else {
-                          vErrors.push(err62);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err63 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.inbound.items.properties.actions, data: data28 };
-                    if (vErrors === null) {
-                      vErrors = [err63];
-                    } else {
-                      vErrors.push(err63);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err64 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.inbound.items.type, parentSchema: schema22.properties.policy.properties.inbound.items, data: data24 };
-                if (vErrors === null) {
-                  vErrors = [err64];
-                } else {
-                  vErrors.push(err64);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-        if (data21.outbound !== void 0) {
-          let data32 = data21.outbound;
-          if (!Array.isArray(data32) && data32 !== null) {
-            const err65 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.type, parentSchema: schema22.properties.policy.properties.outbound, data: data32 };
-            if (vErrors === null) {
-              vErrors = [err65];
-            } else {
-              vErrors.push(err65);
-            }
-            errors++;
-          }
-          if (Array.isArray(data32)) {
-            const len6 = data32.length;
-            for (let i9 = 0; i9 < len6; i9++) {
-              let data33 = data32[i9];
-              if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
-                if (data33.actions === void 0) {
-                  const err66 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema22.properties.policy.properties.outbound.items.required, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
-                  if (vErrors === null) {
-                    vErrors = [err66];
-                  } else {
-                    vErrors.push(err66);
-                  }
-                  errors++;
-                }
-                for (const key6 in data33) {
-                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
-                    const err67 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
-                    if (vErrors === null) {
-                      vErrors = [err67];
-                    } else {
-                      vErrors.push(err67);
-                    }
-                    errors++;
-                  }
-                }
-                if (data33.name !== void 0) {
-                  let data34 = data33.name;
-                  if (typeof data34 !== "string" && data34 !== null) {
-                    const err68 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema22.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.name, data: data34 };
-                    if (vErrors === null) {
-                      vErrors = [err68];
-                    } else {
-                      vErrors.push(err68);
-                    }
-                    errors++;
-                  }
-                }
-                if (data33.expressions !== void 0) {
-                  let data35 = data33.expressions;
-                  if (!Array.isArray(data35) && data35 !== null) {
-                    const err69 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions, data: data35 };
-                    if (vErrors === null) {
-                      vErrors = [err69];
-                    } else {
-                      vErrors.push(err69);
-                    }
-                    errors++;
-                  }
-                  if (Array.isArray(data35)) {
-                    const len7 = data35.length;
-                    for (let i10 = 0; i10 < len7; i10++) {
-                      let data36 = data35[i10];
-                      if (typeof data36 !== "string") {
-                        const err70 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions/" + i10, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.expressions.items, data: data36 };
-                        if (vErrors === null) {
-                          vErrors = [err70];
-                        } else {
-                          vErrors.push(err70);
-                        }
-                        errors++;
-                      }
-                    }
-                  }
-                }
-                if (data33.actions !== void 0) {
-                  let data37 = data33.actions;
-                  if (Array.isArray(data37)) {
-                    if (data37.length < 1) {
-                      const err71 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data37 };
-                      if (vErrors === null) {
-                        vErrors = [err71];
-                      } else {
-                        vErrors.push(err71);
-                      }
-                      errors++;
-                    }
-                    const len8 = data37.length;
-                    for (let i11 = 0; i11 < len8; i11++) {
-                      let data38 = data37[i11];
-                      if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
-                        if (data38.type === void 0) {
-                          const err72 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
-                          if (vErrors === null) {
-                            vErrors = [err72];
-                          } else {
-                            vErrors.push(err72);
-                          }
-                          errors++;
-                        }
-                        for (const key7 in data38) {
-                          if (!(key7 === "type" || key7 === "config")) {
-                            const err73 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
-                            if (vErrors === null) {
-                              vErrors = [err73];
-                            } else {
-                              vErrors.push(err73);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data38.type !== void 0) {
-                          let data39 = data38.type;
-                          if (typeof data39 === "string") {
-                            if (func2(data39) < 1) {
-                              const err74 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data39 };
-                              if (vErrors === null) {
-                                vErrors = [err74];
-                              } else {
-                                vErrors.push(err74);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err75 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data39 };
-                            if (vErrors === null) {
-                              vErrors = [err75];
-                            } else {
-                              vErrors.push(err75);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data38.config !== void 0) {
-                          let data40 = data38.config;
-                          if (!(data40 && typeof data40 == "object" && !Array.isArray(data40)) && data40 !== null) {
-                            const err76 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data40 };
-                            if (vErrors === null) {
-                              vErrors = [err76];
-                            } else {
-                              vErrors.push(err76);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err77 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions.items, data: data38 };
-                        if (vErrors === null) {
-                          vErrors = [err77];
-                        } else {
-                          vErrors.push(err77);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err78 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema22.properties.policy.properties.outbound.items.properties.actions, data: data37 };
-                    if (vErrors === null) {
-                      vErrors = [err78];
-                    } else {
-                      vErrors.push(err78);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err79 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.policy.properties.outbound.items.type, parentSchema: schema22.properties.policy.properties.outbound.items, data: data33 };
-                if (vErrors === null) {
-                  vErrors = [err79];
-                } else {
-                  vErrors.push(err79);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-      }
-    }
-    if (data.mutual_tls !== void 0) {
-      let data41 = data.mutual_tls;
-      if (!(data41 && typeof data41 == "object" && !Array.isArray(data41)) && data41 !== null) {
-        const err80 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema22.properties.mutual_tls.type }, message: "must be object,null", schema: schema22.properties.mutual_tls.type, parentSchema: schema22.properties.mutual_tls, data: data41 };
-        if (vErrors === null) {
-          vErrors = [err80];
-        } else {
-          vErrors.push(err80);
-        }
-        errors++;
-      }
-      if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
-        if (data41.certificate_authority_ids === void 0) {
-          const err81 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema22.properties.mutual_tls.required, parentSchema: schema22.properties.mutual_tls, data: data41 };
-          if (vErrors === null) {
-            vErrors = [err81];
-          } else {
-            vErrors.push(err81);
-          }
-          errors++;
-        }
-        for (const key8 in data41) {
-          if (!(key8 === "enabled" || key8 === "certificate_authority_ids")) {
-            const err82 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.mutual_tls, data: data41 };
-            if (vErrors === null) {
-              vErrors = [err82];
-            } else {
-              vErrors.push(err82);
-            }
-            errors++;
-          }
-        }
-        if (data41.enabled !== void 0) {
-          let data42 = data41.enabled;
-          if (typeof data42 !== "boolean" && data42 !== null) {
-            const err83 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema22.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.mutual_tls.properties.enabled.type, parentSchema: schema22.properties.mutual_tls.properties.enabled, data: data42 };
-            if (vErrors === null) {
-              vErrors = [err83];
-            } else {
-              vErrors.push(err83);
-            }
-            errors++;
-          }
-        }
-        if (data41.certificate_authority_ids !== void 0) {
-          let data43 = data41.certificate_authority_ids;
-          if (Array.isArray(data43)) {
-            if (data43.length < 1) {
-              const err84 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
-              if (vErrors === null) {
-                vErrors = [err84];
-              } else {
-                vErrors.push(err84);
-              }
-              errors++;
-            }
-            const len9 = data43.length;
-            for (let i12 = 0; i12 < len9; i12++) {
-              let data44 = data43[i12];
-              if (typeof data44 === "string") {
-                if (func2(data44) < 1) {
-                  const err85 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i12, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data44 };
-                  if (vErrors === null) {
-                    vErrors = [err85];
-                  } else {
-                    vErrors.push(err85);
-                  }
-                  errors++;
-                }
-              } else {
-                const err86 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i12, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids.items, data: data44 };
-                if (vErrors === null) {
-                  vErrors = [err86];
-                } else {
-                  vErrors.push(err86);
-                }
-                errors++;
-              }
-            }
-            let i13 = data43.length;
-            let j3;
-            if (i13 > 1) {
-              const indices3 = {};
-              for (; i13--; ) {
-                let item3 = data43[i13];
-                if (typeof item3 !== "string") {
-                  continue;
-                }
-                if (typeof indices3[item3] == "number") {
-                  j3 = indices3[item3];
-                  const err87 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i13 + " are identical)", schema: true, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
-                  if (vErrors === null) {
-                    vErrors = [err87];
-                  } else {
-                    vErrors.push(err87);
-                  }
-                  errors++;
-                  break;
-                }
-                indices3[item3] = i13;
-              }
-            }
-          } else {
-            const err88 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema22.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema22.properties.mutual_tls.properties.certificate_authority_ids, data: data43 };
-            if (vErrors === null) {
-              vErrors = [err88];
-            } else {
-              vErrors.push(err88);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.tls_termination !== void 0) {
-      let data45 = data.tls_termination;
-      if (!(data45 && typeof data45 == "object" && !Array.isArray(data45)) && data45 !== null) {
-        const err89 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema22.properties.tls_termination.type }, message: "must be object,null", schema: schema22.properties.tls_termination.type, parentSchema: schema22.properties.tls_termination, data: data45 };
-        if (vErrors === null) {
-          vErrors = [err89];
-        } else {
-          vErrors.push(err89);
-        }
-        errors++;
-      }
-      if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
-        for (const key9 in data45) {
-          if (!(key9 === "enabled" || key9 === "terminate_at" || key9 === "min_version")) {
-            const err90 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22.properties.tls_termination, data: data45 };
-            if (vErrors === null) {
-              vErrors = [err90];
-            } else {
-              vErrors.push(err90);
-            }
-            errors++;
-          }
-        }
-        if (data45.enabled !== void 0) {
-          let data46 = data45.enabled;
-          if (typeof data46 !== "boolean" && data46 !== null) {
-            const err91 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema22.properties.tls_termination.properties.enabled.type, parentSchema: schema22.properties.tls_termination.properties.enabled, data: data46 };
-            if (vErrors === null) {
-              vErrors = [err91];
-            } else {
-              vErrors.push(err91);
-            }
-            errors++;
-          }
-        }
-        if (data45.terminate_at !== void 0) {
-          let data47 = data45.terminate_at;
-          if (typeof data47 !== "string" && data47 !== null) {
-            const err92 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.terminate_at.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.terminate_at.type, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data47 };
-            if (vErrors === null) {
-              vErrors = [err92];
-            } else {
-              vErrors.push(err92);
-            }
-            errors++;
-          }
-          if (!(data47 === "edge" || data47 === "upstream" || data47 === null)) {
-            const err93 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.terminate_at.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.terminate_at.enum, parentSchema: schema22.properties.tls_termination.properties.terminate_at, data: data47 };
-            if (vErrors === null) {
-              vErrors = [err93];
-            } else {
-              vErrors.push(err93);
-            }
-            errors++;
-          }
-        }
-        if (data45.min_version !== void 0) {
-          let data48 = data45.min_version;
-          if (typeof data48 !== "string" && data48 !== null) {
-            const err94 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema22.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema22.properties.tls_termination.properties.min_version.type, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data48 };
-            if (vErrors === null) {
-              vErrors = [err94];
-            } else {
-              vErrors.push(err94);
-            }
-            errors++;
-          }
-          if (!(data48 === "1.0" || data48 === "1.1" || data48 === "1.2" || data48 === "1.3" || data48 === null)) {
-            const err95 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema22.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema22.properties.tls_termination.properties.min_version.enum, parentSchema: schema22.properties.tls_termination.properties.min_version, data: data48 };
-            if (vErrors === null) {
-              vErrors = [err95];
-            } else {
-              vErrors.push(err95);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  } else {
-    const err96 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.type, parentSchema: schema22, data };
-    if (vErrors === null) {
-      vErrors = [err96];
-    } else {
-      vErrors.push(err96);
-    }
-    errors++;
-  }
-  validate17.errors = vErrors;
-  return errors === 0;
-}
-var HTTPSEdge = validate18;
-var schema23 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdge", "description": "An HTTPS edge; its routes are HTTPSEdgeRoute documents.", "type": "object", "properties": { "kind": { "const": "HTTPSEdge", "description": "Always HTTPSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "The minimum TLS version the edge accepts." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema23.required, parentSchema: schema23, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema23.required, parentSchema: schema23, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "mutual_tls" || key0 === "tls_termination")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23, data };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.kind !== void 0) {
-      let data0 = data.kind;
-      if ("HTTPSEdge" !== data0) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "HTTPSEdge" }, message: "must be equal to constant", schema: "HTTPSEdge", parentSchema: schema23.properties.kind, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data1 = data.name;
-      if (typeof data1 === "string") {
-        if (!pattern0.test(data1)) {
-          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.name, data: data1 };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.name.type, parentSchema: schema23.properties.name, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.moved_from !== void 0) {
-      let data2 = data.moved_from;
-      if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema23.properties.moved_from.type }, message: "must be string,array", schema: schema23.properties.moved_from.type, parentSchema: schema23.properties.moved_from, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (typeof data2 === "string") {
-        if (!pattern1.test(data2)) {
-          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      }
-      if (Array.isArray(data2)) {
-        if (data2.length < 1) {
-          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.moved_from, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data3 = data2[i0];
-          if (typeof data3 === "string") {
-            if (!pattern1.test(data3)) {
-              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from.items, data: data3 };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-          } else {
-            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.moved_from.items.type, parentSchema: schema23.properties.moved_from.items, data: data3 };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        let i1 = data2.length;
-        let j0;
-        if (i1 > 1) {
-          const indices0 = {};
-          for (; i1--; ) {
-            let item0 = data2[i1];
-            if (typeof item0 !== "string") {
-              continue;
-            }
-            if (typeof indices0[item0] == "number") {
-              j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema23.properties.moved_from, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
-              break;
-            }
-            indices0[item0] = i1;
-          }
-        }
-      }
-    }
-    if (data.description !== void 0) {
-      let data4 = data.description;
-      if (typeof data4 === "string") {
-        if (func2(data4) > 255) {
-          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema23.properties.description, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      } else {
-        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.description.type, parentSchema: schema23.properties.description, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== void 0) {
-      let data5 = data.metadata;
-      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.metadata.type, parentSchema: schema23.properties.metadata, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.hostports !== void 0) {
-      let data6 = data.hostports;
-      if (Array.isArray(data6)) {
-        const len1 = data6.length;
-        for (let i2 = 0; i2 < len1; i2++) {
-          let data7 = data6[i2];
-          if (typeof data7 === "string") {
-            if (!formats2(data7)) {
-              const err15 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema23.properties.hostports.items, data: data7 };
-              if (vErrors === null) {
-                vErrors = [err15];
-              } else {
-                vErrors.push(err15);
-              }
-              errors++;
-            }
-          } else {
-            const err16 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.hostports.items.type, parentSchema: schema23.properties.hostports.items, data: data7 };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        let i3 = data6.length;
-        let j1;
-        if (i3 > 1) {
-          const indices1 = {};
-          for (; i3--; ) {
-            let item1 = data6[i3];
-            if (typeof item1 !== "string") {
-              continue;
-            }
-            if (typeof indices1[item1] == "number") {
-              j1 = indices1[item1];
-              const err17 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema23.properties.hostports, data: data6 };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-              break;
-            }
-            indices1[item1] = i3;
-          }
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.hostports.type, parentSchema: schema23.properties.hostports, data: data6 };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.mutual_tls !== void 0) {
-      let data8 = data.mutual_tls;
-      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
-        const err19 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema23.properties.mutual_tls.type }, message: "must be object,null", schema: schema23.properties.mutual_tls.type, parentSchema: schema23.properties.mutual_tls, data: data8 };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-      if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
-        if (data8.certificate_authority_ids === void 0) {
-          const err20 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema23.properties.mutual_tls.required, parentSchema: schema23.properties.mutual_tls, data: data8 };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-        for (const key1 in data8) {
-          if (!(key1 === "enabled" || key1 === "certificate_authority_ids")) {
-            const err21 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.mutual_tls, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-        }
-        if (data8.enabled !== void 0) {
-          let data9 = data8.enabled;
-          if (typeof data9 !== "boolean" && data9 !== null) {
-            const err22 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema23.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.mutual_tls.properties.enabled.type, parentSchema: schema23.properties.mutual_tls.properties.enabled, data: data9 };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-        if (data8.certificate_authority_ids !== void 0) {
-          let data10 = data8.certificate_authority_ids;
-          if (Array.isArray(data10)) {
-            if (data10.length < 1) {
-              const err23 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
-              if (vErrors === null) {
-                vErrors = [err23];
-              } else {
-                vErrors.push(err23);
-              }
-              errors++;
-            }
-            const len2 = data10.length;
-            for (let i4 = 0; i4 < len2; i4++) {
-              let data11 = data10[i4];
-              if (typeof data11 === "string") {
-                if (func2(data11) < 1) {
-                  const err24 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
-                  if (vErrors === null) {
-                    vErrors = [err24];
-                  } else {
-                    vErrors.push(err24);
-                  }
-                  errors++;
-                }
-              } else {
-                const err25 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            let i5 = data10.length;
-            let j2;
-            if (i5 > 1) {
-              const indices2 = {};
-              for (; i5--; ) {
-                let item2 = data10[i5];
-                if (typeof item2 !== "string") {
-                  continue;
-                }
-                if (typeof indices2[item2] == "number") {
-                  j2 = indices2[item2];
-                  const err26 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
-                  if (vErrors === null) {
-                    vErrors = [err26];
-                  } else {
-                    vErrors.push(err26);
-                  }
-                  errors++;
-                  break;
-                }
-                indices2[item2] = i5;
-              }
-            }
-          } else {
-            const err27 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.tls_termination !== void 0) {
-      let data12 = data.tls_termination;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err28 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema23.properties.tls_termination.type }, message: "must be object,null", schema: schema23.properties.tls_termination.type, parentSchema: schema23.properties.tls_termination, data: data12 };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        for (const key2 in data12) {
-          if (!(key2 === "enabled" || key2 === "min_version")) {
-            const err29 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.tls_termination, data: data12 };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-        if (data12.enabled !== void 0) {
-          let data13 = data12.enabled;
-          if (typeof data13 !== "boolean" && data13 !== null) {
-            const err30 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.tls_termination.properties.enabled.type, parentSchema: schema23.properties.tls_termination.properties.enabled, data: data13 };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data12.min_version !== void 0) {
-          let data14 = data12.min_version;
-          if (typeof data14 !== "string" && data14 !== null) {
-            const err31 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.min_version.type, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-          if (!(data14 === "1.0" || data14 === "1.1" || data14 === "1.2" || data14 === "1.3" || data14 === null)) {
-            const err32 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.min_version.enum, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data14 };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  } else {
-    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.type, parentSchema: schema23, data };
-    if (vErrors === null) {
-      vErrors = [err33];
-    } else {
-      vErrors.push(err33);
-    }
-    errors++;
-  }
-  validate18.errors = vErrors;
-  return errors === 0;
-}
-var HTTPSEdgeRoute = validate19;
-var schema24 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdgeRoute", "description": "A route of an HTTPS edge, matching requests by path.", "type": "object", "properties": { "kind": { "const": "HTTPSEdgeRoute", "description": "Always HTTPSEdgeRoute." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "match_type": { "type": "string", "enum": ["exact_path", "path_prefix"] }, "match": { "type": "string", "minLength": 1, "description": "The path, or path prefix, requests must have." }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." } }, "required": ["kind", "name", "edge_id", "match_type", "match"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-function validate19(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.edge_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "edge_id" }, message: "must have required property 'edge_id'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.match_type === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "match_type" }, message: "must have required property 'match_type'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.match === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "match" }, message: "must have required property 'match'", schema: schema24.required, parentSchema: schema24, data };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func13.call(schema24.properties, key0)) {
-        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24, data };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.kind !== void 0) {
-      let data0 = data.kind;
-      if ("HTTPSEdgeRoute" !== data0) {
-        const err6 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "HTTPSEdgeRoute" }, message: "must be equal to constant", schema: "HTTPSEdgeRoute", parentSchema: schema24.properties.kind, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data1 = data.name;
-      if (typeof data1 === "string") {
-        if (!pattern0.test(data1)) {
-          const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.name, data: data1 };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.name.type, parentSchema: schema24.properties.name, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.moved_from !== void 0) {
-      let data2 = data.moved_from;
-      if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema24.properties.moved_from.type }, message: "must be string,array", schema: schema24.properties.moved_from.type, parentSchema: schema24.properties.moved_from, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if (typeof data2 === "string") {
-        if (!pattern1.test(data2)) {
-          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.moved_from, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      }
-      if (Array.isArray(data2)) {
-        if (data2.length < 1) {
-          const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.moved_from, data: data2 };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data3 = data2[i0];
-          if (typeof data3 === "string") {
-            if (!pattern1.test(data3)) {
-              const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema24.properties.moved_from.items, data: data3 };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.moved_from.items.type, parentSchema: schema24.properties.moved_from.items, data: data3 };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-        let i1 = data2.length;
-        let j0;
-        if (i1 > 1) {
-          const indices0 = {};
-          for (; i1--; ) {
-            let item0 = data2[i1];
-            if (typeof item0 !== "string") {
-              continue;
-            }
-            if (typeof indices0[item0] == "number") {
-              j0 = indices0[item0];
-              const err14 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema24.properties.moved_from, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-              break;
-            }
-            indices0[item0] = i1;
-          }
-        }
-      }
-    }
-    if (data.edge_id !== void 0) {
-      let data4 = data.edge_id;
-      if (typeof data4 === "string") {
-        if (func2(data4) < 1) {
-          const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.edge_id, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.edge_id.type, parentSchema: schema24.properties.edge_id, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.match_type !== void 0) {
-      let data5 = data.match_type;
-      if (typeof data5 !== "string") {
-        const err17 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match_type.type, parentSchema: schema24.properties.match_type, data: data5 };
+      if (!func13.call(schema23.properties, key0)) {
+        const err17 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23, data };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -45598,8 +44597,11 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data5 === "exact_path" || data5 === "path_prefix")) {
-        const err18 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/enum", keyword: "enum", params: { allowedValues: schema24.properties.match_type.enum }, message: "must be equal to one of the allowed values", schema: schema24.properties.match_type.enum, parentSchema: schema24.properties.match_type, data: data5 };
+    }
+    if (data.kind !== void 0) {
+      let data7 = data.kind;
+      if ("TLSEdge" !== data7) {
+        const err18 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "TLSEdge" }, message: "must be equal to constant", schema: "TLSEdge", parentSchema: schema23.properties.kind, data: data7 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -45608,11 +44610,11 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.match !== void 0) {
-      let data6 = data.match;
-      if (typeof data6 === "string") {
-        if (func2(data6) < 1) {
-          const err19 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.match, data: data6 };
+    if (data.name !== void 0) {
+      let data8 = data.name;
+      if (typeof data8 === "string") {
+        if (!pattern0.test(data8)) {
+          const err19 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.name, data: data8 };
           if (vErrors === null) {
             vErrors = [err19];
           } else {
@@ -45621,7 +44623,7 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err20 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.match.type, parentSchema: schema24.properties.match, data: data6 };
+        const err20 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.name.type, parentSchema: schema23.properties.name, data: data8 };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -45630,102 +44632,241 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.description !== void 0) {
-      let data7 = data.description;
-      if (typeof data7 === "string") {
-        if (func2(data7) > 255) {
-          const err21 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema24.properties.description, data: data7 };
+    if (data.moved_from !== void 0) {
+      let data9 = data.moved_from;
+      if (typeof data9 !== "string" && !Array.isArray(data9)) {
+        const err21 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema23.properties.moved_from.type }, message: "must be string,array", schema: schema23.properties.moved_from.type, parentSchema: schema23.properties.moved_from, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+      if (typeof data9 === "string") {
+        if (!pattern1.test(data9)) {
+          const err22 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from, data: data9 };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err22];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data9)) {
+        if (data9.length < 1) {
+          const err23 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.moved_from, data: data9 };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+        const len0 = data9.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data10 = data9[i0];
+          if (typeof data10 === "string") {
+            if (!pattern1.test(data10)) {
+              const err24 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema23.properties.moved_from.items, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.moved_from.items.type, parentSchema: schema23.properties.moved_from.items, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        let i1 = data9.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data9[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err26 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema23.properties.moved_from, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.description !== void 0) {
+      let data11 = data.description;
+      if (typeof data11 === "string") {
+        if (func2(data11) > 255) {
+          const err27 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema23.properties.description, data: data11 };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
           }
           errors++;
         }
       } else {
-        const err22 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.description.type, parentSchema: schema24.properties.description, data: data7 };
+        const err28 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.description.type, parentSchema: schema23.properties.description, data: data11 };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err28];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err28);
         }
         errors++;
       }
     }
     if (data.metadata !== void 0) {
-      let data8 = data.metadata;
-      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8))) {
-        const err23 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.properties.metadata.type, parentSchema: schema24.properties.metadata, data: data8 };
+      let data12 = data.metadata;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
+        const err29 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.metadata.type, parentSchema: schema23.properties.metadata, data: data12 };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err29];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data13 = data.hostports;
+      if (Array.isArray(data13)) {
+        const len1 = data13.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data14 = data13[i2];
+          if (typeof data14 === "string") {
+            if (!formats2(data14)) {
+              const err30 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema23.properties.hostports.items, data: data14 };
+              if (vErrors === null) {
+                vErrors = [err30];
+              } else {
+                vErrors.push(err30);
+              }
+              errors++;
+            }
+          } else {
+            const err31 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.hostports.items.type, parentSchema: schema23.properties.hostports.items, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        let i3 = data13.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data13[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err32 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema23.properties.hostports, data: data13 };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err33 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.hostports.type, parentSchema: schema23.properties.hostports, data: data13 };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
         }
         errors++;
       }
     }
     if (data.backend !== void 0) {
-      let data9 = data.backend;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err24 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema24.properties.backend.type }, message: "must be object,null", schema: schema24.properties.backend.type, parentSchema: schema24.properties.backend, data: data9 };
+      let data15 = data.backend;
+      if (!(data15 && typeof data15 == "object" && !Array.isArray(data15)) && data15 !== null) {
+        const err34 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema23.properties.backend.type }, message: "must be object,null", schema: schema23.properties.backend.type, parentSchema: schema23.properties.backend, data: data15 };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err34];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err34);
         }
         errors++;
       }
-      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
-        if (data9.backend_id === void 0) {
-          const err25 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema24.properties.backend.required, parentSchema: schema24.properties.backend, data: data9 };
+      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+        if (data15.backend_id === void 0) {
+          const err35 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema23.properties.backend.required, parentSchema: schema23.properties.backend, data: data15 };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err35];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err35);
           }
           errors++;
         }
-        for (const key1 in data9) {
+        for (const key1 in data15) {
           if (!(key1 === "enabled" || key1 === "backend_id")) {
-            const err26 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.backend, data: data9 };
+            const err36 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.backend, data: data15 };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err36];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err36);
             }
             errors++;
           }
         }
-        if (data9.enabled !== void 0) {
-          let data10 = data9.enabled;
-          if (typeof data10 !== "boolean" && data10 !== null) {
-            const err27 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema24.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.backend.properties.enabled.type, parentSchema: schema24.properties.backend.properties.enabled, data: data10 };
+        if (data15.enabled !== void 0) {
+          let data16 = data15.enabled;
+          if (typeof data16 !== "boolean" && data16 !== null) {
+            const err37 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema23.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.backend.properties.enabled.type, parentSchema: schema23.properties.backend.properties.enabled, data: data16 };
             if (vErrors === null) {
-              vErrors = [err27];
+              vErrors = [err37];
             } else {
-              vErrors.push(err27);
+              vErrors.push(err37);
             }
             errors++;
           }
         }
-        if (data9.backend_id !== void 0) {
-          let data11 = data9.backend_id;
-          if (typeof data11 === "string") {
-            if (func2(data11) < 1) {
-              const err28 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.backend.properties.backend_id, data: data11 };
+        if (data15.backend_id !== void 0) {
+          let data17 = data15.backend_id;
+          if (typeof data17 === "string") {
+            if (func2(data17) < 1) {
+              const err38 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.backend.properties.backend_id, data: data17 };
               if (vErrors === null) {
-                vErrors = [err28];
+                vErrors = [err38];
               } else {
-                vErrors.push(err28);
+                vErrors.push(err38);
               }
               errors++;
             }
           } else {
-            const err29 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.backend.properties.backend_id.type, parentSchema: schema24.properties.backend.properties.backend_id, data: data11 };
+            const err39 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.backend.properties.backend_id.type, parentSchema: schema23.properties.backend.properties.backend_id, data: data17 };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err39];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err39);
             }
             errors++;
           }
@@ -45733,113 +44874,1214 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.ip_restriction !== void 0) {
-      let data12 = data.ip_restriction;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err30 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema24.properties.ip_restriction.type }, message: "must be object,null", schema: schema24.properties.ip_restriction.type, parentSchema: schema24.properties.ip_restriction, data: data12 };
+      let data18 = data.ip_restriction;
+      if (!(data18 && typeof data18 == "object" && !Array.isArray(data18)) && data18 !== null) {
+        const err40 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema23.properties.ip_restriction.type }, message: "must be object,null", schema: schema23.properties.ip_restriction.type, parentSchema: schema23.properties.ip_restriction, data: data18 };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err40];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err40);
         }
         errors++;
       }
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        if (data12.ip_policy_ids === void 0) {
-          const err31 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema24.properties.ip_restriction.required, parentSchema: schema24.properties.ip_restriction, data: data12 };
+      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+        if (data18.ip_policy_ids === void 0) {
+          const err41 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema23.properties.ip_restriction.required, parentSchema: schema23.properties.ip_restriction, data: data18 };
           if (vErrors === null) {
-            vErrors = [err31];
+            vErrors = [err41];
           } else {
-            vErrors.push(err31);
+            vErrors.push(err41);
           }
           errors++;
         }
-        for (const key2 in data12) {
+        for (const key2 in data18) {
           if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
-            const err32 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.properties.ip_restriction, data: data12 };
+            const err42 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.ip_restriction, data: data18 };
             if (vErrors === null) {
-              vErrors = [err32];
+              vErrors = [err42];
             } else {
-              vErrors.push(err32);
+              vErrors.push(err42);
             }
             errors++;
           }
         }
-        if (data12.enabled !== void 0) {
-          let data13 = data12.enabled;
-          if (typeof data13 !== "boolean" && data13 !== null) {
-            const err33 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema24.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema24.properties.ip_restriction.properties.enabled.type, parentSchema: schema24.properties.ip_restriction.properties.enabled, data: data13 };
+        if (data18.enabled !== void 0) {
+          let data19 = data18.enabled;
+          if (typeof data19 !== "boolean" && data19 !== null) {
+            const err43 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema23.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.ip_restriction.properties.enabled.type, parentSchema: schema23.properties.ip_restriction.properties.enabled, data: data19 };
             if (vErrors === null) {
-              vErrors = [err33];
+              vErrors = [err43];
             } else {
-              vErrors.push(err33);
+              vErrors.push(err43);
             }
             errors++;
           }
         }
-        if (data12.ip_policy_ids !== void 0) {
-          let data14 = data12.ip_policy_ids;
-          if (Array.isArray(data14)) {
-            if (data14.length < 1) {
-              const err34 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+        if (data18.ip_policy_ids !== void 0) {
+          let data20 = data18.ip_policy_ids;
+          if (Array.isArray(data20)) {
+            if (data20.length < 1) {
+              const err44 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids, data: data20 };
               if (vErrors === null) {
-                vErrors = [err34];
+                vErrors = [err44];
               } else {
-                vErrors.push(err34);
+                vErrors.push(err44);
               }
               errors++;
             }
-            const len1 = data14.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data15 = data14[i2];
-              if (typeof data15 === "string") {
-                if (func2(data15) < 1) {
-                  const err35 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+            const len2 = data20.length;
+            for (let i4 = 0; i4 < len2; i4++) {
+              let data21 = data20[i4];
+              if (typeof data21 === "string") {
+                if (func2(data21) < 1) {
+                  const err45 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids.items, data: data21 };
                   if (vErrors === null) {
-                    vErrors = [err35];
+                    vErrors = [err45];
                   } else {
-                    vErrors.push(err35);
+                    vErrors.push(err45);
                   }
                   errors++;
                 }
               } else {
-                const err36 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                const err46 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i4, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids.items, data: data21 };
                 if (vErrors === null) {
-                  vErrors = [err36];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err36);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
             }
-            let i3 = data14.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--; ) {
-                let item1 = data14[i3];
-                if (typeof item1 !== "string") {
+            let i5 = data20.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data20[i5];
+                if (typeof item2 !== "string") {
                   continue;
                 }
-                if (typeof indices1[item1] == "number") {
-                  j1 = indices1[item1];
-                  const err37 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err47 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids, data: data20 };
                   if (vErrors === null) {
-                    vErrors = [err37];
+                    vErrors = [err47];
                   } else {
-                    vErrors.push(err37);
+                    vErrors.push(err47);
                   }
                   errors++;
                   break;
                 }
-                indices1[item1] = i3;
+                indices2[item2] = i5;
               }
             }
           } else {
-            const err38 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema24.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema24.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+            const err48 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema23.properties.ip_restriction.properties.ip_policy_ids, data: data20 };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err48];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.policy !== void 0) {
+      let data22 = data.policy;
+      if (!(data22 && typeof data22 == "object" && !Array.isArray(data22)) && data22 !== null) {
+        const err49 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/type", keyword: "type", params: { type: schema23.properties.policy.type }, message: "must be object,null", schema: schema23.properties.policy.type, parentSchema: schema23.properties.policy, data: data22 };
+        if (vErrors === null) {
+          vErrors = [err49];
+        } else {
+          vErrors.push(err49);
+        }
+        errors++;
+      }
+      if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
+        for (const key3 in data22) {
+          if (!(key3 === "enabled" || key3 === "inbound" || key3 === "outbound")) {
+            const err50 = { instancePath: instancePath + "/policy", schemaPath: "#/properties/policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy, data: data22 };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
+            }
+            errors++;
+          }
+        }
+        if (data22.enabled !== void 0) {
+          let data23 = data22.enabled;
+          if (typeof data23 !== "boolean" && data23 !== null) {
+            const err51 = { instancePath: instancePath + "/policy/enabled", schemaPath: "#/properties/policy/properties/enabled/type", keyword: "type", params: { type: schema23.properties.policy.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.policy.properties.enabled.type, parentSchema: schema23.properties.policy.properties.enabled, data: data23 };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
+        if (data22.inbound !== void 0) {
+          let data24 = data22.inbound;
+          if (!Array.isArray(data24) && data24 !== null) {
+            const err52 = { instancePath: instancePath + "/policy/inbound", schemaPath: "#/properties/policy/properties/inbound/type", keyword: "type", params: { type: schema23.properties.policy.properties.inbound.type }, message: "must be array,null", schema: schema23.properties.policy.properties.inbound.type, parentSchema: schema23.properties.policy.properties.inbound, data: data24 };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+          if (Array.isArray(data24)) {
+            const len3 = data24.length;
+            for (let i6 = 0; i6 < len3; i6++) {
+              let data25 = data24[i6];
+              if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+                if (data25.actions === void 0) {
+                  const err53 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema23.properties.policy.properties.inbound.items.required, parentSchema: schema23.properties.policy.properties.inbound.items, data: data25 };
+                  if (vErrors === null) {
+                    vErrors = [err53];
+                  } else {
+                    vErrors.push(err53);
+                  }
+                  errors++;
+                }
+                for (const key4 in data25) {
+                  if (!(key4 === "name" || key4 === "expressions" || key4 === "actions")) {
+                    const err54 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy.properties.inbound.items, data: data25 };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.name !== void 0) {
+                  let data26 = data25.name;
+                  if (typeof data26 !== "string" && data26 !== null) {
+                    const err55 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/name", schemaPath: "#/properties/policy/properties/inbound/items/properties/name/type", keyword: "type", params: { type: schema23.properties.policy.properties.inbound.items.properties.name.type }, message: "must be string,null", schema: schema23.properties.policy.properties.inbound.items.properties.name.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.name, data: data26 };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.expressions !== void 0) {
+                  let data27 = data25.expressions;
+                  if (!Array.isArray(data27) && data27 !== null) {
+                    const err56 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions", schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/type", keyword: "type", params: { type: schema23.properties.policy.properties.inbound.items.properties.expressions.type }, message: "must be array,null", schema: schema23.properties.policy.properties.inbound.items.properties.expressions.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.expressions, data: data27 };
+                    if (vErrors === null) {
+                      vErrors = [err56];
+                    } else {
+                      vErrors.push(err56);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data27)) {
+                    const len4 = data27.length;
+                    for (let i7 = 0; i7 < len4; i7++) {
+                      let data28 = data27[i7];
+                      if (typeof data28 !== "string") {
+                        const err57 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/expressions/" + i7, schemaPath: "#/properties/policy/properties/inbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.policy.properties.inbound.items.properties.expressions.items.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.expressions.items, data: data28 };
+                        if (vErrors === null) {
+                          vErrors = [err57];
+                        } else {
+                          vErrors.push(err57);
+                        }
+                        errors++;
+                      }
+                    }
+                  }
+                }
+                if (data25.actions !== void 0) {
+                  let data29 = data25.actions;
+                  if (Array.isArray(data29)) {
+                    if (data29.length < 1) {
+                      const err58 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions, data: data29 };
+                      if (vErrors === null) {
+                        vErrors = [err58];
+                      } else {
+                        vErrors.push(err58);
+                      }
+                      errors++;
+                    }
+                    const len5 = data29.length;
+                    for (let i8 = 0; i8 < len5; i8++) {
+                      let data30 = data29[i8];
+                      if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
+                        if (data30.type === void 0) {
+                          const err59 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema23.properties.policy.properties.inbound.items.properties.actions.items.required, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items, data: data30 };
+                          if (vErrors === null) {
+                            vErrors = [err59];
+                          } else {
+                            vErrors.push(err59);
+                          }
+                          errors++;
+                        }
+                        for (const key5 in data30) {
+                          if (!(key5 === "type" || key5 === "config")) {
+                            const err60 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items, data: data30 };
+                            if (vErrors === null) {
+                              vErrors = [err60];
+                            } else {
+                              vErrors.push(err60);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data30.type !== void 0) {
+                          let data31 = data30.type;
+                          if (typeof data31 === "string") {
+                            if (func2(data31) < 1) {
+                              const err61 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data31 };
+                              if (vErrors === null) {
+                                vErrors = [err61];
+                              } else {
+                                vErrors.push(err61);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err62 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/type", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.type.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.type, data: data31 };
+                            if (vErrors === null) {
+                              vErrors = [err62];
+                            } else {
+                              vErrors.push(err62);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data30.config !== void 0) {
+                          let data32 = data30.config;
+                          if (!(data32 && typeof data32 == "object" && !Array.isArray(data32)) && data32 !== null) {
+                            const err63 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8 + "/config", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.config.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items.properties.config, data: data32 };
+                            if (vErrors === null) {
+                              vErrors = [err63];
+                            } else {
+                              vErrors.push(err63);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err64 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions/" + i8, schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.policy.properties.inbound.items.properties.actions.items.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions.items, data: data30 };
+                        if (vErrors === null) {
+                          vErrors = [err64];
+                        } else {
+                          vErrors.push(err64);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err65 = { instancePath: instancePath + "/policy/inbound/" + i6 + "/actions", schemaPath: "#/properties/policy/properties/inbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.policy.properties.inbound.items.properties.actions.type, parentSchema: schema23.properties.policy.properties.inbound.items.properties.actions, data: data29 };
+                    if (vErrors === null) {
+                      vErrors = [err65];
+                    } else {
+                      vErrors.push(err65);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err66 = { instancePath: instancePath + "/policy/inbound/" + i6, schemaPath: "#/properties/policy/properties/inbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.policy.properties.inbound.items.type, parentSchema: schema23.properties.policy.properties.inbound.items, data: data25 };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+        if (data22.outbound !== void 0) {
+          let data33 = data22.outbound;
+          if (!Array.isArray(data33) && data33 !== null) {
+            const err67 = { instancePath: instancePath + "/policy/outbound", schemaPath: "#/properties/policy/properties/outbound/type", keyword: "type", params: { type: schema23.properties.policy.properties.outbound.type }, message: "must be array,null", schema: schema23.properties.policy.properties.outbound.type, parentSchema: schema23.properties.policy.properties.outbound, data: data33 };
+            if (vErrors === null) {
+              vErrors = [err67];
+            } else {
+              vErrors.push(err67);
+            }
+            errors++;
+          }
+          if (Array.isArray(data33)) {
+            const len6 = data33.length;
+            for (let i9 = 0; i9 < len6; i9++) {
+              let data34 = data33[i9];
+              if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
+                if (data34.actions === void 0) {
+                  const err68 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema23.properties.policy.properties.outbound.items.required, parentSchema: schema23.properties.policy.properties.outbound.items, data: data34 };
+                  if (vErrors === null) {
+                    vErrors = [err68];
+                  } else {
+                    vErrors.push(err68);
+                  }
+                  errors++;
+                }
+                for (const key6 in data34) {
+                  if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
+                    const err69 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy.properties.outbound.items, data: data34 };
+                    if (vErrors === null) {
+                      vErrors = [err69];
+                    } else {
+                      vErrors.push(err69);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.name !== void 0) {
+                  let data35 = data34.name;
+                  if (typeof data35 !== "string" && data35 !== null) {
+                    const err70 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/name", schemaPath: "#/properties/policy/properties/outbound/items/properties/name/type", keyword: "type", params: { type: schema23.properties.policy.properties.outbound.items.properties.name.type }, message: "must be string,null", schema: schema23.properties.policy.properties.outbound.items.properties.name.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.name, data: data35 };
+                    if (vErrors === null) {
+                      vErrors = [err70];
+                    } else {
+                      vErrors.push(err70);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.expressions !== void 0) {
+                  let data36 = data34.expressions;
+                  if (!Array.isArray(data36) && data36 !== null) {
+                    const err71 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions", schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/type", keyword: "type", params: { type: schema23.properties.policy.properties.outbound.items.properties.expressions.type }, message: "must be array,null", schema: schema23.properties.policy.properties.outbound.items.properties.expressions.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.expressions, data: data36 };
+                    if (vErrors === null) {
+                      vErrors = [err71];
+                    } else {
+                      vErrors.push(err71);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data36)) {
+                    const len7 = data36.length;
+                    for (let i10 = 0; i10 < len7; i10++) {
+                      let data37 = data36[i10];
+                      if (typeof data37 !== "string") {
+                        const err72 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/expressions/" + i10, schemaPath: "#/properties/policy/properties/outbound/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.policy.properties.outbound.items.properties.expressions.items.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.expressions.items, data: data37 };
+                        if (vErrors === null) {
+                          vErrors = [err72];
+                        } else {
+                          vErrors.push(err72);
+                        }
+                        errors++;
+                      }
+                    }
+                  }
+                }
+                if (data34.actions !== void 0) {
+                  let data38 = data34.actions;
+                  if (Array.isArray(data38)) {
+                    if (data38.length < 1) {
+                      const err73 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions, data: data38 };
+                      if (vErrors === null) {
+                        vErrors = [err73];
+                      } else {
+                        vErrors.push(err73);
+                      }
+                      errors++;
+                    }
+                    const len8 = data38.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      let data39 = data38[i11];
+                      if (data39 && typeof data39 == "object" && !Array.isArray(data39)) {
+                        if (data39.type === void 0) {
+                          const err74 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema23.properties.policy.properties.outbound.items.properties.actions.items.required, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items, data: data39 };
+                          if (vErrors === null) {
+                            vErrors = [err74];
+                          } else {
+                            vErrors.push(err74);
+                          }
+                          errors++;
+                        }
+                        for (const key7 in data39) {
+                          if (!(key7 === "type" || key7 === "config")) {
+                            const err75 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items, data: data39 };
+                            if (vErrors === null) {
+                              vErrors = [err75];
+                            } else {
+                              vErrors.push(err75);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data39.type !== void 0) {
+                          let data40 = data39.type;
+                          if (typeof data40 === "string") {
+                            if (func2(data40) < 1) {
+                              const err76 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data40 };
+                              if (vErrors === null) {
+                                vErrors = [err76];
+                              } else {
+                                vErrors.push(err76);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err77 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/type", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.type.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.type, data: data40 };
+                            if (vErrors === null) {
+                              vErrors = [err77];
+                            } else {
+                              vErrors.push(err77);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data39.config !== void 0) {
+                          let data41 = data39.config;
+                          if (!(data41 && typeof data41 == "object" && !Array.isArray(data41)) && data41 !== null) {
+                            const err78 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11 + "/config", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.config.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items.properties.config, data: data41 };
+                            if (vErrors === null) {
+                              vErrors = [err78];
+                            } else {
+                              vErrors.push(err78);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err79 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions/" + i11, schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.policy.properties.outbound.items.properties.actions.items.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions.items, data: data39 };
+                        if (vErrors === null) {
+                          vErrors = [err79];
+                        } else {
+                          vErrors.push(err79);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err80 = { instancePath: instancePath + "/policy/outbound/" + i9 + "/actions", schemaPath: "#/properties/policy/properties/outbound/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.policy.properties.outbound.items.properties.actions.type, parentSchema: schema23.properties.policy.properties.outbound.items.properties.actions, data: data38 };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err81 = { instancePath: instancePath + "/policy/outbound/" + i9, schemaPath: "#/properties/policy/properties/outbound/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.policy.properties.outbound.items.type, parentSchema: schema23.properties.policy.properties.outbound.items, data: data34 };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+          }
+        }
+      }
+    }
+    if (data.traffic_policy !== void 0) {
+      let data42 = data.traffic_policy;
+      if (!(data42 && typeof data42 == "object" && !Array.isArray(data42)) && data42 !== null) {
+        const err82 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/type", keyword: "type", params: { type: schema23.properties.traffic_policy.type }, message: "must be object,null", schema: schema23.properties.traffic_policy.type, parentSchema: schema23.properties.traffic_policy, data: data42 };
+        if (vErrors === null) {
+          vErrors = [err82];
+        } else {
+          vErrors.push(err82);
+        }
+        errors++;
+      }
+      if (data42 && typeof data42 == "object" && !Array.isArray(data42)) {
+        if (data42.value === void 0) {
+          const err83 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema23.properties.traffic_policy.required, parentSchema: schema23.properties.traffic_policy, data: data42 };
+          if (vErrors === null) {
+            vErrors = [err83];
+          } else {
+            vErrors.push(err83);
+          }
+          errors++;
+        }
+        for (const key8 in data42) {
+          if (!(key8 === "enabled" || key8 === "value")) {
+            const err84 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.traffic_policy, data: data42 };
+            if (vErrors === null) {
+              vErrors = [err84];
+            } else {
+              vErrors.push(err84);
+            }
+            errors++;
+          }
+        }
+        if (data42.enabled !== void 0) {
+          let data43 = data42.enabled;
+          if (typeof data43 !== "boolean" && data43 !== null) {
+            const err85 = { instancePath: instancePath + "/traffic_policy/enabled", schemaPath: "#/properties/traffic_policy/properties/enabled/type", keyword: "type", params: { type: schema23.properties.traffic_policy.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.traffic_policy.properties.enabled.type, parentSchema: schema23.properties.traffic_policy.properties.enabled, data: data43 };
+            if (vErrors === null) {
+              vErrors = [err85];
+            } else {
+              vErrors.push(err85);
+            }
+            errors++;
+          }
+        }
+        if (data42.value !== void 0) {
+          let data44 = data42.value;
+          const _errs116 = errors;
+          let valid39 = true;
+          const _errs117 = errors;
+          if (errors === _errs117) {
+            if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+              for (const key9 in data44) {
+                const _errs119 = errors;
+                const _errs120 = errors;
+                const _errs121 = errors;
+                if (!(key9 === "file" || key9 === "env")) {
+                  const err86 = {};
+                  if (vErrors === null) {
+                    vErrors = [err86];
+                  } else {
+                    vErrors.push(err86);
+                  }
+                  errors++;
+                }
+                var valid41 = _errs121 === errors;
+                if (valid41) {
+                  const err87 = {};
+                  if (vErrors === null) {
+                    vErrors = [err87];
+                  } else {
+                    vErrors.push(err87);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs120;
+                  if (vErrors !== null) {
+                    if (_errs120) {
+                      vErrors.length = _errs120;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid40 = _errs119 === errors;
+                if (!valid40) {
+                  const err88 = {};
+                  if (vErrors === null) {
+                    vErrors = [err88];
+                  } else {
+                    vErrors.push(err88);
+                  }
+                  errors++;
+                  break;
+                }
+              }
+            } else {
+              const err89 = {};
+              if (vErrors === null) {
+                vErrors = [err89];
+              } else {
+                vErrors.push(err89);
+              }
+              errors++;
+            }
+          }
+          var _valid1 = _errs117 === errors;
+          errors = _errs116;
+          if (vErrors !== null) {
+            if (_errs116) {
+              vErrors.length = _errs116;
+            } else {
+              vErrors = null;
+            }
+          }
+          let ifClause0;
+          if (_valid1) {
+            const _errs122 = errors;
+            if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+              for (const key10 in data44) {
+                if (!(key10 === "on_tcp_connect")) {
+                  const err90 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.traffic_policy.properties.value.then, data: data44 };
+                  if (vErrors === null) {
+                    vErrors = [err90];
+                  } else {
+                    vErrors.push(err90);
+                  }
+                  errors++;
+                }
+              }
+              if (data44.on_tcp_connect !== void 0) {
+                let data45 = data44.on_tcp_connect;
+                if (!Array.isArray(data45) && data45 !== null) {
+                  const err91 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/type", keyword: "type", params: { type: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type }, message: "must be array,null", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect, data: data45 };
+                  if (vErrors === null) {
+                    vErrors = [err91];
+                  } else {
+                    vErrors.push(err91);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data45)) {
+                  const len9 = data45.length;
+                  for (let i12 = 0; i12 < len9; i12++) {
+                    let data46 = data45[i12];
+                    if (data46 && typeof data46 == "object" && !Array.isArray(data46)) {
+                      if (data46.actions === void 0) {
+                        const err92 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.required, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data46 };
+                        if (vErrors === null) {
+                          vErrors = [err92];
+                        } else {
+                          vErrors.push(err92);
+                        }
+                        errors++;
+                      }
+                      for (const key11 in data46) {
+                        if (!(key11 === "name" || key11 === "expressions" || key11 === "actions")) {
+                          const err93 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data46 };
+                          if (vErrors === null) {
+                            vErrors = [err93];
+                          } else {
+                            vErrors.push(err93);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.name !== void 0) {
+                        let data47 = data46.name;
+                        if (typeof data47 === "string") {
+                          if (func2(data47) < 1) {
+                            const err94 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data47 };
+                            if (vErrors === null) {
+                              vErrors = [err94];
+                            } else {
+                              vErrors.push(err94);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err95 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data47 };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.expressions !== void 0) {
+                        let data48 = data46.expressions;
+                        if (Array.isArray(data48)) {
+                          const len10 = data48.length;
+                          for (let i13 = 0; i13 < len10; i13++) {
+                            let data49 = data48[i13];
+                            if (typeof data49 === "string") {
+                              if (func2(data49) < 1) {
+                                const err96 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions/" + i13, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data49 };
+                                if (vErrors === null) {
+                                  vErrors = [err96];
+                                } else {
+                                  vErrors.push(err96);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err97 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions/" + i13, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data49 };
+                              if (vErrors === null) {
+                                vErrors = [err97];
+                              } else {
+                                vErrors.push(err97);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err98 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions, data: data48 };
+                          if (vErrors === null) {
+                            vErrors = [err98];
+                          } else {
+                            vErrors.push(err98);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.actions !== void 0) {
+                        let data50 = data46.actions;
+                        if (Array.isArray(data50)) {
+                          if (data50.length < 1) {
+                            const err99 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data50 };
+                            if (vErrors === null) {
+                              vErrors = [err99];
+                            } else {
+                              vErrors.push(err99);
+                            }
+                            errors++;
+                          }
+                          const len11 = data50.length;
+                          for (let i14 = 0; i14 < len11; i14++) {
+                            let data51 = data50[i14];
+                            if (data51 && typeof data51 == "object" && !Array.isArray(data51)) {
+                              if (data51.type === void 0) {
+                                const err100 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.required, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data51 };
+                                if (vErrors === null) {
+                                  vErrors = [err100];
+                                } else {
+                                  vErrors.push(err100);
+                                }
+                                errors++;
+                              }
+                              for (const key12 in data51) {
+                                if (!(key12 === "type" || key12 === "config")) {
+                                  const err101 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data51 };
+                                  if (vErrors === null) {
+                                    vErrors = [err101];
+                                  } else {
+                                    vErrors.push(err101);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data51.type !== void 0) {
+                                let data52 = data51.type;
+                                if (typeof data52 === "string") {
+                                  if (func2(data52) < 1) {
+                                    const err102 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data52 };
+                                    if (vErrors === null) {
+                                      vErrors = [err102];
+                                    } else {
+                                      vErrors.push(err102);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err103 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data52 };
+                                  if (vErrors === null) {
+                                    vErrors = [err103];
+                                  } else {
+                                    vErrors.push(err103);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data51.config !== void 0) {
+                                let data53 = data51.config;
+                                if (!(data53 && typeof data53 == "object" && !Array.isArray(data53)) && data53 !== null) {
+                                  const err104 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config, data: data53 };
+                                  if (vErrors === null) {
+                                    vErrors = [err104];
+                                  } else {
+                                    vErrors.push(err104);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err105 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions/" + i14, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data51 };
+                              if (vErrors === null) {
+                                vErrors = [err105];
+                              } else {
+                                vErrors.push(err105);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err106 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data50 };
+                          if (vErrors === null) {
+                            vErrors = [err106];
+                          } else {
+                            vErrors.push(err106);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err107 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.type, parentSchema: schema23.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data46 };
+                      if (vErrors === null) {
+                        vErrors = [err107];
+                      } else {
+                        vErrors.push(err107);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+            } else {
+              const err108 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.properties.traffic_policy.properties.value.then.type, parentSchema: schema23.properties.traffic_policy.properties.value.then, data: data44 };
+              if (vErrors === null) {
+                vErrors = [err108];
+              } else {
+                vErrors.push(err108);
+              }
+              errors++;
+            }
+            var _valid1 = _errs122 === errors;
+            valid39 = _valid1;
+            ifClause0 = "then";
+          } else {
+            const _errs145 = errors;
+            const _errs147 = errors;
+            let valid52 = false;
+            let passing0 = null;
+            const _errs148 = errors;
+            if (typeof data44 !== "string") {
+              const err109 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.oneOf[0].type, parentSchema: schema24.oneOf[0], data: data44 };
+              if (vErrors === null) {
+                vErrors = [err109];
+              } else {
+                vErrors.push(err109);
+              }
+              errors++;
+            }
+            var _valid2 = _errs148 === errors;
+            if (_valid2) {
+              valid52 = true;
+              passing0 = 0;
+            }
+            const _errs150 = errors;
+            if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+              if (data44.file === void 0) {
+                const err110 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema24.oneOf[1].required, parentSchema: schema24.oneOf[1], data: data44 };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+              for (const key13 in data44) {
+                if (!(key13 === "file")) {
+                  const err111 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.oneOf[1], data: data44 };
+                  if (vErrors === null) {
+                    vErrors = [err111];
+                  } else {
+                    vErrors.push(err111);
+                  }
+                  errors++;
+                }
+              }
+              if (data44.file !== void 0) {
+                let data54 = data44.file;
+                if (typeof data54 === "string") {
+                  if (func2(data54) < 1) {
+                    const err112 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema24.oneOf[1].properties.file, data: data54 };
+                    if (vErrors === null) {
+                      vErrors = [err112];
+                    } else {
+                      vErrors.push(err112);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err113 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.oneOf[1].properties.file.type, parentSchema: schema24.oneOf[1].properties.file, data: data54 };
+                  if (vErrors === null) {
+                    vErrors = [err113];
+                  } else {
+                    vErrors.push(err113);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err114 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.oneOf[1].type, parentSchema: schema24.oneOf[1], data: data44 };
+              if (vErrors === null) {
+                vErrors = [err114];
+              } else {
+                vErrors.push(err114);
+              }
+              errors++;
+            }
+            var _valid2 = _errs150 === errors;
+            if (_valid2 && valid52) {
+              valid52 = false;
+              passing0 = [passing0, 1];
+            } else {
+              if (_valid2) {
+                valid52 = true;
+                passing0 = 1;
+              }
+              const _errs155 = errors;
+              if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
+                if (data44.env === void 0) {
+                  const err115 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema24.oneOf[2].required, parentSchema: schema24.oneOf[2], data: data44 };
+                  if (vErrors === null) {
+                    vErrors = [err115];
+                  } else {
+                    vErrors.push(err115);
+                  }
+                  errors++;
+                }
+                for (const key14 in data44) {
+                  if (!(key14 === "env")) {
+                    const err116 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24.oneOf[2], data: data44 };
+                    if (vErrors === null) {
+                      vErrors = [err116];
+                    } else {
+                      vErrors.push(err116);
+                    }
+                    errors++;
+                  }
+                }
+                if (data44.env !== void 0) {
+                  let data55 = data44.env;
+                  if (typeof data55 === "string") {
+                    if (!pattern9.test(data55)) {
+                      const err117 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema24.oneOf[2].properties.env, data: data55 };
+                      if (vErrors === null) {
+                        vErrors = [err117];
+                      } else {
+                        vErrors.push(err117);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err118 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema24.oneOf[2].properties.env.type, parentSchema: schema24.oneOf[2].properties.env, data: data55 };
+                    if (vErrors === null) {
+                      vErrors = [err118];
+                    } else {
+                      vErrors.push(err118);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err119 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.oneOf[2].type, parentSchema: schema24.oneOf[2], data: data44 };
+                if (vErrors === null) {
+                  vErrors = [err119];
+                } else {
+                  vErrors.push(err119);
+                }
+                errors++;
+              }
+              var _valid2 = _errs155 === errors;
+              if (_valid2 && valid52) {
+                valid52 = false;
+                passing0 = [passing0, 2];
+              } else {
+                if (_valid2) {
+                  valid52 = true;
+                  passing0 = 2;
+                }
+              }
+            }
+            if (!valid52) {
+              const err120 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema24.oneOf, parentSchema: schema24, data: data44 };
+              if (vErrors === null) {
+                vErrors = [err120];
+              } else {
+                vErrors.push(err120);
+              }
+              errors++;
+            } else {
+              errors = _errs147;
+              if (vErrors !== null) {
+                if (_errs147) {
+                  vErrors.length = _errs147;
+                } else {
+                  vErrors = null;
+                }
+              }
+            }
+            var _valid1 = _errs145 === errors;
+            valid39 = _valid1;
+            ifClause0 = "else";
+          }
+          if (!valid39) {
+            const err121 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema', schema: schema23.properties.traffic_policy.properties.value.if, parentSchema: schema23.properties.traffic_policy.properties.value, data: data44 };
+            if (vErrors === null) {
+              vErrors = [err121];
+            } else {
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.mutual_tls !== void 0) {
+      let data56 = data.mutual_tls;
+      if (!(data56 && typeof data56 == "object" && !Array.isArray(data56)) && data56 !== null) {
+        const err122 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema23.properties.mutual_tls.type }, message: "must be object,null", schema: schema23.properties.mutual_tls.type, parentSchema: schema23.properties.mutual_tls, data: data56 };
+        if (vErrors === null) {
+          vErrors = [err122];
+        } else {
+          vErrors.push(err122);
+        }
+        errors++;
+      }
+      if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
+        if (data56.certificate_authority_ids === void 0) {
+          const err123 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema23.properties.mutual_tls.required, parentSchema: schema23.properties.mutual_tls, data: data56 };
+          if (vErrors === null) {
+            vErrors = [err123];
+          } else {
+            vErrors.push(err123);
+          }
+          errors++;
+        }
+        for (const key15 in data56) {
+          if (!(key15 === "enabled" || key15 === "certificate_authority_ids")) {
+            const err124 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key15 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.mutual_tls, data: data56 };
+            if (vErrors === null) {
+              vErrors = [err124];
+            } else {
+              vErrors.push(err124);
+            }
+            errors++;
+          }
+        }
+        if (data56.enabled !== void 0) {
+          let data57 = data56.enabled;
+          if (typeof data57 !== "boolean" && data57 !== null) {
+            const err125 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema23.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.mutual_tls.properties.enabled.type, parentSchema: schema23.properties.mutual_tls.properties.enabled, data: data57 };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+        }
+        if (data56.certificate_authority_ids !== void 0) {
+          let data58 = data56.certificate_authority_ids;
+          if (Array.isArray(data58)) {
+            if (data58.length < 1) {
+              const err126 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data58 };
+              if (vErrors === null) {
+                vErrors = [err126];
+              } else {
+                vErrors.push(err126);
+              }
+              errors++;
+            }
+            const len12 = data58.length;
+            for (let i15 = 0; i15 < len12; i15++) {
+              let data59 = data58[i15];
+              if (typeof data59 === "string") {
+                if (func2(data59) < 1) {
+                  const err127 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i15, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data59 };
+                  if (vErrors === null) {
+                    vErrors = [err127];
+                  } else {
+                    vErrors.push(err127);
+                  }
+                  errors++;
+                }
+              } else {
+                const err128 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i15, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids.items, data: data59 };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            let i16 = data58.length;
+            let j3;
+            if (i16 > 1) {
+              const indices3 = {};
+              for (; i16--; ) {
+                let item3 = data58[i16];
+                if (typeof item3 !== "string") {
+                  continue;
+                }
+                if (typeof indices3[item3] == "number") {
+                  j3 = indices3[item3];
+                  const err129 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i16, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i16 + " are identical)", schema: true, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data58 };
+                  if (vErrors === null) {
+                    vErrors = [err129];
+                  } else {
+                    vErrors.push(err129);
+                  }
+                  errors++;
+                  break;
+                }
+                indices3[item3] = i16;
+              }
+            }
+          } else {
+            const err130 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema23.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema23.properties.mutual_tls.properties.certificate_authority_ids, data: data58 };
+            if (vErrors === null) {
+              vErrors = [err130];
+            } else {
+              vErrors.push(err130);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.tls_termination !== void 0) {
+      let data60 = data.tls_termination;
+      if (!(data60 && typeof data60 == "object" && !Array.isArray(data60)) && data60 !== null) {
+        const err131 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema23.properties.tls_termination.type }, message: "must be object,null", schema: schema23.properties.tls_termination.type, parentSchema: schema23.properties.tls_termination, data: data60 };
+        if (vErrors === null) {
+          vErrors = [err131];
+        } else {
+          vErrors.push(err131);
+        }
+        errors++;
+      }
+      if (data60 && typeof data60 == "object" && !Array.isArray(data60)) {
+        for (const key16 in data60) {
+          if (!(key16 === "enabled" || key16 === "terminate_at" || key16 === "min_version")) {
+            const err132 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key16 }, message: "must NOT have additional properties", schema: false, parentSchema: schema23.properties.tls_termination, data: data60 };
+            if (vErrors === null) {
+              vErrors = [err132];
+            } else {
+              vErrors.push(err132);
+            }
+            errors++;
+          }
+        }
+        if (data60.enabled !== void 0) {
+          let data61 = data60.enabled;
+          if (typeof data61 !== "boolean" && data61 !== null) {
+            const err133 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema23.properties.tls_termination.properties.enabled.type, parentSchema: schema23.properties.tls_termination.properties.enabled, data: data61 };
+            if (vErrors === null) {
+              vErrors = [err133];
+            } else {
+              vErrors.push(err133);
+            }
+            errors++;
+          }
+        }
+        if (data60.terminate_at !== void 0) {
+          let data62 = data60.terminate_at;
+          if (typeof data62 !== "string" && data62 !== null) {
+            const err134 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.terminate_at.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.terminate_at.type, parentSchema: schema23.properties.tls_termination.properties.terminate_at, data: data62 };
+            if (vErrors === null) {
+              vErrors = [err134];
+            } else {
+              vErrors.push(err134);
+            }
+            errors++;
+          }
+          if (!(data62 === "edge" || data62 === "upstream" || data62 === null)) {
+            const err135 = { instancePath: instancePath + "/tls_termination/terminate_at", schemaPath: "#/properties/tls_termination/properties/terminate_at/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.terminate_at.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.terminate_at.enum, parentSchema: schema23.properties.tls_termination.properties.terminate_at, data: data62 };
+            if (vErrors === null) {
+              vErrors = [err135];
+            } else {
+              vErrors.push(err135);
+            }
+            errors++;
+          }
+        }
+        if (data60.min_version !== void 0) {
+          let data63 = data60.min_version;
+          if (typeof data63 !== "string" && data63 !== null) {
+            const err136 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema23.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema23.properties.tls_termination.properties.min_version.type, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data63 };
+            if (vErrors === null) {
+              vErrors = [err136];
+            } else {
+              vErrors.push(err136);
+            }
+            errors++;
+          }
+          if (!(data63 === "1.0" || data63 === "1.1" || data63 === "1.2" || data63 === "1.3" || data63 === null)) {
+            const err137 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema23.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema23.properties.tls_termination.properties.min_version.enum, parentSchema: schema23.properties.tls_termination.properties.min_version, data: data63 };
+            if (vErrors === null) {
+              vErrors = [err137];
+            } else {
+              vErrors.push(err137);
             }
             errors++;
           }
@@ -45847,20 +46089,20 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err39 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.type, parentSchema: schema24, data };
+    const err138 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema23.type, parentSchema: schema23, data };
     if (vErrors === null) {
-      vErrors = [err39];
+      vErrors = [err138];
     } else {
-      vErrors.push(err39);
+      vErrors.push(err138);
     }
     errors++;
   }
-  validate19.errors = vErrors;
+  validate17.errors = vErrors;
   return errors === 0;
 }
-var RouteResponseHeaders = validate20;
-var schema25 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops RouteResponseHeaders", "description": "The response-headers module of one HTTPS edge route.", "type": "object", "properties": { "kind": { "const": "RouteResponseHeaders", "description": "Always RouteResponseHeaders." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "route_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdgeRoute in these manifests, or a literal id (edghtsrt_...)." }, "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "add": { "type": ["object", "null"], "description": "Headers added to responses, name to value.", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "remove": { "type": ["array", "null"], "description": "Header names removed from responses.", "items": { "type": "string", "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "uniqueItems": true } }, "required": ["kind", "name", "edge_id", "route_id"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var HTTPSEdge = validate18;
+var schema25 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdge", "description": "An HTTPS edge; its routes are HTTPSEdgeRoute documents.", "type": "object", "properties": { "kind": { "const": "HTTPSEdge", "description": "Always HTTPSEdge." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "hostports": { "type": "array", "description": "Addresses the edge serves, each host:port.", "items": { "type": "string", "format": "hostport" }, "uniqueItems": true }, "mutual_tls": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "certificate_authority_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind CertificateAuthority in these manifests, or a literal id (ca_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["certificate_authority_ids"], "additionalProperties": false, "description": "Certificate authorities that client certificates are checked against." }, "tls_termination": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "min_version": { "type": ["string", "null"], "enum": ["1.0", "1.1", "1.2", "1.3", null], "description": 'Minimum TLS version (quote it: "1.2").' } }, "additionalProperties": false, "description": "The minimum TLS version the edge accepts." } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -45882,43 +46124,25 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.edge_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "edge_id" }, message: "must have required property 'edge_id'", schema: schema25.required, parentSchema: schema25, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.route_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "route_id" }, message: "must have required property 'route_id'", schema: schema25.required, parentSchema: schema25, data };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
     for (const key0 in data) {
-      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "edge_id" || key0 === "route_id" || key0 === "enabled" || key0 === "add" || key0 === "remove")) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25, data };
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "hostports" || key0 === "mutual_tls" || key0 === "tls_termination")) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25, data };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err2];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err2);
         }
         errors++;
       }
     }
     if (data.kind !== void 0) {
       let data0 = data.kind;
-      if ("RouteResponseHeaders" !== data0) {
-        const err5 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "RouteResponseHeaders" }, message: "must be equal to constant", schema: "RouteResponseHeaders", parentSchema: schema25.properties.kind, data: data0 };
+      if ("HTTPSEdge" !== data0) {
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "HTTPSEdge" }, message: "must be equal to constant", schema: "HTTPSEdge", parentSchema: schema25.properties.kind, data: data0 };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err3];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -45927,20 +46151,20 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.name;
       if (typeof data1 === "string") {
         if (!pattern0.test(data1)) {
-          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.name, data: data1 };
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.name, data: data1 };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err4];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err4);
           }
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.name.type, parentSchema: schema25.properties.name, data: data1 };
+        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.name.type, parentSchema: schema25.properties.name, data: data1 };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err5];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -45948,32 +46172,32 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.moved_from !== void 0) {
       let data2 = data.moved_from;
       if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema25.properties.moved_from.type }, message: "must be string,array", schema: schema25.properties.moved_from.type, parentSchema: schema25.properties.moved_from, data: data2 };
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema25.properties.moved_from.type }, message: "must be string,array", schema: schema25.properties.moved_from.type, parentSchema: schema25.properties.moved_from, data: data2 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err6];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err6);
         }
         errors++;
       }
       if (typeof data2 === "string") {
         if (!pattern1.test(data2)) {
-          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from, data: data2 };
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err7];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err7);
           }
           errors++;
         }
       }
       if (Array.isArray(data2)) {
         if (data2.length < 1) {
-          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema25.properties.moved_from, data: data2 };
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema25.properties.moved_from, data: data2 };
           if (vErrors === null) {
-            vErrors = [err10];
+            vErrors = [err8];
           } else {
-            vErrors.push(err10);
+            vErrors.push(err8);
           }
           errors++;
         }
@@ -45982,20 +46206,20 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (!pattern1.test(data3)) {
-              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from.items, data: data3 };
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema25.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
-                vErrors = [err11];
+                vErrors = [err9];
               } else {
-                vErrors.push(err11);
+                vErrors.push(err9);
               }
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.moved_from.items.type, parentSchema: schema25.properties.moved_from.items, data: data3 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.moved_from.items.type, parentSchema: schema25.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err10];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err10);
             }
             errors++;
           }
@@ -46011,11 +46235,11 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema25.properties.moved_from, data: data2 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema25.properties.moved_from, data: data2 };
               if (vErrors === null) {
-                vErrors = [err13];
+                vErrors = [err11];
               } else {
-                vErrors.push(err13);
+                vErrors.push(err11);
               }
               errors++;
               break;
@@ -46025,54 +46249,91 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
-    if (data.edge_id !== void 0) {
-      let data4 = data.edge_id;
+    if (data.description !== void 0) {
+      let data4 = data.description;
       if (typeof data4 === "string") {
-        if (func2(data4) < 1) {
-          const err14 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.edge_id, data: data4 };
+        if (func2(data4) > 255) {
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema25.properties.description, data: data4 };
           if (vErrors === null) {
-            vErrors = [err14];
+            vErrors = [err12];
           } else {
-            vErrors.push(err14);
+            vErrors.push(err12);
           }
           errors++;
         }
       } else {
-        const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.edge_id.type, parentSchema: schema25.properties.edge_id, data: data4 };
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.description.type, parentSchema: schema25.properties.description, data: data4 };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err13];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err13);
         }
         errors++;
       }
     }
-    if (data.route_id !== void 0) {
-      let data5 = data.route_id;
-      if (typeof data5 === "string") {
-        if (func2(data5) < 1) {
-          const err16 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.route_id, data: data5 };
-          if (vErrors === null) {
-            vErrors = [err16];
+    if (data.metadata !== void 0) {
+      let data5 = data.metadata;
+      if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.properties.metadata.type, parentSchema: schema25.properties.metadata, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.hostports !== void 0) {
+      let data6 = data.hostports;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data7 = data6[i2];
+          if (typeof data7 === "string") {
+            if (!formats2(data7)) {
+              const err15 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/format", keyword: "format", params: { format: "hostport" }, message: 'must match format "hostport"', schema: "hostport", parentSchema: schema25.properties.hostports.items, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
           } else {
-            vErrors.push(err16);
+            const err16 = { instancePath: instancePath + "/hostports/" + i2, schemaPath: "#/properties/hostports/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.hostports.items.type, parentSchema: schema25.properties.hostports.items, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
           }
-          errors++;
+        }
+        let i3 = data6.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data6[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err17 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema25.properties.hostports, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.route_id.type, parentSchema: schema25.properties.route_id, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.enabled !== void 0) {
-      let data6 = data.enabled;
-      if (typeof data6 !== "boolean" && data6 !== null) {
-        const err18 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: schema25.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.enabled.type, parentSchema: schema25.properties.enabled, data: data6 };
+        const err18 = { instancePath: instancePath + "/hostports", schemaPath: "#/properties/hostports/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema25.properties.hostports.type, parentSchema: schema25.properties.hostports, data: data6 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -46081,10 +46342,10 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.add !== void 0) {
-      let data7 = data.add;
-      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err19 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/type", keyword: "type", params: { type: schema25.properties.add.type }, message: "must be object,null", schema: schema25.properties.add.type, parentSchema: schema25.properties.add, data: data7 };
+    if (data.mutual_tls !== void 0) {
+      let data8 = data.mutual_tls;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+        const err19 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/type", keyword: "type", params: { type: schema25.properties.mutual_tls.type }, message: "must be object,null", schema: schema25.properties.mutual_tls.type, parentSchema: schema25.properties.mutual_tls, data: data8 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -46092,23 +46353,19 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-        for (const key1 in data7) {
-          const _errs19 = errors;
-          if (typeof key1 === "string") {
-            if (!pattern22.test(key1)) {
-              const err20 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.add.propertyNames, data: key1, propertyName: key1 };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
+      if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
+        if (data8.certificate_authority_ids === void 0) {
+          const err20 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/required", keyword: "required", params: { missingProperty: "certificate_authority_ids" }, message: "must have required property 'certificate_authority_ids'", schema: schema25.properties.mutual_tls.required, parentSchema: schema25.properties.mutual_tls, data: data8 };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
           }
-          var valid4 = _errs19 === errors;
-          if (!valid4) {
-            const err21 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema25.properties.add.propertyNames, parentSchema: schema25.properties.add, data: data7 };
+          errors++;
+        }
+        for (const key1 in data8) {
+          if (!(key1 === "enabled" || key1 === "certificate_authority_ids")) {
+            const err21 = { instancePath: instancePath + "/mutual_tls", schemaPath: "#/properties/mutual_tls/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25.properties.mutual_tls, data: data8 };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -46117,10 +46374,10 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        for (const key2 in data7) {
-          let data8 = data7[key2];
-          if (typeof data8 !== "string") {
-            const err22 = { instancePath: instancePath + "/add/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/add/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.add.additionalProperties.type, parentSchema: schema25.properties.add.additionalProperties, data: data8 };
+        if (data8.enabled !== void 0) {
+          let data9 = data8.enabled;
+          if (typeof data9 !== "boolean" && data9 !== null) {
+            const err22 = { instancePath: instancePath + "/mutual_tls/enabled", schemaPath: "#/properties/mutual_tls/properties/enabled/type", keyword: "type", params: { type: schema25.properties.mutual_tls.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.mutual_tls.properties.enabled.type, parentSchema: schema25.properties.mutual_tls.properties.enabled, data: data9 };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -46129,84 +46386,150 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      }
-    }
-    if (data.remove !== void 0) {
-      let data9 = data.remove;
-      if (!Array.isArray(data9) && data9 !== null) {
-        const err23 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/type", keyword: "type", params: { type: schema25.properties.remove.type }, message: "must be array,null", schema: schema25.properties.remove.type, parentSchema: schema25.properties.remove, data: data9 };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-      if (Array.isArray(data9)) {
-        const len1 = data9.length;
-        for (let i2 = 0; i2 < len1; i2++) {
-          let data10 = data9[i2];
-          if (typeof data10 === "string") {
-            if (!pattern22.test(data10)) {
-              const err24 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema25.properties.remove.items, data: data10 };
+        if (data8.certificate_authority_ids !== void 0) {
+          let data10 = data8.certificate_authority_ids;
+          if (Array.isArray(data10)) {
+            if (data10.length < 1) {
+              const err23 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
               if (vErrors === null) {
-                vErrors = [err24];
+                vErrors = [err23];
               } else {
-                vErrors.push(err24);
+                vErrors.push(err23);
               }
               errors++;
             }
+            const len2 = data10.length;
+            for (let i4 = 0; i4 < len2; i4++) {
+              let data11 = data10[i4];
+              if (typeof data11 === "string") {
+                if (func2(data11) < 1) {
+                  const err24 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+              } else {
+                const err25 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids/" + i4, schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.mutual_tls.properties.certificate_authority_ids.items.type, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids.items, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            let i5 = data10.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--; ) {
+                let item2 = data10[i5];
+                if (typeof item2 !== "string") {
+                  continue;
+                }
+                if (typeof indices2[item2] == "number") {
+                  j2 = indices2[item2];
+                  const err26 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/uniqueItems", keyword: "uniqueItems", params: { i: i5, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)", schema: true, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
+                  if (vErrors === null) {
+                    vErrors = [err26];
+                  } else {
+                    vErrors.push(err26);
+                  }
+                  errors++;
+                  break;
+                }
+                indices2[item2] = i5;
+              }
+            }
           } else {
-            const err25 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema25.properties.remove.items.type, parentSchema: schema25.properties.remove.items, data: data10 };
+            const err27 = { instancePath: instancePath + "/mutual_tls/certificate_authority_ids", schemaPath: "#/properties/mutual_tls/properties/certificate_authority_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema25.properties.mutual_tls.properties.certificate_authority_ids.type, parentSchema: schema25.properties.mutual_tls.properties.certificate_authority_ids, data: data10 };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err27];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err27);
             }
             errors++;
           }
         }
-        let i3 = data9.length;
-        let j1;
-        if (i3 > 1) {
-          const indices1 = {};
-          for (; i3--; ) {
-            let item1 = data9[i3];
-            if (typeof item1 !== "string") {
-              continue;
+      }
+    }
+    if (data.tls_termination !== void 0) {
+      let data12 = data.tls_termination;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err28 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/type", keyword: "type", params: { type: schema25.properties.tls_termination.type }, message: "must be object,null", schema: schema25.properties.tls_termination.type, parentSchema: schema25.properties.tls_termination, data: data12 };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+        for (const key2 in data12) {
+          if (!(key2 === "enabled" || key2 === "min_version")) {
+            const err29 = { instancePath: instancePath + "/tls_termination", schemaPath: "#/properties/tls_termination/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema25.properties.tls_termination, data: data12 };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
             }
-            if (typeof indices1[item1] == "number") {
-              j1 = indices1[item1];
-              const err26 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema25.properties.remove, data: data9 };
-              if (vErrors === null) {
-                vErrors = [err26];
-              } else {
-                vErrors.push(err26);
-              }
-              errors++;
-              break;
+            errors++;
+          }
+        }
+        if (data12.enabled !== void 0) {
+          let data13 = data12.enabled;
+          if (typeof data13 !== "boolean" && data13 !== null) {
+            const err30 = { instancePath: instancePath + "/tls_termination/enabled", schemaPath: "#/properties/tls_termination/properties/enabled/type", keyword: "type", params: { type: schema25.properties.tls_termination.properties.enabled.type }, message: "must be boolean,null", schema: schema25.properties.tls_termination.properties.enabled.type, parentSchema: schema25.properties.tls_termination.properties.enabled, data: data13 };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
             }
-            indices1[item1] = i3;
+            errors++;
+          }
+        }
+        if (data12.min_version !== void 0) {
+          let data14 = data12.min_version;
+          if (typeof data14 !== "string" && data14 !== null) {
+            const err31 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/type", keyword: "type", params: { type: schema25.properties.tls_termination.properties.min_version.type }, message: "must be string,null", schema: schema25.properties.tls_termination.properties.min_version.type, parentSchema: schema25.properties.tls_termination.properties.min_version, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+          if (!(data14 === "1.0" || data14 === "1.1" || data14 === "1.2" || data14 === "1.3" || data14 === null)) {
+            const err32 = { instancePath: instancePath + "/tls_termination/min_version", schemaPath: "#/properties/tls_termination/properties/min_version/enum", keyword: "enum", params: { allowedValues: schema25.properties.tls_termination.properties.min_version.enum }, message: "must be equal to one of the allowed values", schema: schema25.properties.tls_termination.properties.min_version.enum, parentSchema: schema25.properties.tls_termination.properties.min_version, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
           }
         }
       }
     }
   } else {
-    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.type, parentSchema: schema25, data };
+    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema25.type, parentSchema: schema25, data };
     if (vErrors === null) {
-      vErrors = [err27];
+      vErrors = [err33];
     } else {
-      vErrors.push(err27);
+      vErrors.push(err33);
     }
     errors++;
   }
-  validate20.errors = vErrors;
+  validate18.errors = vErrors;
   return errors === 0;
 }
-var EventSubscription = validate21;
-var schema26 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSubscription", "description": "An event subscription; its event types are an EventSources document.", "type": "object", "properties": { "kind": { "const": "EventSubscription", "description": "Always EventSubscription." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "destination_ids": { "type": "array", "items": { "type": "string", "pattern": "^ed_[A-Za-z0-9]+$", "errorMessage": "must be an event destination id (ed_...)" }, "uniqueItems": true } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-var pattern43 = new RegExp("^ed_[A-Za-z0-9]+$", "u");
-function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var HTTPSEdgeRoute = validate19;
+var schema26 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops HTTPSEdgeRoute", "description": "A route of an HTTPS edge, matching requests by path.", "type": "object", "properties": { "kind": { "const": "HTTPSEdgeRoute", "description": "Always HTTPSEdgeRoute." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "match_type": { "type": "string", "enum": ["exact_path", "path_prefix"] }, "match": { "type": "string", "minLength": 1, "description": "The path, or path prefix, requests must have." }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "backend": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "backend_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind TunnelGroupBackend or HTTPResponseBackend in these manifests, or a literal id (bkdtg_..., bkdhr_...)." } }, "required": ["backend_id"], "additionalProperties": false, "description": "Where the traffic goes: a tunnel group or HTTP response backend." }, "ip_restriction": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "ip_policy_ids": { "type": "array", "items": { "type": "string", "minLength": 1, "description": "The name of a resource of kind IPPolicy in these manifests, or a literal id (ipp_...)." }, "minItems": 1, "uniqueItems": true } }, "required": ["ip_policy_ids"], "additionalProperties": false, "description": "IP policies that decide which source addresses may connect." }, "traffic_policy": { "type": ["object", "null"], "properties": { "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "value": { "description": "The policy document (on_tcp_connect, on_http_request, on_http_response): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.", "if": { "type": "object", "propertyNames": { "not": { "enum": ["file", "env"] } } }, "then": { "type": "object", "properties": { "on_tcp_connect": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on tcp connect." }, "on_http_request": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on http request." }, "on_http_response": { "type": ["array", "null"], "items": { "type": "object", "properties": { "name": { "type": "string", "minLength": 1 }, "expressions": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "CEL expressions selecting the traffic." }, "actions": { "type": "array", "items": { "type": "object", "properties": { "type": { "type": "string", "minLength": 1, "description": "The action type, e.g. deny, log, custom-response." }, "config": { "type": ["object", "null"], "description": "The action configuration for its type." } }, "required": ["type"], "additionalProperties": false }, "minItems": 1, "description": "What is done, in order." } }, "required": ["actions"], "additionalProperties": false }, "description": "Rules run on http response." } }, "additionalProperties": false }, "else": { "$ref": "#/definitions/secret" } } }, "required": ["value"], "additionalProperties": false, "description": "Traffic policy: a document of phases, each a list of rules with expressions and actions." } }, "required": ["kind", "name", "edge_id", "match_type", "match"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var schema27 = { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" };
+function validate19(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -46228,9 +46551,1733 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.edge_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "edge_id" }, message: "must have required property 'edge_id'", schema: schema26.required, parentSchema: schema26, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.match_type === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "match_type" }, message: "must have required property 'match_type'", schema: schema26.required, parentSchema: schema26, data };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.match === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "match" }, message: "must have required property 'match'", schema: schema26.required, parentSchema: schema26, data };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func13.call(schema26.properties, key0)) {
+        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26, data };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.kind !== void 0) {
+      let data0 = data.kind;
+      if ("HTTPSEdgeRoute" !== data0) {
+        const err6 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "HTTPSEdgeRoute" }, message: "must be equal to constant", schema: "HTTPSEdgeRoute", parentSchema: schema26.properties.kind, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 === "string") {
+        if (!pattern0.test(data1)) {
+          const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.name, data: data1 };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.name.type, parentSchema: schema26.properties.name, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema26.properties.moved_from.type }, message: "must be string,array", schema: schema26.properties.moved_from.type, parentSchema: schema26.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.moved_from.items.type, parentSchema: schema26.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err14 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema26.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.edge_id !== void 0) {
+      let data4 = data.edge_id;
+      if (typeof data4 === "string") {
+        if (func2(data4) < 1) {
+          const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.edge_id, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.edge_id.type, parentSchema: schema26.properties.edge_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.match_type !== void 0) {
+      let data5 = data.match_type;
+      if (typeof data5 !== "string") {
+        const err17 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.match_type.type, parentSchema: schema26.properties.match_type, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+      if (!(data5 === "exact_path" || data5 === "path_prefix")) {
+        const err18 = { instancePath: instancePath + "/match_type", schemaPath: "#/properties/match_type/enum", keyword: "enum", params: { allowedValues: schema26.properties.match_type.enum }, message: "must be equal to one of the allowed values", schema: schema26.properties.match_type.enum, parentSchema: schema26.properties.match_type, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.match !== void 0) {
+      let data6 = data.match;
+      if (typeof data6 === "string") {
+        if (func2(data6) < 1) {
+          const err19 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.match, data: data6 };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/match", schemaPath: "#/properties/match/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.match.type, parentSchema: schema26.properties.match, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data7 = data.description;
+      if (typeof data7 === "string") {
+        if (func2(data7) > 255) {
+          const err21 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema26.properties.description, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      } else {
+        const err22 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.description.type, parentSchema: schema26.properties.description, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data8 = data.metadata;
+      if (!(data8 && typeof data8 == "object" && !Array.isArray(data8))) {
+        const err23 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.metadata.type, parentSchema: schema26.properties.metadata, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
+    if (data.backend !== void 0) {
+      let data9 = data.backend;
+      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
+        const err24 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/type", keyword: "type", params: { type: schema26.properties.backend.type }, message: "must be object,null", schema: schema26.properties.backend.type, parentSchema: schema26.properties.backend, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+      if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+        if (data9.backend_id === void 0) {
+          const err25 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/required", keyword: "required", params: { missingProperty: "backend_id" }, message: "must have required property 'backend_id'", schema: schema26.properties.backend.required, parentSchema: schema26.properties.backend, data: data9 };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        for (const key1 in data9) {
+          if (!(key1 === "enabled" || key1 === "backend_id")) {
+            const err26 = { instancePath: instancePath + "/backend", schemaPath: "#/properties/backend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.backend, data: data9 };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+        if (data9.enabled !== void 0) {
+          let data10 = data9.enabled;
+          if (typeof data10 !== "boolean" && data10 !== null) {
+            const err27 = { instancePath: instancePath + "/backend/enabled", schemaPath: "#/properties/backend/properties/enabled/type", keyword: "type", params: { type: schema26.properties.backend.properties.enabled.type }, message: "must be boolean,null", schema: schema26.properties.backend.properties.enabled.type, parentSchema: schema26.properties.backend.properties.enabled, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
+        if (data9.backend_id !== void 0) {
+          let data11 = data9.backend_id;
+          if (typeof data11 === "string") {
+            if (func2(data11) < 1) {
+              const err28 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.backend.properties.backend_id, data: data11 };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          } else {
+            const err29 = { instancePath: instancePath + "/backend/backend_id", schemaPath: "#/properties/backend/properties/backend_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.backend.properties.backend_id.type, parentSchema: schema26.properties.backend.properties.backend_id, data: data11 };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.ip_restriction !== void 0) {
+      let data12 = data.ip_restriction;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err30 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/type", keyword: "type", params: { type: schema26.properties.ip_restriction.type }, message: "must be object,null", schema: schema26.properties.ip_restriction.type, parentSchema: schema26.properties.ip_restriction, data: data12 };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+        if (data12.ip_policy_ids === void 0) {
+          const err31 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/required", keyword: "required", params: { missingProperty: "ip_policy_ids" }, message: "must have required property 'ip_policy_ids'", schema: schema26.properties.ip_restriction.required, parentSchema: schema26.properties.ip_restriction, data: data12 };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        for (const key2 in data12) {
+          if (!(key2 === "enabled" || key2 === "ip_policy_ids")) {
+            const err32 = { instancePath: instancePath + "/ip_restriction", schemaPath: "#/properties/ip_restriction/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.ip_restriction, data: data12 };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+        }
+        if (data12.enabled !== void 0) {
+          let data13 = data12.enabled;
+          if (typeof data13 !== "boolean" && data13 !== null) {
+            const err33 = { instancePath: instancePath + "/ip_restriction/enabled", schemaPath: "#/properties/ip_restriction/properties/enabled/type", keyword: "type", params: { type: schema26.properties.ip_restriction.properties.enabled.type }, message: "must be boolean,null", schema: schema26.properties.ip_restriction.properties.enabled.type, parentSchema: schema26.properties.ip_restriction.properties.enabled, data: data13 };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        if (data12.ip_policy_ids !== void 0) {
+          let data14 = data12.ip_policy_ids;
+          if (Array.isArray(data14)) {
+            if (data14.length < 1) {
+              const err34 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            const len1 = data14.length;
+            for (let i2 = 0; i2 < len1; i2++) {
+              let data15 = data14[i2];
+              if (typeof data15 === "string") {
+                if (func2(data15) < 1) {
+                  const err35 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+              } else {
+                const err36 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids/" + i2, schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.ip_restriction.properties.ip_policy_ids.items.type, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids.items, data: data15 };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            let i3 = data14.length;
+            let j1;
+            if (i3 > 1) {
+              const indices1 = {};
+              for (; i3--; ) {
+                let item1 = data14[i3];
+                if (typeof item1 !== "string") {
+                  continue;
+                }
+                if (typeof indices1[item1] == "number") {
+                  j1 = indices1[item1];
+                  const err37 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                  break;
+                }
+                indices1[item1] = i3;
+              }
+            }
+          } else {
+            const err38 = { instancePath: instancePath + "/ip_restriction/ip_policy_ids", schemaPath: "#/properties/ip_restriction/properties/ip_policy_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.ip_restriction.properties.ip_policy_ids.type, parentSchema: schema26.properties.ip_restriction.properties.ip_policy_ids, data: data14 };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.traffic_policy !== void 0) {
+      let data16 = data.traffic_policy;
+      if (!(data16 && typeof data16 == "object" && !Array.isArray(data16)) && data16 !== null) {
+        const err39 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/type", keyword: "type", params: { type: schema26.properties.traffic_policy.type }, message: "must be object,null", schema: schema26.properties.traffic_policy.type, parentSchema: schema26.properties.traffic_policy, data: data16 };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+        if (data16.value === void 0) {
+          const err40 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'", schema: schema26.properties.traffic_policy.required, parentSchema: schema26.properties.traffic_policy, data: data16 };
+          if (vErrors === null) {
+            vErrors = [err40];
+          } else {
+            vErrors.push(err40);
+          }
+          errors++;
+        }
+        for (const key3 in data16) {
+          if (!(key3 === "enabled" || key3 === "value")) {
+            const err41 = { instancePath: instancePath + "/traffic_policy", schemaPath: "#/properties/traffic_policy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy, data: data16 };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+        }
+        if (data16.enabled !== void 0) {
+          let data17 = data16.enabled;
+          if (typeof data17 !== "boolean" && data17 !== null) {
+            const err42 = { instancePath: instancePath + "/traffic_policy/enabled", schemaPath: "#/properties/traffic_policy/properties/enabled/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.enabled.type }, message: "must be boolean,null", schema: schema26.properties.traffic_policy.properties.enabled.type, parentSchema: schema26.properties.traffic_policy.properties.enabled, data: data17 };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+        }
+        if (data16.value !== void 0) {
+          let data18 = data16.value;
+          const _errs44 = errors;
+          let valid10 = true;
+          const _errs45 = errors;
+          if (errors === _errs45) {
+            if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+              for (const key4 in data18) {
+                const _errs47 = errors;
+                const _errs48 = errors;
+                const _errs49 = errors;
+                if (!(key4 === "file" || key4 === "env")) {
+                  const err43 = {};
+                  if (vErrors === null) {
+                    vErrors = [err43];
+                  } else {
+                    vErrors.push(err43);
+                  }
+                  errors++;
+                }
+                var valid12 = _errs49 === errors;
+                if (valid12) {
+                  const err44 = {};
+                  if (vErrors === null) {
+                    vErrors = [err44];
+                  } else {
+                    vErrors.push(err44);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs48;
+                  if (vErrors !== null) {
+                    if (_errs48) {
+                      vErrors.length = _errs48;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid11 = _errs47 === errors;
+                if (!valid11) {
+                  const err45 = {};
+                  if (vErrors === null) {
+                    vErrors = [err45];
+                  } else {
+                    vErrors.push(err45);
+                  }
+                  errors++;
+                  break;
+                }
+              }
+            } else {
+              const err46 = {};
+              if (vErrors === null) {
+                vErrors = [err46];
+              } else {
+                vErrors.push(err46);
+              }
+              errors++;
+            }
+          }
+          var _valid0 = _errs45 === errors;
+          errors = _errs44;
+          if (vErrors !== null) {
+            if (_errs44) {
+              vErrors.length = _errs44;
+            } else {
+              vErrors = null;
+            }
+          }
+          let ifClause0;
+          if (_valid0) {
+            const _errs50 = errors;
+            if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+              for (const key5 in data18) {
+                if (!(key5 === "on_tcp_connect" || key5 === "on_http_request" || key5 === "on_http_response")) {
+                  const err47 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then, data: data18 };
+                  if (vErrors === null) {
+                    vErrors = [err47];
+                  } else {
+                    vErrors.push(err47);
+                  }
+                  errors++;
+                }
+              }
+              if (data18.on_tcp_connect !== void 0) {
+                let data19 = data18.on_tcp_connect;
+                if (!Array.isArray(data19) && data19 !== null) {
+                  const err48 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type }, message: "must be array,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect, data: data19 };
+                  if (vErrors === null) {
+                    vErrors = [err48];
+                  } else {
+                    vErrors.push(err48);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data19)) {
+                  const len2 = data19.length;
+                  for (let i4 = 0; i4 < len2; i4++) {
+                    let data20 = data19[i4];
+                    if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                      if (data20.actions === void 0) {
+                        const err49 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data20 };
+                        if (vErrors === null) {
+                          vErrors = [err49];
+                        } else {
+                          vErrors.push(err49);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data20) {
+                        if (!(key6 === "name" || key6 === "expressions" || key6 === "actions")) {
+                          const err50 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data20 };
+                          if (vErrors === null) {
+                            vErrors = [err50];
+                          } else {
+                            vErrors.push(err50);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data20.name !== void 0) {
+                        let data21 = data20.name;
+                        if (typeof data21 === "string") {
+                          if (func2(data21) < 1) {
+                            const err51 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data21 };
+                            if (vErrors === null) {
+                              vErrors = [err51];
+                            } else {
+                              vErrors.push(err51);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err52 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.name, data: data21 };
+                          if (vErrors === null) {
+                            vErrors = [err52];
+                          } else {
+                            vErrors.push(err52);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data20.expressions !== void 0) {
+                        let data22 = data20.expressions;
+                        if (Array.isArray(data22)) {
+                          const len3 = data22.length;
+                          for (let i5 = 0; i5 < len3; i5++) {
+                            let data23 = data22[i5];
+                            if (typeof data23 === "string") {
+                              if (func2(data23) < 1) {
+                                const err53 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/expressions/" + i5, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data23 };
+                                if (vErrors === null) {
+                                  vErrors = [err53];
+                                } else {
+                                  vErrors.push(err53);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err54 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/expressions/" + i5, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.items, data: data23 };
+                              if (vErrors === null) {
+                                vErrors = [err54];
+                              } else {
+                                vErrors.push(err54);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err55 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.expressions, data: data22 };
+                          if (vErrors === null) {
+                            vErrors = [err55];
+                          } else {
+                            vErrors.push(err55);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data20.actions !== void 0) {
+                        let data24 = data20.actions;
+                        if (Array.isArray(data24)) {
+                          if (data24.length < 1) {
+                            const err56 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data24 };
+                            if (vErrors === null) {
+                              vErrors = [err56];
+                            } else {
+                              vErrors.push(err56);
+                            }
+                            errors++;
+                          }
+                          const len4 = data24.length;
+                          for (let i6 = 0; i6 < len4; i6++) {
+                            let data25 = data24[i6];
+                            if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+                              if (data25.type === void 0) {
+                                const err57 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data25 };
+                                if (vErrors === null) {
+                                  vErrors = [err57];
+                                } else {
+                                  vErrors.push(err57);
+                                }
+                                errors++;
+                              }
+                              for (const key7 in data25) {
+                                if (!(key7 === "type" || key7 === "config")) {
+                                  const err58 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data25 };
+                                  if (vErrors === null) {
+                                    vErrors = [err58];
+                                  } else {
+                                    vErrors.push(err58);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data25.type !== void 0) {
+                                let data26 = data25.type;
+                                if (typeof data26 === "string") {
+                                  if (func2(data26) < 1) {
+                                    const err59 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data26 };
+                                    if (vErrors === null) {
+                                      vErrors = [err59];
+                                    } else {
+                                      vErrors.push(err59);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err60 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.type, data: data26 };
+                                  if (vErrors === null) {
+                                    vErrors = [err60];
+                                  } else {
+                                    vErrors.push(err60);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data25.config !== void 0) {
+                                let data27 = data25.config;
+                                if (!(data27 && typeof data27 == "object" && !Array.isArray(data27)) && data27 !== null) {
+                                  const err61 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.properties.config, data: data27 };
+                                  if (vErrors === null) {
+                                    vErrors = [err61];
+                                  } else {
+                                    vErrors.push(err61);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err62 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions/" + i6, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.items, data: data25 };
+                              if (vErrors === null) {
+                                vErrors = [err62];
+                              } else {
+                                vErrors.push(err62);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err63 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.properties.actions, data: data24 };
+                          if (vErrors === null) {
+                            vErrors = [err63];
+                          } else {
+                            vErrors.push(err63);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err64 = { instancePath: instancePath + "/traffic_policy/value/on_tcp_connect/" + i4, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_tcp_connect/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_tcp_connect.items, data: data20 };
+                      if (vErrors === null) {
+                        vErrors = [err64];
+                      } else {
+                        vErrors.push(err64);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+              if (data18.on_http_request !== void 0) {
+                let data28 = data18.on_http_request;
+                if (!Array.isArray(data28) && data28 !== null) {
+                  const err65 = { instancePath: instancePath + "/traffic_policy/value/on_http_request", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.type }, message: "must be array,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request, data: data28 };
+                  if (vErrors === null) {
+                    vErrors = [err65];
+                  } else {
+                    vErrors.push(err65);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data28)) {
+                  const len5 = data28.length;
+                  for (let i7 = 0; i7 < len5; i7++) {
+                    let data29 = data28[i7];
+                    if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
+                      if (data29.actions === void 0) {
+                        const err66 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items, data: data29 };
+                        if (vErrors === null) {
+                          vErrors = [err66];
+                        } else {
+                          vErrors.push(err66);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data29) {
+                        if (!(key8 === "name" || key8 === "expressions" || key8 === "actions")) {
+                          const err67 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items, data: data29 };
+                          if (vErrors === null) {
+                            vErrors = [err67];
+                          } else {
+                            vErrors.push(err67);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.name !== void 0) {
+                        let data30 = data29.name;
+                        if (typeof data30 === "string") {
+                          if (func2(data30) < 1) {
+                            const err68 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.name, data: data30 };
+                            if (vErrors === null) {
+                              vErrors = [err68];
+                            } else {
+                              vErrors.push(err68);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err69 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.name.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.name, data: data30 };
+                          if (vErrors === null) {
+                            vErrors = [err69];
+                          } else {
+                            vErrors.push(err69);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.expressions !== void 0) {
+                        let data31 = data29.expressions;
+                        if (Array.isArray(data31)) {
+                          const len6 = data31.length;
+                          for (let i8 = 0; i8 < len6; i8++) {
+                            let data32 = data31[i8];
+                            if (typeof data32 === "string") {
+                              if (func2(data32) < 1) {
+                                const err70 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/expressions/" + i8, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions.items, data: data32 };
+                                if (vErrors === null) {
+                                  vErrors = [err70];
+                                } else {
+                                  vErrors.push(err70);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err71 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/expressions/" + i8, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions.items, data: data32 };
+                              if (vErrors === null) {
+                                vErrors = [err71];
+                              } else {
+                                vErrors.push(err71);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err72 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.expressions, data: data31 };
+                          if (vErrors === null) {
+                            vErrors = [err72];
+                          } else {
+                            vErrors.push(err72);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.actions !== void 0) {
+                        let data33 = data29.actions;
+                        if (Array.isArray(data33)) {
+                          if (data33.length < 1) {
+                            const err73 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions, data: data33 };
+                            if (vErrors === null) {
+                              vErrors = [err73];
+                            } else {
+                              vErrors.push(err73);
+                            }
+                            errors++;
+                          }
+                          const len7 = data33.length;
+                          for (let i9 = 0; i9 < len7; i9++) {
+                            let data34 = data33[i9];
+                            if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
+                              if (data34.type === void 0) {
+                                const err74 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items, data: data34 };
+                                if (vErrors === null) {
+                                  vErrors = [err74];
+                                } else {
+                                  vErrors.push(err74);
+                                }
+                                errors++;
+                              }
+                              for (const key9 in data34) {
+                                if (!(key9 === "type" || key9 === "config")) {
+                                  const err75 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items, data: data34 };
+                                  if (vErrors === null) {
+                                    vErrors = [err75];
+                                  } else {
+                                    vErrors.push(err75);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data34.type !== void 0) {
+                                let data35 = data34.type;
+                                if (typeof data35 === "string") {
+                                  if (func2(data35) < 1) {
+                                    const err76 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.type, data: data35 };
+                                    if (vErrors === null) {
+                                      vErrors = [err76];
+                                    } else {
+                                      vErrors.push(err76);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err77 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.type.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.type, data: data35 };
+                                  if (vErrors === null) {
+                                    vErrors = [err77];
+                                  } else {
+                                    vErrors.push(err77);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data34.config !== void 0) {
+                                let data36 = data34.config;
+                                if (!(data36 && typeof data36 == "object" && !Array.isArray(data36)) && data36 !== null) {
+                                  const err78 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.config.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.properties.config, data: data36 };
+                                  if (vErrors === null) {
+                                    vErrors = [err78];
+                                  } else {
+                                    vErrors.push(err78);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err79 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions/" + i9, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.items, data: data34 };
+                              if (vErrors === null) {
+                                vErrors = [err79];
+                              } else {
+                                vErrors.push(err79);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err80 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.properties.actions, data: data33 };
+                          if (vErrors === null) {
+                            vErrors = [err80];
+                          } else {
+                            vErrors.push(err80);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err81 = { instancePath: instancePath + "/traffic_policy/value/on_http_request/" + i7, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_request/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_request.items, data: data29 };
+                      if (vErrors === null) {
+                        vErrors = [err81];
+                      } else {
+                        vErrors.push(err81);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+              if (data18.on_http_response !== void 0) {
+                let data37 = data18.on_http_response;
+                if (!Array.isArray(data37) && data37 !== null) {
+                  const err82 = { instancePath: instancePath + "/traffic_policy/value/on_http_response", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.type }, message: "must be array,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response, data: data37 };
+                  if (vErrors === null) {
+                    vErrors = [err82];
+                  } else {
+                    vErrors.push(err82);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data37)) {
+                  const len8 = data37.length;
+                  for (let i10 = 0; i10 < len8; i10++) {
+                    let data38 = data37[i10];
+                    if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
+                      if (data38.actions === void 0) {
+                        const err83 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/required", keyword: "required", params: { missingProperty: "actions" }, message: "must have required property 'actions'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items, data: data38 };
+                        if (vErrors === null) {
+                          vErrors = [err83];
+                        } else {
+                          vErrors.push(err83);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data38) {
+                        if (!(key10 === "name" || key10 === "expressions" || key10 === "actions")) {
+                          const err84 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items, data: data38 };
+                          if (vErrors === null) {
+                            vErrors = [err84];
+                          } else {
+                            vErrors.push(err84);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data38.name !== void 0) {
+                        let data39 = data38.name;
+                        if (typeof data39 === "string") {
+                          if (func2(data39) < 1) {
+                            const err85 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.name, data: data39 };
+                            if (vErrors === null) {
+                              vErrors = [err85];
+                            } else {
+                              vErrors.push(err85);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err86 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/name", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.name.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.name, data: data39 };
+                          if (vErrors === null) {
+                            vErrors = [err86];
+                          } else {
+                            vErrors.push(err86);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data38.expressions !== void 0) {
+                        let data40 = data38.expressions;
+                        if (Array.isArray(data40)) {
+                          const len9 = data40.length;
+                          for (let i11 = 0; i11 < len9; i11++) {
+                            let data41 = data40[i11];
+                            if (typeof data41 === "string") {
+                              if (func2(data41) < 1) {
+                                const err87 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/expressions/" + i11, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/expressions/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions.items, data: data41 };
+                                if (vErrors === null) {
+                                  vErrors = [err87];
+                                } else {
+                                  vErrors.push(err87);
+                                }
+                                errors++;
+                              }
+                            } else {
+                              const err88 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/expressions/" + i11, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/expressions/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions.items, data: data41 };
+                              if (vErrors === null) {
+                                vErrors = [err88];
+                              } else {
+                                vErrors.push(err88);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err89 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/expressions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/expressions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.expressions, data: data40 };
+                          if (vErrors === null) {
+                            vErrors = [err89];
+                          } else {
+                            vErrors.push(err89);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data38.actions !== void 0) {
+                        let data42 = data38.actions;
+                        if (Array.isArray(data42)) {
+                          if (data42.length < 1) {
+                            const err90 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions, data: data42 };
+                            if (vErrors === null) {
+                              vErrors = [err90];
+                            } else {
+                              vErrors.push(err90);
+                            }
+                            errors++;
+                          }
+                          const len10 = data42.length;
+                          for (let i12 = 0; i12 < len10; i12++) {
+                            let data43 = data42[i12];
+                            if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+                              if (data43.type === void 0) {
+                                const err91 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.required, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items, data: data43 };
+                                if (vErrors === null) {
+                                  vErrors = [err91];
+                                } else {
+                                  vErrors.push(err91);
+                                }
+                                errors++;
+                              }
+                              for (const key11 in data43) {
+                                if (!(key11 === "type" || key11 === "config")) {
+                                  const err92 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items, data: data43 };
+                                  if (vErrors === null) {
+                                    vErrors = [err92];
+                                  } else {
+                                    vErrors.push(err92);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data43.type !== void 0) {
+                                let data44 = data43.type;
+                                if (typeof data44 === "string") {
+                                  if (func2(data44) < 1) {
+                                    const err93 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.type, data: data44 };
+                                    if (vErrors === null) {
+                                      vErrors = [err93];
+                                    } else {
+                                      vErrors.push(err93);
+                                    }
+                                    errors++;
+                                  }
+                                } else {
+                                  const err94 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12 + "/type", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.type.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.type, data: data44 };
+                                  if (vErrors === null) {
+                                    vErrors = [err94];
+                                  } else {
+                                    vErrors.push(err94);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              if (data43.config !== void 0) {
+                                let data45 = data43.config;
+                                if (!(data45 && typeof data45 == "object" && !Array.isArray(data45)) && data45 !== null) {
+                                  const err95 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12 + "/config", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/properties/config/type", keyword: "type", params: { type: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.config.type }, message: "must be object,null", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.config.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.properties.config, data: data45 };
+                                  if (vErrors === null) {
+                                    vErrors = [err95];
+                                  } else {
+                                    vErrors.push(err95);
+                                  }
+                                  errors++;
+                                }
+                              }
+                            } else {
+                              const err96 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions/" + i12, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.items, data: data43 };
+                              if (vErrors === null) {
+                                vErrors = [err96];
+                              } else {
+                                vErrors.push(err96);
+                              }
+                              errors++;
+                            }
+                          }
+                        } else {
+                          const err97 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10 + "/actions", schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/properties/actions/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.properties.actions, data: data42 };
+                          if (vErrors === null) {
+                            vErrors = [err97];
+                          } else {
+                            vErrors.push(err97);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err98 = { instancePath: instancePath + "/traffic_policy/value/on_http_response/" + i10, schemaPath: "#/properties/traffic_policy/properties/value/then/properties/on_http_response/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items.type, parentSchema: schema26.properties.traffic_policy.properties.value.then.properties.on_http_response.items, data: data38 };
+                      if (vErrors === null) {
+                        vErrors = [err98];
+                      } else {
+                        vErrors.push(err98);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              }
+            } else {
+              const err99 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/then/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.traffic_policy.properties.value.then.type, parentSchema: schema26.properties.traffic_policy.properties.value.then, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err99];
+              } else {
+                vErrors.push(err99);
+              }
+              errors++;
+            }
+            var _valid0 = _errs50 === errors;
+            valid10 = _valid0;
+            ifClause0 = "then";
+          } else {
+            const _errs113 = errors;
+            const _errs115 = errors;
+            let valid39 = false;
+            let passing0 = null;
+            const _errs116 = errors;
+            if (typeof data18 !== "string") {
+              const err100 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.oneOf[0].type, parentSchema: schema27.oneOf[0], data: data18 };
+              if (vErrors === null) {
+                vErrors = [err100];
+              } else {
+                vErrors.push(err100);
+              }
+              errors++;
+            }
+            var _valid1 = _errs116 === errors;
+            if (_valid1) {
+              valid39 = true;
+              passing0 = 0;
+            }
+            const _errs118 = errors;
+            if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+              if (data18.file === void 0) {
+                const err101 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema27.oneOf[1].required, parentSchema: schema27.oneOf[1], data: data18 };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+              for (const key12 in data18) {
+                if (!(key12 === "file")) {
+                  const err102 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties", schema: false, parentSchema: schema27.oneOf[1], data: data18 };
+                  if (vErrors === null) {
+                    vErrors = [err102];
+                  } else {
+                    vErrors.push(err102);
+                  }
+                  errors++;
+                }
+              }
+              if (data18.file !== void 0) {
+                let data46 = data18.file;
+                if (typeof data46 === "string") {
+                  if (func2(data46) < 1) {
+                    const err103 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema27.oneOf[1].properties.file, data: data46 };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err104 = { instancePath: instancePath + "/traffic_policy/value/file", schemaPath: "#/definitions/secret/oneOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.oneOf[1].properties.file.type, parentSchema: schema27.oneOf[1].properties.file, data: data46 };
+                  if (vErrors === null) {
+                    vErrors = [err104];
+                  } else {
+                    vErrors.push(err104);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err105 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.oneOf[1].type, parentSchema: schema27.oneOf[1], data: data18 };
+              if (vErrors === null) {
+                vErrors = [err105];
+              } else {
+                vErrors.push(err105);
+              }
+              errors++;
+            }
+            var _valid1 = _errs118 === errors;
+            if (_valid1 && valid39) {
+              valid39 = false;
+              passing0 = [passing0, 1];
+            } else {
+              if (_valid1) {
+                valid39 = true;
+                passing0 = 1;
+              }
+              const _errs123 = errors;
+              if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+                if (data18.env === void 0) {
+                  const err106 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/required", keyword: "required", params: { missingProperty: "env" }, message: "must have required property 'env'", schema: schema27.oneOf[2].required, parentSchema: schema27.oneOf[2], data: data18 };
+                  if (vErrors === null) {
+                    vErrors = [err106];
+                  } else {
+                    vErrors.push(err106);
+                  }
+                  errors++;
+                }
+                for (const key13 in data18) {
+                  if (!(key13 === "env")) {
+                    const err107 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties", schema: false, parentSchema: schema27.oneOf[2], data: data18 };
+                    if (vErrors === null) {
+                      vErrors = [err107];
+                    } else {
+                      vErrors.push(err107);
+                    }
+                    errors++;
+                  }
+                }
+                if (data18.env !== void 0) {
+                  let data47 = data18.env;
+                  if (typeof data47 === "string") {
+                    if (!pattern9.test(data47)) {
+                      const err108 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"', schema: "^[A-Za-z_][A-Za-z0-9_]*$", parentSchema: schema27.oneOf[2].properties.env, data: data47 };
+                      if (vErrors === null) {
+                        vErrors = [err108];
+                      } else {
+                        vErrors.push(err108);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err109 = { instancePath: instancePath + "/traffic_policy/value/env", schemaPath: "#/definitions/secret/oneOf/2/properties/env/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.oneOf[2].properties.env.type, parentSchema: schema27.oneOf[2].properties.env, data: data47 };
+                    if (vErrors === null) {
+                      vErrors = [err109];
+                    } else {
+                      vErrors.push(err109);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err110 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.oneOf[2].type, parentSchema: schema27.oneOf[2], data: data18 };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+              var _valid1 = _errs123 === errors;
+              if (_valid1 && valid39) {
+                valid39 = false;
+                passing0 = [passing0, 2];
+              } else {
+                if (_valid1) {
+                  valid39 = true;
+                  passing0 = 2;
+                }
+              }
+            }
+            if (!valid39) {
+              const err111 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/definitions/secret/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema27.oneOf, parentSchema: schema27, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err111];
+              } else {
+                vErrors.push(err111);
+              }
+              errors++;
+            } else {
+              errors = _errs115;
+              if (vErrors !== null) {
+                if (_errs115) {
+                  vErrors.length = _errs115;
+                } else {
+                  vErrors = null;
+                }
+              }
+            }
+            var _valid0 = _errs113 === errors;
+            valid10 = _valid0;
+            ifClause0 = "else";
+          }
+          if (!valid10) {
+            const err112 = { instancePath: instancePath + "/traffic_policy/value", schemaPath: "#/properties/traffic_policy/properties/value/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema', schema: schema26.properties.traffic_policy.properties.value.if, parentSchema: schema26.properties.traffic_policy.properties.value, data: data18 };
+            if (vErrors === null) {
+              vErrors = [err112];
+            } else {
+              vErrors.push(err112);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  } else {
+    const err113 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.type, parentSchema: schema26, data };
+    if (vErrors === null) {
+      vErrors = [err113];
+    } else {
+      vErrors.push(err113);
+    }
+    errors++;
+  }
+  validate19.errors = vErrors;
+  return errors === 0;
+}
+var RouteResponseHeaders = validate20;
+var schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops RouteResponseHeaders", "description": "The response-headers module of one HTTPS edge route.", "type": "object", "properties": { "kind": { "const": "RouteResponseHeaders", "description": "Always RouteResponseHeaders." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "edge_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdge in these manifests, or a literal id (edghts_...)." }, "route_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind HTTPSEdgeRoute in these manifests, or a literal id (edghtsrt_...)." }, "enabled": { "type": ["boolean", "null"], "description": "Apply the module to traffic (default true)." }, "add": { "type": ["object", "null"], "description": "Headers added to responses, name to value.", "propertyNames": { "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "additionalProperties": { "type": "string" } }, "remove": { "type": ["array", "null"], "description": "Header names removed from responses.", "items": { "type": "string", "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "errorMessage": "is not a valid header name" }, "uniqueItems": true } }, "required": ["kind", "name", "edge_id", "route_id"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.kind === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema28.required, parentSchema: schema28, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.name === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema28.required, parentSchema: schema28, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.edge_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "edge_id" }, message: "must have required property 'edge_id'", schema: schema28.required, parentSchema: schema28, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.route_id === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "route_id" }, message: "must have required property 'route_id'", schema: schema28.required, parentSchema: schema28, data };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "edge_id" || key0 === "route_id" || key0 === "enabled" || key0 === "add" || key0 === "remove")) {
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema28, data };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.kind !== void 0) {
+      let data0 = data.kind;
+      if ("RouteResponseHeaders" !== data0) {
+        const err5 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "RouteResponseHeaders" }, message: "must be equal to constant", schema: "RouteResponseHeaders", parentSchema: schema28.properties.kind, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 === "string") {
+        if (!pattern0.test(data1)) {
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema28.properties.name, data: data1 };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.name.type, parentSchema: schema28.properties.name, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.moved_from !== void 0) {
+      let data2 = data.moved_from;
+      if (typeof data2 !== "string" && !Array.isArray(data2)) {
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema28.properties.moved_from.type }, message: "must be string,array", schema: schema28.properties.moved_from.type, parentSchema: schema28.properties.moved_from, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      if (typeof data2 === "string") {
+        if (!pattern1.test(data2)) {
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema28.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data2)) {
+        if (data2.length < 1) {
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema28.properties.moved_from, data: data2 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema28.properties.moved_from.items, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.moved_from.items.type, parentSchema: schema28.properties.moved_from.items, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema28.properties.moved_from, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      }
+    }
+    if (data.edge_id !== void 0) {
+      let data4 = data.edge_id;
+      if (typeof data4 === "string") {
+        if (func2(data4) < 1) {
+          const err14 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema28.properties.edge_id, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/edge_id", schemaPath: "#/properties/edge_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.edge_id.type, parentSchema: schema28.properties.edge_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.route_id !== void 0) {
+      let data5 = data.route_id;
+      if (typeof data5 === "string") {
+        if (func2(data5) < 1) {
+          const err16 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema28.properties.route_id, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/route_id", schemaPath: "#/properties/route_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.route_id.type, parentSchema: schema28.properties.route_id, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.enabled !== void 0) {
+      let data6 = data.enabled;
+      if (typeof data6 !== "boolean" && data6 !== null) {
+        const err18 = { instancePath: instancePath + "/enabled", schemaPath: "#/properties/enabled/type", keyword: "type", params: { type: schema28.properties.enabled.type }, message: "must be boolean,null", schema: schema28.properties.enabled.type, parentSchema: schema28.properties.enabled, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.add !== void 0) {
+      let data7 = data.add;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
+        const err19 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/type", keyword: "type", params: { type: schema28.properties.add.type }, message: "must be object,null", schema: schema28.properties.add.type, parentSchema: schema28.properties.add, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+        for (const key1 in data7) {
+          const _errs19 = errors;
+          if (typeof key1 === "string") {
+            if (!pattern22.test(key1)) {
+              const err20 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema28.properties.add.propertyNames, data: key1, propertyName: key1 };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          }
+          var valid4 = _errs19 === errors;
+          if (!valid4) {
+            const err21 = { instancePath: instancePath + "/add", schemaPath: "#/properties/add/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema28.properties.add.propertyNames, parentSchema: schema28.properties.add, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data7) {
+          let data8 = data7[key2];
+          if (typeof data8 !== "string") {
+            const err22 = { instancePath: instancePath + "/add/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/add/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.add.additionalProperties.type, parentSchema: schema28.properties.add.additionalProperties, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    if (data.remove !== void 0) {
+      let data9 = data.remove;
+      if (!Array.isArray(data9) && data9 !== null) {
+        const err23 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/type", keyword: "type", params: { type: schema28.properties.remove.type }, message: "must be array,null", schema: schema28.properties.remove.type, parentSchema: schema28.properties.remove, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+      if (Array.isArray(data9)) {
+        const len1 = data9.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data10 = data9[i2];
+          if (typeof data10 === "string") {
+            if (!pattern22.test(data10)) {
+              const err24 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/pattern", keyword: "pattern", params: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }, message: 'must match pattern "^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$"', schema: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", parentSchema: schema28.properties.remove.items, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/remove/" + i2, schemaPath: "#/properties/remove/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.remove.items.type, parentSchema: schema28.properties.remove.items, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        let i3 = data9.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--; ) {
+            let item1 = data9[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err26 = { instancePath: instancePath + "/remove", schemaPath: "#/properties/remove/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema28.properties.remove, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      }
+    }
+  } else {
+    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.type, parentSchema: schema28, data };
+    if (vErrors === null) {
+      vErrors = [err27];
+    } else {
+      vErrors.push(err27);
+    }
+    errors++;
+  }
+  validate20.errors = vErrors;
+  return errors === 0;
+}
+var EventSubscription = validate21;
+var schema29 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSubscription", "description": "An event subscription; its event types are an EventSources document.", "type": "object", "properties": { "kind": { "const": "EventSubscription", "description": "Always EventSubscription." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Human-readable, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } }, "destination_ids": { "type": "array", "items": { "type": "string", "pattern": "^ed_[A-Za-z0-9]+$", "errorMessage": "must be an event destination id (ed_...)" }, "uniqueItems": true } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var pattern46 = new RegExp("^ed_[A-Za-z0-9]+$", "u");
+function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.kind === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema29.required, parentSchema: schema29, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.name === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema29.required, parentSchema: schema29, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "description" || key0 === "metadata" || key0 === "destination_ids")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema26, data };
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema29, data };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -46242,7 +48289,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.kind !== void 0) {
       let data0 = data.kind;
       if ("EventSubscription" !== data0) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "EventSubscription" }, message: "must be equal to constant", schema: "EventSubscription", parentSchema: schema26.properties.kind, data: data0 };
+        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "EventSubscription" }, message: "must be equal to constant", schema: "EventSubscription", parentSchema: schema29.properties.kind, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -46255,7 +48302,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.name;
       if (typeof data1 === "string") {
         if (!pattern0.test(data1)) {
-          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.name, data: data1 };
+          const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema29.properties.name, data: data1 };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -46264,7 +48311,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.name.type, parentSchema: schema26.properties.name, data: data1 };
+        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema29.properties.name.type, parentSchema: schema29.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -46276,7 +48323,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.moved_from !== void 0) {
       let data2 = data.moved_from;
       if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema26.properties.moved_from.type }, message: "must be string,array", schema: schema26.properties.moved_from.type, parentSchema: schema26.properties.moved_from, data: data2 };
+        const err6 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema29.properties.moved_from.type }, message: "must be string,array", schema: schema29.properties.moved_from.type, parentSchema: schema29.properties.moved_from, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -46286,7 +48333,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data2 === "string") {
         if (!pattern1.test(data2)) {
-          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from, data: data2 };
+          const err7 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema29.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -46297,7 +48344,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (Array.isArray(data2)) {
         if (data2.length < 1) {
-          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema26.properties.moved_from, data: data2 };
+          const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema29.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -46310,7 +48357,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (!pattern1.test(data3)) {
-              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema26.properties.moved_from.items, data: data3 };
+              const err9 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema29.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -46319,7 +48366,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.moved_from.items.type, parentSchema: schema26.properties.moved_from.items, data: data3 };
+            const err10 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema29.properties.moved_from.items.type, parentSchema: schema29.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -46339,7 +48386,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema26.properties.moved_from, data: data2 };
+              const err11 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema29.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -46357,7 +48404,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       let data4 = data.description;
       if (typeof data4 === "string") {
         if (func2(data4) > 255) {
-          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema26.properties.description, data: data4 };
+          const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters", schema: 255, parentSchema: schema29.properties.description, data: data4 };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -46366,7 +48413,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.description.type, parentSchema: schema26.properties.description, data: data4 };
+        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema29.properties.description.type, parentSchema: schema29.properties.description, data: data4 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -46378,7 +48425,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data5 = data.metadata;
       if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.properties.metadata.type, parentSchema: schema26.properties.metadata, data: data5 };
+        const err14 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema29.properties.metadata.type, parentSchema: schema29.properties.metadata, data: data5 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -46394,8 +48441,8 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len1; i2++) {
           let data7 = data6[i2];
           if (typeof data7 === "string") {
-            if (!pattern43.test(data7)) {
-              const err15 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/pattern", keyword: "pattern", params: { pattern: "^ed_[A-Za-z0-9]+$" }, message: 'must match pattern "^ed_[A-Za-z0-9]+$"', schema: "^ed_[A-Za-z0-9]+$", parentSchema: schema26.properties.destination_ids.items, data: data7 };
+            if (!pattern46.test(data7)) {
+              const err15 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/pattern", keyword: "pattern", params: { pattern: "^ed_[A-Za-z0-9]+$" }, message: 'must match pattern "^ed_[A-Za-z0-9]+$"', schema: "^ed_[A-Za-z0-9]+$", parentSchema: schema29.properties.destination_ids.items, data: data7 };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -46404,7 +48451,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err16 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema26.properties.destination_ids.items.type, parentSchema: schema26.properties.destination_ids.items, data: data7 };
+            const err16 = { instancePath: instancePath + "/destination_ids/" + i2, schemaPath: "#/properties/destination_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema29.properties.destination_ids.items.type, parentSchema: schema29.properties.destination_ids.items, data: data7 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -46424,7 +48471,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices1[item1] == "number") {
               j1 = indices1[item1];
-              const err17 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema26.properties.destination_ids, data: data6 };
+              const err17 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema29.properties.destination_ids, data: data6 };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -46437,7 +48484,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err18 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema26.properties.destination_ids.type, parentSchema: schema26.properties.destination_ids, data: data6 };
+        const err18 = { instancePath: instancePath + "/destination_ids", schemaPath: "#/properties/destination_ids/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema29.properties.destination_ids.type, parentSchema: schema29.properties.destination_ids, data: data6 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -46447,7 +48494,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema26.type, parentSchema: schema26, data };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema29.type, parentSchema: schema29, data };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -46459,14 +48506,14 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var EventSources = validate22;
-var schema27 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
-var pattern47 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
+var schema30 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops EventSources", "description": "The full set of event types one event subscription triggers on.", "type": "object", "properties": { "kind": { "const": "EventSources", "description": "Always EventSources." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "subscription_id": { "type": "string", "minLength": 1, "description": "The name of a resource of kind EventSubscription in these manifests, or a literal id (esb_...)." }, "types": { "type": "array", "description": "Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).", "minItems": 1, "items": { "type": "string", "pattern": "^[a-z][a-z0-9_]*\\.v[0-9]+$", "errorMessage": "is not an event type (like ip_policy_created.v0)" }, "uniqueItems": true } }, "required": ["kind", "name", "subscription_id", "types"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
+var pattern50 = new RegExp("^[a-z][a-z0-9_]*\\.v[0-9]+$", "u");
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.kind === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema27.required, parentSchema: schema27, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'", schema: schema30.required, parentSchema: schema30, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -46475,7 +48522,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema27.required, parentSchema: schema27, data };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema30.required, parentSchema: schema30, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -46484,7 +48531,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.subscription_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "subscription_id" }, message: "must have required property 'subscription_id'", schema: schema27.required, parentSchema: schema27, data };
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "subscription_id" }, message: "must have required property 'subscription_id'", schema: schema30.required, parentSchema: schema30, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -46493,7 +48540,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.types === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "types" }, message: "must have required property 'types'", schema: schema27.required, parentSchema: schema27, data };
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "types" }, message: "must have required property 'types'", schema: schema30.required, parentSchema: schema30, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -46503,7 +48550,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     }
     for (const key0 in data) {
       if (!(key0 === "kind" || key0 === "name" || key0 === "moved_from" || key0 === "subscription_id" || key0 === "types")) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema27, data };
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema30, data };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -46515,7 +48562,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.kind !== void 0) {
       let data0 = data.kind;
       if ("EventSources" !== data0) {
-        const err5 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "EventSources" }, message: "must be equal to constant", schema: "EventSources", parentSchema: schema27.properties.kind, data: data0 };
+        const err5 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "EventSources" }, message: "must be equal to constant", schema: "EventSources", parentSchema: schema30.properties.kind, data: data0 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -46528,7 +48575,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.name;
       if (typeof data1 === "string") {
         if (!pattern0.test(data1)) {
-          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.name, data: data1 };
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema30.properties.name, data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -46537,7 +48584,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.name.type, parentSchema: schema27.properties.name, data: data1 };
+        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.properties.name.type, parentSchema: schema30.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -46549,7 +48596,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.moved_from !== void 0) {
       let data2 = data.moved_from;
       if (typeof data2 !== "string" && !Array.isArray(data2)) {
-        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema27.properties.moved_from.type }, message: "must be string,array", schema: schema27.properties.moved_from.type, parentSchema: schema27.properties.moved_from, data: data2 };
+        const err8 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/type", keyword: "type", params: { type: schema30.properties.moved_from.type }, message: "must be string,array", schema: schema30.properties.moved_from.type, parentSchema: schema30.properties.moved_from, data: data2 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -46559,7 +48606,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data2 === "string") {
         if (!pattern1.test(data2)) {
-          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.moved_from, data: data2 };
+          const err9 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema30.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -46570,7 +48617,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (Array.isArray(data2)) {
         if (data2.length < 1) {
-          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.moved_from, data: data2 };
+          const err10 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema30.properties.moved_from, data: data2 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -46583,7 +48630,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (!pattern1.test(data3)) {
-              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema27.properties.moved_from.items, data: data3 };
+              const err11 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/pattern", keyword: "pattern", params: { pattern: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema30.properties.moved_from.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -46592,7 +48639,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.moved_from.items.type, parentSchema: schema27.properties.moved_from.items, data: data3 };
+            const err12 = { instancePath: instancePath + "/moved_from/" + i0, schemaPath: "#/properties/moved_from/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.properties.moved_from.items.type, parentSchema: schema30.properties.moved_from.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -46612,7 +48659,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema27.properties.moved_from, data: data2 };
+              const err13 = { instancePath: instancePath + "/moved_from", schemaPath: "#/properties/moved_from/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema30.properties.moved_from, data: data2 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -46630,7 +48677,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       let data4 = data.subscription_id;
       if (typeof data4 === "string") {
         if (func2(data4) < 1) {
-          const err14 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema27.properties.subscription_id, data: data4 };
+          const err14 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema30.properties.subscription_id, data: data4 };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -46639,7 +48686,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err15 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.subscription_id.type, parentSchema: schema27.properties.subscription_id, data: data4 };
+        const err15 = { instancePath: instancePath + "/subscription_id", schemaPath: "#/properties/subscription_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.properties.subscription_id.type, parentSchema: schema30.properties.subscription_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -46652,7 +48699,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       let data5 = data.types;
       if (Array.isArray(data5)) {
         if (data5.length < 1) {
-          const err16 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema27.properties.types, data: data5 };
+          const err16 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema30.properties.types, data: data5 };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -46664,8 +48711,8 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len1; i2++) {
           let data6 = data5[i2];
           if (typeof data6 === "string") {
-            if (!pattern47.test(data6)) {
-              const err17 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*\\.v[0-9]+$" }, message: 'must match pattern "^[a-z][a-z0-9_]*\\.v[0-9]+$"', schema: "^[a-z][a-z0-9_]*\\.v[0-9]+$", parentSchema: schema27.properties.types.items, data: data6 };
+            if (!pattern50.test(data6)) {
+              const err17 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*\\.v[0-9]+$" }, message: 'must match pattern "^[a-z][a-z0-9_]*\\.v[0-9]+$"', schema: "^[a-z][a-z0-9_]*\\.v[0-9]+$", parentSchema: schema30.properties.types.items, data: data6 };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -46674,7 +48721,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err18 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema27.properties.types.items.type, parentSchema: schema27.properties.types.items, data: data6 };
+            const err18 = { instancePath: instancePath + "/types/" + i2, schemaPath: "#/properties/types/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.properties.types.items.type, parentSchema: schema30.properties.types.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -46694,7 +48741,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices1[item1] == "number") {
               j1 = indices1[item1];
-              const err19 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema27.properties.types, data: data5 };
+              const err19 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)", schema: true, parentSchema: schema30.properties.types, data: data5 };
               if (vErrors === null) {
                 vErrors = [err19];
               } else {
@@ -46707,7 +48754,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err20 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema27.properties.types.type, parentSchema: schema27.properties.types, data: data5 };
+        const err20 = { instancePath: instancePath + "/types", schemaPath: "#/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema30.properties.types.type, parentSchema: schema30.properties.types, data: data5 };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -46717,7 +48764,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema27.type, parentSchema: schema27, data };
+    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema30.type, parentSchema: schema30, data };
     if (vErrors === null) {
       vErrors = [err21];
     } else {
@@ -46729,7 +48776,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var project = validate23;
-var schema28 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 10)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
+var schema31 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops project file (edgeops.yaml)", "description": "Defaults for the manifests under this directory. Flags and environment variables take precedence.", "type": "object", "properties": { "stack": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").', "errorMessage": { "pattern": 'must be lower-case letters, digits and "-", at most 64 characters' } }, "api_url": { "type": "string", "format": "uri", "description": "Base URL of the service (EDGEOPS_API_URL, --api-url)." }, "concurrency": { "type": "integer", "minimum": 1, "maximum": 256, "description": "Actions run at once (default 10)." }, "max_deletes": { "type": "integer", "minimum": 0, "description": "A plan deleting more resources than this is refused without --allow-deletes." }, "max_deletes_per_kind": { "type": "object", "description": "Per-kind delete limits, e.g. {TCPEdge: 2}.", "propertyNames": { "enum": ["IPPolicy", "IPPolicyRule", "CertificateAuthority", "TLSCertificate", "TunnelGroupBackend", "HTTPResponseBackend", "TCPEdge", "TLSEdge", "HTTPSEdge", "HTTPSEdgeRoute", "RouteResponseHeaders", "EventSubscription", "EventSources"], "errorMessage": "is not a kind" }, "additionalProperties": { "type": "integer", "minimum": 0 } }, "adopt": { "type": "boolean", "description": "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`." }, "retry_budget": { "type": "integer", "minimum": 0, "maximum": 3600, "description": "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)." }, "api_key": { "not": {}, "errorMessage": "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key" } }, "additionalProperties": false };
 var formats8 = AJV_FORMATS.uri;
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -46737,7 +48784,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "stack" || key0 === "api_url" || key0 === "concurrency" || key0 === "max_deletes" || key0 === "max_deletes_per_kind" || key0 === "adopt" || key0 === "retry_budget" || key0 === "api_key")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema28, data };
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -46750,7 +48797,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data0 = data.stack;
       if (typeof data0 === "string") {
         if (!pattern0.test(data0)) {
-          const err1 = { instancePath: instancePath + "/stack", schemaPath: "#/properties/stack/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema28.properties.stack, data: data0 };
+          const err1 = { instancePath: instancePath + "/stack", schemaPath: "#/properties/stack/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"', schema: "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", parentSchema: schema31.properties.stack, data: data0 };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -46759,7 +48806,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err2 = { instancePath: instancePath + "/stack", schemaPath: "#/properties/stack/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.stack.type, parentSchema: schema28.properties.stack, data: data0 };
+        const err2 = { instancePath: instancePath + "/stack", schemaPath: "#/properties/stack/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.stack.type, parentSchema: schema31.properties.stack, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -46772,7 +48819,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.api_url;
       if (typeof data1 === "string") {
         if (!formats8(data1)) {
-          const err3 = { instancePath: instancePath + "/api_url", schemaPath: "#/properties/api_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"', schema: "uri", parentSchema: schema28.properties.api_url, data: data1 };
+          const err3 = { instancePath: instancePath + "/api_url", schemaPath: "#/properties/api_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"', schema: "uri", parentSchema: schema31.properties.api_url, data: data1 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -46781,7 +48828,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/api_url", schemaPath: "#/properties/api_url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.properties.api_url.type, parentSchema: schema28.properties.api_url, data: data1 };
+        const err4 = { instancePath: instancePath + "/api_url", schemaPath: "#/properties/api_url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.api_url.type, parentSchema: schema31.properties.api_url, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -46793,7 +48840,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.concurrency !== void 0) {
       let data2 = data.concurrency;
       if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err5 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.concurrency.type, parentSchema: schema28.properties.concurrency, data: data2 };
+        const err5 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.concurrency.type, parentSchema: schema31.properties.concurrency, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -46803,7 +48850,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data2 == "number" && isFinite(data2)) {
         if (data2 > 256 || isNaN(data2)) {
-          const err6 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/maximum", keyword: "maximum", params: { comparison: "<=", limit: 256 }, message: "must be <= 256", schema: 256, parentSchema: schema28.properties.concurrency, data: data2 };
+          const err6 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/maximum", keyword: "maximum", params: { comparison: "<=", limit: 256 }, message: "must be <= 256", schema: 256, parentSchema: schema31.properties.concurrency, data: data2 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -46812,7 +48859,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         if (data2 < 1 || isNaN(data2)) {
-          const err7 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema28.properties.concurrency, data: data2 };
+          const err7 = { instancePath: instancePath + "/concurrency", schemaPath: "#/properties/concurrency/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema31.properties.concurrency, data: data2 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -46825,7 +48872,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.max_deletes !== void 0) {
       let data3 = data.max_deletes;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err8 = { instancePath: instancePath + "/max_deletes", schemaPath: "#/properties/max_deletes/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.max_deletes.type, parentSchema: schema28.properties.max_deletes, data: data3 };
+        const err8 = { instancePath: instancePath + "/max_deletes", schemaPath: "#/properties/max_deletes/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.max_deletes.type, parentSchema: schema31.properties.max_deletes, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -46835,7 +48882,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data3 == "number" && isFinite(data3)) {
         if (data3 < 0 || isNaN(data3)) {
-          const err9 = { instancePath: instancePath + "/max_deletes", schemaPath: "#/properties/max_deletes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema28.properties.max_deletes, data: data3 };
+          const err9 = { instancePath: instancePath + "/max_deletes", schemaPath: "#/properties/max_deletes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.max_deletes, data: data3 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -46851,7 +48898,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key1 in data4) {
           const _errs13 = errors;
           if (!(key1 === "IPPolicy" || key1 === "IPPolicyRule" || key1 === "CertificateAuthority" || key1 === "TLSCertificate" || key1 === "TunnelGroupBackend" || key1 === "HTTPResponseBackend" || key1 === "TCPEdge" || key1 === "TLSEdge" || key1 === "HTTPSEdge" || key1 === "HTTPSEdgeRoute" || key1 === "RouteResponseHeaders" || key1 === "EventSubscription" || key1 === "EventSources")) {
-            const err10 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/propertyNames/enum", keyword: "enum", params: { allowedValues: schema28.properties.max_deletes_per_kind.propertyNames.enum }, message: "must be equal to one of the allowed values", schema: schema28.properties.max_deletes_per_kind.propertyNames.enum, parentSchema: schema28.properties.max_deletes_per_kind.propertyNames, data: key1, propertyName: key1 };
+            const err10 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/propertyNames/enum", keyword: "enum", params: { allowedValues: schema31.properties.max_deletes_per_kind.propertyNames.enum }, message: "must be equal to one of the allowed values", schema: schema31.properties.max_deletes_per_kind.propertyNames.enum, parentSchema: schema31.properties.max_deletes_per_kind.propertyNames, data: key1, propertyName: key1 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -46861,7 +48908,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           var valid1 = _errs13 === errors;
           if (!valid1) {
-            const err11 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema28.properties.max_deletes_per_kind.propertyNames, parentSchema: schema28.properties.max_deletes_per_kind, data: data4 };
+            const err11 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/propertyNames", keyword: "propertyNames", params: { propertyName: key1 }, message: "property name must be valid", schema: schema31.properties.max_deletes_per_kind.propertyNames, parentSchema: schema31.properties.max_deletes_per_kind, data: data4 };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -46873,7 +48920,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key2 in data4) {
           let data5 = data4[key2];
           if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-            const err12 = { instancePath: instancePath + "/max_deletes_per_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/max_deletes_per_kind/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.max_deletes_per_kind.additionalProperties.type, parentSchema: schema28.properties.max_deletes_per_kind.additionalProperties, data: data5 };
+            const err12 = { instancePath: instancePath + "/max_deletes_per_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/max_deletes_per_kind/additionalProperties/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.max_deletes_per_kind.additionalProperties.type, parentSchema: schema31.properties.max_deletes_per_kind.additionalProperties, data: data5 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -46883,7 +48930,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data5 == "number" && isFinite(data5)) {
             if (data5 < 0 || isNaN(data5)) {
-              const err13 = { instancePath: instancePath + "/max_deletes_per_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/max_deletes_per_kind/additionalProperties/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema28.properties.max_deletes_per_kind.additionalProperties, data: data5 };
+              const err13 = { instancePath: instancePath + "/max_deletes_per_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/max_deletes_per_kind/additionalProperties/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.max_deletes_per_kind.additionalProperties, data: data5 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -46894,7 +48941,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err14 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.properties.max_deletes_per_kind.type, parentSchema: schema28.properties.max_deletes_per_kind, data: data4 };
+        const err14 = { instancePath: instancePath + "/max_deletes_per_kind", schemaPath: "#/properties/max_deletes_per_kind/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.max_deletes_per_kind.type, parentSchema: schema31.properties.max_deletes_per_kind, data: data4 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -46906,7 +48953,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.adopt !== void 0) {
       let data6 = data.adopt;
       if (typeof data6 !== "boolean") {
-        const err15 = { instancePath: instancePath + "/adopt", schemaPath: "#/properties/adopt/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema28.properties.adopt.type, parentSchema: schema28.properties.adopt, data: data6 };
+        const err15 = { instancePath: instancePath + "/adopt", schemaPath: "#/properties/adopt/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema31.properties.adopt.type, parentSchema: schema31.properties.adopt, data: data6 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -46918,7 +48965,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.retry_budget !== void 0) {
       let data7 = data.retry_budget;
       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
-        const err16 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema28.properties.retry_budget.type, parentSchema: schema28.properties.retry_budget, data: data7 };
+        const err16 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema31.properties.retry_budget.type, parentSchema: schema31.properties.retry_budget, data: data7 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -46928,7 +48975,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data7 == "number" && isFinite(data7)) {
         if (data7 > 3600 || isNaN(data7)) {
-          const err17 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600", schema: 3600, parentSchema: schema28.properties.retry_budget, data: data7 };
+          const err17 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/maximum", keyword: "maximum", params: { comparison: "<=", limit: 3600 }, message: "must be <= 3600", schema: 3600, parentSchema: schema31.properties.retry_budget, data: data7 };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
@@ -46937,7 +48984,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         if (data7 < 0 || isNaN(data7)) {
-          const err18 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema28.properties.retry_budget, data: data7 };
+          const err18 = { instancePath: instancePath + "/retry_budget", schemaPath: "#/properties/retry_budget/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.retry_budget, data: data7 };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -46948,7 +48995,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.api_key !== void 0) {
-      const err19 = { instancePath: instancePath + "/api_key", schemaPath: "#/properties/api_key/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema28.properties.api_key.not, parentSchema: schema28.properties.api_key, data: data.api_key };
+      const err19 = { instancePath: instancePath + "/api_key", schemaPath: "#/properties/api_key/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema31.properties.api_key.not, parentSchema: schema31.properties.api_key, data: data.api_key };
       if (vErrors === null) {
         vErrors = [err19];
       } else {
@@ -46957,7 +49004,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema28.type, parentSchema: schema28, data };
+    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
     if (vErrors === null) {
       vErrors = [err20];
     } else {
@@ -47025,6 +49072,34 @@ var policyModule = unsettable({
   }),
   description: "Traffic policy: inbound and outbound rules, each with expressions and actions."
 });
+var TCP_PHASES = ["on_tcp_connect"];
+var HTTP_PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
+var trafficPolicyRule = object(
+  {
+    name: { type: "string", minLength: 1 },
+    expressions: { type: "array", items: { type: "string", minLength: 1 }, description: "CEL expressions selecting the traffic." },
+    actions: { type: "array", items: policyAction, minItems: 1, description: "What is done, in order." }
+  },
+  ["actions"]
+);
+function trafficPolicyModule(phases) {
+  const document = object(
+    Object.fromEntries(phases.map((p) => [p, unsettable({ type: "array", items: trafficPolicyRule, description: `Rules run ${p.replace(/_/g, " ")}.` })]))
+  );
+  return unsettable({
+    ...object({
+      enabled,
+      // A mapping other than {file}/{env} is the document itself; anything else is its text or where to read it.
+      value: {
+        description: `The policy document (${phases.join(", ")}): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.`,
+        if: { type: "object", propertyNames: { not: { enum: ["file", "env"] } } },
+        then: document,
+        else: { $ref: SECRET_REF }
+      }
+    }, ["value"]),
+    description: "Traffic policy: a document of phases, each a list of rules with expressions and actions."
+  });
+}
 var notWithUpstream = { not: NOT_NULL, errorMessage: "is not allowed when tls_termination.terminate_at is upstream" };
 var upstreamTermination = {
   if: {
@@ -47038,6 +49113,7 @@ var upstreamTermination = {
     properties: {
       mutual_tls: notWithUpstream,
       policy: notWithUpstream,
+      traffic_policy: notWithUpstream,
       tls_termination: {
         type: "object",
         properties: { min_version: { not: NOT_NULL, errorMessage: "must be unset when terminate_at is upstream" } }
@@ -47048,7 +49124,14 @@ var upstreamTermination = {
 
 // src/manifest/schema-kinds.ts
 var common = { description, metadata };
-var edgeCommon = { ...common, hostports, backend: backendModule, ip_restriction: ipRestrictionModule, policy: policyModule };
+var edgeCommon = {
+  ...common,
+  hostports,
+  backend: backendModule,
+  ip_restriction: ipRestrictionModule,
+  policy: policyModule,
+  traffic_policy: trafficPolicyModule(TCP_PHASES)
+};
 var SOURCES = {
   TCPEdge: kindSchema("TCPEdge", "A TCP edge: hostports with backend, IP restriction and traffic policy modules.", edgeCommon, []),
   TLSEdge: kindSchema(
@@ -47073,7 +49156,8 @@ var SOURCES = {
       match: { type: "string", minLength: 1, description: "The path, or path prefix, requests must have." },
       ...common,
       backend: backendModule,
-      ip_restriction: ipRestrictionModule
+      ip_restriction: ipRestrictionModule,
+      traffic_policy: trafficPolicyModule(HTTP_PHASES)
     },
     ["edge_id", "match_type", "match"]
   ),

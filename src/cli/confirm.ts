@@ -19,12 +19,18 @@ export async function confirm(ctx: CliContext, question: string, says: { noTermi
   const rl = createInterface({ input: ctx.stdin, output: ctx.stdout });
   const interrupted = new AbortController();
   rl.on('SIGINT', () => interrupted.abort());
+  // Ctrl-D (end of input) at the prompt is an answer too: not "yes".
+  let ended = false;
+  rl.on('close', () => {
+    ended = true;
+  });
   try {
     ctx.out(`${question}\n`);
     const answer = await rl.question('  Enter a value: ', { signal: interrupted.signal });
     if (answer.trim() !== 'yes') throw new AbortedError(`${says.cancelled}: the answer was not "yes".`);
   } catch (err) {
     if (interrupted.signal.aborted) throw new AbortedError(`${says.cancelled}.`);
+    if (ended || (err as { code?: unknown }).code === 'ABORT_ERR') throw new AbortedError(`${says.cancelled}: no answer (end of input).`);
     throw err;
   } finally {
     rl.close();

@@ -1,7 +1,7 @@
 // The service a command talks to: the one named by --api-url/--api-key, or with --local the embedded service,
 // started in this process on a SQLite file under .edgeops/ next to the manifests. The service code is reached
 // only by the lazy import() below (the import wall of DESIGN 9.6): runs against a remote service never load it.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createApi, type ApiOptions } from '../client/http.ts';
 import type { OutageEvent } from '../client/retry.ts';
@@ -47,15 +47,49 @@ export interface ConnectOptions {
   readOnly?: boolean;
 }
 
+const ignoreText = (dir: string): string => (existsSync(join(dir, '.gitignore')) ? readFileSync(join(dir, '.gitignore'), 'utf8') : '');
+
+/**
+ * Whether `.edgeops/` in `dir` needs ignoring: `dir` is inside a git work tree (a `.git` in it or above it)
+ * and no .gitignore from `dir` up to the work tree's root ignores it already.
+ */
+function needsIgnoring(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    const pattern = at === dir ? /^\/?\.edgeops\/?\s*$/m : /^(\*\*\/)?\.edgeops\/?\s*$/m;
+    if (pattern.test(ignoreText(at))) return false;
+    if (existsSync(join(at, '.git'))) return true;
+    if (dirname(at) === at) return false;
+  }
+}
+
+/**
+ * A freshly made `.edgeops/` inside a git work tree is added to the .gitignore beside it (made if absent), so
+ * `git add -A` does not commit the local database; if that file cannot be written, the user is told how.
+ */
+function ignoreLocalDir(parent: string, say: (line: string) => void): void {
+  if (!needsIgnoring(parent)) return;
+  const file = join(parent, '.gitignore');
+  const current = ignoreText(parent);
+  try {
+    appendFileSync(file, `${current === '' || current.endsWith('\n') ? '' : '\n'}# edgeops --local: the embedded service's database\n.edgeops/\n`);
+    say(`created .edgeops/ for the local database and added it to ${file}`);
+  } catch {
+    say(`created .edgeops/ for the local database; keep it out of git: echo .edgeops/ >> ${file}`);
+  }
+}
+
 async function connectLocal(paths: string[], settings: Settings, opts: ConnectOptions): Promise<Connection> {
   const { concurrency } = settings;
-  const dir = join(localDir(paths), '.edgeops');
+  const parent = localDir(paths);
+  const dir = join(parent, '.edgeops');
   const dbFile = join(dir, 'local.db');
   if (opts.readOnly && !existsSync(dbFile)) {
     const shown = relative(process.cwd(), dbFile) || dbFile;
     throw new ConfigError(`--local: there is no embedded service database at ${shown} (it is made by plan or apply --local on the manifests' directory); pass that directory as PATH`);
   }
+  const made = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
+  if (made) ignoreLocalDir(parent, (line) => process.stderr.write(`edgeops: ${line}\n`));
   const { startService } = await loadService('--local (the embedded service)');
   const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
   const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings) });
@@ -69,6 +103,16 @@ async function connectLocal(paths: string[], settings: Settings, opts: ConnectOp
   };
 }
 
+/** The first slow-request notice of a run, on stderr (the next ones would say the same). */
+function onceOnStderr(): (line: string) => void {
+  let said = false;
+  return (line) => {
+    if (said) return;
+    said = true;
+    process.stderr.write(`edgeops: ${line}\n`);
+  };
+}
+
 export async function connect(settings: Settings, paths: string[], opts: ConnectOptions = {}): Promise<Connection> {
   if (settings.local) return connectLocal(paths, settings, opts);
   if (!settings.apiUrl) {
@@ -77,7 +121,10 @@ export async function connect(settings: Settings, paths: string[], opts: Connect
   if (!settings.apiKey) {
     throw new ConfigError('no API key: pass --api-key or set EDGEOPS_API_KEY; or use --local for the embedded service');
   }
-  const api = createApi({ url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency, ...outageOptions(settings) });
+  const api = createApi({
+    url: settings.apiUrl, apiKey: settings.apiKey, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, onSlow: onceOnStderr(),
+    ...outageOptions(settings),
+  });
   return { api, target: settings.apiUrl, close: () => api.close() };
 }
 

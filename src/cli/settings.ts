@@ -12,6 +12,7 @@ export const DEFAULT_STACK = 'default';
 export const DEFAULT_CONCURRENCY = 10;
 /** Seconds a run rides out the service being unreachable (a restart) before failing. */
 export const DEFAULT_RETRY_BUDGET = 60;
+export const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /** The raw values commander parsed for the shared options. */
 export interface SharedFlags {
@@ -20,6 +21,7 @@ export interface SharedFlags {
   stack?: string;
   concurrency?: string;
   retryBudget?: string;
+  timeout?: string;
   local?: boolean;
   color: boolean;
   /** `--adopt` / `--no-adopt`, on the commands that plan (adoptOptions). */
@@ -31,6 +33,8 @@ export interface Settings {
   concurrency: number;
   /** How long an outage of the service is retried, in ms (0: refused connections fail after the usual retries). */
   retryBudgetMs: number;
+  /** How long one request waits for the service's answer. */
+  timeoutMs: number;
   local: boolean;
   /** Unset when neither flag, environment nor file gives one; required only when not --local. */
   apiUrl?: string;
@@ -47,6 +51,7 @@ export function addSharedOptions(cmd: Command): Command {
     .addOption(new Option('--stack <name>', `stack whose resources this run manages [env EDGEOPS_STACK, edgeops.yaml stack, default "${DEFAULT_STACK}"]`))
     .addOption(new Option('--concurrency <n>', `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`))
     .addOption(new Option('--retry-budget <seconds>', `keep retrying this long while the service is unreachable (refused or reset connections, 502, 503), e.g. during a restart; 0 fails fast [env EDGEOPS_RETRY_BUDGET, edgeops.yaml retry_budget, default ${DEFAULT_RETRY_BUDGET}]`))
+    .addOption(new Option('--timeout <seconds>', `seconds one request waits for the service's answer [env EDGEOPS_TIMEOUT, default ${DEFAULT_TIMEOUT_SECONDS}]`))
     .addOption(new Option('--local', 'use the embedded service on .edgeops/local.db next to the manifests'))
     .addOption(new Option('--no-color', 'no colour in the output (also NO_COLOR)'));
 }
@@ -88,6 +93,15 @@ export function integerSetting(value: string | number, from: string, what: strin
 
 function parseConcurrency(source: Source<string | number> | undefined): number {
   return source ? integerSetting(source.value, source.from, 'concurrency', 1, 256) : DEFAULT_CONCURRENCY;
+}
+
+function parseTimeout(source: Source<string> | undefined): number {
+  if (!source) return DEFAULT_TIMEOUT_SECONDS * 1000;
+  const seconds = /^\d+(\.\d+)?$/.test(source.value.trim()) ? Number(source.value) : NaN;
+  if (!(seconds > 0 && seconds <= 3600)) {
+    throw new ConfigError(`${source.from}: timeout must be a number of seconds above 0 and at most 3600, got ${shownValue(source.value)}`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 function parseStack(source: Source<string> | undefined): string {
@@ -171,6 +185,7 @@ export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, conf
       [config.concurrency, `${file}: concurrency`],
     )),
     retryBudgetMs: 1000 * (pickRetryBudget(flags, env, config, file)),
+    timeoutMs: parseTimeout(pick([flags.timeout, '--timeout'], [env.EDGEOPS_TIMEOUT, 'EDGEOPS_TIMEOUT'])),
     local,
     // With --local the environment's and the file's service are ignored: the run is against the embedded one.
     apiUrl: local ? undefined : parseUrl(pick([flags.apiUrl, '--api-url'], [env.EDGEOPS_API_URL, 'EDGEOPS_API_URL'], [config.api_url, `${file}: api_url`])),

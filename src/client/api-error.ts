@@ -23,12 +23,65 @@ export function responseError(status: number, text: string, operation: string): 
   return new ApiError({ status, errorCode, message, operation });
 }
 
-/** A transport failure (refused, reset, timeout): status 0 and the socket error's code. */
-export function transportError(err: unknown, operation: string): ApiError {
-  const e = err as { code?: unknown; message?: unknown };
-  const errorCode = typeof e.code === 'string' ? e.code : 'ERR_TRANSPORT';
+/** Where a request went and how long it may wait, for the messages of transport failures. */
+export interface Endpoint {
+  /** The service URL as configured (origin and any path prefix). */
+  url: string;
+  timeoutMs: number;
+}
+
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+
+/**
+ * One line for a request that got no HTTP answer: the URL and the likely cause, in words a user can act on.
+ * This is what is printed when retries give up, so it says nothing about retrying.
+ */
+export function describeTransportFailure(code: string, rawMessage: string, at: Endpoint): string {
+  const { url } = at;
+  const host = (() => {
+    try {
+      return new URL(url).hostname;
+    } catch {
+      return url;
+    }
+  })();
+  const where = '--api-url / EDGEOPS_API_URL';
+  if (code === 'ECONNREFUSED') return `cannot connect to ${url}: connection refused; is the service running there? (start one with "edgeops serve", or check ${where})`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return `cannot reach ${url}: the host name "${host}" does not resolve (DNS lookup failed${code === 'EAI_AGAIN' ? ', temporarily' : ''}); check ${where}`;
+  }
+  if (/^ERR_SSL|^EPROTO$|^ERR_TLS/.test(code) || /wrong version number|packet length too long|ssl3_get_record|tls/i.test(rawMessage)) {
+    return `TLS handshake with ${url} failed: the server does not speak TLS there (a plain-HTTP service? then use http://); ${code}`;
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    const what = code === 'UND_ERR_CONNECT_TIMEOUT' ? 'could not open a connection' : 'accepted the connection but sent no answer';
+    return `no answer from ${url} within ${seconds(at.timeoutMs)}: the server ${what} (a hung service or a proxy?); raise the wait with --timeout SECONDS or EDGEOPS_TIMEOUT`;
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return `the connection to ${url} was closed before an answer (${code}); the service stopped, or something between us dropped it`;
+  }
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `cannot reach ${url}: no route to the host (${code}); check the network and ${where}`;
+  return `cannot reach ${url}: ${code}: ${rawMessage.split('\n')[0]}`;
+}
+
+/** An ApiError whose message is the one-line description of a transport failure. */
+class TransportError extends ApiError {
+  constructor(opts: ConstructorParameters<typeof ApiError>[0], line: string) {
+    super(opts);
+    this.message = line;
+  }
+}
+
+/** A transport failure (refused, reset, timeout): status 0, the socket error's code, and a line naming the cause. */
+export function transportError(err: unknown, operation: string, at?: Endpoint): ApiError {
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  // undici reports some failures (TLS) with the socket's own error as the cause.
+  const errorCode = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : 'ERR_TRANSPORT';
   const message = typeof e.message === 'string' ? e.message : String(err);
-  return new ApiError({ status: 0, errorCode, message, operation });
+  const opts = { status: 0, errorCode, message, operation };
+  if (!at) return new ApiError(opts);
+  const detail = typeof e.cause?.message === 'string' ? `${message} ${e.cause.message}` : message;
+  return new TransportError(opts, `${describeTransportFailure(errorCode, detail, at)} [${operation}]`);
 }
 
 /** A 2xx answer whose body is not the JSON object we expect. */

@@ -30,7 +30,15 @@ export interface ApiOptions {
   onOutage?: (e: OutageEvent) => void;
   /** Headers and body timeouts of one request. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * Told once per request that has waited SLOW_NOTICE_MS for its answer (a line saying what it waits for),
+   * so a hung service is not silence until the timeout.
+   */
+  onSlow?: (line: string) => void;
 }
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const SLOW_NOTICE_MS = 5_000;
 
 /** An Api whose POSTs are retried after an ambiguous failure only as its check allows (see retryPostIf). */
 export interface CheckedApi extends Api {
@@ -79,7 +87,8 @@ export function createApi(opts: ApiOptions): HttpApi {
   const base = new URL(opts.url);
   const origin = base.origin;
   const prefix = base.pathname.replace(/\/+$/, '');
-  const timeout = opts.timeoutMs ?? 30_000;
+  const timeout = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const endpoint = { url: opts.url.replace(/\/+$/, ''), timeoutMs: timeout };
   const pool = new Pool(origin, {
     // One more than the scheduler lets the other requests use: an urgent request never waits for a connection.
     connections: (opts.concurrency ?? 8) + 1,
@@ -115,6 +124,9 @@ export function createApi(opts: ApiOptions): HttpApi {
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
+    const slow = opts.onSlow && setTimeout(() => {
+      opts.onSlow!(`waiting for ${endpoint.url} to answer ${operation} (${SLOW_NOTICE_MS / 1000} s so far; gives up after ${timeout / 1000} s, see --timeout)`);
+    }, SLOW_NOTICE_MS).unref();
     try {
       const res = await pool.request({
         method,
@@ -126,7 +138,9 @@ export function createApi(opts: ApiOptions): HttpApi {
       retryAfter = res.headers['retry-after'];
       text = await res.body.text();
     } catch (err) {
-      throw transportError(err, operation);
+      throw transportError(err, operation, endpoint);
+    } finally {
+      if (slow) clearTimeout(slow);
     }
     if (status < 200 || status > 299) {
       throw setRetryAfter(responseError(status, text, operation), parseRetryAfter(retryAfter));

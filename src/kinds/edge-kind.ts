@@ -36,6 +36,7 @@ export const TCP_MODULES: Normalizers = {
   backend: modules.backend,
   ip_restriction: modules.ipRestriction,
   policy: modules.policy,
+  traffic_policy: modules.trafficPolicy,
 };
 
 export const TLS_MODULES: Normalizers = {
@@ -58,7 +59,7 @@ export function edgeKind(opts: {
   refs: readonly RefField[];
 }): ResourceKind {
   const moduleNames = Object.keys(opts.modules);
-  return markerKind({
+  return modules.sendingPolicyText(markerKind({
     kind: opts.kind,
     idPrefix: opts.idPrefix,
     path: opts.path,
@@ -69,5 +70,5 @@ export function edgeKind(opts: {
     modules: moduleNames,
     adoptKeys: hostportKeys,
     unique: [HOSTPORTS],
-  });
+  }));
 }

@@ -1,8 +1,9 @@
 // Edge modules, normalized to the sent shape. Each normalizer accepts either the returned shape
 // (`backend: {backend: Ref}`) or the sent one (`backend_id`), so fromLive and normalizeDesired share them
 // and both sides of a diff meet in the request shape (DESIGN 5).
+import { parse as parseYaml } from 'yaml';
 import { isObj, refId, refIds, lowerKeys } from './normalize.ts';
-import type { Json, Obj } from './resource-kind.ts';
+import type { Json, Obj, ResourceKind } from './resource-kind.ts';
 
 type ModuleNormalizer = (m: Obj) => Obj;
 
@@ -69,6 +70,57 @@ export const policy: ModuleNormalizer = (m) => ({
   inbound: asList(m.inbound).map(policyRule),
   outbound: asList(m.outbound).map(policyRule),
 });
+
+/** Policy text (JSON, or else YAML) as the document it holds; text that parses as neither stays text. */
+function policyDocument(value: Json | undefined): Json {
+  if (typeof value !== 'string') return value ?? null;
+  try {
+    return JSON.parse(value) as Json;
+  } catch {
+    try {
+      return (parseYaml(value, { uniqueKeys: true }) ?? null) as Json;
+    } catch {
+      return value;
+    }
+  }
+}
+
+/**
+ * traffic_policy: the service takes and returns the policy as a JSON or YAML string, manifests write it as a
+ * mapping. Both sides are compared as the document itself, so key order, quoting and JSON-vs-YAML form are no
+ * diff, and a change shows as a change of the rule it is in. Unset phases are no phases.
+ */
+export const trafficPolicy: ModuleNormalizer = (m) => {
+  const doc = policyDocument(m.value);
+  if (!isObj(doc)) return { enabled: enabled(m), value: doc };
+  const value: Obj = {};
+  for (const [phase, rules] of Object.entries(doc)) if (rules !== null && rules !== undefined) value[phase] = rules;
+  return { enabled: enabled(m), value };
+};
+
+const TRAFFIC_POLICY = 'traffic_policy';
+
+/** The module as the service takes it: the document as JSON text. */
+function trafficPolicyText(m: Json | undefined): Json | undefined {
+  return isObj(m) && m.value !== null && typeof m.value === 'object' ? { ...m, value: JSON.stringify(m.value) } : m;
+}
+
+function withPolicyText(body: Obj): Obj {
+  return body[TRAFFIC_POLICY] === undefined ? body : { ...body, [TRAFFIC_POLICY]: trafficPolicyText(body[TRAFFIC_POLICY]) ?? null };
+}
+
+/** A kind whose create, update and module PUT send traffic_policy's document as text. */
+export function sendingPolicyText(kind: ResourceKind): ResourceKind {
+  const { putModule } = kind;
+  return {
+    ...kind,
+    create: (api, body) => kind.create(api, withPolicyText(body)),
+    update: (api, live, changed, desired) => kind.update(api, live, withPolicyText(changed), withPolicyText(desired)),
+    ...(putModule
+      ? { putModule: (api, live, module, body) => putModule(api, live, module, module === TRAFFIC_POLICY ? withPolicyText({ [module]: body })[module] as Obj : body) }
+      : {}),
+  };
+}
 
 /** Response-headers module of an HTTPS edge route (header names compared lower-cased). */
 export const responseHeaders: ModuleNormalizer = (m) => ({

@@ -4,13 +4,13 @@
 import { fieldsKey } from './adopt-keys.ts';
 import { crudHooks, deleteIfPresent, moduleHooks, patchBody } from './crud.ts';
 import { BACKEND_REF, IP_RESTRICTION_REF } from './edge-kind.ts';
-import { backend, ipRestriction, normalizeModules } from './edge-modules.ts';
+import { backend, ipRestriction, normalizeModules, sendingPolicyText, trafficPolicy } from './edge-modules.ts';
 import { HTTPS_EDGES_LIST_KEY } from './https-edge.ts';
 import { dropEmptyStrings, isObj, pickFields } from './normalize.ts';
 import type { FetchContext, LiveItem, Obj, ResourceKind } from './resource-kind.ts';
 
 const EDGES_PATH = '/edges/https';
-const MODULES = { backend, ip_restriction: ipRestriction };
+const MODULES = { backend, ip_restriction: ipRestriction, traffic_policy: trafficPolicy };
 const MODULE_NAMES = Object.keys(MODULES);
 const FIELDS = ['edge_id', 'match_type', 'match', 'description', 'metadata', ...MODULE_NAMES];
 const IMMUTABLE = ['edge_id'];
@@ -31,7 +31,7 @@ export async function fetchRoutes(ctx: FetchContext): Promise<Obj[]> {
 
 const crudOpts = { path: EDGES_PATH, listKey: HTTPS_EDGES_LIST_KEY, fromLive, modules: MODULE_NAMES, notPatchable: IMMUTABLE };
 
-export const httpsEdgeRoute: ResourceKind = {
+export const httpsEdgeRoute: ResourceKind = sendingPolicyText({
   kind: 'HTTPSEdgeRoute',
   idPrefix: 'edghtsrt_',
   identity: 'marker',
@@ -63,4 +63,4 @@ export const httpsEdgeRoute: ResourceKind = {
     await deleteIfPresent(api, itemPath(live));
   },
   ...moduleHooks(itemPath),
-};
+});

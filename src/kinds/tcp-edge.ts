@@ -1,4 +1,4 @@
-// TCP edge (/edges/tcp): hostports plus the backend, ip_restriction and policy modules.
+// TCP edge (/edges/tcp): hostports plus the backend, ip_restriction, policy and traffic_policy modules.
 import { BACKEND_REF, IP_RESTRICTION_REF, TCP_MODULES, edgeKind } from './edge-kind.ts';
 
 export const tcpEdge = edgeKind({

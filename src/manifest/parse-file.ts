@@ -27,6 +27,39 @@ function keyAt(text: string, offset: number): string {
   return /^["']/.test(raw) ? raw.slice(1, -1) : raw;
 }
 
+/**
+ * Where the quoted value that never closes begins: the parser reports a missing closing quote where the text
+ * ends, lines after the mistake. Quoted values that do close, comments and apostrophes inside plain values
+ * are stepped over.
+ */
+export function unclosedQuoteStart(text: string, to: number): number | undefined {
+  for (let i = 0; i < to; i++) {
+    const ch = text[i]!;
+    const prev = i === 0 ? '\n' : text[i - 1]!;
+    const opensToken = /[\s[{,:]/.test(prev);
+    if (ch === '#' && /\s/.test(prev)) {
+      const eol = text.indexOf('\n', i);
+      if (eol < 0) return undefined;
+      i = eol;
+    } else if ((ch === '"' || ch === "'") && opensToken) {
+      let close = -1;
+      for (let j = i + 1; j < to; j++) {
+        if (ch === '"' && text[j] === '\\') j++;
+        else if (text[j] === ch) {
+          if (ch === "'" && text[j + 1] === "'") j++;
+          else {
+            close = j;
+            break;
+          }
+        }
+      }
+      if (close < 0) return i;
+      i = close;
+    }
+  }
+  return undefined;
+}
+
 function yamlMessage(e: YAMLError, text: string): string {
   if (e.code === 'DUPLICATE_KEY') return `duplicate key "${keyAt(text, e.pos[0])}"`;
   const first = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
@@ -59,7 +92,11 @@ export function parseYamlText(text: string, file: string): ParsedFile {
   const at = (offset: number): SourcePos => ({ file, ...lines.linePos(offset) });
   for (const doc of parseAllDocuments(text, { lineCounter: lines, prettyErrors: false })) {
     if (doc.errors.length) {
-      for (const e of doc.errors) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
+      for (const e of doc.errors) {
+        const quote = e.code === 'MISSING_CHAR' && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : undefined;
+        if (quote === undefined) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
+        else out.issues.push({ pos: at(quote), message: `invalid YAML: the ${text[quote] === '"' ? 'double' : 'single'}-quoted value starting here is never closed` });
+      }
       continue;
     }
     const contents = doc.contents;

@@ -9,6 +9,9 @@ import {
   mutualTlsModule,
   policyModule,
   tlsTerminationModule,
+  trafficPolicyModule,
+  HTTP_PHASES,
+  TCP_PHASES,
   upstreamTermination,
 } from './schema-modules.ts';
 import {
@@ -27,7 +30,10 @@ import {
 import { segments } from './pointer.ts';
 
 const common = { description, metadata };
-const edgeCommon = { ...common, hostports, backend: backendModule, ip_restriction: ipRestrictionModule, policy: policyModule };
+const edgeCommon = {
+  ...common, hostports, backend: backendModule, ip_restriction: ipRestrictionModule, policy: policyModule,
+  traffic_policy: trafficPolicyModule(TCP_PHASES),
+};
 
 const SOURCES: Record<string, Schema> = {
   TCPEdge: kindSchema('TCPEdge', 'A TCP edge: hostports with backend, IP restriction and traffic policy modules.', edgeCommon, []),
@@ -54,6 +60,7 @@ const SOURCES: Record<string, Schema> = {
       ...common,
       backend: backendModule,
       ip_restriction: ipRestrictionModule,
+      traffic_policy: trafficPolicyModule(HTTP_PHASES),
     },
     ['edge_id', 'match_type', 'match'],
   ),

@@ -1,5 +1,5 @@
 // Schemas of the edge and route modules, in the shape the service's create request takes them.
-import { enabled, NOT_NULL, object, ref, refList, unsettable, type Schema } from './schema-parts.ts';
+import { enabled, NOT_NULL, object, ref, refList, SECRET_REF, unsettable, type Schema } from './schema-parts.ts';
 
 export const MIN_VERSIONS = ['1.0', '1.1', '1.2', '1.3'];
 
@@ -63,6 +63,42 @@ export const policyModule: Schema = unsettable({
   description: 'Traffic policy: inbound and outbound rules, each with expressions and actions.',
 });
 
+/** Phases of a traffic policy: TCP and TLS edges see connections only, routes also HTTP requests and responses. */
+export const TCP_PHASES = ['on_tcp_connect'];
+export const HTTP_PHASES = ['on_tcp_connect', 'on_http_request', 'on_http_response'];
+
+const trafficPolicyRule: Schema = object(
+  {
+    name: { type: 'string', minLength: 1 },
+    expressions: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'CEL expressions selecting the traffic.' },
+    actions: { type: 'array', items: policyAction, minItems: 1, description: 'What is done, in order.' },
+  },
+  ['actions'],
+);
+
+/**
+ * The current `traffic_policy` module: the policy document as a mapping (edgeops sends it to the service as
+ * text), or its text from a file or variable ({file: path} / {env: VARIABLE}, or an inline JSON/YAML string).
+ */
+export function trafficPolicyModule(phases: readonly string[]): Schema {
+  const document = object(
+    Object.fromEntries(phases.map((p) => [p, unsettable({ type: 'array', items: trafficPolicyRule, description: `Rules run ${p.replace(/_/g, ' ')}.` })])),
+  );
+  return unsettable({
+    ...object({
+      enabled,
+      // A mapping other than {file}/{env} is the document itself; anything else is its text or where to read it.
+      value: {
+        description: `The policy document (${phases.join(', ')}): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.`,
+        if: { type: 'object', propertyNames: { not: { enum: ['file', 'env'] } } },
+        then: document,
+        else: { $ref: SECRET_REF },
+      },
+    }, ['value']),
+    description: 'Traffic policy: a document of phases, each a list of rules with expressions and actions.',
+  });
+}
+
 /** With TLS passed through to the upstream, the service refuses the modules that need the decrypted traffic. */
 const notWithUpstream: Schema = { not: NOT_NULL, errorMessage: 'is not allowed when tls_termination.terminate_at is upstream' };
 
@@ -78,6 +114,7 @@ export const upstreamTermination: Schema = {
     properties: {
       mutual_tls: notWithUpstream,
       policy: notWithUpstream,
+      traffic_policy: notWithUpstream,
       tls_termination: {
         type: 'object',
         properties: { min_version: { not: NOT_NULL, errorMessage: 'must be unset when terminate_at is upstream' } },

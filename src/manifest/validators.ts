@@ -19,7 +19,8 @@ export interface KindValidation {
 
 /** Walks `properties` and `items` for fields declared with the secret definition. */
 function findSecrets(schema: Schema, pointer = ''): string[] {
-  if (schema.$ref === SECRET_REF) return [pointer];
+  // Also a field that is a secret unless it is a literal mapping (traffic_policy.value: `else` a secret).
+  if (schema.$ref === SECRET_REF || (schema.else as Schema | undefined)?.$ref === SECRET_REF) return [pointer];
   const found: string[] = [];
   const props = schema.properties as Record<string, Schema> | undefined;
   for (const [key, sub] of Object.entries(props ?? {})) found.push(...findSecrets(sub, childPointer(pointer, key)));

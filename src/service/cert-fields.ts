@@ -56,18 +56,16 @@ export function nameField(name: x509.Name, attribute: NameAttribute): string {
 }
 
 /**
- * The serial as Go's %x prints a big.Int (the public API is written in Go): lowercase hex without leading zeros,
- * and a minus sign before the magnitude for a negative serial, so -5 is "-5" (openssl shows it as
- * "-5 (-0x5)", or "-05" with -serial). RFC 5280 forbids negative serials but CAs have issued them. The DER
- * INTEGER is two's complement and the library's hex drops its sign, so the octets are read from the DER.
+ * The serial as the public API prints it: the DER INTEGER's content octets in lowercase hex, every octet kept,
+ * so a leading zero nibble ("054ba70d…", as captured from the real API) and a 0x00 sign octet before a serial
+ * with its high bit set ("00f0e1") both stay. A negative serial (RFC 5280 forbids them, but CAs have issued
+ * some) is its two's-complement octets ("fb" for -5). If the bytes are not laid out as expected, the library's
+ * own reading is used.
  */
 export function serialHex(cert: x509.X509Certificate): string {
   const octets = serialOctets(new Uint8Array(cert.rawData));
-  if (octets === undefined) return cert.serialNumber === '' ? '0' : BigInt(`0x${cert.serialNumber}`).toString(16);
-  if (octets.length === 0) return '0';
-  let value = BigInt(`0x${Buffer.from(octets).toString('hex')}`);
-  if ((octets[0]! & 0x80) !== 0) value -= 1n << BigInt(octets.length * 8);
-  return value.toString(16);
+  if (octets === undefined) return cert.serialNumber.toLowerCase();
+  return Buffer.from(octets).toString('hex');
 }
 
 /**

@@ -85,6 +85,7 @@ export const ERROR_CATALOG = {
   ERR_IP_POLICY_IDS_EMPTY: { status: 400, condition: 'ip_restriction.ip_policy_ids is empty' },
   ERR_CA_IDS_EMPTY: { status: 400, condition: 'mutual_tls.certificate_authority_ids is empty' },
   ERR_POLICY_INVALID: { status: 400, condition: 'a traffic policy rule or action is malformed' },
+  ERR_TRAFFIC_POLICY_INVALID: { status: 400, condition: 'traffic_policy.value is not a JSON/YAML policy document of phase rules, or is over 64 KiB' },
   ERR_MATCH_TYPE_INVALID: { status: 400, condition: 'route match_type is not exact_path or path_prefix' },
 
   // --- certificates

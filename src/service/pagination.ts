@@ -1,9 +1,10 @@
-// List query parameters (`limit` 1..100, default 100; `before_id`) and the links of a page.
+// List query parameters (`limit` 1..100, default 100; `before_id`) and the links of a page. The official
+// TypeScript client sends its paging object unconverted, so `beforeId` is taken as another spelling of before_id.
 import { ServiceError } from './errors.ts';
 import type { Ctx } from './resource-def.ts';
 
 export const MAX_PAGE = 100;
-const ALLOWED = new Set(['limit', 'before_id']);
+const ALLOWED = new Set(['limit', 'before_id', 'beforeId']);
 
 export interface PageQuery {
   limit: number;
@@ -21,7 +22,10 @@ export function pageQuery(ctx: Ctx, kind: string): PageQuery {
     }
     limit = Number(rawLimit);
   }
-  const beforeId = ctx.query.get('before_id');
+  if (ctx.query.has('before_id') && ctx.query.has('beforeId')) {
+    throw new ServiceError('ERR_QUERY_REPEATED_PARAM', 'query parameter before_id given more than once (as before_id and beforeId)');
+  }
+  const beforeId = ctx.query.get('before_id') ?? ctx.query.get('beforeId');
   if (beforeId === null) return { limit };
   const beforeSeq = ctx.store.seqOf(beforeId, kind);
   if (beforeSeq === undefined) throw new ServiceError('ERR_BEFORE_ID_INVALID', `before_id: ${JSON.stringify(beforeId.slice(0, 80))} is not an id of this list`);

@@ -1,6 +1,6 @@
 // The in-process entry of the service: `edgeops serve`, `--local` and the tests all start it through here.
 // Requests Node's HTTP parser refuses before any handler runs also get the service's error envelope.
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.ts';
@@ -28,6 +28,8 @@ export interface ServiceOptions {
    */
   faults?: unknown;
   quiet?: boolean;
+  /** One line per request on stderr (method, path, status, ms), as `edgeops serve` logs; off unless asked. */
+  logRequests?: boolean;
   /** Serve repeated GETs from bytes until the next write (read-cache.ts); default on. Off: every GET is read. */
   readCache?: boolean;
   /**
@@ -58,10 +60,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const log = (line: string) => {
     if (!opts.quiet) process.stderr.write(`edgeops serve: ${line}\n`);
   };
-  const server = createServer({ keepAliveTimeout: 5_000 }, createApp({
+  const app = createApp({
     store, resources: RESOURCES, apiKeys: opts.apiKeys ?? [], rateLimit: opts.rateLimit,
     rateLimitWindowMs: opts.rateLimitWindowMs, faults, log, readCache: opts.readCache,
-  }));
+  });
+  const server = createServer({ keepAliveTimeout: 5_000 }, opts.logRequests && !opts.quiet ? logged(app, log) : app);
   const methods = [...new Set(RESOURCES.flatMap((r) => r.routes.map((route) => route.method)))];
   server.on('clientError', (err: ClientError, socket: Duplex) => answerClientError(err, socket, methods));
   // Node hands CONNECT to this event instead of the app, and without a listener closes the connection unanswered.
@@ -94,6 +97,19 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       });
       return closing;
     },
+  };
+}
+
+/** The app, logging each request when its answer is sent (or when the client left before it was). */
+function logged(app: RequestListener, log: (line: string) => void): RequestListener {
+  return (req, res) => {
+    const started = performance.now();
+    const line = (status: string) => `${req.method} ${req.url} ${status} ${Math.round(performance.now() - started)}ms`;
+    res.once('finish', () => log(line(String(res.statusCode))));
+    res.once('close', () => {
+      if (!res.writableFinished) log(line('(client gone)'));
+    });
+    return app(req, res);
   };
 }
 

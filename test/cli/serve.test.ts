@@ -36,6 +36,30 @@ describe('edgeops serve', () => {
     expect(await second.exited).toBe(0);
   });
 
+  it('logs one line per request (method, path, status, ms) to stderr, and none with --quiet', async () => {
+    const s = serve(['--port', '0', '--api-key', 'k']);
+    const url = await s.url;
+    expect((await api({ url, apiKey: 'k' }).post('/ip_policies', {})).status).toBe(201);
+    expect((await api({ url, apiKey: 'k' }).get('/ip_policies?limit=1')).status).toBe(200);
+    expect((await api({ url, apiKey: 'bad' }).get('/nope')).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    const lines = s.errors().trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^edgeops serve: POST \/ip_policies 201 \d+ms$/);
+    expect(lines[1]).toMatch(/^edgeops serve: GET \/ip_policies\?limit=1 200 \d+ms$/);
+    expect(lines[2]).toMatch(/^edgeops serve: GET \/nope 401 \d+ms$/);
+    expect(s.errors()).not.toContain('Bearer');
+
+    const quiet = serve(['--port', '0', '--api-key', 'k', '--quiet']);
+    const quietUrl = await quiet.url;
+    expect((await api({ url: quietUrl, apiKey: 'k' }).get('/ip_policies')).status).toBe(200);
+    quiet.child.kill('SIGTERM');
+    expect(await quiet.exited).toBe(0);
+    expect(quiet.errors()).toBe('');
+  });
+
   it('keeps --db in WAL mode, while serving and after it closed', async () => {
     const db = join(dir, 'wal.db');
     const s = serve(['--port', '0', '--api-key', 'k', '--db', db]);

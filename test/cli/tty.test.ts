@@ -23,7 +23,8 @@ function onTerminal(args: string[], answer?: string, env: Record<string, string>
     out += d;
     if (answer !== undefined && !answered && out.includes('Enter a value:')) {
       answered = true;
-      child.stdin.write(`${answer}\r`);
+      // Ctrl-D (end of input) is typed as itself, any other answer as a line.
+      child.stdin.write(answer === '\x04' ? answer : `${answer}\r`);
     }
   });
   return new Promise((resolve) => child.on('close', (code) => {
@@ -42,6 +43,14 @@ describe('on a terminal', () => {
     expect(r.out).toContain('Apply cancelled');
     const plan = await edgeops(['plan', example.dir, '--local', '--detailed-exitcode']);
     expect(plan.code).toBe(2);
+  });
+
+  it('Ctrl-D at the prompt declines: cancelled, exit 1, no internal error', async () => {
+    const r = await onTerminal(['apply', example.dir, '--local', '--stack', 'ctrl-d'], '\x04');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Apply cancelled: no answer (end of input).');
+    expect(r.out).not.toContain('internal error');
+    expect(r.out).not.toContain('Ctrl+D');
   });
 
   it('applies after "yes", in colour, with the live progress list', async () => {

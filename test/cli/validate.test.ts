@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { edgeops } from './run.ts';
+import { copyExample, edgeops } from './run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgeops-validate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,6 +13,27 @@ describe('edgeops validate', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('8 resources valid\n');
+  });
+
+  it('takes the options the README lists for it (--local, --api-url, --stack, --timeout), checks them, and sends nothing', async () => {
+    const example = copyExample('basic');
+    try {
+      const local = await edgeops(['validate', example.dir, '--local', '--stack', 'ci', '--concurrency', '4']);
+      expect(local.code, local.stderr).toBe(0);
+      expect(local.stdout).toBe('8 resources valid\n');
+      expect(existsSync(join(example.dir, '.edgeops'))).toBe(false); // no embedded service was started
+      // Port 9 has no service: a request would fail the run.
+      const remote = await edgeops(['validate', example.dir, '--api-url', 'http://127.0.0.1:9', '--api-key', 'k', '--timeout', '5']);
+      expect(remote.code, remote.stderr).toBe(0);
+      const bad = await edgeops(['validate', example.dir, '--timeout', 'never']);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/^edgeops: --timeout: timeout must be a number of seconds/);
+      const both = await edgeops(['validate', example.dir, '--local', '--api-url', 'http://127.0.0.1:9']);
+      expect(both.code).toBe(1);
+      expect(both.stderr).toContain('--local runs the embedded service');
+    } finally {
+      example.dispose();
+    }
   });
 
   it('exits 1 and prints every problem of every file with its position, without any network', async () => {

@@ -38,12 +38,15 @@ describe('random manifest sets converge', () => {
     const rng = prng(seed);
     const stack = `prop-${seed}`;
     const before = await Promise.all(Object.values(literals).map((id) => e.http.listAll(...LISTS[kindOfId(id)]!)));
+    let trafficPolicies = 0;
     for (let step = 0; step < 3; step++) {
       const docs = [...generateSet(rng, certs), ...generateWide(rng, literals, { caPem: certs.ca.certPem })];
+      trafficPolicies += docs.filter((d) => d.traffic_policy).length;
       expect(docs.length, `set ${step + 1} of seed ${seed}`).toBeGreaterThanOrEqual(PER_SET);
       expect(new Set(docs.map((d) => d.kind)).size).toBeGreaterThanOrEqual(11);
       await e.converge(docs, stack);
     }
+    expect(trafficPolicies, 'traffic_policy modules in the sets').toBeGreaterThan(0);
     await e.converge([], stack);
     const lists = await Promise.all(Object.values(LISTS).map((l) => listRaw(e, ...l)));
     expect(lists.flat().filter((r) => ownerOf(r, stack))).toEqual([]);

@@ -2,7 +2,8 @@
 // references and modules. Names come from small pools, so two sets drawn for one stack overlap: applying one
 // after the other exercises creates, updates, module puts/deletes, replaces and deletes together.
 // Hostports are a function of the edge's name, so no hostport ever moves between edges.
-import type { Obj } from '../../src/kinds/resource-kind.ts';
+import type { Json, Obj } from '../../src/kinds/resource-kind.ts';
+import { seededRandom as prng } from '../../src/service/faults.ts';
 import type { Rng } from '../helpers/service.ts';
 import type { Certs } from './fixtures.ts';
 import type { Doc } from './harness.ts';
@@ -23,6 +24,36 @@ function common(rng: Rng, doc: Doc): Doc {
   if (chance(rng, 0.5)) doc.description = pick(rng, ['first', 'second', 'a longer description', 'ünïcode ✓']);
   if (chance(rng, 0.4)) doc.metadata = pick<Obj>(rng, [{ team: 'a' }, { team: 'b', tier: 1 }, { nested: { x: [1, 2] } }]);
   return doc;
+}
+
+const PHASES: Record<string, string[]> = {
+  TCPEdge: ['on_tcp_connect'],
+  HTTPSEdgeRoute: ['on_tcp_connect', 'on_http_request', 'on_http_response'],
+};
+
+/** A traffic_policy module: the document as a mapping, or now and then as the JSON text another tool writes. */
+function trafficPolicy(rng: Rng, phases: string[]): Json {
+  const doc: Obj = {};
+  for (const phase of subset(rng, phases, 2)) {
+    doc[phase] = [{
+      ...(chance(rng, 0.5) ? { name: `${phase}-rule` } : {}),
+      expressions: [`conn.server_port != ${int(rng, 1, 9)}`],
+      actions: [{ type: pick(rng, ['deny', 'log']), ...(chance(rng, 0.4) ? { config: { level: 'info', n: int(rng, 1, 3) } } : {}) }],
+    }];
+  }
+  return { ...(chance(rng, 0.3) ? { enabled: chance(rng, 0.5) } : {}), value: chance(rng, 0.3) ? JSON.stringify(doc) : doc };
+}
+
+/**
+ * traffic_policy on some TCP edges and routes, drawn from a generator of its own (seeded by the set's names) so
+ * that the draws of generateSet, and so the sets of every seed, stay what they were before the module existed.
+ */
+function addTrafficPolicies(docs: Doc[]): void {
+  const rng = prng([...docs.map((d) => d.name).join(',')].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, docs.length));
+  for (const doc of docs) {
+    const phases = PHASES[String(doc.kind)];
+    if (phases && chance(rng, 0.5)) doc.traffic_policy = trafficPolicy(rng, phases);
+  }
 }
 
 export function generateSet(rng: Rng, certs: Certs): Doc[] {
@@ -115,5 +146,6 @@ export function generateSet(rng: Rng, certs: Certs): Doc[] {
     docs.push(common(rng, { kind: 'EventSubscription', name: `sub${s}` }));
     if (chance(rng, 0.7)) docs.push({ kind: 'EventSources', name: `sub${s}-sources`, subscription_id: `sub${s}`, types: subset(rng, EVENT_TYPES) });
   }
+  addTrafficPolicies(docs);
   return docs;
 }

@@ -103,6 +103,7 @@ export const FIXTURES: Record<string, KindFixture> = {
       backend: { backend_id: 'bkdtg_1' },
       ip_restriction: { enabled: false, ip_policy_ids: ['ipp_2', 'ipp_1'] },
       policy: { inbound: { expressions: ['true'], actions: { type: 'deny' } } },
+      traffic_policy: { value: { on_tcp_connect: [{ name: 'block', expressions: ['true'], actions: [{ type: 'deny', config: { a: 1, b: 2 } }] }] } },
     },
     live: {
       id: 'edgtcp_1',
@@ -118,7 +119,10 @@ export const FIXTURES: Record<string, KindFixture> = {
         inbound: [{ name: '', expressions: ['true'], actions: [{ type: 'deny', config: null }] }],
         outbound: [],
       },
-      traffic_policy: null,
+      traffic_policy: {
+        enabled: true,
+        value: '{"on_tcp_connect":[{"actions":[{"config":{"b":2,"a":1},"type":"deny"}],"expressions":["true"],"name":"block"}]}',
+      },
     },
   },
   TLSEdge: {
@@ -129,6 +133,7 @@ export const FIXTURES: Record<string, KindFixture> = {
       policy: { outbound: [{ name: 'log', expressions: [], actions: [{ type: 'log', config: { a: 1 } }] }] },
       mutual_tls: { certificate_authority_ids: ['ca_1'] },
       tls_termination: { terminate_at: 'edge', min_version: '1.3' },
+      traffic_policy: { enabled: false, value: 'on_tcp_connect:\n  - actions:\n      - type: log\n' },
     },
     live: {
       id: 'edgtls_1',
@@ -144,6 +149,7 @@ export const FIXTURES: Record<string, KindFixture> = {
         inbound: [],
         outbound: [{ name: 'log', expressions: [], actions: [{ type: 'log', config: { a: 1 } }] }],
       },
+      traffic_policy: { enabled: false, value: '{"on_tcp_connect": [{"actions": [{"type": "log"}]}]}' },
     },
   },
   HTTPSEdge: {
@@ -172,6 +178,7 @@ export const FIXTURES: Record<string, KindFixture> = {
       description: 'api',
       backend: { backend_id: 'bkdtg_1' },
       ip_restriction: { ip_policy_ids: ['ipp_1'] },
+      traffic_policy: { value: { on_http_request: [{ actions: [{ type: 'custom-response', config: { status_code: 503 } }] }], on_http_response: null } },
     },
     live: {
       id: 'edghtsrt_1',
@@ -185,6 +192,8 @@ export const FIXTURES: Record<string, KindFixture> = {
       ip_restriction: { enabled: true, ip_policies: [ref('/ip_policies', 'ipp_1')] },
       response_headers: { enabled: true, add: { 'x-a': '1' }, remove: [] },
       circuit_breaker: null,
+      traffic_policy: { enabled: true, value: 'on_http_request:\n- actions:\n  - config:\n      status_code: 503\n    type: custom-response\n' },
+      policy: null,
     },
   },
   RouteResponseHeaders: {

@@ -131,10 +131,13 @@ describe('round trip of every kind against the service', () => {
       backend: { backend_id: tg.id },
       ip_restriction: { ip_policy_ids: [ipp.id] },
       policy: { inbound: { name: 'deny', expressions: ["conn.client_ip == '1.2.3.4'"], actions: { type: 'deny' } } },
+      traffic_policy: { value: { on_tcp_connect: [{ name: 'deny', expressions: ["conn.client_ip == '1.2.3.4'"], actions: [{ type: 'deny' }] }] } },
     });
+    expect(typeof tcp.raw.traffic_policy === 'object' && (tcp.raw.traffic_policy as Obj).value).toBeTypeOf('string');
     const tcp2 = await updateConverged('TCPEdge', tcp, {
       hostports: ['2.tcp.example.com:20002'],
       backend: { enabled: false, backend_id: hr.id },
+      traffic_policy: { enabled: false, value: { on_tcp_connect: [{ actions: [{ type: 'log', config: { level: 'info' } }] }] } },
     });
     await deleteGone('TCPEdge', tcp2);
 
@@ -149,6 +152,7 @@ describe('round trip of every kind against the service', () => {
       backend: { backend_id: tg.id },
       tls_termination: { terminate_at: 'edge', min_version: '1.3' },
       policy: { outbound: [{ expressions: [], actions: [{ type: 'log', config: { level: 'info' } }] }] },
+      traffic_policy: { value: 'on_tcp_connect:\n  - actions:\n      - type: deny\n' },
     });
     const tls3 = await updateConverged('TLSEdge', tls2, {
       backend: { backend_id: tg.id },
@@ -169,6 +173,7 @@ describe('round trip of every kind against the service', () => {
       match_type: 'path_prefix',
       match: '/api',
       backend: { backend_id: tg.id },
+      traffic_policy: { value: { on_http_request: [{ expressions: ["req.url.path == '/x'"], actions: [{ type: 'deny' }] }] } },
     });
     const headers = await createConverged('RouteResponseHeaders', {
       edge_id: edge.id,
@@ -182,6 +187,7 @@ describe('round trip of every kind against the service', () => {
       match_type: 'path_prefix',
       match: '/api',
       backend: { backend_id: tg.id },
+      traffic_policy: { value: { on_http_request: [{ expressions: ["req.url.path == '/x'"], actions: [{ type: 'deny' }] }] } },
     }));
     const headers2 = await updateConverged('RouteResponseHeaders', headers, {
       edge_id: edge.id,
@@ -202,6 +208,26 @@ describe('round trip of every kind against the service', () => {
     await deleteGone('HTTPSEdgeRoute', route2);
     await deleteGone('HTTPSEdge', edge2);
     await deleteGone('TunnelGroupBackend', tg);
+  });
+
+  it('a traffic policy written by another tool as JSON or YAML text meets the manifest\'s mapping', async () => {
+    const kind = k('TCPEdge');
+    const edge = await kind.create(api, {});
+    const manifest = desired(kind, {
+      traffic_policy: { value: { on_tcp_connect: [{ name: 'r', expressions: ['true'], actions: [{ type: 'deny', config: { b: 1, a: 2 } }] }] } },
+    });
+    const texts = [
+      '{"on_tcp_connect":[{"actions":[{"config":{"a":2,"b":1},"type":"deny"}],"expressions":["true"],"name":"r"}]}',
+      "# written by hand\non_tcp_connect:\n- name: 'r'\n  actions: [{type: deny, config: {a: 2, b: 1}}]\n  expressions:\n  - \"true\"\n",
+    ];
+    for (const value of texts) {
+      await api.put(`/edges/tcp/${edge.id}/traffic_policy`, { value });
+      const live = await expectConverged(kind, edge.id, manifest);
+      expect((live.raw.traffic_policy as Obj).value).toBe(value);
+    }
+    await api.put(`/edges/tcp/${edge.id}/traffic_policy`, { value: '{"on_tcp_connect":[{"actions":[{"type":"log"}]}]}' });
+    expect(kind.fromLive((await liveOf(kind, edge.id))!.raw)).not.toEqual(manifest);
+    await deleteGone('TCPEdge', edge);
   });
 
   it('event subscriptions and their sources as a set', async () => {

@@ -118,9 +118,9 @@ describe('tlsCertificateFields: every derived field', () => {
     expect(f.not_after).toBe('2061-07-04T05:06:07Z');
   });
 
-  it('prints a serial with the high bit set without the DER sign byte, lowercase', async () => {
+  it('prints a serial with the high bit set with the DER sign byte, lowercase', async () => {
     const c = await makeCert({ serialNumber: 'F0E1D2C3B4A5' });
-    expect(tlsCertificateFields(c.certPem, c.keyPem).serial_number).toBe('f0e1d2c3b4a5');
+    expect(tlsCertificateFields(c.certPem, c.keyPem).serial_number).toBe('00f0e1d2c3b4a5');
   });
 
   it('takes the fields from the leaf of a chain and the issuer name from it', async () => {

@@ -122,7 +122,7 @@ describe('module endpoints', () => {
   it('a module name not valid for the edge kind is a 404; an unknown edge is a 404 of its kind', async () => {
     const tcp = ok(await c.post('/edges/tcp', {}), 201);
     const tls = ok(await c.post('/edges/tls', {}), 201);
-    for (const name of ['mutual_tls', 'tls_termination', 'traffic_policy', 'response_headers']) {
+    for (const name of ['mutual_tls', 'tls_termination', 'response_headers', 'compression']) {
       expectError(await c.put(`/edges/tcp/${tcp.id}/${name}`, {}), 404, 'ERR_NOT_FOUND_PATH');
       expectError(await c.get(`/edges/tcp/${tcp.id}/${name}`), 404, 'ERR_NOT_FOUND_PATH');
     }

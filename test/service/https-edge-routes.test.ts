@@ -26,7 +26,7 @@ describe('route CRUD', () => {
     const body = ok(await c.post(`/edges/https/${edge}/routes`, { match_type: 'path_prefix', match: '/' }), 201);
     expect(body).toStrictEqual({
       ...routeMatchers(edge), match_type: 'path_prefix', match: '/',
-      backend: null, ip_restriction: null, response_headers: null, ...UNSERVED,
+      backend: null, ip_restriction: null, response_headers: null, traffic_policy: null, ...UNSERVED,
     });
     expect(body.uri).toBe(`${svc.url}/edges/https/${edge}/routes/${body.id}`);
     expect(ok(await c.get(`/edges/https/${edge}/routes/${body.id}`))).toStrictEqual(body);
@@ -40,12 +40,14 @@ describe('route CRUD', () => {
       edge_id: edge, match_type: 'exact_path', match: '/api', description: 'api', metadata: 'm',
       backend: { enabled: false, backend_id: backend }, ip_restriction: { ip_policy_ids: [policy] },
       response_headers: { add: { 'X-Frame-Options': 'DENY' } },
+      traffic_policy: { value: 'on_http_request:\n  - actions:\n      - type: deny\n' },
     }), 201);
     expect(body).toStrictEqual({
       ...routeMatchers(edge), description: 'api', metadata: 'm', match_type: 'exact_path', match: '/api',
       backend: { enabled: false, backend: backendRef(svc, backend) },
       ip_restriction: { enabled: true, ip_policies: [ref(svc, '/ip_policies', policy)] },
       response_headers: { enabled: true, add: { 'x-frame-options': 'DENY' }, remove: [] },
+      traffic_policy: { enabled: true, value: 'on_http_request:\n  - actions:\n      - type: deny\n' },
       ...UNSERVED,
     });
   });

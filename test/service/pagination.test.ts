@@ -70,6 +70,17 @@ describe('pagination', () => {
     expectError(await c.get(`/backends/tunnel_group?before_id=${policy}`), 400, 'ERR_BEFORE_ID_INVALID');
   });
 
+  it('beforeId (the official TypeScript client\'s spelling) is before_id; giving both is a repeat', async () => {
+    const camel = await c.get(`/backends/tunnel_group?beforeId=${created[100]}&limit=3`);
+    const snake = await c.get(`/backends/tunnel_group?before_id=${created[100]}&limit=3`);
+    expect(camel.body.backends.map((b: { id: string }) => b.id)).toEqual(created.slice(97, 100).reverse());
+    expect(camel.body).toEqual(snake.body);
+    expectError(await c.get('/backends/tunnel_group?beforeId=bkdtg_nope'), 400, 'ERR_BEFORE_ID_INVALID', 'before_id');
+    expectError(await c.get(`/backends/tunnel_group?before_id=${created[1]}&beforeId=${created[2]}`), 400, 'ERR_QUERY_REPEATED_PARAM', 'beforeId');
+    expectError(await c.get('/backends/tunnel_group?beforeid=x'), 400, 'ERR_QUERY_UNKNOWN_PARAM', 'beforeid');
+    expectError(await c.get('/backends/tunnel_group?Before_Id=x'), 400, 'ERR_QUERY_UNKNOWN_PARAM');
+  });
+
   it('unknown and repeated query parameters are 400s', async () => {
     expectError(await c.get('/backends/tunnel_group?page=2'), 400, 'ERR_QUERY_UNKNOWN_PARAM', 'page');
     expectError(await c.get('/backends/tunnel_group?limit=1&limit=2'), 400, 'ERR_QUERY_REPEATED_PARAM', 'limit');

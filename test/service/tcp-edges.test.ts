@@ -8,7 +8,7 @@ import {
 
 const { svc, c } = serviceForFile();
 
-const unset = { hostports: null, backend: null, ip_restriction: null, policy: null };
+const unset = { hostports: null, backend: null, ip_restriction: null, policy: null, traffic_policy: null };
 
 describe('TCP edge CRUD', () => {
   it('creates a bare edge: 201, every module null, no description or metadata keys', async () => {
@@ -39,6 +39,7 @@ describe('TCP edge CRUD', () => {
         inbound: [{ name: 'deny-all', expressions: ['true'], actions: [{ type: 'deny', config: { status_code: 403 } }] }],
         outbound: [],
       },
+      traffic_policy: null,
     });
     expect(ok(await c.get(`/edges/tcp/${body.id}`))).toStrictEqual(body);
   });

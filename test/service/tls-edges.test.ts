@@ -14,7 +14,7 @@ describe('TLS edge CRUD', () => {
     const body = ok(await c.post('/edges/tls', {}), 201);
     expect(body).toStrictEqual({
       ...generated('edgtls', svc, '/edges/tls'),
-      hostports: null, backend: null, ip_restriction: null, mutual_tls: null, tls_termination: null, policy: null,
+      hostports: null, backend: null, ip_restriction: null, mutual_tls: null, tls_termination: null, policy: null, traffic_policy: null,
     });
   });
 
@@ -41,6 +41,7 @@ describe('TLS edge CRUD', () => {
       mutual_tls: { enabled: false, certificate_authorities: [ref(svc, '/certificate_authorities', ca1), ref(svc, '/certificate_authorities', ca2)] },
       tls_termination: { enabled: true, terminate_at: 'edge', min_version: '1.3' },
       policy: { enabled: true, inbound: [{ expressions: ['true'], actions: [{ type: 'deny' }] }], outbound: [] },
+      traffic_policy: null,
     });
     expect(ok(await c.get(`/edges/tls/${body.id}`))).toStrictEqual(body);
     const listed = await c.listAll('/edges/tls', 'tls_edges');

@@ -1,5 +1,7 @@
 // `edgeops serve`: run the Edge Configuration Management Service until SIGINT/SIGTERM. The service module is
 // loaded by a lazy import() only (DESIGN 9.6), so the reconciler commands never load it.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { ConfigError } from '../../errors.ts';
 import { loadService } from '../service-module.ts';
@@ -14,6 +16,7 @@ interface ServeFlags {
   rateLimit?: string;
   faults?: string;
   durability: 'full' | 'relaxed';
+  quiet?: boolean;
 }
 
 /** The --faults text, checked by the service's own parser (loaded lazily like the service itself). */
@@ -35,6 +38,50 @@ function listenError(err: unknown, host: string, port: number): unknown {
   if (code === 'EADDRNOTAVAIL') return new ConfigError(`--host ${host} is not an address of this machine`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError(`--host ${host} does not resolve to an address`);
   return err;
+}
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/**
+ * What is wrong with a --db path, said before SQLite says it less clearly: a missing directory, a directory, a
+ * file that is not an SQLite database (a manifest given by mistake), or one that cannot be read or written.
+ */
+export function dbPathProblem(file: string): string | undefined {
+  const dir = dirname(resolve(file));
+  try {
+    if (!statSync(dir).isDirectory()) return `${dir} is not a directory`;
+  } catch {
+    return `the directory ${dir} does not exist; create it first, or pick a path in an existing directory`;
+  }
+  let fd: number;
+  try {
+    if (statSync(file).isDirectory()) return 'it is a directory; give a file name in it, e.g. --db ' + `${file.replace(/\/+$/, '')}/edge.db`;
+    fd = openSync(file, 'r+');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined; // a new database is made there
+    if (code === 'EACCES' || code === 'EPERM') return 'permission denied (the database must be readable and writable)';
+    return `cannot open it (${code ?? 'unknown error'})`;
+  }
+  try {
+    const head = Buffer.alloc(16);
+    const n = readSync(fd, head, 0, 16, 0);
+    if (n === 0) return undefined; // an empty file becomes a new database
+    if (head.toString('latin1', 0, n) !== SQLITE_HEADER) {
+      return 'it is not an SQLite database (is it a manifest or another file?); pass a new file name, or an edgeops database';
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A database the store could not open, as a ConfigError naming the path. */
+function storeError(err: unknown, file: string | undefined): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (file === undefined || typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
+  const why = code === 'SQLITE_NOTADB' ? 'not an SQLite database' : code === 'SQLITE_CANTOPEN' ? 'cannot be opened' : (err as Error).message;
+  return new ConfigError(`--db ${file}: ${why} (${code})`);
 }
 
 function waitForStopSignal(): Promise<NodeJS.Signals> {
@@ -59,6 +106,7 @@ export function registerServe(program: Command, ctx: CliContext, done: (code: nu
     .addOption(new Option('--db <file>', 'SQLite database file (omitted: in memory, lost on exit)'))
     .addOption(new Option('--rate-limit <n>', 'requests per 60 s per API key, then 429 (default: off)'))
     .addOption(new Option('--durability <mode>', 'full: a write is answered once it survives power loss; relaxed: faster, for tests and benchmarks (an answered write may be lost on power loss)').choices(['full', 'relaxed']).default('full'))
+    .addOption(new Option('--quiet', 'do not log each request (method, path, status, ms) to stderr'))
     .addOption(new Option('--faults <spec>', 'inject faults for testing: error=P,status=500|502|503,rate429=P,retryAfter=S,latency=MS,drop=P,methods=M|M,seed=N (default: off)'))
     .addHelpText('after', `
 Runs until SIGINT or SIGTERM, then closes cleanly. Clients send Authorization: Bearer <key> and Service-Version: 2.
@@ -72,9 +120,13 @@ Examples:
       const port = integerSetting(flags.port, '--port', 'port', 0, 65535);
       const rateLimit = flags.rateLimit === undefined ? undefined : integerSetting(flags.rateLimit, '--rate-limit', 'rate limit', 1, 1_000_000);
       const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
+      const dbProblem = flags.db === undefined ? undefined : dbPathProblem(flags.db);
+      if (dbProblem) throw new ConfigError(`--db ${flags.db}: ${dbProblem}`);
       const { startService } = await loadService('edgeops serve');
-      const service = await startService({ host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults, durability: flags.durability }).catch((err: unknown) => {
-        throw listenError(err, flags.host, port);
+      const service = await startService({
+        host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults, durability: flags.durability, logRequests: !flags.quiet,
+      }).catch((err: unknown) => {
+        throw storeError(listenError(err, flags.host, port), flags.db);
       });
       ctx.out(`edgeops service listening on ${service.url}\n`);
       ctx.out(`  storage: ${flags.db ? flags.db : 'in memory (pass --db FILE to keep data)'}\n`);

@@ -1,6 +1,6 @@
 // /edges/https/{edge_id}/routes: routes of an HTTPS edge (POST, GET by id, GET list, PATCH, DELETE), with the
-// backend, ip_restriction and response_headers modules and their module endpoints. The public API's other route
-// modules are not served; they are returned as null so the response has the public API's shape.
+// backend, ip_restriction, response_headers and traffic_policy modules and their module endpoints. The public
+// API's other route modules are not served; they are returned as null so the response has the public API's shape.
 import { type CollectionDef, defineCollection } from '../collection.ts';
 import { ServiceError } from '../errors.ts';
 import { baseFields, describedFields, type Ctx, type ResourceModule } from '../resource-def.ts';
@@ -9,6 +9,7 @@ import { clip, description, metadata, oneOf, parseBody, string, type JsonObject,
 import { backendModule, ipRestrictionModule, moduleField, moduleRefs, renderModules, type ModuleDef } from './edge-module-rules.ts';
 import { moduleRoutes } from './edge-modules.ts';
 import { httpsEdgeKind, httpsEdgeRouteKind } from './edge-kinds.ts';
+import { HTTP_PHASES, trafficPolicyModule } from './edge-traffic-policy.ts';
 import { responseHeadersModule } from './route-response-headers.ts';
 
 export { httpsEdgeRouteKind };
@@ -21,7 +22,9 @@ export interface RouteDoc {
   [module: string]: unknown;
 }
 
-export const ROUTE_MODULES: readonly ModuleDef<unknown>[] = [backendModule, ipRestrictionModule, responseHeadersModule];
+export const ROUTE_MODULES: readonly ModuleDef<unknown>[] = [
+  backendModule, ipRestrictionModule, responseHeadersModule, trafficPolicyModule(HTTP_PHASES),
+];
 /** Route modules of the public API this service does not serve: always null. */
 const UNSERVED_MODULES = [
   'circuit_breaker', 'compression', 'request_headers', 'webhook_verification', 'oauth', 'saml', 'oidc',

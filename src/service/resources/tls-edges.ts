@@ -6,13 +6,14 @@ import {
   backendModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, type ModuleDef, type TlsTerminationModule,
 } from './edge-module-rules.ts';
 import { policyModule } from './edge-policy.ts';
+import { TCP_PHASES, trafficPolicyModule } from './edge-traffic-policy.ts';
 import { tlsEdgeKind } from './edge-kinds.ts';
 import { defineEdgeResource, type EdgeDoc } from './edge-resource.ts';
 
 export { tlsEdgeKind };
 
 export const TLS_EDGE_MODULES: readonly ModuleDef<unknown>[] = [
-  backendModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, policyModule,
+  backendModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, policyModule, trafficPolicyModule(TCP_PHASES),
 ];
 
 const ALLOWED_WITH_UPSTREAM = new Set(['backend', 'ip_restriction', 'tls_termination']);
