@@ -72,7 +72,7 @@ async function applyLogged(docs: Doc[]): Promise<number> {
   const log = await startRequestLog(e.svc.url, async (w) => void states.push({ after: `${w.method} ${w.path} -> ${w.status}`, state: await snapshot() }));
   const api = createApi({ url: log.url, apiKey: e.svc.apiKey });
   try {
-    const ctx = await computePlan(await loadDesired([dir], {}), api, { stack: STACK });
+    const ctx = await computePlan(await loadDesired([dir], {}, { allowEmpty: docs.length === 0 }), api, { stack: STACK });
     const result = await executePlan(ctx, api, { stack: STACK, concurrency: 8 });
     expect(result.results.filter((r) => r.status !== 'done')).toEqual([]);
   } finally {

@@ -78,7 +78,8 @@ describe('an apply that dies', () => {
   }, 120_000);
 
   it('interrupted twice 30 ms apart: releases the lock before exiting with 1, and a rerun converges', async () => {
-    const svc = await startTestService({ faults: 'POST.latency=10' });
+    // Creates slow enough that the actions in flight at the first SIGINT are still running at the second.
+    const svc = await startTestService({ faults: 'POST.latency=300' });
     try {
       const dir = writeManifests('twice', 150);
       let sent = false;
