@@ -51,8 +51,21 @@ describe('a service that cannot be reached', () => {
     const closed = createServer();
     const port = await listen(closed);
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const r = await plan(`http://127.0.0.1:${port}`);
+    // Budget 0: give up after the quick retries instead of riding out an outage (the default 60 s).
+    const r = await plan(`http://127.0.0.1:${port}`, '--retry-budget', '0');
     expectOneLine(r, new RegExp(`^edgeops: cannot connect to http://127\\.0\\.0\\.1:${port}: connection refused; is the service running there\\?`));
+  });
+
+  it('connection refused within a retry budget: one line while it waits, then the same message', async () => {
+    const closed = createServer();
+    const port = await listen(closed);
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const r = await plan(`http://127.0.0.1:${port}`, '--retry-budget', '4');
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('service unreachable (ECONNREFUSED), retrying for up to '))).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(new RegExp(`^edgeops: cannot connect to http://127\\.0\\.0\\.1:${port}: connection refused; is the service running there\\?`));
+    expect(r.stderr).not.toContain('internal error');
   });
 
   it('a host name that does not resolve', async () => {

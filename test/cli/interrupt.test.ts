@@ -5,31 +5,18 @@
 // - While the plan is being made (lists slowed down by the service's latency fault): the run ends at once with
 //   exit 1, says so, changes nothing and releases the stack's lock.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/engine/ownership.ts';
 import { api as http, startTestService, type TestService } from '../helpers/service.ts';
+import { policySetState, writePolicySet } from '../helpers/policy-set.ts';
 import { ROOT, cleanEnv, edgeops } from './run.ts';
 
 const POLICIES = 150;
 const base = mkdtempSync(join(tmpdir(), 'edgeops-interrupt-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-/** `count` IP policies, each with one rule that references it. */
-function writeManifests(name: string, count: number): string {
-  const dir = join(base, name);
-  mkdirSync(dir);
-  const docs: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const p = `p-${String(i).padStart(3, '0')}`;
-    docs.push(`kind: IPPolicy\nname: ${p}\n`);
-    docs.push(`kind: IPPolicyRule\nname: ${p}-r\nip_policy_id: ${p}\ncidr: 10.${Math.floor(i / 256)}.${i % 256}.0/24\naction: allow\n`);
-  }
-  writeFileSync(join(dir, 'all.yaml'), docs.join('---\n'));
-  return dir;
-}
 
 /** Starts `edgeops apply DIR --auto-approve`; `onOutput` sees the whole stdout and stderr so far, and may interrupt. */
 function startApply(svc: TestService, dir: string, onOutput: (stdout: string, stderr: string, interrupt: () => void) => void) {
@@ -52,27 +39,12 @@ function startApply(svc: TestService, dir: string, onOutput: (stdout: string, st
   return { out, closed, interrupt };
 }
 
-/** Live copies of each address of the default stack, and the stack's lock records, through plain HTTP. */
-async function liveState(svc: TestService): Promise<{ copies: Record<string, number>; locks: number }> {
-  const client = http(svc);
-  const copies: Record<string, number> = {};
-  let locks = 0;
-  for (const [path, key] of [['/ip_policies', 'ip_policies'], ['/ip_policy_rules', 'ip_policy_rules']] as const) {
-    for (const item of (await client.listAll(path, key)) as { metadata?: string }[]) {
-      const name = parseMetadata(item.metadata).marker?.name;
-      if (name?.startsWith('Lock/')) locks++;
-      else if (name) copies[name] = (copies[name] ?? 0) + 1;
-    }
-  }
-  return { copies, locks };
-}
-
 describe('interrupting an apply', () => {
   it('in the middle of 300 creates: stops starting actions, names what never started, and a rerun converges', async () => {
     // A little latency on writes, so the apply takes long enough to be interrupted half-way.
     const svc = await startTestService({ faults: 'POST.latency=10' });
     try {
-      const dir = writeManifests('large', POLICIES);
+      const dir = writePolicySet(base, 'large', POLICIES);
       const total = POLICIES * 2;
       const run = startApply(svc, dir, (stdout, _stderr, interrupt) => {
         if ((stdout.match(/^created /gm)?.length ?? 0) >= total / 3) interrupt();
@@ -96,7 +68,7 @@ describe('interrupting an apply', () => {
       expect(named.every((l) => /^ {4}create IP(Policy|PolicyRule)\/p-\d{3}(-r)?$/.test(l)), named.join('\n')).toBe(true);
       expect(summary[22]).toBe(`    and ${notStarted - 20} more`);
       expect(stdout).not.toContain('  skipped:');
-      const after = await liveState(svc);
+      const after = await policySetState(svc);
       expect(after.locks).toBe(0);
       expect(Object.values(after.copies).every((n) => n === 1)).toBe(true);
       expect(Object.keys(after.copies)).toHaveLength(created);
@@ -106,7 +78,7 @@ describe('interrupting an apply', () => {
       const rerun = await edgeops(['apply', dir, '--auto-approve'], { env });
       expect(rerun.code, rerun.stderr).toBe(0);
       expect(rerun.stdout).toContain(`Apply complete: ${notStarted} created, 0 updated, 0 replaced, 0 deleted.`);
-      const final = await liveState(svc);
+      const final = await policySetState(svc);
       expect(Object.keys(final.copies)).toHaveLength(total);
       expect(Object.entries(final.copies).filter(([, n]) => n !== 1)).toEqual([]);
       expect((await edgeops(['plan', dir, '--detailed-exitcode'], { env })).code).toBe(0);
@@ -119,7 +91,7 @@ describe('interrupting an apply', () => {
     // Every GET takes a second: taking the lock lists once, and planning lists every kind.
     const svc = await startTestService({ faults: 'GET.latency=1000' });
     try {
-      const dir = writeManifests('planning', 5);
+      const dir = writePolicySet(base, 'planning', 5);
       const run = startApply(svc, dir, () => undefined);
       // Once the lock record exists (the apply has it, or is about to), the apply is planning for seconds.
       const client = http(svc);
@@ -139,7 +111,7 @@ describe('interrupting an apply', () => {
       expect(stderr, stderr).toMatch(/edgeops: apply interrupted (while planning|while taking the lock)|edgeops: interrupted while taking the lock/);
       expect(stderr).toContain('nothing was changed');
       expect(stdout).not.toContain('Apply');
-      expect(await liveState(svc)).toEqual({ copies: {}, locks: 0 });
+      expect(await policySetState(svc)).toEqual({ copies: {}, locks: 0 });
     } finally {
       await svc.close();
     }

@@ -2,30 +2,17 @@
 // at once (the record names the dead pid) instead of after the 60 s TTL; interrupted twice in a row, it still
 // releases the lock before it exits. Both with the real bin as a child process against the real service.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/engine/ownership.ts';
 import { cleanEnv, edgeops, ROOT } from '../cli/run.ts';
 import { api as http, startTestService, type TestService } from '../helpers/service.ts';
+import { policySetState, writePolicySet } from '../helpers/policy-set.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'edgeops-lock-recovery-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-/** `count` IP policies, each with one rule that references it. */
-function writeManifests(name: string, count: number): string {
-  const dir = join(base, name);
-  mkdirSync(dir);
-  const docs: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const p = `p-${String(i).padStart(3, '0')}`;
-    docs.push(`kind: IPPolicy\nname: ${p}\n`);
-    docs.push(`kind: IPPolicyRule\nname: ${p}-r\nip_policy_id: ${p}\ncidr: 10.${Math.floor(i / 256)}.${i % 256}.0/24\naction: allow\n`);
-  }
-  writeFileSync(join(dir, 'all.yaml'), docs.join('---\n'));
-  return dir;
-}
 
 /** `edgeops apply DIR --auto-approve` as a child; `onOutput` sees stdout so far and may signal the child. */
 function startApply(svc: TestService, dir: string, onOutput: (stdout: string, child: ReturnType<typeof spawn>) => void) {
@@ -53,7 +40,7 @@ describe('an apply that dies', () => {
   it('killed with kill -9 mid-apply: the next apply on this host takes its lock at once, saying so, and converges', async () => {
     const svc = await startTestService({ faults: 'POST.latency=10' });
     try {
-      const dir = writeManifests('killed', 100);
+      const dir = writePolicySet(base, 'killed', 100);
       let killed = false;
       const run = startApply(svc, dir, (stdout, child) => {
         if (!killed && createdLines(stdout) >= 20) {
@@ -81,7 +68,7 @@ describe('an apply that dies', () => {
     // Creates slow enough that the actions in flight at the first SIGINT are still running at the second.
     const svc = await startTestService({ faults: 'POST.latency=300' });
     try {
-      const dir = writeManifests('twice', 150);
+      const dir = writePolicySet(base, 'twice', 150);
       let sent = false;
       const run = startApply(svc, dir, (stdout, child) => {
         if (!sent && createdLines(stdout) >= 50) {
