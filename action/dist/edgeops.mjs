@@ -52276,13 +52276,16 @@ function idsIn(value, names, out) {
   } else if (Array.isArray(value)) for (const v of value) idsIn(v, names, out);
   else if (value !== null && typeof value === "object") for (const v of Object.values(value)) idsIn(v, names, out);
 }
+function namesIn(values, names) {
+  const named = {};
+  for (const value of values) idsIn(value, names, named);
+  return named;
+}
 function jsonChange(change, names) {
   const hidden = change.sensitive === true;
   const old = hidden || change.kind === "add" ? null : change.old ?? null;
   const neu = hidden || change.kind === "remove" ? null : change.new ?? null;
-  const named = {};
-  idsIn(old, names, named);
-  idsIn(neu, names, named);
+  const named = namesIn([old, neu], names);
   return { path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named };
 }
 function actionChanges(action) {
@@ -54006,10 +54009,12 @@ function driftReport(plan) {
     const first = actions[0];
     const liveId = actions.find((a) => a.liveId)?.liveId;
     const reason3 = actions.find((a) => a.op === "replace")?.reason;
+    const label = actions.find((a) => a.label)?.label;
     return {
       address: address2,
       kind: first.kind,
       name: first.name,
+      ...label ? { label } : {},
       ...liveId ? { liveId } : {},
       apply,
       ...reason3 ? { reason: reason3 } : {},
@@ -54023,7 +54028,8 @@ function driftReport(plan) {
     inSync: plan.actions.length === 0,
     summary: { changed: count("changed"), missing: count("missing"), liveOnly: count("live-only"), ...unmanaged > 0 ? { unmanaged } : {}, resources: resources.length },
     resources,
-    warnings: [...plan.warnings]
+    warnings: [...plan.warnings],
+    names: { ...plan.names }
   };
 }
 var init_drift = __esm({
@@ -54049,23 +54055,29 @@ function driftToJson(report2) {
     },
     resources: report2.resources.map((r) => ({
       address: r.address,
+      label: r.label ?? r.address,
       kind: r.kind,
       name: r.name,
       live_id: r.liveId ?? null,
       apply: r.apply,
       reason: r.reason ?? null,
-      findings: r.findings.map((f) => ({
-        direction: f.direction,
-        path: f.path,
-        module: f.module ?? null,
-        element: f.element,
-        live: f.sensitive ? null : f.live ?? null,
-        desired: f.sensitive ? null : f.desired ?? null,
-        sensitive: f.sensitive,
-        known_after_apply: f.knownAfterApply,
-        action: f.action,
-        ...f.adopt !== void 0 ? { adopt: f.adopt } : {}
-      }))
+      findings: r.findings.map((f) => {
+        const live = f.sensitive ? null : f.live ?? null;
+        const desired = f.sensitive ? null : f.desired ?? null;
+        return {
+          direction: f.direction,
+          path: f.path,
+          module: f.module ?? null,
+          element: f.element,
+          live,
+          desired,
+          sensitive: f.sensitive,
+          known_after_apply: f.knownAfterApply,
+          action: f.action,
+          names: namesIn([live, desired], report2.names),
+          ...f.adopt !== void 0 ? { adopt: f.adopt } : {}
+        };
+      })
     })),
     warnings: [...report2.warnings]
   };
@@ -54077,29 +54089,30 @@ function renderDriftJson(report2) {
 var init_drift_json = __esm({
   "src/render/drift-json.ts"() {
     "use strict";
+    init_json();
   }
 });
 
 // src/render/drift-lines.ts
-function shownValue2(value, finding) {
+function shownValue2(value, finding, names) {
   if (finding.sensitive) return SENSITIVE;
-  return value === void 0 ? UNSET : formatValue(value);
+  return value === void 0 ? UNSET : formatValue(value, names);
 }
 function findingSubject(f) {
   if (f.path === "") return "resource";
   if (f.module !== void 0 && f.path === `/${f.module}`) return `module ${f.module}`;
   return f.element ? `${formatPath(f.path)}[]` : formatPath(f.path);
 }
-function findingText(f) {
+function findingText(f, names) {
   const subject = findingSubject(f);
   if (f.direction === "unmanaged") return `live without an ownership marker, matched to the manifests by ${f.adopt ?? "natural key"}`;
   if (f.path === "") {
     return f.direction === "missing" ? "no live resource (deleted out of band, or never applied)" : "present live, in no manifest (added by hand, or its document was removed)";
   }
-  if (f.direction === "live-only") return `${subject}: ${shownValue2(f.live, f)} present live, not in the manifests`;
-  if (f.direction === "missing") return `${subject}: ${shownValue2(f.desired, f)} in the manifests, not live`;
+  if (f.direction === "live-only") return `${subject}: ${shownValue2(f.live, f, names)} present live, not in the manifests`;
+  if (f.direction === "missing") return `${subject}: ${shownValue2(f.desired, f, names)} in the manifests, not live`;
   if (f.sensitive) return `${subject}: ${SENSITIVE} differs`;
-  return `${subject}: live ${shownValue2(f.live, f)}, manifests ${shownValue2(f.desired, f)}`;
+  return `${subject}: live ${shownValue2(f.live, f, names)}, manifests ${shownValue2(f.desired, f, names)}`;
 }
 function findingApply(f) {
   if (f.direction === "unmanaged") return "adopt (write the ownership marker)";
@@ -54112,11 +54125,14 @@ function findingApply(f) {
       return f.action;
   }
 }
+function resourceTitle(r) {
+  return r.label ?? r.address;
+}
 function resourceHeader(r) {
   const id = r.liveId ? ` (${r.liveId})` : "";
   const why = r.apply === "replace" && r.reason ? `: ${r.reason}` : "";
   const adopt = r.apply === "update" && r.findings.some((f) => f.direction === "unmanaged");
-  return `${r.address}${id}: apply would ${adopt ? "adopt" : r.apply} it${why}`;
+  return `${resourceTitle(r)}${id}: apply would ${adopt ? "adopt" : r.apply} it${why}`;
 }
 function summaryText(report2) {
   if (report2.inSync) return NO_DRIFT;
@@ -54155,11 +54171,11 @@ function renderDriftMarkdown(report2) {
     out.push(`| changed | missing | live-only |${u.head} resources |`, `|---:|---:|---:|${u.rule}---:|`, `| ${s.changed} | ${s.missing} | ${s.liveOnly} |${u.cell} ${s.resources} |`, "");
     out.push("| resource | direction | what | live | manifests | apply |", "|---|---|---|---|---|---|");
     for (const r of report2.resources) {
-      const resource = r.liveId ? `${code(r.address)} (${code(r.liveId)})` : code(r.address);
+      const resource = r.liveId ? `${code(resourceTitle(r))} (${code(r.liveId)})` : code(resourceTitle(r));
       for (const f of r.findings) {
         const whole = f.path === "";
-        const live = whole ? WHOLE[f.direction].live : code(shownValue2(f.live, f));
-        const desired = whole ? WHOLE[f.direction].desired : code(shownValue2(f.desired, f));
+        const live = whole ? WHOLE[f.direction].live : code(shownValue2(f.live, f, report2.names));
+        const desired = whole ? WHOLE[f.direction].desired : code(shownValue2(f.desired, f, report2.names));
         out.push(`| ${resource} | ${f.direction} | ${escapeInline2(findingSubject(f))} | ${live} | ${desired} | ${escapeInline2(findingApply(f))} |`);
       }
     }
@@ -54208,7 +54224,7 @@ function renderDriftText(report2, opts) {
       out.push(c.bold(resourceHeader(r)));
       for (const f of r.findings) {
         const apply = f.action === "module-put" || f.action === "module-delete" ? c.dim(`  # apply: ${findingApply(f)}`) : "";
-        out.push(`    ${paint(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f)}${apply}`);
+        out.push(`    ${paint(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f, report2.names)}${apply}`);
       }
       out.push("");
     }

@@ -51626,7 +51626,7 @@ function readSeen(body) {
 function issueBody(b) {
   const run = b.runUrl ? ` by [this workflow run](${b.runUrl})` : "";
   const count = b.plan.resources.length;
-  const rows = b.plan.resources.slice(0, MAX_ROWS).map((r) => `| \`${r.address}\` | ${directions(r)} | ${r.action} | ${b.seen[r.address]} |`);
+  const rows = b.plan.resources.slice(0, MAX_ROWS).map((r) => `| \`${r.label ?? r.address}\` | ${directions(r)} | ${r.action} | ${b.seen[r.address]} |`);
   if (count > MAX_ROWS) rows.push(`| ... ${count - MAX_ROWS} more in the report below | | | |`);
   const head = [
     marker(b.stack),

@@ -17,6 +17,8 @@ export interface JsonPlanChange {
 
 export interface JsonPlanResource {
   address: string;
+  /** What a reviewer reads for the resource (a natural-key item's parent name); the address otherwise. */
+  label?: string;
   action: string;
   changes: JsonPlanChange[];
 }

@@ -43,6 +43,8 @@ export interface DriftResource {
   address: string;
   kind: string;
   name: string;
+  /** What a reviewer reads for it when that is not the address: a natural-key item's parent (Action.label). */
+  label?: string;
   liveId?: string;
   apply: ResourceApply;
   /** Why apply replaces it. */
@@ -67,6 +69,8 @@ export interface DriftReport {
   summary: DriftSummary;
   resources: DriftResource[];
   warnings: string[];
+  /** The plan's names (Plan.names): `Kind/name` of each id of a managed resource the findings show. */
+  names: Record<string, string>;
 }
 
 function isScalarList(v: Json | undefined): v is Json[] {
@@ -147,10 +151,12 @@ export function driftReport(plan: Plan): DriftReport {
     const first = actions[0]!;
     const liveId = actions.find((a) => a.liveId)?.liveId;
     const reason = actions.find((a) => a.op === 'replace')?.reason;
+    const label = actions.find((a) => a.label)?.label;
     return {
       address,
       kind: first.kind,
       name: first.name,
+      ...(label ? { label } : {}),
       ...(liveId ? { liveId } : {}),
       apply,
       ...(reason ? { reason } : {}),
@@ -165,5 +171,6 @@ export function driftReport(plan: Plan): DriftReport {
     summary: { changed: count('changed'), missing: count('missing'), liveOnly: count('live-only'), ...(unmanaged > 0 ? { unmanaged } : {}), resources: resources.length },
     resources,
     warnings: [...plan.warnings],
+    names: { ...plan.names },
   };
 }

@@ -1,8 +1,10 @@
 // The drift report as JSON for machines. The structure is a contract (docs/drift-and-export.md, "JSON drift
-// format"): fields are only ever added; format_version changes if one is removed or changes meaning.
+// format"): fields are only ever added; format_version changes if one is removed or changes meaning. Ids stay
+// ids; `label` and each finding's `names` say what a reviewer reads for them, as in the JSON plan.
 import type { DriftDirection, DriftReport, ResourceApply } from '../engine/drift.ts';
 import type { ActionOp } from '../engine/plan-data.ts';
 import type { Json } from '../kinds/resource-kind.ts';
+import { namesIn } from './json.ts';
 
 export interface JsonDriftFinding {
   direction: DriftDirection;
@@ -20,12 +22,16 @@ export interface JsonDriftFinding {
   known_after_apply: boolean;
   /** The plan action resolving it: create, update, replace, delete, module-put, module-delete. */
   action: ActionOp;
+  /** `Kind/name` of each id in `live` or `desired` that belongs to a managed resource (`{}` when none). */
+  names: Record<string, string>;
   /** Only on an "unmanaged" finding: the natural key that matched the live resource to its document. */
   adopt?: string;
 }
 
 export interface JsonDriftResource {
   address: string;
+  /** What a reviewer reads for the resource: the address, or for a natural-key item without a document its parent's name (`RouteResponseHeaders of HTTPSEdgeRoute/api`). */
+  label: string;
   kind: string;
   name: string;
   live_id: string | null;
@@ -59,23 +65,29 @@ export function driftToJson(report: DriftReport): JsonDriftReport {
     },
     resources: report.resources.map((r) => ({
       address: r.address,
+      label: r.label ?? r.address,
       kind: r.kind,
       name: r.name,
       live_id: r.liveId ?? null,
       apply: r.apply,
       reason: r.reason ?? null,
-      findings: r.findings.map((f) => ({
-        direction: f.direction,
-        path: f.path,
-        module: f.module ?? null,
-        element: f.element,
-        live: f.sensitive ? null : f.live ?? null,
-        desired: f.sensitive ? null : f.desired ?? null,
-        sensitive: f.sensitive,
-        known_after_apply: f.knownAfterApply,
-        action: f.action,
-        ...(f.adopt !== undefined ? { adopt: f.adopt } : {}),
-      })),
+      findings: r.findings.map((f) => {
+        const live = f.sensitive ? null : f.live ?? null;
+        const desired = f.sensitive ? null : f.desired ?? null;
+        return {
+          direction: f.direction,
+          path: f.path,
+          module: f.module ?? null,
+          element: f.element,
+          live,
+          desired,
+          sensitive: f.sensitive,
+          known_after_apply: f.knownAfterApply,
+          action: f.action,
+          names: namesIn([live, desired], report.names),
+          ...(f.adopt !== undefined ? { adopt: f.adopt } : {}),
+        };
+      }),
     })),
     warnings: [...report.warnings],
   };

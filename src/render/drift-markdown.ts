@@ -1,6 +1,6 @@
 // The drift report as Markdown (a scheduled job's summary, an issue body): counts, then one table row per finding.
 import type { DriftDirection, DriftReport } from '../engine/drift.ts';
-import { findingApply, findingSubject, shownValue, summaryText } from './drift-lines.ts';
+import { findingApply, findingSubject, resourceTitle, shownValue, summaryText } from './drift-lines.ts';
 
 /** Inline code that survives any content: a fence longer than any backtick run inside, pipes escaped for tables. */
 function code(text: string): string {
@@ -33,11 +33,11 @@ export function renderDriftMarkdown(report: DriftReport): string {
     out.push(`| changed | missing | live-only |${u.head} resources |`, `|---:|---:|---:|${u.rule}---:|`, `| ${s.changed} | ${s.missing} | ${s.liveOnly} |${u.cell} ${s.resources} |`, '');
     out.push('| resource | direction | what | live | manifests | apply |', '|---|---|---|---|---|---|');
     for (const r of report.resources) {
-      const resource = r.liveId ? `${code(r.address)} (${code(r.liveId)})` : code(r.address);
+      const resource = r.liveId ? `${code(resourceTitle(r))} (${code(r.liveId)})` : code(resourceTitle(r));
       for (const f of r.findings) {
         const whole = f.path === '';
-        const live = whole ? WHOLE[f.direction].live : code(shownValue(f.live, f));
-        const desired = whole ? WHOLE[f.direction].desired : code(shownValue(f.desired, f));
+        const live = whole ? WHOLE[f.direction].live : code(shownValue(f.live, f, report.names));
+        const desired = whole ? WHOLE[f.direction].desired : code(shownValue(f.desired, f, report.names));
         out.push(`| ${resource} | ${f.direction} | ${escapeInline(findingSubject(f))} | ${live} | ${desired} | ${escapeInline(findingApply(f))} |`);
       }
     }

@@ -23,7 +23,7 @@ export function renderDriftText(report: DriftReport, opts: { color: boolean }): 
       out.push(c.bold(resourceHeader(r)));
       for (const f of r.findings) {
         const apply = f.action === 'module-put' || f.action === 'module-delete' ? c.dim(`  # apply: ${findingApply(f)}`) : '';
-        out.push(`    ${paint(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f)}${apply}`);
+        out.push(`    ${paint(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f, report.names)}${apply}`);
       }
       out.push('');
     }

@@ -74,13 +74,18 @@ function idsIn(value: Json, names: Readonly<Record<string, string>>, out: Record
   else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) idsIn(v, names, out);
 }
 
+/** `Kind/name` of each id in the values that belongs to a managed resource: a change's (or drift finding's) `names`. */
+export function namesIn(values: readonly Json[], names: Readonly<Record<string, string>>): Record<string, string> {
+  const named: Record<string, string> = {};
+  for (const value of values) idsIn(value, names, named);
+  return named;
+}
+
 function jsonChange(change: FieldChange, names: Readonly<Record<string, string>>): JsonChange {
   const hidden = change.sensitive === true;
   const old = hidden || change.kind === 'add' ? null : change.old ?? null;
   const neu = hidden || change.kind === 'remove' ? null : change.new ?? null;
-  const named: Record<string, string> = {};
-  idsIn(old, names, named);
-  idsIn(neu, names, named);
+  const named = namesIn([old, neu], names);
   return { path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named };
 }
 

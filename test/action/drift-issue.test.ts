@@ -84,6 +84,36 @@ describe('drift issues', () => {
     }
   }, 300_000);
 
+  it('names managed resources in the issue as plans do: ids as Kind/name (id), a natural-key item by its parent', async () => {
+    const ws = workspace('named');
+    try {
+      ws.write([
+        { kind: 'TunnelGroupBackend', name: 'web', labels: { app: 'web' } },
+        { kind: 'TunnelGroupBackend', name: 'mqtt', labels: { app: 'mqtt' } },
+        { kind: 'HTTPSEdge', name: 'site', hostports: ['named-site.example.com:443'] },
+        { kind: 'HTTPSEdgeRoute', name: 'api', edge_id: 'site', match_type: 'path_prefix', match: '/api', backend: { backend_id: 'web' } },
+      ]);
+      expect((await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: ws.dir })).code).toBe(0);
+      const ids = async (path: string, key: string) => (await api(svc).listAll(path, key)) as { id: string; metadata?: string; routes?: { id: string }[] }[];
+      const backends = await ids('/backends/tunnel_group', 'backends');
+      const idOf = (name: string) => backends.find((b) => (b.metadata ?? '').includes(`"name":"TunnelGroupBackend/${name}"`))!.id;
+      const edge = (await ids('/edges/https', 'https_edges')).find((e) => (e.metadata ?? '').includes('"stack":"named"'))!;
+      const route = edge.routes![0]!.id;
+      // By hand: the route is pointed at the other managed backend, and given response headers no document names.
+      expect((await api(svc).put(`/edges/https/${edge.id}/routes/${route}/backend`, { backend_id: idOf('mqtt') })).status).toBe(200);
+      expect((await api(svc).put(`/edges/https/${edge.id}/routes/${route}/response_headers`, { add: { 'x-by-hand': '1' } })).status).toBe(200);
+
+      const run = await runAction({ event: schedule(), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(run.code).toBe(1);
+      const body = gh.issues().find((i) => i.title === 'Drift on edgeops stack named')!.body;
+      expect(body).toMatch(/\| `RouteResponseHeaders of HTTPSEdgeRoute\/api` \| live-only \| delete \|/);
+      expect(body).toContain(`\`TunnelGroupBackend/mqtt (${idOf('mqtt')})\` | \`TunnelGroupBackend/web (${idOf('web')})\``);
+      expect(body).toContain(`| \`RouteResponseHeaders of HTTPSEdgeRoute/api\` (\`${edge.id}/${route}\`) | live-only | resource | present | absent | delete |`);
+    } finally {
+      ws.dispose();
+    }
+  }, 300_000);
+
   it('drift-issue: false (or a run that is not a schedule) opens no issue', async () => {
     const ws = workspace('no-issue');
     try {

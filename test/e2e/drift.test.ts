@@ -1,6 +1,7 @@
 // `edgeops drift` as a user runs it (node bin/edgeops.js, a child process) against the real service: a converged
 // manifest set is in sync; then fields are changed, resources and modules deleted and added by hand through the
-// API, and drift reports each with its direction and exits 2, writing nothing; apply; drift exits 0 again.
+// API, and drift reports each with its direction and exits 2, writing nothing (ids of managed resources named,
+// a natural-key item by its parent, as plans show them); apply; drift exits 0 again.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,11 +82,18 @@ describe('drift', () => {
       ['EventSources/audit-sources', 'update', 'live-only', '/types', 'ip_policy_deleted.v0', null, 'update'],
     ].sort(byText));
     expect(report.summary).toEqual({ changed: 1, missing: 2, live_only: 4, resources: 6 });
+    // Ids stay ids; the managed ones are named, and a natural-key item without a document is labelled by its parent.
+    const passthrough = report.resources.find((r: { address: string }) => r.address === 'TLSEdge/passthrough');
+    expect(passthrough.label).toBe('TLSEdge/passthrough');
+    expect(passthrough.findings[0].names).toEqual({ [ids.office]: 'IPPolicy/office' });
+    const headers = report.resources.find((r: { kind: string }) => r.kind === 'RouteResponseHeaders');
+    expect(headers.label).toBe('RouteResponseHeaders of HTTPSEdgeRoute/brew');
 
     const text = await edgeops(['drift', dir], { env: env() });
     expect(text.code).toBe(2);
     expect(text.stdout).toContain(`TCPEdge/ssh (${ids.ssh}): apply would update it\n    changed    description: live "changed by hand", manifests "ssh"\n`);
-    expect(text.stdout).toContain(`    live-only  module ip_restriction: {enabled: true, ip_policy_ids: ["${ids.office}"]} present live, not in the manifests  # apply: delete module ip_restriction\n`);
+    expect(text.stdout).toContain(`    live-only  module ip_restriction: {enabled: true, ip_policy_ids: [IPPolicy/office (${ids.office})]} present live, not in the manifests  # apply: delete module ip_restriction\n`);
+    expect(text.stdout).toContain(`RouteResponseHeaders of HTTPSEdgeRoute/brew (${ids.www}/${ids.brew}): apply would delete it\n`);
     expect(text.stdout).toContain('IPPolicyRule/partner-v4: apply would create it\n    missing    no live resource (deleted out of band, or never applied)\n');
     expect(text.stdout).toContain('    live-only  types[]: "ip_policy_deleted.v0" present live, not in the manifests\n');
     expect(text.stdout).toContain('Drift: 1 changed, 2 missing, 4 live-only (6 resources differ from the manifests).');
@@ -94,6 +102,8 @@ describe('drift', () => {
     expect(md.code).toBe(2);
     expect(md.stdout).toContain('| 1 | 2 | 4 | 6 |');
     expect(md.stdout).toContain('| `IPPolicyRule/partner-v4` | missing | resource | absent | present | create |');
+    expect(md.stdout).toContain(`| \`TLSEdge/passthrough\` (\`${ids.passthrough}\`) | live-only | module ip\\_restriction | \`{enabled: true, ip_policy_ids: [IPPolicy/office (${ids.office})]}\` |`);
+    expect(md.stdout).toContain(`| \`RouteResponseHeaders of HTTPSEdgeRoute/brew\` (\`${ids.www}/${ids.brew}\`) | live-only | resource | present | absent | delete |`);
 
     // Three drift runs later, the service holds exactly what it held, to the byte.
     expect(await serviceText(h)).toBe(before);

@@ -21,7 +21,17 @@ describe('driftReport', () => {
       summary: { changed: 0, missing: 0, liveOnly: 0, resources: 0 },
       resources: [],
       warnings: [],
+      names: {},
     });
+  });
+
+  it('carries the plan\'s names and a natural-key item\'s label, for the renderers', () => {
+    const report = driftReport({
+      ...plan([action({ op: 'delete', address: 'RouteResponseHeaders/edghts_1/edghtsrt_1', liveId: 'edghts_1/edghtsrt_1', label: 'RouteResponseHeaders of HTTPSEdgeRoute/api' })]),
+      names: { edghtsrt_1: 'HTTPSEdgeRoute/api' },
+    });
+    expect(report.names).toEqual({ edghtsrt_1: 'HTTPSEdgeRoute/api' });
+    expect(report.resources[0]).toMatchObject({ address: 'RouteResponseHeaders/edghts_1/edghtsrt_1', label: 'RouteResponseHeaders of HTTPSEdgeRoute/api' });
   });
 
   it('create is missing, delete is live-only, an update of a field is changed', () => {
