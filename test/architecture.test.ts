@@ -1,5 +1,6 @@
 // The wall between reconciler and service (DESIGN 9.6): src/service never imports the reconciler, and the
-// reconciler reaches the service only through a lazy import() in src/cli.
+// reconciler reaches the service only through a lazy import() in src/cli. Both may import src/contract, where
+// they meet; src/contract imports neither.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,11 +34,25 @@ describe('import walls', () => {
     expect(files.length).toBeGreaterThan(10);
   });
 
-  it('the service never imports the reconciler', () => {
+  it('the service never imports the reconciler (src/contract is where they meet)', () => {
     const bad = files
       .filter((f) => f.file.startsWith('service/'))
-      .flatMap((f) => f.imports.filter((i) => !i.target.startsWith('service/')).map((i) => `${f.file} -> ${i.target}`));
+      .flatMap((f) => f.imports.filter((i) => !i.target.startsWith('service/') && !i.target.startsWith('contract/')).map((i) => `${f.file} -> ${i.target}`));
     expect(bad).toEqual([]);
+  });
+
+  it('src/contract imports neither the service nor the reconciler', () => {
+    const contract = files.filter((f) => f.file.startsWith('contract/'));
+    expect(contract.length).toBeGreaterThan(0);
+    const bad = contract.flatMap((f) => f.imports.filter((i) => !i.target.startsWith('contract/')).map((i) => `${f.file} -> ${i.target}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('both sides use src/contract', () => {
+    const users = (side: (file: string) => boolean): string[] =>
+      files.filter((f) => side(f.file) && f.imports.some((i) => i.target.startsWith('contract/'))).map((f) => f.file);
+    expect(users((f) => f.startsWith('service/'))).not.toEqual([]);
+    expect(users((f) => !f.startsWith('service/') && !f.startsWith('contract/'))).not.toEqual([]);
   });
 
   it('the reconciler reaches the service only by a lazy import() from src/cli', () => {

@@ -74,7 +74,12 @@ export function refLinks(kind: ResourceKind, a: Action, live: Obj | undefined): 
 }
 
 /** Add the safety orderings above to `dependsOn` / `deleteDependsOn`. */
-export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLinks | undefined, movesOf: (a: Action) => ValueMoves | undefined): void {
+export function orderForSafety(
+  actions: Action[],
+  linksOf: (a: Action) => RefLinks | undefined,
+  movesOf: (a: Action) => ValueMoves | undefined,
+  putFirst: (a: Action) => boolean = () => false,
+): void {
   const byLiveId = new Map<string, string>(); // `${kind}\0${id}` -> address
   const byAddress = new Map<string, Action[]>();
   for (const a of actions) {
@@ -156,8 +161,12 @@ export function orderForSafety(actions: Action[], linksOf: (a: Action) => RefLin
   }
   // A module removed and another put on one resource: the removal first, as the service checks the modules
   // together (a TLS edge's upstream termination allows no mutual TLS).
+  // For the same reason, a module put the kind declares widening (ResourceKind.modulePutFirst) runs before the
+  // resource's other module puts.
   for (const m of actions) {
     if (m.op !== 'module-put') continue;
     for (const d of byAddress.get(m.address) ?? []) if (d.op === 'module-delete') wait(m, false, d.id);
+    if (!putFirst(m)) continue;
+    for (const p of byAddress.get(m.address) ?? []) if (p.op === 'module-put' && p !== m) wait(p, false, m.id);
   }
 }

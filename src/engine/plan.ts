@@ -30,7 +30,9 @@ export function buildPlan(input: PlanInput): Plan {
   const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
-  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves);
+  const kinds = new Map(input.kinds.map((k) => [k.kind, k]));
+  const putFirst = (a: Action): boolean => a.module !== undefined && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
+  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
   actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
   const levels = nodeLevels(executionNodes(actions));
   actions.sort((a, b) => levels.get(a.id)! - levels.get(b.id)! || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));

@@ -126,6 +126,12 @@ export interface ResourceKind {
   update(api: Api, live: LiveItem, changed: Obj, desired: Obj): Promise<void>;
   /** Replace one module whole (PUT). Only for kinds with modules. */
   putModule?(api: Api, live: LiveItem, module: string, body: Obj): Promise<void>;
+  /**
+   * Whether putting `module` as `body` must come before the resource's other module puts in one apply: the
+   * service checks a resource's modules together, and this one widens what the others may be (a TLS edge takes
+   * policy and traffic_policy only once its tls_termination terminates at the edge). Removals already come first.
+   */
+  modulePutFirst?(module: string, body: Obj): boolean;
   /** Remove one module (DELETE). Only for kinds with modules. */
   deleteModule?(api: Api, live: LiveItem, module: string): Promise<void>;
   delete(api: Api, live: LiveItem): Promise<void>;

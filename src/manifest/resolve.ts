@@ -1,6 +1,7 @@
 // Stage 4, resolve: documents -> desired resources. Reference fields become PendingRefs (names) or stay literal
 // ids; nulls meaning "unset" are dropped; `{file}`/`{env}` secrets are read; the reference graph must have no
-// cycle, and references across documents must agree (parents.ts). No network.
+// cycle, and references across documents must agree (parents.ts); traffic policy text must be a policy
+// document (policy-text.ts). No network.
 import type { ManifestIssue } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
@@ -13,6 +14,7 @@ import { checkParents, type ResolvedDoc } from './parents.ts';
 import { fieldPath } from './pointer.ts';
 import { valuePos } from './positions.ts';
 import { NameIndex, resolveRef } from './refs.ts';
+import { policyTextIssue } from './policy-text.ts';
 import { resolveSecret } from './secrets.ts';
 import { addressOf } from './validate.ts';
 import { kindValidation } from './validators.ts';
@@ -74,11 +76,17 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
     }
 
     for (const pattern of validation?.secretPointers ?? []) {
+      const phases = validation?.policyPhases.get(pattern);
       for (const slot of slotsAt(spec, pattern)) {
-        const outcome = resolveSecret(slot.value, slot.pointer, { dir: doc.dir, cwd, env });
-        if (!outcome) continue;
-        if ('error' in outcome) fail(outcome.pointer, outcome.error);
-        else slot.set(outcome.value);
+        const written = slot.value;
+        const outcome = resolveSecret(written, slot.pointer, { dir: doc.dir, cwd, env });
+        if (outcome && 'error' in outcome) {
+          fail(outcome.pointer, outcome.error);
+          continue;
+        }
+        if (outcome) slot.set(outcome.value);
+        const policy = phases && policyTextIssue(written, outcome ? outcome.value : written, slot.pointer, phases);
+        if (policy) fail(policy.pointer, policy.message);
       }
     }
     for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage(pointer));

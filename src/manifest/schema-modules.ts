@@ -64,8 +64,7 @@ export const policyModule: Schema = unsettable({
 });
 
 /** Phases of a traffic policy: TCP and TLS edges see connections only, routes also HTTP requests and responses. */
-export const TCP_PHASES = ['on_tcp_connect'];
-export const HTTP_PHASES = ['on_tcp_connect', 'on_http_request', 'on_http_response'];
+export { HTTP_PHASES, TCP_PHASES } from '../contract/traffic-policy.ts';
 
 const trafficPolicyRule: Schema = object(
   {

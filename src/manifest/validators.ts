@@ -15,6 +15,8 @@ export interface KindValidation {
   unsetPointers: string[];
   /** Pointers of header-name maps (their keys) and lists (their items): names that ignore case. */
   headerPointers: string[];
+  /** Traffic policy fields (a document, or its text: checked once resolved), by pointer: the phases they take. */
+  policyPhases: Map<string, readonly string[]>;
 }
 
 /** Walks `properties` and `items` for fields declared with the secret definition. */
@@ -37,6 +39,19 @@ function findNodes(schema: Schema, match: (node: Schema) => boolean, pointer = '
   return found;
 }
 
+/** A policy field: a document mapping (`then`, its phases as properties) or else a secret-capable text. */
+const policyDocument = (node: Schema): Schema | undefined =>
+  (node.else as Schema | undefined)?.$ref === SECRET_REF ? (node.then as Schema | undefined) : undefined;
+const policyPhases = (schema: Schema): Map<string, readonly string[]> =>
+  new Map(findNodes(schema, (node) => policyDocument(node)?.properties !== undefined)
+    .map((pointer) => [pointer, Object.keys(policyDocument(nodeAt(schema, pointer))!.properties as Schema)]));
+
+/** The schema node at a pointer of findNodes (through `properties`, `*` = `items`). */
+function nodeAt(schema: Schema, pointer: string): Schema {
+  return pointer.slice(1).split('/').reduce<Schema>((node, seg) =>
+    (seg === '*' ? node.items : (node.properties as Record<string, Schema>)[seg]) as Schema, schema);
+}
+
 const takesNull = (node: Schema): boolean => Array.isArray(node.type) && node.type.includes('null');
 const namesHeaders = (node: Schema): boolean =>
   (node.propertyNames as Schema | undefined)?.pattern === HEADER_NAME_PATTERN || (node.items as Schema | undefined)?.pattern === HEADER_NAME_PATTERN;
@@ -56,6 +71,7 @@ export function kindValidation(kind: string): KindValidation | undefined {
     secretPointers: findSecrets(schema),
     unsetPointers: findNodes(schema, takesNull),
     headerPointers: findNodes(schema, namesHeaders),
+    policyPhases: policyPhases(schema),
   };
   kindCache.set(kind, v);
   return v;
