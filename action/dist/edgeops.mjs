@@ -10480,7 +10480,7 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_url: (p, at, len) => {
+          wasm_on_url: (p, at2, len) => {
             return 0;
           },
           /**
@@ -10489,9 +10489,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_status: (p, at, len) => {
+          wasm_on_status: (p, at2, len) => {
             assert(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -10508,9 +10508,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_field: (p, at, len) => {
+          wasm_on_header_field: (p, at2, len) => {
             assert(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -10519,9 +10519,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_value: (p, at, len) => {
+          wasm_on_header_value: (p, at2, len) => {
             assert(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -10541,9 +10541,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_body: (p, at, len) => {
+          wasm_on_body: (p, at2, len) => {
             assert(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -30445,8 +30445,8 @@ function responseError(status, text, operation) {
   if (text.length === 0) message = "empty error response";
   return new ApiError({ status, errorCode, message, operation });
 }
-function describeTransportFailure(code2, rawMessage, at) {
-  const { url } = at;
+function describeTransportFailure(code2, rawMessage, at2) {
+  const { url } = at2;
   const host = (() => {
     try {
       return new URL(url).hostname;
@@ -30464,7 +30464,7 @@ function describeTransportFailure(code2, rawMessage, at) {
   }
   if (code2 === "UND_ERR_HEADERS_TIMEOUT" || code2 === "UND_ERR_BODY_TIMEOUT" || code2 === "ETIMEDOUT" || code2 === "UND_ERR_CONNECT_TIMEOUT") {
     const what = code2 === "UND_ERR_CONNECT_TIMEOUT" ? "could not open a connection" : "accepted the connection but sent no answer";
-    return `no answer from ${url} within ${seconds(at.timeoutMs)}: the server ${what} (a hung service or a proxy?); raise the wait with --timeout SECONDS or EDGEOPS_TIMEOUT`;
+    return `no answer from ${url} within ${seconds(at2.timeoutMs)}: the server ${what} (a hung service or a proxy?); raise the wait with --timeout SECONDS or EDGEOPS_TIMEOUT`;
   }
   if (code2 === "ECONNRESET" || code2 === "UND_ERR_SOCKET" || code2 === "EPIPE") {
     return `the connection to ${url} was closed before an answer (${code2}); the service stopped, or something between us dropped it`;
@@ -30472,14 +30472,14 @@ function describeTransportFailure(code2, rawMessage, at) {
   if (code2 === "EHOSTUNREACH" || code2 === "ENETUNREACH") return `cannot reach ${url}: no route to the host (${code2}); check the network and ${where4}`;
   return `cannot reach ${url}: ${code2}: ${rawMessage.split("\n")[0]}`;
 }
-function transportError(err, operation, at) {
+function transportError(err, operation, at2) {
   const e = err;
   const errorCode = typeof e.code === "string" ? e.code : typeof e.cause?.code === "string" ? e.cause.code : "ERR_TRANSPORT";
   const message = typeof e.message === "string" ? e.message : String(err);
   const opts = { status: 0, errorCode, message, operation };
-  if (!at) return new ApiError(opts);
+  if (!at2) return new ApiError(opts);
   const detail = typeof e.cause?.message === "string" ? `${message} ${e.cause.message}` : message;
-  return new TransportError(opts, `${describeTransportFailure(errorCode, detail, at)} [${operation}]`);
+  return new TransportError(opts, `${describeTransportFailure(errorCode, detail, at2)} [${operation}]`);
 }
 function invalidResponse(status, operation, why) {
   return new ApiError({ status, errorCode: "ERR_INVALID_RESPONSE", message: why, operation });
@@ -30566,8 +30566,8 @@ function parseRetryAfter(value, now = Date.now()) {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === void 0 || v.trim() === "") return void 0;
   if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1e3;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? void 0 : Math.max(0, at - now);
+  const at2 = Date.parse(v);
+  return Number.isNaN(at2) ? void 0 : Math.max(0, at2 - now);
 }
 function classify(err, method) {
   if (!(err instanceof ApiError)) return "fail";
@@ -38343,7 +38343,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument(source, options = {}) {
+    function parseDocument2(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -38369,7 +38369,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument(src, options);
+      const doc = parseDocument2(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -38405,7 +38405,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse;
     exports.parseAllDocuments = parseAllDocuments2;
-    exports.parseDocument = parseDocument;
+    exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
   }
 });
@@ -38853,14 +38853,17 @@ var init_tls_edge = __esm({
   "src/kinds/tls-edge.ts"() {
     "use strict";
     init_edge_kind();
-    tlsEdge = edgeKind({
-      kind: "TLSEdge",
-      idPrefix: "edgtls_",
-      path: "/edges/tls",
-      listKey: "tls_edges",
-      modules: TLS_MODULES,
-      refs: [BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF]
-    });
+    tlsEdge = {
+      ...edgeKind({
+        kind: "TLSEdge",
+        idPrefix: "edgtls_",
+        path: "/edges/tls",
+        listKey: "tls_edges",
+        modules: TLS_MODULES,
+        refs: [BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF]
+      }),
+      modulePutFirst: (module, body) => module === "tls_termination" && body.terminate_at !== "upstream"
+    };
   }
 });
 
@@ -39798,10 +39801,10 @@ function valueAt(root, segments2) {
 function refValues(body, ref2) {
   const segments2 = pointerSegments(ref2.pointer);
   const many = segments2[segments2.length - 1] === "*";
-  const at = valueAt(body, many ? segments2.slice(0, -1) : segments2);
-  if (at === void 0 || at === null) return [];
-  if (many) return Array.isArray(at) ? at.filter((v) => v !== null) : [];
-  return [at];
+  const at2 = valueAt(body, many ? segments2.slice(0, -1) : segments2);
+  if (at2 === void 0 || at2 === null) return [];
+  if (many) return Array.isArray(at2) ? at2.filter((v) => v !== null) : [];
+  return [at2];
 }
 var segmentCache;
 var init_refs = __esm({
@@ -39959,13 +39962,13 @@ function fieldChanges(kind, from, to) {
         break;
       }
     }
-    const at = segments2.slice(0, cut);
-    const path = "/" + at.map(escapeSegment).join("/");
+    const at2 = segments2.slice(0, cut);
+    const path = "/" + at2.map(escapeSegment).join("/");
     if (byPath.has(path)) continue;
-    const old = valueAt(from, at);
-    const neu = valueAt(to, at);
+    const old = valueAt(from, at2);
+    const neu = valueAt(to, at2);
     const change = { path, kind: old === void 0 ? "add" : neu === void 0 ? "remove" : "replace" };
-    if (kind.secrets.includes(at[0])) change.sensitive = true;
+    if (kind.secrets.includes(at2[0])) change.sensitive = true;
     else {
       if (old !== void 0) change.old = old;
       if (neu !== void 0) change.new = neu;
@@ -40379,7 +40382,7 @@ function refLinks(kind, a, live) {
   const liveParents = targetsIn(kind, live, true);
   return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
 }
-function orderForSafety(actions, linksOf, movesOf2) {
+function orderForSafety(actions, linksOf, movesOf2, putFirst = () => false) {
   const byLiveId = /* @__PURE__ */ new Map();
   const byAddress2 = /* @__PURE__ */ new Map();
   for (const a of actions) {
@@ -40454,6 +40457,8 @@ function orderForSafety(actions, linksOf, movesOf2) {
   for (const m of actions) {
     if (m.op !== "module-put") continue;
     for (const d of byAddress2.get(m.address) ?? []) if (d.op === "module-delete") wait(m, false, d.id);
+    if (!putFirst(m)) continue;
+    for (const p of byAddress2.get(m.address) ?? []) if (p.op === "module-put" && p !== m) wait(p, false, m.id);
   }
 }
 var keyOf;
@@ -40525,9 +40530,9 @@ async function prepareDesiredInSlices(kinds, desired, stack) {
   const prepare = preparer(kinds, stack);
   const out = [];
   const ordered = topological(desired.resources);
-  for (let at = 0; at < ordered.length; at += SLICE) {
+  for (let at2 = 0; at2 < ordered.length; at2 += SLICE) {
     await new Promise((resolve6) => setImmediate(resolve6));
-    for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));
+    for (const r of ordered.slice(at2, at2 + SLICE)) out.push(prepare(r));
   }
   return out;
 }
@@ -40633,11 +40638,11 @@ function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
   for (const [address2, copies] of [...managed.byAddress].sort(([a], [b]) => a < b ? -1 : 1)) {
     const kind = kindByName2.get(address2.slice(0, address2.indexOf("/")));
     const keep = kept.get(address2);
-    copies.forEach((item, at) => {
+    copies.forEach((item, at2) => {
       if (item === keep) return;
       const target = { kind, name: address2.slice(address2.indexOf("/") + 1), address: address2 };
       const shape = liveBody(kind, item);
-      const del = deleteAction(target, item, at === 0 && !keep ? "" : `@${item.id}`);
+      const del = deleteAction(target, item, at2 === 0 && !keep ? "" : `@${item.id}`);
       add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0), links: refLinks(kind, del, shape) });
     });
   }
@@ -40672,7 +40677,9 @@ function buildPlan(input) {
   const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
-  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves);
+  const kinds = new Map(input.kinds.map((k) => [k.kind, k]));
+  const putFirst = (a) => a.module !== void 0 && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
+  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
   actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
   const levels = nodeLevels(executionNodes(actions));
   actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
@@ -40752,16 +40759,16 @@ function finishAdoptions(plan, adoptions) {
 }
 function insertByLevel(plan, action) {
   const levels = nodeLevels(executionNodes(plan.actions));
-  const at = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
-  if (at < 0) plan.actions.push(action);
-  else plan.actions.splice(at, 0, action);
+  const at2 = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
+  if (at2 < 0) plan.actions.push(action);
+  else plan.actions.splice(at2, 0, action);
 }
 function collisionWarnings(kinds, plan, live, stack, adopt) {
   const warnings = [];
-  const kindOf = new Map(kinds.map((k) => [k.kind, k]));
+  const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
   const indexes = /* @__PURE__ */ new Map();
   for (const action of plan.actions) {
-    const kind = kindOf.get(action.kind);
+    const kind = kindOf2.get(action.kind);
     if (action.op !== "create" || !kind?.adoptKeys || kind.identity !== "marker" || !action.body) continue;
     let index = indexes.get(kind.kind);
     if (!index) {
@@ -41028,8 +41035,8 @@ function parseLockRecord(raw, stack) {
   return record;
 }
 function isExpired(record, now) {
-  const at = Date.parse(record.expires);
-  return !Number.isFinite(at) || at <= now;
+  const at2 = Date.parse(record.expires);
+  return !Number.isFinite(at2) || at2 <= now;
 }
 var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX, OPTIONAL_STRINGS;
 var init_lock_record = __esm({
@@ -41173,7 +41180,7 @@ async function applyPlan(plan, api, opts) {
     } catch {
     }
   };
-  const kindOf = (a) => {
+  const kindOf2 = (a) => {
     const kind = opts.kindOf(a.kind);
     if (!kind) throw new EdgeopsError("E_APPLY", `unknown kind ${a.kind}`);
     return kind;
@@ -41195,7 +41202,7 @@ async function applyPlan(plan, api, opts) {
   async function run(nodeId) {
     const old = nodeId.endsWith(OLD_PHASE);
     const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId);
-    const kind = kindOf(a);
+    const kind = kindOf2(a);
     if (old) return kind.delete(api, liveOf(a));
     const desired = a.desired ?? a.body ?? {};
     switch (a.op) {
@@ -41325,7 +41332,7 @@ function liveNames(live, kinds, stack) {
 }
 function namePlan(plan, input) {
   const marked = liveNames(input.live, input.kinds, plan.stack);
-  const kindOf = new Map(input.kinds.map((k) => [k.kind, k]));
+  const kindOf2 = new Map(input.kinds.map((k) => [k.kind, k]));
   const naturalItems = /* @__PURE__ */ new Map();
   for (const kind of input.kinds) {
     if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
@@ -41341,7 +41348,7 @@ function namePlan(plan, input) {
     const out = { ...action };
     const source = sources.get(action.address);
     if (source) out.source = source;
-    const kind = kindOf.get(action.kind);
+    const kind = kindOf2.get(action.kind);
     const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
     if (kind && item && !source) {
       const parent = naturalParentId(kind, kind.fromLive(item.raw));
@@ -41560,10 +41567,10 @@ function projectFilesIn(dir) {
   }
 }
 function nearestProjectFiles(dir) {
-  for (let at = dir; ; at = dirname(at)) {
-    const found = projectFilesIn(at);
+  for (let at2 = dir; ; at2 = dirname(at2)) {
+    const found = projectFilesIn(at2);
     if (found.length > 0) return found;
-    if (existsSync(join(at, ".git")) || dirname(at) === at) return [];
+    if (existsSync(join(at2, ".git")) || dirname(at2) === at2) return [];
   }
 }
 function discover(paths, cwd) {
@@ -42194,19 +42201,19 @@ function parseText(text, file) {
 function parseYamlText(text, file) {
   const out = { docs: [], issues: [] };
   const lines = new import_yaml4.LineCounter();
-  const at = (offset) => ({ file, ...lines.linePos(offset) });
+  const at2 = (offset) => ({ file, ...lines.linePos(offset) });
   for (const doc of (0, import_yaml4.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
     if (doc.errors.length) {
       for (const e of doc.errors) {
         const quote = e.code === "MISSING_CHAR" && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : void 0;
-        if (quote === void 0) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
-        else out.issues.push({ pos: at(quote), message: `invalid YAML: the ${text[quote] === '"' ? "double" : "single"}-quoted value starting here is never closed` });
+        if (quote === void 0) out.issues.push({ pos: at2(e.pos[0]), message: yamlMessage(e, text) });
+        else out.issues.push({ pos: at2(quote), message: `invalid YAML: the ${text[quote] === '"' ? "double" : "single"}-quoted value starting here is never closed` });
       }
       continue;
     }
     const contents = doc.contents;
     if (contents === null || (0, import_yaml4.isScalar)(contents) && contents.value === null) continue;
-    const pos = at(contents.range[0]);
+    const pos = at2(contents.range[0]);
     if (!(0, import_yaml4.isMap)(contents)) {
       out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
       continue;
@@ -42475,10 +42482,10 @@ function baseMessage(e) {
 }
 function relevant(errors) {
   const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
-  const at = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
-  const forbidden = at("not");
-  const withEnum = at("enum");
-  const withType = at("type");
+  const at2 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
+  const forbidden = at2("not");
+  const withEnum = at2("enum");
+  const withType = at2("type");
   return errors.filter((e) => {
     if (e.keyword === "if" || e.keyword === "propertyNames") return false;
     if (e.propertyName === void 0) {
@@ -50706,6 +50713,112 @@ var init_schema_compile = __esm({
   }
 });
 
+// src/contract/traffic-policy.ts
+function kindOf(value) {
+  return value === null ? "null" : Array.isArray(value) ? "a list" : typeof value === "object" ? "a mapping" : `a ${typeof value}`;
+}
+function parsePolicyText(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+  }
+  const doc = (0, import_yaml5.parseDocument)(text, { uniqueKeys: true, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error) {
+    const pos = error.linePos?.[0];
+    fail("", `is neither JSON nor YAML${pos ? ` (line ${pos.line}, column ${pos.col})` : ""}: ${error.message.split("\n")[0]}`);
+  }
+  return doc.toJS({ maxAliasCount: 100 });
+}
+function checkDepth(value, where4, left) {
+  if (typeof value === "number" && !Number.isFinite(value)) fail(where4, "must be a finite number");
+  if (value === null || typeof value !== "object") return;
+  if (left === 0) fail(where4, `nested deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(value)) value.forEach((v, i) => checkDepth(v, `${where4}[${i}]`, left - 1));
+  else for (const [k, v] of Object.entries(value)) checkDepth(v, at(where4, k), left - 1);
+}
+function checkKeys(value, where4, allowed) {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) fail(at(where4, key), `unknown key; allowed: ${allowed.join(", ")}`);
+  }
+}
+function checkText(value, where4, maxBytes) {
+  if (typeof value !== "string" || value === "") fail(where4, `must be a non-empty string, got ${kindOf(value)}`);
+  if (Buffer.byteLength(value, "utf8") > maxBytes) fail(where4, `longer than ${maxBytes} bytes`);
+}
+function checkRule(rule, where4) {
+  if (!isMapping(rule)) fail(where4, `a rule must be a mapping, got ${kindOf(rule)}`);
+  checkKeys(rule, where4, ["name", "expressions", "actions"]);
+  if (rule.name !== void 0) checkText(rule.name, at(where4, "name"), NAME_MAX_BYTES);
+  if (rule.expressions !== void 0) {
+    if (!Array.isArray(rule.expressions)) fail(at(where4, "expressions"), `must be a list of CEL expressions, got ${kindOf(rule.expressions)}`);
+    rule.expressions.forEach((e, i) => checkText(e, `${at(where4, "expressions")}[${i}]`, EXPRESSION_MAX_BYTES));
+  }
+  const actions = rule.actions;
+  if (!Array.isArray(actions) || actions.length === 0) fail(at(where4, "actions"), "a rule needs a list of at least one action");
+  actions.forEach((action, i) => {
+    const here = `${at(where4, "actions")}[${i}]`;
+    if (!isMapping(action)) fail(here, `an action must be a mapping, got ${kindOf(action)}`);
+    checkKeys(action, here, ["type", "config"]);
+    checkText(action.type, at(here, "type"), NAME_MAX_BYTES);
+    if (action.config !== void 0 && action.config !== null && !isMapping(action.config)) {
+      fail(at(here, "config"), `must be a mapping, got ${kindOf(action.config)}`);
+    }
+  });
+}
+function checkDocument(text, phases) {
+  if (text === "") fail("", "must not be empty");
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > TRAFFIC_POLICY_MAX_BYTES) fail("", `is ${bytes} bytes, at most ${TRAFFIC_POLICY_MAX_BYTES} are allowed`);
+  const doc = parsePolicyText(text);
+  if (!isMapping(doc)) fail("", `must be a policy document (a mapping of phases such as ${phases.join(", ")}), got ${kindOf(doc)}`);
+  checkDepth(doc, "", MAX_DEPTH);
+  checkKeys(doc, "", phases);
+  for (const phase of phases) {
+    const rules = doc[phase];
+    if (rules === void 0 || rules === null) continue;
+    if (!Array.isArray(rules)) fail(phase, `must be a list of rules, got ${kindOf(rules)}`);
+    rules.forEach((rule, i) => checkRule(rule, `${phase}[${i}]`));
+  }
+}
+function policyDocumentProblem(text, phases) {
+  try {
+    checkDocument(text, phases);
+    return void 0;
+  } catch (err) {
+    if (err instanceof PolicyFault) return err.found;
+    throw err;
+  }
+}
+function describePolicyProblem(path, found) {
+  return `${path}${found.where ? `: ${found.where}` : ""}: ${found.problem}`;
+}
+var import_yaml5, TRAFFIC_POLICY_MAX_BYTES, NAME_MAX_BYTES, EXPRESSION_MAX_BYTES, MAX_DEPTH, TCP_PHASES, HTTP_PHASES, PolicyFault, fail, isMapping, at;
+var init_traffic_policy = __esm({
+  "src/contract/traffic-policy.ts"() {
+    "use strict";
+    import_yaml5 = __toESM(require_dist(), 1);
+    TRAFFIC_POLICY_MAX_BYTES = 65536;
+    NAME_MAX_BYTES = 255;
+    EXPRESSION_MAX_BYTES = 4096;
+    MAX_DEPTH = 32;
+    TCP_PHASES = ["on_tcp_connect"];
+    HTTP_PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
+    PolicyFault = class extends Error {
+      constructor(found) {
+        super(found.problem);
+        this.found = found;
+      }
+      found;
+    };
+    fail = (where4, problem) => {
+      throw new PolicyFault({ where: where4, problem });
+    };
+    isMapping = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    at = (parent, key) => parent ? `${parent}.${key}` : key;
+  }
+});
+
 // src/manifest/schema-modules.ts
 function trafficPolicyModule(phases) {
   const document = object(
@@ -50725,11 +50838,12 @@ function trafficPolicyModule(phases) {
     description: "Traffic policy: a document of phases, each a list of rules with expressions and actions."
   });
 }
-var MIN_VERSIONS, backendModule, ipRestrictionModule, mutualTlsModule, minVersion2, tlsTerminationModule, httpsTlsTerminationModule, policyAction, policyRule2, policyModule, TCP_PHASES, HTTP_PHASES, trafficPolicyRule, notWithUpstream, upstreamTermination;
+var MIN_VERSIONS, backendModule, ipRestrictionModule, mutualTlsModule, minVersion2, tlsTerminationModule, httpsTlsTerminationModule, policyAction, policyRule2, policyModule, trafficPolicyRule, notWithUpstream, upstreamTermination;
 var init_schema_modules = __esm({
   "src/manifest/schema-modules.ts"() {
     "use strict";
     init_schema_parts();
+    init_traffic_policy();
     MIN_VERSIONS = ["1.0", "1.1", "1.2", "1.3"];
     backendModule = unsettable({
       ...object({ enabled: enabled2, backend_id: ref }, ["backend_id"]),
@@ -50779,8 +50893,6 @@ var init_schema_modules = __esm({
       }),
       description: "Traffic policy: inbound and outbound rules, each with expressions and actions."
     });
-    TCP_PHASES = ["on_tcp_connect"];
-    HTTP_PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
     trafficPolicyRule = object(
       {
         name: { type: "string", minLength: 1 },
@@ -51002,6 +51114,9 @@ function findNodes(schema2, match, pointer = "") {
   if (schema2.items && typeof schema2.items === "object") found.push(...findNodes(schema2.items, match, `${pointer}/*`));
   return found;
 }
+function nodeAt2(schema2, pointer) {
+  return pointer.slice(1).split("/").reduce((node, seg) => seg === "*" ? node.items : node.properties[seg], schema2);
+}
 function kindValidation(kind) {
   const cached2 = kindCache.get(kind);
   if (cached2) return cached2;
@@ -51011,7 +51126,8 @@ function kindValidation(kind) {
     validate: compileSchema(kind, schema2),
     secretPointers: findSecrets(schema2),
     unsetPointers: findNodes(schema2, takesNull),
-    headerPointers: findNodes(schema2, namesHeaders)
+    headerPointers: findNodes(schema2, namesHeaders),
+    policyPhases: policyPhases(schema2)
   };
   kindCache.set(kind, v);
   return v;
@@ -51019,7 +51135,7 @@ function kindValidation(kind) {
 function projectValidator() {
   return project2 ??= compileSchema(PROJECT_KEY, projectSchema());
 }
-var takesNull, namesHeaders, schemas, kindCache, project2, PROJECT_KEY;
+var policyDocument2, policyPhases, takesNull, namesHeaders, schemas, kindCache, project2, PROJECT_KEY;
 var init_validators = __esm({
   "src/manifest/validators.ts"() {
     "use strict";
@@ -51028,6 +51144,8 @@ var init_validators = __esm({
     init_schema_parts();
     init_schema_project();
     init_pointer();
+    policyDocument2 = (node) => node.else?.$ref === SECRET_REF ? node.then : void 0;
+    policyPhases = (schema2) => new Map(findNodes(schema2, (node) => policyDocument2(node)?.properties !== void 0).map((pointer) => [pointer, Object.keys(policyDocument2(nodeAt2(schema2, pointer)).properties)]));
     takesNull = (node) => Array.isArray(node.type) && node.type.includes("null");
     namesHeaders = (node) => node.propertyNames?.pattern === HEADER_NAME_PATTERN || node.items?.pattern === HEADER_NAME_PATTERN;
     kindCache = /* @__PURE__ */ new Map();
@@ -51263,24 +51381,24 @@ function movedFromIssues(docs) {
   for (const doc of docs) {
     const address2 = addressOf(doc);
     for (const { value, pointer } of oldNames(doc)) {
-      const fail = (message) => void issues.push({ pos: valuePos(doc, pointer), address: address2, message: `${MOVED_FROM}: ${message}` });
+      const fail2 = (message) => void issues.push({ pos: valuePos(doc, pointer), address: address2, message: `${MOVED_FROM}: ${message}` });
       const old = oldAddress(doc, value);
       if (typeof old !== "string") {
-        if (old.error !== "") fail(old.error);
+        if (old.error !== "") fail2(old.error);
         continue;
       }
       if (old === address2) {
-        fail(`"${String(value)}" is this document's own name`);
+        fail2(`"${String(value)}" is this document's own name`);
         continue;
       }
       const other = documents.get(old);
       if (other) {
-        fail(`${old} is also a document (at ${where(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
+        fail2(`${old} is also a document (at ${where(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
         continue;
       }
       const earlier = claimedBy.get(old);
       if (earlier && earlier.doc !== doc) {
-        fail(`${old} is also named by ${addressOf(earlier.doc)} (at ${where(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
+        fail2(`${old} is also named by ${addressOf(earlier.doc)} (at ${where(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
         continue;
       }
       claimedBy.set(old, { doc, pointer });
@@ -51368,11 +51486,11 @@ function duplicateParents(docs) {
       first.set(key, entry);
       continue;
     }
-    const at = where2(valuePos(earlier.doc, parent.pointer));
+    const at2 = where2(valuePos(earlier.doc, parent.pointer));
     issues.push({
       pos: valuePos(entry.doc, parent.pointer),
       address: entry.resource.address,
-      message: `${fieldPath(parent.pointer)}: the ${entry.kind.kind} of ${target.shown} are already managed by ${earlier.resource.address} (${at}); one document states them all, so merge the two`
+      message: `${fieldPath(parent.pointer)}: the ${entry.kind.kind} of ${target.shown} are already managed by ${earlier.resource.address} (${at2}); one document states them all, so merge the two`
     });
   }
   return issues;
@@ -51388,11 +51506,11 @@ function disagreeingRefs(docs) {
       const other = via?.address === void 0 ? void 0 : byAddress2.get(via.address);
       const theirs = other && refAt(other.resource, ref2.sameAs.pointer);
       if (!mine || !theirs || mine.key.slice(0, 3) !== theirs.key.slice(0, 3) || mine.key === theirs.key) continue;
-      const at = where2(valuePos(other.doc, ref2.sameAs.pointer));
+      const at2 = where2(valuePos(other.doc, ref2.sameAs.pointer));
       issues.push({
         pos: valuePos(entry.doc, ref2.pointer),
         address: entry.resource.address,
-        message: `${fieldPath(ref2.pointer)}: ${mine.shown} is not the ${fieldPath(ref2.sameAs.pointer)} of ${via.shown}, which is ${theirs.shown} (${at}); they must name the same resource`
+        message: `${fieldPath(ref2.pointer)}: ${mine.shown} is not the ${fieldPath(ref2.sameAs.pointer)} of ${via.shown}, which is ${theirs.shown} (${at2}); they must name the same resource`
       });
     }
   }
@@ -51470,6 +51588,26 @@ var init_refs2 = __esm({
   }
 });
 
+// src/manifest/policy-text.ts
+function policyTextIssue(written2, text, pointer, phases) {
+  if (typeof text !== "string") return void 0;
+  const found = policyDocumentProblem(text, phases);
+  if (!found) return void 0;
+  const from = typeof written2 === "object" && written2 !== null && !Array.isArray(written2) ? Object.keys(written2)[0] : void 0;
+  const source = from === "file" ? ` (in file "${String(written2.file)}")` : from === "env" ? ` (in environment variable ${String(written2.env)})` : "";
+  return {
+    pointer: from ? childPointer(pointer, from) : pointer,
+    message: `${describePolicyProblem(fieldPath(pointer), found)}${source}`
+  };
+}
+var init_policy_text = __esm({
+  "src/manifest/policy-text.ts"() {
+    "use strict";
+    init_traffic_policy();
+    init_pointer();
+  }
+});
+
 // src/manifest/secrets.ts
 import { readFileSync as readFileSync3 } from "node:fs";
 import { relative as relative2, resolve as resolve2 } from "node:path";
@@ -51481,7 +51619,7 @@ function readError(err) {
   return code2 ?? "unreadable";
 }
 function resolveSecret(value, pointer, ctx2) {
-  if (!isMapping(value)) return void 0;
+  if (!isMapping2(value)) return void 0;
   const field = fieldPath(pointer);
   if (typeof value.file === "string" && Object.keys(value).length === 1) {
     const abs = resolve2(ctx2.dir, value.file);
@@ -51500,14 +51638,14 @@ function resolveSecret(value, pointer, ctx2) {
   }
   return void 0;
 }
-var ENV_VAR, isMapping;
+var ENV_VAR, isMapping2;
 var init_secrets = __esm({
   "src/manifest/secrets.ts"() {
     "use strict";
     init_pointer();
     init_schema_parts();
     ENV_VAR = new RegExp(ENV_VAR_PATTERN);
-    isMapping = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    isMapping2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   }
 });
 
@@ -51526,7 +51664,7 @@ function resolveDocs(docs, opts = {}) {
     const kind = kinds.get(doc.kind);
     if (!kind) continue;
     const address2 = addressOf(doc);
-    const fail = (pointer, message) => {
+    const fail2 = (pointer, message) => {
       issues.push({ pos: valuePos(doc, pointer), address: address2, message });
     };
     const spec = cloneJson(doc.fields);
@@ -51542,7 +51680,7 @@ function resolveDocs(docs, opts = {}) {
         const outcome = resolveRef(slot.value, refField.kinds, index, kinds);
         if (!outcome || "literal" in outcome) continue;
         if ("error" in outcome) {
-          fail(slot.pointer, `${fieldPath(slot.pointer)}: ${outcome.error}`);
+          fail2(slot.pointer, `${fieldPath(slot.pointer)}: ${outcome.error}`);
           continue;
         }
         const pending = { $ref: outcome.address };
@@ -51552,14 +51690,20 @@ function resolveDocs(docs, opts = {}) {
       }
     }
     for (const pattern of validation?.secretPointers ?? []) {
+      const phases = validation?.policyPhases.get(pattern);
       for (const slot of slotsAt(spec, pattern)) {
-        const outcome = resolveSecret(slot.value, slot.pointer, { dir: doc.dir, cwd, env });
-        if (!outcome) continue;
-        if ("error" in outcome) fail(outcome.pointer, outcome.error);
-        else slot.set(outcome.value);
+        const written2 = slot.value;
+        const outcome = resolveSecret(written2, slot.pointer, { dir: doc.dir, cwd, env });
+        if (outcome && "error" in outcome) {
+          fail2(outcome.pointer, outcome.error);
+          continue;
+        }
+        if (outcome) slot.set(outcome.value);
+        const policy2 = phases && policyTextIssue(written2, outcome ? outcome.value : written2, slot.pointer, phases);
+        if (policy2) fail2(policy2.pointer, policy2.message);
       }
     }
-    for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage(pointer));
+    for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail2(pointer, misplacedPrivateKeyMessage(pointer));
     const movedFrom2 = movedFromAddresses(doc);
     const resource = { kind: doc.kind, name: doc.name, address: address2, spec, dependsOn, pos: doc.pos, ...movedFrom2.length > 0 ? { movedFrom: movedFrom2 } : {} };
     resources.push(resource);
@@ -51581,6 +51725,7 @@ var init_resolve = __esm({
     init_pointer();
     init_positions();
     init_refs2();
+    init_policy_text();
     init_secrets();
     init_validate();
     init_validators();
@@ -51601,13 +51746,13 @@ function headerIssues(doc, address2) {
   for (const pattern of kindValidation(doc.kind)?.headerPointers ?? []) {
     for (const slot of slotsAt(doc.fields, pattern)) {
       const value = slot.value;
-      const names = isMapping2(value) ? Object.keys(value) : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+      const names = isMapping3(value) ? Object.keys(value) : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
       const first = /* @__PURE__ */ new Map();
       names.forEach((name2, i) => {
         const earlier = first.get(name2.toLowerCase());
         if (earlier === void 0) return void first.set(name2.toLowerCase(), name2);
         if (earlier === name2) return;
-        const pos = isMapping2(value) ? keyPos(doc, childPointer(slot.pointer, name2)) : valuePos(doc, childPointer(slot.pointer, i));
+        const pos = isMapping3(value) ? keyPos(doc, childPointer(slot.pointer, name2)) : valuePos(doc, childPointer(slot.pointer, i));
         issues.push({ pos, address: address2, message: `${fieldPath(slot.pointer)}: "${earlier}" and "${name2}" are the same header (header names ignore case)` });
       });
     }
@@ -51623,7 +51768,7 @@ function fieldIssues(doc, stack, push) {
     const bytes = Buffer.byteLength(description2);
     if (bytes > DESCRIPTION_MAX_BYTES) push("/description", `description: is ${bytes} bytes, at most ${DESCRIPTION_MAX_BYTES} are allowed`);
   }
-  if (isMapping2(metadata2)) {
+  if (isMapping3(metadata2)) {
     if (Object.hasOwn(metadata2, MARKER_KEY2)) {
       push(`/metadata/${MARKER_KEY2}`, `metadata: the key "${MARKER_KEY2}" is reserved for edgeops' ownership marker`);
       return;
@@ -51668,7 +51813,7 @@ function checkRules(docs, opts = {}) {
   issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
   return issues;
 }
-var MARKER_KEY2, NAME2, where3, isMapping2, NAME_RULE;
+var MARKER_KEY2, NAME2, where3, isMapping3, NAME_RULE;
 var init_rules = __esm({
   "src/manifest/rules.ts"() {
     "use strict";
@@ -51684,7 +51829,7 @@ var init_rules = __esm({
     MARKER_KEY2 = "edgeops";
     NAME2 = new RegExp(NAME_PATTERN);
     where3 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
-    isMapping2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    isMapping3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
     NAME_RULE = 'lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit';
   }
 });
@@ -52580,11 +52725,11 @@ function sayOutage(e) {
 `);
 }
 function needsIgnoring(dir) {
-  for (let at = dir; ; at = dirname3(at)) {
-    const pattern = at === dir ? /^\/?\.edgeops\/?\s*$/m : /^(\*\*\/)?\.edgeops\/?\s*$/m;
-    if (pattern.test(ignoreText(at))) return false;
-    if (existsSync2(join2(at, ".git"))) return true;
-    if (dirname3(at) === at) return false;
+  for (let at2 = dir; ; at2 = dirname3(at2)) {
+    const pattern = at2 === dir ? /^\/?\.edgeops\/?\s*$/m : /^(\*\*\/)?\.edgeops\/?\s*$/m;
+    if (pattern.test(ignoreText(at2))) return false;
+    if (existsSync2(join2(at2, ".git"))) return true;
+    if (dirname3(at2) === at2) return false;
   }
 }
 function ignoreLocalDir(parent, say) {
@@ -52821,13 +52966,13 @@ function fingerprintOf(kind, item) {
   return liveFingerprint(kind.fromLive(realItem(item).raw));
 }
 function touchedObjects(plan, live, kinds) {
-  const kindOf = new Map(kinds.map((k) => [k.kind, k]));
+  const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
   const find = liveIndex(live);
   const out = /* @__PURE__ */ new Map();
   for (const a of plan.actions) {
     if (a.liveId === void 0) continue;
     const key = `${a.kind}\0${a.liveId}`;
-    const kind = kindOf.get(a.kind);
+    const kind = kindOf2.get(a.kind);
     const item = find(a.kind, a.liveId);
     if (out.has(key) || !kind || !item) continue;
     out.set(key, { address: a.address, kind: a.kind, id: a.liveId, fingerprint: fingerprintOf(kind, item) });
@@ -52835,10 +52980,10 @@ function touchedObjects(plan, live, kinds) {
   return [...out.values()];
 }
 function absentObjects(plan, kinds) {
-  const kindOf = new Map(kinds.map((k) => [k.kind, k]));
+  const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
   const out = [];
   for (const a of plan.actions) {
-    const kind = kindOf.get(a.kind);
+    const kind = kindOf2.get(a.kind);
     if (a.op !== "create" || !kind) continue;
     if (kind.identity === "marker") out.push({ address: a.address, kind: a.kind });
     else if (kind.naturalKey && a.body && !hasPendingRef(a.body)) out.push({ address: a.address, kind: a.kind, key: kind.naturalKey(a.body) });
@@ -53098,11 +53243,11 @@ function asFetched(live) {
   return { byKind: new Map([...live.byKind].map(([kind, items]) => [kind, items.map(realItem)])) };
 }
 function staleObjects(saved, live, kinds) {
-  const kindOf = new Map(kinds.map((k) => [k.kind, k]));
+  const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
   const find = liveIndex(live);
   const stale = [];
   for (const t of saved.touched) {
-    const kind = kindOf.get(t.kind);
+    const kind = kindOf2.get(t.kind);
     const item = find(t.kind, t.id);
     if (!kind || !item) stale.push(`${t.address} (${t.id}) was deleted`);
     else if (fingerprintOf(kind, item) !== t.fingerprint) stale.push(`${t.address} (${t.id}) changed`);
@@ -54589,8 +54734,8 @@ function docComment(d) {
   return lines.join("\n");
 }
 function documentYaml(d) {
-  const doc = new import_yaml5.Document(d.doc);
-  if ((0, import_yaml5.isMap)(doc.contents)) doc.contents.commentBefore = docComment(d);
+  const doc = new import_yaml6.Document(d.doc);
+  if ((0, import_yaml6.isMap)(doc.contents)) doc.contents.commentBefore = docComment(d);
   return doc.toString(OPTIONS);
 }
 function fileYaml(header, docs) {
@@ -54598,11 +54743,11 @@ function fileYaml(header, docs) {
   return `${head}
 ${docs.map(documentYaml).join("---\n")}`;
 }
-var import_yaml5, OPTIONS;
+var import_yaml6, OPTIONS;
 var init_yaml = __esm({
   "src/export/yaml.ts"() {
     "use strict";
-    import_yaml5 = __toESM(require_dist(), 1);
+    import_yaml6 = __toESM(require_dist(), 1);
     OPTIONS = { lineWidth: 0, minContentWidth: 0 };
   }
 });

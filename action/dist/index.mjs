@@ -37305,7 +37305,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument(source, options = {}) {
+    function parseDocument2(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -37331,7 +37331,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument(src, options);
+      const doc = parseDocument2(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -37367,7 +37367,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments2;
-    exports.parseDocument = parseDocument;
+    exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
   }
 });
@@ -39891,14 +39891,17 @@ var tlsCertificate = markerKind({
 });
 
 // src/kinds/tls-edge.ts
-var tlsEdge = edgeKind({
-  kind: "TLSEdge",
-  idPrefix: "edgtls_",
-  path: "/edges/tls",
-  listKey: "tls_edges",
-  modules: TLS_MODULES,
-  refs: [BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF]
-});
+var tlsEdge = {
+  ...edgeKind({
+    kind: "TLSEdge",
+    idPrefix: "edgtls_",
+    path: "/edges/tls",
+    listKey: "tls_edges",
+    modules: TLS_MODULES,
+    refs: [BACKEND_REF, IP_RESTRICTION_REF, MUTUAL_TLS_REF]
+  }),
+  modulePutFirst: (module, body) => module === "tls_termination" && body.terminate_at !== "upstream"
+};
 
 // src/kinds/tunnel-group-backend.ts
 var tunnelGroupBackend = markerKind({
@@ -49022,6 +49025,11 @@ function compileSchema(key) {
   return validate;
 }
 
+// src/contract/traffic-policy.ts
+var import_yaml5 = __toESM(require_dist(), 1);
+var TCP_PHASES = ["on_tcp_connect"];
+var HTTP_PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
+
 // src/manifest/schema-modules.ts
 var MIN_VERSIONS = ["1.0", "1.1", "1.2", "1.3"];
 var backendModule = unsettable({
@@ -49072,8 +49080,6 @@ var policyModule = unsettable({
   }),
   description: "Traffic policy: inbound and outbound rules, each with expressions and actions."
 });
-var TCP_PHASES = ["on_tcp_connect"];
-var HTTP_PHASES = ["on_tcp_connect", "on_http_request", "on_http_response"];
 var trafficPolicyRule = object(
   {
     name: { type: "string", minLength: 1 },
