@@ -3497,98 +3497,103 @@ var init_esm = __esm({
   }
 });
 
-// src/kinds/normalize.ts
-function isObj(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-function pickFields(raw, fields) {
-  const out = {};
-  for (const f of fields) {
-    const v = raw[f];
-    if (v !== null && v !== void 0) out[f] = v;
+// src/render/redact.ts
+function secretValues(desired, secretFieldsOf) {
+  const values = [];
+  for (const resource of desired.resources) {
+    for (const field of secretFieldsOf(resource.kind)) {
+      const value = resource.spec[field];
+      if (typeof value === "string") values.push(value);
+    }
   }
-  return out;
+  return values;
 }
-function refId(ref2) {
-  if (isObj(ref2) && typeof ref2.id === "string") return ref2.id;
-  return ref2 ?? null;
+function redactedWhole(secret2) {
+  return secret2.trim().length >= MIN_WHOLE;
 }
-function refIds(refs) {
-  return Array.isArray(refs) ? refs.map(refId) : [];
+function fragmentsOf(secret2) {
+  const fragments = /* @__PURE__ */ new Set();
+  for (const whole of [secret2, secret2.trim()]) if (whole.length >= MIN_WHOLE) fragments.add(whole);
+  for (const raw of secret2.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line.length >= MIN_LINE && !/^-----(BEGIN|END) /.test(line)) fragments.add(line);
+  }
+  for (const fragment of [...fragments]) fragments.add(JSON.stringify(fragment).slice(1, -1));
+  return [...fragments];
 }
-function lowerKeys(map) {
-  const out = {};
-  if (!isObj(map)) return out;
-  for (const [k, v] of Object.entries(map)) out[k.toLowerCase()] = v;
-  return out;
+function redactPrivateKeys(text) {
+  return text.includes("PRIVATE KEY-----") ? text.replace(PRIVATE_KEY_BLOCK, REDACTED) : text;
 }
-function normalizePem(pem) {
-  if (typeof pem !== "string") return pem;
-  return pem.replace(/\r\n?/g, "\n").split("\n").map((line) => line.trimEnd()).join("\n").trimEnd();
-}
-function pemNormalizer(field) {
-  return (body) => {
-    const out = dropEmptyStrings(body);
-    const pem = normalizePem(out[field]);
-    if (pem !== void 0) out[field] = pem;
-    return out;
+function createRedactor(secrets) {
+  const fragments = [...new Set(secrets.flatMap(fragmentsOf))].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const fragment of fragments) if (out.includes(fragment)) out = out.split(fragment).join(REDACTED);
+    return redactPrivateKeys(out);
   };
 }
-function dropEmptyStrings(body, fields = ["description", "metadata"]) {
-  const out = { ...body };
-  for (const f of fields) if (out[f] === "" || out[f] === null) delete out[f];
-  return out;
-}
-function dropEmptyList(body, field) {
-  const v = body[field];
-  if (v === null || Array.isArray(v) && v.length === 0) {
-    const out = { ...body };
-    delete out[field];
-    return out;
-  }
-  return body;
-}
-var init_normalize = __esm({
-  "src/kinds/normalize.ts"() {
+var REDACTED, MIN_WHOLE, MIN_LINE, NL, BEGIN_KEY, END_KEY, PEM_LINE, PRIVATE_KEY_BLOCK;
+var init_redact = __esm({
+  "src/render/redact.ts"() {
     "use strict";
+    REDACTED = "(sensitive)";
+    MIN_WHOLE = 8;
+    MIN_LINE = 16;
+    NL = String.raw`(?:\r?\n|\\r?\\n)`;
+    BEGIN_KEY = String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`;
+    END_KEY = String.raw`-----END [A-Z0-9 ]*PRIVATE KEY-----`;
+    PEM_LINE = String.raw`${NL}[ \t]*(?:[A-Za-z-]+: [^\n\\]*|[A-Za-z0-9+/=]+)`;
+    PRIVATE_KEY_BLOCK = new RegExp(String.raw`${BEGIN_KEY}(?:[\s\S]*?${END_KEY}|[ \t]*[A-Za-z0-9+/=]*(?:${PEM_LINE})*)`, "g");
   }
 });
 
-// src/kinds/adopt-keys.ts
-import { createHash } from "node:crypto";
-function nameSlug(text) {
-  return text.normalize("NFKD").replace(new RegExp("\\p{M}", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
-}
-function hostportKeys(body) {
-  return Array.isArray(body.hostports) ? body.hostports.filter((h) => typeof h === "string").map((h) => `hostport ${h}`) : [];
-}
-function describedKeys(body, name2) {
-  const description2 = str(body.description);
-  const keys = description2 ? [`description ${JSON.stringify(description2)}`] : [];
-  const nameKey = name2 ?? (description2 ? nameSlug(description2) : "");
-  if (nameKey !== "") keys.push(`name ${nameKey}`);
+// src/cli/context.ts
+function apiKeysIn(env, argv) {
+  const keys = env.EDGEOPS_API_KEY ? [env.EDGEOPS_API_KEY] : [];
+  argv.forEach((arg, i) => {
+    if (arg === "--api-key" && argv[i + 1] !== void 0) keys.push(argv[i + 1]);
+    else if (arg.startsWith("--api-key=")) keys.push(arg.slice("--api-key=".length));
+  });
   return keys;
 }
-function labelKeys(body) {
-  if (!isObj(body.labels) || Object.keys(body.labels).length === 0) return [];
-  const sorted = Object.fromEntries(Object.entries(body.labels).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-  return [`labels ${JSON.stringify(sorted)}`];
+function createContext(proc = process) {
+  const apiKeys = apiKeysIn(proc.env, proc.argv.slice(2));
+  const ctx2 = {
+    env: proc.env,
+    stdin: proc.stdin,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    // From the start, before any manifest is read: API keys and any PEM private key block (render/redact.ts).
+    redact: createRedactor(apiKeys),
+    out: (text) => void proc.stdout.write(ctx2.redact(text)),
+    err: (text) => void proc.stderr.write(ctx2.redact(text))
+  };
+  apiKeysOf.set(ctx2, apiKeys);
+  return ctx2;
 }
-function pemKeys(label, pem) {
-  const text = str(pem);
-  return text ? [`${label} sha256:${createHash("sha256").update(text).digest("hex").slice(0, 16)}`] : [];
+function runApiKeys(ctx2) {
+  return apiKeysOf.get(ctx2) ?? apiKeysIn(ctx2.env, []);
 }
-function fieldsKey(label, body, fields) {
-  const values = fields.map((f) => body[f]);
-  if (!values.every((v) => typeof v === "string" && v !== "")) return [];
-  return [`${label} ${values.join(" ")}`];
-}
-var str;
-var init_adopt_keys = __esm({
-  "src/kinds/adopt-keys.ts"() {
+var apiKeysOf;
+var init_context = __esm({
+  "src/cli/context.ts"() {
     "use strict";
-    init_normalize();
-    str = (v) => typeof v === "string" && v !== "" ? v : void 0;
+    init_redact();
+    apiKeysOf = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/version.ts
+import { readFileSync } from "node:fs";
+function edgeopsVersion() {
+  if (true) return "0.2.0";
+  cached ??= JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+  return cached;
+}
+var cached;
+var init_version = __esm({
+  "src/version.ts"() {
+    "use strict";
   }
 });
 
@@ -3669,129 +3674,1959 @@ var init_errors = __esm({
   }
 });
 
-// src/kinds/crud.ts
-function liveItem(raw) {
-  return { id: String(raw.id), raw };
+// node_modules/fast-json-patch/commonjs/helpers.js
+var require_helpers = __commonJS({
+  "node_modules/fast-json-patch/commonjs/helpers.js"(exports) {
+    var __extends = exports && exports.__extends || /* @__PURE__ */ (function() {
+      var extendStatics = function(d, b) {
+        extendStatics = Object.setPrototypeOf || { __proto__: [] } instanceof Array && function(d2, b2) {
+          d2.__proto__ = b2;
+        } || function(d2, b2) {
+          for (var p in b2) if (b2.hasOwnProperty(p)) d2[p] = b2[p];
+        };
+        return extendStatics(d, b);
+      };
+      return function(d, b) {
+        extendStatics(d, b);
+        function __() {
+          this.constructor = d;
+        }
+        d.prototype = b === null ? Object.create(b) : (__.prototype = b.prototype, new __());
+      };
+    })();
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var _hasOwnProperty = Object.prototype.hasOwnProperty;
+    function hasOwnProperty(obj, key) {
+      return _hasOwnProperty.call(obj, key);
+    }
+    exports.hasOwnProperty = hasOwnProperty;
+    function _objectKeys(obj) {
+      if (Array.isArray(obj)) {
+        var keys_1 = new Array(obj.length);
+        for (var k = 0; k < keys_1.length; k++) {
+          keys_1[k] = "" + k;
+        }
+        return keys_1;
+      }
+      if (Object.keys) {
+        return Object.keys(obj);
+      }
+      var keys = [];
+      for (var i in obj) {
+        if (hasOwnProperty(obj, i)) {
+          keys.push(i);
+        }
+      }
+      return keys;
+    }
+    exports._objectKeys = _objectKeys;
+    function _deepClone(obj) {
+      switch (typeof obj) {
+        case "object":
+          return JSON.parse(JSON.stringify(obj));
+        //Faster than ES5 clone - http://jsperf.com/deep-cloning-of-objects/5
+        case "undefined":
+          return null;
+        //this is how JSON.stringify behaves for array items
+        default:
+          return obj;
+      }
+    }
+    exports._deepClone = _deepClone;
+    function isInteger(str2) {
+      var i = 0;
+      var len = str2.length;
+      var charCode;
+      while (i < len) {
+        charCode = str2.charCodeAt(i);
+        if (charCode >= 48 && charCode <= 57) {
+          i++;
+          continue;
+        }
+        return false;
+      }
+      return true;
+    }
+    exports.isInteger = isInteger;
+    function escapePathComponent(path) {
+      if (path.indexOf("/") === -1 && path.indexOf("~") === -1)
+        return path;
+      return path.replace(/~/g, "~0").replace(/\//g, "~1");
+    }
+    exports.escapePathComponent = escapePathComponent;
+    function unescapePathComponent(path) {
+      return path.replace(/~1/g, "/").replace(/~0/g, "~");
+    }
+    exports.unescapePathComponent = unescapePathComponent;
+    function _getPathRecursive(root, obj) {
+      var found;
+      for (var key in root) {
+        if (hasOwnProperty(root, key)) {
+          if (root[key] === obj) {
+            return escapePathComponent(key) + "/";
+          } else if (typeof root[key] === "object") {
+            found = _getPathRecursive(root[key], obj);
+            if (found != "") {
+              return escapePathComponent(key) + "/" + found;
+            }
+          }
+        }
+      }
+      return "";
+    }
+    exports._getPathRecursive = _getPathRecursive;
+    function getPath(root, obj) {
+      if (root === obj) {
+        return "/";
+      }
+      var path = _getPathRecursive(root, obj);
+      if (path === "") {
+        throw new Error("Object not found in root");
+      }
+      return "/" + path;
+    }
+    exports.getPath = getPath;
+    function hasUndefined(obj) {
+      if (obj === void 0) {
+        return true;
+      }
+      if (obj) {
+        if (Array.isArray(obj)) {
+          for (var i_1 = 0, len = obj.length; i_1 < len; i_1++) {
+            if (hasUndefined(obj[i_1])) {
+              return true;
+            }
+          }
+        } else if (typeof obj === "object") {
+          var objKeys = _objectKeys(obj);
+          var objKeysLength = objKeys.length;
+          for (var i = 0; i < objKeysLength; i++) {
+            if (hasUndefined(obj[objKeys[i]])) {
+              return true;
+            }
+          }
+        }
+      }
+      return false;
+    }
+    exports.hasUndefined = hasUndefined;
+    function patchErrorMessageFormatter(message, args) {
+      var messageParts = [message];
+      for (var key in args) {
+        var value = typeof args[key] === "object" ? JSON.stringify(args[key], null, 2) : args[key];
+        if (typeof value !== "undefined") {
+          messageParts.push(key + ": " + value);
+        }
+      }
+      return messageParts.join("\n");
+    }
+    var PatchError = (
+      /** @class */
+      (function(_super) {
+        __extends(PatchError2, _super);
+        function PatchError2(message, name2, index, operation, tree) {
+          var _newTarget = this.constructor;
+          var _this = _super.call(this, patchErrorMessageFormatter(message, { name: name2, index, operation, tree })) || this;
+          _this.name = name2;
+          _this.index = index;
+          _this.operation = operation;
+          _this.tree = tree;
+          Object.setPrototypeOf(_this, _newTarget.prototype);
+          _this.message = patchErrorMessageFormatter(message, { name: name2, index, operation, tree });
+          return _this;
+        }
+        return PatchError2;
+      })(Error)
+    );
+    exports.PatchError = PatchError;
+  }
+});
+
+// node_modules/fast-json-patch/commonjs/core.js
+var require_core = __commonJS({
+  "node_modules/fast-json-patch/commonjs/core.js"(exports) {
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_js_1 = require_helpers();
+    exports.JsonPatchError = helpers_js_1.PatchError;
+    exports.deepClone = helpers_js_1._deepClone;
+    var objOps = {
+      add: function(obj, key, document) {
+        obj[key] = this.value;
+        return { newDocument: document };
+      },
+      remove: function(obj, key, document) {
+        var removed = obj[key];
+        delete obj[key];
+        return { newDocument: document, removed };
+      },
+      replace: function(obj, key, document) {
+        var removed = obj[key];
+        obj[key] = this.value;
+        return { newDocument: document, removed };
+      },
+      move: function(obj, key, document) {
+        var removed = getValueByPointer(document, this.path);
+        if (removed) {
+          removed = helpers_js_1._deepClone(removed);
+        }
+        var originalValue = applyOperation(document, { op: "remove", path: this.from }).removed;
+        applyOperation(document, { op: "add", path: this.path, value: originalValue });
+        return { newDocument: document, removed };
+      },
+      copy: function(obj, key, document) {
+        var valueToCopy = getValueByPointer(document, this.from);
+        applyOperation(document, { op: "add", path: this.path, value: helpers_js_1._deepClone(valueToCopy) });
+        return { newDocument: document };
+      },
+      test: function(obj, key, document) {
+        return { newDocument: document, test: _areEquals(obj[key], this.value) };
+      },
+      _get: function(obj, key, document) {
+        this.value = obj[key];
+        return { newDocument: document };
+      }
+    };
+    var arrOps = {
+      add: function(arr, i, document) {
+        if (helpers_js_1.isInteger(i)) {
+          arr.splice(i, 0, this.value);
+        } else {
+          arr[i] = this.value;
+        }
+        return { newDocument: document, index: i };
+      },
+      remove: function(arr, i, document) {
+        var removedList = arr.splice(i, 1);
+        return { newDocument: document, removed: removedList[0] };
+      },
+      replace: function(arr, i, document) {
+        var removed = arr[i];
+        arr[i] = this.value;
+        return { newDocument: document, removed };
+      },
+      move: objOps.move,
+      copy: objOps.copy,
+      test: objOps.test,
+      _get: objOps._get
+    };
+    function getValueByPointer(document, pointer) {
+      if (pointer == "") {
+        return document;
+      }
+      var getOriginalDestination = { op: "_get", path: pointer };
+      applyOperation(document, getOriginalDestination);
+      return getOriginalDestination.value;
+    }
+    exports.getValueByPointer = getValueByPointer;
+    function applyOperation(document, operation, validateOperation, mutateDocument, banPrototypeModifications, index) {
+      if (validateOperation === void 0) {
+        validateOperation = false;
+      }
+      if (mutateDocument === void 0) {
+        mutateDocument = true;
+      }
+      if (banPrototypeModifications === void 0) {
+        banPrototypeModifications = true;
+      }
+      if (index === void 0) {
+        index = 0;
+      }
+      if (validateOperation) {
+        if (typeof validateOperation == "function") {
+          validateOperation(operation, 0, document, operation.path);
+        } else {
+          validator(operation, 0);
+        }
+      }
+      if (operation.path === "") {
+        var returnValue = { newDocument: document };
+        if (operation.op === "add") {
+          returnValue.newDocument = operation.value;
+          return returnValue;
+        } else if (operation.op === "replace") {
+          returnValue.newDocument = operation.value;
+          returnValue.removed = document;
+          return returnValue;
+        } else if (operation.op === "move" || operation.op === "copy") {
+          returnValue.newDocument = getValueByPointer(document, operation.from);
+          if (operation.op === "move") {
+            returnValue.removed = document;
+          }
+          return returnValue;
+        } else if (operation.op === "test") {
+          returnValue.test = _areEquals(document, operation.value);
+          if (returnValue.test === false) {
+            throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
+          }
+          returnValue.newDocument = document;
+          return returnValue;
+        } else if (operation.op === "remove") {
+          returnValue.removed = document;
+          returnValue.newDocument = null;
+          return returnValue;
+        } else if (operation.op === "_get") {
+          operation.value = document;
+          return returnValue;
+        } else {
+          if (validateOperation) {
+            throw new exports.JsonPatchError("Operation `op` property is not one of operations defined in RFC-6902", "OPERATION_OP_INVALID", index, operation, document);
+          } else {
+            return returnValue;
+          }
+        }
+      } else {
+        if (!mutateDocument) {
+          document = helpers_js_1._deepClone(document);
+        }
+        var path = operation.path || "";
+        var keys = path.split("/");
+        var obj = document;
+        var t = 1;
+        var len = keys.length;
+        var existingPathFragment = void 0;
+        var key = void 0;
+        var validateFunction = void 0;
+        if (typeof validateOperation == "function") {
+          validateFunction = validateOperation;
+        } else {
+          validateFunction = validator;
+        }
+        while (true) {
+          key = keys[t];
+          if (key && key.indexOf("~") != -1) {
+            key = helpers_js_1.unescapePathComponent(key);
+          }
+          if (banPrototypeModifications && (key == "__proto__" || key == "prototype" && t > 0 && keys[t - 1] == "constructor")) {
+            throw new TypeError("JSON-Patch: modifying `__proto__` or `constructor/prototype` prop is banned for security reasons, if this was on purpose, please set `banPrototypeModifications` flag false and pass it to this function. More info in fast-json-patch README");
+          }
+          if (validateOperation) {
+            if (existingPathFragment === void 0) {
+              if (obj[key] === void 0) {
+                existingPathFragment = keys.slice(0, t).join("/");
+              } else if (t == len - 1) {
+                existingPathFragment = operation.path;
+              }
+              if (existingPathFragment !== void 0) {
+                validateFunction(operation, 0, document, existingPathFragment);
+              }
+            }
+          }
+          t++;
+          if (Array.isArray(obj)) {
+            if (key === "-") {
+              key = obj.length;
+            } else {
+              if (validateOperation && !helpers_js_1.isInteger(key)) {
+                throw new exports.JsonPatchError("Expected an unsigned base-10 integer value, making the new referenced value the array element with the zero-based index", "OPERATION_PATH_ILLEGAL_ARRAY_INDEX", index, operation, document);
+              } else if (helpers_js_1.isInteger(key)) {
+                key = ~~key;
+              }
+            }
+            if (t >= len) {
+              if (validateOperation && operation.op === "add" && key > obj.length) {
+                throw new exports.JsonPatchError("The specified index MUST NOT be greater than the number of elements in the array", "OPERATION_VALUE_OUT_OF_BOUNDS", index, operation, document);
+              }
+              var returnValue = arrOps[operation.op].call(operation, obj, key, document);
+              if (returnValue.test === false) {
+                throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
+              }
+              return returnValue;
+            }
+          } else {
+            if (t >= len) {
+              var returnValue = objOps[operation.op].call(operation, obj, key, document);
+              if (returnValue.test === false) {
+                throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
+              }
+              return returnValue;
+            }
+          }
+          obj = obj[key];
+          if (validateOperation && t < len && (!obj || typeof obj !== "object")) {
+            throw new exports.JsonPatchError("Cannot perform operation at the desired path", "OPERATION_PATH_UNRESOLVABLE", index, operation, document);
+          }
+        }
+      }
+    }
+    exports.applyOperation = applyOperation;
+    function applyPatch(document, patch, validateOperation, mutateDocument, banPrototypeModifications) {
+      if (mutateDocument === void 0) {
+        mutateDocument = true;
+      }
+      if (banPrototypeModifications === void 0) {
+        banPrototypeModifications = true;
+      }
+      if (validateOperation) {
+        if (!Array.isArray(patch)) {
+          throw new exports.JsonPatchError("Patch sequence must be an array", "SEQUENCE_NOT_AN_ARRAY");
+        }
+      }
+      if (!mutateDocument) {
+        document = helpers_js_1._deepClone(document);
+      }
+      var results = new Array(patch.length);
+      for (var i = 0, length_1 = patch.length; i < length_1; i++) {
+        results[i] = applyOperation(document, patch[i], validateOperation, true, banPrototypeModifications, i);
+        document = results[i].newDocument;
+      }
+      results.newDocument = document;
+      return results;
+    }
+    exports.applyPatch = applyPatch;
+    function applyReducer(document, operation, index) {
+      var operationResult = applyOperation(document, operation);
+      if (operationResult.test === false) {
+        throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
+      }
+      return operationResult.newDocument;
+    }
+    exports.applyReducer = applyReducer;
+    function validator(operation, index, document, existingPathFragment) {
+      if (typeof operation !== "object" || operation === null || Array.isArray(operation)) {
+        throw new exports.JsonPatchError("Operation is not an object", "OPERATION_NOT_AN_OBJECT", index, operation, document);
+      } else if (!objOps[operation.op]) {
+        throw new exports.JsonPatchError("Operation `op` property is not one of operations defined in RFC-6902", "OPERATION_OP_INVALID", index, operation, document);
+      } else if (typeof operation.path !== "string") {
+        throw new exports.JsonPatchError("Operation `path` property is not a string", "OPERATION_PATH_INVALID", index, operation, document);
+      } else if (operation.path.indexOf("/") !== 0 && operation.path.length > 0) {
+        throw new exports.JsonPatchError('Operation `path` property must start with "/"', "OPERATION_PATH_INVALID", index, operation, document);
+      } else if ((operation.op === "move" || operation.op === "copy") && typeof operation.from !== "string") {
+        throw new exports.JsonPatchError("Operation `from` property is not present (applicable in `move` and `copy` operations)", "OPERATION_FROM_REQUIRED", index, operation, document);
+      } else if ((operation.op === "add" || operation.op === "replace" || operation.op === "test") && operation.value === void 0) {
+        throw new exports.JsonPatchError("Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)", "OPERATION_VALUE_REQUIRED", index, operation, document);
+      } else if ((operation.op === "add" || operation.op === "replace" || operation.op === "test") && helpers_js_1.hasUndefined(operation.value)) {
+        throw new exports.JsonPatchError("Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)", "OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED", index, operation, document);
+      } else if (document) {
+        if (operation.op == "add") {
+          var pathLen = operation.path.split("/").length;
+          var existingPathLen = existingPathFragment.split("/").length;
+          if (pathLen !== existingPathLen + 1 && pathLen !== existingPathLen) {
+            throw new exports.JsonPatchError("Cannot perform an `add` operation at the desired path", "OPERATION_PATH_CANNOT_ADD", index, operation, document);
+          }
+        } else if (operation.op === "replace" || operation.op === "remove" || operation.op === "_get") {
+          if (operation.path !== existingPathFragment) {
+            throw new exports.JsonPatchError("Cannot perform the operation at a path that does not exist", "OPERATION_PATH_UNRESOLVABLE", index, operation, document);
+          }
+        } else if (operation.op === "move" || operation.op === "copy") {
+          var existingValue = { op: "_get", path: operation.from, value: void 0 };
+          var error = validate([existingValue], document);
+          if (error && error.name === "OPERATION_PATH_UNRESOLVABLE") {
+            throw new exports.JsonPatchError("Cannot perform the operation from a path that does not exist", "OPERATION_FROM_UNRESOLVABLE", index, operation, document);
+          }
+        }
+      }
+    }
+    exports.validator = validator;
+    function validate(sequence, document, externalValidator) {
+      try {
+        if (!Array.isArray(sequence)) {
+          throw new exports.JsonPatchError("Patch sequence must be an array", "SEQUENCE_NOT_AN_ARRAY");
+        }
+        if (document) {
+          applyPatch(helpers_js_1._deepClone(document), helpers_js_1._deepClone(sequence), externalValidator || true);
+        } else {
+          externalValidator = externalValidator || validator;
+          for (var i = 0; i < sequence.length; i++) {
+            externalValidator(sequence[i], i, document, void 0);
+          }
+        }
+      } catch (e) {
+        if (e instanceof exports.JsonPatchError) {
+          return e;
+        } else {
+          throw e;
+        }
+      }
+    }
+    exports.validate = validate;
+    function _areEquals(a, b) {
+      if (a === b)
+        return true;
+      if (a && b && typeof a == "object" && typeof b == "object") {
+        var arrA = Array.isArray(a), arrB = Array.isArray(b), i, length, key;
+        if (arrA && arrB) {
+          length = a.length;
+          if (length != b.length)
+            return false;
+          for (i = length; i-- !== 0; )
+            if (!_areEquals(a[i], b[i]))
+              return false;
+          return true;
+        }
+        if (arrA != arrB)
+          return false;
+        var keys = Object.keys(a);
+        length = keys.length;
+        if (length !== Object.keys(b).length)
+          return false;
+        for (i = length; i-- !== 0; )
+          if (!b.hasOwnProperty(keys[i]))
+            return false;
+        for (i = length; i-- !== 0; ) {
+          key = keys[i];
+          if (!_areEquals(a[key], b[key]))
+            return false;
+        }
+        return true;
+      }
+      return a !== a && b !== b;
+    }
+    exports._areEquals = _areEquals;
+  }
+});
+
+// node_modules/fast-json-patch/commonjs/duplex.js
+var require_duplex = __commonJS({
+  "node_modules/fast-json-patch/commonjs/duplex.js"(exports) {
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_js_1 = require_helpers();
+    var core_js_1 = require_core();
+    var beforeDict = /* @__PURE__ */ new WeakMap();
+    var Mirror = (
+      /** @class */
+      /* @__PURE__ */ (function() {
+        function Mirror2(obj) {
+          this.observers = /* @__PURE__ */ new Map();
+          this.obj = obj;
+        }
+        return Mirror2;
+      })()
+    );
+    var ObserverInfo = (
+      /** @class */
+      /* @__PURE__ */ (function() {
+        function ObserverInfo2(callback, observer) {
+          this.callback = callback;
+          this.observer = observer;
+        }
+        return ObserverInfo2;
+      })()
+    );
+    function getMirror(obj) {
+      return beforeDict.get(obj);
+    }
+    function getObserverFromMirror(mirror, callback) {
+      return mirror.observers.get(callback);
+    }
+    function removeObserverFromMirror(mirror, observer) {
+      mirror.observers.delete(observer.callback);
+    }
+    function unobserve(root, observer) {
+      observer.unobserve();
+    }
+    exports.unobserve = unobserve;
+    function observe(obj, callback) {
+      var patches = [];
+      var observer;
+      var mirror = getMirror(obj);
+      if (!mirror) {
+        mirror = new Mirror(obj);
+        beforeDict.set(obj, mirror);
+      } else {
+        var observerInfo = getObserverFromMirror(mirror, callback);
+        observer = observerInfo && observerInfo.observer;
+      }
+      if (observer) {
+        return observer;
+      }
+      observer = {};
+      mirror.value = helpers_js_1._deepClone(obj);
+      if (callback) {
+        observer.callback = callback;
+        observer.next = null;
+        var dirtyCheck = function() {
+          generate(observer);
+        };
+        var fastCheck = function() {
+          clearTimeout(observer.next);
+          observer.next = setTimeout(dirtyCheck);
+        };
+        if (typeof window !== "undefined") {
+          window.addEventListener("mouseup", fastCheck);
+          window.addEventListener("keyup", fastCheck);
+          window.addEventListener("mousedown", fastCheck);
+          window.addEventListener("keydown", fastCheck);
+          window.addEventListener("change", fastCheck);
+        }
+      }
+      observer.patches = patches;
+      observer.object = obj;
+      observer.unobserve = function() {
+        generate(observer);
+        clearTimeout(observer.next);
+        removeObserverFromMirror(mirror, observer);
+        if (typeof window !== "undefined") {
+          window.removeEventListener("mouseup", fastCheck);
+          window.removeEventListener("keyup", fastCheck);
+          window.removeEventListener("mousedown", fastCheck);
+          window.removeEventListener("keydown", fastCheck);
+          window.removeEventListener("change", fastCheck);
+        }
+      };
+      mirror.observers.set(callback, new ObserverInfo(callback, observer));
+      return observer;
+    }
+    exports.observe = observe;
+    function generate(observer, invertible) {
+      if (invertible === void 0) {
+        invertible = false;
+      }
+      var mirror = beforeDict.get(observer.object);
+      _generate(mirror.value, observer.object, observer.patches, "", invertible);
+      if (observer.patches.length) {
+        core_js_1.applyPatch(mirror.value, observer.patches);
+      }
+      var temp = observer.patches;
+      if (temp.length > 0) {
+        observer.patches = [];
+        if (observer.callback) {
+          observer.callback(temp);
+        }
+      }
+      return temp;
+    }
+    exports.generate = generate;
+    function _generate(mirror, obj, patches, path, invertible) {
+      if (obj === mirror) {
+        return;
+      }
+      if (typeof obj.toJSON === "function") {
+        obj = obj.toJSON();
+      }
+      var newKeys = helpers_js_1._objectKeys(obj);
+      var oldKeys = helpers_js_1._objectKeys(mirror);
+      var changed = false;
+      var deleted = false;
+      for (var t = oldKeys.length - 1; t >= 0; t--) {
+        var key = oldKeys[t];
+        var oldVal = mirror[key];
+        if (helpers_js_1.hasOwnProperty(obj, key) && !(obj[key] === void 0 && oldVal !== void 0 && Array.isArray(obj) === false)) {
+          var newVal = obj[key];
+          if (typeof oldVal == "object" && oldVal != null && typeof newVal == "object" && newVal != null && Array.isArray(oldVal) === Array.isArray(newVal)) {
+            _generate(oldVal, newVal, patches, path + "/" + helpers_js_1.escapePathComponent(key), invertible);
+          } else {
+            if (oldVal !== newVal) {
+              changed = true;
+              if (invertible) {
+                patches.push({ op: "test", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(oldVal) });
+              }
+              patches.push({ op: "replace", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(newVal) });
+            }
+          }
+        } else if (Array.isArray(mirror) === Array.isArray(obj)) {
+          if (invertible) {
+            patches.push({ op: "test", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(oldVal) });
+          }
+          patches.push({ op: "remove", path: path + "/" + helpers_js_1.escapePathComponent(key) });
+          deleted = true;
+        } else {
+          if (invertible) {
+            patches.push({ op: "test", path, value: mirror });
+          }
+          patches.push({ op: "replace", path, value: obj });
+          changed = true;
+        }
+      }
+      if (!deleted && newKeys.length == oldKeys.length) {
+        return;
+      }
+      for (var t = 0; t < newKeys.length; t++) {
+        var key = newKeys[t];
+        if (!helpers_js_1.hasOwnProperty(mirror, key) && obj[key] !== void 0) {
+          patches.push({ op: "add", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(obj[key]) });
+        }
+      }
+    }
+    function compare(tree1, tree2, invertible) {
+      if (invertible === void 0) {
+        invertible = false;
+      }
+      var patches = [];
+      _generate(tree1, tree2, patches, "", invertible);
+      return patches;
+    }
+    exports.compare = compare;
+  }
+});
+
+// node_modules/fast-json-patch/index.js
+var require_fast_json_patch = __commonJS({
+  "node_modules/fast-json-patch/index.js"(exports) {
+    var core = require_core();
+    Object.assign(exports, core);
+    var duplex = require_duplex();
+    Object.assign(exports, duplex);
+    var helpers = require_helpers();
+    exports.JsonPatchError = helpers.PatchError;
+    exports.deepClone = helpers._deepClone;
+    exports.escapePathComponent = helpers.escapePathComponent;
+    exports.unescapePathComponent = helpers.unescapePathComponent;
+  }
+});
+
+// src/engine/refs.ts
+function isPendingRef(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === "$ref" && typeof value.$ref === "string";
 }
-function patchBody(opts, live, changed, desired) {
-  const skip = /* @__PURE__ */ new Set(["metadata", ...opts.notPatchable ?? [], ...opts.modules ?? []]);
-  const clear = { ...DEFAULT_CLEAR, ...opts.clear };
-  const clearOf = (f) => f in clear ? clear[f] : null;
-  const body = {};
-  for (const [f, v] of Object.entries(changed)) {
-    if (opts.notPatchable?.includes(f)) continue;
-    body[f] = v === null && !opts.modules?.includes(f) ? clearOf(f) : v;
+function substituteWalk(v, resolve6) {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) {
+    let out2;
+    for (let i = 0; i < v.length; i++) {
+      const e = substituteWalk(v[i], resolve6);
+      if (e !== v[i] && !out2) out2 = v.slice(0, i);
+      out2?.push(e);
+    }
+    return out2 ?? v;
   }
-  for (const f of Object.keys(opts.fromLive(live.raw))) {
-    if (!skip.has(f) && !(f in desired) && !(f in body)) body[f] = clearOf(f);
+  if (isPendingRef(v)) return resolve6(v.$ref) ?? v;
+  let out;
+  for (const k in v) {
+    const e = substituteWalk(v[k], resolve6);
+    if (e !== v[k] && !out) out = { ...v };
+    if (out) out[k] = e;
   }
+  return out ?? v;
+}
+function substituteRefs(value, resolve6) {
+  return substituteWalk(value, resolve6);
+}
+function collectRefs(v, found) {
+  if (v === null || typeof v !== "object") return;
+  if (Array.isArray(v)) {
+    for (const e of v) collectRefs(e, found);
+  } else if (isPendingRef(v)) {
+    if (!found.includes(v.$ref)) found.push(v.$ref);
+  } else {
+    for (const k in v) collectRefs(v[k], found);
+  }
+}
+function pendingTargets(value) {
+  const found = [];
+  collectRefs(value, found);
+  return found.length > 1 ? found.sort() : found;
+}
+function hasPendingRef(value) {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) {
+    for (const e of value) if (hasPendingRef(e)) return true;
+    return false;
+  }
+  if (isPendingRef(value)) return true;
+  for (const k in value) if (hasPendingRef(value[k])) return true;
+  return false;
+}
+function pointerSegments(pointer) {
+  let segments2 = segmentCache.get(pointer);
+  if (!segments2) {
+    segments2 = pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (segmentCache.size < 1e4) segmentCache.set(pointer, segments2);
+  }
+  return segments2;
+}
+function escapeSegment(segment) {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+function valueAt(root, segments2) {
+  let cur = root;
+  for (const seg of segments2) {
+    if (cur === null || cur === void 0 || typeof cur !== "object") return void 0;
+    cur = Array.isArray(cur) ? cur[Number(seg)] : cur[seg];
+  }
+  return cur;
+}
+function refValues(body, ref2) {
+  const segments2 = pointerSegments(ref2.pointer);
+  const many = segments2[segments2.length - 1] === "*";
+  const at2 = valueAt(body, many ? segments2.slice(0, -1) : segments2);
+  if (at2 === void 0 || at2 === null) return [];
+  if (many) return Array.isArray(at2) ? at2.filter((v) => v !== null) : [];
+  return [at2];
+}
+var segmentCache;
+var init_refs = __esm({
+  "src/engine/refs.ts"() {
+    "use strict";
+    segmentCache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/engine/ownership.ts
+function isObj(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value));
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (isObj(value)) {
+    const out = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
+    return out;
+  }
+  return value;
+}
+function parseMetadata(value) {
+  let parsed = value;
+  if (typeof value === "string") {
+    if (value.trim() === "") return {};
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  if (!isObj(parsed)) return {};
+  const { [MARKER_KEY]: rawMarker, ...user } = parsed;
+  const marker = isObj(rawMarker) && typeof rawMarker.stack === "string" && typeof rawMarker.name === "string" ? { stack: rawMarker.stack, name: rawMarker.name } : void 0;
+  return marker ? { marker, user } : { user: parsed };
+}
+function serializeMetadata(user, marker) {
+  return canonicalJson({ ...user ?? {}, [MARKER_KEY]: { stack: marker.stack, name: marker.name } });
+}
+function metadataBytes(user, marker) {
+  if (!user || Object.keys(user).length === 0) {
+    return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker.stack)) + Buffer.byteLength(JSON.stringify(marker.name));
+  }
+  return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker.stack, name: marker.name } }), "utf8");
+}
+function liveMetadata(item) {
+  let parsed = parsedRaw.get(item.raw);
+  if (!parsed) parsedRaw.set(item.raw, parsed = parseMetadata(item.raw.metadata));
+  return parsed;
+}
+function markerOf(kind, item) {
+  const { marker } = liveMetadata(item);
+  if (!marker || !marker.name.startsWith(`${kind.kind}/`)) return void 0;
+  return marker;
+}
+function indexManaged(kinds, live, stack) {
+  const byAddress2 = /* @__PURE__ */ new Map();
+  const managedIds = /* @__PURE__ */ new Set();
+  for (const kind of kinds) {
+    if (kind.identity !== "marker") continue;
+    for (const item of live.get(kind.kind) ?? []) {
+      const marker = markerOf(kind, item);
+      if (!marker || marker.stack !== stack) continue;
+      const list = byAddress2.get(marker.name);
+      if (list) list.push(item);
+      else byAddress2.set(marker.name, [item]);
+      managedIds.add(item.id);
+    }
+  }
+  for (const list of byAddress2.values()) list.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return { byAddress: byAddress2, managedIds };
+}
+function naturalParentId(kind, liveBody2) {
+  const first = kind.refs[0];
+  if (!first) return void 0;
+  const value = refValues(liveBody2, first)[0];
+  return typeof value === "string" ? value : void 0;
+}
+var MARKER_KEY, METADATA_LIMIT, BARE_MARKER_BYTES, parsedRaw;
+var init_ownership = __esm({
+  "src/engine/ownership.ts"() {
+    "use strict";
+    init_refs();
+    MARKER_KEY = "edgeops";
+    METADATA_LIMIT = 4096;
+    BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: "", name: "" } }).length - 4;
+    parsedRaw = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/engine/diff.ts
+function isObj2(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function desiredBody(kind, spec, resolve6) {
+  const resolved = substituteRefs(spec, resolve6);
+  if (kind.identity !== "marker") return kind.normalizeDesired(kind.toRequest(resolved));
+  const { metadata: metadata2, ...rest } = resolved;
+  const body = kind.normalizeDesired(kind.toRequest(rest));
+  delete body.metadata;
+  if (isObj2(metadata2) && Object.keys(metadata2).length > 0) body.metadata = metadata2;
   return body;
 }
-async function deleteIfPresent(api, path) {
-  try {
-    await api.delete(path);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return;
-    throw err;
+function liveBody(kind, item) {
+  let body = liveBodies.get(item.raw);
+  if (!body) liveBodies.set(item.raw, body = computeLiveBody(kind, item));
+  return body;
+}
+function computeLiveBody(kind, item) {
+  const body = kind.fromLive(item.raw);
+  if (kind.identity !== "marker") return body;
+  const fromKind = body.metadata;
+  delete body.metadata;
+  const { user } = fromKind === void 0 || fromKind === item.raw.metadata ? liveMetadata(item) : parseMetadata(fromKind);
+  if (user && Object.keys(user).length > 0) body.metadata = user;
+  return body;
+}
+function comparable(kind, body) {
+  if (kind.writeOnly.length === 0) return body;
+  const out = { ...body };
+  for (const field of kind.writeOnly) delete out[field];
+  return out;
+}
+function jsonEqual(a, b) {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
   }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (!hasOwn.call(b, k) || !jsonEqual(a[k], b[k])) return false;
+  return true;
 }
-function crudHooks(opts) {
-  const { path, listKey } = opts;
-  return {
-    async fetch(ctx2) {
-      return (await ctx2.listOnce(path, listKey, ctx2.onPage)).map(liveItem);
-    },
-    async create(api, body) {
-      return liveItem(await api.post(path, body));
-    },
-    async update(api, live, changed, desired) {
-      const body = patchBody(opts, live, changed, desired);
-      if (Object.keys(body).length > 0) await api.patch(`${path}/${live.id}`, body);
-    },
-    async delete(api, live) {
-      await deleteIfPresent(api, `${path}/${live.id}`);
+function isScalarArray(v) {
+  return Array.isArray(v) && v.every((e) => e === null || typeof e !== "object" || isPendingRef(e));
+}
+function fieldChanges(kind, from, to) {
+  if (jsonEqual(from, to)) return [];
+  const byPath = /* @__PURE__ */ new Map();
+  for (const op of import_fast_json_patch.default.compare(from, to)) {
+    const segments2 = pointerSegments(op.path);
+    let cut = segments2.length;
+    for (let i = 1; i < segments2.length; i++) {
+      const prefix = segments2.slice(0, i);
+      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
+        cut = i;
+        break;
+      }
     }
+    const at2 = segments2.slice(0, cut);
+    const path = "/" + at2.map(escapeSegment).join("/");
+    if (byPath.has(path)) continue;
+    const old = valueAt(from, at2);
+    const neu = valueAt(to, at2);
+    const change = { path, kind: old === void 0 ? "add" : neu === void 0 ? "remove" : "replace" };
+    if (kind.secrets.includes(at2[0])) change.sensitive = true;
+    else {
+      if (old !== void 0) change.old = old;
+      if (neu !== void 0) change.new = neu;
+    }
+    if (neu !== void 0 && hasPendingRef(neu)) change.knownAfterApply = true;
+    byPath.set(path, change);
+  }
+  return [...byPath.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function createAction(t, desired) {
+  return {
+    id: `create:${t.address}`,
+    op: "create",
+    kind: t.kind.kind,
+    name: t.name,
+    address: t.address,
+    body: desired,
+    desired,
+    changes: fieldChanges(t.kind, {}, desired),
+    dependsOn: []
   };
 }
-function moduleHooks(itemPath2) {
-  return {
-    async putModule(api, live, module, body) {
-      await api.put(`${itemPath2(live)}/${module}`, body);
-    },
-    async deleteModule(api, live, module) {
-      await deleteIfPresent(api, `${itemPath2(live)}/${module}`);
-    }
-  };
+function deleteAction(t, live, idSuffix = "") {
+  const changes = fieldChanges(t.kind, comparable(t.kind, liveBody(t.kind, live)), {});
+  return { id: `delete:${t.address}${idSuffix}`, op: "delete", kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes, dependsOn: [] };
 }
-var DEFAULT_CLEAR;
-var init_crud = __esm({
-  "src/kinds/crud.ts"() {
+function changeActions(t, live, liveShape, desired) {
+  const { kind } = t;
+  const before = comparable(kind, liveShape);
+  const changes = fieldChanges(kind, before, comparable(kind, desired));
+  if (changes.length === 0) return [];
+  const base = { kind: kind.kind, name: t.name, address: t.address, liveId: live.id, desired, dependsOn: [] };
+  const immutable = [...new Set(changes.map(topField).filter((f) => kind.immutable.includes(f)))].sort();
+  if (immutable.length > 0) {
+    const reason3 = immutable.map((f) => `${f} cannot be updated`).join(", ");
+    return [{ ...base, id: `replace:${t.address}`, op: "replace", body: desired, changes, reason: reason3 }];
+  }
+  const actions = [];
+  const update = {};
+  const updateChanges = [];
+  const byField = /* @__PURE__ */ new Map();
+  for (const c of changes) byField.set(topField(c), [...byField.get(topField(c)) ?? [], c]);
+  for (const [field, fieldChangesOf] of [...byField].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const want = desired[field];
+    const isModule = kind.modules.includes(field);
+    if (isModule && (want === void 0 || want === null) && kind.deleteModule) {
+      const removed = [{ path: `/${escapeSegment(field)}`, kind: "remove", old: before[field] }];
+      actions.push({ ...base, id: `module-delete:${t.address}:${field}`, op: "module-delete", module: field, changes: removed });
+    } else if (isModule && isObj2(want) && kind.putModule) {
+      actions.push({ ...base, id: `module-put:${t.address}:${field}`, op: "module-put", module: field, body: want, changes: fieldChangesOf });
+    } else {
+      update[field] = want === void 0 ? null : want;
+      updateChanges.push(...fieldChangesOf);
+    }
+  }
+  if (updateChanges.length > 0) actions.unshift({ ...base, id: `update:${t.address}`, op: "update", body: update, changes: updateChanges });
+  return actions;
+}
+var import_fast_json_patch, liveBodies, hasOwn, topField;
+var init_diff = __esm({
+  "src/engine/diff.ts"() {
+    "use strict";
+    import_fast_json_patch = __toESM(require_fast_json_patch(), 1);
+    init_ownership();
+    init_refs();
+    liveBodies = /* @__PURE__ */ new WeakMap();
+    hasOwn = Object.prototype.hasOwnProperty;
+    topField = (change) => pointerSegments(change.path)[0];
+  }
+});
+
+// src/engine/adopt.ts
+function realItem(item) {
+  return originals.get(item.raw) ?? item;
+}
+function kindsReferencedFirst(kinds) {
+  const byName = new Map(kinds.map((k) => [k.kind, k]));
+  const out = [];
+  const state = /* @__PURE__ */ new Map();
+  const visit = (k) => {
+    if (state.has(k.kind)) return;
+    state.set(k.kind, "visiting");
+    for (const target of k.refs.flatMap((r) => r.kinds)) {
+      const dep = byName.get(target);
+      if (dep) visit(dep);
+    }
+    state.set(k.kind, "done");
+    out.push(k);
+  };
+  for (const k of kinds) visit(k);
+  return out;
+}
+function isUnmarked(item) {
+  return liveMetadata(item).marker === void 0;
+}
+function itemsByKey(kind, items) {
+  const byKey = /* @__PURE__ */ new Map();
+  if (!kind.adoptKeys) return byKey;
+  for (const item of items) {
+    for (const key of new Set(kind.adoptKeys(liveBody(kind, item)))) {
+      const list = byKey.get(key);
+      if (list) list.push(item);
+      else byKey.set(key, [item]);
+    }
+  }
+  return byKey;
+}
+function adoptLive(kinds, desired, live, stack) {
+  const managed = indexManaged(kinds, live.byKind, stack);
+  const known = /* @__PURE__ */ new Map();
+  for (const [address2, copies] of managed.byAddress) known.set(address2, copies[0].id);
+  const byKind = new Map(kinds.map((k) => [k.kind, []]));
+  for (const r of desired.resources) byKind.get(r.kind)?.push(r);
+  const adoptions = [];
+  const warnings = [];
+  const swapped = /* @__PURE__ */ new Map();
+  for (const kind of kindsReferencedFirst(kinds)) {
+    if (kind.identity !== "marker" || !kind.adoptKeys) continue;
+    const docs = (byKind.get(kind.kind) ?? []).filter((r) => !managed.byAddress.has(r.address));
+    const unmarked = (live.byKind.get(kind.kind) ?? []).filter(isUnmarked);
+    if (docs.length === 0 || unmarked.length === 0) continue;
+    const byKey = itemsByKey(kind, unmarked);
+    const candidates = docs.map((resource) => {
+      const body = desiredBody(kind, resource.spec, (address2) => known.get(address2));
+      const matches = /* @__PURE__ */ new Map();
+      for (const key of kind.adoptKeys(body, resource.name)) {
+        for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });
+      }
+      return { resource, body, matches };
+    });
+    const claims = /* @__PURE__ */ new Map();
+    for (const c of candidates) for (const id of c.matches.keys()) claims.set(id, [...claims.get(id) ?? [], c.resource.address]);
+    const copies = /* @__PURE__ */ new Map();
+    for (const c of candidates.sort((a, b) => a.resource.address < b.resource.address ? -1 : 1)) {
+      const found = [...c.matches.values()];
+      if (found.length === 0) continue;
+      if (found.length > 1) {
+        warnings.push(`${c.resource.address} is not adopted: it matches ${found.length} unmanaged ${kind.kind} resources (${found.map((f) => `${f.item.id} by ${f.key}`).join(", ")}); make the manifest match one of them`);
+        continue;
+      }
+      const { item, key } = found[0];
+      const rivals = claims.get(item.id) ?? [];
+      if (rivals.length > 1) {
+        warnings.push(`${item.id} (${kind.kind}) is not adopted: ${rivals.join(", ")} all match it; make exactly one document match it`);
+        continue;
+      }
+      const marked = {
+        id: item.id,
+        raw: { ...item.raw, metadata: serializeMetadata(liveMetadata(item).user, { stack, name: c.resource.address }) }
+      };
+      originals.set(marked.raw, item);
+      copies.set(item.id, marked);
+      known.set(c.resource.address, item.id);
+      adoptions.push({ address: c.resource.address, kind: kind.kind, liveId: item.id, matchedBy: key, desired: c.body });
+    }
+    if (copies.size > 0) swapped.set(kind.kind, copies);
+  }
+  if (swapped.size === 0) return { live, adoptions, warnings };
+  const byKindLive = /* @__PURE__ */ new Map();
+  for (const [kind, items] of live.byKind) {
+    const copies = swapped.get(kind);
+    byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
+  }
+  return { live: { byKind: byKindLive }, adoptions, warnings };
+}
+var originals;
+var init_adopt = __esm({
+  "src/engine/adopt.ts"() {
+    "use strict";
+    init_diff();
+    init_ownership();
+    originals = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/engine/graph.ts
+function linkActions(actions, refsOf) {
+  const creator = /* @__PURE__ */ new Map();
+  for (const a of actions) if (a.op === "create" || a.op === "replace") creator.set(a.address, a.id);
+  const referrers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    for (const ref2 of refsOf(a).liveRefs) {
+      for (const kind of ref2.kinds) {
+        const key = `${kind}\0${ref2.id}`;
+        const list = referrers.get(key);
+        if (list) list.push(a);
+        else referrers.set(key, [a]);
+      }
+    }
+  }
+  for (const a of actions) {
+    const deps = /* @__PURE__ */ new Set();
+    if (CREATES_FIRST.has(a.op)) {
+      for (const target of refsOf(a).pending) {
+        const id = creator.get(target);
+        if (!id) throw new EdgeopsError("E_PLAN", `${a.address} references ${target}, which is neither live nor created by this plan`);
+        deps.add(id);
+      }
+    }
+    if (a.op === "delete" || a.op === "replace") {
+      const before = /* @__PURE__ */ new Set();
+      for (const b of referrers.get(`${a.kind}\0${a.liveId}`) ?? []) {
+        if (b.address === a.address) continue;
+        before.add(b.op === "replace" ? oldPhaseId(b.id) : b.id);
+      }
+      if (a.op === "delete") for (const id of before) deps.add(id);
+      else a.deleteDependsOn = [...before].sort();
+    }
+    deps.delete(a.id);
+    a.dependsOn = [...deps].sort();
+  }
+  return actions;
+}
+function executionNodes(actions) {
+  const nodes = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    nodes.set(a.id, [...a.dependsOn]);
+    if (a.op === "replace") nodes.set(oldPhaseId(a.id), [a.id, ...a.deleteDependsOn ?? []]);
+  }
+  for (const [id, deps] of nodes) {
+    for (const dep of deps) if (!nodes.has(dep)) throw new EdgeopsError("E_PLAN", `action ${id} depends on unknown action ${dep}`);
+  }
+  return nodes;
+}
+function nodeLevels(nodes) {
+  const level = /* @__PURE__ */ new Map();
+  const state = /* @__PURE__ */ new Map();
+  const visit = (id, path) => {
+    const known = level.get(id);
+    if (known !== void 0) return known;
+    if (state.get(id) === "visiting") {
+      const cycle = [...path.slice(path.indexOf(id)), id];
+      throw new EdgeopsError("E_PLAN_CYCLE", `dependency cycle between actions: ${cycle.join(" -> ")}`);
+    }
+    state.set(id, "visiting");
+    path.push(id);
+    let l = 0;
+    for (const dep of nodes.get(id) ?? []) l = Math.max(l, visit(dep, path) + 1);
+    path.pop();
+    state.set(id, "done");
+    level.set(id, l);
+    return l;
+  };
+  for (const id of nodes.keys()) visit(id, []);
+  return level;
+}
+function reaches(from, to, byId) {
+  const seen = /* @__PURE__ */ new Set();
+  const stack = [from];
+  while (stack.length > 0) {
+    const id = stack.pop();
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const isOld = id.endsWith(OLD_PHASE);
+    const a = byId.get(isOld ? id.slice(0, -OLD_PHASE.length) : id);
+    if (!a) continue;
+    if (isOld) stack.push(a.id, ...a.deleteDependsOn ?? []);
+    else stack.push(...a.dependsOn);
+  }
+  return false;
+}
+var OLD_PHASE, oldPhaseId, CREATES_FIRST;
+var init_graph = __esm({
+  "src/engine/graph.ts"() {
     "use strict";
     init_errors();
-    DEFAULT_CLEAR = { description: "", metadata: "", hostports: [] };
+    OLD_PHASE = "#old";
+    oldPhaseId = (actionId) => `${actionId}${OLD_PHASE}`;
+    CREATES_FIRST = /* @__PURE__ */ new Set(["create", "update", "module-put", "replace"]);
   }
 });
 
-// src/kinds/marker-kind.ts
-function markerKind(def) {
-  const normalize4 = def.normalize ?? ((body) => dropEmptyStrings(body));
-  const liveShape = def.liveShape ?? ((raw) => raw);
-  const fromLive2 = (raw) => normalize4(pickFields(liveShape(raw), def.fields));
-  const immutable = def.immutable ?? [];
-  const modules = def.modules ?? [];
-  const crud = crudHooks({
-    path: def.path,
-    listKey: def.listKey,
-    fromLive: fromLive2,
-    notPatchable: immutable,
-    modules,
-    ...def.clear ? { clear: def.clear } : {}
-  });
-  return {
-    kind: def.kind,
-    idPrefix: def.idPrefix,
-    identity: "marker",
-    refs: def.refs ?? [],
-    immutable,
-    secrets: def.secrets ?? [],
-    writeOnly: def.writeOnly ?? [],
-    modules,
-    toRequest: def.toRequest ?? ((spec) => ({ ...spec })),
-    fromLive: fromLive2,
-    normalizeDesired: normalize4,
-    ...def.adoptKeys ? { adoptKeys: def.adoptKeys } : {},
-    ...def.unique ? { unique: def.unique } : {},
-    ...crud,
-    ...modules.length > 0 ? moduleHooks((live) => `${def.path}/${live.id}`) : {}
+// src/engine/value-moves.ts
+function uniqueValues(kind, body) {
+  const out = /* @__PURE__ */ new Set();
+  if (!body || !kind.unique) return out;
+  for (const u of kind.unique) {
+    const list = body[u.field];
+    if (!Array.isArray(list)) continue;
+    for (const v of list) if (typeof v === "string") out.add(`${u.scope}\0${u.key(v)}`);
+  }
+  return out;
+}
+function valueMoves(kind, op, live, desired) {
+  if (!kind.unique || kind.unique.length === 0) return void 0;
+  if (op === "module-put" || op === "module-delete") return void 0;
+  const before = op === "create" ? NONE : uniqueValues(kind, live);
+  const after = op === "delete" ? NONE : uniqueValues(kind, desired);
+  const claims = op === "replace" ? after : new Set([...after].filter((v) => !before.has(v)));
+  const releases = op === "replace" ? before : new Set([...before].filter((v) => !after.has(v)));
+  if (claims.size === 0 && releases.size === 0) return void 0;
+  const moves = { claims, releases };
+  if (releases.size > 0 && live) moves.release = () => releaseBody(kind, live, releases);
+  return moves;
+}
+function releaseBody(kind, live, releases) {
+  const body = {};
+  const changes = [];
+  for (const u of kind.unique ?? []) {
+    const list = live[u.field];
+    if (!Array.isArray(list)) continue;
+    const kept = list.filter((v) => typeof v !== "string" || !releases.has(`${u.scope}\0${u.key(v)}`));
+    if (kept.length === list.length) continue;
+    body[u.field] = kept;
+    changes.push({ path: `/${u.field}`, kind: "replace", old: list, new: kept });
+  }
+  return { body, desired: { ...live, ...body }, changes };
+}
+function orderValueMoves(actions, movesOf2) {
+  const releasers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    for (const v of movesOf2(a)?.releases ?? []) {
+      const list = releasers.get(v);
+      if (list) list.push(a);
+      else releasers.set(v, [a]);
+    }
+  }
+  if (releasers.size === 0) return [];
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  const steps = /* @__PURE__ */ new Map();
+  const stepOf = (releaser) => {
+    let step = steps.get(releaser.id);
+    if (step) return step;
+    const { body, desired, changes } = movesOf2(releaser).release();
+    step = {
+      id: `release:${releaser.id.slice(releaser.id.indexOf(":") + 1)}`,
+      op: "update",
+      kind: releaser.kind,
+      name: releaser.name,
+      address: releaser.address,
+      liveId: releaser.liveId,
+      body,
+      desired,
+      changes,
+      releaseFor: [],
+      dependsOn: []
+    };
+    steps.set(releaser.id, step);
+    byId.set(step.id, step);
+    if (releaser.op === "replace") releaser.deleteDependsOn = [...releaser.deleteDependsOn ?? [], step.id].sort();
+    else releaser.dependsOn = [...releaser.dependsOn, step.id].sort();
+    return step;
+  };
+  const waitFor = (claimer, id) => {
+    if (!claimer.dependsOn.includes(id)) claimer.dependsOn = [...claimer.dependsOn, id].sort();
+  };
+  for (const claimer of actions) {
+    for (const v of [...movesOf2(claimer)?.claims ?? []].sort()) {
+      for (const releaser of releasers.get(v) ?? []) {
+        if (releaser === claimer && claimer.op !== "replace") continue;
+        const existing = steps.get(releaser.id);
+        if (existing) {
+          waitFor(claimer, existing.id);
+          addFor(existing, claimer.address);
+          continue;
+        }
+        const node = releaser.op === "replace" ? oldPhaseId(releaser.id) : releaser.id;
+        if (releaser !== claimer && !reaches(node, claimer.id, byId)) {
+          waitFor(claimer, node);
+          continue;
+        }
+        const step = stepOf(releaser);
+        waitFor(claimer, step.id);
+        addFor(step, claimer.address);
+      }
+    }
+  }
+  return [...steps.values()];
+}
+function addFor(step, address2) {
+  if (step.address !== address2 && !step.releaseFor.includes(address2)) step.releaseFor = [...step.releaseFor, address2].sort();
+}
+var NONE;
+var init_value_moves = __esm({
+  "src/engine/value-moves.ts"() {
+    "use strict";
+    init_graph();
+    NONE = /* @__PURE__ */ new Set();
+  }
+});
+
+// src/engine/ordering.ts
+function targetsIn(kind, body, onlyParents = false) {
+  const out = [];
+  if (!body) return out;
+  for (const ref2 of kind.refs) {
+    if (onlyParents && !kind.immutable.includes(pointerSegments(ref2.pointer)[0])) continue;
+    for (const v of refValues(body, ref2)) {
+      if (isPendingRef(v)) out.push({ address: v.$ref });
+      else if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
+    }
+  }
+  return out;
+}
+function written(a, body) {
+  if (!body) return void 0;
+  if (a.op === "module-put" || a.op === "module-delete") {
+    const m = a.module ?? "";
+    return a.op === "module-put" && body === a.body ? { [m]: body } : m in body ? { [m]: body[m] } : {};
+  }
+  if (a.op === "update") return Object.fromEntries(Object.keys(a.body ?? {}).filter((f) => f in body).map((f) => [f, body[f]]));
+  return body;
+}
+function refLinks(kind, a, live) {
+  const before = targetsIn(kind, a.op === "create" ? void 0 : written(a, live));
+  const after = a.op === "delete" || a.op === "module-delete" ? [] : targetsIn(kind, written(a, a.op === "module-put" ? a.body : a.op === "update" ? a.desired : a.body));
+  const had = new Set(before.map(keyOf));
+  const has = new Set(after.map(keyOf));
+  const parents = a.op === "delete" ? [] : targetsIn(kind, a.desired ?? a.body, true);
+  const liveParents = targetsIn(kind, live, true);
+  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
+}
+function orderForSafety(actions, linksOf, movesOf2, putFirst = () => false) {
+  const byLiveId = /* @__PURE__ */ new Map();
+  const byAddress2 = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    if (a.liveId !== void 0) byLiveId.set(`${a.kind}\0${a.liveId}`, a.address);
+    const list = byAddress2.get(a.address);
+    if (list) list.push(a);
+    else byAddress2.set(a.address, [a]);
+  }
+  const resolve6 = (t) => {
+    if (t.address !== void 0) return t.address;
+    for (const k of t.kinds ?? []) {
+      const found = byLiveId.get(`${k}\0${t.id}`);
+      if (found) return found;
+    }
+    return `#${t.id}`;
+  };
+  const addresses = (ts) => [...new Set(ts.map(resolve6))];
+  const parentsOf = /* @__PURE__ */ new Map();
+  const liveParentsOf = /* @__PURE__ */ new Map();
+  const partsOf = /* @__PURE__ */ new Map();
+  const droppers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links) continue;
+    const parents = addresses(links.parents);
+    const liveParents = addresses(links.liveParents);
+    parentsOf.set(a, parents);
+    liveParentsOf.set(a, liveParents);
+    for (const p of /* @__PURE__ */ new Set([...parents, ...liveParents])) partsOf.set(p, [...partsOf.get(p) ?? [], a]);
+    for (const d of addresses(links.drops)) droppers.set(d, [...droppers.get(d) ?? [], a]);
+  }
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  const wait = (waiter, old, dep) => {
+    const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
+    const self = old ? oldPhaseId(waiter.id) : waiter.id;
+    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
+    if (old) waiter.deleteDependsOn = [...list, dep].sort();
+    else waiter.dependsOn = [...list, dep].sort();
+  };
+  const removes = (a) => a.op === "delete" || a.op === "replace";
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links || a.op === "delete" || a.op === "module-delete") continue;
+    const own = parentsOf.get(a) ?? [];
+    for (const x of addresses(links.points)) {
+      if (x === a.address || own.includes(x)) continue;
+      for (const b of [...byAddress2.get(x) ?? [], ...partsOf.get(x) ?? []]) if (b.address !== a.address) wait(a, false, b.id);
+    }
+  }
+  for (const d of actions) {
+    if (!removes(d)) continue;
+    const old = d.op === "replace";
+    for (const x of liveParentsOf.get(d) ?? []) {
+      for (const r of droppers.get(x) ?? []) {
+        if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
+        wait(d, old, r.op === "replace" ? oldPhaseId(r.id) : r.id);
+      }
+      for (const c of partsOf.get(x) ?? []) {
+        if (c.address !== d.address && (c.op === "create" || c.op === "replace") && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
+      }
+    }
+  }
+  for (const a of actions) {
+    if (a.op !== "update") continue;
+    const moves = movesOf2(a);
+    if (!moves) continue;
+    for (const m of byAddress2.get(a.address) ?? []) {
+      if (m.op === "module-put" && moves.claims.size > 0) wait(a, false, m.id);
+      if (m.op === "module-delete" && moves.releases.size > 0) wait(m, false, a.id);
+    }
+  }
+  for (const m of actions) {
+    if (m.op !== "module-put") continue;
+    for (const d of byAddress2.get(m.address) ?? []) if (d.op === "module-delete") wait(m, false, d.id);
+    if (!putFirst(m)) continue;
+    for (const p of byAddress2.get(m.address) ?? []) if (p.op === "module-put" && p !== m) wait(p, false, m.id);
+  }
+}
+var keyOf;
+var init_ordering = __esm({
+  "src/engine/ordering.ts"() {
+    "use strict";
+    init_graph();
+    init_refs();
+    keyOf = (t) => t.address !== void 0 ? `@${t.address}` : `#${t.id}`;
+  }
+});
+
+// src/engine/resource-actions.ts
+function liveRefsOf(kind, body) {
+  const out = [];
+  for (const ref2 of kind.refs) for (const v of refValues(body, ref2)) if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
+  return out;
+}
+function topological(resources) {
+  const byAddress2 = new Map(resources.map((r) => [r.address, r]));
+  const out = [];
+  const state = /* @__PURE__ */ new Map();
+  const visit = (r) => {
+    if (state.has(r.address)) return;
+    state.set(r.address, "visiting");
+    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
+      const target = byAddress2.get(dep);
+      if (target) visit(target);
+    }
+    state.set(r.address, "done");
+    out.push(r);
+  };
+  for (const r of [...resources].sort((a, b) => a.address < b.address ? -1 : 1)) visit(r);
+  return out;
+}
+function closestCopy(kind, copies, desired) {
+  const cost = (item) => {
+    const changes = fieldChanges(kind, comparable(kind, liveBody(kind, item)), comparable(kind, desired));
+    const replace = changes.some((c) => kind.immutable.includes(pointerSegments(c.path)[0]));
+    return (replace ? 1e6 : 0) + changes.length;
+  };
+  let best = copies[0];
+  let bestCost = cost(best);
+  for (const item of copies.slice(1)) {
+    const c = cost(item);
+    if (c < bestCost) [best, bestCost] = [item, c];
+  }
+  return best;
+}
+function movesOf(kind, op, live, desired) {
+  return valueMoves(kind, op, live, desired);
+}
+function metadataIssue(r, stack) {
+  const meta = r.spec.metadata;
+  const user = meta !== null && typeof meta === "object" && !Array.isArray(meta) ? meta : void 0;
+  const bytes = metadataBytes(user, { stack, name: r.address });
+  if (bytes <= METADATA_LIMIT) return void 0;
+  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
+}
+function prepareLive(kind, items, stack) {
+  if (kind.identity !== "marker") return;
+  for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
+}
+function prepareDesired(kinds, desired, stack) {
+  const prepare = preparer(kinds, stack);
+  return topological(desired.resources).map(prepare);
+}
+async function prepareDesiredInSlices(kinds, desired, stack) {
+  const prepare = preparer(kinds, stack);
+  const out = [];
+  const ordered = topological(desired.resources);
+  for (let at2 = 0; at2 < ordered.length; at2 += SLICE) {
+    await new Promise((resolve6) => setImmediate(resolve6));
+    for (const r of ordered.slice(at2, at2 + SLICE)) out.push(prepare(r));
+  }
+  return out;
+}
+function preparer(kinds, stack) {
+  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
+  return (r) => {
+    const kind = kindByName2.get(r.kind);
+    if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
+    const issue = kind.identity === "marker" ? metadataIssue(r, stack) : void 0;
+    const body = hasPendingRef(r.spec) ? void 0 : desiredBody(kind, r.spec, () => void 0);
+    return { resource: r, kind, ...issue ? { issue } : {}, ...body ? { body } : {} };
   };
 }
-var init_marker_kind = __esm({
-  "src/kinds/marker-kind.ts"() {
+function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
+  const out = { actions: [], refs: /* @__PURE__ */ new Map(), warnings: [], issues: [] };
+  const add = (list, info) => {
+    for (const a of list) {
+      out.actions.push(a);
+      out.refs.set(a.id, info);
+    }
+  };
+  const liveOf = (kind) => live.byKind.get(kind.kind) ?? [];
+  const managed = indexManaged(kinds, live.byKind, stack);
+  const byKey = /* @__PURE__ */ new Map();
+  const naturalItem = (kind, key) => {
+    let index = byKey.get(kind.kind);
+    if (!index) byKey.set(kind.kind, index = new Map(liveOf(kind).map((i) => [i.id, i])));
+    return index.get(key);
+  };
+  const known = /* @__PURE__ */ new Map();
+  const claimed = /* @__PURE__ */ new Map();
+  const kept = /* @__PURE__ */ new Map();
+  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+    if (issue) out.issues.push(issue);
+    if (!kind) continue;
+    const body = readyBody ?? desiredBody(kind, r.spec, (address2) => known.get(address2));
+    let item;
+    let movedFrom2;
+    if (kind.identity === "marker") {
+      let copies = managed.byAddress.get(r.address) ?? [];
+      for (const old of copies.length === 0 ? r.movedFrom ?? [] : []) {
+        const found = managed.byAddress.get(old) ?? [];
+        if (found.length === 0) continue;
+        copies = found;
+        movedFrom2 = old;
+        break;
+      }
+      item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
+      if (item) kept.set(movedFrom2 ?? r.address, item);
+      if (copies.length > 1) {
+        const extra = copies.filter((c) => c !== item).map((c) => c.id);
+        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item.id}, deleting ${extra.join(", ")}`);
+      }
+    } else if (!hasPendingRef(body) && kind.naturalKey) {
+      const key = kind.naturalKey(body);
+      const owners = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
+      claimed.set(kind.kind, owners);
+      const other = owners.get(key);
+      if (other) out.issues.push({ pos: r.pos, address: r.address, message: `manages the same ${kind.kind} as ${other} (${key})` });
+      owners.set(key, r.address);
+      item = naturalItem(kind, key);
+    }
+    const target = { kind, name: r.name, address: r.address };
+    const pending = pendingTargets(body);
+    if (!item) {
+      const create = createAction(target, body);
+      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, void 0, body), links: refLinks(kind, create, void 0) });
+      continue;
+    }
+    const shape = liveBody(kind, item);
+    const liveRefs = liveRefsOf(kind, shape);
+    const planned2 = changeActions(target, item, shape, body);
+    if (movedFrom2) renamed(planned2, target, item, body, movedFrom2);
+    for (const a of planned2) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
+    if (!planned2.some((a) => a.op === "replace")) known.set(r.address, item.id);
+  }
+  addOrphans(kinds, managed, kept, claimed, liveOf, add);
+  return out;
+}
+function renamed(planned2, t, item, desired, movedFrom2) {
+  const main = planned2.find((a) => a.op === "update") ?? planned2.find((a) => a.op === "replace");
+  if (main) {
+    main.movedFrom = movedFrom2;
+    if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
+    return;
+  }
+  planned2.unshift({
+    id: `update:${t.address}`,
+    op: "update",
+    kind: t.kind.kind,
+    name: t.name,
+    address: t.address,
+    liveId: item.id,
+    body: { metadata: desired.metadata ?? {} },
+    desired,
+    changes: [],
+    movedFrom: movedFrom2,
+    dependsOn: []
+  });
+}
+function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
+  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
+  for (const [address2, copies] of [...managed.byAddress].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const kind = kindByName2.get(address2.slice(0, address2.indexOf("/")));
+    const keep = kept.get(address2);
+    copies.forEach((item, at2) => {
+      if (item === keep) return;
+      const target = { kind, name: address2.slice(address2.indexOf("/") + 1), address: address2 };
+      const shape = liveBody(kind, item);
+      const del = deleteAction(target, item, at2 === 0 && !keep ? "" : `@${item.id}`);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0), links: refLinks(kind, del, shape) });
+    });
+  }
+  for (const kind of kinds.filter((k) => k.identity === "natural")) {
+    const owned = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
+    for (const item of liveOf(kind)) {
+      if (owned.has(item.id)) continue;
+      const shape = kind.fromLive(item.raw);
+      const parent = naturalParentId(kind, shape);
+      if (parent === void 0 || !managed.managedIds.has(parent)) continue;
+      const del = deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), links: refLinks(kind, del, shape) });
+    }
+  }
+}
+var NO_REFS, SLICE;
+var init_resource_actions = __esm({
+  "src/engine/resource-actions.ts"() {
     "use strict";
-    init_crud();
-    init_normalize();
+    init_diff();
+    init_ownership();
+    init_refs();
+    init_ordering();
+    init_value_moves();
+    NO_REFS = { pending: [], liveRefs: [] };
+    SLICE = 200;
   }
 });
 
-// src/kinds/certificate-authority.ts
-var certificateAuthority;
-var init_certificate_authority = __esm({
-  "src/kinds/certificate-authority.ts"() {
+// src/engine/plan.ts
+function buildPlan(input) {
+  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
+  if (issues.length > 0) throw new ManifestError(issues);
+  linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
+  const kinds = new Map(input.kinds.map((k) => [k.kind, k]));
+  const putFirst = (a) => a.module !== void 0 && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
+  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
+  actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
+  const levels = nodeLevels(executionNodes(actions));
+  actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
+  const plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
+  warnings.push(...deleteStatus(plan, input.desired.config).exceeded);
+  return plan;
+}
+function summarize(actions) {
+  const seen = /* @__PURE__ */ new Set();
+  const summary = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const a of actions) {
+    if (a.releaseFor) continue;
+    const bucket = a.op === "module-put" || a.op === "module-delete" ? "update" : a.op;
+    const key = `${bucket}\0${a.address}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    summary[bucket]++;
+  }
+  return summary;
+}
+function deleteStatus(plan, config) {
+  const deletes = plan.actions.filter((a) => a.op === "delete");
+  const max = config.max_deletes ?? DEFAULT_MAX_DELETES;
+  const exceeded = [];
+  if (deletes.length > max) {
+    exceeded.push(`This plan deletes ${deletes.length} resources, more than max_deletes (${max}); apply refuses it without --allow-deletes.`);
+  }
+  for (const [kind, limit] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b]) => cmp(a, b))) {
+    const n = deletes.filter((a) => a.kind === kind).length;
+    if (n > limit) exceeded.push(`This plan deletes ${n} ${kind} resources, more than max_deletes_per_kind.${kind} (${limit}); apply refuses it without --allow-deletes.`);
+  }
+  return { deletes: deletes.length, max, exceeded };
+}
+var DEFAULT_MAX_DELETES, OP_RANK, cmp;
+var init_plan = __esm({
+  "src/engine/plan.ts"() {
     "use strict";
-    init_adopt_keys();
-    init_marker_kind();
-    init_normalize();
-    certificateAuthority = markerKind({
-      kind: "CertificateAuthority",
-      idPrefix: "ca_",
-      path: "/certificate_authorities",
-      listKey: "certificate_authorities",
-      fields: ["description", "metadata", "ca_pem"],
-      normalize: pemNormalizer("ca_pem"),
-      immutable: ["ca_pem"],
-      // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
-      adoptKeys: (body) => pemKeys("ca_pem", body.ca_pem)
+    init_errors();
+    init_graph();
+    init_resource_actions();
+    init_ordering();
+    init_value_moves();
+    DEFAULT_MAX_DELETES = 10;
+    OP_RANK = { delete: 0, replace: 1, create: 2, update: 3, "module-put": 4, "module-delete": 5 };
+    cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+  }
+});
+
+// src/engine/adopt-plan.ts
+function finishAdoptions(plan, adoptions) {
+  for (const adoption of adoptions) {
+    const own = plan.actions.filter((a) => a.address === adoption.address);
+    const main = own.find((a) => a.op === "update") ?? own.find((a) => a.op === "replace");
+    if (main) {
+      main.adopt = adoption.matchedBy;
+      if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: main.desired?.metadata ?? {} };
+      continue;
+    }
+    const desired = own[0]?.desired ?? adoption.desired;
+    const [kind, ...rest] = adoption.address.split("/");
+    insertByLevel(plan, {
+      id: `update:${adoption.address}`,
+      op: "update",
+      kind,
+      name: rest.join("/"),
+      address: adoption.address,
+      liveId: adoption.liveId,
+      body: { metadata: desired.metadata ?? {} },
+      desired,
+      changes: [],
+      dependsOn: [],
+      adopt: adoption.matchedBy
     });
+  }
+  plan.summary = summarize(plan.actions);
+  return plan;
+}
+function insertByLevel(plan, action) {
+  const levels = nodeLevels(executionNodes(plan.actions));
+  const at2 = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
+  if (at2 < 0) plan.actions.push(action);
+  else plan.actions.splice(at2, 0, action);
+}
+function collisionWarnings(kinds, plan, live, stack, adopt) {
+  const warnings = [];
+  const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
+  const indexes = /* @__PURE__ */ new Map();
+  for (const action of plan.actions) {
+    const kind = kindOf2.get(action.kind);
+    if (action.op !== "create" || !kind?.adoptKeys || kind.identity !== "marker" || !action.body) continue;
+    let index = indexes.get(kind.kind);
+    if (!index) {
+      const foreign = (live.byKind.get(kind.kind) ?? []).filter((item) => liveMetadata(item).marker?.stack !== stack);
+      indexes.set(kind.kind, index = itemsByKey(kind, foreign));
+    }
+    const seen = /* @__PURE__ */ new Set();
+    const claims = uniqueValues(kind, action.body);
+    for (const key of kind.adoptKeys(action.body, action.name)) {
+      for (const item of index.get(key) ?? []) {
+        if (seen.has(item.id)) continue;
+        seen.add(item.id);
+        if (isUnmarked(item)) {
+          if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
+        } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
+          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
+        }
+      }
+    }
+  }
+  return warnings;
+}
+function planWithAdoption(input) {
+  const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : void 0;
+  const live = outcome?.live ?? input.live;
+  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
+  if (outcome) finishAdoptions(plan, outcome.adoptions);
+  plan.warnings.push(...outcome?.warnings ?? [], ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
+  return { plan, live };
+}
+var sharesUnique;
+var init_adopt_plan = __esm({
+  "src/engine/adopt-plan.ts"() {
+    "use strict";
+    init_adopt();
+    init_graph();
+    init_ownership();
+    init_value_moves();
+    init_plan();
+    sharesUnique = (a, b) => [...a].some((v) => b.has(v));
+  }
+});
+
+// node_modules/yocto-queue/index.js
+var Node, Queue;
+var init_yocto_queue = __esm({
+  "node_modules/yocto-queue/index.js"() {
+    Node = class {
+      value;
+      next;
+      constructor(value) {
+        this.value = value;
+      }
+    };
+    Queue = class {
+      #head;
+      #tail;
+      #size;
+      constructor() {
+        this.clear();
+      }
+      enqueue(value) {
+        const node = new Node(value);
+        if (this.#head) {
+          this.#tail.next = node;
+          this.#tail = node;
+        } else {
+          this.#head = node;
+          this.#tail = node;
+        }
+        this.#size++;
+      }
+      dequeue() {
+        const current = this.#head;
+        if (!current) {
+          return;
+        }
+        this.#head = this.#head.next;
+        this.#size--;
+        if (!this.#head) {
+          this.#tail = void 0;
+        }
+        return current.value;
+      }
+      peek() {
+        if (!this.#head) {
+          return;
+        }
+        return this.#head.value;
+      }
+      clear() {
+        this.#head = void 0;
+        this.#tail = void 0;
+        this.#size = 0;
+      }
+      get size() {
+        return this.#size;
+      }
+      *[Symbol.iterator]() {
+        let current = this.#head;
+        while (current) {
+          yield current.value;
+          current = current.next;
+        }
+      }
+      *drain() {
+        while (this.#head) {
+          yield this.dequeue();
+        }
+      }
+    };
+  }
+});
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run = async (function_, resolve6, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve6(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve6, reject, arguments_) => {
+    const queueItem = { reject };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run.bind(void 0, function_, resolve6, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve6, reject) => {
+    enqueue(function_, resolve6, reject, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise = generator(function_, value, index);
+            promises.push(promise);
+            return promise;
+          });
+        } catch (error) {
+          for (const promise of promises) {
+            promise.catch(() => {
+            });
+          }
+          throw error;
+        }
+        return Promise.all(promises);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+var init_p_limit = __esm({
+  "node_modules/p-limit/index.js"() {
+    init_yocto_queue();
   }
 });
 
@@ -30523,7 +32358,7 @@ async function listAll(getFirst, getNext, opts) {
     if (!Array.isArray(list)) {
       throw invalidResponse(200, `GET ${opts.path}`, `list response has no "${opts.listKey}" array`);
     }
-    const pageItems = list.filter(isObj2);
+    const pageItems = list.filter(isObj3);
     items.push(...pageItems);
     const next = page.next_page_uri;
     if (typeof next !== "string" || next === "") {
@@ -30539,12 +32374,12 @@ async function listAll(getFirst, getNext, opts) {
     page = await pending;
   }
 }
-var isObj2;
+var isObj3;
 var init_paginate = __esm({
   "src/client/paginate.ts"() {
     "use strict";
     init_api_error();
-    isObj2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    isObj3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   }
 });
 
@@ -30987,13 +32822,642 @@ var init_http = __esm({
   }
 });
 
+// src/kinds/crud.ts
+function liveItem(raw) {
+  return { id: String(raw.id), raw };
+}
+function patchBody(opts, live, changed, desired) {
+  const skip = /* @__PURE__ */ new Set(["metadata", ...opts.notPatchable ?? [], ...opts.modules ?? []]);
+  const clear = { ...DEFAULT_CLEAR, ...opts.clear };
+  const clearOf = (f) => f in clear ? clear[f] : null;
+  const body = {};
+  for (const [f, v] of Object.entries(changed)) {
+    if (opts.notPatchable?.includes(f)) continue;
+    body[f] = v === null && !opts.modules?.includes(f) ? clearOf(f) : v;
+  }
+  for (const f of Object.keys(opts.fromLive(live.raw))) {
+    if (!skip.has(f) && !(f in desired) && !(f in body)) body[f] = clearOf(f);
+  }
+  return body;
+}
+async function deleteIfPresent(api, path) {
+  try {
+    await api.delete(path);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return;
+    throw err;
+  }
+}
+function crudHooks(opts) {
+  const { path, listKey } = opts;
+  return {
+    async fetch(ctx2) {
+      return (await ctx2.listOnce(path, listKey, ctx2.onPage)).map(liveItem);
+    },
+    async create(api, body) {
+      return liveItem(await api.post(path, body));
+    },
+    async update(api, live, changed, desired) {
+      const body = patchBody(opts, live, changed, desired);
+      if (Object.keys(body).length > 0) await api.patch(`${path}/${live.id}`, body);
+    },
+    async delete(api, live) {
+      await deleteIfPresent(api, `${path}/${live.id}`);
+    }
+  };
+}
+function moduleHooks(itemPath2) {
+  return {
+    async putModule(api, live, module, body) {
+      await api.put(`${itemPath2(live)}/${module}`, body);
+    },
+    async deleteModule(api, live, module) {
+      await deleteIfPresent(api, `${itemPath2(live)}/${module}`);
+    }
+  };
+}
+var DEFAULT_CLEAR;
+var init_crud = __esm({
+  "src/kinds/crud.ts"() {
+    "use strict";
+    init_errors();
+    DEFAULT_CLEAR = { description: "", metadata: "", hostports: [] };
+  }
+});
+
+// src/lock/lock-record.ts
+function lockAddress(stack) {
+  return `${LOCK_PREFIX}${stack}`;
+}
+function lockBody(stack, info) {
+  return { description: `edgeops apply lock of stack ${stack}`.slice(0, 255), metadata: lockMetadata(stack, info) };
+}
+function lockMetadata(stack, info) {
+  const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
+  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
+  if (info.pid !== void 0) lock.pid = info.pid;
+  return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
+}
+function isObj4(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function markerOf2(raw) {
+  if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
+  let parsed;
+  try {
+    parsed = JSON.parse(raw.metadata);
+  } catch {
+    return void 0;
+  }
+  const marker = isObj4(parsed) ? parsed[MARKER_KEY] : void 0;
+  return isObj4(marker) && typeof marker.name === "string" && marker.name.startsWith(LOCK_PREFIX) ? marker : void 0;
+}
+function isLockRecord(raw) {
+  return markerOf2(raw) !== void 0;
+}
+function parseLockRecord(raw, stack) {
+  const marker = markerOf2(raw);
+  if (!marker || marker.stack !== stack || marker.name !== lockAddress(stack)) return void 0;
+  const lock = marker.lock;
+  if (!isObj4(lock)) return void 0;
+  const { holder, token, acquired, expires } = lock;
+  if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
+  const record = { id: String(raw.id), stack, holder, token, acquired, expires };
+  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
+  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
+  if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
+  return record;
+}
+function isExpired(record, now) {
+  const at2 = Date.parse(record.expires);
+  return !Number.isFinite(at2) || at2 <= now;
+}
+var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX, OPTIONAL_STRINGS;
+var init_lock_record = __esm({
+  "src/lock/lock-record.ts"() {
+    "use strict";
+    init_ownership();
+    LOCK_PATH = "/ip_policies";
+    LOCK_LIST_KEY = "ip_policies";
+    LOCK_PREFIX = "Lock/";
+    OPTIONAL_STRINGS = ["host", "pidns", "ci"];
+  }
+});
+
+// src/engine/live.ts
+function createFetchContext(api) {
+  const lists = /* @__PURE__ */ new Map();
+  return {
+    api,
+    listOnce(path, listKey, onPage) {
+      const key = `${path}\0${listKey}`;
+      let pending = lists.get(key);
+      if (!pending) {
+        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !isLockRecord(raw))));
+        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
+        lists.set(key, pending);
+      }
+      return pending;
+    }
+  };
+}
+async function fetchLive(kinds, api, prepare) {
+  const shared = createFetchContext(api);
+  const lists = await Promise.all(
+    kinds.map(async (kind) => {
+      const ctx2 = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
+      const items = await kind.fetch(ctx2);
+      prepare?.(kind, items);
+      return items;
+    })
+  );
+  const byKind = /* @__PURE__ */ new Map();
+  kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]));
+  return { byKind };
+}
+function liveIndex(live) {
+  const index = /* @__PURE__ */ new Map();
+  for (const [kind, items] of live.byKind) for (const item of items) index.set(`${kind}\0${item.id}`, item);
+  return (kind, id) => index.get(`${kind}\0${id}`);
+}
+var init_live = __esm({
+  "src/engine/live.ts"() {
+    "use strict";
+    init_crud();
+    init_lock_record();
+  }
+});
+
+// src/engine/landed.ts
+function isAmbiguous(err) {
+  return err instanceof ApiError && (err.status === 0 || err.status >= 500);
+}
+async function findLanded(t, api, body) {
+  const items = await t.kind.fetch(createFetchContext(api));
+  if (t.kind.identity === "natural") {
+    const key = t.kind.naturalKey?.(body);
+    return key === void 0 ? void 0 : items.find((item) => item.id === key);
+  }
+  return items.find((item) => {
+    if (t.existing?.has(item.id)) return false;
+    const marker = markerOf(t.kind, item);
+    return marker?.stack === t.stack && marker.name === t.address;
+  });
+}
+async function createChecked(t, api, body) {
+  const checkedApi = withPostRetry(api, async () => await findLanded(t, api, body) === void 0);
+  try {
+    return await t.kind.create(checkedApi, body);
+  } catch (err) {
+    if (!isAmbiguous(err)) throw err;
+    let found;
+    try {
+      found = await findLanded(t, api, body);
+    } catch {
+      throw err;
+    }
+    if (!found) throw err;
+    if (t.kind.identity === "natural") await t.kind.update(api, found, body, body);
+    return found;
+  }
+}
+var init_landed = __esm({
+  "src/engine/landed.ts"() {
+    "use strict";
+    init_http();
+    init_errors();
+    init_live();
+    init_ownership();
+  }
+});
+
+// src/engine/apply.ts
+function isObj5(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function errorOf(err) {
+  if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+async function applyPlan(plan, api, opts) {
+  const actions = new Map(plan.actions.map((a) => [a.id, a]));
+  const nodes = executionNodes(plan.actions);
+  const order = [...nodes.keys()];
+  const rank = new Map(order.map((id, i) => [id, i]));
+  const dependents = /* @__PURE__ */ new Map();
+  const waiting = /* @__PURE__ */ new Map();
+  for (const [id, deps] of nodes) {
+    waiting.set(id, deps.length);
+    for (const dep of deps) {
+      const list = dependents.get(dep);
+      if (list) list.push(id);
+      else dependents.set(dep, [id]);
+    }
+  }
+  const existing = /* @__PURE__ */ new Map();
+  for (const a of plan.actions) {
+    if (a.liveId === void 0) continue;
+    const ids2 = existing.get(a.address);
+    if (ids2) ids2.add(a.liveId);
+    else existing.set(a.address, /* @__PURE__ */ new Set([a.liveId]));
+  }
+  const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
+  const ids = /* @__PURE__ */ new Map();
+  const created = /* @__PURE__ */ new Map();
+  const state = /* @__PURE__ */ new Map();
+  const errors = /* @__PURE__ */ new Map();
+  const because = /* @__PURE__ */ new Map();
+  let interrupted = false;
+  const emit = (e) => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+    }
+  };
+  const kindOf2 = (a) => {
+    const kind = opts.kindOf(a.kind);
+    if (!kind) throw new EdgeopsError("E_APPLY", `unknown kind ${a.kind}`);
+    return kind;
+  };
+  const liveOf = (a) => opts.liveItem(a.kind, a.liveId ?? "") ?? { id: a.liveId ?? "", raw: {} };
+  const resolved = (a, body) => {
+    const out = { ...substituteRefs(body, (address2) => ids.get(address2)) };
+    const left = pendingTargets(out);
+    if (left.length > 0) throw new EdgeopsError("E_APPLY", `${a.address}: no id for ${left.join(", ")}`);
+    return out;
+  };
+  const sendable = (a, kind, body, withMetadata) => {
+    const out = resolved(a, body);
+    if (kind.identity === "marker" && withMetadata) {
+      out.metadata = serializeMetadata(isObj5(out.metadata) ? out.metadata : void 0, { stack: opts.stack, name: a.address });
+    }
+    return out;
+  };
+  async function run(nodeId) {
+    const old = nodeId.endsWith(OLD_PHASE);
+    const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId);
+    const kind = kindOf2(a);
+    if (old) return kind.delete(api, liveOf(a));
+    const desired = a.desired ?? a.body ?? {};
+    switch (a.op) {
+      case "create":
+      case "replace": {
+        const target = { kind, address: a.address, stack: opts.stack, existing: existing.get(a.address) };
+        const item = await createChecked(target, api, sendable(a, kind, a.body ?? {}, true));
+        if (a.op === "replace" && item.id === a.liveId) throw new EdgeopsError("E_APPLY", `${a.address}: the replacement has the old id ${item.id}`);
+        ids.set(a.address, item.id);
+        created.set(a.address, item);
+        return;
+      }
+      case "update":
+        return kind.update(api, liveOf(a), sendable(a, kind, a.body ?? {}, "metadata" in (a.body ?? {})), sendable(a, kind, desired, true));
+      case "module-put":
+        if (!kind.putModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
+        return kind.putModule(api, liveOf(a), a.module, resolved(a, a.body ?? {}));
+      case "module-delete":
+        if (!kind.deleteModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
+        return kind.deleteModule(api, liveOf(a), a.module);
+      case "delete":
+        return kind.delete(api, liveOf(a));
+    }
+  }
+  let settled = 0;
+  let allSettled;
+  const finished = new Promise((resolve6) => allSettled = resolve6);
+  const report2 = (id, s, cause) => {
+    const old = id.endsWith(OLD_PHASE);
+    const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id);
+    if (s === "done" && action.op === "replace" && !old) return;
+    if (old && s === "skipped" && state.get(action.id) !== "done") return;
+    if (s === "done") {
+      const made = action.op === "create" || action.op === "replace" ? created.get(action.address)?.id : void 0;
+      emit(made === void 0 ? { type: "done", action } : { type: "done", action, liveId: made });
+    } else if (s === "failed") emit({ type: "failed", action, error: errors.get(id) });
+    else emit({ type: "skipped", action, because: cause ?? INTERRUPTED });
+  };
+  const settle = (id, s, cause) => {
+    if (state.has(id)) return;
+    state.set(id, s);
+    if (s === "skipped" && cause) because.set(id, cause);
+    settled++;
+    report2(id, s, cause);
+    const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x) - rank.get(y));
+    for (const d of next) {
+      if (state.has(d)) continue;
+      if (s === "done") {
+        const left = waiting.get(d) - 1;
+        waiting.set(d, left);
+        if (left === 0) start(d);
+      } else {
+        settle(d, "skipped", s === "failed" ? id.replace(OLD_PHASE, "") : cause);
+      }
+    }
+    if (settled === nodes.size) allSettled();
+  };
+  const start = (id) => {
+    void limit(async () => {
+      if (opts.signal?.aborted) {
+        interrupted = true;
+        settle(id, "skipped", INTERRUPTED);
+        return;
+      }
+      if (!id.endsWith(OLD_PHASE)) emit({ type: "start", action: actions.get(id) });
+      try {
+        await run(id);
+        settle(id, "done");
+      } catch (err) {
+        errors.set(id, errorOf(err));
+        settle(id, "failed");
+      }
+    });
+  };
+  if (nodes.size === 0) allSettled();
+  for (const id of order) if (waiting.get(id) === 0) start(id);
+  await finished;
+  const results = plan.actions.map((a) => {
+    const phases = a.op === "replace" ? [a.id, `${a.id}${OLD_PHASE}`] : [a.id];
+    const failed = phases.find((p) => state.get(p) === "failed");
+    if (failed) return { actionId: a.id, status: "failed", error: errors.get(failed) };
+    const skipped = phases.find((p) => state.get(p) === "skipped");
+    if (skipped) {
+      const cause = because.get(skipped);
+      return cause && cause !== INTERRUPTED ? { actionId: a.id, status: "skipped", skippedBecause: cause } : { actionId: a.id, status: "skipped" };
+    }
+    return { actionId: a.id, status: "done" };
+  });
+  const ok = results.every((r) => r.status === "done");
+  return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
+}
+var INTERRUPTED;
+var init_apply = __esm({
+  "src/engine/apply.ts"() {
+    "use strict";
+    init_p_limit();
+    init_errors();
+    init_graph();
+    init_landed();
+    init_ownership();
+    init_refs();
+    INTERRUPTED = "interrupted";
+  }
+});
+
+// src/engine/plan-names.ts
+function strings(value, out) {
+  if (typeof value === "string") out.add(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
+}
+function markedName(item, stack) {
+  const marker = liveMetadata(item).marker;
+  if (!marker) return void 0;
+  return marker.stack === stack ? marker.name : `${marker.name} of stack "${marker.stack}"`;
+}
+function liveNames(live, kinds, stack) {
+  const marked = /* @__PURE__ */ new Map();
+  for (const kind of kinds) {
+    if (kind.identity !== "marker") continue;
+    for (const item of live.byKind.get(kind.kind) ?? []) {
+      const name2 = markedName(item, stack);
+      if (name2) marked.set(item.id, name2);
+    }
+  }
+  return marked;
+}
+function namePlan(plan, input) {
+  const marked = liveNames(input.live, input.kinds, plan.stack);
+  const kindOf2 = new Map(input.kinds.map((k) => [k.kind, k]));
+  const naturalItems = /* @__PURE__ */ new Map();
+  for (const kind of input.kinds) {
+    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
+  }
+  const sources = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
+  const shown = /* @__PURE__ */ new Set();
+  const actions = plan.actions.map((action) => {
+    for (const c of action.changes) {
+      strings(c.old, shown);
+      strings(c.new, shown);
+    }
+    if (action.liveId) shown.add(action.liveId);
+    const out = { ...action };
+    const source = sources.get(action.address);
+    if (source) out.source = source;
+    const kind = kindOf2.get(action.kind);
+    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
+    if (kind && item && !source) {
+      const parent = naturalParentId(kind, kind.fromLive(item.raw));
+      const parentName = parent === void 0 ? void 0 : marked.get(parent);
+      if (parentName) out.label = `${action.kind} of ${parentName}`;
+    }
+    return out;
+  });
+  const names = {};
+  for (const id of [...shown].sort()) {
+    const name2 = marked.get(id);
+    if (name2) names[id] = name2;
+  }
+  return { ...plan, actions, names };
+}
+var init_plan_names = __esm({
+  "src/engine/plan-names.ts"() {
+    "use strict";
+    init_ownership();
+  }
+});
+
+// src/engine/self-check.ts
+function completedAddresses(plan, result) {
+  const status = new Map(result.results.map((r) => [r.actionId, r.status]));
+  const done = new Set(plan.actions.map((a) => a.address));
+  for (const a of plan.actions) if (status.get(a.id) !== "done") done.delete(a.address);
+  return done;
+}
+function perpetualDiff(applied, result, replan) {
+  const touched = completedAddresses(applied, result);
+  const left = replan.actions.filter((a) => touched.has(a.address));
+  if (left.length === 0) return void 0;
+  const lines = left.map((a) => {
+    const fields = a.changes.map((c) => c.path).join(", ");
+    const what = a.op === "create" ? "not found after apply (is the ownership marker kept?)" : fields || "(no field changes)";
+    return `  ${a.address}: ${a.op}${a.module ? ` ${a.module}` : ""}: ${what}`;
+  });
+  return new PerpetualDiffError(
+    `edgeops bug: after apply, the plan still has ${left.length} action(s) for resources it just changed (a perpetual diff in edgeops' normalization; please report it):
+${lines.join("\n")}`
+  );
+}
+var init_self_check = __esm({
+  "src/engine/self-check.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/kinds/normalize.ts
+function isObj6(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+function pickFields(raw, fields) {
+  const out = {};
+  for (const f of fields) {
+    const v = raw[f];
+    if (v !== null && v !== void 0) out[f] = v;
+  }
+  return out;
+}
+function refId(ref2) {
+  if (isObj6(ref2) && typeof ref2.id === "string") return ref2.id;
+  return ref2 ?? null;
+}
+function refIds(refs) {
+  return Array.isArray(refs) ? refs.map(refId) : [];
+}
+function lowerKeys(map) {
+  const out = {};
+  if (!isObj6(map)) return out;
+  for (const [k, v] of Object.entries(map)) out[k.toLowerCase()] = v;
+  return out;
+}
+function normalizePem(pem) {
+  if (typeof pem !== "string") return pem;
+  return pem.replace(/\r\n?/g, "\n").split("\n").map((line) => line.trimEnd()).join("\n").trimEnd();
+}
+function pemNormalizer(field) {
+  return (body) => {
+    const out = dropEmptyStrings(body);
+    const pem = normalizePem(out[field]);
+    if (pem !== void 0) out[field] = pem;
+    return out;
+  };
+}
+function dropEmptyStrings(body, fields = ["description", "metadata"]) {
+  const out = { ...body };
+  for (const f of fields) if (out[f] === "" || out[f] === null) delete out[f];
+  return out;
+}
+function dropEmptyList(body, field) {
+  const v = body[field];
+  if (v === null || Array.isArray(v) && v.length === 0) {
+    const out = { ...body };
+    delete out[field];
+    return out;
+  }
+  return body;
+}
+var init_normalize = __esm({
+  "src/kinds/normalize.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/adopt-keys.ts
+import { createHash } from "node:crypto";
+function nameSlug(text) {
+  return text.normalize("NFKD").replace(new RegExp("\\p{M}", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
+}
+function hostportKeys(body) {
+  return Array.isArray(body.hostports) ? body.hostports.filter((h) => typeof h === "string").map((h) => `hostport ${h}`) : [];
+}
+function describedKeys(body, name2) {
+  const description2 = str(body.description);
+  const keys = description2 ? [`description ${JSON.stringify(description2)}`] : [];
+  const nameKey = name2 ?? (description2 ? nameSlug(description2) : "");
+  if (nameKey !== "") keys.push(`name ${nameKey}`);
+  return keys;
+}
+function labelKeys(body) {
+  if (!isObj6(body.labels) || Object.keys(body.labels).length === 0) return [];
+  const sorted = Object.fromEntries(Object.entries(body.labels).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  return [`labels ${JSON.stringify(sorted)}`];
+}
+function pemKeys(label, pem) {
+  const text = str(pem);
+  return text ? [`${label} sha256:${createHash("sha256").update(text).digest("hex").slice(0, 16)}`] : [];
+}
+function fieldsKey(label, body, fields) {
+  const values = fields.map((f) => body[f]);
+  if (!values.every((v) => typeof v === "string" && v !== "")) return [];
+  return [`${label} ${values.join(" ")}`];
+}
+var str;
+var init_adopt_keys = __esm({
+  "src/kinds/adopt-keys.ts"() {
+    "use strict";
+    init_normalize();
+    str = (v) => typeof v === "string" && v !== "" ? v : void 0;
+  }
+});
+
+// src/kinds/marker-kind.ts
+function markerKind(def) {
+  const normalize4 = def.normalize ?? ((body) => dropEmptyStrings(body));
+  const liveShape = def.liveShape ?? ((raw) => raw);
+  const fromLive2 = (raw) => normalize4(pickFields(liveShape(raw), def.fields));
+  const immutable = def.immutable ?? [];
+  const modules = def.modules ?? [];
+  const crud = crudHooks({
+    path: def.path,
+    listKey: def.listKey,
+    fromLive: fromLive2,
+    notPatchable: immutable,
+    modules,
+    ...def.clear ? { clear: def.clear } : {}
+  });
+  return {
+    kind: def.kind,
+    idPrefix: def.idPrefix,
+    identity: "marker",
+    refs: def.refs ?? [],
+    immutable,
+    secrets: def.secrets ?? [],
+    writeOnly: def.writeOnly ?? [],
+    modules,
+    toRequest: def.toRequest ?? ((spec) => ({ ...spec })),
+    fromLive: fromLive2,
+    normalizeDesired: normalize4,
+    ...def.adoptKeys ? { adoptKeys: def.adoptKeys } : {},
+    ...def.unique ? { unique: def.unique } : {},
+    ...crud,
+    ...modules.length > 0 ? moduleHooks((live) => `${def.path}/${live.id}`) : {}
+  };
+}
+var init_marker_kind = __esm({
+  "src/kinds/marker-kind.ts"() {
+    "use strict";
+    init_crud();
+    init_normalize();
+  }
+});
+
+// src/kinds/certificate-authority.ts
+var certificateAuthority;
+var init_certificate_authority = __esm({
+  "src/kinds/certificate-authority.ts"() {
+    "use strict";
+    init_adopt_keys();
+    init_marker_kind();
+    init_normalize();
+    certificateAuthority = markerKind({
+      kind: "CertificateAuthority",
+      idPrefix: "ca_",
+      path: "/certificate_authorities",
+      listKey: "certificate_authorities",
+      fields: ["description", "metadata", "ca_pem"],
+      normalize: pemNormalizer("ca_pem"),
+      immutable: ["ca_pem"],
+      // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
+      adoptKeys: (body) => pemKeys("ca_pem", body.ca_pem)
+    });
+  }
+});
+
 // src/kinds/event-sources.ts
 function typeSet(types) {
   const list = Array.isArray(types) ? types.filter((t) => typeof t === "string") : [];
   return [...new Set(list)].sort();
 }
 function typesOf(sources) {
-  return typeSet(Array.isArray(sources) ? sources.filter(isObj).map((s) => s.type ?? null) : []);
+  return typeSet(Array.isArray(sources) ? sources.filter(isObj6).map((s) => s.type ?? null) : []);
 }
 function normalize(body) {
   return { subscription_id: body.subscription_id ?? null, types: typeSet(body.types) };
@@ -31121,7 +33585,7 @@ var init_http_response_backend = __esm({
       // Header names lower-cased as the service returns them; no headers = `{}` = null; status 200 by default.
       normalize: (body) => {
         const out = dropEmptyStrings(body);
-        if (isObj(out.headers) && Object.keys(out.headers).length > 0) out.headers = lowerKeys(out.headers);
+        if (isObj6(out.headers) && Object.keys(out.headers).length > 0) out.headers = lowerKeys(out.headers);
         else delete out.headers;
         out.status_code ??= DEFAULT_STATUS_CODE;
         return out;
@@ -38472,12 +40936,12 @@ function minVersion(out, m) {
   return out;
 }
 function policyRule(r) {
-  if (!isObj(r)) return r;
+  if (!isObj6(r)) return r;
   const out = {};
   if (typeof r.name === "string" && r.name !== "") out.name = r.name;
   out.expressions = asList(r.expressions);
   out.actions = asList(r.actions).map((a) => {
-    if (!isObj(a)) return a;
+    if (!isObj6(a)) return a;
     const action = { type: a.type ?? null };
     if (a.config !== null && a.config !== void 0) action.config = a.config;
     return action;
@@ -38497,7 +40961,7 @@ function policyDocument(value) {
   }
 }
 function trafficPolicyText(m) {
-  return isObj(m) && m.value !== null && typeof m.value === "object" ? { ...m, value: JSON.stringify(m.value) } : m;
+  return isObj6(m) && m.value !== null && typeof m.value === "object" ? { ...m, value: JSON.stringify(m.value) } : m;
 }
 function withPolicyText(body) {
   return body[TRAFFIC_POLICY] === void 0 ? body : { ...body, [TRAFFIC_POLICY]: trafficPolicyText(body[TRAFFIC_POLICY]) ?? null };
@@ -38515,7 +40979,7 @@ function normalizeModules(body, normalizers) {
   const out = { ...body };
   for (const [field, norm] of Object.entries(normalizers)) {
     const m = out[field];
-    if (isObj(m)) out[field] = norm(m);
+    if (isObj6(m)) out[field] = norm(m);
     else delete out[field];
   }
   return out;
@@ -38550,7 +41014,7 @@ var init_edge_modules = __esm({
     });
     trafficPolicy = (m) => {
       const doc = policyDocument(m.value);
-      if (!isObj(doc)) return { enabled: enabled(m), value: doc };
+      if (!isObj6(doc)) return { enabled: enabled(m), value: doc };
       const value = {};
       for (const [phase, rules] of Object.entries(doc)) if (rules !== null && rules !== void 0) value[phase] = rules;
       return { enabled: enabled(m), value };
@@ -38650,7 +41114,7 @@ var init_https_edge = __esm({
 async function fetchRoutes(ctx2) {
   const edges = await ctx2.listOnce(EDGES_PATH, HTTPS_EDGES_LIST_KEY);
   return edges.flatMap(
-    (edge) => (Array.isArray(edge.routes) ? edge.routes : []).filter(isObj).map((r) => ({ ...r, edge_id: r.edge_id ?? edge.id }))
+    (edge) => (Array.isArray(edge.routes) ? edge.routes : []).filter(isObj6).map((r) => ({ ...r, edge_id: r.edge_id ?? edge.id }))
   );
 }
 var EDGES_PATH, MODULES, MODULE_NAMES, FIELDS, IMMUTABLE, normalize2, fromLive, routesPath, itemPath, crudOpts, httpsEdgeRoute;
@@ -38790,7 +41254,7 @@ var init_route_response_headers = __esm({
       naturalKey,
       async fetch(ctx2) {
         const routes = await fetchRoutes(ctx2);
-        return routes.filter((r) => isObj(r[FIELD])).map((r) => {
+        return routes.filter((r) => isObj6(r[FIELD])).map((r) => {
           const raw = { ...r[FIELD], edge_id: r.edge_id ?? null, route_id: r.id ?? null };
           return { id: naturalKey(raw), raw };
         });
@@ -38884,7 +41348,7 @@ var init_tunnel_group_backend = __esm({
       // No labels and `labels: {}` select the same (no) tunnels.
       normalize: (body) => {
         const out = dropEmptyStrings(body);
-        if (!isObj(out.labels)) out.labels = {};
+        if (!isObj6(out.labels)) out.labels = {};
         return out;
       },
       adoptKeys: (body, name2) => [...labelKeys(body), ...describedKeys(body, name2)],
@@ -38930,2472 +41394,6 @@ var init_kinds = __esm({
       eventSources
     ];
     BY_NAME = new Map(KINDS.map((k) => [k.kind, k]));
-  }
-});
-
-// src/render/redact.ts
-function secretValues(desired, secretFieldsOf) {
-  const values = [];
-  for (const resource of desired.resources) {
-    for (const field of secretFieldsOf(resource.kind)) {
-      const value = resource.spec[field];
-      if (typeof value === "string") values.push(value);
-    }
-  }
-  return values;
-}
-function redactedWhole(secret2) {
-  return secret2.trim().length >= MIN_WHOLE;
-}
-function fragmentsOf(secret2) {
-  const fragments = /* @__PURE__ */ new Set();
-  for (const whole of [secret2, secret2.trim()]) if (whole.length >= MIN_WHOLE) fragments.add(whole);
-  for (const raw of secret2.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line.length >= MIN_LINE && !/^-----(BEGIN|END) /.test(line)) fragments.add(line);
-  }
-  for (const fragment of [...fragments]) fragments.add(JSON.stringify(fragment).slice(1, -1));
-  return [...fragments];
-}
-function redactPrivateKeys(text) {
-  return text.includes("PRIVATE KEY-----") ? text.replace(PRIVATE_KEY_BLOCK, REDACTED) : text;
-}
-function createRedactor(secrets) {
-  const fragments = [...new Set(secrets.flatMap(fragmentsOf))].sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text;
-    for (const fragment of fragments) if (out.includes(fragment)) out = out.split(fragment).join(REDACTED);
-    return redactPrivateKeys(out);
-  };
-}
-var REDACTED, MIN_WHOLE, MIN_LINE, NL, BEGIN_KEY, END_KEY, PEM_LINE, PRIVATE_KEY_BLOCK;
-var init_redact = __esm({
-  "src/render/redact.ts"() {
-    "use strict";
-    REDACTED = "(sensitive)";
-    MIN_WHOLE = 8;
-    MIN_LINE = 16;
-    NL = String.raw`(?:\r?\n|\\r?\\n)`;
-    BEGIN_KEY = String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`;
-    END_KEY = String.raw`-----END [A-Z0-9 ]*PRIVATE KEY-----`;
-    PEM_LINE = String.raw`${NL}[ \t]*(?:[A-Za-z-]+: [^\n\\]*|[A-Za-z0-9+/=]+)`;
-    PRIVATE_KEY_BLOCK = new RegExp(String.raw`${BEGIN_KEY}(?:[\s\S]*?${END_KEY}|[ \t]*[A-Za-z0-9+/=]*(?:${PEM_LINE})*)`, "g");
-  }
-});
-
-// src/cli/context.ts
-function apiKeysIn(env, argv) {
-  const keys = env.EDGEOPS_API_KEY ? [env.EDGEOPS_API_KEY] : [];
-  argv.forEach((arg, i) => {
-    if (arg === "--api-key" && argv[i + 1] !== void 0) keys.push(argv[i + 1]);
-    else if (arg.startsWith("--api-key=")) keys.push(arg.slice("--api-key=".length));
-  });
-  return keys;
-}
-function createContext(proc = process) {
-  const apiKeys = apiKeysIn(proc.env, proc.argv.slice(2));
-  const ctx2 = {
-    env: proc.env,
-    stdin: proc.stdin,
-    stdout: proc.stdout,
-    stderr: proc.stderr,
-    // From the start, before any manifest is read: API keys and any PEM private key block (render/redact.ts).
-    redact: createRedactor(apiKeys),
-    out: (text) => void proc.stdout.write(ctx2.redact(text)),
-    err: (text) => void proc.stderr.write(ctx2.redact(text))
-  };
-  apiKeysOf.set(ctx2, apiKeys);
-  return ctx2;
-}
-function learnSecrets(ctx2, desired) {
-  const apiKeys = apiKeysOf.get(ctx2) ?? apiKeysIn(ctx2.env, []);
-  ctx2.redact = createRedactor([...secretValues(desired, (kind) => kindByName(kind)?.secrets ?? []), ...apiKeys]);
-}
-var apiKeysOf;
-var init_context = __esm({
-  "src/cli/context.ts"() {
-    "use strict";
-    init_kinds();
-    init_redact();
-    apiKeysOf = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/version.ts
-import { readFileSync } from "node:fs";
-function edgeopsVersion() {
-  if (true) return "0.2.0";
-  cached ??= JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
-  return cached;
-}
-var cached;
-var init_version = __esm({
-  "src/version.ts"() {
-    "use strict";
-  }
-});
-
-// node_modules/fast-json-patch/commonjs/helpers.js
-var require_helpers = __commonJS({
-  "node_modules/fast-json-patch/commonjs/helpers.js"(exports) {
-    var __extends = exports && exports.__extends || /* @__PURE__ */ (function() {
-      var extendStatics = function(d, b) {
-        extendStatics = Object.setPrototypeOf || { __proto__: [] } instanceof Array && function(d2, b2) {
-          d2.__proto__ = b2;
-        } || function(d2, b2) {
-          for (var p in b2) if (b2.hasOwnProperty(p)) d2[p] = b2[p];
-        };
-        return extendStatics(d, b);
-      };
-      return function(d, b) {
-        extendStatics(d, b);
-        function __() {
-          this.constructor = d;
-        }
-        d.prototype = b === null ? Object.create(b) : (__.prototype = b.prototype, new __());
-      };
-    })();
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var _hasOwnProperty = Object.prototype.hasOwnProperty;
-    function hasOwnProperty(obj, key) {
-      return _hasOwnProperty.call(obj, key);
-    }
-    exports.hasOwnProperty = hasOwnProperty;
-    function _objectKeys(obj) {
-      if (Array.isArray(obj)) {
-        var keys_1 = new Array(obj.length);
-        for (var k = 0; k < keys_1.length; k++) {
-          keys_1[k] = "" + k;
-        }
-        return keys_1;
-      }
-      if (Object.keys) {
-        return Object.keys(obj);
-      }
-      var keys = [];
-      for (var i in obj) {
-        if (hasOwnProperty(obj, i)) {
-          keys.push(i);
-        }
-      }
-      return keys;
-    }
-    exports._objectKeys = _objectKeys;
-    function _deepClone(obj) {
-      switch (typeof obj) {
-        case "object":
-          return JSON.parse(JSON.stringify(obj));
-        //Faster than ES5 clone - http://jsperf.com/deep-cloning-of-objects/5
-        case "undefined":
-          return null;
-        //this is how JSON.stringify behaves for array items
-        default:
-          return obj;
-      }
-    }
-    exports._deepClone = _deepClone;
-    function isInteger(str2) {
-      var i = 0;
-      var len = str2.length;
-      var charCode;
-      while (i < len) {
-        charCode = str2.charCodeAt(i);
-        if (charCode >= 48 && charCode <= 57) {
-          i++;
-          continue;
-        }
-        return false;
-      }
-      return true;
-    }
-    exports.isInteger = isInteger;
-    function escapePathComponent(path) {
-      if (path.indexOf("/") === -1 && path.indexOf("~") === -1)
-        return path;
-      return path.replace(/~/g, "~0").replace(/\//g, "~1");
-    }
-    exports.escapePathComponent = escapePathComponent;
-    function unescapePathComponent(path) {
-      return path.replace(/~1/g, "/").replace(/~0/g, "~");
-    }
-    exports.unescapePathComponent = unescapePathComponent;
-    function _getPathRecursive(root, obj) {
-      var found;
-      for (var key in root) {
-        if (hasOwnProperty(root, key)) {
-          if (root[key] === obj) {
-            return escapePathComponent(key) + "/";
-          } else if (typeof root[key] === "object") {
-            found = _getPathRecursive(root[key], obj);
-            if (found != "") {
-              return escapePathComponent(key) + "/" + found;
-            }
-          }
-        }
-      }
-      return "";
-    }
-    exports._getPathRecursive = _getPathRecursive;
-    function getPath(root, obj) {
-      if (root === obj) {
-        return "/";
-      }
-      var path = _getPathRecursive(root, obj);
-      if (path === "") {
-        throw new Error("Object not found in root");
-      }
-      return "/" + path;
-    }
-    exports.getPath = getPath;
-    function hasUndefined(obj) {
-      if (obj === void 0) {
-        return true;
-      }
-      if (obj) {
-        if (Array.isArray(obj)) {
-          for (var i_1 = 0, len = obj.length; i_1 < len; i_1++) {
-            if (hasUndefined(obj[i_1])) {
-              return true;
-            }
-          }
-        } else if (typeof obj === "object") {
-          var objKeys = _objectKeys(obj);
-          var objKeysLength = objKeys.length;
-          for (var i = 0; i < objKeysLength; i++) {
-            if (hasUndefined(obj[objKeys[i]])) {
-              return true;
-            }
-          }
-        }
-      }
-      return false;
-    }
-    exports.hasUndefined = hasUndefined;
-    function patchErrorMessageFormatter(message, args) {
-      var messageParts = [message];
-      for (var key in args) {
-        var value = typeof args[key] === "object" ? JSON.stringify(args[key], null, 2) : args[key];
-        if (typeof value !== "undefined") {
-          messageParts.push(key + ": " + value);
-        }
-      }
-      return messageParts.join("\n");
-    }
-    var PatchError = (
-      /** @class */
-      (function(_super) {
-        __extends(PatchError2, _super);
-        function PatchError2(message, name2, index, operation, tree) {
-          var _newTarget = this.constructor;
-          var _this = _super.call(this, patchErrorMessageFormatter(message, { name: name2, index, operation, tree })) || this;
-          _this.name = name2;
-          _this.index = index;
-          _this.operation = operation;
-          _this.tree = tree;
-          Object.setPrototypeOf(_this, _newTarget.prototype);
-          _this.message = patchErrorMessageFormatter(message, { name: name2, index, operation, tree });
-          return _this;
-        }
-        return PatchError2;
-      })(Error)
-    );
-    exports.PatchError = PatchError;
-  }
-});
-
-// node_modules/fast-json-patch/commonjs/core.js
-var require_core = __commonJS({
-  "node_modules/fast-json-patch/commonjs/core.js"(exports) {
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var helpers_js_1 = require_helpers();
-    exports.JsonPatchError = helpers_js_1.PatchError;
-    exports.deepClone = helpers_js_1._deepClone;
-    var objOps = {
-      add: function(obj, key, document) {
-        obj[key] = this.value;
-        return { newDocument: document };
-      },
-      remove: function(obj, key, document) {
-        var removed = obj[key];
-        delete obj[key];
-        return { newDocument: document, removed };
-      },
-      replace: function(obj, key, document) {
-        var removed = obj[key];
-        obj[key] = this.value;
-        return { newDocument: document, removed };
-      },
-      move: function(obj, key, document) {
-        var removed = getValueByPointer(document, this.path);
-        if (removed) {
-          removed = helpers_js_1._deepClone(removed);
-        }
-        var originalValue = applyOperation(document, { op: "remove", path: this.from }).removed;
-        applyOperation(document, { op: "add", path: this.path, value: originalValue });
-        return { newDocument: document, removed };
-      },
-      copy: function(obj, key, document) {
-        var valueToCopy = getValueByPointer(document, this.from);
-        applyOperation(document, { op: "add", path: this.path, value: helpers_js_1._deepClone(valueToCopy) });
-        return { newDocument: document };
-      },
-      test: function(obj, key, document) {
-        return { newDocument: document, test: _areEquals(obj[key], this.value) };
-      },
-      _get: function(obj, key, document) {
-        this.value = obj[key];
-        return { newDocument: document };
-      }
-    };
-    var arrOps = {
-      add: function(arr, i, document) {
-        if (helpers_js_1.isInteger(i)) {
-          arr.splice(i, 0, this.value);
-        } else {
-          arr[i] = this.value;
-        }
-        return { newDocument: document, index: i };
-      },
-      remove: function(arr, i, document) {
-        var removedList = arr.splice(i, 1);
-        return { newDocument: document, removed: removedList[0] };
-      },
-      replace: function(arr, i, document) {
-        var removed = arr[i];
-        arr[i] = this.value;
-        return { newDocument: document, removed };
-      },
-      move: objOps.move,
-      copy: objOps.copy,
-      test: objOps.test,
-      _get: objOps._get
-    };
-    function getValueByPointer(document, pointer) {
-      if (pointer == "") {
-        return document;
-      }
-      var getOriginalDestination = { op: "_get", path: pointer };
-      applyOperation(document, getOriginalDestination);
-      return getOriginalDestination.value;
-    }
-    exports.getValueByPointer = getValueByPointer;
-    function applyOperation(document, operation, validateOperation, mutateDocument, banPrototypeModifications, index) {
-      if (validateOperation === void 0) {
-        validateOperation = false;
-      }
-      if (mutateDocument === void 0) {
-        mutateDocument = true;
-      }
-      if (banPrototypeModifications === void 0) {
-        banPrototypeModifications = true;
-      }
-      if (index === void 0) {
-        index = 0;
-      }
-      if (validateOperation) {
-        if (typeof validateOperation == "function") {
-          validateOperation(operation, 0, document, operation.path);
-        } else {
-          validator(operation, 0);
-        }
-      }
-      if (operation.path === "") {
-        var returnValue = { newDocument: document };
-        if (operation.op === "add") {
-          returnValue.newDocument = operation.value;
-          return returnValue;
-        } else if (operation.op === "replace") {
-          returnValue.newDocument = operation.value;
-          returnValue.removed = document;
-          return returnValue;
-        } else if (operation.op === "move" || operation.op === "copy") {
-          returnValue.newDocument = getValueByPointer(document, operation.from);
-          if (operation.op === "move") {
-            returnValue.removed = document;
-          }
-          return returnValue;
-        } else if (operation.op === "test") {
-          returnValue.test = _areEquals(document, operation.value);
-          if (returnValue.test === false) {
-            throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
-          }
-          returnValue.newDocument = document;
-          return returnValue;
-        } else if (operation.op === "remove") {
-          returnValue.removed = document;
-          returnValue.newDocument = null;
-          return returnValue;
-        } else if (operation.op === "_get") {
-          operation.value = document;
-          return returnValue;
-        } else {
-          if (validateOperation) {
-            throw new exports.JsonPatchError("Operation `op` property is not one of operations defined in RFC-6902", "OPERATION_OP_INVALID", index, operation, document);
-          } else {
-            return returnValue;
-          }
-        }
-      } else {
-        if (!mutateDocument) {
-          document = helpers_js_1._deepClone(document);
-        }
-        var path = operation.path || "";
-        var keys = path.split("/");
-        var obj = document;
-        var t = 1;
-        var len = keys.length;
-        var existingPathFragment = void 0;
-        var key = void 0;
-        var validateFunction = void 0;
-        if (typeof validateOperation == "function") {
-          validateFunction = validateOperation;
-        } else {
-          validateFunction = validator;
-        }
-        while (true) {
-          key = keys[t];
-          if (key && key.indexOf("~") != -1) {
-            key = helpers_js_1.unescapePathComponent(key);
-          }
-          if (banPrototypeModifications && (key == "__proto__" || key == "prototype" && t > 0 && keys[t - 1] == "constructor")) {
-            throw new TypeError("JSON-Patch: modifying `__proto__` or `constructor/prototype` prop is banned for security reasons, if this was on purpose, please set `banPrototypeModifications` flag false and pass it to this function. More info in fast-json-patch README");
-          }
-          if (validateOperation) {
-            if (existingPathFragment === void 0) {
-              if (obj[key] === void 0) {
-                existingPathFragment = keys.slice(0, t).join("/");
-              } else if (t == len - 1) {
-                existingPathFragment = operation.path;
-              }
-              if (existingPathFragment !== void 0) {
-                validateFunction(operation, 0, document, existingPathFragment);
-              }
-            }
-          }
-          t++;
-          if (Array.isArray(obj)) {
-            if (key === "-") {
-              key = obj.length;
-            } else {
-              if (validateOperation && !helpers_js_1.isInteger(key)) {
-                throw new exports.JsonPatchError("Expected an unsigned base-10 integer value, making the new referenced value the array element with the zero-based index", "OPERATION_PATH_ILLEGAL_ARRAY_INDEX", index, operation, document);
-              } else if (helpers_js_1.isInteger(key)) {
-                key = ~~key;
-              }
-            }
-            if (t >= len) {
-              if (validateOperation && operation.op === "add" && key > obj.length) {
-                throw new exports.JsonPatchError("The specified index MUST NOT be greater than the number of elements in the array", "OPERATION_VALUE_OUT_OF_BOUNDS", index, operation, document);
-              }
-              var returnValue = arrOps[operation.op].call(operation, obj, key, document);
-              if (returnValue.test === false) {
-                throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
-              }
-              return returnValue;
-            }
-          } else {
-            if (t >= len) {
-              var returnValue = objOps[operation.op].call(operation, obj, key, document);
-              if (returnValue.test === false) {
-                throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
-              }
-              return returnValue;
-            }
-          }
-          obj = obj[key];
-          if (validateOperation && t < len && (!obj || typeof obj !== "object")) {
-            throw new exports.JsonPatchError("Cannot perform operation at the desired path", "OPERATION_PATH_UNRESOLVABLE", index, operation, document);
-          }
-        }
-      }
-    }
-    exports.applyOperation = applyOperation;
-    function applyPatch(document, patch, validateOperation, mutateDocument, banPrototypeModifications) {
-      if (mutateDocument === void 0) {
-        mutateDocument = true;
-      }
-      if (banPrototypeModifications === void 0) {
-        banPrototypeModifications = true;
-      }
-      if (validateOperation) {
-        if (!Array.isArray(patch)) {
-          throw new exports.JsonPatchError("Patch sequence must be an array", "SEQUENCE_NOT_AN_ARRAY");
-        }
-      }
-      if (!mutateDocument) {
-        document = helpers_js_1._deepClone(document);
-      }
-      var results = new Array(patch.length);
-      for (var i = 0, length_1 = patch.length; i < length_1; i++) {
-        results[i] = applyOperation(document, patch[i], validateOperation, true, banPrototypeModifications, i);
-        document = results[i].newDocument;
-      }
-      results.newDocument = document;
-      return results;
-    }
-    exports.applyPatch = applyPatch;
-    function applyReducer(document, operation, index) {
-      var operationResult = applyOperation(document, operation);
-      if (operationResult.test === false) {
-        throw new exports.JsonPatchError("Test operation failed", "TEST_OPERATION_FAILED", index, operation, document);
-      }
-      return operationResult.newDocument;
-    }
-    exports.applyReducer = applyReducer;
-    function validator(operation, index, document, existingPathFragment) {
-      if (typeof operation !== "object" || operation === null || Array.isArray(operation)) {
-        throw new exports.JsonPatchError("Operation is not an object", "OPERATION_NOT_AN_OBJECT", index, operation, document);
-      } else if (!objOps[operation.op]) {
-        throw new exports.JsonPatchError("Operation `op` property is not one of operations defined in RFC-6902", "OPERATION_OP_INVALID", index, operation, document);
-      } else if (typeof operation.path !== "string") {
-        throw new exports.JsonPatchError("Operation `path` property is not a string", "OPERATION_PATH_INVALID", index, operation, document);
-      } else if (operation.path.indexOf("/") !== 0 && operation.path.length > 0) {
-        throw new exports.JsonPatchError('Operation `path` property must start with "/"', "OPERATION_PATH_INVALID", index, operation, document);
-      } else if ((operation.op === "move" || operation.op === "copy") && typeof operation.from !== "string") {
-        throw new exports.JsonPatchError("Operation `from` property is not present (applicable in `move` and `copy` operations)", "OPERATION_FROM_REQUIRED", index, operation, document);
-      } else if ((operation.op === "add" || operation.op === "replace" || operation.op === "test") && operation.value === void 0) {
-        throw new exports.JsonPatchError("Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)", "OPERATION_VALUE_REQUIRED", index, operation, document);
-      } else if ((operation.op === "add" || operation.op === "replace" || operation.op === "test") && helpers_js_1.hasUndefined(operation.value)) {
-        throw new exports.JsonPatchError("Operation `value` property is not present (applicable in `add`, `replace` and `test` operations)", "OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED", index, operation, document);
-      } else if (document) {
-        if (operation.op == "add") {
-          var pathLen = operation.path.split("/").length;
-          var existingPathLen = existingPathFragment.split("/").length;
-          if (pathLen !== existingPathLen + 1 && pathLen !== existingPathLen) {
-            throw new exports.JsonPatchError("Cannot perform an `add` operation at the desired path", "OPERATION_PATH_CANNOT_ADD", index, operation, document);
-          }
-        } else if (operation.op === "replace" || operation.op === "remove" || operation.op === "_get") {
-          if (operation.path !== existingPathFragment) {
-            throw new exports.JsonPatchError("Cannot perform the operation at a path that does not exist", "OPERATION_PATH_UNRESOLVABLE", index, operation, document);
-          }
-        } else if (operation.op === "move" || operation.op === "copy") {
-          var existingValue = { op: "_get", path: operation.from, value: void 0 };
-          var error = validate([existingValue], document);
-          if (error && error.name === "OPERATION_PATH_UNRESOLVABLE") {
-            throw new exports.JsonPatchError("Cannot perform the operation from a path that does not exist", "OPERATION_FROM_UNRESOLVABLE", index, operation, document);
-          }
-        }
-      }
-    }
-    exports.validator = validator;
-    function validate(sequence, document, externalValidator) {
-      try {
-        if (!Array.isArray(sequence)) {
-          throw new exports.JsonPatchError("Patch sequence must be an array", "SEQUENCE_NOT_AN_ARRAY");
-        }
-        if (document) {
-          applyPatch(helpers_js_1._deepClone(document), helpers_js_1._deepClone(sequence), externalValidator || true);
-        } else {
-          externalValidator = externalValidator || validator;
-          for (var i = 0; i < sequence.length; i++) {
-            externalValidator(sequence[i], i, document, void 0);
-          }
-        }
-      } catch (e) {
-        if (e instanceof exports.JsonPatchError) {
-          return e;
-        } else {
-          throw e;
-        }
-      }
-    }
-    exports.validate = validate;
-    function _areEquals(a, b) {
-      if (a === b)
-        return true;
-      if (a && b && typeof a == "object" && typeof b == "object") {
-        var arrA = Array.isArray(a), arrB = Array.isArray(b), i, length, key;
-        if (arrA && arrB) {
-          length = a.length;
-          if (length != b.length)
-            return false;
-          for (i = length; i-- !== 0; )
-            if (!_areEquals(a[i], b[i]))
-              return false;
-          return true;
-        }
-        if (arrA != arrB)
-          return false;
-        var keys = Object.keys(a);
-        length = keys.length;
-        if (length !== Object.keys(b).length)
-          return false;
-        for (i = length; i-- !== 0; )
-          if (!b.hasOwnProperty(keys[i]))
-            return false;
-        for (i = length; i-- !== 0; ) {
-          key = keys[i];
-          if (!_areEquals(a[key], b[key]))
-            return false;
-        }
-        return true;
-      }
-      return a !== a && b !== b;
-    }
-    exports._areEquals = _areEquals;
-  }
-});
-
-// node_modules/fast-json-patch/commonjs/duplex.js
-var require_duplex = __commonJS({
-  "node_modules/fast-json-patch/commonjs/duplex.js"(exports) {
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var helpers_js_1 = require_helpers();
-    var core_js_1 = require_core();
-    var beforeDict = /* @__PURE__ */ new WeakMap();
-    var Mirror = (
-      /** @class */
-      /* @__PURE__ */ (function() {
-        function Mirror2(obj) {
-          this.observers = /* @__PURE__ */ new Map();
-          this.obj = obj;
-        }
-        return Mirror2;
-      })()
-    );
-    var ObserverInfo = (
-      /** @class */
-      /* @__PURE__ */ (function() {
-        function ObserverInfo2(callback, observer) {
-          this.callback = callback;
-          this.observer = observer;
-        }
-        return ObserverInfo2;
-      })()
-    );
-    function getMirror(obj) {
-      return beforeDict.get(obj);
-    }
-    function getObserverFromMirror(mirror, callback) {
-      return mirror.observers.get(callback);
-    }
-    function removeObserverFromMirror(mirror, observer) {
-      mirror.observers.delete(observer.callback);
-    }
-    function unobserve(root, observer) {
-      observer.unobserve();
-    }
-    exports.unobserve = unobserve;
-    function observe(obj, callback) {
-      var patches = [];
-      var observer;
-      var mirror = getMirror(obj);
-      if (!mirror) {
-        mirror = new Mirror(obj);
-        beforeDict.set(obj, mirror);
-      } else {
-        var observerInfo = getObserverFromMirror(mirror, callback);
-        observer = observerInfo && observerInfo.observer;
-      }
-      if (observer) {
-        return observer;
-      }
-      observer = {};
-      mirror.value = helpers_js_1._deepClone(obj);
-      if (callback) {
-        observer.callback = callback;
-        observer.next = null;
-        var dirtyCheck = function() {
-          generate(observer);
-        };
-        var fastCheck = function() {
-          clearTimeout(observer.next);
-          observer.next = setTimeout(dirtyCheck);
-        };
-        if (typeof window !== "undefined") {
-          window.addEventListener("mouseup", fastCheck);
-          window.addEventListener("keyup", fastCheck);
-          window.addEventListener("mousedown", fastCheck);
-          window.addEventListener("keydown", fastCheck);
-          window.addEventListener("change", fastCheck);
-        }
-      }
-      observer.patches = patches;
-      observer.object = obj;
-      observer.unobserve = function() {
-        generate(observer);
-        clearTimeout(observer.next);
-        removeObserverFromMirror(mirror, observer);
-        if (typeof window !== "undefined") {
-          window.removeEventListener("mouseup", fastCheck);
-          window.removeEventListener("keyup", fastCheck);
-          window.removeEventListener("mousedown", fastCheck);
-          window.removeEventListener("keydown", fastCheck);
-          window.removeEventListener("change", fastCheck);
-        }
-      };
-      mirror.observers.set(callback, new ObserverInfo(callback, observer));
-      return observer;
-    }
-    exports.observe = observe;
-    function generate(observer, invertible) {
-      if (invertible === void 0) {
-        invertible = false;
-      }
-      var mirror = beforeDict.get(observer.object);
-      _generate(mirror.value, observer.object, observer.patches, "", invertible);
-      if (observer.patches.length) {
-        core_js_1.applyPatch(mirror.value, observer.patches);
-      }
-      var temp = observer.patches;
-      if (temp.length > 0) {
-        observer.patches = [];
-        if (observer.callback) {
-          observer.callback(temp);
-        }
-      }
-      return temp;
-    }
-    exports.generate = generate;
-    function _generate(mirror, obj, patches, path, invertible) {
-      if (obj === mirror) {
-        return;
-      }
-      if (typeof obj.toJSON === "function") {
-        obj = obj.toJSON();
-      }
-      var newKeys = helpers_js_1._objectKeys(obj);
-      var oldKeys = helpers_js_1._objectKeys(mirror);
-      var changed = false;
-      var deleted = false;
-      for (var t = oldKeys.length - 1; t >= 0; t--) {
-        var key = oldKeys[t];
-        var oldVal = mirror[key];
-        if (helpers_js_1.hasOwnProperty(obj, key) && !(obj[key] === void 0 && oldVal !== void 0 && Array.isArray(obj) === false)) {
-          var newVal = obj[key];
-          if (typeof oldVal == "object" && oldVal != null && typeof newVal == "object" && newVal != null && Array.isArray(oldVal) === Array.isArray(newVal)) {
-            _generate(oldVal, newVal, patches, path + "/" + helpers_js_1.escapePathComponent(key), invertible);
-          } else {
-            if (oldVal !== newVal) {
-              changed = true;
-              if (invertible) {
-                patches.push({ op: "test", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(oldVal) });
-              }
-              patches.push({ op: "replace", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(newVal) });
-            }
-          }
-        } else if (Array.isArray(mirror) === Array.isArray(obj)) {
-          if (invertible) {
-            patches.push({ op: "test", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(oldVal) });
-          }
-          patches.push({ op: "remove", path: path + "/" + helpers_js_1.escapePathComponent(key) });
-          deleted = true;
-        } else {
-          if (invertible) {
-            patches.push({ op: "test", path, value: mirror });
-          }
-          patches.push({ op: "replace", path, value: obj });
-          changed = true;
-        }
-      }
-      if (!deleted && newKeys.length == oldKeys.length) {
-        return;
-      }
-      for (var t = 0; t < newKeys.length; t++) {
-        var key = newKeys[t];
-        if (!helpers_js_1.hasOwnProperty(mirror, key) && obj[key] !== void 0) {
-          patches.push({ op: "add", path: path + "/" + helpers_js_1.escapePathComponent(key), value: helpers_js_1._deepClone(obj[key]) });
-        }
-      }
-    }
-    function compare(tree1, tree2, invertible) {
-      if (invertible === void 0) {
-        invertible = false;
-      }
-      var patches = [];
-      _generate(tree1, tree2, patches, "", invertible);
-      return patches;
-    }
-    exports.compare = compare;
-  }
-});
-
-// node_modules/fast-json-patch/index.js
-var require_fast_json_patch = __commonJS({
-  "node_modules/fast-json-patch/index.js"(exports) {
-    var core = require_core();
-    Object.assign(exports, core);
-    var duplex = require_duplex();
-    Object.assign(exports, duplex);
-    var helpers = require_helpers();
-    exports.JsonPatchError = helpers.PatchError;
-    exports.deepClone = helpers._deepClone;
-    exports.escapePathComponent = helpers.escapePathComponent;
-    exports.unescapePathComponent = helpers.unescapePathComponent;
-  }
-});
-
-// src/engine/refs.ts
-function isPendingRef(value) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === "$ref" && typeof value.$ref === "string";
-}
-function substituteWalk(v, resolve6) {
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) {
-    let out2;
-    for (let i = 0; i < v.length; i++) {
-      const e = substituteWalk(v[i], resolve6);
-      if (e !== v[i] && !out2) out2 = v.slice(0, i);
-      out2?.push(e);
-    }
-    return out2 ?? v;
-  }
-  if (isPendingRef(v)) return resolve6(v.$ref) ?? v;
-  let out;
-  for (const k in v) {
-    const e = substituteWalk(v[k], resolve6);
-    if (e !== v[k] && !out) out = { ...v };
-    if (out) out[k] = e;
-  }
-  return out ?? v;
-}
-function substituteRefs(value, resolve6) {
-  return substituteWalk(value, resolve6);
-}
-function collectRefs(v, found) {
-  if (v === null || typeof v !== "object") return;
-  if (Array.isArray(v)) {
-    for (const e of v) collectRefs(e, found);
-  } else if (isPendingRef(v)) {
-    if (!found.includes(v.$ref)) found.push(v.$ref);
-  } else {
-    for (const k in v) collectRefs(v[k], found);
-  }
-}
-function pendingTargets(value) {
-  const found = [];
-  collectRefs(value, found);
-  return found.length > 1 ? found.sort() : found;
-}
-function hasPendingRef(value) {
-  if (value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) {
-    for (const e of value) if (hasPendingRef(e)) return true;
-    return false;
-  }
-  if (isPendingRef(value)) return true;
-  for (const k in value) if (hasPendingRef(value[k])) return true;
-  return false;
-}
-function pointerSegments(pointer) {
-  let segments2 = segmentCache.get(pointer);
-  if (!segments2) {
-    segments2 = pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-    if (segmentCache.size < 1e4) segmentCache.set(pointer, segments2);
-  }
-  return segments2;
-}
-function escapeSegment(segment) {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-function valueAt(root, segments2) {
-  let cur = root;
-  for (const seg of segments2) {
-    if (cur === null || cur === void 0 || typeof cur !== "object") return void 0;
-    cur = Array.isArray(cur) ? cur[Number(seg)] : cur[seg];
-  }
-  return cur;
-}
-function refValues(body, ref2) {
-  const segments2 = pointerSegments(ref2.pointer);
-  const many = segments2[segments2.length - 1] === "*";
-  const at2 = valueAt(body, many ? segments2.slice(0, -1) : segments2);
-  if (at2 === void 0 || at2 === null) return [];
-  if (many) return Array.isArray(at2) ? at2.filter((v) => v !== null) : [];
-  return [at2];
-}
-var segmentCache;
-var init_refs = __esm({
-  "src/engine/refs.ts"() {
-    "use strict";
-    segmentCache = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/engine/ownership.ts
-function isObj3(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value));
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObj3(value)) {
-    const out = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
-    return out;
-  }
-  return value;
-}
-function parseMetadata(value) {
-  let parsed = value;
-  if (typeof value === "string") {
-    if (value.trim() === "") return {};
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  if (!isObj3(parsed)) return {};
-  const { [MARKER_KEY]: rawMarker, ...user } = parsed;
-  const marker = isObj3(rawMarker) && typeof rawMarker.stack === "string" && typeof rawMarker.name === "string" ? { stack: rawMarker.stack, name: rawMarker.name } : void 0;
-  return marker ? { marker, user } : { user: parsed };
-}
-function serializeMetadata(user, marker) {
-  return canonicalJson({ ...user ?? {}, [MARKER_KEY]: { stack: marker.stack, name: marker.name } });
-}
-function metadataBytes(user, marker) {
-  if (!user || Object.keys(user).length === 0) {
-    return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker.stack)) + Buffer.byteLength(JSON.stringify(marker.name));
-  }
-  return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker.stack, name: marker.name } }), "utf8");
-}
-function liveMetadata(item) {
-  let parsed = parsedRaw.get(item.raw);
-  if (!parsed) parsedRaw.set(item.raw, parsed = parseMetadata(item.raw.metadata));
-  return parsed;
-}
-function markerOf(kind, item) {
-  const { marker } = liveMetadata(item);
-  if (!marker || !marker.name.startsWith(`${kind.kind}/`)) return void 0;
-  return marker;
-}
-function indexManaged(kinds, live, stack) {
-  const byAddress2 = /* @__PURE__ */ new Map();
-  const managedIds = /* @__PURE__ */ new Set();
-  for (const kind of kinds) {
-    if (kind.identity !== "marker") continue;
-    for (const item of live.get(kind.kind) ?? []) {
-      const marker = markerOf(kind, item);
-      if (!marker || marker.stack !== stack) continue;
-      const list = byAddress2.get(marker.name);
-      if (list) list.push(item);
-      else byAddress2.set(marker.name, [item]);
-      managedIds.add(item.id);
-    }
-  }
-  for (const list of byAddress2.values()) list.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  return { byAddress: byAddress2, managedIds };
-}
-function naturalParentId(kind, liveBody2) {
-  const first = kind.refs[0];
-  if (!first) return void 0;
-  const value = refValues(liveBody2, first)[0];
-  return typeof value === "string" ? value : void 0;
-}
-var MARKER_KEY, METADATA_LIMIT, BARE_MARKER_BYTES, parsedRaw;
-var init_ownership = __esm({
-  "src/engine/ownership.ts"() {
-    "use strict";
-    init_refs();
-    MARKER_KEY = "edgeops";
-    METADATA_LIMIT = 4096;
-    BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: "", name: "" } }).length - 4;
-    parsedRaw = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/engine/diff.ts
-function isObj4(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function desiredBody(kind, spec, resolve6) {
-  const resolved = substituteRefs(spec, resolve6);
-  if (kind.identity !== "marker") return kind.normalizeDesired(kind.toRequest(resolved));
-  const { metadata: metadata2, ...rest } = resolved;
-  const body = kind.normalizeDesired(kind.toRequest(rest));
-  delete body.metadata;
-  if (isObj4(metadata2) && Object.keys(metadata2).length > 0) body.metadata = metadata2;
-  return body;
-}
-function liveBody(kind, item) {
-  let body = liveBodies.get(item.raw);
-  if (!body) liveBodies.set(item.raw, body = computeLiveBody(kind, item));
-  return body;
-}
-function computeLiveBody(kind, item) {
-  const body = kind.fromLive(item.raw);
-  if (kind.identity !== "marker") return body;
-  const fromKind = body.metadata;
-  delete body.metadata;
-  const { user } = fromKind === void 0 || fromKind === item.raw.metadata ? liveMetadata(item) : parseMetadata(fromKind);
-  if (user && Object.keys(user).length > 0) body.metadata = user;
-  return body;
-}
-function comparable(kind, body) {
-  if (kind.writeOnly.length === 0) return body;
-  const out = { ...body };
-  for (const field of kind.writeOnly) delete out[field];
-  return out;
-}
-function jsonEqual(a, b) {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const k of keys) if (!hasOwn.call(b, k) || !jsonEqual(a[k], b[k])) return false;
-  return true;
-}
-function isScalarArray(v) {
-  return Array.isArray(v) && v.every((e) => e === null || typeof e !== "object" || isPendingRef(e));
-}
-function fieldChanges(kind, from, to) {
-  if (jsonEqual(from, to)) return [];
-  const byPath = /* @__PURE__ */ new Map();
-  for (const op of import_fast_json_patch.default.compare(from, to)) {
-    const segments2 = pointerSegments(op.path);
-    let cut = segments2.length;
-    for (let i = 1; i < segments2.length; i++) {
-      const prefix = segments2.slice(0, i);
-      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
-        cut = i;
-        break;
-      }
-    }
-    const at2 = segments2.slice(0, cut);
-    const path = "/" + at2.map(escapeSegment).join("/");
-    if (byPath.has(path)) continue;
-    const old = valueAt(from, at2);
-    const neu = valueAt(to, at2);
-    const change = { path, kind: old === void 0 ? "add" : neu === void 0 ? "remove" : "replace" };
-    if (kind.secrets.includes(at2[0])) change.sensitive = true;
-    else {
-      if (old !== void 0) change.old = old;
-      if (neu !== void 0) change.new = neu;
-    }
-    if (neu !== void 0 && hasPendingRef(neu)) change.knownAfterApply = true;
-    byPath.set(path, change);
-  }
-  return [...byPath.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-}
-function createAction(t, desired) {
-  return {
-    id: `create:${t.address}`,
-    op: "create",
-    kind: t.kind.kind,
-    name: t.name,
-    address: t.address,
-    body: desired,
-    desired,
-    changes: fieldChanges(t.kind, {}, desired),
-    dependsOn: []
-  };
-}
-function deleteAction(t, live, idSuffix = "") {
-  const changes = fieldChanges(t.kind, comparable(t.kind, liveBody(t.kind, live)), {});
-  return { id: `delete:${t.address}${idSuffix}`, op: "delete", kind: t.kind.kind, name: t.name, address: t.address, liveId: live.id, changes, dependsOn: [] };
-}
-function changeActions(t, live, liveShape, desired) {
-  const { kind } = t;
-  const before = comparable(kind, liveShape);
-  const changes = fieldChanges(kind, before, comparable(kind, desired));
-  if (changes.length === 0) return [];
-  const base = { kind: kind.kind, name: t.name, address: t.address, liveId: live.id, desired, dependsOn: [] };
-  const immutable = [...new Set(changes.map(topField).filter((f) => kind.immutable.includes(f)))].sort();
-  if (immutable.length > 0) {
-    const reason3 = immutable.map((f) => `${f} cannot be updated`).join(", ");
-    return [{ ...base, id: `replace:${t.address}`, op: "replace", body: desired, changes, reason: reason3 }];
-  }
-  const actions = [];
-  const update = {};
-  const updateChanges = [];
-  const byField = /* @__PURE__ */ new Map();
-  for (const c of changes) byField.set(topField(c), [...byField.get(topField(c)) ?? [], c]);
-  for (const [field, fieldChangesOf] of [...byField].sort(([a], [b]) => a < b ? -1 : 1)) {
-    const want = desired[field];
-    const isModule = kind.modules.includes(field);
-    if (isModule && (want === void 0 || want === null) && kind.deleteModule) {
-      const removed = [{ path: `/${escapeSegment(field)}`, kind: "remove", old: before[field] }];
-      actions.push({ ...base, id: `module-delete:${t.address}:${field}`, op: "module-delete", module: field, changes: removed });
-    } else if (isModule && isObj4(want) && kind.putModule) {
-      actions.push({ ...base, id: `module-put:${t.address}:${field}`, op: "module-put", module: field, body: want, changes: fieldChangesOf });
-    } else {
-      update[field] = want === void 0 ? null : want;
-      updateChanges.push(...fieldChangesOf);
-    }
-  }
-  if (updateChanges.length > 0) actions.unshift({ ...base, id: `update:${t.address}`, op: "update", body: update, changes: updateChanges });
-  return actions;
-}
-var import_fast_json_patch, liveBodies, hasOwn, topField;
-var init_diff = __esm({
-  "src/engine/diff.ts"() {
-    "use strict";
-    import_fast_json_patch = __toESM(require_fast_json_patch(), 1);
-    init_ownership();
-    init_refs();
-    liveBodies = /* @__PURE__ */ new WeakMap();
-    hasOwn = Object.prototype.hasOwnProperty;
-    topField = (change) => pointerSegments(change.path)[0];
-  }
-});
-
-// src/engine/adopt.ts
-function realItem(item) {
-  return originals.get(item.raw) ?? item;
-}
-function kindsReferencedFirst(kinds) {
-  const byName = new Map(kinds.map((k) => [k.kind, k]));
-  const out = [];
-  const state = /* @__PURE__ */ new Map();
-  const visit = (k) => {
-    if (state.has(k.kind)) return;
-    state.set(k.kind, "visiting");
-    for (const target of k.refs.flatMap((r) => r.kinds)) {
-      const dep = byName.get(target);
-      if (dep) visit(dep);
-    }
-    state.set(k.kind, "done");
-    out.push(k);
-  };
-  for (const k of kinds) visit(k);
-  return out;
-}
-function isUnmarked(item) {
-  return liveMetadata(item).marker === void 0;
-}
-function itemsByKey(kind, items) {
-  const byKey = /* @__PURE__ */ new Map();
-  if (!kind.adoptKeys) return byKey;
-  for (const item of items) {
-    for (const key of new Set(kind.adoptKeys(liveBody(kind, item)))) {
-      const list = byKey.get(key);
-      if (list) list.push(item);
-      else byKey.set(key, [item]);
-    }
-  }
-  return byKey;
-}
-function adoptLive(kinds, desired, live, stack) {
-  const managed = indexManaged(kinds, live.byKind, stack);
-  const known = /* @__PURE__ */ new Map();
-  for (const [address2, copies] of managed.byAddress) known.set(address2, copies[0].id);
-  const byKind = new Map(kinds.map((k) => [k.kind, []]));
-  for (const r of desired.resources) byKind.get(r.kind)?.push(r);
-  const adoptions = [];
-  const warnings = [];
-  const swapped = /* @__PURE__ */ new Map();
-  for (const kind of kindsReferencedFirst(kinds)) {
-    if (kind.identity !== "marker" || !kind.adoptKeys) continue;
-    const docs = (byKind.get(kind.kind) ?? []).filter((r) => !managed.byAddress.has(r.address));
-    const unmarked = (live.byKind.get(kind.kind) ?? []).filter(isUnmarked);
-    if (docs.length === 0 || unmarked.length === 0) continue;
-    const byKey = itemsByKey(kind, unmarked);
-    const candidates = docs.map((resource) => {
-      const body = desiredBody(kind, resource.spec, (address2) => known.get(address2));
-      const matches = /* @__PURE__ */ new Map();
-      for (const key of kind.adoptKeys(body, resource.name)) {
-        for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });
-      }
-      return { resource, body, matches };
-    });
-    const claims = /* @__PURE__ */ new Map();
-    for (const c of candidates) for (const id of c.matches.keys()) claims.set(id, [...claims.get(id) ?? [], c.resource.address]);
-    const copies = /* @__PURE__ */ new Map();
-    for (const c of candidates.sort((a, b) => a.resource.address < b.resource.address ? -1 : 1)) {
-      const found = [...c.matches.values()];
-      if (found.length === 0) continue;
-      if (found.length > 1) {
-        warnings.push(`${c.resource.address} is not adopted: it matches ${found.length} unmanaged ${kind.kind} resources (${found.map((f) => `${f.item.id} by ${f.key}`).join(", ")}); make the manifest match one of them`);
-        continue;
-      }
-      const { item, key } = found[0];
-      const rivals = claims.get(item.id) ?? [];
-      if (rivals.length > 1) {
-        warnings.push(`${item.id} (${kind.kind}) is not adopted: ${rivals.join(", ")} all match it; make exactly one document match it`);
-        continue;
-      }
-      const marked = {
-        id: item.id,
-        raw: { ...item.raw, metadata: serializeMetadata(liveMetadata(item).user, { stack, name: c.resource.address }) }
-      };
-      originals.set(marked.raw, item);
-      copies.set(item.id, marked);
-      known.set(c.resource.address, item.id);
-      adoptions.push({ address: c.resource.address, kind: kind.kind, liveId: item.id, matchedBy: key, desired: c.body });
-    }
-    if (copies.size > 0) swapped.set(kind.kind, copies);
-  }
-  if (swapped.size === 0) return { live, adoptions, warnings };
-  const byKindLive = /* @__PURE__ */ new Map();
-  for (const [kind, items] of live.byKind) {
-    const copies = swapped.get(kind);
-    byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
-  }
-  return { live: { byKind: byKindLive }, adoptions, warnings };
-}
-var originals;
-var init_adopt = __esm({
-  "src/engine/adopt.ts"() {
-    "use strict";
-    init_diff();
-    init_ownership();
-    originals = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/engine/graph.ts
-function linkActions(actions, refsOf) {
-  const creator = /* @__PURE__ */ new Map();
-  for (const a of actions) if (a.op === "create" || a.op === "replace") creator.set(a.address, a.id);
-  const referrers = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    for (const ref2 of refsOf(a).liveRefs) {
-      for (const kind of ref2.kinds) {
-        const key = `${kind}\0${ref2.id}`;
-        const list = referrers.get(key);
-        if (list) list.push(a);
-        else referrers.set(key, [a]);
-      }
-    }
-  }
-  for (const a of actions) {
-    const deps = /* @__PURE__ */ new Set();
-    if (CREATES_FIRST.has(a.op)) {
-      for (const target of refsOf(a).pending) {
-        const id = creator.get(target);
-        if (!id) throw new EdgeopsError("E_PLAN", `${a.address} references ${target}, which is neither live nor created by this plan`);
-        deps.add(id);
-      }
-    }
-    if (a.op === "delete" || a.op === "replace") {
-      const before = /* @__PURE__ */ new Set();
-      for (const b of referrers.get(`${a.kind}\0${a.liveId}`) ?? []) {
-        if (b.address === a.address) continue;
-        before.add(b.op === "replace" ? oldPhaseId(b.id) : b.id);
-      }
-      if (a.op === "delete") for (const id of before) deps.add(id);
-      else a.deleteDependsOn = [...before].sort();
-    }
-    deps.delete(a.id);
-    a.dependsOn = [...deps].sort();
-  }
-  return actions;
-}
-function executionNodes(actions) {
-  const nodes = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    nodes.set(a.id, [...a.dependsOn]);
-    if (a.op === "replace") nodes.set(oldPhaseId(a.id), [a.id, ...a.deleteDependsOn ?? []]);
-  }
-  for (const [id, deps] of nodes) {
-    for (const dep of deps) if (!nodes.has(dep)) throw new EdgeopsError("E_PLAN", `action ${id} depends on unknown action ${dep}`);
-  }
-  return nodes;
-}
-function nodeLevels(nodes) {
-  const level = /* @__PURE__ */ new Map();
-  const state = /* @__PURE__ */ new Map();
-  const visit = (id, path) => {
-    const known = level.get(id);
-    if (known !== void 0) return known;
-    if (state.get(id) === "visiting") {
-      const cycle = [...path.slice(path.indexOf(id)), id];
-      throw new EdgeopsError("E_PLAN_CYCLE", `dependency cycle between actions: ${cycle.join(" -> ")}`);
-    }
-    state.set(id, "visiting");
-    path.push(id);
-    let l = 0;
-    for (const dep of nodes.get(id) ?? []) l = Math.max(l, visit(dep, path) + 1);
-    path.pop();
-    state.set(id, "done");
-    level.set(id, l);
-    return l;
-  };
-  for (const id of nodes.keys()) visit(id, []);
-  return level;
-}
-function reaches(from, to, byId) {
-  const seen = /* @__PURE__ */ new Set();
-  const stack = [from];
-  while (stack.length > 0) {
-    const id = stack.pop();
-    if (id === to) return true;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const isOld = id.endsWith(OLD_PHASE);
-    const a = byId.get(isOld ? id.slice(0, -OLD_PHASE.length) : id);
-    if (!a) continue;
-    if (isOld) stack.push(a.id, ...a.deleteDependsOn ?? []);
-    else stack.push(...a.dependsOn);
-  }
-  return false;
-}
-var OLD_PHASE, oldPhaseId, CREATES_FIRST;
-var init_graph = __esm({
-  "src/engine/graph.ts"() {
-    "use strict";
-    init_errors();
-    OLD_PHASE = "#old";
-    oldPhaseId = (actionId) => `${actionId}${OLD_PHASE}`;
-    CREATES_FIRST = /* @__PURE__ */ new Set(["create", "update", "module-put", "replace"]);
-  }
-});
-
-// src/engine/value-moves.ts
-function uniqueValues(kind, body) {
-  const out = /* @__PURE__ */ new Set();
-  if (!body || !kind.unique) return out;
-  for (const u of kind.unique) {
-    const list = body[u.field];
-    if (!Array.isArray(list)) continue;
-    for (const v of list) if (typeof v === "string") out.add(`${u.scope}\0${u.key(v)}`);
-  }
-  return out;
-}
-function valueMoves(kind, op, live, desired) {
-  if (!kind.unique || kind.unique.length === 0) return void 0;
-  if (op === "module-put" || op === "module-delete") return void 0;
-  const before = op === "create" ? NONE : uniqueValues(kind, live);
-  const after = op === "delete" ? NONE : uniqueValues(kind, desired);
-  const claims = op === "replace" ? after : new Set([...after].filter((v) => !before.has(v)));
-  const releases = op === "replace" ? before : new Set([...before].filter((v) => !after.has(v)));
-  if (claims.size === 0 && releases.size === 0) return void 0;
-  const moves = { claims, releases };
-  if (releases.size > 0 && live) moves.release = () => releaseBody(kind, live, releases);
-  return moves;
-}
-function releaseBody(kind, live, releases) {
-  const body = {};
-  const changes = [];
-  for (const u of kind.unique ?? []) {
-    const list = live[u.field];
-    if (!Array.isArray(list)) continue;
-    const kept = list.filter((v) => typeof v !== "string" || !releases.has(`${u.scope}\0${u.key(v)}`));
-    if (kept.length === list.length) continue;
-    body[u.field] = kept;
-    changes.push({ path: `/${u.field}`, kind: "replace", old: list, new: kept });
-  }
-  return { body, desired: { ...live, ...body }, changes };
-}
-function orderValueMoves(actions, movesOf2) {
-  const releasers = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    for (const v of movesOf2(a)?.releases ?? []) {
-      const list = releasers.get(v);
-      if (list) list.push(a);
-      else releasers.set(v, [a]);
-    }
-  }
-  if (releasers.size === 0) return [];
-  const byId = new Map(actions.map((a) => [a.id, a]));
-  const steps = /* @__PURE__ */ new Map();
-  const stepOf = (releaser) => {
-    let step = steps.get(releaser.id);
-    if (step) return step;
-    const { body, desired, changes } = movesOf2(releaser).release();
-    step = {
-      id: `release:${releaser.id.slice(releaser.id.indexOf(":") + 1)}`,
-      op: "update",
-      kind: releaser.kind,
-      name: releaser.name,
-      address: releaser.address,
-      liveId: releaser.liveId,
-      body,
-      desired,
-      changes,
-      releaseFor: [],
-      dependsOn: []
-    };
-    steps.set(releaser.id, step);
-    byId.set(step.id, step);
-    if (releaser.op === "replace") releaser.deleteDependsOn = [...releaser.deleteDependsOn ?? [], step.id].sort();
-    else releaser.dependsOn = [...releaser.dependsOn, step.id].sort();
-    return step;
-  };
-  const waitFor = (claimer, id) => {
-    if (!claimer.dependsOn.includes(id)) claimer.dependsOn = [...claimer.dependsOn, id].sort();
-  };
-  for (const claimer of actions) {
-    for (const v of [...movesOf2(claimer)?.claims ?? []].sort()) {
-      for (const releaser of releasers.get(v) ?? []) {
-        if (releaser === claimer && claimer.op !== "replace") continue;
-        const existing = steps.get(releaser.id);
-        if (existing) {
-          waitFor(claimer, existing.id);
-          addFor(existing, claimer.address);
-          continue;
-        }
-        const node = releaser.op === "replace" ? oldPhaseId(releaser.id) : releaser.id;
-        if (releaser !== claimer && !reaches(node, claimer.id, byId)) {
-          waitFor(claimer, node);
-          continue;
-        }
-        const step = stepOf(releaser);
-        waitFor(claimer, step.id);
-        addFor(step, claimer.address);
-      }
-    }
-  }
-  return [...steps.values()];
-}
-function addFor(step, address2) {
-  if (step.address !== address2 && !step.releaseFor.includes(address2)) step.releaseFor = [...step.releaseFor, address2].sort();
-}
-var NONE;
-var init_value_moves = __esm({
-  "src/engine/value-moves.ts"() {
-    "use strict";
-    init_graph();
-    NONE = /* @__PURE__ */ new Set();
-  }
-});
-
-// src/engine/ordering.ts
-function targetsIn(kind, body, onlyParents = false) {
-  const out = [];
-  if (!body) return out;
-  for (const ref2 of kind.refs) {
-    if (onlyParents && !kind.immutable.includes(pointerSegments(ref2.pointer)[0])) continue;
-    for (const v of refValues(body, ref2)) {
-      if (isPendingRef(v)) out.push({ address: v.$ref });
-      else if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
-    }
-  }
-  return out;
-}
-function written(a, body) {
-  if (!body) return void 0;
-  if (a.op === "module-put" || a.op === "module-delete") {
-    const m = a.module ?? "";
-    return a.op === "module-put" && body === a.body ? { [m]: body } : m in body ? { [m]: body[m] } : {};
-  }
-  if (a.op === "update") return Object.fromEntries(Object.keys(a.body ?? {}).filter((f) => f in body).map((f) => [f, body[f]]));
-  return body;
-}
-function refLinks(kind, a, live) {
-  const before = targetsIn(kind, a.op === "create" ? void 0 : written(a, live));
-  const after = a.op === "delete" || a.op === "module-delete" ? [] : targetsIn(kind, written(a, a.op === "module-put" ? a.body : a.op === "update" ? a.desired : a.body));
-  const had = new Set(before.map(keyOf));
-  const has = new Set(after.map(keyOf));
-  const parents = a.op === "delete" ? [] : targetsIn(kind, a.desired ?? a.body, true);
-  const liveParents = targetsIn(kind, live, true);
-  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
-}
-function orderForSafety(actions, linksOf, movesOf2, putFirst = () => false) {
-  const byLiveId = /* @__PURE__ */ new Map();
-  const byAddress2 = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    if (a.liveId !== void 0) byLiveId.set(`${a.kind}\0${a.liveId}`, a.address);
-    const list = byAddress2.get(a.address);
-    if (list) list.push(a);
-    else byAddress2.set(a.address, [a]);
-  }
-  const resolve6 = (t) => {
-    if (t.address !== void 0) return t.address;
-    for (const k of t.kinds ?? []) {
-      const found = byLiveId.get(`${k}\0${t.id}`);
-      if (found) return found;
-    }
-    return `#${t.id}`;
-  };
-  const addresses = (ts) => [...new Set(ts.map(resolve6))];
-  const parentsOf = /* @__PURE__ */ new Map();
-  const liveParentsOf = /* @__PURE__ */ new Map();
-  const partsOf = /* @__PURE__ */ new Map();
-  const droppers = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    const links = linksOf(a);
-    if (!links) continue;
-    const parents = addresses(links.parents);
-    const liveParents = addresses(links.liveParents);
-    parentsOf.set(a, parents);
-    liveParentsOf.set(a, liveParents);
-    for (const p of /* @__PURE__ */ new Set([...parents, ...liveParents])) partsOf.set(p, [...partsOf.get(p) ?? [], a]);
-    for (const d of addresses(links.drops)) droppers.set(d, [...droppers.get(d) ?? [], a]);
-  }
-  const byId = new Map(actions.map((a) => [a.id, a]));
-  const wait = (waiter, old, dep) => {
-    const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
-    const self = old ? oldPhaseId(waiter.id) : waiter.id;
-    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
-    if (old) waiter.deleteDependsOn = [...list, dep].sort();
-    else waiter.dependsOn = [...list, dep].sort();
-  };
-  const removes = (a) => a.op === "delete" || a.op === "replace";
-  for (const a of actions) {
-    const links = linksOf(a);
-    if (!links || a.op === "delete" || a.op === "module-delete") continue;
-    const own = parentsOf.get(a) ?? [];
-    for (const x of addresses(links.points)) {
-      if (x === a.address || own.includes(x)) continue;
-      for (const b of [...byAddress2.get(x) ?? [], ...partsOf.get(x) ?? []]) if (b.address !== a.address) wait(a, false, b.id);
-    }
-  }
-  for (const d of actions) {
-    if (!removes(d)) continue;
-    const old = d.op === "replace";
-    for (const x of liveParentsOf.get(d) ?? []) {
-      for (const r of droppers.get(x) ?? []) {
-        if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
-        wait(d, old, r.op === "replace" ? oldPhaseId(r.id) : r.id);
-      }
-      for (const c of partsOf.get(x) ?? []) {
-        if (c.address !== d.address && (c.op === "create" || c.op === "replace") && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
-      }
-    }
-  }
-  for (const a of actions) {
-    if (a.op !== "update") continue;
-    const moves = movesOf2(a);
-    if (!moves) continue;
-    for (const m of byAddress2.get(a.address) ?? []) {
-      if (m.op === "module-put" && moves.claims.size > 0) wait(a, false, m.id);
-      if (m.op === "module-delete" && moves.releases.size > 0) wait(m, false, a.id);
-    }
-  }
-  for (const m of actions) {
-    if (m.op !== "module-put") continue;
-    for (const d of byAddress2.get(m.address) ?? []) if (d.op === "module-delete") wait(m, false, d.id);
-    if (!putFirst(m)) continue;
-    for (const p of byAddress2.get(m.address) ?? []) if (p.op === "module-put" && p !== m) wait(p, false, m.id);
-  }
-}
-var keyOf;
-var init_ordering = __esm({
-  "src/engine/ordering.ts"() {
-    "use strict";
-    init_graph();
-    init_refs();
-    keyOf = (t) => t.address !== void 0 ? `@${t.address}` : `#${t.id}`;
-  }
-});
-
-// src/engine/resource-actions.ts
-function liveRefsOf(kind, body) {
-  const out = [];
-  for (const ref2 of kind.refs) for (const v of refValues(body, ref2)) if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
-  return out;
-}
-function topological(resources) {
-  const byAddress2 = new Map(resources.map((r) => [r.address, r]));
-  const out = [];
-  const state = /* @__PURE__ */ new Map();
-  const visit = (r) => {
-    if (state.has(r.address)) return;
-    state.set(r.address, "visiting");
-    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
-      const target = byAddress2.get(dep);
-      if (target) visit(target);
-    }
-    state.set(r.address, "done");
-    out.push(r);
-  };
-  for (const r of [...resources].sort((a, b) => a.address < b.address ? -1 : 1)) visit(r);
-  return out;
-}
-function closestCopy(kind, copies, desired) {
-  const cost = (item) => {
-    const changes = fieldChanges(kind, comparable(kind, liveBody(kind, item)), comparable(kind, desired));
-    const replace = changes.some((c) => kind.immutable.includes(pointerSegments(c.path)[0]));
-    return (replace ? 1e6 : 0) + changes.length;
-  };
-  let best = copies[0];
-  let bestCost = cost(best);
-  for (const item of copies.slice(1)) {
-    const c = cost(item);
-    if (c < bestCost) [best, bestCost] = [item, c];
-  }
-  return best;
-}
-function movesOf(kind, op, live, desired) {
-  return valueMoves(kind, op, live, desired);
-}
-function metadataIssue(r, stack) {
-  const meta = r.spec.metadata;
-  const user = meta !== null && typeof meta === "object" && !Array.isArray(meta) ? meta : void 0;
-  const bytes = metadataBytes(user, { stack, name: r.address });
-  if (bytes <= METADATA_LIMIT) return void 0;
-  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
-}
-function prepareLive(kind, items, stack) {
-  if (kind.identity !== "marker") return;
-  for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
-}
-function prepareDesired(kinds, desired, stack) {
-  const prepare = preparer(kinds, stack);
-  return topological(desired.resources).map(prepare);
-}
-async function prepareDesiredInSlices(kinds, desired, stack) {
-  const prepare = preparer(kinds, stack);
-  const out = [];
-  const ordered = topological(desired.resources);
-  for (let at2 = 0; at2 < ordered.length; at2 += SLICE) {
-    await new Promise((resolve6) => setImmediate(resolve6));
-    for (const r of ordered.slice(at2, at2 + SLICE)) out.push(prepare(r));
-  }
-  return out;
-}
-function preparer(kinds, stack) {
-  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
-  return (r) => {
-    const kind = kindByName2.get(r.kind);
-    if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
-    const issue = kind.identity === "marker" ? metadataIssue(r, stack) : void 0;
-    const body = hasPendingRef(r.spec) ? void 0 : desiredBody(kind, r.spec, () => void 0);
-    return { resource: r, kind, ...issue ? { issue } : {}, ...body ? { body } : {} };
-  };
-}
-function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
-  const out = { actions: [], refs: /* @__PURE__ */ new Map(), warnings: [], issues: [] };
-  const add = (list, info) => {
-    for (const a of list) {
-      out.actions.push(a);
-      out.refs.set(a.id, info);
-    }
-  };
-  const liveOf = (kind) => live.byKind.get(kind.kind) ?? [];
-  const managed = indexManaged(kinds, live.byKind, stack);
-  const byKey = /* @__PURE__ */ new Map();
-  const naturalItem = (kind, key) => {
-    let index = byKey.get(kind.kind);
-    if (!index) byKey.set(kind.kind, index = new Map(liveOf(kind).map((i) => [i.id, i])));
-    return index.get(key);
-  };
-  const known = /* @__PURE__ */ new Map();
-  const claimed = /* @__PURE__ */ new Map();
-  const kept = /* @__PURE__ */ new Map();
-  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
-    if (issue) out.issues.push(issue);
-    if (!kind) continue;
-    const body = readyBody ?? desiredBody(kind, r.spec, (address2) => known.get(address2));
-    let item;
-    let movedFrom2;
-    if (kind.identity === "marker") {
-      let copies = managed.byAddress.get(r.address) ?? [];
-      for (const old of copies.length === 0 ? r.movedFrom ?? [] : []) {
-        const found = managed.byAddress.get(old) ?? [];
-        if (found.length === 0) continue;
-        copies = found;
-        movedFrom2 = old;
-        break;
-      }
-      item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
-      if (item) kept.set(movedFrom2 ?? r.address, item);
-      if (copies.length > 1) {
-        const extra = copies.filter((c) => c !== item).map((c) => c.id);
-        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item.id}, deleting ${extra.join(", ")}`);
-      }
-    } else if (!hasPendingRef(body) && kind.naturalKey) {
-      const key = kind.naturalKey(body);
-      const owners = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
-      claimed.set(kind.kind, owners);
-      const other = owners.get(key);
-      if (other) out.issues.push({ pos: r.pos, address: r.address, message: `manages the same ${kind.kind} as ${other} (${key})` });
-      owners.set(key, r.address);
-      item = naturalItem(kind, key);
-    }
-    const target = { kind, name: r.name, address: r.address };
-    const pending = pendingTargets(body);
-    if (!item) {
-      const create = createAction(target, body);
-      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, void 0, body), links: refLinks(kind, create, void 0) });
-      continue;
-    }
-    const shape = liveBody(kind, item);
-    const liveRefs = liveRefsOf(kind, shape);
-    const planned2 = changeActions(target, item, shape, body);
-    if (movedFrom2) renamed(planned2, target, item, body, movedFrom2);
-    for (const a of planned2) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
-    if (!planned2.some((a) => a.op === "replace")) known.set(r.address, item.id);
-  }
-  addOrphans(kinds, managed, kept, claimed, liveOf, add);
-  return out;
-}
-function renamed(planned2, t, item, desired, movedFrom2) {
-  const main = planned2.find((a) => a.op === "update") ?? planned2.find((a) => a.op === "replace");
-  if (main) {
-    main.movedFrom = movedFrom2;
-    if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
-    return;
-  }
-  planned2.unshift({
-    id: `update:${t.address}`,
-    op: "update",
-    kind: t.kind.kind,
-    name: t.name,
-    address: t.address,
-    liveId: item.id,
-    body: { metadata: desired.metadata ?? {} },
-    desired,
-    changes: [],
-    movedFrom: movedFrom2,
-    dependsOn: []
-  });
-}
-function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
-  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
-  for (const [address2, copies] of [...managed.byAddress].sort(([a], [b]) => a < b ? -1 : 1)) {
-    const kind = kindByName2.get(address2.slice(0, address2.indexOf("/")));
-    const keep = kept.get(address2);
-    copies.forEach((item, at2) => {
-      if (item === keep) return;
-      const target = { kind, name: address2.slice(address2.indexOf("/") + 1), address: address2 };
-      const shape = liveBody(kind, item);
-      const del = deleteAction(target, item, at2 === 0 && !keep ? "" : `@${item.id}`);
-      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0), links: refLinks(kind, del, shape) });
-    });
-  }
-  for (const kind of kinds.filter((k) => k.identity === "natural")) {
-    const owned = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
-    for (const item of liveOf(kind)) {
-      if (owned.has(item.id)) continue;
-      const shape = kind.fromLive(item.raw);
-      const parent = naturalParentId(kind, shape);
-      if (parent === void 0 || !managed.managedIds.has(parent)) continue;
-      const del = deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item);
-      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), links: refLinks(kind, del, shape) });
-    }
-  }
-}
-var NO_REFS, SLICE;
-var init_resource_actions = __esm({
-  "src/engine/resource-actions.ts"() {
-    "use strict";
-    init_diff();
-    init_ownership();
-    init_refs();
-    init_ordering();
-    init_value_moves();
-    NO_REFS = { pending: [], liveRefs: [] };
-    SLICE = 200;
-  }
-});
-
-// src/engine/plan.ts
-function buildPlan(input) {
-  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
-  if (issues.length > 0) throw new ManifestError(issues);
-  linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
-  const kinds = new Map(input.kinds.map((k) => [k.kind, k]));
-  const putFirst = (a) => a.module !== void 0 && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
-  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
-  actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
-  const levels = nodeLevels(executionNodes(actions));
-  actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
-  const plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
-  warnings.push(...deleteStatus(plan, input.desired.config).exceeded);
-  return plan;
-}
-function summarize(actions) {
-  const seen = /* @__PURE__ */ new Set();
-  const summary = { create: 0, update: 0, replace: 0, delete: 0 };
-  for (const a of actions) {
-    if (a.releaseFor) continue;
-    const bucket = a.op === "module-put" || a.op === "module-delete" ? "update" : a.op;
-    const key = `${bucket}\0${a.address}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    summary[bucket]++;
-  }
-  return summary;
-}
-function deleteStatus(plan, config) {
-  const deletes = plan.actions.filter((a) => a.op === "delete");
-  const max = config.max_deletes ?? DEFAULT_MAX_DELETES;
-  const exceeded = [];
-  if (deletes.length > max) {
-    exceeded.push(`This plan deletes ${deletes.length} resources, more than max_deletes (${max}); apply refuses it without --allow-deletes.`);
-  }
-  for (const [kind, limit] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b]) => cmp(a, b))) {
-    const n = deletes.filter((a) => a.kind === kind).length;
-    if (n > limit) exceeded.push(`This plan deletes ${n} ${kind} resources, more than max_deletes_per_kind.${kind} (${limit}); apply refuses it without --allow-deletes.`);
-  }
-  return { deletes: deletes.length, max, exceeded };
-}
-var DEFAULT_MAX_DELETES, OP_RANK, cmp;
-var init_plan = __esm({
-  "src/engine/plan.ts"() {
-    "use strict";
-    init_errors();
-    init_graph();
-    init_resource_actions();
-    init_ordering();
-    init_value_moves();
-    DEFAULT_MAX_DELETES = 10;
-    OP_RANK = { delete: 0, replace: 1, create: 2, update: 3, "module-put": 4, "module-delete": 5 };
-    cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
-  }
-});
-
-// src/engine/adopt-plan.ts
-function finishAdoptions(plan, adoptions) {
-  for (const adoption of adoptions) {
-    const own = plan.actions.filter((a) => a.address === adoption.address);
-    const main = own.find((a) => a.op === "update") ?? own.find((a) => a.op === "replace");
-    if (main) {
-      main.adopt = adoption.matchedBy;
-      if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: main.desired?.metadata ?? {} };
-      continue;
-    }
-    const desired = own[0]?.desired ?? adoption.desired;
-    const [kind, ...rest] = adoption.address.split("/");
-    insertByLevel(plan, {
-      id: `update:${adoption.address}`,
-      op: "update",
-      kind,
-      name: rest.join("/"),
-      address: adoption.address,
-      liveId: adoption.liveId,
-      body: { metadata: desired.metadata ?? {} },
-      desired,
-      changes: [],
-      dependsOn: [],
-      adopt: adoption.matchedBy
-    });
-  }
-  plan.summary = summarize(plan.actions);
-  return plan;
-}
-function insertByLevel(plan, action) {
-  const levels = nodeLevels(executionNodes(plan.actions));
-  const at2 = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
-  if (at2 < 0) plan.actions.push(action);
-  else plan.actions.splice(at2, 0, action);
-}
-function collisionWarnings(kinds, plan, live, stack, adopt) {
-  const warnings = [];
-  const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
-  const indexes = /* @__PURE__ */ new Map();
-  for (const action of plan.actions) {
-    const kind = kindOf2.get(action.kind);
-    if (action.op !== "create" || !kind?.adoptKeys || kind.identity !== "marker" || !action.body) continue;
-    let index = indexes.get(kind.kind);
-    if (!index) {
-      const foreign = (live.byKind.get(kind.kind) ?? []).filter((item) => liveMetadata(item).marker?.stack !== stack);
-      indexes.set(kind.kind, index = itemsByKey(kind, foreign));
-    }
-    const seen = /* @__PURE__ */ new Set();
-    const claims = uniqueValues(kind, action.body);
-    for (const key of kind.adoptKeys(action.body, action.name)) {
-      for (const item of index.get(key) ?? []) {
-        if (seen.has(item.id)) continue;
-        seen.add(item.id);
-        if (isUnmarked(item)) {
-          if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
-        } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
-          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
-        }
-      }
-    }
-  }
-  return warnings;
-}
-function planWithAdoption(input) {
-  const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : void 0;
-  const live = outcome?.live ?? input.live;
-  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
-  if (outcome) finishAdoptions(plan, outcome.adoptions);
-  plan.warnings.push(...outcome?.warnings ?? [], ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
-  return { plan, live };
-}
-var sharesUnique;
-var init_adopt_plan = __esm({
-  "src/engine/adopt-plan.ts"() {
-    "use strict";
-    init_adopt();
-    init_graph();
-    init_ownership();
-    init_value_moves();
-    init_plan();
-    sharesUnique = (a, b) => [...a].some((v) => b.has(v));
-  }
-});
-
-// node_modules/yocto-queue/index.js
-var Node, Queue;
-var init_yocto_queue = __esm({
-  "node_modules/yocto-queue/index.js"() {
-    Node = class {
-      value;
-      next;
-      constructor(value) {
-        this.value = value;
-      }
-    };
-    Queue = class {
-      #head;
-      #tail;
-      #size;
-      constructor() {
-        this.clear();
-      }
-      enqueue(value) {
-        const node = new Node(value);
-        if (this.#head) {
-          this.#tail.next = node;
-          this.#tail = node;
-        } else {
-          this.#head = node;
-          this.#tail = node;
-        }
-        this.#size++;
-      }
-      dequeue() {
-        const current = this.#head;
-        if (!current) {
-          return;
-        }
-        this.#head = this.#head.next;
-        this.#size--;
-        if (!this.#head) {
-          this.#tail = void 0;
-        }
-        return current.value;
-      }
-      peek() {
-        if (!this.#head) {
-          return;
-        }
-        return this.#head.value;
-      }
-      clear() {
-        this.#head = void 0;
-        this.#tail = void 0;
-        this.#size = 0;
-      }
-      get size() {
-        return this.#size;
-      }
-      *[Symbol.iterator]() {
-        let current = this.#head;
-        while (current) {
-          yield current.value;
-          current = current.next;
-        }
-      }
-      *drain() {
-        while (this.#head) {
-          yield this.dequeue();
-        }
-      }
-    };
-  }
-});
-
-// node_modules/p-limit/index.js
-function pLimit(concurrency) {
-  let rejectOnClear = false;
-  if (typeof concurrency === "object") {
-    ({ concurrency, rejectOnClear = false } = concurrency);
-  }
-  validateConcurrency(concurrency);
-  if (typeof rejectOnClear !== "boolean") {
-    throw new TypeError("Expected `rejectOnClear` to be a boolean");
-  }
-  const queue = new Queue();
-  let activeCount = 0;
-  const resumeNext = () => {
-    if (activeCount < concurrency && queue.size > 0) {
-      activeCount++;
-      queue.dequeue().run();
-    }
-  };
-  const next = () => {
-    activeCount--;
-    resumeNext();
-  };
-  const run = async (function_, resolve6, arguments_) => {
-    const result = (async () => function_(...arguments_))();
-    resolve6(result);
-    try {
-      await result;
-    } catch {
-    }
-    next();
-  };
-  const enqueue = (function_, resolve6, reject, arguments_) => {
-    const queueItem = { reject };
-    new Promise((internalResolve) => {
-      queueItem.run = internalResolve;
-      queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve6, arguments_));
-    if (activeCount < concurrency) {
-      resumeNext();
-    }
-  };
-  const generator = (function_, ...arguments_) => new Promise((resolve6, reject) => {
-    enqueue(function_, resolve6, reject, arguments_);
-  });
-  Object.defineProperties(generator, {
-    activeCount: {
-      get: () => activeCount
-    },
-    pendingCount: {
-      get: () => queue.size
-    },
-    clearQueue: {
-      value() {
-        if (!rejectOnClear) {
-          queue.clear();
-          return;
-        }
-        const abortError = AbortSignal.abort().reason;
-        while (queue.size > 0) {
-          queue.dequeue().reject(abortError);
-        }
-      }
-    },
-    concurrency: {
-      get: () => concurrency,
-      set(newConcurrency) {
-        validateConcurrency(newConcurrency);
-        concurrency = newConcurrency;
-        queueMicrotask(() => {
-          while (activeCount < concurrency && queue.size > 0) {
-            resumeNext();
-          }
-        });
-      }
-    },
-    map: {
-      async value(iterable, function_) {
-        const promises = [];
-        try {
-          Array.from(iterable, (value, index) => {
-            const promise = generator(function_, value, index);
-            promises.push(promise);
-            return promise;
-          });
-        } catch (error) {
-          for (const promise of promises) {
-            promise.catch(() => {
-            });
-          }
-          throw error;
-        }
-        return Promise.all(promises);
-      }
-    }
-  });
-  return generator;
-}
-function validateConcurrency(concurrency) {
-  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
-  }
-}
-var init_p_limit = __esm({
-  "node_modules/p-limit/index.js"() {
-    init_yocto_queue();
-  }
-});
-
-// src/lock/lock-record.ts
-function lockAddress(stack) {
-  return `${LOCK_PREFIX}${stack}`;
-}
-function lockBody(stack, info) {
-  return { description: `edgeops apply lock of stack ${stack}`.slice(0, 255), metadata: lockMetadata(stack, info) };
-}
-function lockMetadata(stack, info) {
-  const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
-  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
-  if (info.pid !== void 0) lock.pid = info.pid;
-  return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
-}
-function isObj5(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function markerOf2(raw) {
-  if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
-  let parsed;
-  try {
-    parsed = JSON.parse(raw.metadata);
-  } catch {
-    return void 0;
-  }
-  const marker = isObj5(parsed) ? parsed[MARKER_KEY] : void 0;
-  return isObj5(marker) && typeof marker.name === "string" && marker.name.startsWith(LOCK_PREFIX) ? marker : void 0;
-}
-function isLockRecord(raw) {
-  return markerOf2(raw) !== void 0;
-}
-function parseLockRecord(raw, stack) {
-  const marker = markerOf2(raw);
-  if (!marker || marker.stack !== stack || marker.name !== lockAddress(stack)) return void 0;
-  const lock = marker.lock;
-  if (!isObj5(lock)) return void 0;
-  const { holder, token, acquired, expires } = lock;
-  if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
-  const record = { id: String(raw.id), stack, holder, token, acquired, expires };
-  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
-  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
-  if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
-  return record;
-}
-function isExpired(record, now) {
-  const at2 = Date.parse(record.expires);
-  return !Number.isFinite(at2) || at2 <= now;
-}
-var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX, OPTIONAL_STRINGS;
-var init_lock_record = __esm({
-  "src/lock/lock-record.ts"() {
-    "use strict";
-    init_ownership();
-    LOCK_PATH = "/ip_policies";
-    LOCK_LIST_KEY = "ip_policies";
-    LOCK_PREFIX = "Lock/";
-    OPTIONAL_STRINGS = ["host", "pidns", "ci"];
-  }
-});
-
-// src/engine/live.ts
-function createFetchContext(api) {
-  const lists = /* @__PURE__ */ new Map();
-  return {
-    api,
-    listOnce(path, listKey, onPage) {
-      const key = `${path}\0${listKey}`;
-      let pending = lists.get(key);
-      if (!pending) {
-        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !isLockRecord(raw))));
-        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
-        lists.set(key, pending);
-      }
-      return pending;
-    }
-  };
-}
-async function fetchLive(kinds, api, prepare) {
-  const shared = createFetchContext(api);
-  const lists = await Promise.all(
-    kinds.map(async (kind) => {
-      const ctx2 = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
-      const items = await kind.fetch(ctx2);
-      prepare?.(kind, items);
-      return items;
-    })
-  );
-  const byKind = /* @__PURE__ */ new Map();
-  kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]));
-  return { byKind };
-}
-function liveIndex(live) {
-  const index = /* @__PURE__ */ new Map();
-  for (const [kind, items] of live.byKind) for (const item of items) index.set(`${kind}\0${item.id}`, item);
-  return (kind, id) => index.get(`${kind}\0${id}`);
-}
-var init_live = __esm({
-  "src/engine/live.ts"() {
-    "use strict";
-    init_crud();
-    init_lock_record();
-  }
-});
-
-// src/engine/landed.ts
-function isAmbiguous(err) {
-  return err instanceof ApiError && (err.status === 0 || err.status >= 500);
-}
-async function findLanded(t, api, body) {
-  const items = await t.kind.fetch(createFetchContext(api));
-  if (t.kind.identity === "natural") {
-    const key = t.kind.naturalKey?.(body);
-    return key === void 0 ? void 0 : items.find((item) => item.id === key);
-  }
-  return items.find((item) => {
-    if (t.existing?.has(item.id)) return false;
-    const marker = markerOf(t.kind, item);
-    return marker?.stack === t.stack && marker.name === t.address;
-  });
-}
-async function createChecked(t, api, body) {
-  const checkedApi = withPostRetry(api, async () => await findLanded(t, api, body) === void 0);
-  try {
-    return await t.kind.create(checkedApi, body);
-  } catch (err) {
-    if (!isAmbiguous(err)) throw err;
-    let found;
-    try {
-      found = await findLanded(t, api, body);
-    } catch {
-      throw err;
-    }
-    if (!found) throw err;
-    if (t.kind.identity === "natural") await t.kind.update(api, found, body, body);
-    return found;
-  }
-}
-var init_landed = __esm({
-  "src/engine/landed.ts"() {
-    "use strict";
-    init_http();
-    init_errors();
-    init_live();
-    init_ownership();
-  }
-});
-
-// src/engine/apply.ts
-function isObj6(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function errorOf(err) {
-  if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };
-  return { message: err instanceof Error ? err.message : String(err) };
-}
-async function applyPlan(plan, api, opts) {
-  const actions = new Map(plan.actions.map((a) => [a.id, a]));
-  const nodes = executionNodes(plan.actions);
-  const order = [...nodes.keys()];
-  const rank = new Map(order.map((id, i) => [id, i]));
-  const dependents = /* @__PURE__ */ new Map();
-  const waiting = /* @__PURE__ */ new Map();
-  for (const [id, deps] of nodes) {
-    waiting.set(id, deps.length);
-    for (const dep of deps) {
-      const list = dependents.get(dep);
-      if (list) list.push(id);
-      else dependents.set(dep, [id]);
-    }
-  }
-  const existing = /* @__PURE__ */ new Map();
-  for (const a of plan.actions) {
-    if (a.liveId === void 0) continue;
-    const ids2 = existing.get(a.address);
-    if (ids2) ids2.add(a.liveId);
-    else existing.set(a.address, /* @__PURE__ */ new Set([a.liveId]));
-  }
-  const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
-  const ids = /* @__PURE__ */ new Map();
-  const created = /* @__PURE__ */ new Map();
-  const state = /* @__PURE__ */ new Map();
-  const errors = /* @__PURE__ */ new Map();
-  const because = /* @__PURE__ */ new Map();
-  let interrupted = false;
-  const emit = (e) => {
-    try {
-      opts.onEvent?.(e);
-    } catch {
-    }
-  };
-  const kindOf2 = (a) => {
-    const kind = opts.kindOf(a.kind);
-    if (!kind) throw new EdgeopsError("E_APPLY", `unknown kind ${a.kind}`);
-    return kind;
-  };
-  const liveOf = (a) => opts.liveItem(a.kind, a.liveId ?? "") ?? { id: a.liveId ?? "", raw: {} };
-  const resolved = (a, body) => {
-    const out = { ...substituteRefs(body, (address2) => ids.get(address2)) };
-    const left = pendingTargets(out);
-    if (left.length > 0) throw new EdgeopsError("E_APPLY", `${a.address}: no id for ${left.join(", ")}`);
-    return out;
-  };
-  const sendable = (a, kind, body, withMetadata) => {
-    const out = resolved(a, body);
-    if (kind.identity === "marker" && withMetadata) {
-      out.metadata = serializeMetadata(isObj6(out.metadata) ? out.metadata : void 0, { stack: opts.stack, name: a.address });
-    }
-    return out;
-  };
-  async function run(nodeId) {
-    const old = nodeId.endsWith(OLD_PHASE);
-    const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId);
-    const kind = kindOf2(a);
-    if (old) return kind.delete(api, liveOf(a));
-    const desired = a.desired ?? a.body ?? {};
-    switch (a.op) {
-      case "create":
-      case "replace": {
-        const target = { kind, address: a.address, stack: opts.stack, existing: existing.get(a.address) };
-        const item = await createChecked(target, api, sendable(a, kind, a.body ?? {}, true));
-        if (a.op === "replace" && item.id === a.liveId) throw new EdgeopsError("E_APPLY", `${a.address}: the replacement has the old id ${item.id}`);
-        ids.set(a.address, item.id);
-        created.set(a.address, item);
-        return;
-      }
-      case "update":
-        return kind.update(api, liveOf(a), sendable(a, kind, a.body ?? {}, "metadata" in (a.body ?? {})), sendable(a, kind, desired, true));
-      case "module-put":
-        if (!kind.putModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
-        return kind.putModule(api, liveOf(a), a.module, resolved(a, a.body ?? {}));
-      case "module-delete":
-        if (!kind.deleteModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
-        return kind.deleteModule(api, liveOf(a), a.module);
-      case "delete":
-        return kind.delete(api, liveOf(a));
-    }
-  }
-  let settled = 0;
-  let allSettled;
-  const finished = new Promise((resolve6) => allSettled = resolve6);
-  const report2 = (id, s, cause) => {
-    const old = id.endsWith(OLD_PHASE);
-    const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id);
-    if (s === "done" && action.op === "replace" && !old) return;
-    if (old && s === "skipped" && state.get(action.id) !== "done") return;
-    if (s === "done") {
-      const made = action.op === "create" || action.op === "replace" ? created.get(action.address)?.id : void 0;
-      emit(made === void 0 ? { type: "done", action } : { type: "done", action, liveId: made });
-    } else if (s === "failed") emit({ type: "failed", action, error: errors.get(id) });
-    else emit({ type: "skipped", action, because: cause ?? INTERRUPTED });
-  };
-  const settle = (id, s, cause) => {
-    if (state.has(id)) return;
-    state.set(id, s);
-    if (s === "skipped" && cause) because.set(id, cause);
-    settled++;
-    report2(id, s, cause);
-    const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x) - rank.get(y));
-    for (const d of next) {
-      if (state.has(d)) continue;
-      if (s === "done") {
-        const left = waiting.get(d) - 1;
-        waiting.set(d, left);
-        if (left === 0) start(d);
-      } else {
-        settle(d, "skipped", s === "failed" ? id.replace(OLD_PHASE, "") : cause);
-      }
-    }
-    if (settled === nodes.size) allSettled();
-  };
-  const start = (id) => {
-    void limit(async () => {
-      if (opts.signal?.aborted) {
-        interrupted = true;
-        settle(id, "skipped", INTERRUPTED);
-        return;
-      }
-      if (!id.endsWith(OLD_PHASE)) emit({ type: "start", action: actions.get(id) });
-      try {
-        await run(id);
-        settle(id, "done");
-      } catch (err) {
-        errors.set(id, errorOf(err));
-        settle(id, "failed");
-      }
-    });
-  };
-  if (nodes.size === 0) allSettled();
-  for (const id of order) if (waiting.get(id) === 0) start(id);
-  await finished;
-  const results = plan.actions.map((a) => {
-    const phases = a.op === "replace" ? [a.id, `${a.id}${OLD_PHASE}`] : [a.id];
-    const failed = phases.find((p) => state.get(p) === "failed");
-    if (failed) return { actionId: a.id, status: "failed", error: errors.get(failed) };
-    const skipped = phases.find((p) => state.get(p) === "skipped");
-    if (skipped) {
-      const cause = because.get(skipped);
-      return cause && cause !== INTERRUPTED ? { actionId: a.id, status: "skipped", skippedBecause: cause } : { actionId: a.id, status: "skipped" };
-    }
-    return { actionId: a.id, status: "done" };
-  });
-  const ok = results.every((r) => r.status === "done");
-  return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
-}
-var INTERRUPTED;
-var init_apply = __esm({
-  "src/engine/apply.ts"() {
-    "use strict";
-    init_p_limit();
-    init_errors();
-    init_graph();
-    init_landed();
-    init_ownership();
-    init_refs();
-    INTERRUPTED = "interrupted";
-  }
-});
-
-// src/engine/plan-names.ts
-function strings(value, out) {
-  if (typeof value === "string") out.add(value);
-  else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
-}
-function markedName(item, stack) {
-  const marker = liveMetadata(item).marker;
-  if (!marker) return void 0;
-  return marker.stack === stack ? marker.name : `${marker.name} of stack "${marker.stack}"`;
-}
-function liveNames(live, kinds, stack) {
-  const marked = /* @__PURE__ */ new Map();
-  for (const kind of kinds) {
-    if (kind.identity !== "marker") continue;
-    for (const item of live.byKind.get(kind.kind) ?? []) {
-      const name2 = markedName(item, stack);
-      if (name2) marked.set(item.id, name2);
-    }
-  }
-  return marked;
-}
-function namePlan(plan, input) {
-  const marked = liveNames(input.live, input.kinds, plan.stack);
-  const kindOf2 = new Map(input.kinds.map((k) => [k.kind, k]));
-  const naturalItems = /* @__PURE__ */ new Map();
-  for (const kind of input.kinds) {
-    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
-  }
-  const sources = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
-  const shown = /* @__PURE__ */ new Set();
-  const actions = plan.actions.map((action) => {
-    for (const c of action.changes) {
-      strings(c.old, shown);
-      strings(c.new, shown);
-    }
-    if (action.liveId) shown.add(action.liveId);
-    const out = { ...action };
-    const source = sources.get(action.address);
-    if (source) out.source = source;
-    const kind = kindOf2.get(action.kind);
-    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
-    if (kind && item && !source) {
-      const parent = naturalParentId(kind, kind.fromLive(item.raw));
-      const parentName = parent === void 0 ? void 0 : marked.get(parent);
-      if (parentName) out.label = `${action.kind} of ${parentName}`;
-    }
-    return out;
-  });
-  const names = {};
-  for (const id of [...shown].sort()) {
-    const name2 = marked.get(id);
-    if (name2) names[id] = name2;
-  }
-  return { ...plan, actions, names };
-}
-var init_plan_names = __esm({
-  "src/engine/plan-names.ts"() {
-    "use strict";
-    init_ownership();
-  }
-});
-
-// src/engine/self-check.ts
-function completedAddresses(plan, result) {
-  const status = new Map(result.results.map((r) => [r.actionId, r.status]));
-  const done = new Set(plan.actions.map((a) => a.address));
-  for (const a of plan.actions) if (status.get(a.id) !== "done") done.delete(a.address);
-  return done;
-}
-function perpetualDiff(applied, result, replan) {
-  const touched = completedAddresses(applied, result);
-  const left = replan.actions.filter((a) => touched.has(a.address));
-  if (left.length === 0) return void 0;
-  const lines = left.map((a) => {
-    const fields = a.changes.map((c) => c.path).join(", ");
-    const what = a.op === "create" ? "not found after apply (is the ownership marker kept?)" : fields || "(no field changes)";
-    return `  ${a.address}: ${a.op}${a.module ? ` ${a.module}` : ""}: ${what}`;
-  });
-  return new PerpetualDiffError(
-    `edgeops bug: after apply, the plan still has ${left.length} action(s) for resources it just changed (a perpetual diff in edgeops' normalization; please report it):
-${lines.join("\n")}`
-  );
-}
-var init_self_check = __esm({
-  "src/engine/self-check.ts"() {
-    "use strict";
-    init_errors();
   }
 });
 
@@ -51946,6 +51944,19 @@ var init_pipeline = __esm({
   }
 });
 
+// src/cli/learn-secrets.ts
+function learnSecrets(ctx2, desired) {
+  ctx2.redact = createRedactor([...secretValues(desired, (kind) => kindByName(kind)?.secrets ?? []), ...runApiKeys(ctx2)]);
+}
+var init_learn_secrets = __esm({
+  "src/cli/learn-secrets.ts"() {
+    "use strict";
+    init_kinds();
+    init_redact();
+    init_context();
+  }
+});
+
 // src/cli/settings.ts
 function addSharedOptions(cmd) {
   return cmd.addOption(new Option("--api-url <url>", "service URL [env EDGEOPS_API_URL, edgeops.yaml api_url]")).addOption(new Option("--api-key <key>", "service API key [env EDGEOPS_API_KEY]")).addOption(new Option("--stack <name>", `stack whose resources this run manages [env EDGEOPS_STACK, edgeops.yaml stack, default "${DEFAULT_STACK}"]`)).addOption(new Option("--concurrency <n>", `actions run in parallel [env EDGEOPS_CONCURRENCY, edgeops.yaml concurrency, default ${DEFAULT_CONCURRENCY}]`)).addOption(new Option("--retry-budget <seconds>", `keep retrying this long while the service is unreachable (refused or reset connections, 502, 503), e.g. during a restart; 0 fails fast [env EDGEOPS_RETRY_BUDGET, edgeops.yaml retry_budget, default ${DEFAULT_RETRY_BUDGET}]`)).addOption(new Option("--timeout <seconds>", `seconds one request waits for the service's answer [env EDGEOPS_TIMEOUT, default ${DEFAULT_TIMEOUT_SECONDS}]`)).addOption(new Option("--local", "use the embedded service on .edgeops/local.db next to the manifests")).addOption(new Option("--no-color", "no colour in the output (also NO_COLOR)"));
@@ -52092,7 +52103,7 @@ var init_validate2 = __esm({
   "src/cli/commands/validate.ts"() {
     "use strict";
     init_pipeline();
-    init_context();
+    init_learn_secrets();
     init_settings();
   }
 });
@@ -53229,7 +53240,7 @@ var init_plan2 = __esm({
     init_plan_footer();
     init_text();
     init_connect();
-    init_context();
+    init_learn_secrets();
     init_json_error();
     init_saved_plans();
     init_settings();
@@ -54076,7 +54087,7 @@ var init_apply2 = __esm({
     init_stack_lock();
     init_confirm();
     init_connect();
-    init_context();
+    init_learn_secrets();
     init_interrupt();
     init_saved_plans();
     init_settings();
@@ -54446,7 +54457,7 @@ var init_drift2 = __esm({
     init_drift_markdown();
     init_drift_text();
     init_connect();
-    init_context();
+    init_learn_secrets();
     init_json_error();
     init_json();
     init_settings();
@@ -55277,12 +55288,6 @@ try {
 }
 /*! Bundled license information:
 
-undici/lib/web/fetch/body.js:
-  (*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> *)
-
-undici/lib/web/websocket/frame.js:
-  (*! ws. MIT License. Einar Otto Stangvik <einaros@gmail.com> *)
-
 fast-json-patch/commonjs/helpers.js:
   (*!
    * https://github.com/Starcounter-Jack/JSON-Patch
@@ -55296,4 +55301,10 @@ fast-json-patch/commonjs/duplex.js:
    * (c) 2017-2021 Joachim Wester
    * MIT license
    *)
+
+undici/lib/web/fetch/body.js:
+  (*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> *)
+
+undici/lib/web/websocket/frame.js:
+  (*! ws. MIT License. Einar Otto Stangvik <einaros@gmail.com> *)
 */

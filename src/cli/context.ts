@@ -1,8 +1,6 @@
 // What a command may touch of the process: streams, environment and the redactor every output goes through.
 // Commands never call process.exit; they return an exit code or throw (src/main.ts maps errors to codes).
-import type { DesiredState } from '../manifest/document.ts';
-import { kindByName } from '../kinds/index.ts';
-import { createRedactor, secretValues, type Redactor } from '../render/redact.ts';
+import { createRedactor, type Redactor } from '../render/redact.ts';
 
 export interface CliContext {
   env: NodeJS.ProcessEnv;
@@ -44,8 +42,7 @@ export function createContext(proc: NodeJS.Process = process): CliContext {
   return ctx;
 }
 
-/** From now on, every output of this run hides the desired state's secret values (and still its API keys). */
-export function learnSecrets(ctx: CliContext, desired: DesiredState): void {
-  const apiKeys = apiKeysOf.get(ctx) ?? apiKeysIn(ctx.env, []);
-  ctx.redact = createRedactor([...secretValues(desired, (kind) => kindByName(kind)?.secrets ?? []), ...apiKeys]);
+/** The API keys this run was started with (redacted from every output). */
+export function runApiKeys(ctx: CliContext): string[] {
+  return apiKeysOf.get(ctx) ?? apiKeysIn(ctx.env, []);
 }

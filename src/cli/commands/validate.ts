@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { loadDesired } from '../../pipeline.ts';
 import type { CliContext } from '../context.ts';
-import { learnSecrets } from '../context.ts';
+import { learnSecrets } from '../learn-secrets.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
 export function registerValidate(program: Command, ctx: CliContext, done: (code: number) => void): void {
