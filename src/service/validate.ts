@@ -3,8 +3,8 @@
 // parseBody/object() reject unknown fields and treat `null` like an absent field unless wrapped in nullable().
 // Maps keyed by the client (labels, headers) are built through a Map so that a key named "__proto__" is kept
 // as an own property, and no number that is not finite (JSON 1e999 parses to Infinity) is ever accepted.
-import { isIP } from 'node:net';
-import { ServiceError, type ErrorCode } from './errors.ts';
+import { cidrProblem } from '../contract/values.ts';
+import { ruleViolation, ServiceError, type ErrorCode } from './errors.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -153,52 +153,14 @@ export function parseBody<S extends Shape>(body: unknown, shape: S, opts: { requ
   return parseObject(body, '', shape, opts.required ?? []);
 }
 
-/** An IPv4/IPv6 address or CIDR range. A bare address means /32 or /128. Host bits beyond the mask are refused. */
+/** An IPv4/IPv6 address or CIDR range, by the contract's rule (a bare address means /32 or /128; no host bits, no zone). */
 export function cidr(): Validator<string> {
   return (value, path) => {
     if (typeof value !== 'string') throw wrongType(path, 'a string', value);
     const problem = cidrProblem(value);
-    if (problem) throw new ServiceError(problem.code, `${path}: ${problem.message}`);
+    if (problem) throw ruleViolation(problem, path);
     return value;
   };
-}
-
-export function cidrProblem(text: string): { code: ErrorCode; message: string } | undefined {
-  const invalid = { code: 'ERR_CIDR_INVALID' as const, message: `${JSON.stringify(clip(text))} is not an IP address or CIDR range` };
-  const parts = text.split('/');
-  if (parts.length > 2) return invalid;
-  const [addr, mask] = parts as [string, string | undefined];
-  const family = isIP(addr);
-  // Zone ids (fe80::1%eth0) are valid for isIP but meaningless in a policy.
-  if (family === 0 || addr.includes('%')) return invalid;
-  const bits = family === 4 ? 32 : 128;
-  if (mask === undefined) return undefined;
-  if (!/^(0|[1-9][0-9]{0,2})$/.test(mask) || Number(mask) > bits) return invalid;
-  const value = family === 4 ? ipv4Bits(addr) : ipv6Bits(addr);
-  const hostBits = BigInt(bits - Number(mask));
-  if (hostBits > 0n && (value & ((1n << hostBits) - 1n)) !== 0n) {
-    return { code: 'ERR_CIDR_HOST_BITS_SET', message: `${JSON.stringify(text)} has host bits set; use the network address of the range` };
-  }
-  return undefined;
-}
-
-function ipv4Bits(addr: string): bigint {
-  return addr.split('.').reduce((acc, octet) => (acc << 8n) | BigInt(Number(octet)), 0n);
-}
-
-function ipv6Bits(addr: string): bigint {
-  let text = addr;
-  // An embedded IPv4 tail (::ffff:1.2.3.4) becomes two hex groups.
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const n = ipv4Bits(v4[1]!);
-    text = text.slice(0, v4.index) + `${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
-  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
 }
 
 /** Keeps error messages short when a client sends a huge string. */

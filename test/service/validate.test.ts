@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/service/errors.ts';
 import { Router } from '../../src/service/router.ts';
-import { cidrProblem, headerMap, integer, list, nullable, object, parseBody, string, stringMap } from '../../src/service/validate.ts';
+import { cidrProblem } from '../../src/contract/values.ts';
+import { headerMap, integer, list, nullable, object, parseBody, string, stringMap } from '../../src/service/validate.ts';
 import { newId, nowTimestamp } from '../../src/service/ids.ts';
 
 function codeOf(fn: () => unknown): string | undefined {
