@@ -70,7 +70,7 @@ const SOURCES: Record<string, Schema> = {
     'Allows or denies one CIDR range in an IP policy.',
     {
       ...common,
-      cidr: { type: 'string', format: 'cidr', description: 'An IPv4 or IPv6 range in CIDR notation (10.0.0.0/8).' },
+      cidr: { type: 'string', format: 'cidr', description: 'An IPv4 or IPv6 range in CIDR notation (10.0.0.0/8), or an address (10.0.0.1 means 10.0.0.1/32).' },
       ip_policy_id: ref,
       action: { type: 'string', enum: ['allow', 'deny'] },
     },

@@ -1,6 +1,5 @@
 // JSON value types and the small helpers the service's handlers share. Request bodies are checked against
 // the contract's schemas (bodies.ts); the value rules live in src/contract.
-export { cidrProblem } from '../contract/values.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -1,7 +1,7 @@
 // Unit tests of the CIDR rule, ids and the router (plain values, no HTTP). Body checking: test/contract/body-check.test.ts.
 import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/service/router.ts';
-import { cidrProblem } from '../../src/service/validate.ts';
+import { cidrProblem } from '../../src/contract/values.ts';
 import { newId, nowTimestamp } from '../../src/service/ids.ts';
 
 describe('cidrProblem', () => {
