@@ -36,7 +36,7 @@ export const ERROR_CATALOG = {
   ERR_ID_MISMATCH: { status: 400, condition: 'the body "id" differs from the id in the path' },
   ERR_DESCRIPTION_TOO_LONG: { status: 400, condition: 'description over 255 bytes (UTF-8)' },
   ERR_METADATA_TOO_LONG: { status: 400, condition: 'metadata over 4096 bytes (UTF-8)' },
-  ERR_MAP_KEY_INVALID: { status: 400, condition: 'an empty key in a string map (labels, headers)' },
+  ERR_MAP_KEY_INVALID: { status: 400, condition: 'an empty key in a string map (labels)' },
 
   // --- referential integrity
   ERR_REFERENCE_NOT_FOUND: { status: 400, condition: 'a referenced id does not exist' },
@@ -65,7 +65,7 @@ export const ERROR_CATALOG = {
 
   // --- backends
   ERR_STATUS_CODE_INVALID: { status: 400, condition: 'status_code is not an integer from 100 to 599' },
-  ERR_HEADER_NAME_INVALID: { status: 400, condition: 'a header name is not an HTTP token' },
+  ERR_HEADER_NAME_INVALID: { status: 400, condition: 'a header name is not an HTTP token (an empty name included)' },
   ERR_HEADER_VALUE_INVALID: { status: 400, condition: 'a header value holds control characters' },
   ERR_HEADER_DUPLICATE: { status: 400, condition: 'two header names equal ignoring case' },
 

@@ -1,0 +1,46 @@
+// Event subscriptions, and their sources: an id-less sub-resource addressed by its type, kept inside the
+// subscription. This service serves no event destinations, so destination_ids takes only the empty list in
+// practice (every id is a reference error), but its shape is the public API's.
+import type { ContractKind } from '../kind.ts';
+import { description, metadata, object } from '../schema.ts';
+
+const eventType = {
+  type: 'string' as const, rule: 'event_type' as const,
+  description: 'An event type such as ip_policy_created.v0 (^[a-z_]+\\.v[0-9]+$, at most 128 characters).',
+};
+
+const fields = object({
+  description,
+  metadata,
+  sources: {
+    type: 'array',
+    items: object({ type: eventType }, ['type']),
+    distinct: { by: 'exact', property: 'type', code: 'ERR_EVENT_TYPE_DUPLICATE' },
+    description: 'The event types to subscribe to; replaced whole when sent.',
+  },
+  destination_ids: { type: 'array', items: { type: 'string' }, description: 'Ids of event destinations.' },
+});
+
+export const eventSubscription: ContractKind = {
+  kind: 'event_subscription',
+  prefix: 'esb',
+  label: 'event subscription',
+  path: '/event_subscriptions',
+  listKey: 'event_subscriptions',
+  notFound: 'ERR_EVENT_SUBSCRIPTION_NOT_FOUND',
+  create: fields,
+  update: fields,
+  immutable: [],
+  modules: [],
+  refs: [],
+  checks: [],
+  echoedIds: ['id'],
+  subresources: {
+    sources: {
+      path: '/event_subscriptions/:subscription_id/sources',
+      // The official client repeats the path's subscription_id (and, on PATCH, the type) in the body.
+      create: object({ type: eventType, subscription_id: { type: 'string' } }, ['type']),
+      update: object({ subscription_id: { type: 'string' }, type: { type: 'string' } }),
+    },
+  },
+};
