@@ -27,14 +27,17 @@ export function compileBody(schema: BodySchema): ValidateFunction {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `value` without the null fields of its fixed-shape objects (maps and free-form values keep theirs). */
+/**
+ * `value` without the null fields of its fixed-shape objects. Maps and free-form values keep theirs, and so does
+ * an unknown field: it is refused whatever its value.
+ */
 export function withoutNulls(value: unknown, schema: BodySchema): unknown {
   if (Array.isArray(value)) return schema.items ? value.map((v) => withoutNulls(v, schema.items!)) : value;
   if (!isObject(value) || !schema.properties) return value;
   const props = schema.properties;
   // fromEntries, not assignment: a key named "__proto__" stays an own field (and is refused as unknown).
   return Object.fromEntries(Object.entries(value)
-    .filter(([, v]) => v !== null)
+    .filter(([k, v]) => v !== null || !Object.hasOwn(props, k))
     .map(([k, v]) => [k, Object.hasOwn(props, k) ? withoutNulls(v, props[k]!) : v]));
 }
 
@@ -43,7 +46,7 @@ function fieldPath(base: string, pointer: string, root: unknown): string {
   let path = base;
   let value: unknown = root;
   for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = unescape(raw);
     if (Array.isArray(value)) {
       path = `${path}[${key}]`;
       value = value[Number(key)];
@@ -55,22 +58,36 @@ function fieldPath(base: string, pointer: string, root: unknown): string {
   return path;
 }
 
-/** Position of every value of `root` in document order, and the position after its last descendant. */
-function documentOrder(root: unknown): Map<string, { at: number; end: number }> {
-  const order = new Map<string, { at: number; end: number }>();
-  let n = 0;
-  const walk = (value: unknown, pointer: string): void => {
-    const entry = { at: n++, end: 0 };
-    order.set(pointer, entry);
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`));
-    else if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-    entry.end = n;
-  };
-  walk(root, '');
-  return order;
+const unescape = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+const escape = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Where `pointer` is in document order, as the index of each step among its siblings: comparing two of these
+ * orders values as the body lists them. Only the pointer's own path is walked, so a deeply nested body costs
+ * nothing here.
+ */
+function documentPosition(root: unknown, pointer: string): number[] {
+  const out: number[] = [];
+  let value = root;
+  for (const segment of pointer.split('/').slice(1).map(unescape)) {
+    if (Array.isArray(value)) {
+      out.push(Number(segment));
+      value = value[Number(segment)];
+    } else if (isObject(value)) {
+      out.push(Object.keys(value).indexOf(segment));
+      value = Object.hasOwn(value, segment) ? value[segment] : undefined;
+    } else break;
+  }
+  return out;
 }
 
-const KEYWORD_RANK: Record<string, number> = { refused: 0, type: 1, additionalProperties: 1, minLength: 2, minItems: 2 };
+function comparePositions(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+// At one place: a refused field, then its type, then its length, range or set, then the contract's rules.
+const KEYWORD_RANK: Record<string, number> = { refused: 0, type: 1, additionalProperties: 1, rule: 3, mapKeys: 3, distinct: 3 };
 
 function typeName(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
@@ -90,7 +107,7 @@ function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
   const code: ContractCode = parent.errorCode ?? 'ERR_FIELD_INVALID';
   switch (e.keyword) {
     case 'additionalProperties': {
-      const field = fieldPath(base, `${e.instancePath}/${String(e.params.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}`, root);
+      const field = fieldPath(base, `${e.instancePath}/${escape(String(e.params.additionalProperty))}`, root);
       const allowed = Object.entries(parent.properties ?? {}).filter(([, s]) => s.refused === undefined).map(([k]) => k);
       return { code: 'ERR_UNKNOWN_FIELD', message: `unknown field "${clip(field)}"; allowed: ${allowed.join(', ') || 'none'}` };
     }
@@ -107,10 +124,10 @@ function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
     case 'maxBytes':
       return { code, message: `${path}: longer than ${parent.maxBytes} bytes` };
     case 'enum':
-      return { code, message: `${path}: must be one of ${(parent.enum ?? []).join(', ')}, got ${JSON.stringify(clip(String(e.data)))}` };
+      return { code, message: `${path}: must be one of ${(parent.enum ?? []).join(', ')}, got ${typeof e.data === 'string' ? JSON.stringify(clip(e.data)) : typeName(e.data)}` };
     case 'minimum':
     case 'maximum':
-      return { code, message: `${path}: must be from ${parent.minimum} to ${parent.maximum}, got ${String(e.data)}` };
+      return { code, message: `${path}: must be from ${parent.minimum} to ${parent.maximum}, got ${typeof e.data === 'number' ? e.data : typeName(e.data)}` };
     default: {
       const found = e.params.problem as (ValueProblem & { where?: string }) | undefined;
       if (found) return { code: found.code, message: `${path}${found.where ?? ''}: ${found.message}` };
@@ -126,13 +143,13 @@ function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
 export function bodyProblem(schema: BodySchema, body: unknown, base = ''): ValueProblem | undefined {
   const validate = compileBody(schema);
   if (validate(body)) return undefined;
-  const order = documentOrder(body);
-  const rank = (e: ErrorObject): number => {
-    const own = order.get(e.instancePath) ?? { at: 0, end: 0 };
-    if (e.keyword === 'required') return own.end - 0.5;
-    if (e.keyword === 'additionalProperties') return order.get(`${e.instancePath}/${String(e.params.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}`)?.at ?? own.at;
-    return own.at + (KEYWORD_RANK[e.keyword] ?? 3) / 10;
+  // A missing required field comes after everything inside its object; at one place, its type comes first.
+  const position = (e: ErrorObject): number[] => {
+    if (e.keyword === 'required') return [...documentPosition(body, e.instancePath), Number.MAX_SAFE_INTEGER];
+    if (e.keyword === 'additionalProperties') return documentPosition(body, `${e.instancePath}/${escape(String(e.params.additionalProperty))}`);
+    return documentPosition(body, e.instancePath);
   };
-  const first = [...(validate.errors ?? [])].sort((a, b) => rank(a) - rank(b))[0]!;
-  return describe(first, base, body);
+  const ranked = (validate.errors ?? []).map((e) => ({ e, at: position(e), rank: KEYWORD_RANK[e.keyword] ?? 2 }));
+  ranked.sort((a, b) => comparePositions(a.at, b.at) || a.rank - b.rank);
+  return describe(ranked[0]!.e, base, body);
 }

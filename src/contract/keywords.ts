@@ -53,12 +53,14 @@ const mapKeys: Fn = function mapKeys(spec: 'nonempty' | 'header_name', data: Rec
   const base = cxt?.instancePath ?? '';
   const seen = new Set<string>();
   for (const key of Object.keys(data)) {
-    if (key === '') return fail(mapKeys, 'mapKeys', { code: 'ERR_MAP_KEY_INVALID', message: 'keys must not be empty' });
-    if (spec !== 'header_name') continue;
+    if (spec !== 'header_name') {
+      if (key === '') return fail(mapKeys, 'mapKeys', { code: 'ERR_MAP_KEY_INVALID', message: 'keys must not be empty' });
+      continue;
+    }
     const bad = headerNameProblem(key);
     if (bad) return fail(mapKeys, 'mapKeys', bad, base + pointerSegment(key));
     if (seen.has(key.toLowerCase())) {
-      return fail(mapKeys, 'mapKeys', { code: 'ERR_HEADER_DUPLICATE', message: `${JSON.stringify(clip(key))} is given twice (names ignore case)` }, base + pointerSegment(key));
+      return fail(mapKeys, 'mapKeys', { code: 'ERR_HEADER_DUPLICATE', message: `${JSON.stringify(clip(key))} given twice (names ignore case)` }, base + pointerSegment(key));
     }
     seen.add(key.toLowerCase());
   }

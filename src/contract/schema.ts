@@ -11,6 +11,8 @@
 // A field that takes "one object or a list of them" is typed ['array', 'object'] with both `items` and the
 // object keywords, so each form is checked with its errors at the right path.
 
+import type { RuleCode } from './rule-error.ts';
+
 export const RULE_NAMES = [
   'cidr', 'hostport', 'header_name', 'header_value', 'event_type', 'url_path', 'policy_config', 'traffic_policy_tcp', 'traffic_policy_http',
 ] as const;
@@ -26,6 +28,7 @@ export interface Distinct {
 
 /** The error codes the contract's schemas and rules name; the service's catalog holds every one of them. */
 export type ContractCode =
+  | RuleCode
   | 'ERR_UNKNOWN_FIELD' | 'ERR_FIELD_TYPE' | 'ERR_FIELD_REQUIRED' | 'ERR_FIELD_INVALID' | 'ERR_FIELD_NOT_UPDATABLE'
   | 'ERR_DESCRIPTION_TOO_LONG' | 'ERR_METADATA_TOO_LONG' | 'ERR_MAP_KEY_INVALID'
   | 'ERR_CIDR_INVALID' | 'ERR_CIDR_HOST_BITS_SET' | 'ERR_ACTION_INVALID' | 'ERR_STATUS_CODE_INVALID'

@@ -11,4 +11,11 @@ export const certificateAuthority = markerKind({
   normalize: pemNormalizer('ca_pem'),
   // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
   adoptKeys: (body) => pemKeys('ca_pem', body.ca_pem),
+  valueRules: {
+    fields: ['ca_pem'],
+    load: async () => {
+      const { certificateChainProblem } = await import('../contract/certificates.ts');
+      return (body) => certificateChainProblem(String(body.ca_pem));
+    },
+  },
 });

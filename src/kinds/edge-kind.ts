@@ -1,4 +1,5 @@
 // TCP, TLS and HTTPS edges differ only in path, prefix and which modules they carry: one factory builds them.
+import { hostportKey } from '../contract/values.ts';
 import { hostportKeys } from './adopt-keys.ts';
 import * as modules from './edge-modules.ts';
 import { markerKind } from './marker-kind.ts';
@@ -9,19 +10,11 @@ import type { Obj, ResourceKind, UniqueField } from './resource-kind.ts';
 type Normalizers = Record<string, (m: Obj) => Obj>;
 
 
-/** A hostport is served by one edge of any kind; the service compares them without case (IPv6 canonical). */
+/** A hostport is served by one edge of any kind, claimed by the contract's key (no case; IPv6 by value). */
 export const HOSTPORTS: UniqueField = {
   field: 'hostports',
   scope: 'hostport',
-  key(hostport) {
-    if (!hostport.startsWith('[')) return hostport.toLowerCase();
-    const colon = hostport.lastIndexOf(':');
-    try {
-      return `${new URL(`http://${hostport.slice(0, colon)}`).hostname}${hostport.slice(colon)}`;
-    } catch {
-      return hostport.toLowerCase();
-    }
-  },
+  key: hostportKey,
 };
 
 export const TCP_MODULES: Normalizers = {

@@ -25,6 +25,7 @@ export interface MarkerKindDef {
   toRequest?: (spec: Obj) => Obj;
   adoptKeys?: ResourceKind['adoptKeys'];
   unique?: ResourceKind['unique'];
+  valueRules?: ResourceKind['valueRules'];
   /** Per-field values that clear a field in a PATCH (see crud.ts). */
   clear?: Obj;
 }
@@ -59,6 +60,7 @@ export function markerKind(def: MarkerKindDef): ResourceKind {
     normalizeDesired: normalize,
     ...(def.adoptKeys ? { adoptKeys: def.adoptKeys } : {}),
     ...(def.unique ? { unique: def.unique } : {}),
+    ...(def.valueRules ? { valueRules: def.valueRules } : {}),
     ...crud,
     ...(modules.length > 0 ? moduleHooks((live) => `${path}/${live.id}`) : {}),
   };

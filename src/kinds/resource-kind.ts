@@ -1,6 +1,7 @@
 // The ResourceKind descriptor: everything the reconciler knows about one kind lives in one object
 // that satisfies this interface (src/kinds/<kind>.ts). The engine only ever calls these hooks; it never
 // names a kind. src/kinds/index.ts holds KINDS, the one explicit list.
+import type { RuleProblem } from '../contract/rule-error.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Obj = { [key: string]: Json };
@@ -73,6 +74,11 @@ export interface FetchContext {
   onPage?: (items: Obj[]) => void;
 }
 
+export interface ValueRules {
+  fields: readonly string[];
+  load(): Promise<(body: Obj) => RuleProblem | undefined>;
+}
+
 export interface ResourceKind {
   /** Manifest kind, e.g. `TCPEdge`. */
   readonly kind: string;
@@ -97,6 +103,13 @@ export interface ResourceKind {
    * across every kind sharing the scope). A plan that moves such a value frees it before it is claimed.
    */
   readonly unique?: readonly UniqueField[];
+  /**
+   * The service's rules for this kind's resolved body that JSON Schema cannot say (a certificate chain, a key
+   * that matches it), from the contract: checked when the manifests are read, before any request. `fields` are
+   * the top-level fields they read (strings once secrets are resolved); `load` brings the check in only when a
+   * document of the kind is read (X.509 parsing is heavy to load). A problem's `field` says where it is.
+   */
+  readonly valueRules?: ValueRules;
 
   /** Manifest document fields (without kind/name; refs already resolved) -> request body. Pure. */
   toRequest(spec: Obj): Obj;

@@ -14,4 +14,12 @@ export const tlsCertificate = markerKind({
   writeOnly: ['private_key_pem'],
   // Only by the certificate: a certificate with the same description but another PEM would be replaced.
   adoptKeys: (body) => pemKeys('certificate_pem', body.certificate_pem),
+  // The chain parses, the key parses, and the key is the leaf's: what the service checks on upload.
+  valueRules: {
+    fields: ['certificate_pem', 'private_key_pem'],
+    load: async () => {
+      const { tlsCertificateProblem } = await import('../contract/certificates.ts');
+      return (body) => tlsCertificateProblem(String(body.certificate_pem), String(body.private_key_pem));
+    },
+  },
 });

@@ -3,7 +3,8 @@
 // is reported at the field before any request. A document written as a mapping is the schema's to check.
 import { describePolicyProblem, policyDocumentProblem } from '../contract/traffic-policy.ts';
 import type { Json } from '../kinds/resource-kind.ts';
-import { childPointer, fieldPath } from './pointer.ts';
+import { fieldPath } from './pointer.ts';
+import { secretSource } from './secrets.ts';
 
 /** The problem of the policy field at `pointer` (`written` as in the manifest, `text` resolved), with where to report it. */
 export function policyTextIssue(
@@ -15,10 +16,6 @@ export function policyTextIssue(
   if (typeof text !== 'string') return undefined;
   const found = policyDocumentProblem(text, phases);
   if (!found) return undefined;
-  const from = typeof written === 'object' && written !== null && !Array.isArray(written) ? Object.keys(written)[0] : undefined;
-  const source = from === 'file' ? ` (in file "${String((written as Record<string, Json>).file)}")` : from === 'env' ? ` (in environment variable ${String((written as Record<string, Json>).env)})` : '';
-  return {
-    pointer: from ? childPointer(pointer, from) : pointer,
-    message: `${describePolicyProblem(fieldPath(pointer), found)}${source}`,
-  };
+  const source = secretSource(written, pointer);
+  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
 }

@@ -1,4 +1,5 @@
-// The manifest pipeline the engine calls: load -> validate -> rules -> resolve -> contract. Every stage that can run does,
+// The manifest pipeline the engine calls: load -> validate -> rules -> resolve -> value rules -> contract. Every stage
+// that can run does,
 // so one run reports every problem of every file; then one ManifestError carries them all, in file order.
 import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
 import type { DiscoveredRoot } from './discover.ts';
@@ -8,6 +9,7 @@ import { loadManifestsYielding, yieldToEventLoop } from './load.ts';
 import { resolveDocs } from './resolve.ts';
 import { checkRules } from './rules.ts';
 import { validateDocs } from './validate.ts';
+import { valueRuleIssues } from './value-rules.ts';
 
 export interface ReadOptions {
   env?: NodeJS.ProcessEnv;
@@ -67,6 +69,7 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   await yieldToEventLoop();
   const resolved = resolveDocs(loaded.docs, { env, cwd });
   issues.push(...resolved.issues);
+  issues.push(...(await valueRuleIssues(resolved.resolved, issues)));
   await yieldToEventLoop();
   issues.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues })));
   if (issues.length) throw new ManifestError(sortIssues(issues));

@@ -29,6 +29,8 @@ export interface ResolveOptions {
 
 export interface ResolveResult {
   resources: DesiredResource[];
+  /** Each resource with its document and kind (for the checks of resolved values, value-rules.ts). */
+  resolved: ResolvedDoc[];
   issues: ManifestIssue[];
 }
 
@@ -98,5 +100,5 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
     if (doc.name !== '' && !graph.has(address)) graph.set(address, edges);
   }
   issues.push(...findCycles(graph), ...checkParents(resolved));
-  return { resources, issues };
+  return { resources, resolved, issues };
 }

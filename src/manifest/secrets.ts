@@ -48,3 +48,14 @@ export function resolveSecret(
   }
   return undefined;
 }
+
+/**
+ * Where a problem of a secret field's resolved value is reported: at its `file`/`env` key when it was read
+ * from one, with a note naming the file or variable (never the value); else at the field itself.
+ */
+export function secretSource(written: Json, pointer: string): { pointer: string; note: string } {
+  if (!isMapping(written)) return { pointer, note: '' };
+  if (typeof written.file === 'string') return { pointer: childPointer(pointer, 'file'), note: ` (in file "${written.file}")` };
+  if (typeof written.env === 'string') return { pointer: childPointer(pointer, 'env'), note: ` (in environment variable ${written.env})` };
+  return { pointer, note: '' };
+}

@@ -1,6 +1,9 @@
 // Generic CRUD over one KindDef: defineCollection() builds the five standard routes, and the helpers below
 // (loadDoc, createDoc, saveDoc, deleteDoc, renderList) are what custom routes use for the same guarantees:
-// declared references checked (400) and recorded, claims kept unique, referenced documents protected (409).
+// bodies checked against the kind's contract schemas (bodies.ts), the contract's references checked (400) and
+// recorded, claims kept unique, referenced documents protected (409), the contract's cross-field rules held.
+import { contractKind, referencedIds } from '../contract/index.ts';
+import { checkCreate, checkDocument, checkUpdate } from './bodies.ts';
 import { ServiceError } from './errors.ts';
 import { newId, nowTimestamp } from './ids.ts';
 import { pageQuery, pageLinks } from './pagination.ts';
@@ -13,45 +16,50 @@ import type { JsonObject } from './validate.ts';
 
 export interface CollectionDef<D> {
   kind: KindDef;
-  /** Array key of the list response ('ip_policies'); null = no list route. */
-  listKey: string | null;
-  /** For a child collection: the parent's kind; its id is the one `:param` in kind.path (404 parent.notFound). */
-  parent?: KindDef;
-  /** Validates a create body into the stored document. `parent` is set for child collections. */
-  create(body: JsonObject, ctx: Ctx, parent: StoredDoc<unknown> | undefined): D;
-  /** Validates a PATCH body (its `id`, if equal to the path id, already removed) against the current document. */
-  update(body: JsonObject, current: StoredDoc<D>, ctx: Ctx): D;
+  /** The stored document of a create body already checked against the contract (default: the body as sent). */
+  create?(body: JsonObject, ctx: Ctx, parent: StoredDoc<unknown> | undefined): D;
+  /** The stored document after a checked PATCH body (default: the current data with the sent fields replaced). */
+  update?(body: JsonObject, current: StoredDoc<D>, ctx: Ctx): D;
+  /** Drops the fields a client echoes from the path (a route's edge_id) before the body is checked. */
+  echoes?(body: JsonObject, parentId: string): JsonObject;
   render(doc: StoredDoc<D>, ctx: Ctx): unknown;
-  /** Ids the document references; checked on every write and recorded for 409 on delete. */
-  refs?(data: D): RefDecl[];
   /** Values unique across documents (hostports). */
   claims?(data: D): Claim[];
-  /** Whole-document rules run on every write after field validation (e.g. upstream termination limits). */
-  check?(data: D, ctx: Ctx): void;
   /** Runs before the referrer check on delete: delete children here to cascade. */
   beforeDelete?(doc: StoredDoc<D>, ctx: Ctx): void;
 }
 
+/** The parent kind of a child collection. */
+export function parentKind(def: { kind: KindDef }): KindDef | undefined {
+  return def.kind.parent === undefined ? undefined : contractKind(def.kind.parent);
+}
+
 export function defineCollection<D>(def: CollectionDef<D>): ResourceModule & { def: CollectionDef<D> } {
   const base = def.kind.path;
+  const create = def.create ?? ((body: JsonObject) => body as D);
+  const update = def.update ?? ((body: JsonObject, current: StoredDoc<D>) => ({ ...current.data, ...body }));
+  const echoes = (body: JsonObject, parentId: string | null | undefined): JsonObject =>
+    (def.echoes && parentId ? def.echoes(body, parentId) : body);
   const routes: RouteDef[] = [
     {
       method: 'POST', path: base, handler: (ctx) => {
         const parent = parentOf(ctx, def);
-        return created(def.render(createDoc<D>(ctx, def, def.create(ctx.body, ctx, parent), parent?.id), ctx));
+        const body = checkCreate(def.kind, echoes(ctx.body, parent?.id));
+        return created(def.render(createDoc<D>(ctx, def, create(body, ctx, parent), parent?.id), ctx));
       },
     },
     { method: 'GET', path: `${base}/:id`, handler: (ctx) => ok(def.render(loadDoc<D>(ctx, def, ctx.params.id!), ctx)) },
     {
       method: 'PATCH', path: `${base}/:id`, handler: (ctx) => {
         const doc = loadDoc<D>(ctx, def, ctx.params.id!);
-        return ok(def.render(saveDoc(ctx, def, doc, def.update(withoutBodyId(ctx), doc, ctx)), ctx));
+        const body = checkUpdate(def.kind, echoes(withoutBodyId(ctx), doc.parentId));
+        return ok(def.render(saveDoc(ctx, def, doc, update(body, doc, ctx)), ctx));
       },
     },
     { method: 'DELETE', path: `${base}/:id`, handler: (ctx) => { deleteDoc(ctx, def, loadDoc<D>(ctx, def, ctx.params.id!)); return noContent(); } },
   ];
-  if (def.listKey !== null) {
-    const key = def.listKey;
+  if (def.kind.listKey !== null) {
+    const key = def.kind.listKey;
     routes.push({ method: 'GET', path: base, handler: (ctx) => ok(renderList(ctx, def, key, parentIdOf(ctx, def))) });
   }
   return { kinds: [def.kind], routes, def };
@@ -67,9 +75,10 @@ function parentIdOf<D>(ctx: Ctx, def: CollectionDef<D>): string | undefined {
 
 /** The parent document of a child collection request (404 when missing), undefined for top-level ones. */
 export function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): StoredDoc<unknown> | undefined {
-  if (!def.parent) return undefined;
+  const parent = parentKind(def);
+  if (!parent) return undefined;
   const param = parentParam(def.kind)!;
-  return loadDoc(ctx, { kind: def.parent }, ctx.params[param]!);
+  return loadDoc(ctx, { kind: parent }, ctx.params[param]!);
 }
 
 /**
@@ -85,9 +94,9 @@ export function withoutBodyId(ctx: Ctx): JsonObject {
 }
 
 /** The document of this kind (and, for child kinds, this parent) or a 404 with the kind's code. */
-export function loadDoc<D>(ctx: Ctx, def: { kind: KindDef; parent?: KindDef }, id: string): StoredDoc<D> {
+export function loadDoc<D>(ctx: Ctx, def: { kind: KindDef }, id: string): StoredDoc<D> {
   const doc = ctx.store.get<D>(id);
-  const parentId = def.parent ? ctx.params[parentParam(def.kind) ?? ''] : undefined;
+  const parentId = def.kind.parent ? ctx.params[parentParam(def.kind) ?? ''] : undefined;
   if (!doc || doc.kind !== def.kind.kind || (parentId !== undefined && doc.parentId !== parentId)) {
     throw new ServiceError(def.kind.notFound, `${def.kind.label} ${JSON.stringify(id.slice(0, 80))} not found`);
   }
@@ -129,8 +138,8 @@ export function renderList<D>(ctx: Ctx, def: CollectionDef<D>, key: string, pare
 }
 
 function checkWrite<D>(ctx: Ctx, def: CollectionDef<D>, id: string, data: D): void {
-  def.check?.(data, ctx);
-  for (const ref of def.refs?.(data) ?? []) checkRef(ctx, ref);
+  checkDocument(def.kind, data);
+  for (const ref of refsOf(def, data)) checkRef(ctx, ref);
   for (const claim of def.claims?.(data) ?? []) {
     const owner = ctx.store.claimOwner(claim.scope, claim.key);
     if (owner !== undefined && owner !== id) {
@@ -141,8 +150,13 @@ function checkWrite<D>(ctx: Ctx, def: CollectionDef<D>, id: string, data: D): vo
   }
 }
 
+/** The ids a document references, where its kind's contract declares reference fields. */
+function refsOf<D>(def: CollectionDef<D>, data: D): RefDecl[] {
+  return referencedIds(def.kind.refs, data);
+}
+
 function recordWrite<D>(ctx: Ctx, def: CollectionDef<D>, id: string, data: D): void {
-  ctx.store.setRefs(id, (def.refs?.(data) ?? []).map((r) => ({ toId: r.id, field: r.field })));
+  ctx.store.setRefs(id, refsOf(def, data).map((r) => ({ toId: r.id, field: r.field })));
   if (def.claims) ctx.store.setClaims(id, def.claims(data).map((c) => ({ scope: c.scope, key: c.key })));
 }
 

@@ -1,6 +1,7 @@
 // The service's error vocabulary. Every condition a client can hit has its own stable code and HTTP status,
 // listed once here; handlers throw `new ServiceError(code, msg)` and app.ts renders the envelope
 // {"error_code","status_code","msg","details":{"operation_id"}}. Other resource files may ADD entries.
+import type { RuleCode, RuleProblem } from '../contract/rule-error.ts';
 
 export const ERROR_CATALOG = {
   // --- authentication, versioning, rate limit
@@ -35,7 +36,7 @@ export const ERROR_CATALOG = {
   ERR_ID_MISMATCH: { status: 400, condition: 'the body "id" differs from the id in the path' },
   ERR_DESCRIPTION_TOO_LONG: { status: 400, condition: 'description over 255 bytes (UTF-8)' },
   ERR_METADATA_TOO_LONG: { status: 400, condition: 'metadata over 4096 bytes (UTF-8)' },
-  ERR_MAP_KEY_INVALID: { status: 400, condition: 'an empty key in a string map (labels, headers)' },
+  ERR_MAP_KEY_INVALID: { status: 400, condition: 'an empty key in a string map (labels)' },
 
   // --- referential integrity
   ERR_REFERENCE_NOT_FOUND: { status: 400, condition: 'a referenced id does not exist' },
@@ -64,7 +65,7 @@ export const ERROR_CATALOG = {
 
   // --- backends
   ERR_STATUS_CODE_INVALID: { status: 400, condition: 'status_code is not an integer from 100 to 599' },
-  ERR_HEADER_NAME_INVALID: { status: 400, condition: 'a header name is not an HTTP token' },
+  ERR_HEADER_NAME_INVALID: { status: 400, condition: 'a header name is not an HTTP token (an empty name included)' },
   ERR_HEADER_VALUE_INVALID: { status: 400, condition: 'a header value holds control characters' },
   ERR_HEADER_DUPLICATE: { status: 400, condition: 'two header names equal ignoring case' },
 
@@ -112,6 +113,10 @@ export const ERROR_CATALOG = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
+/** Every code a contract value rule answers is one of the service's: this fails to compile otherwise. */
+type RuleCodesAreServiceCodes = [RuleCode] extends [ErrorCode] ? true : never;
+export const RULE_CODES_ARE_SERVICE_CODES: RuleCodesAreServiceCodes = true;
+
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -124,4 +129,9 @@ export class ServiceError extends Error {
     this.status = ERROR_CATALOG[code].status;
     this.headers = headers;
   }
+}
+
+/** The 400 for a broken contract rule: its code, its message after the field's path (`path`, else the problem's field). */
+export function ruleViolation(problem: RuleProblem, path: string | undefined = problem.field): ServiceError {
+  return new ServiceError(problem.code, path ? `${path}: ${problem.message}` : problem.message);
 }

@@ -1,28 +1,20 @@
 // The contract between the service core and each resource file. A resource file exports a ResourceModule:
-// the kinds of document it stores (KindDef, used to build Refs and 404s) and its routes. Plain CRUD comes
+// the kinds of document it stores (KindDef, from src/contract: used to check bodies, build Refs and 404s) and its routes. Plain CRUD comes
 // from defineCollection() in collection.ts; module endpoints and sub-resources are extra RouteDefs whose
 // handlers use the same helpers (loadDoc, saveDoc, ...). Handlers are synchronous: app.ts runs each one
 // inside a single SQLite transaction, so anything thrown rolls the whole request back.
+import type { ContractKind, KindName } from '../contract/index.ts';
 import type { ErrorCode } from './errors.ts';
 import type { Store, StoredDoc } from './store.ts';
 import type { JsonObject } from './validate.ts';
 
-/** Every kind of document the service stores; referenced by name in RefDecl.kinds. */
-export type KindName =
-  | 'ip_policy' | 'ip_policy_rule' | 'tunnel_group_backend' | 'http_response_backend' | 'event_subscription'
-  | 'tls_certificate' | 'certificate_authority' | 'tcp_edge' | 'tls_edge' | 'https_edge' | 'https_edge_route';
+export type { KindName };
 
-export interface KindDef {
-  kind: KindName;
-  /** Id prefix without the underscore: 'ipp' gives ipp_<27 base62>. */
-  prefix: string;
-  /** Human name for messages: 'IP policy'. */
-  label: string;
-  /** Collection path; a child collection names its parent as a param: '/edges/https/:edge_id/routes'. */
-  path: string;
-  /** Code answered when an id of this kind is not found. */
-  notFound: ErrorCode;
-}
+/**
+ * A kind as the service serves it: the contract's declaration (names, paths, body schemas, references), so a
+ * kind is described in one place (src/contract/kinds) and the service repeats none of it.
+ */
+export type KindDef = ContractKind;
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

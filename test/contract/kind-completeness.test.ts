@@ -7,6 +7,7 @@ import { compileBody } from '../../src/contract/body-check.ts';
 import { CONTRACT_KINDS, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
 import { RULE_NAMES } from '../../src/contract/schema.ts';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
+import { MODULE_DEFS, modulesOf } from '../../src/service/resources/edge-kinds.ts';
 import { RESOURCES } from '../../src/service/routes.ts';
 import { contractRefs, manifestKindName } from '../../src/kinds/contract-kind.ts';
 import { KINDS, kindByName } from '../../src/kinds/index.ts';
@@ -103,6 +104,12 @@ describe('the service serves exactly the contract kinds', () => {
         expect(routes).toContain(`PATCH ${s.path}/:type`);
       }
     }
+  });
+
+  it('stores every module of the contract, and no other', () => {
+    const used = new Set(CONTRACT_KINDS.flatMap((k) => modulesOf(k)));
+    expect([...used].sort((a, b) => a.name.localeCompare(b.name))).toEqual([...MODULE_DEFS].sort((a, b) => a.name.localeCompare(b.name)));
+    for (const k of CONTRACT_KINDS) expect(modulesOf(k).map((m) => m.contract)).toEqual(k.modules);
   });
 
   it('has no module route the contract does not declare', () => {

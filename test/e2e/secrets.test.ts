@@ -100,11 +100,15 @@ beforeAll(async () => {
   const m = join(work, 'manifests');
   mkdirSync(join(m, 'ok'), { recursive: true });
   writeFileSync(join(m, 'ok', 'all.yaml'), docs([CERT_FROM_FILE, CERT_FROM_ENV, BACKEND, [...EDGE, 'description: front door']]));
-  // A failing apply: a hostport held by an edge edgeops does not manage; a key that does not match its
-  // certificate. Each fails on the service with the secret in the request body.
+  // A failing apply: a hostport held by an edge edgeops does not manage fails on the service with the secret in
+  // the request bodies of the creates before it. A key that does not match its certificate is refused before
+  // any request, as the service would refuse it.
   mkdirSync(join(m, 'fail'));
   writeFileSync(join(m, 'fail', 'all.yaml'), docs([
     CERT_FROM_FILE, BACKEND, [...EDGE, 'hostports: ["taken.example.com:443"]'].filter((l) => !l.startsWith('hostports: ["front')),
+  ]));
+  mkdirSync(join(m, 'mismatch'));
+  writeFileSync(join(m, 'mismatch', 'all.yaml'), docs([
     ['kind: TLSCertificate', 'name: mismatch', 'certificate_pem: {file: ../../../secrets/site.pem}', `private_key_pem: {env: ${KEY_VAR}}`],
   ]));
   // Manifests with secrets pasted in are inputs too: they live beside the keys, outside the scanned tree.
@@ -189,8 +193,12 @@ describe('secrets never leak', () => {
     const failed = await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing' });
     expectCode(failed, 1);
     expect(safe(failed.stdout)).toMatch(/ERR_HOSTPORT_IN_USE/);
-    expect(safe(failed.stdout)).toMatch(/ERR_KEY_MISMATCH/);
     expectCode(await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing', EDGEOPS_DEBUG: '1' }), 1);
+    for (const command of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
+      const mismatch = await run([command[0]!, 'manifests/mismatch', ...command.slice(1)], { EDGEOPS_STACK: 'failing', EDGEOPS_DEBUG: '1' });
+      expectCode(mismatch, 1);
+      expect(safe(mismatch.stderr)).toMatch(/all\.yaml:\d+:\d+: TLSCertificate\/mismatch: private_key_pem: the private key does not match/);
+    }
 
     // Keys where no secret belongs are refused before any request, each named at its place.
     const misplaced = await run(['validate', join(secretsDir, 'key-in-field')]);

@@ -6,11 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { ManifestError } from '../../src/errors.ts';
 import { readDesiredState } from '../../src/manifest/index.ts';
 import { writeTree } from './tree.ts';
+import { makeCert } from '../helpers/certs.ts';
 
 const validRoot = join(import.meta.dirname, '../fixtures/manifests/valid');
 const seed = Number(process.env.FUZZ_SEED ?? 20261121);
 const rounds = Number(process.env.FUZZ_ROUNDS ?? 300);
-const env = { FIXTURE_CERT: 'CERT-PEM', FIXTURE_KEY: 'KEY-PEM' };
+const leaf = await makeCert();
+const env = { FIXTURE_CERT: leaf.certPem, FIXTURE_KEY: leaf.keyPem };
 
 function filesOf(dir: string): Record<string, string> {
   const out: Record<string, string> = {};

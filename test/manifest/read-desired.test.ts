@@ -1,9 +1,11 @@
 // The whole manifest pipeline on fixture sets: a valid multi-file set resolves to exactly the expected
 // DesiredState; a broken set reports every problem of every file at once, sorted by file, line and column.
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManifestError, NoManifestsError } from '../../src/errors.ts';
 import { readDesiredState } from '../../src/manifest/index.ts';
+import { makeCert } from '../helpers/certs.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const fixture = (name: string) => `test/fixtures/manifests/${name}`;
@@ -13,7 +15,8 @@ const ref = (address: string) => ({ $ref: address });
 
 describe('readDesiredState', () => {
   it('resolves a valid multi-file set of every kind', async () => {
-    const env = { FIXTURE_CERT: 'CERT-PEM', FIXTURE_KEY: 'KEY-PEM' };
+    const leaf = await makeCert({ commonName: '*.example.com' });
+    const env = { FIXTURE_CERT: leaf.certPem, FIXTURE_KEY: leaf.keyPem };
     const state = await readDesiredState([V], { cwd: root, env });
     expect(state.config).toEqual({
       file: `${V}/edgeops.yaml`,
@@ -80,7 +83,7 @@ describe('readDesiredState', () => {
         kind: 'CertificateAuthority',
         name: 'clients',
         address: 'CertificateAuthority/clients',
-        spec: { ca_pem: '-----BEGIN CERTIFICATE-----\nnot-a-real-certificate-just-pem-shaped\n-----END CERTIFICATE-----\n' },
+        spec: { ca_pem: readFileSync(join(root, V, 'certs/ca.pem'), 'utf8') },
         dependsOn: [],
         pos: pos('edges.yml', 19),
       },
@@ -88,7 +91,7 @@ describe('readDesiredState', () => {
         kind: 'TLSCertificate',
         name: 'wildcard',
         address: 'TLSCertificate/wildcard',
-        spec: { certificate_pem: 'CERT-PEM', private_key_pem: 'KEY-PEM' },
+        spec: { certificate_pem: leaf.certPem, private_key_pem: leaf.keyPem },
         dependsOn: [],
         pos: pos('edges.yml', 23),
       },

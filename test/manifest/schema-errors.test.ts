@@ -23,7 +23,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
     doc: yaml('kind: TLSEdge', 'name: e', 'hostports: [x, "a.example.com:70000", "[::1]:443", "*.example.com:443", "*.example.com:443"]'),
     lines: [
       'm.yaml:3:13: TLSEdge/e: hostports/0: "x" is not host:port',
-      'm.yaml:3:16: TLSEdge/e: hostports/1: "a.example.com:70000" is not host:port',
+      'm.yaml:3:16: TLSEdge/e: hostports/1: "a.example.com:70000" has no port from 1 to 65535',
       'm.yaml:3:12: TLSEdge/e: hostports: items 3 and 4 are the same',
     ],
   },
@@ -84,7 +84,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
       'name: s',
       'ip_policy_id: ipp_1',
       'action: allow',
-      'cidr: 10.1.2.3',
+      'cidr: "fe80::1%eth0/128"',
       '---',
       'kind: IPPolicyRule',
       'name: t',
@@ -99,11 +99,11 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
       'cidr: 300.0.0.0/8',
     ),
     lines: [
-      'm.yaml:5:7: IPPolicyRule/r: cidr: "10.1.2.3/16" is not a network address (did you mean 10.1.0.0/16?)',
-      'm.yaml:11:7: IPPolicyRule/s: cidr: "10.1.2.3" is not a CIDR range: it needs a prefix length, e.g. 10.0.0.0/8 or 10.0.0.1/32',
-      'm.yaml:17:7: IPPolicyRule/t: cidr: "2001:db8::1/32" is not a network address: it has host bits set',
+      'm.yaml:5:7: IPPolicyRule/r: cidr: "10.1.2.3/16" has host bits set; use the network address of the range (did you mean 10.1.0.0/16?)',
+      'm.yaml:11:7: IPPolicyRule/s: cidr: "fe80::1%eth0/128" is not an IP address or CIDR range: an IPv6 zone (%...) names no address a policy can match',
+      'm.yaml:17:7: IPPolicyRule/t: cidr: "2001:db8::1/32" has host bits set; use the network address of the range (did you mean 2001:db8::/32?)',
       'm.yaml:22:9: IPPolicyRule/u: action: must be one of allow, deny',
-      'm.yaml:23:7: IPPolicyRule/u: cidr: "300.0.0.0/8" is not a CIDR range: the address is not IPv4 or IPv6',
+      'm.yaml:23:7: IPPolicyRule/u: cidr: "300.0.0.0/8" is not an IP address or CIDR range: the address is not IPv4 or IPv6',
     ],
   },
   {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.ts';
 import { SCHEMA_DIR, schemaFiles, schemaText } from '../../src/manifest/schema-write.ts';
 import { kindValidation } from '../../src/manifest/validators.ts';
-import { cidrProblem, isHostport, isHttpUrl } from '../../src/manifest/formats.ts';
+import { AJV_FORMATS } from '../../src/manifest/formats.ts';
 
 type Schema = Record<string, unknown>;
 const files = schemaFiles();
@@ -61,9 +61,7 @@ describe('schemas/', () => {
   it('manifest.schema.json validates like the kind schemas (as an editor would use it)', () => {
     const ajv = new Ajv({ allowUnionTypes: true });
     ajv.addKeyword({ keyword: 'errorMessage' });
-    ajv.addFormat('cidr', (v: string) => cidrProblem(v) === undefined);
-    ajv.addFormat('hostport', isHostport);
-    ajv.addFormat('uri', isHttpUrl);
+    for (const [name, check] of Object.entries(AJV_FORMATS)) ajv.addFormat(name, check);
     for (const [file, schema] of files) if (file !== 'manifest.schema.json' && file !== 'edgeops.schema.json') ajv.addSchema(schema, file);
     const union = ajv.compile(files.get('manifest.schema.json')!);
     const docs: [unknown, boolean][] = [

@@ -4,7 +4,8 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { certificateAuthorityFields, parseCertificateChain, parsePrivateKey, tlsCertificateFields } from '../../src/service/certs.ts';
+import { parseCertificateChain, parsePrivateKey } from '../../src/contract/certificates.ts';
+import { certificateAuthorityFields, tlsCertificateFields } from '../../src/service/certs.ts';
 import { ServiceError } from '../../src/service/errors.ts';
 import { containsKeyMaterial, convertKeyPem, makeCa, makeCert, makeChain, makeKeyPem, type KeyType } from '../helpers/certs.ts';
 
@@ -130,7 +131,7 @@ describe('tlsCertificateFields: every derived field', () => {
     expect(f.issuer_common_name).toBe('Edgeops Test Intermediate CA');
     expect(f.serial_number).toBe(leaf.serialNumber);
     expect(f.subject_alternative_names.dns_names).toEqual(['api.example.com']);
-    expect(parseCertificateChain(leaf.chainPem, 'certificate_pem').map((c) => c.subject)).toEqual([
+    expect(parseCertificateChain(leaf.chainPem).map((c) => c.subject)).toEqual([
       'CN=api.example.com',
       `CN=${intermediate.commonName}`,
       'CN=Edgeops Test Root CA',
@@ -159,7 +160,7 @@ describe('private keys', () => {
   it('accepts P-384 and P-521 keys as ecdsa', () => {
     for (const namedCurve of ['P-384', 'P-521']) {
       const { privateKey } = generateKeyPairSync('ec', { namedCurve });
-      expect(parsePrivateKey(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, 'private_key_pem').type).toBe('ecdsa');
+      expect(parsePrivateKey(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string).type).toBe('ecdsa');
     }
   });
 

@@ -1,7 +1,7 @@
 // hostports, shared by every edge kind: the format (unit), duplicates within a list, and one edge per hostport
 // across TCP, TLS and HTTPS edges (over real HTTP), compared case-insensitively and IPv6 by value.
 import { describe, expect, it } from 'vitest';
-import { hostportKey, hostportProblem } from '../../src/service/resources/hostports.ts';
+import { hostportKey, hostportProblem } from '../../src/contract/values.ts';
 import { expectError, serviceForFile } from '../helpers/service.ts';
 import { freshHostport, ok } from './edge-fixtures.ts';
 
@@ -21,7 +21,7 @@ describe('hostports', () => {
     'a example.com:1', '2001:db8::1:443', '[2001:db8::1:443', '[1.2.3.4]:1', '[fe80::1%eth0]:1', '1.2.3.999:1', '1.2.3:1',
     `${'a'.repeat(64)}.com:1`, '*.:1', 'a.*.example.com:1', 'http://a.example.com:1', 'a.example.com:1/x', 'é.example.com:1',
   ])('refuses %j', (hostport) => {
-    expect(hostportProblem(hostport)).toBeTypeOf('string');
+    expect(hostportProblem(hostport)?.code).toBe('ERR_HOSTPORT_INVALID');
   });
 
   it.each([

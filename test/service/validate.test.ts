@@ -1,28 +1,8 @@
-// Unit tests of the shared validators and the router (plain values, no HTTP).
+// Unit tests of the CIDR rule, ids and the router (plain values, no HTTP). Body checking: test/contract/body-check.test.ts.
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/service/errors.ts';
 import { Router } from '../../src/service/router.ts';
-import { cidrProblem, headerMap, integer, list, nullable, object, parseBody, string, stringMap } from '../../src/service/validate.ts';
+import { cidrProblem } from '../../src/contract/values.ts';
 import { newId, nowTimestamp } from '../../src/service/ids.ts';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-    return undefined;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ServiceError);
-    return (err as ServiceError).code;
-  }
-}
-
-function messageOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('did not throw');
-}
 
 describe('cidrProblem', () => {
   it.each(['0.0.0.0/0', '10.0.0.0/8', '10.1.2.3/32', '10.1.2.3', '255.255.255.255', '::', '::/0', '2001:db8::/32',
@@ -35,41 +15,6 @@ describe('cidrProblem', () => {
   });
   it.each(['10.0.0.1/8', '11.0.0.0/7', '192.168.1.1/31', '2001:db8::1/127', '2001:db9::/15', '::ffff:192.168.0.1/112'])('rejects %s for host bits', (text) => {
     expect(cidrProblem(text)?.code).toBe('ERR_CIDR_HOST_BITS_SET');
-  });
-});
-
-describe('parseBody and validators', () => {
-  const shape = { name: string(), count: integer(1, 5), tags: list(string()), inner: object({ on: string() }, ['on']), maybe: nullable(string()) };
-
-  it('returns only present fields; null is absent unless nullable', () => {
-    expect(parseBody({ name: 'a', count: null, maybe: null }, shape)).toEqual({ name: 'a', maybe: null });
-  });
-
-  it('names nested paths in errors', () => {
-    expect(messageOf(() => parseBody({ inner: { on: 1 } }, shape))).toContain('inner.on');
-    expect(messageOf(() => parseBody({ inner: {} }, shape))).toContain('inner.on');
-    expect(messageOf(() => parseBody({ tags: ['a', 2] }, shape))).toContain('tags[1]');
-    expect(messageOf(() => parseBody({ inner: { on: 'x', off: 1 } }, shape))).toContain('inner.off');
-  });
-
-  it('uses distinct codes per failure', () => {
-    expect(codeOf(() => parseBody({ nope: 1 }, shape))).toBe('ERR_UNKNOWN_FIELD');
-    expect(codeOf(() => parseBody({ name: 1 }, shape))).toBe('ERR_FIELD_TYPE');
-    expect(codeOf(() => parseBody({ count: 9 }, shape))).toBe('ERR_FIELD_INVALID');
-    expect(codeOf(() => parseBody({ count: 1.5 }, shape))).toBe('ERR_FIELD_TYPE');
-    expect(codeOf(() => parseBody({}, shape, { required: ['name'] }))).toBe('ERR_FIELD_REQUIRED');
-    expect(codeOf(() => parseBody({ name: 'x' }, shape, { immutable: ['name'] }))).toBe('ERR_FIELD_NOT_UPDATABLE');
-  });
-
-  it('does not let "__proto__" or "constructor" through as fields', () => {
-    expect(codeOf(() => parseBody(JSON.parse('{"__proto__": {"name": "x"}}'), shape))).toBe('ERR_UNKNOWN_FIELD');
-    expect(codeOf(() => parseBody({ constructor: 'x' }, shape))).toBe('ERR_UNKNOWN_FIELD');
-    expect(codeOf(() => stringMap()({ toString: 1 }, 'm'))).toBe('ERR_FIELD_TYPE');
-  });
-
-  it('headerMap lower-cases names and refuses case duplicates', () => {
-    expect(headerMap()({ 'X-A': '1', b: '' }, 'headers')).toEqual({ 'x-a': '1', b: '' });
-    expect(codeOf(() => headerMap()({ 'X-A': '1', 'x-a': '2' }, 'headers'))).toBe('ERR_HEADER_DUPLICATE');
   });
 });
 

@@ -1,10 +1,10 @@
 // /certificate_authorities: CA certificates that TLS and HTTPS edges use to verify client certificates
 // (mutual_tls.certificate_authority_ids). ca_pem may hold several concatenated certificates; the derived fields
 // come from the first. Edges declare their references, so deleting a CA still in use is the core's 409.
+import { certificateAuthority } from '../../contract/kinds/certificates.ts';
 import { certificateAuthorityFields, type CertificateAuthorityFields } from '../certs.ts';
 import { defineCollection } from '../collection.ts';
-import { baseFields, describedFields, type KindDef } from '../resource-def.ts';
-import { description, metadata, parseBody, string } from '../validate.ts';
+import { baseFields, describedFields } from '../resource-def.ts';
 
 export interface CertificateAuthorityDoc {
   description?: string;
@@ -13,25 +13,12 @@ export interface CertificateAuthorityDoc {
   derived: CertificateAuthorityFields;
 }
 
-export const certificateAuthorityKind: KindDef = {
-  kind: 'certificate_authority',
-  prefix: 'ca',
-  label: 'certificate authority',
-  path: '/certificate_authorities',
-  notFound: 'ERR_CERTIFICATE_AUTHORITY_NOT_FOUND',
-};
-
-const createFields = { description, metadata, ca_pem: string() };
-const updateFields = { description, metadata };
-
 export default defineCollection<CertificateAuthorityDoc>({
-  kind: certificateAuthorityKind,
-  listKey: 'certificate_authorities',
+  kind: certificateAuthority,
   create: (body) => {
-    const { ca_pem, ...rest } = parseBody(body, createFields, { required: ['ca_pem'] });
-    return { ...rest, ca_pem: ca_pem!, derived: certificateAuthorityFields(ca_pem!) };
+    const { ca_pem, ...rest } = body as { ca_pem: string };
+    return { ...rest, ca_pem, derived: certificateAuthorityFields(ca_pem) };
   },
-  update: (body, current) => ({ ...current.data, ...parseBody(body, updateFields, { immutable: ['ca_pem'] }) }),
   render: (doc, ctx) => ({
     ...baseFields(ctx, doc),
     ...describedFields(doc.data),

@@ -1,23 +1,23 @@
-// The KindDefs of the four edge kinds, in one file so that HTTPS edges and their routes can name each other
-// without an import cycle.
+// Which modules an edge or route kind has, and in which order they are returned, is the contract's
+// (ContractKind.modules); this is how the service stores each of them. One ModuleDef per module contract.
 import type { KindDef } from '../resource-def.ts';
+import { backendModule, httpsTlsTerminationModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, type ModuleDef } from './edge-module-rules.ts';
+import { policyModule } from './edge-policy.ts';
+import { httpTrafficPolicy, tcpTrafficPolicy } from './edge-traffic-policy.ts';
+import { responseHeadersModule } from './route-response-headers.ts';
 
-export const tcpEdgeKind: KindDef = {
-  kind: 'tcp_edge', prefix: 'edgtcp', label: 'TCP edge', path: '/edges/tcp', notFound: 'ERR_TCP_EDGE_NOT_FOUND',
-};
+export const MODULE_DEFS: readonly ModuleDef<unknown>[] = [
+  backendModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, httpsTlsTerminationModule, policyModule,
+  tcpTrafficPolicy, httpTrafficPolicy, responseHeadersModule,
+];
 
-export const tlsEdgeKind: KindDef = {
-  kind: 'tls_edge', prefix: 'edgtls', label: 'TLS edge', path: '/edges/tls', notFound: 'ERR_TLS_EDGE_NOT_FOUND',
-};
+const BY_CONTRACT = new Map(MODULE_DEFS.map((m) => [m.contract, m]));
 
-export const httpsEdgeKind: KindDef = {
-  kind: 'https_edge', prefix: 'edghts', label: 'HTTPS edge', path: '/edges/https', notFound: 'ERR_HTTPS_EDGE_NOT_FOUND',
-};
-
-export const httpsEdgeRouteKind: KindDef = {
-  kind: 'https_edge_route',
-  prefix: 'edghtsrt',
-  label: 'HTTPS edge route',
-  path: '/edges/https/:edge_id/routes',
-  notFound: 'ERR_HTTPS_EDGE_ROUTE_NOT_FOUND',
-};
+/** The stored form of each module of `kind`, in the contract's (response) order. */
+export function modulesOf(kind: KindDef): readonly ModuleDef<unknown>[] {
+  return kind.modules.map((contract) => {
+    const def = BY_CONTRACT.get(contract);
+    if (!def) throw new Error(`no stored form for module ${contract.name} of ${kind.kind}`);
+    return def;
+  });
+}

@@ -1,11 +1,12 @@
 // Module endpoints, the same for every edge kind and for routes: PUT/GET/DELETE <item path>/<module>.
-// - PUT takes the bare module, or `{"id", "module"}` (routes: also `edge_id`) as the official TypeScript client
+// - PUT takes the bare module (checked against the module's contract schema), or `{"id", "module"}` (routes: also `edge_id`) as the official TypeScript client
 //   sends it; it replaces the module whole and answers 200 with it in the returned shape. The whole document
 //   is saved through saveDoc, so references, claims and whole-document rules (upstream termination) are checked
 //   on the merged result.
 // - GET answers 200 with the module, or 404 ERR_MODULE_NOT_SET when it is not set.
 // - DELETE answers 204, also when the module was not set (idempotent: a retried delete is not an error).
 // Only the modules valid for a kind get routes, so any other module name is a 404 for the path.
+import { checkModule } from '../bodies.ts';
 import { type CollectionDef, loadDoc, saveDoc } from '../collection.ts';
 import { ServiceError } from '../errors.ts';
 import { noContent, ok, type Ctx, type RouteDef } from '../resource-def.ts';
@@ -15,7 +16,7 @@ import type { ModuleDef } from './edge-module-rules.ts';
 
 /** The name of the path parameter holding a child document's parent id ('edge_id'), if any. */
 function parentParam(def: CollectionDef<unknown>): string | undefined {
-  return def.parent ? /:([a-z_]+)/.exec(def.kind.path)?.[1] : undefined;
+  return def.kind.parent ? /:([a-z_]+)/.exec(def.kind.path)?.[1] : undefined;
 }
 
 /** The module body of a PUT: the bare module, or the `module` of the `{id, module}` wrapper. */
@@ -53,7 +54,7 @@ function moduleRoutesFor(def: CollectionDef<unknown>, module: ModuleDef<unknown>
     {
       method: 'PUT', path, handler: (ctx) => {
         const doc = load(ctx);
-        const value = module.parse(moduleBody(ctx, def), module.name);
+        const value = module.store(checkModule(module.contract, moduleBody(ctx, def)));
         const saved = save(ctx, doc, value);
         return ok(module.render(saved.data[module.name], ctx));
       },

@@ -1,16 +1,17 @@
 // What TCP, TLS and HTTPS edges share: description, metadata, hostports and a set of modules, with create, get, list,
 // PATCH (an omitted field or module is unchanged; a sent module replaces the stored one whole; null counts as
 // omitted, since a module is removed only through its DELETE endpoint), delete, and the module endpoints.
+// Bodies, references and the rules across modules come from the kind's contract.
 import { type CollectionDef, defineCollection } from '../collection.ts';
 import type { Ctx, KindDef, ResourceModule } from '../resource-def.ts';
 import { baseFields, describedFields } from '../resource-def.ts';
 import type { StoredDoc } from '../store.ts';
-import { description, metadata, parseBody, type Shape } from '../validate.ts';
-import { moduleField, moduleRefs, renderModules, type ModuleDef } from './edge-module-rules.ts';
+import type { JsonObject } from '../validate.ts';
+import { renderModules, storedModules, type ModuleDef } from './edge-module-rules.ts';
 import { moduleRoutes } from './edge-modules.ts';
-import { hostportClaims, hostports, renderHostports } from './hostports.ts';
+import { hostportClaims, renderHostports } from './hostports.ts';
 
-/** The stored edge: the sent shape, each module stored parsed (see edge-module-rules.ts) or null. */
+/** The stored edge: the sent shape, each module stored (see edge-module-rules.ts) or null. */
 export interface EdgeDoc {
   description?: string;
   metadata?: string;
@@ -20,30 +21,21 @@ export interface EdgeDoc {
 
 export interface EdgeResourceOptions {
   kind: KindDef;
-  listKey: string;
-  /** In response order. */
+  /** In response order, one per module of the kind's contract. */
   modules: readonly ModuleDef<unknown>[];
-  /** Whole-document rules, on every write (create, PATCH, module PUT/DELETE). */
-  check?(data: EdgeDoc, ctx: Ctx): void;
   /** Fields appended to the rendered edge (HTTPS edges: routes). */
   renderExtra?(doc: StoredDoc<EdgeDoc>, ctx: Ctx): Record<string, unknown>;
   /** Cascade on delete (HTTPS edges: their routes). */
   beforeDelete?(doc: StoredDoc<EdgeDoc>, ctx: Ctx): void;
 }
 
-export function edgeShape(modules: readonly ModuleDef<unknown>[]): Shape {
-  const shape: Shape = { description, metadata, hostports };
-  for (const m of modules) shape[m.name] = moduleField(m);
-  return shape;
-}
-
-/** The fields of a create body: every module present, null when unset. */
-export function newEdgeDoc(parsed: Record<string, unknown>, modules: readonly ModuleDef<unknown>[]): EdgeDoc {
-  const doc: EdgeDoc = { hostports: (parsed.hostports as string[] | undefined) ?? [] };
-  if (parsed.description !== undefined) doc.description = parsed.description as string;
-  if (parsed.metadata !== undefined) doc.metadata = parsed.metadata as string;
-  for (const m of modules) doc[m.name] = parsed[m.name] ?? null;
-  return doc;
+/** The fields of a checked create body: every module present, null when unset. */
+export function newEdgeDoc(body: JsonObject, modules: readonly ModuleDef<unknown>[]): EdgeDoc {
+  const doc: EdgeDoc = { hostports: (body.hostports as string[] | undefined) ?? [] };
+  if (body.description !== undefined) doc.description = body.description as string;
+  if (body.metadata !== undefined) doc.metadata = body.metadata as string;
+  for (const m of modules) doc[m.name] = null;
+  return { ...doc, ...storedModules(body, modules) };
 }
 
 export function renderEdge(doc: StoredDoc<EdgeDoc>, modules: readonly ModuleDef<unknown>[], ctx: Ctx): Record<string, unknown> {
@@ -59,16 +51,12 @@ export function renderEdge(doc: StoredDoc<EdgeDoc>, modules: readonly ModuleDef<
 }
 
 export function defineEdgeResource(opts: EdgeResourceOptions): ResourceModule & { def: CollectionDef<EdgeDoc> } {
-  const shape = edgeShape(opts.modules);
   const collection = defineCollection<EdgeDoc>({
     kind: opts.kind,
-    listKey: opts.listKey,
-    create: (body) => newEdgeDoc(parseBody(body, shape), opts.modules),
-    update: (body, current) => ({ ...current.data, ...parseBody(body, shape) }),
+    create: (body) => newEdgeDoc(body, opts.modules),
+    update: (body, current) => ({ ...current.data, ...body, ...storedModules(body, opts.modules) }),
     render: (doc, ctx) => ({ ...renderEdge(doc, opts.modules, ctx), ...opts.renderExtra?.(doc, ctx) }),
-    refs: (data) => moduleRefs(data, opts.modules),
     claims: (data) => hostportClaims(data.hostports),
-    check: opts.check,
     beforeDelete: opts.beforeDelete,
   });
   return { ...collection, routes: [...collection.routes, ...moduleRoutes(collection.def, opts.modules)] };

@@ -6,10 +6,13 @@ import { ServiceError } from '../errors.ts';
 import { checkQuery } from '../pagination.ts';
 import { created, noContent, ok, type Ctx, type ResourceModule } from '../resource-def.ts';
 import type { StoredDoc } from '../store.ts';
-import { clip, parseBody, string } from '../validate.ts';
-import { eventSubscriptions, eventType, renderSource, type EventSubscriptionDoc } from './event-subscriptions.ts';
+import { eventSubscription } from '../../contract/kinds/event-subscriptions.ts';
+import { checkBody } from '../bodies.ts';
+import { clip } from '../validate.ts';
+import { eventSubscriptions, renderSource, type EventSubscriptionDoc } from './event-subscriptions.ts';
 
-const BASE = '/event_subscriptions/:subscription_id/sources';
+const SOURCES = eventSubscription.subresources!.sources!;
+const BASE = SOURCES.path;
 
 function subscription(ctx: Ctx): StoredDoc<EventSubscriptionDoc> {
   return loadDoc<EventSubscriptionDoc>(ctx, eventSubscriptions.def, ctx.params.subscription_id!);
@@ -39,9 +42,9 @@ const eventSources: ResourceModule = {
     {
       method: 'POST', path: BASE, handler: (ctx) => {
         const doc = subscription(ctx);
-        const body = parseBody(ctx.body, { type: eventType, subscription_id: string() }, { required: ['type'] });
+        const body = checkBody(SOURCES.create, ctx.body) as { type: string; subscription_id?: string };
         checkEcho(ctx, { subscription_id: body.subscription_id });
-        const type = body.type!;
+        const type = body.type;
         if (doc.data.sources.includes(type)) throw new ServiceError('ERR_EVENT_SOURCE_EXISTS', `type: ${doc.id} already has a source of type ${type}`);
         saveDoc(ctx, eventSubscriptions.def, doc, { ...doc.data, sources: [...doc.data.sources, type] });
         return created(renderSource(ctx, doc.id, type));
@@ -65,7 +68,7 @@ const eventSources: ResourceModule = {
       method: 'PATCH', path: `${BASE}/:type`, handler: (ctx) => {
         const doc = subscription(ctx);
         const type = existingType(ctx, doc);
-        checkEcho(ctx, parseBody(ctx.body, { subscription_id: string(), type: string() }));
+        checkEcho(ctx, checkBody(SOURCES.update, ctx.body) as { subscription_id?: string; type?: string });
         return ok(renderSource(ctx, doc.id, type));
       },
     },

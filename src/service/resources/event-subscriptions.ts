@@ -2,11 +2,12 @@
 // and are also served one by one under /event_subscriptions/{id}/sources (event-sources.ts). This service
 // delivers no events and serves no event destinations, so any destination id is a 400 reference error and
 // `destinations` is always [].
+import { eventSubscription } from '../../contract/kinds/event-subscriptions.ts';
 import { defineCollection } from '../collection.ts';
 import { ServiceError } from '../errors.ts';
-import { baseFields, describedFields, type Ctx, type KindDef } from '../resource-def.ts';
+import { baseFields, describedFields, type Ctx } from '../resource-def.ts';
 import type { StoredDoc } from '../store.ts';
-import { clip, description, list, metadata, object, parseBody, string, type Validator } from '../validate.ts';
+import { clip, type JsonObject } from '../validate.ts';
 
 export interface EventSubscriptionDoc {
   description?: string;
@@ -14,37 +15,6 @@ export interface EventSubscriptionDoc {
   /** Event types, in the order they were added. */
   sources: string[];
 }
-
-export const eventSubscriptionKind: KindDef = {
-  kind: 'event_subscription',
-  prefix: 'esb',
-  label: 'event subscription',
-  path: '/event_subscriptions',
-  notFound: 'ERR_EVENT_SUBSCRIPTION_NOT_FOUND',
-};
-
-const EVENT_TYPE = /^[a-z_]+\.v[0-9]+$/;
-
-export const eventType: Validator<string> = (value, path) => {
-  const text = string()(value, path);
-  if (text.length > 128 || !EVENT_TYPE.test(text)) {
-    throw new ServiceError('ERR_EVENT_TYPE_INVALID', `${path}: ${JSON.stringify(clip(text))} is not an event type like ip_policy_created.v0`);
-  }
-  return text;
-};
-
-const sourceTypes: Validator<string[]> = (value, path) => {
-  const types = list(object({ type: eventType }, ['type']))(value, path).map((s) => s.type!);
-  types.forEach((t, i) => {
-    if (types.indexOf(t) !== i) throw new ServiceError('ERR_EVENT_TYPE_DUPLICATE', `${path}[${i}].type: ${t} is listed twice`);
-  });
-  return types;
-};
-
-// Validated for shape here; every element is then refused in checkDestinations, since none can exist.
-const destinationIds = list(string());
-
-const fields = { description, metadata, sources: sourceTypes, destination_ids: destinationIds };
 
 function checkDestinations(ids: string[] | undefined, ctx: Ctx): void {
   ids?.forEach((id, i) => {
@@ -55,10 +25,11 @@ function checkDestinations(ids: string[] | undefined, ctx: Ctx): void {
   });
 }
 
-function parse(body: Record<string, unknown>, ctx: Ctx): Omit<EventSubscriptionDoc, 'sources'> & { sources?: string[] } {
-  const { destination_ids, ...rest } = parseBody(body, fields);
+/** A checked body as stored: sources as their types; destination ids refused (none can exist). */
+function parse(body: JsonObject, ctx: Ctx): Omit<EventSubscriptionDoc, 'sources'> & { sources?: string[] } {
+  const { destination_ids, sources, ...rest } = body as { destination_ids?: string[]; sources?: { type: string }[] };
   checkDestinations(destination_ids, ctx);
-  return rest;
+  return sources === undefined ? rest : { ...rest, sources: sources.map((s) => s.type) };
 }
 
 export function sourceUri(ctx: Ctx, subscriptionId: string, type: string): string {
@@ -70,8 +41,7 @@ export function renderSource(ctx: Ctx, subscriptionId: string, type: string): { 
 }
 
 export const eventSubscriptions = defineCollection<EventSubscriptionDoc>({
-  kind: eventSubscriptionKind,
-  listKey: 'event_subscriptions',
+  kind: eventSubscription,
   create: (body, ctx) => ({ sources: [], ...parse(body, ctx) }),
   update: (body, current, ctx) => ({ ...current.data, ...parse(body, ctx) }),
   render: (doc: StoredDoc<EventSubscriptionDoc>, ctx) => ({

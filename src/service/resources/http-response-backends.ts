@@ -1,8 +1,10 @@
-// /backends/http_response: a fixed response. Header names are lower-cased on the way in (and names equal
-// ignoring case refused); `headers` reads back null when there are none; status_code defaults to 200.
+// /backends/http_response: a fixed response. Header names are lower-cased on the way in (the contract refuses
+// names equal ignoring case); `headers` reads back null when there are none; status_code defaults to 200.
+import { httpResponseBackend } from '../../contract/kinds/backends.ts';
 import { defineCollection } from '../collection.ts';
-import { baseFields, describedFields, type KindDef } from '../resource-def.ts';
-import { description, headerMap, integer, metadata, parseBody, string } from '../validate.ts';
+import { baseFields, describedFields } from '../resource-def.ts';
+import type { JsonObject } from '../validate.ts';
+import { lowerCaseNames } from './route-response-headers.ts';
 
 export interface HttpResponseBackendDoc {
   description?: string;
@@ -12,27 +14,14 @@ export interface HttpResponseBackendDoc {
   status_code: number;
 }
 
-export const httpResponseBackendKind: KindDef = {
-  kind: 'http_response_backend',
-  prefix: 'bkdhr',
-  label: 'HTTP response backend',
-  path: '/backends/http_response',
-  notFound: 'ERR_HTTP_RESPONSE_BACKEND_NOT_FOUND',
-};
-
-const fields = {
-  description,
-  metadata,
-  body: string(),
-  headers: headerMap(),
-  status_code: integer(100, 599, 'ERR_STATUS_CODE_INVALID'),
-};
+function withHeaders(body: JsonObject): Partial<HttpResponseBackendDoc> {
+  return body.headers === undefined ? body : { ...body, headers: lowerCaseNames(body.headers) };
+}
 
 export default defineCollection<HttpResponseBackendDoc>({
-  kind: httpResponseBackendKind,
-  listKey: 'backends',
-  create: (body) => ({ body: '', headers: {}, status_code: 200, ...parseBody(body, fields) }),
-  update: (body, current) => ({ ...current.data, ...parseBody(body, fields) }),
+  kind: httpResponseBackend,
+  create: (body) => ({ body: '', headers: {}, status_code: 200, ...withHeaders(body) }),
+  update: (body, current) => ({ ...current.data, ...withHeaders(body) }),
   render: (doc, ctx) => ({
     ...baseFields(ctx, doc),
     ...describedFields(doc.data),

@@ -1,20 +1,15 @@
 // /edges/https: HTTPS edges (description, metadata, hostports, mutual_tls, tls_termination without terminate_at),
 // returned with their routes (oldest first, [] when none). Deleting an edge deletes its routes with it, as
 // the public API does; nothing references a route, so nothing can dangle.
+import { httpsEdge } from '../../contract/kinds/edges.ts';
 import { deleteDoc } from '../collection.ts';
-import { httpsTlsTerminationModule, mutualTlsModule, type ModuleDef } from './edge-module-rules.ts';
-import { httpsEdgeKind } from './edge-kinds.ts';
+import { modulesOf } from './edge-kinds.ts';
 import { defineEdgeResource } from './edge-resource.ts';
 import { renderRoute, routesDef, routesOf } from './https-edge-routes.ts';
 
-export { httpsEdgeKind };
-
-export const HTTPS_EDGE_MODULES: readonly ModuleDef<unknown>[] = [mutualTlsModule, httpsTlsTerminationModule];
-
 export default defineEdgeResource({
-  kind: httpsEdgeKind,
-  listKey: 'https_edges',
-  modules: HTTPS_EDGE_MODULES,
+  kind: httpsEdge,
+  modules: modulesOf(httpsEdge),
   renderExtra: (doc, ctx) => ({ routes: routesOf(ctx, doc.id).map((r) => renderRoute(r, ctx)) }),
   beforeDelete(doc, ctx) {
     for (const route of routesOf(ctx, doc.id)) deleteDoc(ctx, routesDef, route);
