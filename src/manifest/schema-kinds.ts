@@ -33,7 +33,8 @@ const OVERLAYS: Record<string, Overlay> = {
     extra: upstreamTermination,
   },
   HTTPSEdge: { text: 'An HTTPS edge; its routes are HTTPSEdgeRoute documents.' },
-  HTTPSEdgeRoute: { text: 'A route of an HTTPS edge, matching requests by path.' },
+  // Its response_headers module is a document of its own (RouteResponseHeaders).
+  HTTPSEdgeRoute: { text: 'A route of an HTTPS edge, matching requests by path.', omit: ['response_headers'] },
   IPPolicy: { text: 'An IP policy; its rules are IPPolicyRule documents.' },
   IPPolicyRule: { text: 'Allows or denies one CIDR range in an IP policy.' },
   TunnelGroupBackend: { text: 'A backend that sends traffic to the tunnels carrying the given labels.', required: ['labels'] },
