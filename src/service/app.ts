@@ -4,6 +4,7 @@
 // the same envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { bodyCheckerReady } from './bodies.ts';
 import { ServiceError } from './errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { ReadCache, type CachedReply } from './read-cache.ts';
@@ -78,7 +79,9 @@ export function createApp(opts: AppOptions): RequestListener {
     if (match.kind === 'method') {
       throw new ServiceError('ERR_METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname.slice(0, 200)}; allowed: ${match.allow.join(', ')}`, { Allow: match.allow.join(', ') });
     }
-    const body = BODY_METHODS.has(req.method!) ? parseJsonBody(req, await readBody(req)) : {};
+    const hasBody = BODY_METHODS.has(req.method!);
+    const body = hasBody ? parseJsonBody(req, await readBody(req)) : {};
+    if (hasBody) await bodyCheckerReady();
     // Injected 5xx/429 are answered here, before the handler: such a request changes nothing.
     const fault = opts.faults ? await opts.faults.decide(req.method!, url.pathname) : undefined;
     if (fault?.reject) throw fault.reject;

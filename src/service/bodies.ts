@@ -2,10 +2,20 @@
 // against its kind's, a module PUT against the module's, then the rules across fields the contract declares.
 // What comes back is the body without its null fields (null means "absent" in this API), in the sent shape;
 // resource files only fill defaults and store it. Problems become ServiceErrors with the contract's codes.
-import { bodyProblem, withoutNulls } from '../contract/body-check.ts';
+// The checker (ajv and its compiler, ~100 ms to load) is imported by the first request with a body rather than
+// by every start: app.ts awaits bodyCheckerReady() before it runs such a request's handler.
 import type { BodySchema, ContractCode, ContractKind, ModuleContract } from '../contract/index.ts';
 import { ERROR_CATALOG, ServiceError } from './errors.ts';
 import { isPlainObject, type JsonObject } from './validate.ts';
+
+let checker: typeof import('../contract/body-check.ts') | undefined;
+let loading: Promise<void> | undefined;
+
+export function bodyCheckerReady(): Promise<void> {
+  return (loading ??= import('../contract/body-check.ts').then((m) => {
+    checker = m;
+  }));
+}
 
 // Compile-time proof that the service answers every code the contract names.
 const CONTRACT_CODES: Record<ContractCode, unknown> = ERROR_CATALOG;
@@ -13,8 +23,9 @@ void CONTRACT_CODES;
 
 /** `body` checked against `schema`; `path` names it in messages ('' for a request body, 'backend' for a module). */
 export function checkBody(schema: BodySchema, body: unknown, path = ''): JsonObject {
-  const value = withoutNulls(body, schema);
-  const problem = bodyProblem(schema, value, path);
+  if (!checker) throw new Error('checkBody before bodyCheckerReady()');
+  const value = checker.withoutNulls(body, schema);
+  const problem = checker.bodyProblem(schema, value, path);
   if (problem) throw new ServiceError(problem.code, problem.message);
   return value as JsonObject;
 }
