@@ -1,16 +1,14 @@
 // Certificate authority (/certificate_authorities): a CA PEM for mutual TLS. The PEM cannot be updated.
 import { pemKeys } from './adopt-keys.ts';
+import { certificateAuthority as contract } from '../contract/kinds/certificates.ts';
 import { markerKind } from './marker-kind.ts';
 import { pemNormalizer } from './normalize.ts';
 
 export const certificateAuthority = markerKind({
   kind: 'CertificateAuthority',
-  idPrefix: 'ca_',
-  path: '/certificate_authorities',
-  listKey: 'certificate_authorities',
+  contract,
   fields: ['description', 'metadata', 'ca_pem'],
   normalize: pemNormalizer('ca_pem'),
-  immutable: ['ca_pem'],
   // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
   adoptKeys: (body) => pemKeys('ca_pem', body.ca_pem),
   valueRules: {

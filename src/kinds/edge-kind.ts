@@ -4,19 +4,11 @@ import { hostportKeys } from './adopt-keys.ts';
 import * as modules from './edge-modules.ts';
 import { markerKind } from './marker-kind.ts';
 import { dropEmptyList, dropEmptyStrings } from './normalize.ts';
-import type { Obj, RefField, ResourceKind, UniqueField } from './resource-kind.ts';
+import type { ContractKind } from '../contract/index.ts';
+import type { Obj, ResourceKind, UniqueField } from './resource-kind.ts';
 
 type Normalizers = Record<string, (m: Obj) => Obj>;
 
-export const BACKEND_REF: RefField = {
-  pointer: '/backend/backend_id',
-  kinds: ['TunnelGroupBackend', 'HTTPResponseBackend'],
-};
-export const IP_RESTRICTION_REF: RefField = { pointer: '/ip_restriction/ip_policy_ids/*', kinds: ['IPPolicy'] };
-export const MUTUAL_TLS_REF: RefField = {
-  pointer: '/mutual_tls/certificate_authority_ids/*',
-  kinds: ['CertificateAuthority'],
-};
 
 /** A hostport is served by one edge of any kind, claimed by the contract's key (no case; IPv6 by value). */
 export const HOSTPORTS: UniqueField = {
@@ -43,23 +35,13 @@ export function edgeNormalizer(normalizers: Normalizers): (body: Obj) => Obj {
   return (body) => dropEmptyStrings(dropEmptyList(modules.normalizeModules(body, normalizers), 'hostports'));
 }
 
-export function edgeKind(opts: {
-  kind: string;
-  idPrefix: string;
-  path: string;
-  listKey: string;
-  modules: Normalizers;
-  refs: readonly RefField[];
-}): ResourceKind {
+export function edgeKind(opts: { kind: string; contract: ContractKind; modules: Normalizers }): ResourceKind {
   const moduleNames = Object.keys(opts.modules);
   return modules.sendingPolicyText(markerKind({
     kind: opts.kind,
-    idPrefix: opts.idPrefix,
-    path: opts.path,
-    listKey: opts.listKey,
+    contract: opts.contract,
     fields: ['description', 'metadata', 'hostports', ...moduleNames],
     normalize: edgeNormalizer(opts.modules),
-    refs: opts.refs,
     modules: moduleNames,
     adoptKeys: hostportKeys,
     unique: [HOSTPORTS],

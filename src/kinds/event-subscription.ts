@@ -1,14 +1,13 @@
 // Event subscription (/event_subscriptions). Its sources are managed by the EventSources kind (natural key =
 // subscription id), so they are neither sent on create nor compared here.
 import { describedKeys } from './adopt-keys.ts';
+import { eventSubscription as contract } from '../contract/kinds/event-subscriptions.ts';
 import { markerKind } from './marker-kind.ts';
 import { dropEmptyStrings, refIds } from './normalize.ts';
 
 export const eventSubscription = markerKind({
   kind: 'EventSubscription',
-  idPrefix: 'esb_',
-  path: '/event_subscriptions',
-  listKey: 'event_subscriptions',
+  contract,
   fields: ['description', 'metadata', 'destination_ids'],
   liveShape: (raw) => ({ ...raw, destination_ids: raw.destination_ids ?? refIds(raw.destinations) }),
   normalize: (body) => {

@@ -1,5 +1,6 @@
 // HTTP response backend (/backends/http_response): a fixed body, headers and status code.
 import { describedKeys } from './adopt-keys.ts';
+import { httpResponseBackend as contract } from '../contract/kinds/backends.ts';
 import { markerKind } from './marker-kind.ts';
 import { dropEmptyStrings, isObj, lowerKeys } from './normalize.ts';
 
@@ -8,9 +9,7 @@ const DEFAULT_STATUS_CODE = 200;
 
 export const httpResponseBackend = markerKind({
   kind: 'HTTPResponseBackend',
-  idPrefix: 'bkdhr_',
-  path: '/backends/http_response',
-  listKey: 'backends',
+  contract,
   fields: ['description', 'metadata', 'body', 'headers', 'status_code'],
   // Header names lower-cased as the service returns them; no headers = `{}` = null; status 200 by default.
   normalize: (body) => {

@@ -3,7 +3,8 @@
 // The response_headers module is its own kind (RouteResponseHeaders) and is not compared here.
 import { fieldsKey } from './adopt-keys.ts';
 import { crudHooks, deleteIfPresent, moduleHooks, patchBody } from './crud.ts';
-import { BACKEND_REF, IP_RESTRICTION_REF } from './edge-kind.ts';
+import { httpsEdgeRoute as contract } from '../contract/kinds/https-edge-routes.ts';
+import { contractRefs } from './contract-kind.ts';
 import { backend, ipRestriction, normalizeModules, sendingPolicyText, trafficPolicy } from './edge-modules.ts';
 import { HTTPS_EDGES_LIST_KEY } from './https-edge.ts';
 import { dropEmptyStrings, isObj, pickFields } from './normalize.ts';
@@ -33,9 +34,9 @@ const crudOpts = { path: EDGES_PATH, listKey: HTTPS_EDGES_LIST_KEY, fromLive, mo
 
 export const httpsEdgeRoute: ResourceKind = sendingPolicyText({
   kind: 'HTTPSEdgeRoute',
-  idPrefix: 'edghtsrt_',
+  idPrefix: `${contract.prefix}_`,
   identity: 'marker',
-  refs: [{ pointer: '/edge_id', kinds: ['HTTPSEdge'] }, BACKEND_REF, IP_RESTRICTION_REF],
+  refs: contractRefs(contract),
   immutable: IMMUTABLE,
   secrets: [],
   writeOnly: [],

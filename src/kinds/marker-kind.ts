@@ -1,24 +1,22 @@
 // Top-level kinds matched by the ownership marker and written through the standard collection endpoints.
 // Each kind file states only what sets it apart (fields, normalization, immutable and secret fields, how it
 // is adopted); the defaults here are what most kinds share.
+import type { ContractKind } from '../contract/index.ts';
+import { contractRefs } from './contract-kind.ts';
 import { crudHooks, moduleHooks } from './crud.ts';
 import { dropEmptyStrings, pickFields } from './normalize.ts';
-import type { Obj, RefField, ResourceKind } from './resource-kind.ts';
+import type { Obj, ResourceKind } from './resource-kind.ts';
 
 export interface MarkerKindDef {
   kind: string;
-  idPrefix: string;
-  /** Collection path (`/ip_policies`); items live at `${path}/${id}`. */
-  path: string;
-  listKey: string;
+  /** Its id prefix, collection path (items at `${path}/${id}`), list key, create-only and reference fields. */
+  contract: ContractKind;
   /** The request fields compared with live state; every other field of a live object is ignored. */
   fields: readonly string[];
   /** Applied to both sides of the diff (default: empty strings dropped). */
   normalize?: (body: Obj) => Obj;
   /** Rewrites a live object before its fields are picked (e.g. a returned Ref back to the sent id field). */
   liveShape?: (raw: Obj) => Obj;
-  refs?: readonly RefField[];
-  immutable?: readonly string[];
   secrets?: readonly string[];
   writeOnly?: readonly string[];
   /** Module fields; the kind then gets PUT/DELETE module hooks at `${path}/${id}/${module}`. */
@@ -36,11 +34,13 @@ export function markerKind(def: MarkerKindDef): ResourceKind {
   const normalize = def.normalize ?? ((body: Obj) => dropEmptyStrings(body));
   const liveShape = def.liveShape ?? ((raw: Obj) => raw);
   const fromLive = (raw: Obj): Obj => normalize(pickFields(liveShape(raw), def.fields));
-  const immutable = def.immutable ?? [];
+  const { contract } = def;
+  const path = contract.path;
+  const immutable = contract.immutable;
   const modules = def.modules ?? [];
   const crud = crudHooks({
-    path: def.path,
-    listKey: def.listKey,
+    path,
+    listKey: contract.listKey ?? '',
     fromLive,
     notPatchable: immutable,
     modules,
@@ -48,9 +48,9 @@ export function markerKind(def: MarkerKindDef): ResourceKind {
   });
   return {
     kind: def.kind,
-    idPrefix: def.idPrefix,
+    idPrefix: `${contract.prefix}_`,
     identity: 'marker',
-    refs: def.refs ?? [],
+    refs: contractRefs(contract),
     immutable,
     secrets: def.secrets ?? [],
     writeOnly: def.writeOnly ?? [],
@@ -62,6 +62,6 @@ export function markerKind(def: MarkerKindDef): ResourceKind {
     ...(def.unique ? { unique: def.unique } : {}),
     ...(def.valueRules ? { valueRules: def.valueRules } : {}),
     ...crud,
-    ...(modules.length > 0 ? moduleHooks((live) => `${def.path}/${live.id}`) : {}),
+    ...(modules.length > 0 ? moduleHooks((live) => `${path}/${live.id}`) : {}),
   };
 }

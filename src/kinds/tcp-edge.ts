@@ -1,11 +1,9 @@
 // TCP edge (/edges/tcp): hostports plus the backend, ip_restriction, policy and traffic_policy modules.
-import { BACKEND_REF, IP_RESTRICTION_REF, TCP_MODULES, edgeKind } from './edge-kind.ts';
+import { tcpEdge as contract } from '../contract/kinds/edges.ts';
+import { TCP_MODULES, edgeKind } from './edge-kind.ts';
 
 export const tcpEdge = edgeKind({
   kind: 'TCPEdge',
-  idPrefix: 'edgtcp_',
-  path: '/edges/tcp',
-  listKey: 'tcp_edges',
+  contract,
   modules: TCP_MODULES,
-  refs: [BACKEND_REF, IP_RESTRICTION_REF],
 });

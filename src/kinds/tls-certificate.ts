@@ -1,17 +1,15 @@
 // TLS certificate (/tls_certificates): uploaded PEMs. The private key is write-only and secret; the fields
 // the service derives from the leaf (subject, SANs, validity, ...) are dropped since they are not sent.
 import { pemKeys } from './adopt-keys.ts';
+import { tlsCertificate as contract } from '../contract/kinds/certificates.ts';
 import { markerKind } from './marker-kind.ts';
 import { pemNormalizer } from './normalize.ts';
 
 export const tlsCertificate = markerKind({
   kind: 'TLSCertificate',
-  idPrefix: 'cert_',
-  path: '/tls_certificates',
-  listKey: 'tls_certificates',
+  contract,
   fields: ['description', 'metadata', 'certificate_pem', 'private_key_pem'],
   normalize: pemNormalizer('certificate_pem'),
-  immutable: ['certificate_pem', 'private_key_pem'],
   secrets: ['private_key_pem'],
   writeOnly: ['private_key_pem'],
   // Only by the certificate: a certificate with the same description but another PEM would be replaced.

@@ -1,14 +1,13 @@
 // Tunnel group backend (/backends/tunnel_group): selects tunnels by labels. The live `tunnels` list is
 // the service's observation, not configuration, so it is dropped.
 import { describedKeys, labelKeys } from './adopt-keys.ts';
+import { tunnelGroupBackend as contract } from '../contract/kinds/backends.ts';
 import { markerKind } from './marker-kind.ts';
 import { dropEmptyStrings, isObj } from './normalize.ts';
 
 export const tunnelGroupBackend = markerKind({
   kind: 'TunnelGroupBackend',
-  idPrefix: 'bkdtg_',
-  path: '/backends/tunnel_group',
-  listKey: 'backends',
+  contract,
   fields: ['description', 'metadata', 'labels'],
   // No labels and `labels: {}` select the same (no) tunnels.
   normalize: (body) => {

@@ -1,8 +1,10 @@
-// The manifest pipeline the engine calls: load -> validate -> rules -> resolve -> value rules. Every stage that can run does,
+// The manifest pipeline the engine calls: load -> validate -> rules -> resolve -> value rules -> contract. Every stage
+// that can run does,
 // so one run reports every problem of every file; then one ManifestError carries them all, in file order.
 import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
 import type { DiscoveredRoot } from './discover.ts';
 import type { DesiredState } from './document.ts';
+import { checkWithContract } from './contract-check.ts';
 import { loadManifestsYielding, yieldToEventLoop } from './load.ts';
 import { resolveDocs } from './resolve.ts';
 import { checkRules } from './rules.ts';
@@ -68,6 +70,8 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   const resolved = resolveDocs(loaded.docs, { env, cwd });
   issues.push(...resolved.issues);
   issues.push(...(await valueRuleIssues(resolved.resolved, issues)));
+  await yieldToEventLoop();
+  issues.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues })));
   if (issues.length) throw new ManifestError(sortIssues(issues));
   return { resources: resolved.resources, config: loaded.config };
 }

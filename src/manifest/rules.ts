@@ -61,8 +61,8 @@ function headerIssues(doc: ManifestDoc, address: string): ManifestIssue[] {
 }
 
 /** The metadata as stored: the user's keys plus the marker; its size is what the service limits. */
-function storedMetadataBytes(metadata: Record<string, unknown>, stack: string, address: string): number {
-  return Buffer.byteLength(JSON.stringify({ ...metadata, [MARKER_KEY]: { stack, name: address } }));
+export function storedMetadata(metadata: Record<string, unknown>, stack: string, address: string): string {
+  return JSON.stringify({ ...metadata, [MARKER_KEY]: { stack, name: address } });
 }
 
 function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, message: string) => void): void {
@@ -76,7 +76,7 @@ function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, me
       push(`/metadata/${MARKER_KEY}`, `metadata: the key "${MARKER_KEY}" is reserved for edgeops' ownership marker`);
       return;
     }
-    const bytes = storedMetadataBytes(metadata, stack, addressOf(doc));
+    const bytes = Buffer.byteLength(storedMetadata(metadata, stack, addressOf(doc)));
     if (bytes > METADATA_MAX_BYTES) {
       push('/metadata', `metadata: is ${bytes} bytes as stored with the ownership marker, at most ${METADATA_MAX_BYTES} are allowed`);
     }

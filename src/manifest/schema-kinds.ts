@@ -1,164 +1,127 @@
-// The document schema of every kind (DESIGN 3): fields named as in the service's create request, each with
-// its type and limit. Which kinds a reference field may name comes from the kinds' declared `refs`, and is
-// written into the field's description here rather than repeated by hand.
+// The document schema of every kind (DESIGN 3), generated from the contract: a kind's fields are its create
+// request's (schema-contract.ts says how a manifest writes each), plus kind, name and moved_from. What a manifest
+// adds or says differently is the overlay below; a new kind needs none. The two manifest-only kinds
+// (RouteResponseHeaders, EventSources) are defined here, from the contract's module and sub-resource bodies.
+// Which kinds a reference field may name comes from the reconciler's `refs`, written into its description.
+import { CONTRACT_KINDS, contractKind, type BodySchema, type ContractKind } from '../contract/index.ts';
 import { KINDS, kindByName } from '../kinds/index.ts';
-import {
-  backendModule,
-  httpsTlsTerminationModule,
-  ipRestrictionModule,
-  mutualTlsModule,
-  policyModule,
-  tlsTerminationModule,
-  trafficPolicyModule,
-  HTTP_PHASES,
-  TCP_PHASES,
-  upstreamTermination,
-} from './schema-modules.ts';
-import {
-  HEADER_NAME_PATTERN,
-  description,
-  enabled,
-  hostports,
-  kindSchema,
-  metadata,
-  ref,
-  secret,
-  stringMap,
-  unsettable,
-  type Schema,
-} from './schema-parts.ts';
+import type { ResourceKind } from '../kinds/resource-kind.ts';
 import { segments } from './pointer.ts';
+import { translate } from './schema-contract.ts';
+import { upstreamTermination } from './schema-modules.ts';
+import { kindSchema, metadata, ref, secret, type Schema } from './schema-parts.ts';
 
-const common = { description, metadata };
-const edgeCommon = {
-  ...common, hostports, backend: backendModule, ip_restriction: ipRestrictionModule, policy: policyModule,
-  traffic_policy: trafficPolicyModule(TCP_PHASES),
-};
+interface Overlay {
+  /** The kind's description in editors (default: from the contract's label). */
+  text?: string;
+  /** Fields a manifest must set although the service's create does not require them. */
+  required?: string[];
+  /** Fields that may be read from a file or variable: `{file}`/`{env}` (their description). */
+  files?: Record<string, string>;
+  /** Fields of the create body a manifest does not write (another document kind manages them). */
+  omit?: string[];
+  /** Fields replaced or added. */
+  fields?: Schema;
+  /** Conditions across fields (if/then). */
+  extra?: Schema;
+}
 
-const SOURCES: Record<string, Schema> = {
-  TCPEdge: kindSchema('TCPEdge', 'A TCP edge: hostports with backend, IP restriction and traffic policy modules.', edgeCommon, []),
-  TLSEdge: kindSchema(
-    'TLSEdge',
-    'A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.',
-    { ...edgeCommon, mutual_tls: mutualTlsModule, tls_termination: tlsTerminationModule },
-    [],
-    upstreamTermination,
-  ),
-  HTTPSEdge: kindSchema(
-    'HTTPSEdge',
-    'An HTTPS edge; its routes are HTTPSEdgeRoute documents.',
-    { ...common, hostports, mutual_tls: mutualTlsModule, tls_termination: httpsTlsTerminationModule },
-    [],
-  ),
-  HTTPSEdgeRoute: kindSchema(
-    'HTTPSEdgeRoute',
-    'A route of an HTTPS edge, matching requests by path.',
-    {
-      edge_id: ref,
-      match_type: { type: 'string', enum: ['exact_path', 'path_prefix'] },
-      match: { type: 'string', minLength: 1, description: 'The path, or path prefix, requests must have.' },
-      ...common,
-      backend: backendModule,
-      ip_restriction: ipRestrictionModule,
-      traffic_policy: trafficPolicyModule(HTTP_PHASES),
+const OVERLAYS: Record<string, Overlay> = {
+  TCPEdge: { text: 'A TCP edge: hostports with backend, IP restriction and traffic policy modules.' },
+  TLSEdge: {
+    text: 'A TLS edge: hostports with backend, IP restriction, mutual TLS, TLS termination and traffic policy modules.',
+    extra: upstreamTermination,
+  },
+  HTTPSEdge: { text: 'An HTTPS edge; its routes are HTTPSEdgeRoute documents.' },
+  // Its response_headers module is a document of its own (RouteResponseHeaders).
+  HTTPSEdgeRoute: { text: 'A route of an HTTPS edge, matching requests by path.', omit: ['response_headers'] },
+  IPPolicy: { text: 'An IP policy; its rules are IPPolicyRule documents.' },
+  IPPolicyRule: { text: 'Allows or denies one CIDR range in an IP policy.' },
+  TunnelGroupBackend: { text: 'A backend that sends traffic to the tunnels carrying the given labels.', required: ['labels'] },
+  HTTPResponseBackend: {
+    text: 'A backend that answers every request with a fixed response.',
+    required: ['body'],
+    files: { body: 'The response body: a string, {file: path} or {env: VARIABLE}.' },
+  },
+  TLSCertificate: {
+    text: 'An uploaded certificate chain (leaf first) with its private key.',
+    files: {
+      certificate_pem: 'PEM chain, leaf first: a string, {file: path} or {env: VARIABLE}.',
+      private_key_pem: 'PEM private key. Use {env: VARIABLE} or {file: path} outside git; an inline key is accepted but discouraged.',
     },
-    ['edge_id', 'match_type', 'match'],
-  ),
-  IPPolicy: kindSchema('IPPolicy', 'An IP policy; its rules are IPPolicyRule documents.', common, []),
-  IPPolicyRule: kindSchema(
-    'IPPolicyRule',
-    'Allows or denies one CIDR range in an IP policy.',
-    {
-      ...common,
-      cidr: { type: 'string', format: 'cidr', description: 'An IPv4 or IPv6 range in CIDR notation (10.0.0.0/8), or an address (10.0.0.1 means 10.0.0.1/32).' },
-      ip_policy_id: ref,
-      action: { type: 'string', enum: ['allow', 'deny'] },
-    },
-    ['cidr', 'ip_policy_id', 'action'],
-  ),
-  TunnelGroupBackend: kindSchema(
-    'TunnelGroupBackend',
-    'A backend that sends traffic to the tunnels carrying the given labels.',
-    { ...common, labels: stringMap('Labels a tunnel must carry, e.g. {app: web, dc: eu-1}.') },
-    ['labels'],
-  ),
-  HTTPResponseBackend: kindSchema(
-    'HTTPResponseBackend',
-    'A backend that answers every request with a fixed response.',
-    {
-      ...common,
-      body: secret('The response body: a string, {file: path} or {env: VARIABLE}.'),
-      headers: stringMap('Response headers, name to value (names are compared lower-cased).', HEADER_NAME_PATTERN),
-      status_code: { type: 'integer', minimum: 100, maximum: 599, description: 'HTTP status (default 200).' },
-    },
-    ['body'],
-  ),
-  TLSCertificate: kindSchema(
-    'TLSCertificate',
-    'An uploaded certificate chain (leaf first) with its private key.',
-    {
-      ...common,
-      certificate_pem: secret('PEM chain, leaf first: a string, {file: path} or {env: VARIABLE}.'),
-      private_key_pem: secret(
-        'PEM private key. Use {env: VARIABLE} or {file: path} outside git; an inline key is accepted but discouraged.',
-      ),
-    },
-    ['certificate_pem', 'private_key_pem'],
-  ),
-  CertificateAuthority: kindSchema(
-    'CertificateAuthority',
-    'A certificate authority, for mutual TLS.',
-    { ...common, ca_pem: secret('PEM CA certificate(s): a string, {file: path} or {env: VARIABLE}.') },
-    ['ca_pem'],
-  ),
-  EventSubscription: kindSchema(
-    'EventSubscription',
-    'An event subscription; its event types are an EventSources document.',
-    {
-      ...common,
+  },
+  CertificateAuthority: {
+    text: 'A certificate authority, for mutual TLS.',
+    files: { ca_pem: 'PEM CA certificate(s): a string, {file: path} or {env: VARIABLE}.' },
+  },
+  EventSubscription: {
+    text: 'An event subscription; its event types are an EventSources document.',
+    omit: ['sources'],
+    fields: {
       destination_ids: {
         type: 'array',
         items: { type: 'string', pattern: '^ed_[A-Za-z0-9]+$', errorMessage: 'must be an event destination id (ed_...)' },
         uniqueItems: true,
       },
     },
-    [],
-  ),
-  RouteResponseHeaders: kindSchema(
-    'RouteResponseHeaders',
-    'The response-headers module of one HTTPS edge route.',
-    {
-      edge_id: ref,
-      route_id: ref,
-      enabled,
-      add: unsettable(stringMap('Headers added to responses, name to value.', HEADER_NAME_PATTERN)),
-      remove: unsettable({
-        type: 'array',
-        description: 'Header names removed from responses.',
-        items: { type: 'string', pattern: HEADER_NAME_PATTERN, errorMessage: 'is not a valid header name' },
-        uniqueItems: true,
-      }),
-    },
-    ['edge_id', 'route_id'],
-  ),
-  EventSources: kindSchema(
-    'EventSources',
-    'The full set of event types one event subscription triggers on.',
-    {
-      subscription_id: ref,
-      types: {
-        type: 'array',
-        // An empty set has no live counterpart (a subscription without sources lists none), so it could never
-        // converge; to remove every source, delete the document.
-        description: 'Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).',
-        minItems: 1,
-        items: { type: 'string', pattern: '^[a-z][a-z0-9_]*\\.v[0-9]+$', errorMessage: 'is not an event type (like ip_policy_created.v0)' },
-        uniqueItems: true,
-      },
-    },
-    ['subscription_id', 'types'],
-  ),
+  },
 };
+
+/** `backend/backend_id`, `ip_restriction/ip_policy_ids/*` -> the contract's `backend.backend_id`, `...ip_policy_ids[]`. */
+const bodyPath = (pointer: string): string => segments(pointer).join('.').replace(/\.\*/g, '[]');
+
+/** The contract kind of a reconciler kind with ids: the one with its id prefix. */
+export function contractKindOf(kind: ResourceKind): ContractKind | undefined {
+  return CONTRACT_KINDS.find((c) => `${c.prefix}_` === kind.idPrefix);
+}
+
+/** The schema of a kind whose documents are the contract kind's create requests. */
+function fromContract(kind: ResourceKind, contract: ContractKind): Schema {
+  const overlay = OVERLAYS[kind.kind] ?? {};
+  const ctx = { refs: new Set(kind.refs.map((r) => bodyPath(r.pointer))), modules: new Set(contract.modules.map((m) => m.name)) };
+  const body = translate(contract.create, '', ctx);
+  const properties: Schema = {};
+  // A child collection's parent is named in the path (`:edge_id`); a manifest names it as a field.
+  const parentField = /:(\w+)/.exec(contract.path)?.[1];
+  if (parentField) properties[parentField] = { ...ref };
+  for (const [field, schema] of Object.entries(body.properties as Schema)) {
+    if (overlay.omit?.includes(field)) continue;
+    properties[field] = overlay.files?.[field] !== undefined ? secret(overlay.files[field]) : schema;
+  }
+  properties.metadata = metadata;
+  Object.assign(properties, overlay.fields);
+  const required = [...(parentField ? [parentField] : []), ...((body.required as string[] | undefined) ?? []), ...(overlay.required ?? [])];
+  return kindSchema(kind.kind, overlay.text ?? `A ${contract.label}.`, properties, required, overlay.extra);
+}
+
+const bodyCtx = { refs: new Set<string>(), modules: new Set<string>() };
+
+/** The response-headers module of a route, as its own document: the module's PUT body plus the route it is of. */
+function routeResponseHeaders(): Schema {
+  const module = contractKind('https_edge_route').modules.find((m) => m.name === 'response_headers')!;
+  // As a module's fields: each may be null for "unset".
+  const body = translate(module.schema, '', bodyCtx, true);
+  return kindSchema('RouteResponseHeaders', 'The response-headers module of one HTTPS edge route.', { edge_id: ref, route_id: ref, ...(body.properties as Schema) }, ['edge_id', 'route_id']);
+}
+
+/** A subscription's event sources as one document: the set of the source create bodies' types. */
+function eventSources(): Schema {
+  const source = contractKind('event_subscription').subresources!.sources!.create.properties!.type as BodySchema;
+  return kindSchema('EventSources', 'The full set of event types one event subscription triggers on.', {
+    subscription_id: ref,
+    types: {
+      type: 'array',
+      // An empty set has no live counterpart (a subscription without sources lists none), so it could never
+      // converge; to remove every source, delete the document.
+      description: 'Event types, e.g. ip_policy_created.v0 (at least one; delete the document to remove every source).',
+      minItems: 1,
+      items: translate(source, 'types[]', bodyCtx),
+      uniqueItems: true,
+    },
+  }, ['subscription_id', 'types']);
+}
+
+const MANIFEST_ONLY: Record<string, () => Schema> = { RouteResponseHeaders: routeResponseHeaders, EventSources: eventSources };
 
 /** The schema node a pointer of the document leads to (`*` = the items of a list). */
 function nodeAt(schema: Schema, pointer: string): Schema | undefined {
@@ -179,10 +142,11 @@ function refText(kinds: readonly string[]): string {
 export function kindSchemas(): Map<string, Schema> {
   const out = new Map<string, Schema>();
   for (const kind of KINDS) {
-    const source = SOURCES[kind.kind];
-    if (!source) throw new Error(`no manifest schema for kind ${kind.kind}`);
+    const contract = contractKindOf(kind);
+    const make = MANIFEST_ONLY[kind.kind];
+    if (!contract && !make) throw new Error(`no contract kind with id prefix ${kind.idPrefix ?? '(none)'} for kind ${kind.kind}`);
     // A JSON copy, not structuredClone: that would keep the sharing of `ref` between fields.
-    const schema = JSON.parse(JSON.stringify(source)) as Schema;
+    const schema = JSON.parse(JSON.stringify(contract ? fromContract(kind, contract) : make!())) as Schema;
     for (const refField of kind.refs) {
       const node = nodeAt(schema, refField.pointer);
       if (!node || node.type !== 'string') throw new Error(`${kind.kind}: ref ${refField.pointer} is not a string field of the schema`);
@@ -190,6 +154,6 @@ export function kindSchemas(): Map<string, Schema> {
     }
     out.set(kind.kind, schema);
   }
-  for (const k of Object.keys(SOURCES)) if (!kindByName(k)) throw new Error(`manifest schema for unknown kind ${k}`);
+  for (const k of [...Object.keys(OVERLAYS), ...Object.keys(MANIFEST_ONLY)]) if (!kindByName(k)) throw new Error(`manifest schema for unknown kind ${k}`);
   return out;
 }

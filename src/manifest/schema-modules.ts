@@ -1,41 +1,7 @@
-// Schemas of the edge and route modules, in the shape the service's create request takes them.
-import { enabled, NOT_NULL, object, ref, refList, SECRET_REF, unsettable, type Schema } from './schema-parts.ts';
-
-export const MIN_VERSIONS = ['1.0', '1.1', '1.2', '1.3'];
-
-// A module, and each optional field of one, may be null: unset, as the spec returns it (schema-parts `unsettable`).
-
-export const backendModule: Schema = unsettable({
-  ...object({ enabled, backend_id: ref }, ['backend_id']),
-  description: 'Where the traffic goes: a tunnel group or HTTP response backend.',
-});
-
-export const ipRestrictionModule: Schema = unsettable({
-  ...object({ enabled, ip_policy_ids: refList }, ['ip_policy_ids']),
-  description: 'IP policies that decide which source addresses may connect.',
-});
-
-export const mutualTlsModule: Schema = unsettable({
-  ...object({ enabled, certificate_authority_ids: refList }, ['certificate_authority_ids']),
-  description: 'Certificate authorities that client certificates are checked against.',
-});
-
-const minVersion: Schema = unsettable({ type: 'string', enum: MIN_VERSIONS, description: 'Minimum TLS version (quote it: "1.2").' });
-
-export const tlsTerminationModule: Schema = unsettable({
-  ...object({
-    enabled,
-    terminate_at: unsettable({ type: 'string', enum: ['edge', 'upstream'], description: 'Where TLS ends (default edge).' }),
-    min_version: minVersion,
-  }),
-  description: 'Where TLS is terminated, and the minimum version when at the edge.',
-});
-
-/** HTTPS edges always terminate at the edge: only the minimum version is chosen. */
-export const httpsTlsTerminationModule: Schema = unsettable({
-  ...object({ enabled, min_version: minVersion }),
-  description: 'The minimum TLS version the edge accepts.',
-});
+// The parts of the edge and route module schemas where a manifest writes something other than the request body
+// the contract declares (schema-contract.ts makes the rest): the traffic policy as a document, and the modules a
+// TLS edge that passes TLS through may not set, said in the schema so an editor shows it too.
+import { NOT_NULL, object, SECRET_REF, unsettable, type Schema } from './schema-parts.ts';
 
 const policyAction: Schema = object(
   {
@@ -44,27 +10,6 @@ const policyAction: Schema = object(
   },
   ['type'],
 );
-
-const policyRule: Schema = object(
-  {
-    name: unsettable({ type: 'string' }),
-    expressions: unsettable({ type: 'array', items: { type: 'string' }, description: 'CEL expressions selecting the traffic.' }),
-    actions: { type: 'array', items: policyAction, minItems: 1 },
-  },
-  ['actions'],
-);
-
-export const policyModule: Schema = unsettable({
-  ...object({
-    enabled,
-    inbound: unsettable({ type: 'array', items: policyRule, description: 'Rules for traffic coming in.' }),
-    outbound: unsettable({ type: 'array', items: policyRule, description: 'Rules for traffic going out.' }),
-  }),
-  description: 'Traffic policy: inbound and outbound rules, each with expressions and actions.',
-});
-
-/** Phases of a traffic policy: TCP and TLS edges see connections only, routes also HTTP requests and responses. */
-export { HTTP_PHASES, TCP_PHASES } from '../contract/traffic-policy.ts';
 
 const trafficPolicyRule: Schema = object(
   {
@@ -76,8 +21,8 @@ const trafficPolicyRule: Schema = object(
 );
 
 /**
- * The current `traffic_policy` module: the policy document as a mapping (edgeops sends it to the service as
- * text), or its text from a file or variable ({file: path} / {env: VARIABLE}, or an inline JSON/YAML string).
+ * The `traffic_policy` module: the policy document as a mapping (edgeops sends it to the service as text), or its
+ * text from a file or variable ({file: path} / {env: VARIABLE}, or an inline JSON/YAML string).
  */
 export function trafficPolicyModule(phases: readonly string[]): Schema {
   const document = object(
@@ -85,7 +30,7 @@ export function trafficPolicyModule(phases: readonly string[]): Schema {
   );
   return unsettable({
     ...object({
-      enabled,
+      enabled: unsettable({ type: 'boolean', description: 'Apply the module to traffic (default true).' }),
       // A mapping other than {file}/{env} is the document itself; anything else is its text or where to read it.
       value: {
         description: `The policy document (${phases.join(', ')}): a mapping, or its JSON/YAML text, {file: path} or {env: VARIABLE}.`,

@@ -1,11 +1,13 @@
 // Building blocks of the manifest schemas (schemas/*.schema.json are generated from these by
 // schema-write.ts). `errorMessage` is the message edgeops and editors show instead of the validator's own.
 
+import { HEADER_NAME } from '../contract/rules.ts';
+import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from '../contract/schema.ts';
+
 export type Schema = { [key: string]: unknown };
 
 export const NAME_PATTERN = '^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$';
-export const DESCRIPTION_MAX_BYTES = 255;
-export const METADATA_MAX_BYTES = 4096;
+export { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES };
 /** The `#/definitions/...` entry that `{file}`/`{env}` secrets are declared with; the resolver looks for it. */
 export const SECRET_REF = '#/definitions/secret';
 export const ENV_VAR_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
@@ -34,12 +36,6 @@ export const movedFrom: Schema = {
   errorMessage: { type: 'must be a name or a list of names', pattern: 'must be a name of this kind (old-name or Kind/old-name)' },
 };
 
-export const description: Schema = {
-  type: 'string',
-  maxLength: DESCRIPTION_MAX_BYTES,
-  description: `Human-readable, at most ${DESCRIPTION_MAX_BYTES} bytes.`,
-};
-
 export const metadata: Schema = {
   type: 'object',
   description:
@@ -54,8 +50,6 @@ export const ref: Schema = {
   minLength: 1,
   description: 'The name of a resource in these manifests, or a literal id.',
 };
-
-export const refList: Schema = { type: 'array', items: ref, minItems: 1, uniqueItems: true };
 
 export const secretDefinition: Schema = {
   description: 'A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.',
@@ -79,22 +73,8 @@ export const secretDefinition: Schema = {
 
 export const secret = (text: string): Schema => ({ $ref: SECRET_REF, description: text });
 
-export const stringMap = (text: string, keyPattern?: string): Schema => ({
-  type: 'object',
-  description: text,
-  ...(keyPattern ? { propertyNames: { pattern: keyPattern, errorMessage: 'is not a valid header name' } } : {}),
-  additionalProperties: { type: 'string' },
-});
-
-/** HTTP header names: RFC 9110 token characters. */
-export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
-
-export const hostports: Schema = {
-  type: 'array',
-  description: 'Addresses the edge serves, each host:port.',
-  items: { type: 'string', format: 'hostport' },
-  uniqueItems: true,
-};
+/** HTTP header names: RFC 9110 token characters (the contract's rule). */
+export const HEADER_NAME_PATTERN = HEADER_NAME.source;
 
 /**
  * The same field, also accepting null for "unset": the spec returns unset optional fields as null and the
@@ -110,8 +90,6 @@ export function unsettable(schema: Schema): Schema {
 
 /** Every JSON type but null: `not` this is "must be null or absent". */
 export const NOT_NULL: Schema = { type: ['boolean', 'number', 'string', 'array', 'object'] };
-
-export const enabled: Schema = unsettable({ type: 'boolean', description: 'Apply the module to traffic (default true).' });
 
 export function object(properties: Schema, required: string[] = [], extra: Schema = {}): Schema {
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false, ...extra };

@@ -24,6 +24,8 @@ beforeAll(async () => {
     'kind: RouteResponseHeaders', 'name: first', 'edge_id: www', 'route_id: root', 'add: {X-A: "1", x-a: "2"}',
     '---', 'kind: RouteResponseHeaders', 'name: second', 'edge_id: shop', 'route_id: root',
     '---', 'kind: TCPEdge', 'name: Bad_Name', 'backend: {backend_id: nowhere}',
+    // Only the contract's rules (checked once names are resolved) refuse this one.
+    '---', 'kind: HTTPResponseBackend', 'name: hr', 'body: hi', 'headers: {x-a: "\\u0007"}',
     '',
   ].join('\n'));
 });
@@ -38,7 +40,8 @@ const EXPECTED = [
   'headers.yaml:10:11: RouteResponseHeaders/second: route_id: the RouteResponseHeaders of HTTPSEdgeRoute/root are already managed by RouteResponseHeaders/first (headers.yaml:4:11); one document states them all, so merge the two',
   'headers.yaml:13:7: TCPEdge/Bad_Name: name "Bad_Name" must not contain "_" (a value with "_" is read as a literal id) or upper-case letters',
   'headers.yaml:14:23: TCPEdge/Bad_Name: backend/backend_id: no TunnelGroupBackend or HTTPResponseBackend named "nowhere"',
-  'edgeops: 5 problems in the manifests',
+  'headers.yaml:19:16: HTTPResponseBackend/hr: headers/x-a: header values must not contain control characters',
+  'edgeops: 6 problems in the manifests',
 ];
 
 describe('invalid manifests', () => {

@@ -1,5 +1,7 @@
 // Every kind of the API is declared once, in the contract, and every table that serves a kind has it: the
-// contract's CONTRACT_KINDS, and the service's RESOURCES (with a route per body the contract declares).
+// contract's CONTRACT_KINDS, the service's RESOURCES (with a route per body the contract declares) and its error
+// catalog (a not-found code per kind), the reconciler's KINDS, and the manifest schemas (src/manifest, schemas/).
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileBody } from '../../src/contract/body-check.ts';
 import { CONTRACT_KINDS, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
@@ -7,6 +9,11 @@ import { RULE_NAMES } from '../../src/contract/schema.ts';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
 import { MODULE_DEFS, modulesOf } from '../../src/service/resources/edge-kinds.ts';
 import { RESOURCES } from '../../src/service/routes.ts';
+import { contractRefs, manifestKindName } from '../../src/kinds/contract-kind.ts';
+import { KINDS, kindByName } from '../../src/kinds/index.ts';
+import { kindSchemas } from '../../src/manifest/schema-kinds.ts';
+import { unionSchema } from '../../src/manifest/schema-project.ts';
+import { SCHEMA_DIR } from '../../src/manifest/schema-write.ts';
 
 /** Every subschema of a body schema, with its path. */
 function subschemas(schema: BodySchema, path = ''): [string, BodySchema][] {
@@ -109,5 +116,49 @@ describe('the service serves exactly the contract kinds', () => {
     const modulePuts = [...routes].filter((r) => r.startsWith('PUT '));
     const declared = CONTRACT_KINDS.flatMap((k) => k.modules.map((m) => `PUT ${k.path}/:id/${m.name}`));
     expect(modulePuts.sort()).toEqual(declared.sort());
+  });
+});
+
+describe('the reconciler and the manifests have every contract kind', () => {
+  // Built in each test: a kind missing from KINDS makes kindSchemas throw (an overlay for an unknown kind).
+  const schemas = (): Map<string, unknown> => kindSchemas();
+  const published = new Set(readdirSync(SCHEMA_DIR));
+
+  it.each(CONTRACT_KINDS.map((c) => [c.kind, c] as const))('%s: a reconciler kind with its names and references, and a manifest schema', (_name, contract) => {
+    const kind = kindByName(manifestKindName(contract.kind));
+    expect(kind, `no ${manifestKindName(contract.kind)} in KINDS (src/kinds/index.ts)`).toBeDefined();
+    expect(kind!.idPrefix).toBe(`${contract.prefix}_`);
+    expect(kind!.refs.map(({ pointer, kinds }) => ({ pointer, kinds }))).toEqual(contractRefs(contract));
+    expect(kind!.immutable).toEqual(expect.arrayContaining([...contract.immutable]));
+    expect(schemas().has(kind!.kind), `no manifest schema for ${kind!.kind}`).toBe(true);
+  });
+
+  it('every reconciler kind is a contract kind, or a module or sub-resource of one', () => {
+    const modules = CONTRACT_KINDS.flatMap((c) => c.modules.map((m) => m.name));
+    const subresources = CONTRACT_KINDS.flatMap((c) => Object.keys(c.subresources ?? {}));
+    for (const kind of KINDS) {
+      if (kind.idPrefix !== undefined) {
+        expect(CONTRACT_KINDS.map((c) => `${c.prefix}_`), kind.kind).toContain(kind.idPrefix);
+        continue;
+      }
+      // A kind without ids (natural key) manages a part of its parent: RouteResponseHeaders a module,
+      // EventSources a sub-resource. Its name says which.
+      const part = kind.kind.replace(/^Route|^Event/, '').replace(/[A-Z]/g, (c, i: number) => `${i ? '_' : ''}${c.toLowerCase()}`);
+      expect([...modules, ...subresources], kind.kind).toContain(part);
+    }
+  });
+
+  it('every reconciler kind has its manifest schema, published in schemas/ and named by the union schema', () => {
+    expect([...schemas().keys()].sort()).toEqual(KINDS.map((k) => k.kind).sort());
+    for (const kind of KINDS) expect(published, kind.kind).toContain(`${kind.kind}.schema.json`);
+    const union = unionSchema() as { properties: { kind: { enum: string[] } } };
+    expect([...union.properties.kind.enum].sort()).toEqual(KINDS.map((k) => k.kind).sort());
+  });
+
+  it('every kind has its own not-found error code in the service catalog', () => {
+    const codes = CONTRACT_KINDS.map((c) => c.notFound);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const code of codes) expect(ERROR_CATALOG).toHaveProperty(code);
+    for (const def of served) expect(codes, def.kind).toContain(def.notFound);
   });
 });

@@ -211,16 +211,23 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
       'kind: EventSources',
       'name: s',
       'subscription_id: esb_1',
-      'types: [ip_policy_created.v0, ip_policy_created.v0, created]',
+      'types: [ip_policy_created.v0, ip_policy_created.v0]',
       '---',
       'kind: EventSubscription',
       'name: sub',
       'destination_ids: [dest1]',
+      '---',
+      'kind: EventSources',
+      'name: t',
+      'subscription_id: esb_2',
+      'types: [ip_policy_created.v0, created]',
     ),
+    // The event type is the contract's rule, checked once names are resolved (a field with a schema error is
+    // not checked again: "created" in the first document would be reported once it has no duplicate).
     lines: [
       'm.yaml:4:8: EventSources/s: types: items 0 and 1 are the same',
-      'm.yaml:4:53: EventSources/s: types/2: "created" is not an event type (like ip_policy_created.v0)',
       'm.yaml:8:19: EventSubscription/sub: destination_ids/0: "dest1" must be an event destination id (ed_...)',
+      'm.yaml:13:31: EventSources/t: types/1: "created" is not an event type like ip_policy_created.v0',
     ],
   },
   {

@@ -1,0 +1,43 @@
+// What a reconciler kind takes from its contract kind (src/contract) instead of saying it again: its id prefix,
+// paths, list key, create-only fields and reference fields. A reference field's kinds are contract names
+// (`tunnel_group_backend`); the manifest names the same kinds in PascalCase (`TunnelGroupBackend`).
+import type { ContractKind, KindName, RefField as ContractRef } from '../contract/index.ts';
+import type { RefField } from './resource-kind.ts';
+
+const ACRONYMS = new Set(['ip', 'tcp', 'tls', 'http', 'https']);
+
+/** The manifest's name of a contract kind: `ip_policy_rule` -> `IPPolicyRule`. */
+export function manifestKindName(kind: KindName): string {
+  return kind.split('_').map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : `${w[0]!.toUpperCase()}${w.slice(1)}`)).join('');
+}
+
+/** `ip_restriction.ip_policy_ids[]` -> `/ip_restriction/ip_policy_ids/*`. */
+function pointerOf(field: string): string {
+  return field.split('.').map((step) => (step.endsWith('[]') ? `/${step.slice(0, -2)}/*` : `/${step}`)).join('');
+}
+
+export function refField(ref: ContractRef): RefField {
+  return { pointer: pointerOf(ref.field), kinds: ref.kinds.map(manifestKindName) };
+}
+
+/** The one `:param` of a child collection's path (`/edges/https/:edge_id/routes` -> `edge_id`). */
+export function parentParam(contract: ContractKind): string | undefined {
+  return /:(\w+)/.exec(contract.path)?.[1];
+}
+
+/**
+ * The reference fields of a kind's documents: its parent (named in the path; a manifest names it as a field),
+ * then the create body's.
+ */
+export function contractRefs(contract: ContractKind): RefField[] {
+  const param = parentParam(contract);
+  const parent = param && contract.parent ? [{ pointer: `/${param}`, kinds: [manifestKindName(contract.parent)] }] : [];
+  return [...parent, ...contract.refs.map(refField)];
+}
+
+/** The reference field `field` of a contract kind's create body (module fields included). */
+export function contractRef(contract: ContractKind, field: string): RefField {
+  const ref = contract.refs.find((r) => r.field === field);
+  if (!ref) throw new Error(`${contract.kind} has no reference field ${field}`);
+  return refField(ref);
+}
