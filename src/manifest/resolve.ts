@@ -92,7 +92,7 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
     for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage(pointer));
 
     const movedFrom = movedFromAddresses(doc);
-    const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos, ...(movedFrom.length > 0 ? { movedFrom } : {}) };
+    const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos, positions: doc.positions, ...(movedFrom.length > 0 ? { movedFrom } : {}) };
     resources.push(resource);
     resolved.push({ doc, kind, resource });
     if (doc.name !== '' && !graph.has(address)) graph.set(address, edges);
