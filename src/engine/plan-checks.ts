@@ -10,7 +10,7 @@ import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.t
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { slotsAt } from '../manifest/json-walk.ts';
 import { fieldPath } from '../manifest/pointer.ts';
-import { valuePos } from '../manifest/positions.ts';
+import { sourceValuePos } from '../manifest/positions.ts';
 import { desiredBody } from './diff.ts';
 import type { LiveState } from './live.ts';
 import { liveMetadata, markerOf, serializeMetadata } from './ownership.ts';
@@ -22,7 +22,7 @@ import { uniqueValues } from './value-moves.ts';
 export type PlanError = ManifestIssue;
 
 const where = (pos: SourcePos): string => `${pos.file}:${pos.line}:${pos.col}`;
-const posOf = (r: DesiredResource, pointer: string): SourcePos => valuePos({ pos: r.pos, positions: r.positions ?? new Map() }, pointer);
+const posOf = (r: DesiredResource, pointer: string): SourcePos => sourceValuePos(r, pointer);
 const kindIndex = (kinds: readonly ResourceKind[]): Map<string, ResourceKind> => new Map(kinds.map((k) => [k.kind, k]));
 
 interface UniqueSlot {

@@ -54,8 +54,6 @@ export interface DesiredResource {
   /** `moved_from`: earlier addresses (same kind) whose live resource this document keeps. */
   movedFrom?: string[];
   pos: SourcePos;
-  /** The document's value positions (ManifestDoc.positions), for checks after resolve that point at a value. */
-  positions?: Map<string, SourcePos>;
 }
 
 export interface DesiredState {
