@@ -163,7 +163,7 @@ function missingIds(kinds: readonly ResourceKind[], desired: DesiredState, live:
   };
   const goneBy = new Map<string, string>();
   for (const a of plan?.actions ?? []) {
-    if (a.liveId && (a.op === 'delete' || a.op === 'replace')) goneBy.set(a.liveId, `${a.op === 'delete' ? 'deleted' : 'replaced by a new resource'} by this plan (${a.address})`);
+    if (a.liveId && (a.op === 'delete' || a.op === 'replace')) goneBy.set(a.liveId, `is ${a.op === 'delete' ? 'deleted' : 'replaced (the new resource gets a new id)'} by this plan (${a.address})`);
   }
   const errors: PlanError[] = [];
   for (const r of desired.resources) {
