@@ -8,14 +8,13 @@ import { REQUEST_BODY_MAX_BYTES } from '../contract/limits.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { slotsAt } from '../manifest/json-walk.ts';
 import { fieldPath } from '../manifest/pointer.ts';
 import { sourceValuePos } from '../manifest/positions.ts';
 import { desiredBody } from './diff.ts';
 import type { LiveState } from './live.ts';
-import { liveMetadata, markerOf, serializeMetadata } from './ownership.ts';
+import { liveMetadata, markerOf, METADATA_LIMIT, serializeMetadata } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
-import { isPendingRef } from './refs.ts';
+import { escapeSegment, isPendingRef, pointerSegments, valueAt } from './refs.ts';
 import { uniqueValues } from './value-moves.ts';
 
 /** A refusal the plan predicts: `file:line:col: Kind/name: message`, like a manifest problem. */
@@ -37,10 +36,29 @@ interface UniqueSlot {
 function uniqueSlots(kind: ResourceKind | undefined, r: DesiredResource): UniqueSlot[] {
   const out: UniqueSlot[] = [];
   for (const u of kind?.unique ?? []) {
-    for (const slot of slotsAt(r.spec, `/${u.field}/*`)) {
-      if (typeof slot.value === 'string') out.push({ pointer: slot.pointer, value: slot.value, key: `${u.scope}\u0000${u.key(slot.value)}`, scope: u.scope });
-    }
+    const list = r.spec[u.field];
+    if (!Array.isArray(list)) continue;
+    list.forEach((value, i) => {
+      if (typeof value === 'string') out.push({ pointer: `/${escapeSegment(u.field)}/${i}`, value, key: `${u.scope}\u0000${u.key(value)}`, scope: u.scope });
+    });
   }
+  return out;
+}
+
+/** The string values at a reference field's pointer, each with its concrete pointer (plain loops: run per document). */
+function stringsAt(spec: Obj, pointer: string): { pointer: string; value: string }[] {
+  const segments = pointerSegments(pointer);
+  if (segments[segments.length - 1] !== '*') {
+    const value = valueAt(spec, segments);
+    return typeof value === 'string' ? [{ pointer, value }] : [];
+  }
+  const list = valueAt(spec, segments.slice(0, -1));
+  if (!Array.isArray(list)) return [];
+  const base = pointer.slice(0, -2);
+  const out: { pointer: string; value: string }[] = [];
+  list.forEach((value, i) => {
+    if (typeof value === 'string') out.push({ pointer: `${base}/${i}`, value });
+  });
   return out;
 }
 
@@ -54,12 +72,8 @@ function kindOfId(kinds: readonly ResourceKind[], id: string): ResourceKind | un
 /** Each literal id a document writes in a reference field, with the kind its prefix names. */
 function literalIds(kinds: readonly ResourceKind[], kind: ResourceKind | undefined, r: DesiredResource): { pointer: string; id: string; target?: ResourceKind }[] {
   const out: { pointer: string; id: string; target?: ResourceKind }[] = [];
-  for (const ref of kind?.refs ?? []) {
-    for (const slot of slotsAt(r.spec, ref.pointer)) {
-      // A name became a PendingRef; a literal id with a prefix the field does not take was refused by resolve.
-      if (typeof slot.value === 'string') out.push({ pointer: slot.pointer, id: slot.value, target: kindOfId(kinds, slot.value) });
-    }
-  }
+  // A name became a PendingRef (no string); a literal id with a prefix the field does not take was refused by resolve.
+  for (const ref of kind?.refs ?? []) for (const { pointer, value } of stringsAt(r.spec, ref.pointer)) out.push({ pointer, id: value, target: kindOfId(kinds, value) });
   return out;
 }
 
@@ -93,6 +107,23 @@ function sentJson(kinds: ReadonlyMap<string, ResourceKind>, value: Json): string
   });
 }
 
+/** Characters of a value's strings and keys, plus a little per item: a lower bound of its JSON's length. */
+function textLength(value: Json): number {
+  if (typeof value === 'string') return value.length;
+  if (value === null || typeof value !== 'object') return 8;
+  let n = 2;
+  if (Array.isArray(value)) for (const item of value) n += textLength(item) + 1;
+  else for (const key in value) n += key.length + 4 + textLength(value[key]!);
+  return n;
+}
+
+/**
+ * Whether a document could make a body over the limit, found without building it (this runs for every
+ * document of every plan): as sent, each character takes at most 6 in JSON (`\u0000`), policy text is escaped
+ * once more, UTF-8 takes 3 bytes per unit, and the marker and the defaults add less than the metadata limit.
+ */
+const mayBeOversized = (spec: Obj): boolean => textLength(spec) * 36 + 2 * METADATA_LIMIT >= REQUEST_BODY_MAX_BYTES;
+
 /**
  * Static: each resource's body as a create sends it (secrets included, the marker in its metadata) against the
  * service's limit. No request for the resource is larger: an update sends the changed fields, a module PUT one module.
@@ -101,7 +132,7 @@ function oversizedBodies(kinds: ReadonlyMap<string, ResourceKind>, desired: Desi
   const errors: PlanError[] = [];
   for (const r of desired.resources) {
     const kind = kinds.get(r.kind);
-    if (!kind) continue;
+    if (!kind || !mayBeOversized(r.spec)) continue;
     const body: Obj = desiredBody(kind, r.spec, () => undefined);
     if (kind.identity === 'marker') {
       const user = body.metadata !== null && typeof body.metadata === 'object' && !Array.isArray(body.metadata) ? body.metadata : undefined;
