@@ -96,17 +96,18 @@ Examples:
       const invalid = new AbortController();
       loading.catch(() => invalid.abort());
       const signal = AbortSignal.any([interrupt.signal, invalid.signal, ...(lockOptions.signal ? [lockOptions.signal] : [])]);
-      // The lock is held from before the plan until the apply has finished: two applies of one stack never
-      // both plan a create of the same resource (README "Reliability"). So the lists start once it is held:
-      // a list read before could miss what the previous holder was still writing.
       // A plan the service would refuse writes nothing, not even the lock record: its errors are looked for
-      // first, in the manifests and in the few lists they need (pipeline.ts precheckPlan).
+      // first, in the manifests and in the few lists they need (pipeline.ts precheckPlan). Those reads only
+      // ever refuse; the plan is made from lists read under the lock.
       const refuseErrors = (api: Api): Promise<void> => unlessInterrupted(interrupt.signal, 'while planning', async () => {
         const loaded = await loading;
         learnSecrets(ctx, loaded);
         const errors = await precheckPlan(loaded, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt });
         if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
       });
+      // The lock is held from before the plan until the apply has finished: two applies of one stack never
+      // both plan a create of the same resource (README "Reliability"). So the lists start once it is held:
+      // a list read before could miss what the previous holder was still writing.
       await withConnection(settings, paths, async ({ api }) => refuseErrors(api).then(() => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
         interrupt.onForcedExit(() => lock.release());
         const material = keyMaterial(settings, ctx.env);
