@@ -34,9 +34,33 @@ export function formatIssue(issue: ManifestIssue): string {
 /** All reasons at once: loading, schema, naming, references and secrets. No API call is made when this is thrown. */
 export class ManifestError extends EdgeopsError {
   readonly issues: ManifestIssue[];
-  constructor(issues: ManifestIssue[]) {
-    super('E_MANIFEST', issues.map(formatIssue).join('\n'));
+  constructor(issues: ManifestIssue[], code = 'E_MANIFEST') {
+    super(code, issues.map(formatIssue).join('\n'));
     this.issues = issues;
+  }
+
+  /** The closing line under the issues. */
+  get summary(): string {
+    return `${this.issues.length} problem${this.issues.length === 1 ? '' : 's'} in the manifests`;
+  }
+}
+
+export const planErrorsLine = (n: number): string => `Plan has ${n} error${n === 1 ? '' : 's'}; apply would be refused`;
+
+/**
+ * A plan with errors (engine/plan-checks.ts): the service would refuse it, so nothing was written. `shown`:
+ * the issues were printed with the plan already, and only the closing line is left to say.
+ */
+export class PlanErrorsError extends ManifestError {
+  readonly shown: boolean;
+  constructor(issues: ManifestIssue[], opts: { shown: boolean; applying: boolean }) {
+    super(issues, 'E_PLAN_ERRORS');
+    this.shown = opts.shown;
+    this.message = opts.applying ? `${planErrorsLine(issues.length)}: apply refused it; nothing was changed` : planErrorsLine(issues.length);
+  }
+
+  override get summary(): string {
+    return this.message;
   }
 }
 

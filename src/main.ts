@@ -2,7 +2,7 @@
 import { CommanderError } from 'commander';
 import { createContext } from './cli/context.ts';
 import { runCli } from './cli/program.ts';
-import { EdgeopsError, ManifestError, formatIssue } from './errors.ts';
+import { EdgeopsError, ManifestError, PlanErrorsError, formatIssue } from './errors.ts';
 
 /**
  * A reader that stops early (`edgeops --help | head -1`) closes the pipe under us: the next write fails with
@@ -28,8 +28,8 @@ try {
     // Commander has printed the usage error or the help already.
     process.exitCode = err.exitCode;
   } else if (err instanceof ManifestError) {
-    ctx.err(err.issues.map((issue) => `${formatIssue(issue)}\n`).join(''));
-    ctx.err(`edgeops: ${err.issues.length} problem${err.issues.length === 1 ? '' : 's'} in the manifests\n`);
+    if (!(err instanceof PlanErrorsError && err.shown)) ctx.err(err.issues.map((issue) => `${formatIssue(issue)}\n`).join(''));
+    ctx.err(`edgeops: ${err.summary}\n`);
     process.exitCode = err.exitCode;
   } else if (err instanceof EdgeopsError) {
     ctx.err(`edgeops: ${err.message}\n`);

@@ -8,11 +8,12 @@ import { fetchLive, liveIndex } from './engine/live.ts';
 import type { LiveState } from './engine/live.ts';
 import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
+import { livePlanErrors, liveCheckKinds, staticPlanErrors, type PlanError } from './engine/plan-checks.ts';
 import { completedAddresses, perpetualDiff } from './engine/self-check.ts';
 import { KINDS } from './kinds/index.ts';
 import type { Api, ResourceKind } from './kinds/resource-kind.ts';
 import type { DesiredState } from './manifest/document.ts';
-import { readDesiredState } from './manifest/index.ts';
+import { readDesiredState, sortIssues } from './manifest/index.ts';
 
 export type { LiveState } from './engine/live.ts';
 
@@ -68,8 +69,24 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   // The manifest-only half of planning runs while the lists are in flight, in slices between their pages.
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const fetched = await fetching;
-  const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt: opts.adopt === true, prepared });
+  const adopt = opts.adopt === true;
+  const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
+  const errors = [...staticPlanErrors(kinds, desired, opts.stack), ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt })];
+  if (errors.length > 0) plan.errors = sortIssues(errors);
   return { plan: namePlan(plan, { kinds, live, desired }), desired, live };
+}
+
+/**
+ * The plan's errors as far as they show before the plan is made: apply runs this before it takes the stack
+ * lock, so that a plan the service would refuse writes nothing. Static errors need no request; the live
+ * checks list only the kinds they read (none when the manifests write no literal id and claim no hostport).
+ */
+export async function precheckPlan(desired: DesiredState, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[] }): Promise<PlanError[]> {
+  const kinds = opts.kinds ?? KINDS;
+  const errors = staticPlanErrors(kinds, desired, opts.stack);
+  const needed = errors.length > 0 ? [] : liveCheckKinds(kinds, desired);
+  if (needed.length > 0) errors.push(...livePlanErrors(kinds, desired, await fetchLive(needed, api), opts.stack, { adopt: opts.adopt }));
+  return sortIssues(errors);
 }
 
 /** What an apply did, and what the post-apply check found. */

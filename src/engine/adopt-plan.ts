@@ -7,7 +7,6 @@ import type { Adoption } from './adopt.ts';
 import { adoptLive, isUnmarked, itemsByKey } from './adopt.ts';
 import { executionNodes, nodeLevels } from './graph.ts';
 import type { LiveState } from './live.ts';
-import { liveMetadata } from './ownership.ts';
 import type { Action, Plan } from './plan-data.ts';
 import { uniqueValues } from './value-moves.ts';
 import { buildPlan, summarize } from './plan.ts';
@@ -53,37 +52,30 @@ function insertByLevel(plan: Plan, action: Action): void {
 }
 
 /**
- * Creates that collide with a live resource this stack does not manage. Unmarked ones are adoptable: the
- * warning carries the --adopt hint (left out when --adopt already ran: its own warnings say why a match was not
- * adopted). Another stack's resource is never adopted; a collision with it is reported only where apply would
- * fail (a key the service keeps unique, such as a hostport).
+ * Creates that collide with an unmarked live resource by a key the service does not keep unique (a name, a
+ * description): it is adoptable, and the warning carries the --adopt hint (left out when --adopt already ran:
+ * its own warnings say why a match was not adopted). A value one resource may hold at a time (a hostport)
+ * held by a resource of no stack or of another is a plan error instead (plan-checks.ts): apply would fail.
  */
 const sharesUnique = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].some((v) => b.has(v));
 
 export function collisionWarnings(kinds: readonly ResourceKind[], plan: Plan, live: LiveState, stack: string, adopt: boolean): string[] {
   const warnings: string[] = [];
+  if (adopt) return warnings;
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
   const indexes = new Map<string, Map<string, LiveItem[]>>();
   for (const action of plan.actions) {
     const kind = kindOf.get(action.kind);
     if (action.op !== 'create' || !kind?.adoptKeys || kind.identity !== 'marker' || !action.body) continue;
     let index = indexes.get(kind.kind);
-    if (!index) {
-      const foreign = (live.byKind.get(kind.kind) ?? []).filter((item) => liveMetadata(item).marker?.stack !== stack);
-      indexes.set(kind.kind, (index = itemsByKey(kind, foreign)));
-    }
+    if (!index) indexes.set(kind.kind, (index = itemsByKey(kind, (live.byKind.get(kind.kind) ?? []).filter(isUnmarked))));
     const seen = new Set<string>();
     const claims = uniqueValues(kind, action.body);
     for (const key of kind.adoptKeys(action.body, action.name)) {
       for (const item of index.get(key) ?? []) {
-        if (seen.has(item.id)) continue;
+        if (seen.has(item.id) || sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) continue;
         seen.add(item.id);
-        if (isUnmarked(item)) {
-          if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
-        } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
-          // Another stack's resource of the same name or description is no conflict: stacks are separate.
-          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker!.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
-        }
+        warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
       }
     }
   }

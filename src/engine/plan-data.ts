@@ -1,4 +1,5 @@
 // The plan is data: diff and plan produce it without effects, apply executes it, renderers print it.
+import type { ManifestIssue } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 
 export type ActionOp = 'create' | 'update' | 'replace' | 'delete' | 'module-put' | 'module-delete';
@@ -89,6 +90,11 @@ export interface Plan {
    * apply runs only with --destroy. `resources` is how many the stack had.
    */
   destroy?: { resources: number };
+  /**
+   * What the service would refuse, at the manifest position that causes it (engine/plan-checks.ts). Apply
+   * refuses a plan with errors before any write. Absent when there are none.
+   */
+  errors?: ManifestIssue[];
 }
 
 export type ActionStatus = 'done' | 'failed' | 'skipped';

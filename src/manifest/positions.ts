@@ -28,3 +28,16 @@ export function valuePos(doc: Located, pointer: string): SourcePos {
 export function keyPos(doc: Located, pointer: string): SourcePos {
   return keyPositions.get(doc)?.get(pointer) ?? valuePos(doc, pointer);
 }
+
+const sources = new WeakMap<object, Located>();
+
+/** Remembers the document a resolved resource came from, so checks after resolve point at its values. */
+export function rememberSource(resource: object, doc: Located): void {
+  sources.set(resource, doc);
+}
+
+/** The position of a resolved resource's value at `pointer` (its document's position when unknown). */
+export function sourceValuePos(resource: { pos: SourcePos }, pointer: string): SourcePos {
+  const doc = sources.get(resource);
+  return doc ? valuePos(doc, pointer) : resource.pos;
+}

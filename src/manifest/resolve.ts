@@ -12,7 +12,7 @@ import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './formats.ts';
 import { cloneJson, slotsAt } from './json-walk.ts';
 import { checkParents, type ResolvedDoc } from './parents.ts';
 import { fieldPath } from './pointer.ts';
-import { valuePos } from './positions.ts';
+import { rememberSource, valuePos } from './positions.ts';
 import { NameIndex, resolveRef } from './refs.ts';
 import { policyTextIssue } from './policy-text.ts';
 import { resolveSecret } from './secrets.ts';
@@ -95,6 +95,7 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
 
     const movedFrom = movedFromAddresses(doc);
     const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos, ...(movedFrom.length > 0 ? { movedFrom } : {}) };
+    rememberSource(resource, doc);
     resources.push(resource);
     resolved.push({ doc, kind, resource });
     if (doc.name !== '' && !graph.has(address)) graph.set(address, edges);

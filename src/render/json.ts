@@ -1,7 +1,8 @@
 // The plan as JSON for machines. The structure is a contract (documented in README.md, "JSON plan format"):
 // fields are only ever added, and format_version changes if one is removed or changes meaning. Version 2:
 // a delete lists the destroyed fields as `remove` changes, ids of managed resources are named, labels and
-// document positions are given, and a plan deleting every resource of its stack says so (`destroy`).
+// document positions are given, and a plan deleting every resource of its stack says so (`destroy`). Added
+// within version 2: `errors`, what the service would refuse (a plan with any is not applied).
 import type { Json } from '../kinds/resource-kind.ts';
 import type { Action, FieldChange, Plan, PlanSummary } from '../engine/plan-data.ts';
 import { groupByAddress, moduleChanges, type ResourceOp } from './plan-lines.ts';
@@ -49,6 +50,16 @@ export interface JsonResource {
   release_first?: { for: string[]; changes: JsonChange[] };
 }
 
+/** A refusal the plan predicts (apply refuses a plan with any), at the manifest position that causes it. */
+export interface JsonPlanError {
+  file: string;
+  line: number;
+  col: number;
+  /** `Kind/name` of the document. */
+  address?: string;
+  message: string;
+}
+
 export const JSON_PLAN_VERSION = 2;
 
 export interface JsonPlan {
@@ -59,6 +70,8 @@ export interface JsonPlan {
   summary: PlanSummary;
   resources: JsonResource[];
   warnings: string[];
+  /** What the service would refuse; non-empty means `plan` exits 1 and apply refuses the plan. */
+  errors: JsonPlanError[];
   /** Only when the command computed it: the plan's checksum, for `apply --checksum`. */
   checksum?: string;
 }
@@ -122,6 +135,7 @@ export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
       ...releaseFirst(group.actions, group.names),
     })),
     warnings: [...plan.warnings],
+    errors: (plan.errors ?? []).map((e) => ({ file: e.pos.file, line: e.pos.line, col: e.pos.col, ...(e.address ? { address: e.address } : {}), message: e.message })),
   };
   if (extras.checksum) json.checksum = extras.checksum;
   return json;

@@ -1,6 +1,7 @@
 // The plan as a Markdown document for pull-request comments: a summary table and a fenced `diff` block whose
 // first column GitHub colours (+ green, - red, ! for updates and replacements).
 import type { Plan } from '../engine/plan-data.ts';
+import { planErrorLines } from './plan-errors.ts';
 import { destroyHeadline, groupByAddress, groupLines, summaryLine, type PlanLine, type Sign } from './plan-lines.ts';
 
 const DIFF_MARK: Record<Sign, string> = { '+': '+', '-': '-', '~': '!', '-/+': '!' };
@@ -39,6 +40,11 @@ export function renderPlanMarkdown(plan: Plan): string {
   if (plan.warnings.length > 0) {
     out.push('');
     for (const warning of plan.warnings) out.push(`> **Warning:** ${escapeInline(warning)}`);
+  }
+  const failing = planErrorLines(plan);
+  if (failing) {
+    out.push('', `> [!CAUTION]\n> **${escapeInline(failing.closing)}**\n>`);
+    for (const error of failing.errors) out.push(`> - ${escapeInline(error)}`);
   }
   return `${out.join('\n')}\n`;
 }

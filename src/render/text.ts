@@ -1,6 +1,7 @@
 // The plan for a terminal, Terraform-like. Colour is decided by the caller (TTY, NO_COLOR, --no-color).
 import pc from 'picocolors';
 import type { Plan } from '../engine/plan-data.ts';
+import { planErrorLines } from './plan-errors.ts';
 import { destroyHeadline, groupByAddress, groupLines, summaryLine, type PlanLine, type Sign } from './plan-lines.ts';
 
 export interface TextOptions {
@@ -40,5 +41,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   }
   out.push(c.bold(summaryLine(plan)));
   for (const warning of plan.warnings) out.push(c.yellow(`Warning: ${warning}`));
+  const failing = planErrorLines(plan);
+  if (failing) out.push('', ...failing.errors.map((e) => c.red(`Error: ${e}`)), c.bold(c.red(failing.closing)));
   return `${out.join('\n')}\n`;
 }

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { bodyCheckerReady } from './bodies.ts';
+import { REQUEST_BODY_MAX_BYTES } from '../contract/limits.ts';
 import { ServiceError } from './errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { ReadCache, type CachedReply } from './read-cache.ts';
@@ -15,7 +16,6 @@ import { Router } from './router.ts';
 import type { Store, StoredDoc } from './store.ts';
 import { isPlainObject, type JsonObject } from './validate.ts';
 
-export const BODY_LIMIT = 1024 * 1024;
 export const SERVICE_VERSION = '2';
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
@@ -173,13 +173,13 @@ function baseUrlOf(req: IncomingMessage): string {
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > BODY_LIMIT) return Promise.reject(tooLarge());
+  if (declared > REQUEST_BODY_MAX_BYTES) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > BODY_LIMIT) {
+      if (size > REQUEST_BODY_MAX_BYTES) {
         req.removeAllListeners('data');
         req.resume();
         reject(tooLarge());
@@ -198,7 +198,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function tooLarge(): ServiceError {
-  return new ServiceError('ERR_BODY_TOO_LARGE', `request body over ${BODY_LIMIT} bytes`, { Connection: 'close' });
+  return new ServiceError('ERR_BODY_TOO_LARGE', `request body over ${REQUEST_BODY_MAX_BYTES} bytes`, { Connection: 'close' });
 }
 
 /** An empty body counts as {} whatever its content type; a non-empty one must be a JSON object. */

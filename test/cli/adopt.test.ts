@@ -2,7 +2,7 @@
 // to hand-written manifests by natural key. Without --adopt the plan creates copies and says so with the hint;
 // `plan --adopt` shows updates instead; `apply --adopt` writes the markers (no new resource); then a plain plan
 // has nothing to do.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,18 +141,21 @@ afterAll(async () => {
 });
 
 describe('adoption', () => {
-  it('without --adopt, plans copies and warns about each collision with the --adopt hint', async () => {
+  it('without --adopt, plans copies: a copy the service would refuse (a hostport in use) is an error, the others warnings, each with the --adopt hint', async () => {
     const r = await run(['plan', dir]);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stdout).toContain('Plan: 13 to create, 0 to update, 0 to replace, 0 to delete.');
-    expect(r.stdout).toContain(`Warning: TCPEdge/ssh would be created, but the unmanaged TCPEdge ${ids.ssh} has the same hostport 1.tcp.example.com:20001: run plan/apply with --adopt to bring it under management instead`);
+    expect(r.stdout).toContain(`all.yaml:25:13: TCPEdge/ssh: hostport "1.tcp.example.com:20001" is held by the unmanaged TCPEdge ${ids.ssh}, and the service lets one resource hold it at a time: run plan/apply with --adopt to bring it under management, or remove it there first`);
     expect(r.stdout).toContain(`Warning: IPPolicy/office would be created, but the unmanaged IPPolicy ${ids.policy} has the same description "office networks": run plan/apply with --adopt`);
-    expect(r.stdout).toContain(`Warning: TCPEdge/other would be created, but TCPEdge ${ids.theirs} of stack "other" holds the same hostport 1.tcp.example.com:20009, which one resource may hold at a time: apply will fail unless that stack releases it`);
+    expect(r.stdout).toContain(`all.yaml:30:13: TCPEdge/other: hostport "1.tcp.example.com:20009" is held by TCPEdge ${ids.theirs} of stack "other", and the service lets one resource hold it at a time: remove it there first`);
+    expect(r.stdout).toContain('Plan has 3 errors; apply would be refused.');
   });
 
   it('plan --adopt shows updates that adopt, not creates', async () => {
     const r = await run(['plan', dir, '--adopt']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Plan has 1 error; apply would be refused.');
+    expect(r.stdout).toContain(`TCPEdge/other: hostport "1.tcp.example.com:20009" is held by TCPEdge ${ids.theirs} of stack "other"`);
     // Only the edge held by another stack is still a create; the headers module differs (an update too), and the
     // event sources already match (nothing to do).
     expect(r.stdout).toContain('Plan: 1 to create, 11 to update, 0 to replace, 0 to delete.');
@@ -171,11 +174,17 @@ describe('adoption', () => {
   });
 
   it('apply --adopt writes the markers without creating copies; then a plain plan has nothing to do', async () => {
-    // The other stack's edge keeps its hostport, so the one create left fails, as the plan warned.
+    // The other stack's edge keeps its hostport, so apply refuses the plan and changes nothing, as the plan said.
     const before = await everything();
+    const refused = await run(['apply', dir, '--adopt', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('edgeops: Plan has 1 error; apply would be refused: apply refused it; nothing was changed');
+    expect(await everything()).toEqual(before);
+    // Without the document whose hostport is taken, the adoption goes through.
+    const manifests = join(dir, 'all.yaml');
+    writeFileSync(manifests, readFileSync(manifests, 'utf8').replace('---\nkind: TCPEdge\nname: other\nhostports: ["1.tcp.example.com:20009"]\n', ''));
     const r = await run(['apply', dir, '--adopt', '--auto-approve']);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/failed to create TCPEdge\/other \(.*\.yaml:\d+\): 400 ERR_HOSTPORT_IN_USE: .*TCPEdge\/x of stack "other"/);
+    expect(r.code, r.stderr).toBe(0);
     const after = await everything();
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [name, id] of Object.entries(ids)) {
@@ -189,7 +198,6 @@ describe('adoption', () => {
 
     const plan = await run(['plan', dir]);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.');
-    expect(plan.stdout).toContain('+ TCPEdge/other');
+    expect(plan.stdout).toContain('No changes.');
   });
 });

@@ -93,7 +93,7 @@ describe('names for ids', () => {
 });
 
 describe('a second stack', () => {
-  it('is warned only where apply would fail, and the failure names the file:line and the resource in the way', async () => {
+  it('is refused only where apply would fail, at the file:line:col, naming the resource in the way; apply writes nothing', async () => {
     // The same names and descriptions as stack "readable" plus the same hostport as its HTTPS edge.
     write('second', {
       'edgeops.yaml': 'stack: second\n',
@@ -101,15 +101,14 @@ describe('a second stack', () => {
       'site.yaml': '# the public site\nkind: HTTPSEdge\nname: site-copy\nhostports: ["site.example.com:443"]\n',
     });
     const plan = await run(['plan', 'second']);
-    expect(plan.code, plan.stderr).toBe(0);
-    const warnings = plan.stdout.split('\n').filter((l) => l.startsWith('Warning:'));
+    expect(plan.code).toBe(1);
+    const notes = plan.stdout.split('\n').filter((l) => l.startsWith('Warning:') || l.startsWith('Error:'));
     const site = await idOf('/edges/https', 'https_edges', 'HTTPSEdge/site');
-    expect(warnings).toEqual([
-      `Warning: HTTPSEdge/site-copy would be created, but HTTPSEdge ${site} of stack "readable" holds the same hostport site.example.com:443, which one resource may hold at a time: apply will fail unless that stack releases it`,
-    ]);
+    const error = `${join('second', 'site.yaml')}:4:13: HTTPSEdge/site-copy: hostport "site.example.com:443" is held by HTTPSEdge ${site} of stack "readable", and the service lets one resource hold it at a time: remove it there first`;
+    expect(notes).toEqual([`Error: ${error}`]);
     const applied = await run(['apply', 'second', '--auto-approve']);
     expect(applied.code).toBe(1);
-    expect(applied.stdout).toContain('2 created');
-    expect(applied.stdout).toMatch(new RegExp(`failed: {2}create HTTPSEdge/site-copy \\(${join('second', 'site.yaml')}:2\\): 400 ERR_HOSTPORT_IN_USE: .*HTTPSEdge/site of stack "readable" \\(${site}\\)`));
+    expect(applied.stdout).toBe('');
+    expect(applied.stderr).toBe(`${error}\nedgeops: Plan has 1 error; apply would be refused: apply refused it; nothing was changed\n`);
   });
 });

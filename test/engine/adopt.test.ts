@@ -3,6 +3,7 @@
 // adopted; without --adopt a colliding create carries the hint.
 import { describe, expect, it } from 'vitest';
 import { planWithAdoption } from '../../src/engine/adopt-plan.ts';
+import { livePlanErrors } from '../../src/engine/plan-checks.ts';
 import { liveFingerprint, newFileKey } from '../../src/engine/fingerprint.ts';
 import { buildSavedPlan } from '../../src/engine/saved-plan.ts';
 import { checkSavedPlan } from '../../src/engine/saved-plan-check.ts';
@@ -91,12 +92,18 @@ describe('adoption', () => {
     const theirs = w.store.seed('Edge', 'edg_', { hostports: ['h:3'], metadata: marked('other', 'Edge/x') });
     w.store.seed('Pol', 'pol_', { description: 'office', metadata: marked('other', 'Pol/office') });
     const docs = [res('Edge/both', { hostports: ['h:1', 'h:2'] }), res('Edge/x', { hostports: ['h:3'] }), res('Pol/office', { description: 'office' })];
-    const { plan } = await planOf(w, docs, true);
+    const { plan, ctx } = await planOf(w, docs, true);
     expect(lines(plan)).toEqual(['create:Edge/both', 'create:Edge/x', 'create:Pol/office']);
     // Another stack's policy of the same name and description is no conflict: no warning for it.
     expect(plan.warnings).toEqual([
       `Edge/both is not adopted: it matches 2 unmanaged Edge resources (${a} by hostport h:1, ${b} by hostport h:2); make the manifest match one of them`,
-      `Edge/x would be created, but Edge ${theirs} of stack "other" holds the same hostport h:3, which one resource may hold at a time: apply will fail unless that stack releases it`,
+    ]);
+    // The hostports stay where they are, so the creates would fail: plan errors, not warnings.
+    const held = (id: string, hostport: string, why: string): string => `hostport "${hostport}" is held by ${id}, and the service lets one resource hold it at a time: ${why}`;
+    expect(livePlanErrors(w.kinds, ctx.desired, ctx.live, 's', { plan, adopt: true }).map((e) => `${e.address}: ${e.message}`)).toEqual([
+      `Edge/both: ${held(`the unmanaged Edge ${a}`, 'h:1', 'it was not adopted (see the warnings); remove it there first')}`,
+      `Edge/both: ${held(`the unmanaged Edge ${b}`, 'h:2', 'it was not adopted (see the warnings); remove it there first')}`,
+      `Edge/x: ${held(`Edge ${theirs} of stack "other"`, 'h:3', 'remove it there first')}`,
     ]);
   });
 
@@ -111,9 +118,15 @@ describe('adoption', () => {
   it('without --adopt, reports a colliding create with the --adopt hint', async () => {
     const w = world();
     const id = w.store.seed('Edge', 'edg_', { hostports: ['h:1'] });
-    const { plan } = await planOf(w, [res('Edge/e', { hostports: ['h:1', 'h:9'] })], false);
+    const { plan, ctx } = await planOf(w, [res('Edge/e', { hostports: ['h:1', 'h:9'] })], false);
     expect(lines(plan)).toEqual(['create:Edge/e']);
-    expect(plan.warnings).toEqual([`Edge/e would be created, but the unmanaged Edge ${id} has the same hostport h:1: run plan/apply with --adopt to bring it under management instead`]);
+    // A hostport the service lets one resource hold: the collision is a plan error (apply would fail), with the hint.
+    expect(plan.warnings).toEqual([]);
+    expect(livePlanErrors(w.kinds, ctx.desired, ctx.live, 's', { plan, adopt: false }).map((e) => e.message)).toEqual([
+      `hostport "h:1" is held by the unmanaged Edge ${id}, and the service lets one resource hold it at a time: run plan/apply with --adopt to bring it under management, or remove it there first`,
+    ]);
+    // Apply's pre-check, before adoption, leaves an unmarked holder to the plan when --adopt is on.
+    expect(livePlanErrors(w.kinds, ctx.desired, ctx.live, 's', { adopt: true })).toEqual([]);
   });
 
   it('leaves managed items and items without a matching key alone', async () => {

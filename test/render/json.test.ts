@@ -9,7 +9,7 @@ describe('json renderer', () => {
 
   it('has the documented top-level structure', () => {
     const json = JSON.parse(renderPlanJson(samplePlan));
-    expect(Object.keys(json)).toEqual(['format_version', 'stack', 'destroy', 'summary', 'resources', 'warnings']);
+    expect(Object.keys(json)).toEqual(['format_version', 'stack', 'destroy', 'summary', 'resources', 'warnings', 'errors']);
     expect(json.format_version).toBe(2);
     expect(json.destroy).toBe(false);
     expect(json.summary).toEqual({ create: 3, update: 1, replace: 1, delete: 2 });
@@ -72,7 +72,12 @@ describe('json renderer', () => {
 
   it('renders an empty plan', () => {
     expect(JSON.parse(renderPlanJson(emptyPlan))).toEqual({
-      format_version: 2, stack: 'default', destroy: false, summary: { create: 0, update: 0, replace: 0, delete: 0 }, resources: [], warnings: [],
+      format_version: 2, stack: 'default', destroy: false, summary: { create: 0, update: 0, replace: 0, delete: 0 }, resources: [], warnings: [], errors: [],
     });
+  });
+
+  it('lists the plan errors with their positions', () => {
+    const plan = { ...emptyPlan, errors: [{ pos: { file: 'm.yaml', line: 4, col: 5 }, address: 'TCPEdge/a', message: 'hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"' }] };
+    expect(planToJson(plan).errors).toEqual([{ file: 'm.yaml', line: 4, col: 5, address: 'TCPEdge/a', message: 'hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"' }]);
   });
 });

@@ -46,4 +46,17 @@ describe('markdown renderer', () => {
       expect(md).not.toContain(line.slice(0, 16));
     }
   });
+
+  it('closes with the plan errors, each at its position', () => {
+    const at = (line: number) => ({ file: 'm.yaml', line, col: 5 });
+    const plan = {
+      ...emptyPlan,
+      errors: [
+        { pos: at(4), address: 'TCPEdge/a', message: 'hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"' },
+        { pos: at(9), address: 'TLSEdge/b', message: 'hostport "h:2" is also claimed by TCPEdge/a at m.yaml:5:5' },
+      ],
+    };
+    const out = renderPlanMarkdown(plan);
+    expect(out).toContain('> [!CAUTION]\n> **Plan has 2 errors; apply would be refused.**\n>\n> - m.yaml:4:5: TCPEdge/a: hostport "h:1" is held by TCPEdge edgtcp\\_x of stack "other"\n> - m.yaml:9:5: TLSEdge/b: hostport "h:2" is also claimed by TCPEdge/a at m.yaml:5:5\n');
+  });
 });

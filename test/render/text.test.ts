@@ -51,4 +51,17 @@ describe('text renderer', () => {
     expect(coloured).toContain('\x1b[32m+\x1b[39m');
     expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(renderPlanText(samplePlan, { color: false }));
   });
+
+  it('closes with the plan errors, each at its position', () => {
+    const at = (line: number) => ({ file: 'm.yaml', line, col: 5 });
+    const plan = {
+      ...emptyPlan,
+      errors: [
+        { pos: at(4), address: 'TCPEdge/a', message: 'hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"' },
+        { pos: at(9), address: 'TLSEdge/b', message: 'hostport "h:2" is also claimed by TCPEdge/a at m.yaml:5:5' },
+      ],
+    };
+    const out = renderPlanText(plan, { color: false });
+    expect(out.endsWith('\nError: m.yaml:4:5: TCPEdge/a: hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"\nError: m.yaml:9:5: TLSEdge/b: hostport "h:2" is also claimed by TCPEdge/a at m.yaml:5:5\nPlan has 2 errors; apply would be refused.\n')).toBe(true);
+  });
 });

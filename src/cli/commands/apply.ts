@@ -4,14 +4,15 @@
 // Every way refuses a plan over the delete limits without --allow-deletes, and a plan deleting every resource
 // of the stack (a destroy) without --destroy.
 import { Option, type Command } from 'commander';
-import { AbortedError, ApplyFailedError, ConfigError, StalePlanError } from '../../errors.ts';
+import { AbortedError, ApplyFailedError, ConfigError, PlanErrorsError, StalePlanError } from '../../errors.ts';
 import { savedFileKey } from '../../engine/fingerprint.ts';
 import { sameChecksum } from '../../engine/plan-meaning.ts';
 import { assertDeletesAllowed, deleteStatusLine, markDestroy } from '../../engine/safety.ts';
 import { checkSavedPlan } from '../../engine/saved-plan-check.ts';
 import { liveNames } from '../../engine/plan-names.ts';
 import { KINDS } from '../../kinds/index.ts';
-import { computePlan, executeAndCheck, loadDesired, startFetch } from '../../pipeline.ts';
+import type { Api } from '../../kinds/resource-kind.ts';
+import { computePlan, executeAndCheck, loadDesired, precheckPlan, startFetch } from '../../pipeline.ts';
 import type { PlanContext } from '../../pipeline.ts';
 import { createApplyProgress } from '../../render/apply-progress.ts';
 import { applySummary } from '../../render/apply-report.ts';
@@ -76,7 +77,7 @@ Examples:
       const allowEmpty = flags.destroy === true || saved?.plan.destroy !== undefined;
       const isTTY = ctx.stdout.isTTY === true;
       // With the settings known before the manifests (settingsBeforeManifests), the manifests load while the
-      // lock is taken and the lists are fetched; otherwise they are read first, as the settings need them.
+      // connection opens; otherwise they are read first, as the settings need them.
       let ahead = settingsBeforeManifests(paths, flags, ctx);
       if (saved && ahead && saved.stack !== ahead.stack) ahead = undefined;
       const loading = loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
@@ -95,10 +96,19 @@ Examples:
       const invalid = new AbortController();
       loading.catch(() => invalid.abort());
       const signal = AbortSignal.any([interrupt.signal, invalid.signal, ...(lockOptions.signal ? [lockOptions.signal] : [])]);
+      // A plan the service would refuse writes nothing, not even the lock record: its errors are looked for
+      // first, in the manifests and in the few lists they need (pipeline.ts precheckPlan). Those reads only
+      // ever refuse; the plan is made from lists read under the lock.
+      const refuseErrors = (api: Api): Promise<void> => unlessInterrupted(interrupt.signal, 'while planning', async () => {
+        const loaded = await loading;
+        learnSecrets(ctx, loaded);
+        const errors = await precheckPlan(loaded, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt });
+        if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
+      });
       // The lock is held from before the plan until the apply has finished: two applies of one stack never
       // both plan a create of the same resource (README "Reliability"). So the lists start once it is held:
       // a list read before could miss what the previous holder was still writing.
-      await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
+      await withConnection(settings, paths, async ({ api }) => refuseErrors(api).then(() => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
         interrupt.onForcedExit(() => lock.release());
         const material = keyMaterial(settings, ctx.env);
         const adopt = saved?.adopt ?? settings.adopt;
@@ -108,6 +118,8 @@ Examples:
           learnSecrets(ctx, loaded);
           return computePlan(loaded, api, { stack: settings.stack, adopt, live });
         });
+        // Live state may have changed between the check and the lock.
+        if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
         const { desired } = fresh;
         let planned: PlanContext = fresh;
         let approved = flags.autoApprove === true;
@@ -164,7 +176,7 @@ Examples:
         if (result.interrupted) throw new AbortedError('apply interrupted; run it again to converge');
         if (selfCheck) throw selfCheck;
         if (!result.ok) throw new ApplyFailedError('apply failed (see the failures above)');
-      })).catch(async (err: unknown) => {
+      }))).catch(async (err: unknown) => {
         // The manifests' problems come first, whatever the service said meanwhile (a refused lock, a 401).
         await loading;
         throw err;

@@ -11,6 +11,7 @@ import { renderPlanJson } from '../../render/json.ts';
 import { renderPlanMarkdown } from '../../render/markdown.ts';
 import { renderFooterMarkdown, renderFooterText, type PlanFooter } from '../../render/plan-footer.ts';
 import { renderPlanText } from '../../render/text.ts';
+import { PlanErrorsError } from '../../errors.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
@@ -97,9 +98,14 @@ applies only if a fresh plan has exactly that checksum.`)
       const material = keyMaterial(settings, ctx.env);
       const checksum = checksumOf(plan, material);
       const footer: PlanFooter = { deletes: deleteStatusLine(plan, desired.config) };
-      if (plan.actions.length > 0) footer.checksum = checksum;
+      // A plan with errors cannot be applied: no checksum to approve it, and it is not saved.
+      if (plan.actions.length > 0 && !plan.errors) footer.checksum = checksum;
       ctx.out(renderPlan(plan, format, settings.color, footer));
       if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(renderPlan(plan, 'json', false, footer)));
+      if (plan.errors) {
+        if (flags.out) ctx.err(`Not saved to ${flags.out}: a plan with errors cannot be applied.\n`);
+        throw new PlanErrorsError(plan.errors, { shown: true, applying: false });
+      }
       if (flags.out) {
         const note = writeSavedPlan(ctx, { file: flags.out, plan, live, paths, adopt: settings.adopt, checksum, material });
         // Notes go to stderr unless the output is text, so JSON and Markdown on stdout stay clean.
