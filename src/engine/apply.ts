@@ -3,6 +3,7 @@
 // PendingRefs with ids created earlier in the run, writes the ownership marker into metadata, and on a failure
 // skips only the failed action's dependents. An aborted signal stops new actions from starting.
 import pLimit from 'p-limit';
+import { isObj } from '../contract/json.ts';
 import { ApiError, EdgeopsError } from '../errors.ts';
 import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { executionNodes, OLD_PHASE } from './graph.ts';
@@ -28,10 +29,6 @@ export interface ExecutorResult extends ApplyResult {
 
 type NodeState = 'done' | 'failed' | 'skipped';
 const INTERRUPTED = 'interrupted';
-
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function errorOf(err: unknown): NonNullable<ActionResult['error']> {
   if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };

@@ -1,6 +1,7 @@
 // The actions of every resource in scope: each document (matched to its live item by marker or natural key,
 // in reference order so already-live ids can be substituted) and each managed live item no document names.
 // Pure; the dependency links between the actions are added afterwards by graph.ts.
+import { isObj } from '../contract/json.ts';
 import type { ManifestIssue } from '../errors.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
@@ -76,7 +77,7 @@ function movesOf(kind: ResourceKind, op: Action['op'], live: Obj | undefined, de
 
 function metadataIssue(r: DesiredResource, stack: string): ManifestIssue | undefined {
   const meta = r.spec.metadata;
-  const user = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : undefined;
+  const user = isObj(meta) ? meta : undefined;
   const bytes = metadataBytes(user, { stack, name: r.address });
   if (bytes <= METADATA_LIMIT) return undefined;
   return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };

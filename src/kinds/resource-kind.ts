@@ -2,8 +2,10 @@
 // that satisfies this interface (src/kinds/<kind>.ts). The engine only ever calls these hooks; it never
 // names a kind. src/kinds/index.ts holds KINDS, the one explicit list.
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Obj = { [key: string]: Json };
+import type { Json, JsonObject } from '../contract/json.ts';
+
+export type { Json };
+export type Obj = JsonObject;
 
 /**
  * A reference to another resource, in the request ("sent") shape: a JSON pointer into the request body

@@ -4,10 +4,10 @@
 // Maps keyed by the client (labels, headers) are built through a Map so that a key named "__proto__" is kept
 // as an own property, and no number that is not finite (JSON 1e999 parses to Infinity) is ever accepted.
 import { isIP } from 'node:net';
+import { isObj as isPlainObject, type Json, type JsonObject } from '../contract/json.ts';
 import { ServiceError, type ErrorCode } from './errors.ts';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export { isPlainObject, type Json, type JsonObject };
 
 export type Validator<T> = ((value: unknown, path: string) => T) & { keepNull?: boolean };
 export type Shape = Record<string, Validator<unknown>>;
@@ -29,10 +29,6 @@ function typeName(value: unknown): string {
 
 function wrongType(path: string, expected: string, value: unknown): ServiceError {
   return new ServiceError('ERR_FIELD_TYPE', `${path}: expected ${expected}, got ${typeName(value)}`);
-}
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function string(opts: { maxBytes?: number; tooLong?: ErrorCode; nonEmpty?: boolean } = {}): Validator<string> {
