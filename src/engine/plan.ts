@@ -3,7 +3,7 @@
 import { ManifestError } from '../errors.ts';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';
-import { executionNodes, linkActions, nodeLevels } from './graph.ts';
+import { linkActions, StepGraph } from './graph.ts';
 import type { LiveState } from './live.ts';
 import type { Action, Plan, PlanSummary } from './plan-data.ts';
 import { resourceActions } from './resource-actions.ts';
@@ -33,7 +33,7 @@ export function buildPlan(input: PlanInput): Plan {
   const putFirst = (a: Action): boolean => a.module !== undefined && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
   orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
   actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
-  const levels = nodeLevels(executionNodes(actions));
+  const levels = new StepGraph(actions).levels();
   actions.sort((a, b) => levels.get(a.id)! - levels.get(b.id)! || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
   const plan: Plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
   warnings.push(...deleteWarnings(plan, input.desired.config));

@@ -3,18 +3,28 @@
 // Pure; the dependency links between the actions are added afterwards by graph.ts.
 import { isObj } from '../contract/json.ts';
 import type { ManifestIssue } from '../errors.ts';
+import { dependencyOrder } from '../graph.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
-import type { ActionRefs } from './graph.ts';
+import type { GraphRefs } from './graph.ts';
 import type { LiveState } from './live.ts';
 import { indexManaged, markerOf, METADATA_LIMIT, metadataBytes, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
 import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
 import { refLinks } from './ordering.ts';
+import type { RefLinks } from './ordering.ts';
 import { valueMoves } from './value-moves.ts';
 import type { ValueMoves } from './value-moves.ts';
+
+/** What the plan's orderings need to know about the resource behind one action. */
+export interface ActionRefs extends GraphRefs {
+  /** Account-unique values the action takes or gives up (see value-moves.ts). */
+  moves?: ValueMoves;
+  /** References the action sets and drops, and the resource's parents (see ordering.ts). */
+  links?: RefLinks;
+}
 
 export interface ResourceActions {
   actions: Action[];
@@ -32,23 +42,12 @@ function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
   return out;
 }
 
-/** Desired resources ordered so that every resource comes after the ones it references. */
+/** Desired resources ordered so that every resource comes after the ones it references (a cycle is rejected by the resolver). */
 function topological(resources: readonly DesiredResource[]): DesiredResource[] {
   const byAddress = new Map(resources.map((r) => [r.address, r]));
-  const out: DesiredResource[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (r: DesiredResource): void => {
-    if (state.has(r.address)) return; // done, or a cycle (rejected by the resolver)
-    state.set(r.address, 'visiting');
-    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
-      const target = byAddress.get(dep);
-      if (target) visit(target);
-    }
-    state.set(r.address, 'done');
-    out.push(r);
-  };
-  for (const r of [...resources].sort((a, b) => (a.address < b.address ? -1 : 1))) visit(r);
-  return out;
+  const referenced = (r: DesiredResource): DesiredResource[] =>
+    (r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn).flatMap((dep) => byAddress.get(dep) ?? []);
+  return [...dependencyOrder([...resources].sort((a, b) => (a.address < b.address ? -1 : 1)), referenced)];
 }
 
 /**
