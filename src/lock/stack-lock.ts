@@ -20,7 +20,7 @@
 // other creates it is repeated anyway: every copy carries my token, so a late copy is recognised as mine (the
 // oldest of them is my place in the queue, the others are deleted) and the release deletes any left.
 import { randomBytes } from 'node:crypto';
-import { withPostRetry, withUrgency } from '../client/http.ts';
+import { withUrgency } from '../client/http.ts';
 import { isTimeout } from '../client/retry.ts';
 import { AbortedError, ApiError, EdgeopsError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
@@ -145,7 +145,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
   const findMine = async (): Promise<LockRecord | undefined> => oldest((await listLockRecords(api, stack)).filter((r) => r.token === token));
 
   async function create(): Promise<LockRecord> {
-    const checked = withPostRetry(api, async () => (await findMine()) === undefined);
+    const checked = api.retryPostIf?.(async () => (await findMine()) === undefined) ?? api;
     for (let attempt = 1; ; attempt++) {
       try {
         const record = parseLockRecord(await checked.post(LOCK_PATH, lockBody(stack, infoOf(token))), stack);
