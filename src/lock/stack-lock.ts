@@ -1,5 +1,5 @@
 // A lock on a stack, held by one apply from before it plans until it has finished, so two applies of one
-// stack never both see a resource missing and both create it (issue 5). The service offers no lock or
+// stack never both see a resource missing and both create it. The service offers no lock or
 // compare-and-swap, so the lock is a queue of records (lock-record.ts) ordered by the service's clock:
 //
 //   1. create my record (a POST retried only after a list shows it did not land, like every create);
