@@ -4,9 +4,10 @@
 import jsonpatch from 'fast-json-patch';
 import { isObj } from '../contract/json.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { escapeSegment } from '../manifest/pointer.ts';
 import type { Action, FieldChange } from './plan-data.ts';
 import { liveMetadata, parseMetadata } from './ownership.ts';
-import { escapeSegment, hasPendingRef, isPendingRef, pointerSegments, substituteRefs, valueAt } from './refs.ts';
+import { hasPendingRef, isPendingRef, pointerSegments, substituteRefs, valueAt } from './refs.ts';
 
 /**
  * The desired request body: refs to already-known resources replaced by their ids (others stay PendingRef),

@@ -42,8 +42,8 @@ function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
   return out;
 }
 
-/** Desired resources ordered so that every resource comes after the ones it references (a cycle is rejected by the resolver). */
-function topological(resources: readonly DesiredResource[]): DesiredResource[] {
+/** Desired resources ordered so each comes after the ones it references (a cycle is rejected by the resolver). */
+function resourcesReferencedFirst(resources: readonly DesiredResource[]): DesiredResource[] {
   const byAddress = new Map(resources.map((r) => [r.address, r]));
   const referenced = (r: DesiredResource): DesiredResource[] =>
     (r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn).flatMap((dep) => byAddress.get(dep) ?? []);
@@ -107,7 +107,7 @@ export interface PreparedResource {
  */
 export function prepareDesired(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PreparedResource[] {
   const prepare = preparer(kinds, stack);
-  return topological(desired.resources).map(prepare);
+  return resourcesReferencedFirst(desired.resources).map(prepare);
 }
 
 /** Documents prepared per slice between turns of the event loop (about a millisecond of work each). */
@@ -120,7 +120,7 @@ const SLICE = 200;
 export async function prepareDesiredInSlices(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): Promise<PreparedResource[]> {
   const prepare = preparer(kinds, stack);
   const out: PreparedResource[] = [];
-  const ordered = topological(desired.resources);
+  const ordered = resourcesReferencedFirst(desired.resources);
   for (let at = 0; at < ordered.length; at += SLICE) {
     await new Promise((resolve) => setImmediate(resolve));
     for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));

@@ -4,9 +4,9 @@
 // Maps keyed by the client (labels, headers) are built through a Map so that a key named "__proto__" is kept
 // as an own property, and no number that is not finite (JSON 1e999 parses to Infinity) is ever accepted.
 import { isIP } from 'node:net';
-import { isObj as isPlainObject, type Json, type JsonObject } from '../contract/json.ts';
 import { ServiceError, type ErrorCode } from './errors.ts';
 
+import { isObj as isPlainObject, type Json, type JsonObject } from '../contract/json.ts';
 export { isPlainObject, type Json, type JsonObject };
 
 export type Validator<T> = ((value: unknown, path: string) => T) & { keepNull?: boolean };
