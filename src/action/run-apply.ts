@@ -4,15 +4,13 @@
 // lock. A plan that differs (or no reviewed plan at all) follows `on-stale`: fail applies nothing, comments
 // the difference on the pull request and fails the job; replan applies the fresh plan and says so.
 import { commonArgs } from './edgeops-cli.ts';
-import { reportFailure } from './failure.ts';
 import { planSummaryLine, runPlanned } from './json-plan.ts';
 import { commentOnPull, mergeReportMarkdown, sinceReviewed, staleReason, type MergeReport } from './merge-report.ts';
 import type { JsonPlan } from './plan-state.ts';
-import { fenced, firstError } from './report.ts';
+import { fenced, firstError, reportFailure } from './report.ts';
 import { describeReview, findReview, type Review } from './reviewed.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
-import type { Session } from './session.ts';
-import { runStack } from './stack.ts';
+import { runStack, type Session } from './session.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 /** The CLI's closing line: `Apply complete: ...`, `Apply failed: ...` or the no-changes line. */

@@ -5,10 +5,10 @@
 import { againstArgs } from './against.ts';
 import { syncDriftIssue } from './drift-issue.ts';
 import { commonArgs } from './edgeops-cli.ts';
-import { reportFailure } from './failure.ts';
 import { GitHubApiError } from './github.ts';
 import { runPlanned } from './json-plan.ts';
 import type { JsonPlan } from './plan-state.ts';
+import { reportFailure } from './report.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
 import { truncatePlanMarkdown } from './truncate.ts';

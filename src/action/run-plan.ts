@@ -4,11 +4,10 @@
 import { againstArgs } from './against.ts';
 import { commonArgs } from './edgeops-cli.ts';
 import { commentFailure, commentPlan } from './pr-comment.ts';
-import { reportFailure } from './failure.ts';
 import { planSummaryLine, runPlanned } from './json-plan.ts';
+import { reportFailure } from './report.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
-import type { Session } from './session.ts';
-import { runStack } from './stack.ts';
+import { runStack, type Session } from './session.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 const bytes = (text: string): number => Buffer.byteLength(text);

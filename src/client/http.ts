@@ -77,12 +77,6 @@ export function withUrgency(api: Api, maxElapsedMs: number): Api {
   return typeof candidate.urgent === 'function' ? candidate.urgent(maxElapsedMs) : api;
 }
 
-/** `api.retryPostIf(check)` when the Api supports it, else the Api unchanged (fakes in tests). */
-export function withPostRetry(api: Api, check: PostCheck): Api {
-  const candidate = api as Partial<CheckedApi>;
-  return typeof candidate.retryPostIf === 'function' ? candidate.retryPostIf(check) : api;
-}
-
 export function createApi(opts: ApiOptions): HttpApi {
   const base = new URL(opts.url);
   const origin = base.origin;

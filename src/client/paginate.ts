@@ -1,6 +1,7 @@
 // Following a list's next_page_uri. The service gives absolute URLs; they are requested on the API's own
 // origin (so a service behind a proxy that reports another host still pages correctly).
-import type { Json, Obj } from '../kinds/resource-kind.ts';
+import { isObj } from '../contract/json.ts';
+import type { Obj } from '../kinds/resource-kind.ts';
 import { invalidResponse } from './api-error.ts';
 
 /** The path and query of a next_page_uri, to request against our origin. */
@@ -8,8 +9,6 @@ export function nextPagePath(nextPageUri: string, origin: string): string {
   const url = new URL(nextPageUri, origin);
   return url.pathname + url.search;
 }
-
-const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Every item under `listKey` of every page. `getFirst` requests the first page by its API path; `getNext`

@@ -1,4 +1,4 @@
-// The client's request scheduler (issue 5). Every request of one API client, list pages and writes alike, is
+// The client's request scheduler. Every request of one API client, list pages and writes alike, is
 // started through one Scheduler, which
 // - bounds the requests in flight, AIMD style: the bound starts at the configured concurrency, halves (min 1)
 //   on a 429 and grows back by one per `recoverAfter` answered requests;

@@ -2,8 +2,9 @@
 // plans with no service URL, no API key and no network: a pull request from a fork gets a plan from a snapshot
 // a trusted job took. Lists are answered from the file; every write throws (through readOnlyApi).
 import { readFileSync } from 'node:fs';
+import { isObj } from '../contract/json.ts';
 import { ApiError, EdgeopsError } from '../errors.ts';
-import type { Api, Json, Obj } from '../kinds/resource-kind.ts';
+import type { Api, Obj } from '../kinds/resource-kind.ts';
 import { readOnlyApi } from './read-only.ts';
 
 export const SNAPSHOT_FORMAT = 'edgeops-snapshot';
@@ -32,7 +33,6 @@ export class SnapshotError extends EdgeopsError {
   }
 }
 
-const isObj = (v: Json | undefined | unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks the structure of parsed JSON; `source` names the file in errors. */
 export function parseSnapshot(data: unknown, source: string): Snapshot {

@@ -4,6 +4,7 @@
 // `{name?, expressions?, actions: [{type, config?}]}`. TCP and TLS edges carry only on_tcp_connect; HTTPS edge
 // routes also the HTTP phases. This module imports neither side (DESIGN 9.6).
 import { parseDocument } from 'yaml';
+import { isObj } from './json.ts';
 
 /** The largest policy document accepted, in bytes of its text. */
 export const TRAFFIC_POLICY_MAX_BYTES = 65_536;
@@ -32,7 +33,6 @@ const fail: Fail = (where, problem) => {
 };
 
 type Mapping = Record<string, unknown>;
-const isMapping = (v: unknown): v is Mapping => typeof v === 'object' && v !== null && !Array.isArray(v);
 const at = (parent: string, key: string): string => (parent ? `${parent}.${key}` : key);
 
 function kindOf(value: unknown): string {
@@ -75,7 +75,7 @@ function checkText(value: unknown, where: string, maxBytes: number): void {
 }
 
 function checkRule(rule: unknown, where: string): void {
-  if (!isMapping(rule)) fail(where, `a rule must be a mapping, got ${kindOf(rule)}`);
+  if (!isObj(rule)) fail(where, `a rule must be a mapping, got ${kindOf(rule)}`);
   checkKeys(rule, where, ['name', 'expressions', 'actions']);
   if (rule.name !== undefined) checkText(rule.name, at(where, 'name'), NAME_MAX_BYTES);
   if (rule.expressions !== undefined) {
@@ -86,10 +86,10 @@ function checkRule(rule: unknown, where: string): void {
   if (!Array.isArray(actions) || actions.length === 0) fail(at(where, 'actions'), 'a rule needs a list of at least one action');
   actions.forEach((action, i) => {
     const here = `${at(where, 'actions')}[${i}]`;
-    if (!isMapping(action)) fail(here, `an action must be a mapping, got ${kindOf(action)}`);
+    if (!isObj(action)) fail(here, `an action must be a mapping, got ${kindOf(action)}`);
     checkKeys(action, here, ['type', 'config']);
     checkText(action.type, at(here, 'type'), NAME_MAX_BYTES);
-    if (action.config !== undefined && action.config !== null && !isMapping(action.config)) {
+    if (action.config !== undefined && action.config !== null && !isObj(action.config)) {
       fail(at(here, 'config'), `must be a mapping, got ${kindOf(action.config)}`);
     }
   });
@@ -100,7 +100,7 @@ function checkDocument(text: string, phases: readonly string[]): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > TRAFFIC_POLICY_MAX_BYTES) fail('', `is ${bytes} bytes, at most ${TRAFFIC_POLICY_MAX_BYTES} are allowed`);
   const doc = parsePolicyText(text);
-  if (!isMapping(doc)) fail('', `must be a policy document (a mapping of phases such as ${phases.join(', ')}), got ${kindOf(doc)}`);
+  if (!isObj(doc)) fail('', `must be a policy document (a mapping of phases such as ${phases.join(', ')}), got ${kindOf(doc)}`);
   checkDepth(doc, '', MAX_DEPTH);
   checkKeys(doc, '', phases);
   for (const phase of phases) {

@@ -5,7 +5,7 @@ import type { LiveItem, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';
 import type { Adoption } from './adopt.ts';
 import { adoptLive, isUnmarked, itemsByKey } from './adopt.ts';
-import { executionNodes, nodeLevels } from './graph.ts';
+import { StepGraph } from './graph.ts';
 import type { LiveState } from './live.ts';
 import type { Action, Plan } from './plan-data.ts';
 import { uniqueValues } from './value-moves.ts';
@@ -45,7 +45,7 @@ export function finishAdoptions(plan: Plan, adoptions: readonly Adoption[]): Pla
 
 /** An action with no prerequisites goes with the other level-0 actions, in address order (the plan's order). */
 function insertByLevel(plan: Plan, action: Action): void {
-  const levels = nodeLevels(executionNodes(plan.actions));
+  const levels = new StepGraph(plan.actions).levels();
   const at = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
   if (at < 0) plan.actions.push(action);
   else plan.actions.splice(at, 0, action);

@@ -6,6 +6,7 @@
 // the planner (ownership, diff, graph, known ids for references) needs no special case; after planning,
 // finishAdoptions makes sure each adopted resource has an update that sends the metadata. Kinds are visited
 // referenced-first, so a rule's key can use the id of the policy adopted just before it.
+import { dependencyOrder } from '../graph.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { desiredBody, liveBody } from './diff.ts';
@@ -37,23 +38,10 @@ export function realItem(item: LiveItem): LiveItem {
   return originals.get(item.raw) ?? item;
 }
 
-/** Kinds ordered so each comes after the kinds its references point at. */
+/** Kinds ordered so each comes after the kinds its references point at (a cycle between kinds keeps the listed order). */
 export function kindsReferencedFirst(kinds: readonly ResourceKind[]): ResourceKind[] {
   const byName = new Map(kinds.map((k) => [k.kind, k]));
-  const out: ResourceKind[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (k: ResourceKind): void => {
-    if (state.has(k.kind)) return; // done, or a cycle between kinds: keep the listed order
-    state.set(k.kind, 'visiting');
-    for (const target of k.refs.flatMap((r) => r.kinds)) {
-      const dep = byName.get(target);
-      if (dep) visit(dep);
-    }
-    state.set(k.kind, 'done');
-    out.push(k);
-  };
-  for (const k of kinds) visit(k);
-  return out;
+  return [...dependencyOrder(kinds, (k) => k.refs.flatMap((r) => r.kinds).flatMap((target) => byName.get(target) ?? []))];
 }
 
 /** True for an item with no ownership marker of any stack (other stacks' resources are never adopted). */

@@ -3,9 +3,10 @@
 // PendingRefs with ids created earlier in the run, writes the ownership marker into metadata, and on a failure
 // skips only the failed action's dependents. An aborted signal stops new actions from starting.
 import pLimit from 'p-limit';
+import { isObj } from '../contract/json.ts';
 import { ApiError, EdgeopsError } from '../errors.ts';
 import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
-import { executionNodes, OLD_PHASE } from './graph.ts';
+import { StepGraph, type Step } from './graph.ts';
 import { createChecked } from './landed.ts';
 import { serializeMetadata } from './ownership.ts';
 import type { Action, ActionResult, ApplyEvent, ApplyResult, Plan } from './plan-data.ts';
@@ -29,28 +30,24 @@ export interface ExecutorResult extends ApplyResult {
 type NodeState = 'done' | 'failed' | 'skipped';
 const INTERRUPTED = 'interrupted';
 
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function errorOf(err: unknown): NonNullable<ActionResult['error']> {
   if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };
   return { message: err instanceof Error ? err.message : String(err) };
 }
 
 export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Promise<ExecutorResult> {
-  const actions = new Map(plan.actions.map((a) => [a.id, a]));
-  const nodes = executionNodes(plan.actions);
-  const order = [...nodes.keys()];
-  const rank = new Map(order.map((id, i) => [id, i]));
-  const dependents = new Map<string, string[]>();
-  const waiting = new Map<string, number>();
-  for (const [id, deps] of nodes) {
-    waiting.set(id, deps.length);
+  const graph = new StepGraph(plan.actions);
+  const order = graph.steps();
+  const rank = new Map(order.map((step, i) => [step, i]));
+  const dependents = new Map<Step, Step[]>();
+  const waiting = new Map<Step, number>();
+  for (const step of order) {
+    const deps = graph.prerequisites(step);
+    waiting.set(step, deps.length);
     for (const dep of deps) {
       const list = dependents.get(dep);
-      if (list) list.push(id);
-      else dependents.set(dep, [id]);
+      if (list) list.push(step);
+      else dependents.set(dep, [step]);
     }
   }
 
@@ -67,9 +64,9 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
   const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
   const ids = new Map<string, string>();
   const created = new Map<string, LiveItem>();
-  const state = new Map<string, NodeState>();
-  const errors = new Map<string, NonNullable<ActionResult['error']>>();
-  const because = new Map<string, string>();
+  const state = new Map<Step, NodeState>();
+  const errors = new Map<Step, NonNullable<ActionResult['error']>>();
+  const because = new Map<Step, string>();
   let interrupted = false;
   const emit = (e: ApplyEvent): void => {
     try {
@@ -101,11 +98,10 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
     return out;
   };
 
-  async function run(nodeId: string): Promise<void> {
-    const old = nodeId.endsWith(OLD_PHASE);
-    const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId)!;
+  async function run(step: Step): Promise<void> {
+    const a = step.action;
     const kind = kindOf(a);
-    if (old) return kind.delete(api, liveOf(a));
+    if (step.phase === 'delete-old') return kind.delete(api, liveOf(a));
     const desired = a.desired ?? a.body ?? {};
     switch (a.op) {
       case 'create':
@@ -136,27 +132,27 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
   const finished = new Promise<void>((resolve) => (allSettled = resolve));
 
   /** Progress events, sent when an action's last phase settles (a replace is done once the old one is gone). */
-  const report = (id: string, s: NodeState, cause?: string): void => {
-    const old = id.endsWith(OLD_PHASE);
-    const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id)!;
+  const report = (step: Step, s: NodeState, cause?: string): void => {
+    const { action } = step;
+    const old = step.phase === 'delete-old';
     if (s === 'done' && action.op === 'replace' && !old) return;
     // The old phase of a replace whose create did not run: the action was already reported.
-    if (old && s === 'skipped' && state.get(action.id) !== 'done') return;
+    if (old && s === 'skipped' && state.get(graph.stepsOf(action)[0]!) !== 'done') return;
     if (s === 'done') {
       const made = action.op === 'create' || action.op === 'replace' ? created.get(action.address)?.id : undefined;
       emit(made === undefined ? { type: 'done', action } : { type: 'done', action, liveId: made });
     }
-    else if (s === 'failed') emit({ type: 'failed', action, error: errors.get(id)! });
+    else if (s === 'failed') emit({ type: 'failed', action, error: errors.get(step)! });
     else emit({ type: 'skipped', action, because: cause ?? INTERRUPTED });
   };
 
-  const settle = (id: string, s: NodeState, cause?: string): void => {
-    if (state.has(id)) return;
-    state.set(id, s);
-    if (s === 'skipped' && cause) because.set(id, cause);
+  const settle = (step: Step, s: NodeState, cause?: string): void => {
+    if (state.has(step)) return;
+    state.set(step, s);
+    if (s === 'skipped' && cause) because.set(step, cause);
     settled++;
-    report(id, s, cause);
-    const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x)! - rank.get(y)!);
+    report(step, s, cause);
+    const next = (dependents.get(step) ?? []).slice().sort((x, y) => rank.get(x)! - rank.get(y)!);
     for (const d of next) {
       if (state.has(d)) continue;
       if (s === 'done') {
@@ -164,36 +160,36 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
         waiting.set(d, left);
         if (left === 0) start(d);
       } else {
-        settle(d, 'skipped', s === 'failed' ? id.replace(OLD_PHASE, '') : cause);
+        settle(d, 'skipped', s === 'failed' ? step.action.id : cause);
       }
     }
-    if (settled === nodes.size) allSettled();
+    if (settled === order.length) allSettled();
   };
 
-  const start = (id: string): void => {
+  const start = (step: Step): void => {
     void limit(async () => {
       if (opts.signal?.aborted) {
         interrupted = true;
-        settle(id, 'skipped', INTERRUPTED);
+        settle(step, 'skipped', INTERRUPTED);
         return;
       }
-      if (!id.endsWith(OLD_PHASE)) emit({ type: 'start', action: actions.get(id)! });
+      if (step.phase === 'run') emit({ type: 'start', action: step.action });
       try {
-        await run(id);
-        settle(id, 'done');
+        await run(step);
+        settle(step, 'done');
       } catch (err) {
-        errors.set(id, errorOf(err));
-        settle(id, 'failed');
+        errors.set(step, errorOf(err));
+        settle(step, 'failed');
       }
     });
   };
 
-  if (nodes.size === 0) allSettled();
-  for (const id of order) if (waiting.get(id) === 0) start(id);
+  if (order.length === 0) allSettled();
+  for (const step of order) if (waiting.get(step) === 0) start(step);
   await finished;
 
   const results: ActionResult[] = plan.actions.map((a) => {
-    const phases = a.op === 'replace' ? [a.id, `${a.id}${OLD_PHASE}`] : [a.id];
+    const phases = graph.stepsOf(a);
     const failed = phases.find((p) => state.get(p) === 'failed');
     if (failed) return { actionId: a.id, status: 'failed', error: errors.get(failed)! };
     const skipped = phases.find((p) => state.get(p) === 'skipped');

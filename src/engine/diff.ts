@@ -2,14 +2,12 @@
 // the marker is taken out of live metadata, write-only fields are left out, and the result is the resource's
 // actions (create | update + module put/delete | replace) without their dependencies.
 import jsonpatch from 'fast-json-patch';
+import { isObj } from '../contract/json.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { escapeSegment } from '../manifest/pointer.ts';
 import type { Action, FieldChange } from './plan-data.ts';
 import { liveMetadata, parseMetadata } from './ownership.ts';
-import { escapeSegment, hasPendingRef, isPendingRef, pointerSegments, substituteRefs, valueAt } from './refs.ts';
-
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+import { hasPendingRef, isPendingRef, pointerSegments, substituteRefs, valueAt } from './refs.ts';
 
 /**
  * The desired request body: refs to already-known resources replaced by their ids (others stay PendingRef),

@@ -3,7 +3,6 @@
 // landed and the found item is used; not found -> the client may retry the POST. The ids the address already
 // had when the plan was made are never "found": a replace's new resource carries the same marker as the old
 // one, which still exists until the replace's last phase deletes it.
-import { withPostRetry } from '../client/http.ts';
 import { ApiError } from '../errors.ts';
 import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { createFetchContext } from './live.ts';
@@ -42,7 +41,7 @@ export async function findLanded(t: CreateTarget, api: Api, body: Obj): Promise<
  * way is brought to the desired body with the kind's update (its create may have stopped half-way).
  */
 export async function createChecked(t: CreateTarget, api: Api, body: Obj): Promise<LiveItem> {
-  const checkedApi = withPostRetry(api, async () => (await findLanded(t, api, body)) === undefined);
+  const checkedApi = api.retryPostIf?.(async () => (await findLanded(t, api, body)) === undefined) ?? api;
   try {
     return await t.kind.create(checkedApi, body);
   } catch (err) {

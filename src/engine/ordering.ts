@@ -13,7 +13,7 @@
 //   that gives values up (a hostport no longer served does not lose its restriction first).
 // An ordering is added only where it cannot close a cycle.
 import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
-import { oldPhaseId, reaches } from './graph.ts';
+import { removalStepId, stepId, StepGraph } from './graph.ts';
 import type { Action } from './plan-data.ts';
 import type { ValueMoves } from './value-moves.ts';
 import { isPendingRef, pointerSegments, refValues } from './refs.ts';
@@ -113,12 +113,12 @@ export function orderForSafety(
     for (const p of new Set([...parents, ...liveParents])) partsOf.set(p, [...(partsOf.get(p) ?? []), a]);
     for (const d of addresses(links.drops)) droppers.set(d, [...(droppers.get(d) ?? []), a]);
   }
-  const byId = new Map(actions.map((a) => [a.id, a]));
+  const graph = new StepGraph(actions);
   /** `waiter` (an action id, or a replace's old phase) waits for node `dep` unless that would close a cycle. */
   const wait = (waiter: Action, old: boolean, dep: string): void => {
     const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
-    const self = old ? oldPhaseId(waiter.id) : waiter.id;
-    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
+    const self = stepId(waiter, old ? 'delete-old' : 'run');
+    if (dep === self || list.includes(dep) || graph.reaches(dep, self)) return;
     if (old) waiter.deleteDependsOn = [...list, dep].sort();
     else waiter.dependsOn = [...list, dep].sort();
   };
@@ -141,7 +141,7 @@ export function orderForSafety(
       // Detach before dismantling: whoever leaves X does so before X loses a part.
       for (const r of droppers.get(x) ?? []) {
         if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
-        wait(d, old, r.op === 'replace' ? oldPhaseId(r.id) : r.id);
+        wait(d, old, removalStepId(r));
       }
       // Add before removing: X's new parts exist before an old one goes.
       for (const c of partsOf.get(x) ?? []) {

@@ -2,6 +2,7 @@
 // keys plus `"edgeops": {"stack": S, "name": "Kind/name"}`. Live items are matched to documents by that marker;
 // items without this stack's marker are never touched. Natural-key kinds (no metadata) are in scope when a
 // document names their key or their parent is managed by this stack.
+import { isObj } from '../contract/json.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { refValues } from './refs.ts';
 
@@ -19,10 +20,6 @@ export interface ParsedMetadata {
   marker?: Marker;
   /** The user's keys (marker removed); undefined when metadata is absent or not a JSON object. */
   user?: Obj;
-}
-
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** JSON with object keys sorted at every level, so equal data always gives the same string. */

@@ -14,7 +14,8 @@ import { desiredBody } from './diff.ts';
 import type { LiveState } from './live.ts';
 import { liveMetadata, markerOf, METADATA_LIMIT, serializeMetadata } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
-import { escapeSegment, isPendingRef, pointerSegments, valueAt } from './refs.ts';
+import { escapeSegment } from '../manifest/pointer.ts';
+import { isPendingRef, pointerSegments, valueAt } from './refs.ts';
 import { uniqueValues } from './value-moves.ts';
 
 /** A refusal the plan predicts: `file:line:col: Kind/name: message`, like a manifest problem. */

@@ -2,16 +2,15 @@
 // links, a deterministic order (dependency level, then address), the summary and the warnings.
 import { ManifestError } from '../errors.ts';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
-import type { DesiredState, ProjectConfig } from '../manifest/document.ts';
-import { executionNodes, linkActions, nodeLevels } from './graph.ts';
+import type { DesiredState } from '../manifest/document.ts';
+import { linkActions, StepGraph } from './graph.ts';
 import type { LiveState } from './live.ts';
 import type { Action, Plan, PlanSummary } from './plan-data.ts';
 import { resourceActions } from './resource-actions.ts';
 import type { PreparedResource } from './resource-actions.ts';
+import { deleteWarnings } from './safety.ts';
 import { orderForSafety } from './ordering.ts';
 import { orderValueMoves } from './value-moves.ts';
-
-export const DEFAULT_MAX_DELETES = 10;
 
 export interface PlanInput {
   kinds: readonly ResourceKind[];
@@ -34,10 +33,10 @@ export function buildPlan(input: PlanInput): Plan {
   const putFirst = (a: Action): boolean => a.module !== undefined && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
   orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
   actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
-  const levels = nodeLevels(executionNodes(actions));
+  const levels = new StepGraph(actions).levels();
   actions.sort((a, b) => levels.get(a.id)! - levels.get(b.id)! || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
   const plan: Plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
-  warnings.push(...deleteStatus(plan, input.desired.config).exceeded);
+  warnings.push(...deleteWarnings(plan, input.desired.config));
   return plan;
 }
 
@@ -54,26 +53,4 @@ export function summarize(actions: readonly Action[]): PlanSummary {
     summary[bucket]++;
   }
   return summary;
-}
-
-export interface DeleteStatus {
-  deletes: number;
-  max: number;
-  /** One line per limit exceeded (overall and per kind); empty when the plan is within its limits. */
-  exceeded: string[];
-}
-
-/** The delete count against `max_deletes` (default 10) and `max_deletes_per_kind`. Apply refuses in issue 4. */
-export function deleteStatus(plan: Plan, config: ProjectConfig): DeleteStatus {
-  const deletes = plan.actions.filter((a) => a.op === 'delete');
-  const max = config.max_deletes ?? DEFAULT_MAX_DELETES;
-  const exceeded: string[] = [];
-  if (deletes.length > max) {
-    exceeded.push(`This plan deletes ${deletes.length} resources, more than max_deletes (${max}); apply refuses it without --allow-deletes.`);
-  }
-  for (const [kind, limit] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b]) => cmp(a, b))) {
-    const n = deletes.filter((a) => a.kind === kind).length;
-    if (n > limit) exceeded.push(`This plan deletes ${n} ${kind} resources, more than max_deletes_per_kind.${kind} (${limit}); apply refuses it without --allow-deletes.`);
-  }
-  return { deletes: deletes.length, max, exceeded };
 }

@@ -1,11 +1,13 @@
 // References inside request bodies: PendingRef placeholders (`{ $ref: 'Kind/name' }`) and the id values that
 // a kind's declared RefFields point at. Both the planner and the executor walk bodies with these helpers.
+import { isObj } from '../contract/json.ts';
 import type { Json, Obj, PendingRef, RefField } from '../kinds/resource-kind.ts';
+import { unescapeSegment } from '../manifest/pointer.ts';
 
 export function isPendingRef(value: unknown): value is PendingRef {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  if (!isObj(value)) return false;
   const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === '$ref' && typeof (value as PendingRef).$ref === 'string';
+  return keys.length === 1 && keys[0] === '$ref' && typeof value.$ref === 'string';
 }
 
 // The walkers below are module-level functions rather than per-call closures: planning calls them for every
@@ -77,14 +79,10 @@ const segmentCache = new Map<string, readonly string[]>();
 export function pointerSegments(pointer: string): readonly string[] {
   let segments = segmentCache.get(pointer);
   if (!segments) {
-    segments = pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    segments = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeSegment);
     if (segmentCache.size < 10_000) segmentCache.set(pointer, segments);
   }
   return segments;
-}
-
-export function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** The value at a pointer, or undefined when any step is missing. */

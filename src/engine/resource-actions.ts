@@ -1,19 +1,30 @@
 // The actions of every resource in scope: each document (matched to its live item by marker or natural key,
 // in reference order so already-live ids can be substituted) and each managed live item no document names.
 // Pure; the dependency links between the actions are added afterwards by graph.ts.
+import { isObj } from '../contract/json.ts';
 import type { ManifestIssue } from '../errors.ts';
+import { dependencyOrder } from '../graph.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
-import type { ActionRefs } from './graph.ts';
+import type { GraphRefs } from './graph.ts';
 import type { LiveState } from './live.ts';
 import { indexManaged, markerOf, METADATA_LIMIT, metadataBytes, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
 import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
 import { refLinks } from './ordering.ts';
+import type { RefLinks } from './ordering.ts';
 import { valueMoves } from './value-moves.ts';
 import type { ValueMoves } from './value-moves.ts';
+
+/** What the plan's orderings need to know about the resource behind one action. */
+export interface ActionRefs extends GraphRefs {
+  /** Account-unique values the action takes or gives up (see value-moves.ts). */
+  moves?: ValueMoves;
+  /** References the action sets and drops, and the resource's parents (see ordering.ts). */
+  links?: RefLinks;
+}
 
 export interface ResourceActions {
   actions: Action[];
@@ -31,23 +42,12 @@ function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
   return out;
 }
 
-/** Desired resources ordered so that every resource comes after the ones it references. */
-function topological(resources: readonly DesiredResource[]): DesiredResource[] {
+/** Desired resources ordered so each comes after the ones it references (a cycle is rejected by the resolver). */
+function resourcesReferencedFirst(resources: readonly DesiredResource[]): DesiredResource[] {
   const byAddress = new Map(resources.map((r) => [r.address, r]));
-  const out: DesiredResource[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (r: DesiredResource): void => {
-    if (state.has(r.address)) return; // done, or a cycle (rejected by the resolver)
-    state.set(r.address, 'visiting');
-    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
-      const target = byAddress.get(dep);
-      if (target) visit(target);
-    }
-    state.set(r.address, 'done');
-    out.push(r);
-  };
-  for (const r of [...resources].sort((a, b) => (a.address < b.address ? -1 : 1))) visit(r);
-  return out;
+  const referenced = (r: DesiredResource): DesiredResource[] =>
+    (r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn).flatMap((dep) => byAddress.get(dep) ?? []);
+  return [...dependencyOrder([...resources].sort((a, b) => (a.address < b.address ? -1 : 1)), referenced)];
 }
 
 /**
@@ -76,7 +76,7 @@ function movesOf(kind: ResourceKind, op: Action['op'], live: Obj | undefined, de
 
 function metadataIssue(r: DesiredResource, stack: string): ManifestIssue | undefined {
   const meta = r.spec.metadata;
-  const user = meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : undefined;
+  const user = isObj(meta) ? meta : undefined;
   const bytes = metadataBytes(user, { stack, name: r.address });
   if (bytes <= METADATA_LIMIT) return undefined;
   return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
@@ -107,7 +107,7 @@ export interface PreparedResource {
  */
 export function prepareDesired(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PreparedResource[] {
   const prepare = preparer(kinds, stack);
-  return topological(desired.resources).map(prepare);
+  return resourcesReferencedFirst(desired.resources).map(prepare);
 }
 
 /** Documents prepared per slice between turns of the event loop (about a millisecond of work each). */
@@ -120,7 +120,7 @@ const SLICE = 200;
 export async function prepareDesiredInSlices(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): Promise<PreparedResource[]> {
   const prepare = preparer(kinds, stack);
   const out: PreparedResource[] = [];
-  const ordered = topological(desired.resources);
+  const ordered = resourcesReferencedFirst(desired.resources);
   for (let at = 0; at < ordered.length; at += SLICE) {
     await new Promise((resolve) => setImmediate(resolve));
     for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));

@@ -9,7 +9,8 @@ import type { ProjectConfig } from '../manifest/document.ts';
 import type { LiveState } from './live.ts';
 import { indexManaged } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
-import { DEFAULT_MAX_DELETES, deleteStatus } from './plan.ts';
+
+export const DEFAULT_MAX_DELETES = 10;
 
 /**
  * Marks the plan a destroy when it deletes every live resource the stack manages (and it manages any); the
@@ -23,7 +24,7 @@ export function markDestroy(plan: Plan, live: LiveState, kinds: readonly Resourc
     const { destroy: _, ...rest } = plan;
     return rest;
   }
-  const limitWarnings = new Set(deleteStatus(plan, config).exceeded);
+  const limitWarnings = new Set(deleteWarnings(plan, config));
   return { ...plan, destroy: { resources: managed.byAddress.size }, warnings: plan.warnings.filter((w) => !limitWarnings.has(w)) };
 }
 
@@ -42,6 +43,7 @@ export interface DeleteCheck {
   exceeded: DeleteLimit[];
 }
 
+/** The one count of a plan's deletes against `max_deletes` and `max_deletes_per_kind`; every gate and line below reads it. */
 export function checkDeletes(plan: Plan, config: ProjectConfig): DeleteCheck {
   const byKind = new Map<string, number>();
   for (const a of plan.actions) if (a.op === 'delete') byKind.set(a.kind, (byKind.get(a.kind) ?? 0) + 1);
@@ -54,12 +56,22 @@ export function checkDeletes(plan: Plan, config: ProjectConfig): DeleteCheck {
   return { deletes, limits, exceeded: limits.filter((l) => l.deletes > l.max) };
 }
 
+const overLimit = (l: DeleteLimit): string =>
+  l.kind
+    ? `deletes ${l.deletes} ${l.kind} resources, more than max_deletes_per_kind.${l.kind} (${l.max})`
+    : `deletes ${l.deletes} resources, more than max_deletes (${l.max})`;
+
+/** The plan's warnings, one per limit exceeded: `This plan deletes 12 resources, more than max_deletes (10); ...`. */
+export function deleteWarnings(plan: Plan, config: ProjectConfig): string[] {
+  return checkDeletes(plan, config).exceeded.map((l) => `This plan ${overLimit(l)}; apply refuses it without --allow-deletes.`);
+}
+
 const describe = (l: DeleteLimit): string => (l.kind ? `${l.kind} ${l.deletes} of max ${l.max}` : `${l.deletes} of max ${l.max}`);
 
 /**
  * The threshold status under a plan that deletes within its limits: `Deletes: 3 of max 10 (TCPEdge 1 of max 2),
  * within the limits.` Undefined when the plan deletes nothing, or exceeds a limit: then the plan's own warning
- * (engine/plan.ts) says so, with the --allow-deletes hint.
+ * (deleteWarnings) says so, with the --allow-deletes hint.
  */
 export function deleteStatusLine(plan: Plan, config: ProjectConfig): string | undefined {
   const check = checkDeletes(plan, config);
@@ -85,11 +97,7 @@ export function assertDeletesAllowed(plan: Plan, config: ProjectConfig, allow: {
   if (allow.deletes) return;
   const { exceeded } = checkDeletes(plan, config);
   if (exceeded.length === 0) return;
-  const reasons = exceeded.map((l) =>
-    l.kind
-      ? `it deletes ${l.deletes} ${l.kind} resources, more than max_deletes_per_kind.${l.kind} (${l.max})`
-      : `it deletes ${l.deletes} resources, more than max_deletes (${l.max})`,
-  );
+  const reasons = exceeded.map((l) => `it ${overLimit(l)}`);
   throw new UnsafePlanError(
     `refusing to apply this plan: ${reasons.join('; ')}. Review the deletes and pass --allow-deletes to apply it anyway ` +
       `(or raise the limit in edgeops.yaml).`,

@@ -1,6 +1,7 @@
 // Saved plans (`plan --out FILE`, `apply --plan FILE`): the plan's actions in sanitized form (no secret values:
 // each is a keyed fingerprint), a fingerprint of every live object an action touches, and for each create the
 // identity that must still be absent. Pure: the CLI reads and writes the file.
+import { isObj } from '../contract/json.ts';
 import { ConfigError } from '../errors.ts';
 import type { LiveItem, ResourceKind } from '../kinds/resource-kind.ts';
 import { realItem } from './adopt.ts';
@@ -139,7 +140,6 @@ export function buildSavedPlan(input: SaveInput): SavedPlan {
 
 // --- reading ---------------------------------------------------------------------------------------------
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const OPS = new Set(['create', 'update', 'replace', 'delete', 'module-put', 'module-delete']);
 
@@ -152,26 +152,26 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
     throw new ConfigError(`${file}: not a saved plan (not JSON)`);
   }
   const bad = (what: string): ConfigError => new ConfigError(`${file}: not a valid saved plan: ${what}`);
-  if (!isObject(data) || data.format !== SAVED_PLAN_FORMAT) throw bad(`"format" is not "${SAVED_PLAN_FORMAT}"`);
+  if (!isObj(data) || data.format !== SAVED_PLAN_FORMAT) throw bad(`"format" is not "${SAVED_PLAN_FORMAT}"`);
   if (data.format_version !== SAVED_PLAN_VERSION) {
     throw new ConfigError(`${file}: saved plan format_version ${JSON.stringify(data.format_version)} is not supported (this edgeops reads ${SAVED_PLAN_VERSION}); make a new plan`);
   }
   if (!isString(data.stack) || !isString(data.checksum) || typeof data.adopt !== 'boolean') throw bad('stack, checksum or adopt missing');
   if (!Array.isArray(data.paths) || !data.paths.every(isString)) throw bad('"paths" is not a list of strings');
   const keys = data.secret_fingerprints;
-  if (!isObject(keys) || !['plan-key', 'api-key', 'file'].includes(String(keys.source)) || !isString(keys.salt) || !isString(keys.key_check)) {
+  if (!isObj(keys) || !['plan-key', 'api-key', 'file'].includes(String(keys.source)) || !isString(keys.salt) || !isString(keys.key_check)) {
     throw bad('"secret_fingerprints" is incomplete');
   }
   if (keys.source === 'file' && !isString(keys.file_key)) throw bad('"secret_fingerprints.file_key" is missing');
-  const listOf = (v: unknown, fields: string[]): boolean => Array.isArray(v) && v.every((e) => isObject(e) && fields.every((f) => isString(e[f])));
+  const listOf = (v: unknown, fields: string[]): boolean => Array.isArray(v) && v.every((e) => isObj(e) && fields.every((f) => isString(e[f])));
   if (!listOf(data.touched, ['address', 'kind', 'id', 'fingerprint'])) throw bad('"touched" is malformed');
   if (!listOf(data.absent, ['address', 'kind'])) throw bad('"absent" is malformed');
   const plan = data.plan;
-  if (!isObject(plan) || plan.stack !== data.stack || !Array.isArray(plan.actions) || !isObject(plan.summary) || !Array.isArray(plan.warnings)) {
+  if (!isObj(plan) || plan.stack !== data.stack || !Array.isArray(plan.actions) || !isObj(plan.summary) || !Array.isArray(plan.warnings)) {
     throw bad('"plan" is malformed');
   }
   for (const a of plan.actions) {
-    if (!isObject(a) || !['id', 'kind', 'name', 'address'].every((f) => isString(a[f])) || !OPS.has(String(a.op))) throw bad('an action is malformed');
+    if (!isObj(a) || !['id', 'kind', 'name', 'address'].every((f) => isString(a[f])) || !OPS.has(String(a.op))) throw bad('an action is malformed');
     if (!Array.isArray(a.changes) || !Array.isArray(a.dependsOn) || !a.dependsOn.every(isString)) throw bad(`action ${String(a.id)} is malformed`);
   }
   return data as unknown as SavedPlan;

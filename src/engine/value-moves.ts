@@ -5,7 +5,7 @@
 // waits for A), the giver is split: a release step, shown in the plan, first updates it to keep only the
 // values it keeps anyway; the claimers wait for that step and its own action runs after it.
 import type { Json, Obj, ResourceKind } from '../kinds/resource-kind.ts';
-import { oldPhaseId, reaches } from './graph.ts';
+import { removalStepId, StepGraph } from './graph.ts';
 import type { Action, FieldChange } from './plan-data.ts';
 
 /** `scope\0key` of each unique value a body holds. */
@@ -74,7 +74,7 @@ export function orderValueMoves(actions: Action[], movesOf: (a: Action) => Value
     }
   }
   if (releasers.size === 0) return [];
-  const byId = new Map(actions.map((a) => [a.id, a]));
+  const graph = new StepGraph(actions);
   const steps = new Map<string, Action>(); // releaser id -> its release step
   const stepOf = (releaser: Action): Action => {
     let step = steps.get(releaser.id);
@@ -94,7 +94,7 @@ export function orderValueMoves(actions: Action[], movesOf: (a: Action) => Value
       dependsOn: [],
     };
     steps.set(releaser.id, step);
-    byId.set(step.id, step);
+    graph.add(step);
     // The releaser's own request comes after its release step (a replace: the old resource's delete).
     if (releaser.op === 'replace') releaser.deleteDependsOn = [...(releaser.deleteDependsOn ?? []), step.id].sort();
     else releaser.dependsOn = [...releaser.dependsOn, step.id].sort();
@@ -114,9 +114,9 @@ export function orderValueMoves(actions: Action[], movesOf: (a: Action) => Value
           addFor(existing, claimer.address);
           continue;
         }
-        const node = releaser.op === 'replace' ? oldPhaseId(releaser.id) : releaser.id;
+        const node = removalStepId(releaser);
         // A replace's new resource cannot wait for its own old one's delete (that waits for it): release first.
-        if (releaser !== claimer && !reaches(node, claimer.id, byId)) {
+        if (releaser !== claimer && !graph.reaches(node, claimer.id)) {
           waitFor(claimer, node);
           continue;
         }

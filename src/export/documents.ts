@@ -1,6 +1,7 @@
 // One exported resource -> one manifest document: the live body in the request shape (so `plan` compares it
 // equal), references to exported resources by name, the user's metadata as a mapping without the marker, and a
 // `{env: ...}` placeholder for each write-only field the service never returns (a certificate's private key).
+import { isObj } from '../contract/json.ts';
 import { MARKER_KEY, parseMetadata } from '../engine/ownership.ts';
 import { pointerSegments } from '../engine/refs.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
@@ -27,7 +28,6 @@ export interface ExportedDoc {
 /** Short tags for the placeholder variable of known write-only fields; others use the field name. */
 const PLACEHOLDER_TAGS: Record<string, string> = { private_key_pem: 'KEY' };
 
-const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Replaces the values at a ref pointer (`/a/b`, or each element of `/a/ids/*`) in place. */
 function mapAt(body: Obj, pointer: string, fn: (value: Json) => Json): void {

@@ -1,6 +1,7 @@
 // Which live resources an export holds, and the manifest name of each. By default the resources carrying this
 // stack's marker (named by it) and the natural-key items of their parents; with `all`, also every resource
 // without a marker (named from what it is). Resources carrying another stack's marker are never exported.
+import { isObj } from '../contract/json.ts';
 import { indexManaged, markerOf, naturalParentId, parseMetadata } from '../engine/ownership.ts';
 import { liveBody } from '../engine/diff.ts';
 import type { LiveState } from '../engine/live.ts';
@@ -62,7 +63,7 @@ const HINT_MAX = 48;
 /** What a resource is, in words a name can be made of: its description, first hostport, path, CIDR, labels, CN. */
 function hints(body: Obj, raw: Obj): string[] {
   const str = (v: Json | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-  const labels = body.labels !== null && typeof body.labels === 'object' && !Array.isArray(body.labels) ? Object.values(body.labels).filter((v) => typeof v === 'string').join('-') : undefined;
+  const labels = isObj(body.labels) ? Object.values(body.labels).filter((v) => typeof v === 'string').join('-') : undefined;
   const match = str(body.match) === '/' ? 'root' : str(body.match);
   return [str(body.description), Array.isArray(body.hostports) ? str(body.hostports[0]) : undefined, match, str(body.cidr), labels, str(raw.subject_common_name)]
     .filter((h): h is string => h !== undefined);

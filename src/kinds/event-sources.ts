@@ -1,7 +1,6 @@
 // The event sources of one event subscription, managed as a set: natural key = subscription id, and a
 // manifest document states the full set of types. Live sets come from the subscriptions list's embedded
 // `sources`; changes are POSTs of missing types and DELETEs of extra ones.
-import { withPostRetry } from '../client/http.ts';
 import { ApiError } from '../errors.ts';
 import { deleteIfPresent } from './crud.ts';
 import { isObj } from './normalize.ts';
@@ -44,11 +43,11 @@ async function addSource(api: Api, subscriptionId: Json | undefined, type: strin
   const itemPath = `${path}/${encodeURIComponent(type)}`;
   let checks = 0;
   let landed = false;
-  const checked = withPostRetry(api, async () => {
+  const checked = api.retryPostIf?.(async () => {
     checks++;
     landed = await sourceExists(api, itemPath);
     return !landed;
-  });
+  }) ?? api;
   try {
     await checked.post(path, { type });
   } catch (err) {

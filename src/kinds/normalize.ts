@@ -1,10 +1,9 @@
 // Pure helpers shared by the kinds' fromLive/normalizeDesired. Both sides of a diff go through the same
 // helpers, so a value the service fills in (or drops) when unsent meets the desired body half way.
+import { isObj } from '../contract/json.ts';
 import type { Json, Obj } from './resource-kind.ts';
 
-export function isObj(v: Json | undefined): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isObj };
 
 /** Keep only the listed request fields, dropping null/undefined ones (the service returns unset fields as null). */
 export function pickFields(raw: Obj, fields: readonly string[]): Obj {

@@ -3,8 +3,10 @@
 // names a kind. src/kinds/index.ts holds KINDS, the one explicit list.
 import type { RuleProblem } from '../contract/rule-error.ts';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Obj = { [key: string]: Json };
+import type { Json, JsonObject } from '../contract/json.ts';
+
+export type { Json };
+export type Obj = JsonObject;
 
 /**
  * A reference to another resource, in the request ("sent") shape: a JSON pointer into the request body
@@ -60,6 +62,12 @@ export interface Api {
    * `onPage` sees each page's items once the next page has been requested, so work on them overlaps the fetch.
    */
   list(path: string, listKey: string, onPage?: (items: Obj[]) => void): Promise<Obj[]>;
+  /**
+   * A view whose POSTs, after an ambiguous failure (the service may have committed), are retried only when
+   * `check` resolves true, i.e. the create did not land. Absent on an Api that never retries a POST (fakes in
+   * tests): callers then use the Api as it is (`api.retryPostIf?.(check) ?? api`).
+   */
+  retryPostIf?(check: () => Promise<boolean>): Api;
 }
 
 /** What fetch hooks may use besides the Api: other kinds' live lists, fetched once and shared. */

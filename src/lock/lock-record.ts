@@ -3,6 +3,7 @@
 // it), whose metadata carries the ownership marker `"edgeops": {"stack": S, "name": "Lock/S", "lock": {...}}`.
 // `Lock/` is no manifest kind, so the planner, drift and adoption see a resource of another owner and leave it
 // alone; export leaves lock records out by `isLockRecord`.
+import { isObj } from '../contract/json.ts';
 import { canonicalJson, MARKER_KEY } from '../engine/ownership.ts';
 import type { Obj } from '../kinds/resource-kind.ts';
 
@@ -53,10 +54,6 @@ export function lockMetadata(stack: string, info: LockInfo): string {
   for (const key of OPTIONAL_STRINGS) if (info[key] !== undefined) lock[key] = info[key];
   if (info.pid !== undefined) lock.pid = info.pid;
   return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
-}
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function markerOf(raw: Obj): Record<string, unknown> | undefined {

@@ -1,5 +1,5 @@
 // A lock on a stack, held by one apply from before it plans until it has finished, so two applies of one
-// stack never both see a resource missing and both create it (issue 5). The service offers no lock or
+// stack never both see a resource missing and both create it. The service offers no lock or
 // compare-and-swap, so the lock is a queue of records (lock-record.ts) ordered by the service's clock:
 //
 //   1. create my record (a POST retried only after a list shows it did not land, like every create);
@@ -20,7 +20,7 @@
 // other creates it is repeated anyway: every copy carries my token, so a late copy is recognised as mine (the
 // oldest of them is my place in the queue, the others are deleted) and the release deletes any left.
 import { randomBytes } from 'node:crypto';
-import { withPostRetry, withUrgency } from '../client/http.ts';
+import { withUrgency } from '../client/http.ts';
 import { isTimeout } from '../client/retry.ts';
 import { AbortedError, ApiError, EdgeopsError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
@@ -145,7 +145,7 @@ export async function acquireStackLock(api: Api, stack: string, opts: LockOption
   const findMine = async (): Promise<LockRecord | undefined> => oldest((await listLockRecords(api, stack)).filter((r) => r.token === token));
 
   async function create(): Promise<LockRecord> {
-    const checked = withPostRetry(api, async () => (await findMine()) === undefined);
+    const checked = api.retryPostIf?.(async () => (await findMine()) === undefined) ?? api;
     for (let attempt = 1; ; attempt++) {
       try {
         const record = parseLockRecord(await checked.post(LOCK_PATH, lockBody(stack, infoOf(token))), stack);

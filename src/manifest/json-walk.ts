@@ -1,5 +1,6 @@
 // Finding and replacing values by pointer pattern (`/ip_restriction/ip_policy_ids/*`: `*` = each item of a
 // list), for reference and secret fields. Works on the resolver's own copy of a document's fields.
+import { isObj } from '../contract/json.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 import { childPointer, segments } from './pointer.ts';
 
@@ -25,7 +26,7 @@ export function slotsAt(root: Obj, pattern: string): Slot[] {
     const [head, ...tail] = rest as [string, ...string[]];
     if (head === '*') {
       if (Array.isArray(value)) value.forEach((_, i) => visit(value, i, tail, childPointer(pointer, i)));
-    } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, head)) {
+    } else if (isObj(value) && Object.hasOwn(value, head)) {
       visit(value, head, tail, childPointer(pointer, head));
     }
   };

@@ -5,6 +5,7 @@
 //   response headers live on that route's edge).
 // Both are seen from names and from literal ids; a name and a literal id are never compared (whether they
 // are one resource only the service knows: plan reports that case).
+import { isObj } from '../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
@@ -30,7 +31,7 @@ const where = (pos: SourcePos): string => `${pos.file}:${pos.line}:${pos.col}`;
 
 function targetOf(value: Json | undefined): Target | undefined {
   if (typeof value === 'string' && value !== '') return { key: `id:${value}`, shown: value };
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value.$ref === 'string') {
+  if (isObj(value) && typeof value.$ref === 'string') {
     return { key: `ref:${value.$ref}`, shown: value.$ref, address: value.$ref };
   }
   return undefined;

@@ -2,6 +2,7 @@
 // names (pattern, and "_" which would make a name read as a literal id), duplicate Kind/name across files,
 // the description limit in bytes, the metadata limit counted with the ownership marker, and header names that
 // differ only in case.
+import { isObj } from '../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { ManifestDoc } from './document.ts';
@@ -26,7 +27,6 @@ export interface RuleOptions {
 
 const NAME = new RegExp(NAME_PATTERN);
 const where = (pos: SourcePos): string => `${pos.file}:${pos.line}:${pos.col}`;
-const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const NAME_RULE = 'lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit';
 
@@ -46,13 +46,13 @@ function headerIssues(doc: ManifestDoc, address: string): ManifestIssue[] {
   for (const pattern of kindValidation(doc.kind)?.headerPointers ?? []) {
     for (const slot of slotsAt(doc.fields, pattern)) {
       const value = slot.value;
-      const names = isMapping(value) ? Object.keys(value) : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+      const names = isObj(value) ? Object.keys(value) : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
       const first = new Map<string, string>();
       names.forEach((name, i) => {
         const earlier = first.get(name.toLowerCase());
         if (earlier === undefined) return void first.set(name.toLowerCase(), name);
         if (earlier === name) return; // an exact repeat: the schema's uniqueItems reports it
-        const pos = isMapping(value) ? keyPos(doc, childPointer(slot.pointer, name)) : valuePos(doc, childPointer(slot.pointer, i));
+        const pos = isObj(value) ? keyPos(doc, childPointer(slot.pointer, name)) : valuePos(doc, childPointer(slot.pointer, i));
         issues.push({ pos, address, message: `${fieldPath(slot.pointer)}: "${earlier}" and "${name}" are the same header (header names ignore case)` });
       });
     }
@@ -71,7 +71,7 @@ function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, me
     const bytes = Buffer.byteLength(description);
     if (bytes > DESCRIPTION_MAX_BYTES) push('/description', `description: is ${bytes} bytes, at most ${DESCRIPTION_MAX_BYTES} are allowed`);
   }
-  if (isMapping(metadata)) {
+  if (isObj(metadata)) {
     if (Object.hasOwn(metadata, MARKER_KEY)) {
       push(`/metadata/${MARKER_KEY}`, `metadata: the key "${MARKER_KEY}" is reserved for edgeops' ownership marker`);
       return;

@@ -2,6 +2,7 @@
 // by what they point at. Errors name the file or the variable, never a value.
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { isObj } from '../contract/json.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { childPointer, fieldPath } from './pointer.ts';
 import { ENV_VAR_PATTERN } from './schema-parts.ts';
@@ -10,7 +11,6 @@ const ENV_VAR = new RegExp(ENV_VAR_PATTERN);
 
 export type SecretOutcome = { value: string } | { error: string; pointer: string };
 
-const isMapping = (v: Json): v is { [key: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function readError(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
@@ -29,7 +29,7 @@ export function resolveSecret(
   pointer: string,
   ctx: { dir: string; cwd: string; env: NodeJS.ProcessEnv },
 ): SecretOutcome | undefined {
-  if (!isMapping(value)) return undefined;
+  if (!isObj(value)) return undefined;
   const field = fieldPath(pointer);
   if (typeof value.file === 'string' && Object.keys(value).length === 1) {
     const abs = resolve(ctx.dir, value.file);
@@ -54,7 +54,7 @@ export function resolveSecret(
  * from one, with a note naming the file or variable (never the value); else at the field itself.
  */
 export function secretSource(written: Json, pointer: string): { pointer: string; note: string } {
-  if (!isMapping(written)) return { pointer, note: '' };
+  if (!isObj(written)) return { pointer, note: '' };
   if (typeof written.file === 'string') return { pointer: childPointer(pointer, 'file'), note: ` (in file "${written.file}")` };
   if (typeof written.env === 'string') return { pointer: childPointer(pointer, 'env'), note: ` (in environment variable ${written.env})` };
   return { pointer, note: '' };

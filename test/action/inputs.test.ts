@@ -7,8 +7,7 @@ import { buildPlanComment, findPlanComment } from '../../src/action/comment.ts';
 import { nextLink } from '../../src/action/github.ts';
 import { deriveCommand, readGitHubContext, readInputs } from '../../src/action/inputs.ts';
 import { createRunner } from '../../src/action/runner.ts';
-import type { Session } from '../../src/action/session.ts';
-import { runStack } from '../../src/action/stack.ts';
+import { runStack, type Session } from '../../src/action/session.ts';
 import { COMMENT_LIMIT } from '../../src/action/truncate.ts';
 import { parseOutputs } from './harness.ts';
 

@@ -1,4 +1,4 @@
-// Convergence under faults (issue 5): over 300 resources of every kind applied against a service that fails
+// Convergence under faults: over 300 resources of every kind applied against a service that fails
 // a fifth of the requests in every way it can (5xx before the write, 429 with a Retry-After of 1 s, commit then
 // drop the connection, plus 10 ms of latency on everything) converge within three runs of plan + apply, with
 // exactly one live resource per manifest document, and then the plan is empty. Then, under the same faults, a

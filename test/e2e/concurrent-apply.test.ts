@@ -1,4 +1,4 @@
-// Two applies of one stack at once (issue 5). Without a lock, two planners that both see a resource missing
+// Two applies of one stack at once. Without a lock, two planners that both see a resource missing
 // both create it: the engine's create check cannot tell them apart (each copy carries the same marker, and
 // each POST is a first attempt). So `edgeops apply` holds the stack's lock (src/lock/) from before it plans
 // until it has finished: two `edgeops apply` processes started together make exactly one live resource per

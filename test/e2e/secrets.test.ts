@@ -1,4 +1,4 @@
-// The secret sweep (issue 5): every command a user runs, as child processes of the real bin against a real
+// The secret sweep: every command a user runs, as child processes of the real bin against a real
 // `edgeops serve` child, with two private keys (one read through {file: ...}, one through {env: ...}) and a
 // distinctive API key. Every byte of every stdout and stderr (the service's own log included) and every file
 // written under the working directory (.edgeops/, exports, snapshots, saved plans, the service's database) is

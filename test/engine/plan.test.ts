@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { executionNodes, nodeLevels } from '../../src/engine/graph.ts';
+import { StepGraph } from '../../src/engine/graph.ts';
 import { fetchLive } from '../../src/engine/live.ts';
-import { buildPlan, deleteStatus } from '../../src/engine/plan.ts';
+import { buildPlan } from '../../src/engine/plan.ts';
+import { checkDeletes } from '../../src/engine/safety.ts';
 import type { Action, Plan } from '../../src/engine/plan-data.ts';
 import { ManifestError } from '../../src/errors.ts';
 import type { DesiredResource } from '../../src/manifest/document.ts';
@@ -103,7 +104,7 @@ describe('replace', () => {
     expect(replace.body).toEqual({ pem: 'NEW', key: 'k' });
     expect(a.get('module-put:Edge/e:mtls')).toMatchObject({ dependsOn: ['replace:Cert/c'], changes: [{ path: '/mtls/cert_ids', knownAfterApply: true }] });
     expect(plan.summary).toEqual({ create: 0, update: 1, replace: 1, delete: 0 });
-    const levels = nodeLevels(executionNodes(plan.actions));
+    const levels = new StepGraph(plan.actions).levels();
     expect(levels.get('replace:Cert/c')).toBeLessThan(levels.get('module-put:Edge/e:mtls')!);
     expect(levels.get('module-put:Edge/e:mtls')).toBeLessThan(levels.get('replace:Cert/c#old')!);
   });
@@ -244,7 +245,7 @@ describe('summary and safety', () => {
     expect((await planOf(w, [], { config: { max_deletes: 20 } })).warnings).toEqual([]);
     const perKind = await planOf(w, [], { config: { max_deletes: 20, max_deletes_per_kind: { Pol: 3 } } });
     expect(perKind.warnings).toEqual([expect.stringContaining('deletes 11 Pol resources')]);
-    expect(deleteStatus(perKind, { max_deletes: 20 })).toMatchObject({ deletes: 11, max: 20, exceeded: [] });
+    expect(checkDeletes(perKind, { max_deletes: 20 })).toMatchObject({ deletes: 11, limits: [{ deletes: 11, max: 20 }], exceeded: [] });
   });
 
   it('rejects metadata that no longer fits 4096 bytes once the marker is added', async () => {
@@ -256,11 +257,13 @@ describe('summary and safety', () => {
   });
 
   it('detects a dependency cycle defensively', () => {
-    const nodes = new Map([
-      ['a', ['b']],
-      ['b', ['c']],
-      ['c', ['a']],
-    ]);
-    expect(() => nodeLevels(nodes)).toThrow(/cycle.*a -> b -> c -> a/);
+    const step = (id: string, dependsOn: string[], op: Action['op'] = 'update'): Action =>
+      ({ id, op, kind: 'K', name: id, address: `K/${id}`, changes: [], dependsOn });
+    expect(() => new StepGraph([step('a', ['b']), step('b', ['c']), step('c', ['a'])]).levels()).toThrow(/cycle.*a -> b -> c -> a/);
+    // Through a replace's old-resource delete, which waits for its own create and for deleteDependsOn.
+    const r = { ...step('r', []), op: 'replace' as const, deleteDependsOn: ['d'] };
+    expect(() => new StepGraph([r, step('d', ['r#old'], 'delete')]).levels()).toThrow(/cycle.*r#old -> d -> r#old/);
+    expect(() => new StepGraph([step('a', ['gone'])]).levels()).toThrow(/a depends on unknown action gone/);
+    expect(new StepGraph([r, step('d', [], 'delete')]).levels()).toEqual(new Map([['r', 0], ['r#old', 1], ['d', 0]]));
   });
 });
