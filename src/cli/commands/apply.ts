@@ -15,8 +15,7 @@ import { computePlan, executeAndCheck, loadDesired, startFetch } from '../../pip
 import type { PlanContext } from '../../pipeline.ts';
 import { createApplyProgress } from '../../render/apply-progress.ts';
 import { applySummary } from '../../render/apply-report.ts';
-import { renderFooterText } from '../../render/plan-footer.ts';
-import { renderPlanText } from '../../render/text.ts';
+import { renderFooterText, renderPlanText } from '../../render/text.ts';
 import { LockLostError, withStackLock } from '../../lock/stack-lock.ts';
 import { confirmApply } from '../confirm.ts';
 import { withConnection } from '../connect.ts';

@@ -7,9 +7,7 @@ import { readOnlyApi } from '../../client/read-only.ts';
 import { driftReport, type DriftReport } from '../../engine/drift.ts';
 import type { Api } from '../../kinds/resource-kind.ts';
 import { computePlan, loadDesired } from '../../pipeline.ts';
-import { renderDriftJson } from '../../render/drift-json.ts';
-import { renderDriftMarkdown } from '../../render/drift-markdown.ts';
-import { renderDriftText } from '../../render/drift-text.ts';
+import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
@@ -17,8 +15,7 @@ import { withJsonError } from '../json-error.ts';
 import { renderPlanJson } from '../../render/json.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
-export type DriftFormat = 'text' | 'json' | 'markdown';
-const FORMATS: readonly DriftFormat[] = ['text', 'json', 'markdown'];
+export type DriftFormat = Format;
 
 /** Exit code when live state has drifted (0 in sync, 1 error). */
 export const DRIFT_EXIT_CODE = 2;
@@ -30,11 +27,7 @@ interface DriftFlags extends SharedFlags {
 }
 
 export function renderDrift(report: DriftReport, format: DriftFormat, color: boolean): string {
-  switch (format) {
-    case 'json': return renderDriftJson(report);
-    case 'markdown': return renderDriftMarkdown(report);
-    case 'text': return renderDriftText(report, { color });
-  }
+  return VIEWS[format]({ color }).drift(report);
 }
 
 export function registerDrift(program: Command, ctx: CliContext, done: (code: number) => void): void {

@@ -7,10 +7,8 @@ import { computePlan, loadDesired, startFetch, type PlanContext } from '../../pi
 import type { Plan } from '../../engine/plan-data.ts';
 import { deleteStatusLine, markDestroy } from '../../engine/safety.ts';
 import { KINDS } from '../../kinds/index.ts';
-import { renderPlanJson } from '../../render/json.ts';
-import { renderPlanMarkdown } from '../../render/markdown.ts';
-import { renderFooterMarkdown, renderFooterText, type PlanFooter } from '../../render/plan-footer.ts';
-import { renderPlanText } from '../../render/text.ts';
+import type { PlanFooter } from '../../render/view.ts';
+import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
@@ -19,8 +17,7 @@ import { checksumOf, keyMaterial, writeSavedPlan } from '../saved-plans.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type Settings, type SharedFlags } from '../settings.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
 
-export type PlanFormat = 'text' | 'json' | 'markdown';
-const FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown'];
+export type PlanFormat = Format;
 
 interface PlanFlags extends SharedFlags {
   format: string;
@@ -32,11 +29,7 @@ interface PlanFlags extends SharedFlags {
 }
 
 export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, footer: PlanFooter = {}): string {
-  switch (format) {
-    case 'json': return renderPlanJson(plan, { checksum: footer.checksum });
-    case 'markdown': return renderPlanMarkdown(plan) + renderFooterMarkdown(footer);
-    case 'text': return renderPlanText(plan, { color }) + renderFooterText(footer);
-  }
+  return VIEWS[format]({ color }).plan(plan, footer);
 }
 
 /**

@@ -1,7 +1,10 @@
-// The plan as a list of resource blocks and lines, independent of the output format: text.ts paints it
-// for a terminal, markdown.ts turns it into a diff block, json.ts reads the grouping only.
+// The words every output format shares, so text and Markdown say exactly the same thing: a plan as resource
+// blocks and lines (text.ts paints them, markdown.ts turns them into a diff block, json.ts reads the grouping
+// only), the sentences of a drift report, and the lines under a plan about approving it.
+import type { DriftFinding, DriftReport, DriftResource } from '../engine/drift.ts';
 import type { Action, FieldChange, Plan } from '../engine/plan-data.ts';
-import { formatChange, formatPath, type IdNames } from './values.ts';
+import type { Json } from '../kinds/resource-kind.ts';
+import { SENSITIVE, formatChange, formatPath, formatValue, type IdNames } from './values.ts';
 
 export type ResourceOp = 'create' | 'update' | 'replace' | 'delete';
 export type Sign = '+' | '~' | '-/+' | '-';
@@ -119,3 +122,82 @@ export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
 }
+
+// The drift report's sentences.
+
+export const NO_DRIFT = 'No drift. Live state matches the manifests.';
+
+const UNSET = '(unset)';
+
+/**
+ * `live "x"`-style value text; unset and sensitive values have words of their own. The id of a managed resource
+ * reads `Kind/name (id)`, as in a plan (DriftReport.names).
+ */
+export function shownValue(value: Json | undefined, finding: DriftFinding, names: IdNames): string {
+  if (finding.sensitive) return SENSITIVE;
+  return value === undefined ? UNSET : formatValue(value, names);
+}
+
+/** What the finding is about: the field (`backend.backend_id`), a list element (`types[]`), a module, or the resource. */
+export function findingSubject(f: DriftFinding): string {
+  if (f.path === '') return 'resource';
+  if (f.module !== undefined && f.path === `/${f.module}`) return `module ${f.module}`;
+  return f.element ? `${formatPath(f.path)}[]` : formatPath(f.path);
+}
+
+/** One sentence: what differs, with the live and desired values. */
+export function findingText(f: DriftFinding, names: IdNames): string {
+  const subject = findingSubject(f);
+  if (f.direction === 'unmanaged') return `live without an ownership marker, matched to the manifests by ${f.adopt ?? 'natural key'}`;
+  if (f.path === '') {
+    return f.direction === 'missing'
+      ? 'no live resource (deleted out of band, or never applied)'
+      : 'present live, in no manifest (added by hand, or its document was removed)';
+  }
+  if (f.direction === 'live-only') return `${subject}: ${shownValue(f.live, f, names)} present live, not in the manifests`;
+  if (f.direction === 'missing') return `${subject}: ${shownValue(f.desired, f, names)} in the manifests, not live`;
+  if (f.sensitive) return `${subject}: ${SENSITIVE} differs`;
+  return `${subject}: live ${shownValue(f.live, f, names)}, manifests ${shownValue(f.desired, f, names)}`;
+}
+
+/** What apply does about one finding. */
+export function findingApply(f: DriftFinding): string {
+  if (f.direction === 'unmanaged') return 'adopt (write the ownership marker)';
+  switch (f.action) {
+    case 'module-put': return `put module ${f.module ?? ''}`;
+    case 'module-delete': return `delete module ${f.module ?? ''}`;
+    default: return f.action;
+  }
+}
+
+/** What a reviewer reads for a resource: its address, or a natural-key item's label (`RouteResponseHeaders of HTTPSEdgeRoute/api`). */
+export function resourceTitle(r: DriftResource): string {
+  return r.label ?? r.address;
+}
+
+export function resourceHeader(r: DriftResource): string {
+  const id = r.liveId ? ` (${r.liveId})` : '';
+  const why = r.apply === 'replace' && r.reason ? `: ${r.reason}` : '';
+  const adopt = r.apply === 'update' && r.findings.some((f) => f.direction === 'unmanaged');
+  return `${resourceTitle(r)}${id}: apply would ${adopt ? 'adopt' : r.apply} it${why}`;
+}
+
+export function summaryText(report: DriftReport): string {
+  if (report.inSync) return NO_DRIFT;
+  const s = report.summary;
+  const n = s.resources;
+  const unmanaged = s.unmanaged ? `, ${s.unmanaged} unmanaged` : '';
+  return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only${unmanaged} (${n} resource${n === 1 ? '' : 's'} differ${n === 1 ? 's' : ''} from the manifests). \`edgeops apply\` would restore the manifests' state.`;
+}
+
+// The plan's footer: lines about approving it rather than what it changes.
+
+/** The delete-threshold status and the checksum (`apply --checksum` applies only a plan with exactly that meaning). */
+export interface PlanFooter {
+  /** `Deletes: 3 of max 10, within the limits.` (absent when the plan deletes nothing). */
+  deletes?: string;
+  checksum?: string;
+}
+
+/** How to approve exactly this plan, in Markdown (text drops the backticks). */
+export const approveHint = (checksum: string): string => `to apply exactly this plan: \`edgeops apply PATH... --checksum ${checksum}\``;
