@@ -533,9 +533,9 @@ var require_help = __commonJS({
        * @param {Help} helper
        * @returns string[]
        */
-      formatItemList(heading, items, helper) {
+      formatItemList(heading2, items, helper) {
         if (items.length === 0) return [];
-        return [helper.styleTitle(heading), ...items, ""];
+        return [helper.styleTitle(heading2), ...items, ""];
       }
       /**
        * Group items by their help group heading.
@@ -1014,8 +1014,8 @@ var require_option = __commonJS({
        * @param {string} heading
        * @return {Option}
        */
-      helpGroup(heading) {
-        this.helpGroupHeading = heading;
+      helpGroup(heading2) {
+        this.helpGroupHeading = heading2;
         return this;
       }
       /**
@@ -3109,9 +3109,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @return {Command | string}
        */
-      helpGroup(heading) {
-        if (heading === void 0) return this._helpGroupHeading ?? "";
-        this._helpGroupHeading = heading;
+      helpGroup(heading2) {
+        if (heading2 === void 0) return this._helpGroupHeading ?? "";
+        this._helpGroupHeading = heading2;
         return this;
       }
       /**
@@ -3127,9 +3127,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @returns {Command | string}
        */
-      commandsGroup(heading) {
-        if (heading === void 0) return this._defaultCommandGroup ?? "";
-        this._defaultCommandGroup = heading;
+      commandsGroup(heading2) {
+        if (heading2 === void 0) return this._defaultCommandGroup ?? "";
+        this._defaultCommandGroup = heading2;
         return this;
       }
       /**
@@ -3145,9 +3145,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [heading]
        * @returns {Command | string}
        */
-      optionsGroup(heading) {
-        if (heading === void 0) return this._defaultOptionGroup ?? "";
-        this._defaultOptionGroup = heading;
+      optionsGroup(heading2) {
+        if (heading2 === void 0) return this._defaultOptionGroup ?? "";
+        this._defaultOptionGroup = heading2;
         return this;
       }
       /**
@@ -4722,7 +4722,7 @@ function adoptLive(kinds, desired, live, stack) {
   const byKind = new Map(kinds.map((k) => [k.kind, []]));
   for (const r of desired.resources) byKind.get(r.kind)?.push(r);
   const adoptions = [];
-  const warnings = [];
+  const warnings2 = [];
   const swapped = /* @__PURE__ */ new Map();
   for (const kind of kindsReferencedFirst(kinds)) {
     if (kind.identity !== "marker" || !kind.adoptKeys) continue;
@@ -4745,13 +4745,13 @@ function adoptLive(kinds, desired, live, stack) {
       const found = [...c.matches.values()];
       if (found.length === 0) continue;
       if (found.length > 1) {
-        warnings.push(`${c.resource.address} is not adopted: it matches ${found.length} unmanaged ${kind.kind} resources (${found.map((f) => `${f.item.id} by ${f.key}`).join(", ")}); make the manifest match one of them`);
+        warnings2.push(`${c.resource.address} is not adopted: it matches ${found.length} unmanaged ${kind.kind} resources (${found.map((f) => `${f.item.id} by ${f.key}`).join(", ")}); make the manifest match one of them`);
         continue;
       }
       const { item, key } = found[0];
       const rivals = claims.get(item.id) ?? [];
       if (rivals.length > 1) {
-        warnings.push(`${item.id} (${kind.kind}) is not adopted: ${rivals.join(", ")} all match it; make exactly one document match it`);
+        warnings2.push(`${item.id} (${kind.kind}) is not adopted: ${rivals.join(", ")} all match it; make exactly one document match it`);
         continue;
       }
       const marked = {
@@ -4765,13 +4765,13 @@ function adoptLive(kinds, desired, live, stack) {
     }
     if (copies.size > 0) swapped.set(kind.kind, copies);
   }
-  if (swapped.size === 0) return { live, adoptions, warnings };
+  if (swapped.size === 0) return { live, adoptions, warnings: warnings2 };
   const byKindLive = /* @__PURE__ */ new Map();
   for (const [kind, items] of live.byKind) {
     const copies = swapped.get(kind);
     byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
   }
-  return { live: { byKind: byKindLive }, adoptions, warnings };
+  return { live: { byKind: byKindLive }, adoptions, warnings: warnings2 };
 }
 var originals;
 var init_adopt = __esm({
@@ -5313,7 +5313,7 @@ var init_resource_actions = __esm({
 
 // src/engine/plan.ts
 function buildPlan(input) {
-  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
+  const { actions, refs, warnings: warnings2, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
   const kinds = new Map(input.kinds.map((k) => [k.kind, k]));
@@ -5322,8 +5322,8 @@ function buildPlan(input) {
   actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
   const levels = nodeLevels(executionNodes(actions));
   actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
-  const plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
-  warnings.push(...deleteStatus(plan, input.desired.config).exceeded);
+  const plan = { stack: input.stack, actions, summary: summarize(actions), warnings: warnings2 };
+  warnings2.push(...deleteStatus(plan, input.desired.config).exceeded);
   return plan;
 }
 function summarize(actions) {
@@ -5403,7 +5403,7 @@ function insertByLevel(plan, action) {
   else plan.actions.splice(at2, 0, action);
 }
 function collisionWarnings(kinds, plan, live, stack, adopt) {
-  const warnings = [];
+  const warnings2 = [];
   const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
   const indexes = /* @__PURE__ */ new Map();
   for (const action of plan.actions) {
@@ -5421,14 +5421,14 @@ function collisionWarnings(kinds, plan, live, stack, adopt) {
         if (seen.has(item.id)) continue;
         seen.add(item.id);
         if (isUnmarked(item)) {
-          if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
+          if (!adopt) warnings2.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
         } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
-          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
+          warnings2.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
         }
       }
     }
   }
-  return warnings;
+  return warnings2;
 }
 function planWithAdoption(input) {
   const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : void 0;
@@ -5544,7 +5544,7 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run = async (function_, resolve6, arguments_) => {
+  const run5 = async (function_, resolve6, arguments_) => {
     const result = (async () => function_(...arguments_))();
     resolve6(result);
     try {
@@ -5558,7 +5558,7 @@ function pLimit(concurrency) {
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve6, arguments_));
+    }).then(run5.bind(void 0, function_, resolve6, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
@@ -32760,8 +32760,8 @@ function createApi(opts) {
     const operation = `${method} ${rawPath}`;
     let attempts = 0;
     const urgent = urgentWithin !== void 0;
-    const run = () => scheduler.run(() => once(method, rawPath, body, operation), attempts++ > 0, urgent);
-    const result = withRetry(method, run, urgent ? { ...policy2, maxElapsedMs: urgentWithin } : policy2, {
+    const run5 = () => scheduler.run(() => once(method, rawPath, body, operation), attempts++ > 0, urgent);
+    const result = withRetry(method, run5, urgent ? { ...policy2, maxElapsedMs: urgentWithin } : policy2, {
       postCheck,
       deletedValue: {},
       outage,
@@ -33093,7 +33093,7 @@ async function applyPlan(plan, api, opts) {
     }
     return out;
   };
-  async function run(nodeId) {
+  async function run5(nodeId) {
     const old = nodeId.endsWith(OLD_PHASE);
     const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId);
     const kind = kindOf2(a);
@@ -33124,7 +33124,7 @@ async function applyPlan(plan, api, opts) {
   let settled = 0;
   let allSettled;
   const finished = new Promise((resolve6) => allSettled = resolve6);
-  const report2 = (id, s, cause) => {
+  const report = (id, s, cause) => {
     const old = id.endsWith(OLD_PHASE);
     const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id);
     if (s === "done" && action.op === "replace" && !old) return;
@@ -33140,7 +33140,7 @@ async function applyPlan(plan, api, opts) {
     state.set(id, s);
     if (s === "skipped" && cause) because.set(id, cause);
     settled++;
-    report2(id, s, cause);
+    report(id, s, cause);
     const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x) - rank.get(y));
     for (const d of next) {
       if (state.has(d)) continue;
@@ -33163,7 +33163,7 @@ async function applyPlan(plan, api, opts) {
       }
       if (!id.endsWith(OLD_PHASE)) emit({ type: "start", action: actions.get(id) });
       try {
-        await run(id);
+        await run5(id);
         settle(id, "done");
       } catch (err) {
         errors.set(id, errorOf(err));
@@ -52270,589 +52270,8 @@ var init_safety = __esm({
   }
 });
 
-// src/render/values.ts
-import { createHash as createHash2 } from "node:crypto";
-function isPendingRef2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && typeof value.$ref === "string";
-}
-function abbreviate(text) {
-  const bytes = Buffer.byteLength(text);
-  const digest = createHash2("sha256").update(text).digest("hex").slice(0, 12);
-  const pem = /-----BEGIN ([A-Z0-9 ]+)-----/.exec(text);
-  if (pem) {
-    const blocks = text.match(/-----BEGIN [A-Z0-9 ]+-----/g)?.length ?? 1;
-    return `<PEM ${pem[1]}, ${blocks} block${blocks === 1 ? "" : "s"}, ${bytes} bytes, sha256:${digest}>`;
-  }
-  const lines = text.split("\n").length;
-  return `<text, ${lines} line${lines === 1 ? "" : "s"}, ${bytes} bytes, sha256:${digest}>`;
-}
-function formatString(text, names) {
-  const name2 = Object.hasOwn(names, text) ? names[text] : void 0;
-  if (name2 !== void 0) return `${name2} (${text})`;
-  if (text.length > LONG_STRING || text.includes("\n")) return abbreviate(text);
-  return JSON.stringify(text);
-}
-function formatValue(value, names = NO_NAMES) {
-  if (value === void 0) return "null";
-  if (typeof value === "string") return formatString(value, names);
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (isPendingRef2(value)) return `id of ${value.$ref} ${KNOWN_AFTER_APPLY}`;
-  if (Array.isArray(value)) return `[${value.map((v) => formatValue(v, names)).join(", ")}]`;
-  const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v, names)}`);
-  return entries.length === 0 ? "{}" : `{${entries.join(", ")}}`;
-}
-function nameIdsIn(text, names = NO_NAMES) {
-  return text.replace(/\b[a-z]+_[A-Za-z0-9]+\b/g, (id) => Object.hasOwn(names, id) ? `${names[id]} (${id})` : id);
-}
-function formatKey(key) {
-  return IDENTIFIER.test(key) ? key : JSON.stringify(key);
-}
-function formatPath(pointer) {
-  if (pointer === "" || pointer === "/") return "(whole resource)";
-  const segments2 = pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-  let out = "";
-  for (const segment of segments2) {
-    if (/^(0|[1-9][0-9]*)$/.test(segment) && out !== "") out += `[${segment}]`;
-    else if (IDENTIFIER.test(segment)) out += out === "" ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
-}
-function formatChange(change, names = NO_NAMES) {
-  const newText = change.sensitive ? SENSITIVE : change.knownAfterApply && change.new === void 0 ? KNOWN_AFTER_APPLY : formatValue(change.new, names);
-  const oldText = change.sensitive ? SENSITIVE : formatValue(change.old, names);
-  switch (change.kind) {
-    case "add":
-      return newText;
-    case "remove":
-      return change.sensitive ? SENSITIVE : `${oldText} -> null`;
-    case "replace":
-      return change.sensitive ? SENSITIVE : `${oldText} -> ${newText}`;
-  }
-}
-var SENSITIVE, KNOWN_AFTER_APPLY, IDENTIFIER, LONG_STRING, NO_NAMES;
-var init_values = __esm({
-  "src/render/values.ts"() {
-    "use strict";
-    SENSITIVE = "(sensitive)";
-    KNOWN_AFTER_APPLY = "(known after apply)";
-    IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-    LONG_STRING = 72;
-    NO_NAMES = {};
-  }
-});
-
-// src/render/plan-lines.ts
-function groupOp(actions) {
-  for (const op of ["delete", "replace", "create"]) if (actions.some((a) => a.op === op)) return op;
-  return "update";
-}
-function groupByAddress(plan) {
-  const byAddress2 = /* @__PURE__ */ new Map();
-  for (const action of plan.actions) {
-    const list = byAddress2.get(action.address);
-    if (list) list.push(action);
-    else byAddress2.set(action.address, [action]);
-  }
-  return [...byAddress2.entries()].map(([address2, actions]) => {
-    const first = actions[0];
-    const op = groupOp(actions);
-    const main = actions.find((a) => a.op === op);
-    return {
-      address: address2,
-      label: actions.find((a) => a.label)?.label ?? address2,
-      names: plan.names ?? {},
-      kind: first.kind,
-      name: first.name,
-      op,
-      liveId: actions.find((a) => a.liveId)?.liveId,
-      reason: main?.reason,
-      adopt: actions.find((a) => a.adopt)?.adopt,
-      movedFrom: actions.find((a) => a.movedFrom)?.movedFrom,
-      actions
-    };
-  });
-}
-function moduleChanges(action) {
-  if (action.op === "module-delete" && action.changes.length === 0) {
-    return [{ path: `/${action.module ?? ""}`, kind: "remove" }];
-  }
-  return action.changes;
-}
-function changeLine(change, depth, names) {
-  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change, names)}` };
-}
-function groupLines(group) {
-  const replace = group.op === "replace" ? ` (replace: ${group.reason ?? "a field cannot be updated"})` : "";
-  const adopt = group.adopt ? ` (adopt: matched by ${group.adopt})` : "";
-  const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : "";
-  const header = `${group.label}${moved}${replace}${adopt}`;
-  const lines = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
-  for (const action of group.actions) {
-    if (action.op === "module-put") {
-      lines.push({ sign: "~", depth: 1, text: `module ${action.module} (put)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
-    } else if (action.releaseFor) {
-      const forWhom = action.releaseFor.length > 0 ? action.releaseFor.join(", ") : "its replacement";
-      lines.push({ sign: "~", depth: 1, text: `first, release values for ${forWhom}` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
-    } else if (action.op === "module-delete") {
-      lines.push({ sign: "-", depth: 1, text: `module ${action.module} (delete)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
-    } else {
-      lines.push(...action.changes.map((c) => changeLine(c, 1, group.names)));
-    }
-  }
-  return lines;
-}
-function destroyHeadline(plan) {
-  if (!plan.destroy) return void 0;
-  const n = plan.destroy.resources;
-  return `This plan DESTROYS stack "${plan.stack}": it deletes every one of its ${n} resource${n === 1 ? "" : "s"}. apply runs it only with --destroy.`;
-}
-function summaryLine(plan) {
-  if (plan.actions.length === 0) return "No changes. Live state matches the manifests.";
-  const s = plan.summary;
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
-}
-var OP_SIGN, CHANGE_SIGN;
-var init_plan_lines = __esm({
-  "src/render/plan-lines.ts"() {
-    "use strict";
-    init_values();
-    OP_SIGN = { create: "+", update: "~", replace: "-/+", delete: "-" };
-    CHANGE_SIGN = { add: "+", replace: "~", remove: "-" };
-  }
-});
-
-// src/render/json.ts
-function idsIn(value, names, out) {
-  if (typeof value === "string") {
-    if (Object.hasOwn(names, value)) out[value] = names[value];
-  } else if (Array.isArray(value)) for (const v of value) idsIn(v, names, out);
-  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) idsIn(v, names, out);
-}
-function namesIn(values, names) {
-  const named = {};
-  for (const value of values) idsIn(value, names, named);
-  return named;
-}
-function jsonChange(change, names) {
-  const hidden = change.sensitive === true;
-  const old = hidden || change.kind === "add" ? null : change.old ?? null;
-  const neu = hidden || change.kind === "remove" ? null : change.new ?? null;
-  const named = namesIn([old, neu], names);
-  return { path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named };
-}
-function actionChanges(action) {
-  return action.op === "module-put" || action.op === "module-delete" ? moduleChanges(action) : action.changes;
-}
-function releaseFirst(actions, names) {
-  const step = actions.find((a) => a.releaseFor);
-  return step ? { release_first: { for: step.releaseFor, changes: step.changes.map((c) => jsonChange(c, names)) } } : {};
-}
-function planToJson(plan, extras = {}) {
-  const json = {
-    format_version: JSON_PLAN_VERSION,
-    stack: plan.stack,
-    destroy: plan.destroy !== void 0,
-    summary: { ...plan.summary },
-    resources: groupByAddress(plan).map((group) => ({
-      address: group.address,
-      label: group.label,
-      source: group.actions.find((a) => a.source)?.source ?? null,
-      kind: group.kind,
-      name: group.name,
-      action: group.op,
-      live_id: group.liveId ?? null,
-      reason: group.op === "replace" ? group.reason ?? null : null,
-      modules: group.actions.filter((a) => a.op === "module-put" || a.op === "module-delete").map((a) => ({ module: a.module ?? "", op: a.op === "module-put" ? "put" : "delete" })),
-      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map((c) => jsonChange(c, group.names)),
-      ...group.adopt ? { adopt: group.adopt } : {},
-      ...group.movedFrom ? { moved_from: group.movedFrom } : {},
-      ...releaseFirst(group.actions, group.names)
-    })),
-    warnings: [...plan.warnings]
-  };
-  if (extras.checksum) json.checksum = extras.checksum;
-  return json;
-}
-function renderPlanJson(plan, extras = {}) {
-  return `${JSON.stringify(planToJson(plan, extras), null, 2)}
-`;
-}
-var JSON_PLAN_VERSION;
-var init_json = __esm({
-  "src/render/json.ts"() {
-    "use strict";
-    init_plan_lines();
-    JSON_PLAN_VERSION = 2;
-  }
-});
-
-// src/render/markdown.ts
-function diffLine(line) {
-  const note = line.note ? `  # ${line.note}` : "";
-  const sign = line.sign === "-/+" ? "-/+ " : "";
-  return `${DIFF_MARK[line.sign]} ${"    ".repeat(line.depth)}${sign}${line.text}${note}`;
-}
-function fenceFor(body) {
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
-  return "`".repeat(Math.max(3, longest + 1));
-}
-function escapeInline(text) {
-  return text.replace(/([\\`*_[\]<>|])/g, "\\$1");
-}
-function renderPlanMarkdown(plan) {
-  const out = [`### edgeops plan for stack \`${plan.stack.replace(/`/g, "")}\``, ""];
-  const destroy = destroyHeadline(plan);
-  if (destroy) out.push(`> [!CAUTION]
-> **${escapeInline(destroy)}**`, "");
-  if (plan.actions.length === 0) {
-    out.push(`**No changes.** Live state matches the manifests.`);
-  } else {
-    const s = plan.summary;
-    out.push("| to create | to update | to replace | to delete |", "|---:|---:|---:|---:|");
-    out.push(`| ${s.create} | ${s.update} | ${s.replace} | ${s.delete} |`, "");
-    const body = groupByAddress(plan).map((group) => groupLines(group).map(diffLine).join("\n")).join("\n\n");
-    const fence = fenceFor(body);
-    out.push(`${fence}diff`, body, fence, "", summaryLine(plan));
-  }
-  if (plan.warnings.length > 0) {
-    out.push("");
-    for (const warning of plan.warnings) out.push(`> **Warning:** ${escapeInline(warning)}`);
-  }
-  return `${out.join("\n")}
-`;
-}
-var DIFF_MARK;
-var init_markdown = __esm({
-  "src/render/markdown.ts"() {
-    "use strict";
-    init_plan_lines();
-    DIFF_MARK = { "+": "+", "-": "-", "~": "!", "-/+": "!" };
-  }
-});
-
-// src/render/plan-footer.ts
-function renderFooterText(footer) {
-  const lines = [];
-  if (footer.deletes) lines.push(footer.deletes);
-  if (footer.checksum) lines.push(`Checksum: ${footer.checksum} (${approveHint(footer.checksum).replace(/`/g, "")})`);
-  return lines.map((l) => `${l}
-`).join("");
-}
-function renderFooterMarkdown(footer) {
-  const lines = [];
-  if (footer.deletes) lines.push(footer.deletes.replace(/([\\`*_[\]<>|])/g, "\\$1"));
-  if (footer.checksum) lines.push(`Checksum: \`${footer.checksum}\` (${approveHint(footer.checksum)})`);
-  return lines.length > 0 ? `
-${lines.join("  \n")}
-` : "";
-}
-var approveHint;
-var init_plan_footer = __esm({
-  "src/render/plan-footer.ts"() {
-    "use strict";
-    approveHint = (checksum) => `to apply exactly this plan: \`edgeops apply PATH... --checksum ${checksum}\``;
-  }
-});
-
-// node_modules/picocolors/picocolors.js
-var require_picocolors = __commonJS({
-  "node_modules/picocolors/picocolors.js"(exports, module) {
-    var p = process || {};
-    var argv = p.argv || [];
-    var env = p.env || {};
-    var isColorSupported = !(!!env.NO_COLOR || argv.includes("--no-color")) && (!!env.FORCE_COLOR || argv.includes("--color") || p.platform === "win32" || (p.stdout || {}).isTTY && env.TERM !== "dumb" || !!env.CI);
-    var formatter = (open, close, replace = open) => (input) => {
-      let string = "" + input, index = string.indexOf(close, open.length);
-      return ~index ? open + replaceClose(string, close, replace, index) + close : open + string + close;
-    };
-    var replaceClose = (string, close, replace, index) => {
-      let result = "", cursor = 0;
-      do {
-        result += string.substring(cursor, index) + replace;
-        cursor = index + close.length;
-        index = string.indexOf(close, cursor);
-      } while (~index);
-      return result + string.substring(cursor);
-    };
-    var createColors = (enabled3 = isColorSupported) => {
-      let f = enabled3 ? formatter : () => String;
-      return {
-        isColorSupported: enabled3,
-        reset: f("\x1B[0m", "\x1B[0m"),
-        bold: f("\x1B[1m", "\x1B[22m", "\x1B[22m\x1B[1m"),
-        dim: f("\x1B[2m", "\x1B[22m", "\x1B[22m\x1B[2m"),
-        italic: f("\x1B[3m", "\x1B[23m"),
-        underline: f("\x1B[4m", "\x1B[24m"),
-        inverse: f("\x1B[7m", "\x1B[27m"),
-        hidden: f("\x1B[8m", "\x1B[28m"),
-        strikethrough: f("\x1B[9m", "\x1B[29m"),
-        black: f("\x1B[30m", "\x1B[39m"),
-        red: f("\x1B[31m", "\x1B[39m"),
-        green: f("\x1B[32m", "\x1B[39m"),
-        yellow: f("\x1B[33m", "\x1B[39m"),
-        blue: f("\x1B[34m", "\x1B[39m"),
-        magenta: f("\x1B[35m", "\x1B[39m"),
-        cyan: f("\x1B[36m", "\x1B[39m"),
-        white: f("\x1B[37m", "\x1B[39m"),
-        gray: f("\x1B[90m", "\x1B[39m"),
-        bgBlack: f("\x1B[40m", "\x1B[49m"),
-        bgRed: f("\x1B[41m", "\x1B[49m"),
-        bgGreen: f("\x1B[42m", "\x1B[49m"),
-        bgYellow: f("\x1B[43m", "\x1B[49m"),
-        bgBlue: f("\x1B[44m", "\x1B[49m"),
-        bgMagenta: f("\x1B[45m", "\x1B[49m"),
-        bgCyan: f("\x1B[46m", "\x1B[49m"),
-        bgWhite: f("\x1B[47m", "\x1B[49m"),
-        blackBright: f("\x1B[90m", "\x1B[39m"),
-        redBright: f("\x1B[91m", "\x1B[39m"),
-        greenBright: f("\x1B[92m", "\x1B[39m"),
-        yellowBright: f("\x1B[93m", "\x1B[39m"),
-        blueBright: f("\x1B[94m", "\x1B[39m"),
-        magentaBright: f("\x1B[95m", "\x1B[39m"),
-        cyanBright: f("\x1B[96m", "\x1B[39m"),
-        whiteBright: f("\x1B[97m", "\x1B[39m"),
-        bgBlackBright: f("\x1B[100m", "\x1B[49m"),
-        bgRedBright: f("\x1B[101m", "\x1B[49m"),
-        bgGreenBright: f("\x1B[102m", "\x1B[49m"),
-        bgYellowBright: f("\x1B[103m", "\x1B[49m"),
-        bgBlueBright: f("\x1B[104m", "\x1B[49m"),
-        bgMagentaBright: f("\x1B[105m", "\x1B[49m"),
-        bgCyanBright: f("\x1B[106m", "\x1B[49m"),
-        bgWhiteBright: f("\x1B[107m", "\x1B[49m")
-      };
-    };
-    module.exports = createColors();
-    module.exports.createColors = createColors;
-  }
-});
-
-// src/render/text.ts
-function paintSign(c, sign) {
-  switch (sign) {
-    case "+":
-      return c.green;
-    case "~":
-      return c.yellow;
-    case "-/+":
-      return c.magenta;
-    case "-":
-      return c.red;
-  }
-}
-function renderLine(c, line) {
-  const indent = "  " + "    ".repeat(line.depth);
-  const paint2 = paintSign(c, line.sign);
-  const text = line.depth === 0 ? c.bold(line.text) : line.text;
-  const note = line.note ? c.dim(`  # ${line.note}`) : "";
-  return `${indent}${paint2(line.sign)} ${text}${note}`;
-}
-function renderPlanText(plan, opts) {
-  const c = import_picocolors.default.createColors(opts.color);
-  const out = [];
-  const groups = groupByAddress(plan);
-  const destroy = destroyHeadline(plan);
-  if (destroy) out.push(c.bold(c.red(destroy)), "");
-  if (groups.length > 0) {
-    out.push(`edgeops will perform these actions on stack "${plan.stack}":`, "");
-    for (const group of groups) {
-      out.push(...groupLines(group).map((line) => renderLine(c, line)), "");
-    }
-  }
-  out.push(c.bold(summaryLine(plan)));
-  for (const warning of plan.warnings) out.push(c.yellow(`Warning: ${warning}`));
-  return `${out.join("\n")}
-`;
-}
-var import_picocolors;
-var init_text = __esm({
-  "src/render/text.ts"() {
-    "use strict";
-    import_picocolors = __toESM(require_picocolors(), 1);
-    init_plan_lines();
-  }
-});
-
-// no-service:../service/server.ts
-var require_server = __commonJS({
-  "no-service:../service/server.ts"() {
-    throw new Error("the embedded service (serve, --local) is not part of the GitHub Action");
-  }
-});
-
-// src/cli/service-module.ts
-async function checkSqlite(what) {
-  let Database;
-  try {
-    Database = (await import("better-sqlite3")).default;
-  } catch (err) {
-    const code2 = err.code;
-    if (code2 !== "ERR_MODULE_NOT_FOUND" && code2 !== "MODULE_NOT_FOUND") throw err;
-    throw new SqliteUnavailableError(`${what} needs better-sqlite3, an optional dependency that is not installed: ${INSTALL}`);
-  }
-  try {
-    new Database(":memory:").close();
-  } catch (err) {
-    const cause = (err instanceof Error ? err.message : String(err)).split("\n")[0];
-    throw new SqliteUnavailableError(`${what} needs better-sqlite3, which is installed but its native module does not load (${cause}): ${INSTALL}, where its install script may run`);
-  }
-}
-async function loadService(what) {
-  await checkSqlite(what);
-  return Promise.resolve().then(() => __toESM(require_server(), 1));
-}
-var SqliteUnavailableError, INSTALL;
-var init_service_module = __esm({
-  "src/cli/service-module.ts"() {
-    "use strict";
-    init_errors();
-    SqliteUnavailableError = class extends EdgeopsError {
-      constructor(message) {
-        super("E_SQLITE_UNAVAILABLE", message);
-      }
-    };
-    INSTALL = "install it with `npm install better-sqlite3` (for a global edgeops: `npm install -g better-sqlite3`)";
-  }
-});
-
-// src/cli/connect.ts
-import { appendFileSync, existsSync as existsSync2, mkdirSync, readFileSync as readFileSync5, statSync as statSync2 } from "node:fs";
-import { dirname as dirname3, join as join2, relative as relative3, resolve as resolve3 } from "node:path";
-function localDir(paths) {
-  const first = resolve3(paths[0] ?? ".");
-  try {
-    return statSync2(first).isDirectory() ? first : dirname3(first);
-  } catch {
-    return dirname3(first);
-  }
-}
-function sayOutage(e) {
-  const cause = e.type === "unreachable" ? e.cause.status === 0 ? e.cause.errorCode : String(e.cause.status) : "";
-  process.stderr.write(e.type === "unreachable" ? `service unreachable (${cause}), retrying for up to ${Math.floor(e.remainingMs / 1e3)} s
-` : `service reachable again after ${Math.max(1, Math.round(e.downMs / 1e3))} s
-`);
-}
-function needsIgnoring(dir) {
-  for (let at2 = dir; ; at2 = dirname3(at2)) {
-    const pattern = at2 === dir ? /^\/?\.edgeops\/?\s*$/m : /^(\*\*\/)?\.edgeops\/?\s*$/m;
-    if (pattern.test(ignoreText(at2))) return false;
-    if (existsSync2(join2(at2, ".git"))) return true;
-    if (dirname3(at2) === at2) return false;
-  }
-}
-function ignoreLocalDir(parent, say) {
-  if (!needsIgnoring(parent)) return;
-  const file = join2(parent, ".gitignore");
-  const current = ignoreText(parent);
-  try {
-    appendFileSync(file, `${current === "" || current.endsWith("\n") ? "" : "\n"}# edgeops --local: the embedded service's database
-.edgeops/
-`);
-    say(`created .edgeops/ for the local database and added it to ${file}`);
-  } catch {
-    say(`created .edgeops/ for the local database; keep it out of git: echo .edgeops/ >> ${file}`);
-  }
-}
-async function connectLocal(paths, settings, opts) {
-  const { concurrency } = settings;
-  const parent = localDir(paths);
-  const dir = join2(parent, ".edgeops");
-  const dbFile = join2(dir, "local.db");
-  if (opts.readOnly && !existsSync2(dbFile)) {
-    const shown = relative3(process.cwd(), dbFile) || dbFile;
-    throw new ConfigError(`--local: there is no embedded service database at ${shown} (it is made by plan or apply --local on the manifests' directory); pass that directory as PATH`);
-  }
-  const made = !existsSync2(dir);
-  mkdirSync(dir, { recursive: true });
-  if (made) ignoreLocalDir(parent, (line) => process.stderr.write(`edgeops: ${line}
-`));
-  const { startService } = await loadService("--local (the embedded service)");
-  const service = await startService({ host: "127.0.0.1", port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
-  const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings) });
-  return {
-    api,
-    target: dbFile,
-    async close() {
-      await api.close();
-      await service.close();
-    }
-  };
-}
-function onceOnStderr() {
-  let said = false;
-  return (line) => {
-    if (said) return;
-    said = true;
-    process.stderr.write(`edgeops: ${line}
-`);
-  };
-}
-async function connect(settings, paths, opts = {}) {
-  if (settings.local) return connectLocal(paths, settings, opts);
-  if (!settings.apiUrl) {
-    throw new ConfigError("no service URL: pass --api-url or set EDGEOPS_API_URL (or api_url in edgeops.yaml); or use --local for the embedded service");
-  }
-  if (!settings.apiKey) {
-    throw new ConfigError("no API key: pass --api-key or set EDGEOPS_API_KEY; or use --local for the embedded service");
-  }
-  const api = createApi({
-    url: settings.apiUrl,
-    apiKey: settings.apiKey,
-    concurrency: settings.concurrency,
-    timeoutMs: settings.timeoutMs,
-    onSlow: onceOnStderr(),
-    ...outageOptions(settings)
-  });
-  return { api, target: settings.apiUrl, close: () => api.close() };
-}
-async function withConnection(settings, paths, fn, opts = {}) {
-  const conn = await connect(settings, paths, opts);
-  try {
-    return await fn(conn);
-  } finally {
-    await conn.close();
-  }
-}
-var LOCAL_API_KEY, outageOptions, ignoreText;
-var init_connect = __esm({
-  "src/cli/connect.ts"() {
-    "use strict";
-    init_http();
-    init_errors();
-    init_service_module();
-    LOCAL_API_KEY = "edgeops-local";
-    outageOptions = (settings) => ({ retry: { outageBudgetMs: settings.retryBudgetMs }, onOutage: sayOutage });
-    ignoreText = (dir) => existsSync2(join2(dir, ".gitignore")) ? readFileSync5(join2(dir, ".gitignore"), "utf8") : "";
-  }
-});
-
-// src/cli/json-error.ts
-import { writeFileSync } from "node:fs";
-function errorToJson(err) {
-  const problems = err instanceof ManifestError ? err.issues.map((i) => ({ file: i.pos.file, line: i.pos.line, col: i.pos.col, ...i.address ? { address: i.address } : {}, message: i.message })) : [];
-  return { format_version: 1, error: { code: err.code, message: err.message, problems } };
-}
-async function withJsonError(ctx2, file, fn) {
-  try {
-    return await fn();
-  } catch (err) {
-    if (file && err instanceof EdgeopsError) writeFileSync(file, ctx2.redact(`${JSON.stringify(errorToJson(err), null, 2)}
-`));
-    throw err;
-  }
-}
-var init_json_error = __esm({
-  "src/cli/json-error.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
 // src/engine/fingerprint.ts
-import { createHash as createHash3, createHmac, randomBytes } from "node:crypto";
+import { createHash as createHash2, createHmac, randomBytes } from "node:crypto";
 function checksumKey(material) {
   return material ? hmac(material.secret, "edgeops/plan-checksum/v1") : UNKEYED;
 }
@@ -52887,7 +52306,7 @@ ${field}
 ${canonicalJson(value)}`).toString("hex")}`;
 }
 function sha256(text) {
-  return `sha256:${createHash3("sha256").update(text).digest("hex")}`;
+  return `sha256:${createHash2("sha256").update(text).digest("hex")}`;
 }
 function liveFingerprint(normalized) {
   return sha256(canonicalJson(normalized));
@@ -53086,27 +52505,22 @@ var init_saved_plan = __esm({
   }
 });
 
-// src/cli/saved-plans.ts
-import { readFileSync as readFileSync6, writeFileSync as writeFileSync2 } from "node:fs";
-function keyMaterial(settings, env) {
-  if (env.EDGEOPS_PLAN_KEY) return { source: "plan-key", secret: env.EDGEOPS_PLAN_KEY };
-  const apiKey = settings.local ? LOCAL_API_KEY : settings.apiKey;
-  return apiKey ? { source: "api-key", secret: apiKey } : void 0;
-}
+// src/operations/saved-plans.ts
+import { readFileSync as readFileSync5, writeFileSync } from "node:fs";
 function checksumOf(plan, material) {
   return planChecksum(plan, secretsOfKinds(KINDS), checksumKey(material));
 }
-function writeSavedPlan(ctx2, input) {
+function writeSavedPlan(redact, input) {
   const { key, info } = newFileKey(input.material);
   const saved = buildSavedPlan({ ...input, kinds: KINDS, fileKey: key, keyInfo: info, version: edgeopsVersion() });
   const text = `${JSON.stringify(saved, null, 2)}
 `;
   const apiKey = input.material?.secret;
   const keyInText = apiKey !== void 0 && redactedWhole(apiKey) && text.includes(apiKey);
-  if (ctx2.redact(text) !== text || keyInText || exposedSecretFields(saved.plan, secretsOfKinds(KINDS), apiKey).length > 0) {
+  if (redact(text) !== text || keyInText || exposedSecretFields(saved.plan, secretsOfKinds(KINDS), apiKey).length > 0) {
     throw new EdgeopsError("E_SECRET_IN_PLAN", `refusing to write ${input.file}: it would hold a secret value (an edgeops bug; please report it)`);
   }
-  writeFileSync2(input.file, text);
+  writeFileSync(input.file, text);
   const hasSecrets = saved.plan.actions.some((a) => JSON.stringify([a.body, a.desired]).includes('"$secret"'));
   if (info.source === "file" && hasSecrets) {
     return "no API key (or EDGEOPS_PLAN_KEY) was available to key the secret fingerprints, so they are only salted: a short, guessable secret could be recovered from the file";
@@ -53116,14 +52530,14 @@ function writeSavedPlan(ctx2, input) {
 function readSavedPlan(file) {
   let text;
   try {
-    text = readFileSync6(file, "utf8");
+    text = readFileSync5(file, "utf8");
   } catch (err) {
     throw new ConfigError(`cannot read the saved plan ${file}: ${err.code ?? String(err)}`);
   }
   return parseSavedPlan(text, file);
 }
 var init_saved_plans = __esm({
-  "src/cli/saved-plans.ts"() {
+  "src/operations/saved-plans.ts"() {
     "use strict";
     init_errors();
     init_fingerprint();
@@ -53133,7 +52547,804 @@ var init_saved_plans = __esm({
     init_errors();
     init_version();
     init_kinds();
-    init_connect();
+  }
+});
+
+// src/operations/plan.ts
+async function run(request, deps) {
+  const { stack, adopt, material } = request;
+  const live = startFetch(deps.api, { stack });
+  const desired = await request.desired();
+  const planned2 = await computePlan(desired, deps.api, { stack, adopt, live });
+  const plan = markDestroy(planned2.plan, planned2.live, KINDS, desired.config);
+  const checksum = checksumOf(plan, material);
+  const footer = { deletes: deleteStatusLine(plan, desired.config) };
+  if (plan.actions.length > 0) footer.checksum = checksum;
+  deps.view.plan(plan, footer);
+  if (request.save) {
+    const { file, paths } = request.save;
+    const note = writeSavedPlan(deps.redact, { file, plan, live: planned2.live, paths, adopt, checksum, material });
+    deps.view.saved(file, note);
+  }
+  return { plan, checksum };
+}
+var init_plan2 = __esm({
+  "src/operations/plan.ts"() {
+    "use strict";
+    init_safety();
+    init_kinds();
+    init_pipeline();
+    init_saved_plans();
+  }
+});
+
+// src/render/values.ts
+import { createHash as createHash3 } from "node:crypto";
+function isPendingRef2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && typeof value.$ref === "string";
+}
+function abbreviate(text) {
+  const bytes = Buffer.byteLength(text);
+  const digest = createHash3("sha256").update(text).digest("hex").slice(0, 12);
+  const pem = /-----BEGIN ([A-Z0-9 ]+)-----/.exec(text);
+  if (pem) {
+    const blocks = text.match(/-----BEGIN [A-Z0-9 ]+-----/g)?.length ?? 1;
+    return `<PEM ${pem[1]}, ${blocks} block${blocks === 1 ? "" : "s"}, ${bytes} bytes, sha256:${digest}>`;
+  }
+  const lines = text.split("\n").length;
+  return `<text, ${lines} line${lines === 1 ? "" : "s"}, ${bytes} bytes, sha256:${digest}>`;
+}
+function formatString(text, names) {
+  const name2 = Object.hasOwn(names, text) ? names[text] : void 0;
+  if (name2 !== void 0) return `${name2} (${text})`;
+  if (text.length > LONG_STRING || text.includes("\n")) return abbreviate(text);
+  return JSON.stringify(text);
+}
+function formatValue(value, names = NO_NAMES) {
+  if (value === void 0) return "null";
+  if (typeof value === "string") return formatString(value, names);
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (isPendingRef2(value)) return `id of ${value.$ref} ${KNOWN_AFTER_APPLY}`;
+  if (Array.isArray(value)) return `[${value.map((v) => formatValue(v, names)).join(", ")}]`;
+  const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v, names)}`);
+  return entries.length === 0 ? "{}" : `{${entries.join(", ")}}`;
+}
+function nameIdsIn(text, names = NO_NAMES) {
+  return text.replace(/\b[a-z]+_[A-Za-z0-9]+\b/g, (id) => Object.hasOwn(names, id) ? `${names[id]} (${id})` : id);
+}
+function formatKey(key) {
+  return IDENTIFIER.test(key) ? key : JSON.stringify(key);
+}
+function formatPath(pointer) {
+  if (pointer === "" || pointer === "/") return "(whole resource)";
+  const segments2 = pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let out = "";
+  for (const segment of segments2) {
+    if (/^(0|[1-9][0-9]*)$/.test(segment) && out !== "") out += `[${segment}]`;
+    else if (IDENTIFIER.test(segment)) out += out === "" ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+function formatChange(change, names = NO_NAMES) {
+  const newText = change.sensitive ? SENSITIVE : change.knownAfterApply && change.new === void 0 ? KNOWN_AFTER_APPLY : formatValue(change.new, names);
+  const oldText = change.sensitive ? SENSITIVE : formatValue(change.old, names);
+  switch (change.kind) {
+    case "add":
+      return newText;
+    case "remove":
+      return change.sensitive ? SENSITIVE : `${oldText} -> null`;
+    case "replace":
+      return change.sensitive ? SENSITIVE : `${oldText} -> ${newText}`;
+  }
+}
+var SENSITIVE, KNOWN_AFTER_APPLY, IDENTIFIER, LONG_STRING, NO_NAMES;
+var init_values = __esm({
+  "src/render/values.ts"() {
+    "use strict";
+    SENSITIVE = "(sensitive)";
+    KNOWN_AFTER_APPLY = "(known after apply)";
+    IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+    LONG_STRING = 72;
+    NO_NAMES = {};
+  }
+});
+
+// src/render/wording.ts
+function groupOp(actions) {
+  for (const op of ["delete", "replace", "create"]) if (actions.some((a) => a.op === op)) return op;
+  return "update";
+}
+function groupByAddress(plan) {
+  const byAddress2 = /* @__PURE__ */ new Map();
+  for (const action of plan.actions) {
+    const list = byAddress2.get(action.address);
+    if (list) list.push(action);
+    else byAddress2.set(action.address, [action]);
+  }
+  return [...byAddress2.entries()].map(([address2, actions]) => {
+    const first = actions[0];
+    const op = groupOp(actions);
+    const main = actions.find((a) => a.op === op);
+    return {
+      address: address2,
+      label: actions.find((a) => a.label)?.label ?? address2,
+      names: plan.names ?? {},
+      kind: first.kind,
+      name: first.name,
+      op,
+      liveId: actions.find((a) => a.liveId)?.liveId,
+      reason: main?.reason,
+      adopt: actions.find((a) => a.adopt)?.adopt,
+      movedFrom: actions.find((a) => a.movedFrom)?.movedFrom,
+      actions
+    };
+  });
+}
+function moduleChanges(action) {
+  if (action.op === "module-delete" && action.changes.length === 0) {
+    return [{ path: `/${action.module ?? ""}`, kind: "remove" }];
+  }
+  return action.changes;
+}
+function changeLine(change, depth, names) {
+  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change, names)}` };
+}
+function groupLines(group) {
+  const replace = group.op === "replace" ? ` (replace: ${group.reason ?? "a field cannot be updated"})` : "";
+  const adopt = group.adopt ? ` (adopt: matched by ${group.adopt})` : "";
+  const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : "";
+  const header = `${group.label}${moved}${replace}${adopt}`;
+  const lines = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
+  for (const action of group.actions) {
+    if (action.op === "module-put") {
+      lines.push({ sign: "~", depth: 1, text: `module ${action.module} (put)` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+    } else if (action.releaseFor) {
+      const forWhom = action.releaseFor.length > 0 ? action.releaseFor.join(", ") : "its replacement";
+      lines.push({ sign: "~", depth: 1, text: `first, release values for ${forWhom}` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+    } else if (action.op === "module-delete") {
+      lines.push({ sign: "-", depth: 1, text: `module ${action.module} (delete)` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+    } else {
+      lines.push(...action.changes.map((c) => changeLine(c, 1, group.names)));
+    }
+  }
+  return lines;
+}
+function destroyHeadline(plan) {
+  if (!plan.destroy) return void 0;
+  const n = plan.destroy.resources;
+  return `This plan DESTROYS stack "${plan.stack}": it deletes every one of its ${n} resource${n === 1 ? "" : "s"}. apply runs it only with --destroy.`;
+}
+function summaryLine(plan) {
+  if (plan.actions.length === 0) return "No changes. Live state matches the manifests.";
+  const s = plan.summary;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
+}
+function shownValue2(value, finding, names) {
+  if (finding.sensitive) return SENSITIVE;
+  return value === void 0 ? UNSET : formatValue(value, names);
+}
+function findingSubject(f) {
+  if (f.path === "") return "resource";
+  if (f.module !== void 0 && f.path === `/${f.module}`) return `module ${f.module}`;
+  return f.element ? `${formatPath(f.path)}[]` : formatPath(f.path);
+}
+function findingText(f, names) {
+  const subject = findingSubject(f);
+  if (f.direction === "unmanaged") return `live without an ownership marker, matched to the manifests by ${f.adopt ?? "natural key"}`;
+  if (f.path === "") {
+    return f.direction === "missing" ? "no live resource (deleted out of band, or never applied)" : "present live, in no manifest (added by hand, or its document was removed)";
+  }
+  if (f.direction === "live-only") return `${subject}: ${shownValue2(f.live, f, names)} present live, not in the manifests`;
+  if (f.direction === "missing") return `${subject}: ${shownValue2(f.desired, f, names)} in the manifests, not live`;
+  if (f.sensitive) return `${subject}: ${SENSITIVE} differs`;
+  return `${subject}: live ${shownValue2(f.live, f, names)}, manifests ${shownValue2(f.desired, f, names)}`;
+}
+function findingApply(f) {
+  if (f.direction === "unmanaged") return "adopt (write the ownership marker)";
+  switch (f.action) {
+    case "module-put":
+      return `put module ${f.module ?? ""}`;
+    case "module-delete":
+      return `delete module ${f.module ?? ""}`;
+    default:
+      return f.action;
+  }
+}
+function resourceTitle(r) {
+  return r.label ?? r.address;
+}
+function resourceHeader(r) {
+  const id = r.liveId ? ` (${r.liveId})` : "";
+  const why = r.apply === "replace" && r.reason ? `: ${r.reason}` : "";
+  const adopt = r.apply === "update" && r.findings.some((f) => f.direction === "unmanaged");
+  return `${resourceTitle(r)}${id}: apply would ${adopt ? "adopt" : r.apply} it${why}`;
+}
+function summaryText(report) {
+  if (report.inSync) return NO_DRIFT;
+  const s = report.summary;
+  const n = s.resources;
+  const unmanaged = s.unmanaged ? `, ${s.unmanaged} unmanaged` : "";
+  return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only${unmanaged} (${n} resource${n === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the manifests). \`edgeops apply\` would restore the manifests' state.`;
+}
+var OP_SIGN, CHANGE_SIGN, NO_DRIFT, UNSET, approveHint;
+var init_wording = __esm({
+  "src/render/wording.ts"() {
+    "use strict";
+    init_values();
+    OP_SIGN = { create: "+", update: "~", replace: "-/+", delete: "-" };
+    CHANGE_SIGN = { add: "+", replace: "~", remove: "-" };
+    NO_DRIFT = "No drift. Live state matches the manifests.";
+    UNSET = "(unset)";
+    approveHint = (checksum) => `to apply exactly this plan: \`edgeops apply PATH... --checksum ${checksum}\``;
+  }
+});
+
+// src/render/json.ts
+function idsIn(value, names, out) {
+  if (typeof value === "string") {
+    if (Object.hasOwn(names, value)) out[value] = names[value];
+  } else if (Array.isArray(value)) for (const v of value) idsIn(v, names, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) idsIn(v, names, out);
+}
+function namesIn(values, names) {
+  const named = {};
+  for (const value of values) idsIn(value, names, named);
+  return named;
+}
+function jsonChange(change, names) {
+  const hidden = change.sensitive === true;
+  const old = hidden || change.kind === "add" ? null : change.old ?? null;
+  const neu = hidden || change.kind === "remove" ? null : change.new ?? null;
+  const named = namesIn([old, neu], names);
+  return { path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named };
+}
+function actionChanges(action) {
+  return action.op === "module-put" || action.op === "module-delete" ? moduleChanges(action) : action.changes;
+}
+function releaseFirst(actions, names) {
+  const step = actions.find((a) => a.releaseFor);
+  return step ? { release_first: { for: step.releaseFor, changes: step.changes.map((c) => jsonChange(c, names)) } } : {};
+}
+function planToJson(plan, extras = {}) {
+  const json = {
+    format_version: JSON_PLAN_VERSION,
+    stack: plan.stack,
+    destroy: plan.destroy !== void 0,
+    summary: { ...plan.summary },
+    resources: groupByAddress(plan).map((group) => ({
+      address: group.address,
+      label: group.label,
+      source: group.actions.find((a) => a.source)?.source ?? null,
+      kind: group.kind,
+      name: group.name,
+      action: group.op,
+      live_id: group.liveId ?? null,
+      reason: group.op === "replace" ? group.reason ?? null : null,
+      modules: group.actions.filter((a) => a.op === "module-put" || a.op === "module-delete").map((a) => ({ module: a.module ?? "", op: a.op === "module-put" ? "put" : "delete" })),
+      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map((c) => jsonChange(c, group.names)),
+      ...group.adopt ? { adopt: group.adopt } : {},
+      ...group.movedFrom ? { moved_from: group.movedFrom } : {},
+      ...releaseFirst(group.actions, group.names)
+    })),
+    warnings: [...plan.warnings]
+  };
+  if (extras.checksum) json.checksum = extras.checksum;
+  return json;
+}
+function renderPlanJson(plan, extras = {}) {
+  return `${JSON.stringify(planToJson(plan, extras), null, 2)}
+`;
+}
+function driftToJson(report) {
+  return {
+    format_version: 1,
+    stack: report.stack,
+    in_sync: report.inSync,
+    summary: {
+      changed: report.summary.changed,
+      missing: report.summary.missing,
+      live_only: report.summary.liveOnly,
+      ...report.summary.unmanaged ? { unmanaged: report.summary.unmanaged } : {},
+      resources: report.summary.resources
+    },
+    resources: report.resources.map((r) => ({
+      address: r.address,
+      label: r.label ?? r.address,
+      kind: r.kind,
+      name: r.name,
+      live_id: r.liveId ?? null,
+      apply: r.apply,
+      reason: r.reason ?? null,
+      findings: r.findings.map((f) => {
+        const live = f.sensitive ? null : f.live ?? null;
+        const desired = f.sensitive ? null : f.desired ?? null;
+        return {
+          direction: f.direction,
+          path: f.path,
+          module: f.module ?? null,
+          element: f.element,
+          live,
+          desired,
+          sensitive: f.sensitive,
+          known_after_apply: f.knownAfterApply,
+          action: f.action,
+          names: namesIn([live, desired], report.names),
+          ...f.adopt !== void 0 ? { adopt: f.adopt } : {}
+        };
+      })
+    })),
+    warnings: [...report.warnings]
+  };
+}
+function renderDriftJson(report) {
+  return `${JSON.stringify(driftToJson(report), null, 2)}
+`;
+}
+var JSON_PLAN_VERSION, jsonView;
+var init_json = __esm({
+  "src/render/json.ts"() {
+    "use strict";
+    init_wording();
+    JSON_PLAN_VERSION = 2;
+    jsonView = () => ({
+      plan: (plan, footer = {}) => renderPlanJson(plan, { checksum: footer.checksum }),
+      drift: renderDriftJson
+    });
+  }
+});
+
+// src/render/markdown.ts
+function escapeMarkdown(text) {
+  return text.replace(/([\\`*_[\]<>|])/g, "\\$1");
+}
+function fenceFor(body, min) {
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run5) => run5.length));
+  return "`".repeat(Math.max(min, longest + 1));
+}
+function code(text) {
+  const fence = fenceFor(text, 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text.replace(/\|/g, "\\|")}${pad}${fence}`;
+}
+function warnings(out, list) {
+  if (list.length === 0) return;
+  out.push("");
+  for (const warning of list) out.push(`> **Warning:** ${escapeMarkdown(warning)}`);
+}
+function diffLine(line) {
+  const note = line.note ? `  # ${line.note}` : "";
+  const sign = line.sign === "-/+" ? "-/+ " : "";
+  return `${DIFF_MARK[line.sign]} ${"    ".repeat(line.depth)}${sign}${line.text}${note}`;
+}
+function renderPlanMarkdown(plan) {
+  const out = [heading("plan", plan.stack), ""];
+  const destroy = destroyHeadline(plan);
+  if (destroy) out.push(`> [!CAUTION]
+> **${escapeMarkdown(destroy)}**`, "");
+  if (plan.actions.length === 0) {
+    out.push(`**No changes.** Live state matches the manifests.`);
+  } else {
+    const s = plan.summary;
+    out.push("| to create | to update | to replace | to delete |", "|---:|---:|---:|---:|");
+    out.push(`| ${s.create} | ${s.update} | ${s.replace} | ${s.delete} |`, "");
+    const body = groupByAddress(plan).map((group) => groupLines(group).map(diffLine).join("\n")).join("\n\n");
+    const fence = fenceFor(body, 3);
+    out.push(`${fence}diff`, body, fence, "", summaryLine(plan));
+  }
+  warnings(out, plan.warnings);
+  return `${out.join("\n")}
+`;
+}
+function renderFooterMarkdown(footer) {
+  const lines = [];
+  if (footer.deletes) lines.push(escapeMarkdown(footer.deletes));
+  if (footer.checksum) lines.push(`Checksum: \`${footer.checksum}\` (${approveHint(footer.checksum)})`);
+  return lines.length > 0 ? `
+${lines.join("  \n")}
+` : "";
+}
+function renderDriftMarkdown(report) {
+  const out = [heading("drift", report.stack), ""];
+  if (report.inSync) {
+    out.push(`**No drift.** Live state matches the manifests.`);
+  } else {
+    const s = report.summary;
+    const u = s.unmanaged ? { head: " unmanaged |", rule: "---:|", cell: ` ${s.unmanaged} |` } : { head: "", rule: "", cell: "" };
+    out.push(`| changed | missing | live-only |${u.head} resources |`, `|---:|---:|---:|${u.rule}---:|`, `| ${s.changed} | ${s.missing} | ${s.liveOnly} |${u.cell} ${s.resources} |`, "");
+    out.push("| resource | direction | what | live | manifests | apply |", "|---|---|---|---|---|---|");
+    for (const r of report.resources) {
+      const resource = r.liveId ? `${code(resourceTitle(r))} (${code(r.liveId)})` : code(resourceTitle(r));
+      for (const f of r.findings) {
+        const whole = f.path === "";
+        const live = whole ? WHOLE[f.direction].live : code(shownValue2(f.live, f, report.names));
+        const desired = whole ? WHOLE[f.direction].desired : code(shownValue2(f.desired, f, report.names));
+        out.push(`| ${resource} | ${f.direction} | ${escapeMarkdown(findingSubject(f))} | ${live} | ${desired} | ${escapeMarkdown(findingApply(f))} |`);
+      }
+    }
+    out.push("", escapeMarkdown(summaryText(report)).replace(/\\`/g, "`"));
+  }
+  warnings(out, report.warnings);
+  return `${out.join("\n")}
+`;
+}
+var heading, DIFF_MARK, WHOLE, markdownView;
+var init_markdown = __esm({
+  "src/render/markdown.ts"() {
+    "use strict";
+    init_wording();
+    heading = (what, stack) => `### edgeops ${what} for stack \`${stack.replace(/`/g, "")}\``;
+    DIFF_MARK = { "+": "+", "-": "-", "~": "!", "-/+": "!" };
+    WHOLE = {
+      missing: { live: "absent", desired: "present" },
+      "live-only": { live: "present", desired: "absent" },
+      unmanaged: { live: "present, no marker", desired: "present" },
+      changed: { live: "absent", desired: "absent" }
+    };
+    markdownView = () => ({
+      plan: (plan, footer = {}) => renderPlanMarkdown(plan) + renderFooterMarkdown(footer),
+      drift: renderDriftMarkdown
+    });
+  }
+});
+
+// node_modules/picocolors/picocolors.js
+var require_picocolors = __commonJS({
+  "node_modules/picocolors/picocolors.js"(exports, module) {
+    var p = process || {};
+    var argv = p.argv || [];
+    var env = p.env || {};
+    var isColorSupported = !(!!env.NO_COLOR || argv.includes("--no-color")) && (!!env.FORCE_COLOR || argv.includes("--color") || p.platform === "win32" || (p.stdout || {}).isTTY && env.TERM !== "dumb" || !!env.CI);
+    var formatter = (open, close, replace = open) => (input) => {
+      let string = "" + input, index = string.indexOf(close, open.length);
+      return ~index ? open + replaceClose(string, close, replace, index) + close : open + string + close;
+    };
+    var replaceClose = (string, close, replace, index) => {
+      let result = "", cursor = 0;
+      do {
+        result += string.substring(cursor, index) + replace;
+        cursor = index + close.length;
+        index = string.indexOf(close, cursor);
+      } while (~index);
+      return result + string.substring(cursor);
+    };
+    var createColors = (enabled3 = isColorSupported) => {
+      let f = enabled3 ? formatter : () => String;
+      return {
+        isColorSupported: enabled3,
+        reset: f("\x1B[0m", "\x1B[0m"),
+        bold: f("\x1B[1m", "\x1B[22m", "\x1B[22m\x1B[1m"),
+        dim: f("\x1B[2m", "\x1B[22m", "\x1B[22m\x1B[2m"),
+        italic: f("\x1B[3m", "\x1B[23m"),
+        underline: f("\x1B[4m", "\x1B[24m"),
+        inverse: f("\x1B[7m", "\x1B[27m"),
+        hidden: f("\x1B[8m", "\x1B[28m"),
+        strikethrough: f("\x1B[9m", "\x1B[29m"),
+        black: f("\x1B[30m", "\x1B[39m"),
+        red: f("\x1B[31m", "\x1B[39m"),
+        green: f("\x1B[32m", "\x1B[39m"),
+        yellow: f("\x1B[33m", "\x1B[39m"),
+        blue: f("\x1B[34m", "\x1B[39m"),
+        magenta: f("\x1B[35m", "\x1B[39m"),
+        cyan: f("\x1B[36m", "\x1B[39m"),
+        white: f("\x1B[37m", "\x1B[39m"),
+        gray: f("\x1B[90m", "\x1B[39m"),
+        bgBlack: f("\x1B[40m", "\x1B[49m"),
+        bgRed: f("\x1B[41m", "\x1B[49m"),
+        bgGreen: f("\x1B[42m", "\x1B[49m"),
+        bgYellow: f("\x1B[43m", "\x1B[49m"),
+        bgBlue: f("\x1B[44m", "\x1B[49m"),
+        bgMagenta: f("\x1B[45m", "\x1B[49m"),
+        bgCyan: f("\x1B[46m", "\x1B[49m"),
+        bgWhite: f("\x1B[47m", "\x1B[49m"),
+        blackBright: f("\x1B[90m", "\x1B[39m"),
+        redBright: f("\x1B[91m", "\x1B[39m"),
+        greenBright: f("\x1B[92m", "\x1B[39m"),
+        yellowBright: f("\x1B[93m", "\x1B[39m"),
+        blueBright: f("\x1B[94m", "\x1B[39m"),
+        magentaBright: f("\x1B[95m", "\x1B[39m"),
+        cyanBright: f("\x1B[96m", "\x1B[39m"),
+        whiteBright: f("\x1B[97m", "\x1B[39m"),
+        bgBlackBright: f("\x1B[100m", "\x1B[49m"),
+        bgRedBright: f("\x1B[101m", "\x1B[49m"),
+        bgGreenBright: f("\x1B[102m", "\x1B[49m"),
+        bgYellowBright: f("\x1B[103m", "\x1B[49m"),
+        bgBlueBright: f("\x1B[104m", "\x1B[49m"),
+        bgMagentaBright: f("\x1B[105m", "\x1B[49m"),
+        bgCyanBright: f("\x1B[106m", "\x1B[49m"),
+        bgWhiteBright: f("\x1B[107m", "\x1B[49m")
+      };
+    };
+    module.exports = createColors();
+    module.exports.createColors = createColors;
+  }
+});
+
+// src/render/text.ts
+function paintSign(c, sign) {
+  switch (sign) {
+    case "+":
+      return c.green;
+    case "~":
+      return c.yellow;
+    case "-/+":
+      return c.magenta;
+    case "-":
+      return c.red;
+  }
+}
+function renderLine(c, line) {
+  const indent = "  " + "    ".repeat(line.depth);
+  const paint = paintSign(c, line.sign);
+  const text = line.depth === 0 ? c.bold(line.text) : line.text;
+  const note = line.note ? c.dim(`  # ${line.note}`) : "";
+  return `${indent}${paint(line.sign)} ${text}${note}`;
+}
+function renderPlanText(plan, opts) {
+  const c = import_picocolors.default.createColors(opts.color);
+  const out = [];
+  const groups = groupByAddress(plan);
+  const destroy = destroyHeadline(plan);
+  if (destroy) out.push(c.bold(c.red(destroy)), "");
+  if (groups.length > 0) {
+    out.push(`edgeops will perform these actions on stack "${plan.stack}":`, "");
+    for (const group of groups) {
+      out.push(...groupLines(group).map((line) => renderLine(c, line)), "");
+    }
+  }
+  out.push(c.bold(summaryLine(plan)));
+  for (const warning of plan.warnings) out.push(c.yellow(`Warning: ${warning}`));
+  return `${out.join("\n")}
+`;
+}
+function renderFooterText(footer) {
+  const lines = [];
+  if (footer.deletes) lines.push(footer.deletes);
+  if (footer.checksum) lines.push(`Checksum: ${footer.checksum} (${approveHint(footer.checksum).replace(/`/g, "")})`);
+  return lines.map((l) => `${l}
+`).join("");
+}
+function paintDirection(c, direction) {
+  switch (direction) {
+    case "changed":
+      return c.yellow;
+    case "missing":
+      return c.red;
+    case "live-only":
+      return c.magenta;
+    case "unmanaged":
+      return c.cyan;
+  }
+}
+function renderDriftText(report, opts) {
+  const c = import_picocolors.default.createColors(opts.color);
+  const out = [];
+  if (!report.inSync) {
+    out.push(`Drift on stack "${report.stack}": live state differs from the manifests.`, "");
+    for (const r of report.resources) {
+      out.push(c.bold(resourceHeader(r)));
+      for (const f of r.findings) {
+        const apply = f.action === "module-put" || f.action === "module-delete" ? c.dim(`  # apply: ${findingApply(f)}`) : "";
+        out.push(`    ${paintDirection(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f, report.names)}${apply}`);
+      }
+      out.push("");
+    }
+  }
+  out.push(c.bold(summaryText(report)));
+  for (const warning of report.warnings) out.push(c.yellow(`Warning: ${warning}`));
+  return `${out.join("\n")}
+`;
+}
+var import_picocolors, textView;
+var init_text = __esm({
+  "src/render/text.ts"() {
+    "use strict";
+    import_picocolors = __toESM(require_picocolors(), 1);
+    init_wording();
+    textView = (opts) => ({
+      plan: (plan, footer = {}) => renderPlanText(plan, opts) + renderFooterText(footer),
+      drift: (report) => renderDriftText(report, opts)
+    });
+  }
+});
+
+// src/render/views.ts
+var VIEWS, FORMATS;
+var init_views = __esm({
+  "src/render/views.ts"() {
+    "use strict";
+    init_json();
+    init_markdown();
+    init_text();
+    VIEWS = {
+      text: textView,
+      markdown: markdownView,
+      json: jsonView
+    };
+    FORMATS = Object.keys(VIEWS);
+  }
+});
+
+// no-service:../service/server.ts
+var require_server = __commonJS({
+  "no-service:../service/server.ts"() {
+    throw new Error("the embedded service (serve, --local) is not part of the GitHub Action");
+  }
+});
+
+// src/cli/service-module.ts
+async function checkSqlite(what) {
+  let Database;
+  try {
+    Database = (await import("better-sqlite3")).default;
+  } catch (err) {
+    const code2 = err.code;
+    if (code2 !== "ERR_MODULE_NOT_FOUND" && code2 !== "MODULE_NOT_FOUND") throw err;
+    throw new SqliteUnavailableError(`${what} needs better-sqlite3, an optional dependency that is not installed: ${INSTALL}`);
+  }
+  try {
+    new Database(":memory:").close();
+  } catch (err) {
+    const cause = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+    throw new SqliteUnavailableError(`${what} needs better-sqlite3, which is installed but its native module does not load (${cause}): ${INSTALL}, where its install script may run`);
+  }
+}
+async function loadService(what) {
+  await checkSqlite(what);
+  return Promise.resolve().then(() => __toESM(require_server(), 1));
+}
+var SqliteUnavailableError, INSTALL;
+var init_service_module = __esm({
+  "src/cli/service-module.ts"() {
+    "use strict";
+    init_errors();
+    SqliteUnavailableError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_SQLITE_UNAVAILABLE", message);
+      }
+    };
+    INSTALL = "install it with `npm install better-sqlite3` (for a global edgeops: `npm install -g better-sqlite3`)";
+  }
+});
+
+// src/cli/connect.ts
+import { appendFileSync, existsSync as existsSync2, mkdirSync, readFileSync as readFileSync6, statSync as statSync2 } from "node:fs";
+import { dirname as dirname3, join as join2, relative as relative3, resolve as resolve3 } from "node:path";
+function keyMaterial(settings, env) {
+  if (env.EDGEOPS_PLAN_KEY) return { source: "plan-key", secret: env.EDGEOPS_PLAN_KEY };
+  const apiKey = settings.local ? LOCAL_API_KEY : settings.apiKey;
+  return apiKey ? { source: "api-key", secret: apiKey } : void 0;
+}
+function localDir(paths) {
+  const first = resolve3(paths[0] ?? ".");
+  try {
+    return statSync2(first).isDirectory() ? first : dirname3(first);
+  } catch {
+    return dirname3(first);
+  }
+}
+function sayOutage(e) {
+  const cause = e.type === "unreachable" ? e.cause.status === 0 ? e.cause.errorCode : String(e.cause.status) : "";
+  process.stderr.write(e.type === "unreachable" ? `service unreachable (${cause}), retrying for up to ${Math.floor(e.remainingMs / 1e3)} s
+` : `service reachable again after ${Math.max(1, Math.round(e.downMs / 1e3))} s
+`);
+}
+function needsIgnoring(dir) {
+  for (let at2 = dir; ; at2 = dirname3(at2)) {
+    const pattern = at2 === dir ? /^\/?\.edgeops\/?\s*$/m : /^(\*\*\/)?\.edgeops\/?\s*$/m;
+    if (pattern.test(ignoreText(at2))) return false;
+    if (existsSync2(join2(at2, ".git"))) return true;
+    if (dirname3(at2) === at2) return false;
+  }
+}
+function ignoreLocalDir(parent, say) {
+  if (!needsIgnoring(parent)) return;
+  const file = join2(parent, ".gitignore");
+  const current = ignoreText(parent);
+  try {
+    appendFileSync(file, `${current === "" || current.endsWith("\n") ? "" : "\n"}# edgeops --local: the embedded service's database
+.edgeops/
+`);
+    say(`created .edgeops/ for the local database and added it to ${file}`);
+  } catch {
+    say(`created .edgeops/ for the local database; keep it out of git: echo .edgeops/ >> ${file}`);
+  }
+}
+async function connectLocal(paths, settings, opts) {
+  const { concurrency } = settings;
+  const parent = localDir(paths);
+  const dir = join2(parent, ".edgeops");
+  const dbFile = join2(dir, "local.db");
+  if (opts.readOnly && !existsSync2(dbFile)) {
+    const shown = relative3(process.cwd(), dbFile) || dbFile;
+    throw new ConfigError(`--local: there is no embedded service database at ${shown} (it is made by plan or apply --local on the manifests' directory); pass that directory as PATH`);
+  }
+  const made = !existsSync2(dir);
+  mkdirSync(dir, { recursive: true });
+  if (made) ignoreLocalDir(parent, (line) => process.stderr.write(`edgeops: ${line}
+`));
+  const { startService } = await loadService("--local (the embedded service)");
+  const service = await startService({ host: "127.0.0.1", port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
+  const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings) });
+  return {
+    api,
+    target: dbFile,
+    async close() {
+      await api.close();
+      await service.close();
+    }
+  };
+}
+function onceOnStderr() {
+  let said = false;
+  return (line) => {
+    if (said) return;
+    said = true;
+    process.stderr.write(`edgeops: ${line}
+`);
+  };
+}
+async function connect(settings, paths, opts = {}) {
+  if (settings.local) return connectLocal(paths, settings, opts);
+  if (!settings.apiUrl) {
+    throw new ConfigError("no service URL: pass --api-url or set EDGEOPS_API_URL (or api_url in edgeops.yaml); or use --local for the embedded service");
+  }
+  if (!settings.apiKey) {
+    throw new ConfigError("no API key: pass --api-key or set EDGEOPS_API_KEY; or use --local for the embedded service");
+  }
+  const api = createApi({
+    url: settings.apiUrl,
+    apiKey: settings.apiKey,
+    concurrency: settings.concurrency,
+    timeoutMs: settings.timeoutMs,
+    onSlow: onceOnStderr(),
+    ...outageOptions(settings)
+  });
+  return { api, target: settings.apiUrl, close: () => api.close() };
+}
+async function withConnection(settings, paths, fn, opts = {}) {
+  const conn = await connect(settings, paths, opts);
+  try {
+    return await fn(conn);
+  } finally {
+    await conn.close();
+  }
+}
+var LOCAL_API_KEY, outageOptions, ignoreText;
+var init_connect = __esm({
+  "src/cli/connect.ts"() {
+    "use strict";
+    init_http();
+    init_errors();
+    init_service_module();
+    LOCAL_API_KEY = "edgeops-local";
+    outageOptions = (settings) => ({ retry: { outageBudgetMs: settings.retryBudgetMs }, onOutage: sayOutage });
+    ignoreText = (dir) => existsSync2(join2(dir, ".gitignore")) ? readFileSync6(join2(dir, ".gitignore"), "utf8") : "";
+  }
+});
+
+// src/cli/json-error.ts
+import { writeFileSync as writeFileSync2 } from "node:fs";
+function errorToJson(err) {
+  const problems = err instanceof ManifestError ? err.issues.map((i) => ({ file: i.pos.file, line: i.pos.line, col: i.pos.col, ...i.address ? { address: i.address } : {}, message: i.message })) : [];
+  return { format_version: 1, error: { code: err.code, message: err.message, problems } };
+}
+async function withJsonError(ctx2, file, fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    if (file && err instanceof EdgeopsError) writeFileSync2(file, ctx2.redact(`${JSON.stringify(errorToJson(err), null, 2)}
+`));
+    throw err;
+  }
+}
+var init_json_error = __esm({
+  "src/cli/json-error.ts"() {
+    "use strict";
+    init_errors();
   }
 });
 
@@ -53159,36 +53370,48 @@ var init_settings_ahead = __esm({
 // src/cli/commands/plan.ts
 var plan_exports = {};
 __export(plan_exports, {
-  registerPlan: () => registerPlan,
-  renderPlan: () => renderPlan
+  registerPlan: () => registerPlan
 });
 import { writeFileSync as writeFileSync3 } from "node:fs";
-function renderPlan(plan, format, color, footer = {}) {
-  switch (format) {
-    case "json":
-      return renderPlanJson(plan, { checksum: footer.checksum });
-    case "markdown":
-      return renderPlanMarkdown(plan) + renderFooterMarkdown(footer);
-    case "text":
-      return renderPlanText(plan, { color }) + renderFooterText(footer);
-  }
-}
 async function planned(ctx2, paths, flags) {
-  const ahead = flags.against ? void 0 : settingsBeforeManifests(paths, flags, ctx2);
-  if (ahead) {
-    return withConnection(ahead, paths, async ({ api }) => {
-      const live = startFetch(api, { stack: ahead.stack });
-      const desired2 = await loadDesired(paths, ctx2.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
-      learnSecrets(ctx2, desired2);
-      return { ...await computePlan(desired2, api, { stack: ahead.stack, adopt: ahead.adopt, live }), settings: ahead };
+  const load = async () => {
+    const desired2 = await loadDesired(paths, ctx2.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
+    learnSecrets(ctx2, desired2);
+    return desired2;
+  };
+  const run5 = (api, settings2, desired2) => {
+    const format = flags.format;
+    const request = {
+      stack: settings2.stack,
+      adopt: settings2.adopt,
+      desired: desired2,
+      material: keyMaterial(settings2, ctx2.env),
+      save: flags.out ? { file: flags.out, paths } : void 0
+    };
+    return run(request, {
+      api,
+      redact: (text) => ctx2.redact(text),
+      view: {
+        plan(p, footer) {
+          ctx2.out(VIEWS[format]({ color: settings2.color }).plan(p, footer));
+          if (flags.jsonOut) writeFileSync3(flags.jsonOut, ctx2.redact(VIEWS.json({ color: false }).plan(p, footer)));
+        },
+        saved(file, note) {
+          const say = (text) => format === "text" ? ctx2.out(text) : ctx2.err(text);
+          say(`Saved the plan to ${file}; apply exactly it with: edgeops apply --plan ${file}
+`);
+          if (note) ctx2.err(`Note: ${note}
+`);
+        }
+      }
     });
-  }
-  const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
-  learnSecrets(ctx2, desired);
+  };
+  const ahead = flags.against ? void 0 : settingsBeforeManifests(paths, flags, ctx2);
+  if (ahead) return withConnection(ahead, paths, ({ api }) => run5(api, ahead, load));
+  const desired = await load();
   const settings = resolveSettings(flags, ctx2.env, desired.config, ctx2.stdout.isTTY === true);
-  const options = { stack: settings.stack, adopt: settings.adopt };
-  const planContext = flags.against ? await computePlan(desired, openSnapshotApi(flags.against), options) : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
-  return { ...planContext, settings };
+  const loaded = async () => desired;
+  return flags.against ? run5(openSnapshotApi(flags.against), settings, loaded) : withConnection(settings, paths, ({ api }) => run5(api, settings, loaded));
 }
 function registerPlan(program2, ctx2, done) {
   const cmd = program2.command("plan").description("show what apply would change: fetch live state, diff it with the manifests").argument("<paths...>", "manifest files or directories").addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text")).addOption(new Option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are")).addOption(new Option("--against <file>", "plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)")).addOption(new Option("--out <file>", "also save the plan (no secret values) for `edgeops apply --plan FILE`")).addOption(new Option("--json-out <file>", "also write the plan in the JSON plan format (as --format json prints it) to FILE")).addOption(new Option("--destroy", "allow paths without documents: plan deleting every resource of the stack (apply needs --destroy too)"));
@@ -53206,46 +53429,23 @@ Examples:
 
 The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
 applies only if a fresh plan has exactly that checksum.`).action(async (paths, flags) => withJsonError(ctx2, flags.jsonOut, async () => {
-    const format = flags.format;
-    const { desired, settings, plan: draft, live } = await planned(ctx2, paths, flags);
-    const plan = markDestroy(draft, live, KINDS, desired.config);
-    const material = keyMaterial(settings, ctx2.env);
-    const checksum = checksumOf(plan, material);
-    const footer = { deletes: deleteStatusLine(plan, desired.config) };
-    if (plan.actions.length > 0) footer.checksum = checksum;
-    ctx2.out(renderPlan(plan, format, settings.color, footer));
-    if (flags.jsonOut) writeFileSync3(flags.jsonOut, ctx2.redact(renderPlan(plan, "json", false, footer)));
-    if (flags.out) {
-      const note = writeSavedPlan(ctx2, { file: flags.out, plan, live, paths, adopt: settings.adopt, checksum, material });
-      const say = (text) => format === "text" ? ctx2.out(text) : ctx2.err(text);
-      say(`Saved the plan to ${flags.out}; apply exactly it with: edgeops apply --plan ${flags.out}
-`);
-      if (note) ctx2.err(`Note: ${note}
-`);
-    }
-    done(flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0);
+    const { plan: made } = await planned(ctx2, paths, flags);
+    done(flags.detailedExitcode && made.actions.length > 0 ? 2 : 0);
   }));
 }
-var FORMATS;
-var init_plan2 = __esm({
+var init_plan3 = __esm({
   "src/cli/commands/plan.ts"() {
     "use strict";
     init_esm();
     init_snapshot();
+    init_plan2();
     init_pipeline();
-    init_safety();
-    init_kinds();
-    init_json();
-    init_markdown();
-    init_plan_footer();
-    init_text();
+    init_views();
     init_connect();
     init_learn_secrets();
     init_json_error();
-    init_saved_plans();
     init_settings();
     init_settings_ahead();
-    FORMATS = ["text", "json", "markdown"];
   }
 });
 
@@ -53351,197 +53551,6 @@ var init_saved_plan_check = __esm({
       for (const a of actions) map.set(a.address, [...map.get(a.address) ?? [], a]);
       return map;
     };
-  }
-});
-
-// src/render/apply-report.ts
-function actionLabel(action) {
-  const name2 = action.label ?? action.address;
-  if (action.op === "module-put") return `${name2}: module ${action.module} put`;
-  if (action.op === "module-delete") return `${name2}: module ${action.module} delete`;
-  if (action.releaseFor) return `${name2}: release values${action.releaseFor.length > 0 ? ` for ${action.releaseFor.join(", ")}` : ""}`;
-  return name2;
-}
-function idOf(event) {
-  const reported = event.liveId;
-  return typeof reported === "string" ? reported : event.action.liveId;
-}
-function pendingLine(action) {
-  return `${PENDING_VERB[action.op]} ${actionLabel(action)}`;
-}
-function formatError(error, names) {
-  const head = [error.status, error.errorCode].filter((part) => part !== void 0 && part !== "").join(" ");
-  const message = nameIdsIn(error.message, names);
-  return head ? `${head}: ${message}` : message;
-}
-function failedLabel(action) {
-  return `${actionLabel(action)}${action.source ? ` (${action.source})` : ""}`;
-}
-function eventLine(event, names) {
-  switch (event.type) {
-    case "start":
-      return void 0;
-    case "done": {
-      const id = idOf(event);
-      return `${DONE_VERB[event.action.op]} ${actionLabel(event.action)}${id ? ` (${id})` : ""}`;
-    }
-    case "failed":
-      return `failed to ${INFINITIVE[event.action.op]} ${failedLabel(event.action)}: ${formatError(event.error, names)}`;
-    case "skipped":
-      return event.because.includes(":") ? `skipped ${actionLabel(event.action)} (depends on failed ${event.because})` : void 0;
-  }
-}
-function doneCounts(plan, result) {
-  const done = new Set(result.results.filter((r) => r.status === "done").map((r) => r.actionId));
-  const counts = { create: 0, update: 0, replace: 0, delete: 0 };
-  for (const group of groupByAddress(plan)) {
-    const ran = group.op === "update" ? group.actions.some((a) => done.has(a.id)) : group.actions.some((a) => a.op === group.op && done.has(a.id));
-    if (ran) counts[group.op] += 1;
-  }
-  return counts;
-}
-function applySummary(plan, result, names = plan.names ?? {}) {
-  const c = doneCounts(plan, result);
-  const counts = `${c.create} created, ${c.update} updated, ${c.replace} replaced, ${c.delete} deleted`;
-  const actionsById = new Map(plan.actions.map((a) => [a.id, a]));
-  const labelOf = (id) => {
-    const action = actionsById.get(id);
-    return action ? `${action.op} ${actionLabel(action)}` : id;
-  };
-  const failed = result.results.filter((r) => r.status === "failed");
-  const skipped = result.results.filter((r) => r.status === "skipped" && r.skippedBecause);
-  const reported = new Set(result.results.filter((r) => r.status !== "skipped" || r.skippedBecause).map((r) => r.actionId));
-  const neverStarted = plan.actions.filter((a) => !reported.has(a.id));
-  const notStarted = neverStarted.length;
-  if (failed.length === 0 && skipped.length === 0 && notStarted === 0 && !result.interrupted) return `Apply complete: ${counts}.
-`;
-  const why = [
-    ...result.interrupted ? ["interrupted"] : [],
-    ...failed.length > 0 ? [`${failed.length} action${failed.length === 1 ? "" : "s"} failed`] : []
-  ].join(", ") || "incomplete";
-  const lines = [`Apply failed: ${why}; ${counts}.`];
-  for (const r of failed) {
-    const action = actionsById.get(r.actionId);
-    const label = action ? `${action.op} ${failedLabel(action)}` : r.actionId;
-    lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: "unknown error" }, names)}`);
-  }
-  for (const r of skipped) lines.push(`  skipped: ${labelOf(r.actionId)} (depends on ${r.skippedBecause})`);
-  if (notStarted > 0) {
-    lines.push(`  not started: ${notStarted} action${notStarted === 1 ? "" : "s"}`);
-    for (const a of neverStarted.slice(0, NOT_STARTED_SHOWN)) lines.push(`    ${labelOf(a.id)}`);
-    if (notStarted > NOT_STARTED_SHOWN) lines.push(`    and ${notStarted - NOT_STARTED_SHOWN} more`);
-  }
-  lines.push("Run the same command again to converge once the cause is fixed.");
-  return `${lines.join("\n")}
-`;
-}
-var DONE_VERB, INFINITIVE, PENDING_VERB, NOT_STARTED_SHOWN;
-var init_apply_report = __esm({
-  "src/render/apply-report.ts"() {
-    "use strict";
-    init_plan_lines();
-    init_values();
-    DONE_VERB = {
-      create: "created",
-      update: "updated",
-      replace: "replaced",
-      delete: "deleted",
-      "module-put": "updated",
-      "module-delete": "updated"
-    };
-    INFINITIVE = {
-      create: "create",
-      update: "update",
-      replace: "replace",
-      delete: "delete",
-      "module-put": "update",
-      "module-delete": "update"
-    };
-    PENDING_VERB = {
-      create: "creating",
-      update: "updating",
-      replace: "replacing",
-      delete: "deleting",
-      "module-put": "updating",
-      "module-delete": "updating"
-    };
-    NOT_STARTED_SHOWN = 20;
-  }
-});
-
-// src/render/apply-progress.ts
-function createApplyProgress(opts) {
-  const c = import_picocolors2.default.createColors(opts.color);
-  const { write } = opts;
-  if (!opts.live) {
-    return {
-      onEvent(event) {
-        const line = eventLine(event, opts.names);
-        if (line !== void 0) write(`${line}
-`);
-      },
-      stop() {
-      }
-    };
-  }
-  const inFlight = /* @__PURE__ */ new Map();
-  let finished = 0;
-  let frame = 0;
-  let drawn = 0;
-  const width = Math.max(20, (opts.columns || 80) - 1);
-  const fit = (line) => line.length > width ? `${line.slice(0, width - 1)}\u2026` : line;
-  const clear = () => {
-    if (drawn > 0) write(`\x1B[${drawn}F\x1B[J`);
-    drawn = 0;
-  };
-  const draw = () => {
-    const shown = [...inFlight.values()].slice(0, MAX_LIVE);
-    const lines = shown.map((a) => `${c.cyan(FRAMES[frame % FRAMES.length])} ${fit(pendingLine(a))}`);
-    const hidden = inFlight.size - shown.length;
-    lines.push(c.dim(`${finished}/${opts.total} done${hidden > 0 ? `, ${hidden} more in flight` : ""}`));
-    write(`${lines.join("\n")}
-`);
-    drawn = lines.length;
-  };
-  const timer = setInterval(() => {
-    frame += 1;
-    clear();
-    draw();
-  }, 100);
-  timer.unref();
-  const mark = (event) => {
-    if (event.type === "done") return c.green("\u2713");
-    if (event.type === "failed") return c.red("\u2717");
-    return c.dim("-");
-  };
-  return {
-    onEvent(event) {
-      clear();
-      if (event.type === "start") {
-        inFlight.set(event.action.id, event.action);
-      } else {
-        inFlight.delete(event.action.id);
-        finished += 1;
-        const line = eventLine(event, opts.names);
-        if (line !== void 0) write(`${mark(event)} ${line}
-`);
-      }
-      draw();
-    },
-    stop() {
-      clearInterval(timer);
-      clear();
-    }
-  };
-}
-var import_picocolors2, FRAMES, MAX_LIVE;
-var init_apply_progress = __esm({
-  "src/render/apply-progress.ts"() {
-    "use strict";
-    import_picocolors2 = __toESM(require_picocolors(), 1);
-    init_apply_report();
-    FRAMES = ["\u280B", "\u2819", "\u2839", "\u2838", "\u283C", "\u2834", "\u2826", "\u2827", "\u2807", "\u280F"];
-    MAX_LIVE = 10;
   }
 });
 
@@ -53814,6 +53823,306 @@ var init_stack_lock = __esm({
   }
 });
 
+// src/operations/apply.ts
+async function run2(request, deps) {
+  const { api, view, signal: interrupt } = deps;
+  const { stack, saved, material } = request;
+  const invalid = new AbortController();
+  request.desired.catch(() => invalid.abort());
+  const lockSignal = AbortSignal.any([interrupt, invalid.signal, ...request.lock.signal ? [request.lock.signal] : []]);
+  return manifestsFirst(request.desired, withStackLock(api, stack, { ...request.lock, signal: lockSignal }, async (lock) => {
+    deps.interrupt?.onForcedExit(() => lock.release());
+    const live = startFetch(api, { stack });
+    const fresh = await unlessInterrupted(interrupt, "while planning", async () => computePlan(await request.desired, api, { stack, adopt: saved?.contents.adopt ?? request.adopt, live }));
+    const { desired } = fresh;
+    let planned2 = fresh;
+    let approved = request.approved;
+    if (saved) {
+      planned2 = { ...fresh, plan: checkSavedPlan(saved.contents, fresh, KINDS, savedFileKey(saved.contents.secret_fingerprints, material)) };
+      view.savedPlan(saved.file, saved.contents.checksum);
+      approved = true;
+    }
+    const plan = markDestroy(planned2.plan, planned2.live, KINDS, desired.config);
+    planned2 = { ...planned2, plan };
+    view.plan(plan, { deletes: deleteStatusLine(plan, desired.config) });
+    if (request.checksum) {
+      const actual = checksumOf(plan, material);
+      if (!sameChecksum(request.checksum, actual)) {
+        throw new StalePlanError(`this plan is not the approved one: its checksum is ${actual}, not ${request.checksum} (the manifests or live state changed since); review it and approve the new checksum`);
+      }
+      approved = true;
+    }
+    if (interrupt.aborted) throw interruptedBefore("before any action started");
+    if (plan.actions.length === 0) return {};
+    assertDeletesAllowed(plan, desired.config, { deletes: request.allowDeletes, destroy: request.destroy });
+    if (!approved) await deps.approve();
+    if (interrupt.aborted) throw interruptedBefore("before any action started");
+    deps.interrupt?.actionsStarting();
+    const names = { ...Object.fromEntries(liveNames(planned2.live, KINDS, stack)), ...plan.names };
+    const progress = view.progress(plan.actions.length, names);
+    let outcome;
+    try {
+      outcome = await executeAndCheck(planned2, api, {
+        stack,
+        concurrency: request.concurrency,
+        onEvent: (event) => progress.onEvent(event),
+        signal: AbortSignal.any([interrupt, lock.lost])
+      });
+    } finally {
+      progress.stop();
+    }
+    const { result, selfCheck } = outcome;
+    view.summary(plan, result, names);
+    if (lock.lost.aborted) throw new LockLostError(stack, lock.id);
+    if (result.interrupted) throw new AbortedError("apply interrupted; run it again to converge");
+    if (selfCheck) throw selfCheck;
+    if (!result.ok) throw new ApplyFailedError("apply failed (see the failures above)");
+    return { result };
+  }));
+}
+async function manifestsFirst(desired, work) {
+  try {
+    return await work;
+  } catch (err) {
+    await desired;
+    throw err;
+  }
+}
+function unlessInterrupted(signal, when, start) {
+  if (signal.aborted) return Promise.reject(interruptedBefore(when));
+  const work = start();
+  return new Promise((resolve6, reject) => {
+    const onAbort = () => reject(interruptedBefore(when));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve6, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+var interruptedBefore;
+var init_apply2 = __esm({
+  "src/operations/apply.ts"() {
+    "use strict";
+    init_errors();
+    init_fingerprint();
+    init_plan_meaning();
+    init_plan_names();
+    init_safety();
+    init_saved_plan_check();
+    init_kinds();
+    init_stack_lock();
+    init_pipeline();
+    init_saved_plans();
+    interruptedBefore = (when) => new AbortedError(`apply interrupted ${when}: nothing was changed; run it again to apply`);
+  }
+});
+
+// src/render/apply-report.ts
+function actionLabel(action) {
+  const name2 = action.label ?? action.address;
+  if (action.op === "module-put") return `${name2}: module ${action.module} put`;
+  if (action.op === "module-delete") return `${name2}: module ${action.module} delete`;
+  if (action.releaseFor) return `${name2}: release values${action.releaseFor.length > 0 ? ` for ${action.releaseFor.join(", ")}` : ""}`;
+  return name2;
+}
+function idOf(event) {
+  const reported = event.liveId;
+  return typeof reported === "string" ? reported : event.action.liveId;
+}
+function pendingLine(action) {
+  return `${PENDING_VERB[action.op]} ${actionLabel(action)}`;
+}
+function formatError(error, names) {
+  const head = [error.status, error.errorCode].filter((part) => part !== void 0 && part !== "").join(" ");
+  const message = nameIdsIn(error.message, names);
+  return head ? `${head}: ${message}` : message;
+}
+function failedLabel(action) {
+  return `${actionLabel(action)}${action.source ? ` (${action.source})` : ""}`;
+}
+function eventLine(event, names) {
+  switch (event.type) {
+    case "start":
+      return void 0;
+    case "done": {
+      const id = idOf(event);
+      return `${DONE_VERB[event.action.op]} ${actionLabel(event.action)}${id ? ` (${id})` : ""}`;
+    }
+    case "failed":
+      return `failed to ${INFINITIVE[event.action.op]} ${failedLabel(event.action)}: ${formatError(event.error, names)}`;
+    case "skipped":
+      return event.because.includes(":") ? `skipped ${actionLabel(event.action)} (depends on failed ${event.because})` : void 0;
+  }
+}
+function doneCounts(plan, result) {
+  const done = new Set(result.results.filter((r) => r.status === "done").map((r) => r.actionId));
+  const counts = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const group of groupByAddress(plan)) {
+    const ran = group.op === "update" ? group.actions.some((a) => done.has(a.id)) : group.actions.some((a) => a.op === group.op && done.has(a.id));
+    if (ran) counts[group.op] += 1;
+  }
+  return counts;
+}
+function applySummary(plan, result, names = plan.names ?? {}) {
+  const c = doneCounts(plan, result);
+  const counts = `${c.create} created, ${c.update} updated, ${c.replace} replaced, ${c.delete} deleted`;
+  const actionsById = new Map(plan.actions.map((a) => [a.id, a]));
+  const labelOf = (id) => {
+    const action = actionsById.get(id);
+    return action ? `${action.op} ${actionLabel(action)}` : id;
+  };
+  const failed = result.results.filter((r) => r.status === "failed");
+  const skipped = result.results.filter((r) => r.status === "skipped" && r.skippedBecause);
+  const reported = new Set(result.results.filter((r) => r.status !== "skipped" || r.skippedBecause).map((r) => r.actionId));
+  const neverStarted = plan.actions.filter((a) => !reported.has(a.id));
+  const notStarted = neverStarted.length;
+  if (failed.length === 0 && skipped.length === 0 && notStarted === 0 && !result.interrupted) return `Apply complete: ${counts}.
+`;
+  const why = [
+    ...result.interrupted ? ["interrupted"] : [],
+    ...failed.length > 0 ? [`${failed.length} action${failed.length === 1 ? "" : "s"} failed`] : []
+  ].join(", ") || "incomplete";
+  const lines = [`Apply failed: ${why}; ${counts}.`];
+  for (const r of failed) {
+    const action = actionsById.get(r.actionId);
+    const label = action ? `${action.op} ${failedLabel(action)}` : r.actionId;
+    lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: "unknown error" }, names)}`);
+  }
+  for (const r of skipped) lines.push(`  skipped: ${labelOf(r.actionId)} (depends on ${r.skippedBecause})`);
+  if (notStarted > 0) {
+    lines.push(`  not started: ${notStarted} action${notStarted === 1 ? "" : "s"}`);
+    for (const a of neverStarted.slice(0, NOT_STARTED_SHOWN)) lines.push(`    ${labelOf(a.id)}`);
+    if (notStarted > NOT_STARTED_SHOWN) lines.push(`    and ${notStarted - NOT_STARTED_SHOWN} more`);
+  }
+  lines.push("Run the same command again to converge once the cause is fixed.");
+  return `${lines.join("\n")}
+`;
+}
+var DONE_VERB, INFINITIVE, PENDING_VERB, NOT_STARTED_SHOWN;
+var init_apply_report = __esm({
+  "src/render/apply-report.ts"() {
+    "use strict";
+    init_wording();
+    init_values();
+    DONE_VERB = {
+      create: "created",
+      update: "updated",
+      replace: "replaced",
+      delete: "deleted",
+      "module-put": "updated",
+      "module-delete": "updated"
+    };
+    INFINITIVE = {
+      create: "create",
+      update: "update",
+      replace: "replace",
+      delete: "delete",
+      "module-put": "update",
+      "module-delete": "update"
+    };
+    PENDING_VERB = {
+      create: "creating",
+      update: "updating",
+      replace: "replacing",
+      delete: "deleting",
+      "module-put": "updating",
+      "module-delete": "updating"
+    };
+    NOT_STARTED_SHOWN = 20;
+  }
+});
+
+// src/render/apply-progress.ts
+function createApplyProgress(opts) {
+  const c = import_picocolors2.default.createColors(opts.color);
+  const { write } = opts;
+  if (!opts.live) {
+    return {
+      onEvent(event) {
+        const line = eventLine(event, opts.names);
+        if (line !== void 0) write(`${line}
+`);
+      },
+      stop() {
+      }
+    };
+  }
+  const inFlight = /* @__PURE__ */ new Map();
+  let finished = 0;
+  let frame = 0;
+  let drawn = 0;
+  const width = Math.max(20, (opts.columns || 80) - 1);
+  const fit = (line) => line.length > width ? `${line.slice(0, width - 1)}\u2026` : line;
+  const clear = () => {
+    if (drawn > 0) write(`\x1B[${drawn}F\x1B[J`);
+    drawn = 0;
+  };
+  const draw = () => {
+    const shown = [...inFlight.values()].slice(0, MAX_LIVE);
+    const lines = shown.map((a) => `${c.cyan(FRAMES[frame % FRAMES.length])} ${fit(pendingLine(a))}`);
+    const hidden = inFlight.size - shown.length;
+    lines.push(c.dim(`${finished}/${opts.total} done${hidden > 0 ? `, ${hidden} more in flight` : ""}`));
+    write(`${lines.join("\n")}
+`);
+    drawn = lines.length;
+  };
+  const timer = setInterval(() => {
+    frame += 1;
+    clear();
+    draw();
+  }, 100);
+  timer.unref();
+  const mark = (event) => {
+    if (event.type === "done") return c.green("\u2713");
+    if (event.type === "failed") return c.red("\u2717");
+    return c.dim("-");
+  };
+  return {
+    onEvent(event) {
+      clear();
+      if (event.type === "start") {
+        inFlight.set(event.action.id, event.action);
+      } else {
+        inFlight.delete(event.action.id);
+        finished += 1;
+        const line = eventLine(event, opts.names);
+        if (line !== void 0) write(`${mark(event)} ${line}
+`);
+      }
+      draw();
+    },
+    stop() {
+      clearInterval(timer);
+      clear();
+    }
+  };
+}
+function createApplyView(opts) {
+  const { write, color } = opts;
+  const text = textView({ color });
+  return {
+    savedPlan: (file, checksum) => write(`Applying the saved plan ${file} (checksum ${checksum}).
+
+`),
+    plan: (plan, footer) => write(text.plan(plan, footer)),
+    progress(total, names) {
+      write("\n");
+      return createApplyProgress({ live: opts.live, color, total, names, write, columns: opts.columns });
+    },
+    summary: (plan, result, names) => write(`
+${applySummary(plan, result, names)}`)
+  };
+}
+var import_picocolors2, FRAMES, MAX_LIVE;
+var init_apply_progress = __esm({
+  "src/render/apply-progress.ts"() {
+    "use strict";
+    import_picocolors2 = __toESM(require_picocolors(), 1);
+    init_apply_report();
+    init_text();
+    FRAMES = ["\u280B", "\u2819", "\u2839", "\u2838", "\u283C", "\u2834", "\u2826", "\u2827", "\u2807", "\u280F"];
+    MAX_LIVE = 10;
+  }
+});
+
 // src/cli/confirm.ts
 import { createInterface } from "node:readline/promises";
 async function confirmApply(ctx2) {
@@ -53973,127 +54282,51 @@ Examples:
     const isTTY = ctx2.stdout.isTTY === true;
     let ahead = settingsBeforeManifests(paths, flags, ctx2);
     if (saved && ahead && saved.stack !== ahead.stack) ahead = void 0;
-    const loading = loadDesired(paths, ctx2.env, { stack: flags.stack ?? saved?.stack, allowEmpty });
+    const loading = loadDesired(paths, ctx2.env, { stack: flags.stack ?? saved?.stack, allowEmpty }).then((desired) => {
+      learnSecrets(ctx2, desired);
+      return desired;
+    });
     loading.catch(() => void 0);
-    const loadedFirst = ahead ? void 0 : await loading;
-    if (loadedFirst) learnSecrets(ctx2, loadedFirst);
-    const settings = ahead ?? resolveSettings(flags, ctx2.env, loadedFirst.config, isTTY);
+    const settings = ahead ?? resolveSettings(flags, ctx2.env, (await loading).config, isTTY);
     if (saved && saved.stack !== settings.stack) {
       throw new ConfigError(`${flags.plan} is a plan for stack "${saved.stack}", but this run is for stack "${settings.stack}"`);
     }
-    const lockOptions = applyLockOptions(ctx2, settings.stack, flags.lockTimeout);
+    const lock = applyLockOptions(ctx2, settings.stack, flags.lockTimeout);
     const interrupt = trapInterrupts(ctx2);
-    const invalid = new AbortController();
-    loading.catch(() => invalid.abort());
-    const signal = AbortSignal.any([interrupt.signal, invalid.signal, ...lockOptions.signal ? [lockOptions.signal] : []]);
-    await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
-      interrupt.onForcedExit(() => lock.release());
-      const material = keyMaterial(settings, ctx2.env);
-      const adopt = saved?.adopt ?? settings.adopt;
-      const live = startFetch(api, { stack: settings.stack });
-      const fresh = await unlessInterrupted(interrupt.signal, "while planning", async () => {
-        const loaded = await loading;
-        learnSecrets(ctx2, loaded);
-        return computePlan(loaded, api, { stack: settings.stack, adopt, live });
-      });
-      const { desired } = fresh;
-      let planned2 = fresh;
-      let approved = flags.autoApprove === true;
-      if (saved) {
-        planned2 = { ...fresh, plan: checkSavedPlan(saved, fresh, KINDS, savedFileKey(saved.secret_fingerprints, material)) };
-        ctx2.out(`Applying the saved plan ${flags.plan} (checksum ${saved.checksum}).
-
-`);
-        approved = true;
-      }
-      const plan = markDestroy(planned2.plan, planned2.live, KINDS, desired.config);
-      planned2 = { ...planned2, plan };
-      ctx2.out(renderPlanText(plan, { color: settings.color }) + renderFooterText({ deletes: deleteStatusLine(plan, desired.config) }));
-      if (flags.checksum) {
-        const actual = checksumOf(plan, material);
-        if (!sameChecksum(flags.checksum, actual)) {
-          throw new StalePlanError(`this plan is not the approved one: its checksum is ${actual}, not ${flags.checksum} (the manifests or live state changed since); review it and approve the new checksum`);
-        }
-        approved = true;
-      }
-      if (interrupt.signal.aborted) throw interruptedBefore("before any action started");
-      if (plan.actions.length === 0) return;
-      assertDeletesAllowed(plan, desired.config, { deletes: flags.allowDeletes === true, destroy: flags.destroy === true });
-      if (!approved) await confirmApply(ctx2);
-      if (interrupt.signal.aborted) throw interruptedBefore("before any action started");
-      interrupt.actionsStarting();
-      ctx2.out("\n");
-      const names = { ...Object.fromEntries(liveNames(planned2.live, KINDS, settings.stack)), ...plan.names };
-      const progress = createApplyProgress({
-        // DESIGN 2: NO_COLOR and --no-color turn the live display off as well, not only the colours.
-        live: settings.color,
-        color: settings.color,
-        total: plan.actions.length,
-        names,
-        write: (text) => ctx2.out(text),
-        columns: ctx2.stdout.columns
-      });
-      let outcome;
-      try {
-        outcome = await executeAndCheck(planned2, api, {
-          stack: settings.stack,
-          concurrency: settings.concurrency,
-          onEvent: (event) => progress.onEvent(event),
-          signal: AbortSignal.any([interrupt.signal, lock.lost])
-        });
-      } finally {
-        progress.stop();
-      }
-      const { result, selfCheck } = outcome;
-      ctx2.out(`
-${applySummary(plan, result, names)}`);
-      if (lock.lost.aborted) throw new LockLostError(settings.stack, lock.id);
-      if (result.interrupted) throw new AbortedError("apply interrupted; run it again to converge");
-      if (selfCheck) throw selfCheck;
-      if (!result.ok) throw new ApplyFailedError("apply failed (see the failures above)");
-    })).catch(async (err) => {
-      await loading;
-      throw err;
-    }).finally(() => interrupt.dispose());
+    const request = {
+      stack: settings.stack,
+      adopt: settings.adopt,
+      desired: loading,
+      saved: saved && flags.plan ? { file: flags.plan, contents: saved } : void 0,
+      checksum: flags.checksum,
+      approved: flags.autoApprove === true,
+      allowDeletes: flags.allowDeletes === true,
+      destroy: flags.destroy === true,
+      concurrency: settings.concurrency,
+      material: keyMaterial(settings, ctx2.env),
+      lock
+    };
+    const view = createApplyView({ write: (text) => ctx2.out(text), color: settings.color, live: settings.color, columns: ctx2.stdout.columns });
+    await manifestsFirst(loading, withConnection(settings, paths, ({ api }) => run2(request, { api, view, approve: () => confirmApply(ctx2), signal: interrupt.signal, interrupt }))).finally(() => interrupt.dispose());
     done(0);
   });
 }
-function unlessInterrupted(signal, when, start) {
-  if (signal.aborted) return Promise.reject(interruptedBefore(when));
-  const work = start();
-  return new Promise((resolve6, reject) => {
-    const onAbort = () => reject(interruptedBefore(when));
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve6, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-var interruptedBefore;
-var init_apply2 = __esm({
+var init_apply3 = __esm({
   "src/cli/commands/apply.ts"() {
     "use strict";
     init_esm();
     init_errors();
-    init_fingerprint();
-    init_plan_meaning();
-    init_safety();
-    init_saved_plan_check();
-    init_plan_names();
-    init_kinds();
+    init_apply2();
+    init_saved_plans();
     init_pipeline();
     init_apply_progress();
-    init_apply_report();
-    init_plan_footer();
-    init_text();
-    init_stack_lock();
     init_confirm();
     init_connect();
     init_learn_secrets();
     init_interrupt();
-    init_saved_plans();
     init_settings();
     init_apply_lock();
     init_settings_ahead();
-    interruptedBefore = (when) => new AbortedError(`apply interrupted ${when}: nothing was changed; run it again to apply`);
   }
 });
 
@@ -54196,206 +54429,20 @@ var init_drift = __esm({
   }
 });
 
-// src/render/drift-json.ts
-function driftToJson(report2) {
-  return {
-    format_version: 1,
-    stack: report2.stack,
-    in_sync: report2.inSync,
-    summary: {
-      changed: report2.summary.changed,
-      missing: report2.summary.missing,
-      live_only: report2.summary.liveOnly,
-      ...report2.summary.unmanaged ? { unmanaged: report2.summary.unmanaged } : {},
-      resources: report2.summary.resources
-    },
-    resources: report2.resources.map((r) => ({
-      address: r.address,
-      label: r.label ?? r.address,
-      kind: r.kind,
-      name: r.name,
-      live_id: r.liveId ?? null,
-      apply: r.apply,
-      reason: r.reason ?? null,
-      findings: r.findings.map((f) => {
-        const live = f.sensitive ? null : f.live ?? null;
-        const desired = f.sensitive ? null : f.desired ?? null;
-        return {
-          direction: f.direction,
-          path: f.path,
-          module: f.module ?? null,
-          element: f.element,
-          live,
-          desired,
-          sensitive: f.sensitive,
-          known_after_apply: f.knownAfterApply,
-          action: f.action,
-          names: namesIn([live, desired], report2.names),
-          ...f.adopt !== void 0 ? { adopt: f.adopt } : {}
-        };
-      })
-    })),
-    warnings: [...report2.warnings]
-  };
+// src/operations/drift.ts
+async function run3(request, deps) {
+  const api = readOnlyApi(deps.api, "drift");
+  const { plan } = await computePlan(request.desired, api, { stack: request.stack, adopt: request.adopt });
+  const report = driftReport(plan);
+  deps.view.drift(report, plan);
+  return report;
 }
-function renderDriftJson(report2) {
-  return `${JSON.stringify(driftToJson(report2), null, 2)}
-`;
-}
-var init_drift_json = __esm({
-  "src/render/drift-json.ts"() {
+var init_drift2 = __esm({
+  "src/operations/drift.ts"() {
     "use strict";
-    init_json();
-  }
-});
-
-// src/render/drift-lines.ts
-function shownValue2(value, finding, names) {
-  if (finding.sensitive) return SENSITIVE;
-  return value === void 0 ? UNSET : formatValue(value, names);
-}
-function findingSubject(f) {
-  if (f.path === "") return "resource";
-  if (f.module !== void 0 && f.path === `/${f.module}`) return `module ${f.module}`;
-  return f.element ? `${formatPath(f.path)}[]` : formatPath(f.path);
-}
-function findingText(f, names) {
-  const subject = findingSubject(f);
-  if (f.direction === "unmanaged") return `live without an ownership marker, matched to the manifests by ${f.adopt ?? "natural key"}`;
-  if (f.path === "") {
-    return f.direction === "missing" ? "no live resource (deleted out of band, or never applied)" : "present live, in no manifest (added by hand, or its document was removed)";
-  }
-  if (f.direction === "live-only") return `${subject}: ${shownValue2(f.live, f, names)} present live, not in the manifests`;
-  if (f.direction === "missing") return `${subject}: ${shownValue2(f.desired, f, names)} in the manifests, not live`;
-  if (f.sensitive) return `${subject}: ${SENSITIVE} differs`;
-  return `${subject}: live ${shownValue2(f.live, f, names)}, manifests ${shownValue2(f.desired, f, names)}`;
-}
-function findingApply(f) {
-  if (f.direction === "unmanaged") return "adopt (write the ownership marker)";
-  switch (f.action) {
-    case "module-put":
-      return `put module ${f.module ?? ""}`;
-    case "module-delete":
-      return `delete module ${f.module ?? ""}`;
-    default:
-      return f.action;
-  }
-}
-function resourceTitle(r) {
-  return r.label ?? r.address;
-}
-function resourceHeader(r) {
-  const id = r.liveId ? ` (${r.liveId})` : "";
-  const why = r.apply === "replace" && r.reason ? `: ${r.reason}` : "";
-  const adopt = r.apply === "update" && r.findings.some((f) => f.direction === "unmanaged");
-  return `${resourceTitle(r)}${id}: apply would ${adopt ? "adopt" : r.apply} it${why}`;
-}
-function summaryText(report2) {
-  if (report2.inSync) return NO_DRIFT;
-  const s = report2.summary;
-  const n = s.resources;
-  const unmanaged = s.unmanaged ? `, ${s.unmanaged} unmanaged` : "";
-  return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only${unmanaged} (${n} resource${n === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the manifests). \`edgeops apply\` would restore the manifests' state.`;
-}
-var NO_DRIFT, UNSET;
-var init_drift_lines = __esm({
-  "src/render/drift-lines.ts"() {
-    "use strict";
-    init_values();
-    NO_DRIFT = "No drift. Live state matches the manifests.";
-    UNSET = "(unset)";
-  }
-});
-
-// src/render/drift-markdown.ts
-function code(text) {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text.replace(/\|/g, "\\|")}${pad}${fence}`;
-}
-function escapeInline2(text) {
-  return text.replace(/([\\`*_[\]<>|])/g, "\\$1");
-}
-function renderDriftMarkdown(report2) {
-  const out = [`### edgeops drift for stack \`${report2.stack.replace(/`/g, "")}\``, ""];
-  if (report2.inSync) {
-    out.push(`**No drift.** Live state matches the manifests.`);
-  } else {
-    const s = report2.summary;
-    const u = s.unmanaged ? { head: " unmanaged |", rule: "---:|", cell: ` ${s.unmanaged} |` } : { head: "", rule: "", cell: "" };
-    out.push(`| changed | missing | live-only |${u.head} resources |`, `|---:|---:|---:|${u.rule}---:|`, `| ${s.changed} | ${s.missing} | ${s.liveOnly} |${u.cell} ${s.resources} |`, "");
-    out.push("| resource | direction | what | live | manifests | apply |", "|---|---|---|---|---|---|");
-    for (const r of report2.resources) {
-      const resource = r.liveId ? `${code(resourceTitle(r))} (${code(r.liveId)})` : code(resourceTitle(r));
-      for (const f of r.findings) {
-        const whole = f.path === "";
-        const live = whole ? WHOLE[f.direction].live : code(shownValue2(f.live, f, report2.names));
-        const desired = whole ? WHOLE[f.direction].desired : code(shownValue2(f.desired, f, report2.names));
-        out.push(`| ${resource} | ${f.direction} | ${escapeInline2(findingSubject(f))} | ${live} | ${desired} | ${escapeInline2(findingApply(f))} |`);
-      }
-    }
-    out.push("", escapeInline2(summaryText(report2)).replace(/\\`/g, "`"));
-  }
-  if (report2.warnings.length > 0) {
-    out.push("");
-    for (const warning of report2.warnings) out.push(`> **Warning:** ${escapeInline2(warning)}`);
-  }
-  return `${out.join("\n")}
-`;
-}
-var WHOLE;
-var init_drift_markdown = __esm({
-  "src/render/drift-markdown.ts"() {
-    "use strict";
-    init_drift_lines();
-    WHOLE = {
-      missing: { live: "absent", desired: "present" },
-      "live-only": { live: "present", desired: "absent" },
-      unmanaged: { live: "present, no marker", desired: "present" },
-      changed: { live: "absent", desired: "absent" }
-    };
-  }
-});
-
-// src/render/drift-text.ts
-function paint(c, direction) {
-  switch (direction) {
-    case "changed":
-      return c.yellow;
-    case "missing":
-      return c.red;
-    case "live-only":
-      return c.magenta;
-    case "unmanaged":
-      return c.cyan;
-  }
-}
-function renderDriftText(report2, opts) {
-  const c = import_picocolors3.default.createColors(opts.color);
-  const out = [];
-  if (!report2.inSync) {
-    out.push(`Drift on stack "${report2.stack}": live state differs from the manifests.`, "");
-    for (const r of report2.resources) {
-      out.push(c.bold(resourceHeader(r)));
-      for (const f of r.findings) {
-        const apply = f.action === "module-put" || f.action === "module-delete" ? c.dim(`  # apply: ${findingApply(f)}`) : "";
-        out.push(`    ${paint(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f, report2.names)}${apply}`);
-      }
-      out.push("");
-    }
-  }
-  out.push(c.bold(summaryText(report2)));
-  for (const warning of report2.warnings) out.push(c.yellow(`Warning: ${warning}`));
-  return `${out.join("\n")}
-`;
-}
-var import_picocolors3;
-var init_drift_text = __esm({
-  "src/render/drift-text.ts"() {
-    "use strict";
-    import_picocolors3 = __toESM(require_picocolors(), 1);
-    init_drift_lines();
+    init_read_only();
+    init_drift();
+    init_pipeline();
   }
 });
 
@@ -54403,22 +54450,11 @@ var init_drift_text = __esm({
 var drift_exports = {};
 __export(drift_exports, {
   DRIFT_EXIT_CODE: () => DRIFT_EXIT_CODE,
-  registerDrift: () => registerDrift,
-  renderDrift: () => renderDrift
+  registerDrift: () => registerDrift
 });
 import { writeFileSync as writeFileSync4 } from "node:fs";
-function renderDrift(report2, format, color) {
-  switch (format) {
-    case "json":
-      return renderDriftJson(report2);
-    case "markdown":
-      return renderDriftMarkdown(report2);
-    case "text":
-      return renderDriftText(report2, { color });
-  }
-}
 function registerDrift(program2, ctx2, done) {
-  const cmd = program2.command("drift").description("report where live state differs from the manifests (changed, missing, live-only); never writes").argument("<paths...>", "manifest files or directories").addOption(new Option("--format <format>", "output format").choices(FORMATS2).default("text")).addOption(new Option("--against <file>", "compare with a snapshot from `edgeops export --snapshot` instead of the service")).addOption(new Option("--json-out <file>", "also write the plan that would restore the manifests' state, in the JSON plan format, to FILE"));
+  const cmd = program2.command("drift").description("report where live state differs from the manifests (changed, missing, live-only); never writes").argument("<paths...>", "manifest files or directories").addOption(new Option("--format <format>", "output format").choices(FORMATS).default("text")).addOption(new Option("--against <file>", "compare with a snapshot from `edgeops export --snapshot` instead of the service")).addOption(new Option("--json-out <file>", "also write the plan that would restore the manifests' state, in the JSON plan format, to FILE"));
   addSharedOptions(addAdoptOptions(cmd)).addHelpText("after", `
 Each finding has a direction: "changed" (live differs: edited by hand), "missing" (in the manifests, not live:
 deleted out of band or never applied) or "live-only" (live, not in the manifests: a resource with this stack's
@@ -54436,32 +54472,30 @@ Examples:
     const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack });
     learnSecrets(ctx2, desired);
     const settings = resolveSettings(flags, ctx2.env, desired.config, ctx2.stdout.isTTY === true);
-    const planOf = async (api) => (await computePlan(desired, readOnlyApi(api, "drift"), { stack: settings.stack, adopt: settings.adopt })).plan;
-    const plan = flags.against ? await planOf(openSnapshotApi(flags.against)) : await withConnection(settings, paths, ({ api }) => planOf(api));
-    const report2 = driftReport(plan);
-    ctx2.out(renderDrift(report2, format, settings.color));
-    if (flags.jsonOut) writeFileSync4(flags.jsonOut, ctx2.redact(renderPlanJson(plan)));
-    done(report2.inSync ? 0 : DRIFT_EXIT_CODE);
+    const view = {
+      drift(report2, plan) {
+        ctx2.out(VIEWS[format]({ color: settings.color }).drift(report2));
+        if (flags.jsonOut) writeFileSync4(flags.jsonOut, ctx2.redact(VIEWS.json({ color: false }).plan(plan)));
+      }
+    };
+    const run5 = (api) => run3({ stack: settings.stack, adopt: settings.adopt, desired }, { api, view });
+    const report = flags.against ? await run5(openSnapshotApi(flags.against)) : await withConnection(settings, paths, ({ api }) => run5(api));
+    done(report.inSync ? 0 : DRIFT_EXIT_CODE);
   }));
 }
-var FORMATS2, DRIFT_EXIT_CODE;
-var init_drift2 = __esm({
+var DRIFT_EXIT_CODE;
+var init_drift3 = __esm({
   "src/cli/commands/drift.ts"() {
     "use strict";
     init_esm();
     init_snapshot();
-    init_read_only();
-    init_drift();
+    init_drift2();
     init_pipeline();
-    init_drift_json();
-    init_drift_markdown();
-    init_drift_text();
+    init_views();
     init_connect();
     init_learn_secrets();
     init_json_error();
-    init_json();
     init_settings();
-    FORMATS2 = ["text", "json", "markdown"];
     DRIFT_EXIT_CODE = 2;
   }
 });
@@ -54570,20 +54604,20 @@ function toDocument(entry, selection) {
   const { kind, item, name: name2 } = entry;
   const address2 = `${kind.kind}/${name2}`;
   const body = structuredClone(entry.body);
-  const warnings = [];
+  const warnings2 = [];
   const placeholders = [];
   for (const ref2 of kind.refs) mapAt(body, ref2.pointer, (id) => referenceName(entry, ref2.kinds, id, selection));
   if (kind.identity === "marker" && !entry.managed) {
     const raw = item.raw.metadata;
     const { user } = parseMetadata(raw);
     if (typeof raw === "string" && raw.trim() !== "" && user === void 0) {
-      warnings.push(`${address2} (${item.id}): its metadata is not a JSON object, so it is not exported (adopting the resource replaces it)`);
+      warnings2.push(`${address2} (${item.id}): its metadata is not a JSON object, so it is not exported (adopting the resource replaces it)`);
     }
     if (isObj8(body.metadata) && MARKER_KEY in body.metadata) {
       const { [MARKER_KEY]: _reserved, ...rest2 } = body.metadata;
       if (Object.keys(rest2).length > 0) body.metadata = rest2;
       else delete body.metadata;
-      warnings.push(`${address2} (${item.id}): its metadata key "${MARKER_KEY}" is reserved for the ownership marker and is not exported`);
+      warnings2.push(`${address2} (${item.id}): its metadata key "${MARKER_KEY}" is reserved for the ownership marker and is not exported`);
     }
   }
   for (const field of kind.writeOnly) {
@@ -54599,7 +54633,7 @@ function toDocument(entry, selection) {
     ...metadata2 !== void 0 ? { metadata: metadata2 } : {},
     ...rest
   };
-  return { entry, doc, placeholders, warnings };
+  return { entry, doc, placeholders, warnings: warnings2 };
 }
 var PLACEHOLDER_TAGS, isObj8;
 var init_documents = __esm({
@@ -54653,7 +54687,7 @@ function selectForExport(kinds, live, opts) {
   const managed = indexManaged(kinds, live.byKind, opts.stack);
   const byId = /* @__PURE__ */ new Map();
   const entries = [];
-  const warnings = [];
+  const warnings2 = [];
   let otherStacks = 0;
   const foreign = /* @__PURE__ */ new Set();
   for (const items of live.byKind.values()) {
@@ -54696,12 +54730,12 @@ function selectForExport(kinds, live, opts) {
     }
     for (const [address2, copies] of mine) {
       const item = copies[0];
-      if (copies.length > 1) warnings.push(`${copies.length} live resources carry the marker of ${address2}; exported ${item.id}, left out ${copies.slice(1).map((c) => c.id).join(", ")} (plan deletes the extra copies)`);
+      if (copies.length > 1) warnings2.push(`${copies.length} live resources carry the marker of ${address2}; exported ${item.id}, left out ${copies.slice(1).map((c) => c.id).join(", ")} (plan deletes the extra copies)`);
       const body = liveBody(kind, item);
       let name2 = address2.slice(kind.kind.length + 1);
       if (!isValidName(name2)) {
         name2 = names.unique(slugify(name2) || kindSlug(kind.kind));
-        warnings.push(`${address2} (${item.id}): the marker's name is not a valid manifest name; exported as ${kind.kind}/${name2} (plan will replace the resource unless renamed back)`);
+        warnings2.push(`${address2} (${item.id}): the marker's name is not a valid manifest name; exported as ${kind.kind}/${name2} (plan will replace the resource unless renamed back)`);
       }
       add({ kind, item, managed: true, body, name: name2 });
     }
@@ -54713,7 +54747,7 @@ function selectForExport(kinds, live, opts) {
         continue;
       }
       if (marker && !markerOf(kind, item)) {
-        warnings.push(`${kind.kind} ${item.id}: its marker names ${marker.name}, which is not a ${kind.kind}; left out`);
+        warnings2.push(`${kind.kind} ${item.id}: its marker names ${marker.name}, which is not a ${kind.kind}; left out`);
         continue;
       }
       if (!opts.all) continue;
@@ -54721,7 +54755,7 @@ function selectForExport(kinds, live, opts) {
       add({ kind, item, managed: false, body, name: names.unique(generatedName(kind, body, item.raw, parentNameOf(kind, body))) });
     }
   }
-  return { entries, byId, otherStacks, warnings };
+  return { entries, byId, otherStacks, warnings: warnings2 };
 }
 var HINT_MAX;
 var init_select = __esm({
@@ -54797,8 +54831,8 @@ function buildExport(live, opts) {
     files.push({ file: kindFileName(kind.kind), kind: kind.kind, docs, text: fileYaml(header, docs) });
   }
   const validStack = new RegExp(NAME_PATTERN).test(opts.stack);
-  const warnings = [...selection.warnings, ...exported.flatMap((d) => d.warnings)];
-  if (!validStack) warnings.push(`the stack name "${opts.stack}" cannot be written to ${PROJECT_FILE}; pass --stack ${opts.stack} when planning the export`);
+  const warnings2 = [...selection.warnings, ...exported.flatMap((d) => d.warnings)];
+  if (!validStack) warnings2.push(`the stack name "${opts.stack}" cannot be written to ${PROJECT_FILE}; pass --stack ${opts.stack} when planning the export`);
   const unmanaged = exported.filter((d) => !d.entry.managed).length;
   return {
     stack: opts.stack,
@@ -54809,7 +54843,7 @@ function buildExport(live, opts) {
     managed: exported.filter((d) => d.entry.managed).length,
     unmanaged,
     otherStacks: selection.otherStacks,
-    warnings
+    warnings: warnings2
   };
 }
 var PROJECT_FILE;
@@ -54898,18 +54932,34 @@ var init_write = __esm({
   }
 });
 
-// src/cli/commands/export.ts
-var export_exports = {};
-__export(export_exports, {
-  DEFAULT_EXPORT_DIR: () => DEFAULT_EXPORT_DIR,
-  registerExport: () => registerExport
-});
-function projectConfig(path) {
-  const { config, issues } = readProjectConfig([path], process.cwd());
-  if (issues.length > 0) throw new ManifestError(issues);
-  return config;
+// src/operations/export.ts
+async function run4(request, deps) {
+  const { snapshot, live } = await takeSnapshot(readOnlyApi(deps.api, "export"));
+  const outcome = {};
+  if (request.dir !== void 0) {
+    const result = buildExport(live, { stack: request.stack, all: request.all });
+    outcome.manifests = { result, dir: request.dir, written: writeExport(request.dir, result) };
+  }
+  if (request.snapshot !== void 0) {
+    writeSnapshot(request.snapshot, snapshot);
+    const items = snapshot.lists.reduce((n, l) => n + l.items.length, 0);
+    outcome.snapshot = { file: request.snapshot, lists: snapshot.lists.length, items };
+  }
+  deps.view.exported(outcome);
+  return outcome;
 }
-function report(result, dir, written2) {
+var init_export = __esm({
+  "src/operations/export.ts"() {
+    "use strict";
+    init_read_only();
+    init_build();
+    init_snapshot2();
+    init_write();
+  }
+});
+
+// src/render/export-report.ts
+function manifestsReport(result, dir, written2) {
   const out = [];
   const total = result.managed + result.unmanaged;
   const parts = [`${result.managed} managed`, ...result.unmanaged > 0 ? [`${result.unmanaged} unmanaged`] : []];
@@ -54939,6 +54989,34 @@ function report(result, dir, written2) {
   return `${out.join("\n")}
 `;
 }
+function exportReport(outcome) {
+  const text = [];
+  if (outcome.manifests) text.push(manifestsReport(outcome.manifests.result, outcome.manifests.dir, outcome.manifests.written));
+  if (outcome.snapshot) {
+    const { file, lists, items } = outcome.snapshot;
+    text.push(`Wrote the live state (${lists} lists, ${items} items) to ${file}. Plan against it with: edgeops plan PATH --against ${file}
+`);
+  }
+  return text.join("\n");
+}
+var init_export_report = __esm({
+  "src/render/export-report.ts"() {
+    "use strict";
+    init_build();
+  }
+});
+
+// src/cli/commands/export.ts
+var export_exports = {};
+__export(export_exports, {
+  DEFAULT_EXPORT_DIR: () => DEFAULT_EXPORT_DIR,
+  registerExport: () => registerExport
+});
+function projectConfig(path) {
+  const { config, issues } = readProjectConfig([path], process.cwd());
+  if (issues.length > 0) throw new ManifestError(issues);
+  return config;
+}
 function registerExport(program2, ctx2, done) {
   const cmd = program2.command("export").description("write manifests for live resources (managed ones by default), and/or a snapshot of live state").argument("[path]", "the manifests' directory, whose edgeops.yaml and --local database are used", ".").addOption(new Option("--out <dir>", `directory for the manifests, one file per kind [default "${DEFAULT_EXPORT_DIR}" unless only --snapshot is given]`)).addOption(new Option("--all", "also every resource without an ownership marker; the written edgeops.yaml then sets adopt: true")).addOption(new Option("--snapshot <file>", "write the live state as JSON, for `plan --against FILE` (no credentials needed there)"));
   addSharedOptions(cmd).addHelpText("after", `
@@ -54959,34 +55037,26 @@ Examples:
   $ edgeops export --all --out adopt/            # every resource; then: edgeops apply adopt/ (adopts them)
   $ edgeops export --snapshot live.json          # then: edgeops plan infra/ --against live.json`).action(async (path, flags) => {
     const settings = resolveSettings(flags, ctx2.env, projectConfig(path), ctx2.stdout.isTTY === true);
-    const { snapshot, live } = await withConnection(settings, [path], ({ api }) => takeSnapshot(readOnlyApi(api, "export")), { readOnly: true });
-    const text = [];
-    const dir = flags.out ?? (flags.snapshot === void 0 ? DEFAULT_EXPORT_DIR : void 0);
-    if (dir !== void 0) {
-      const result = buildExport(live, { stack: settings.stack, all: flags.all === true });
-      text.push(report(result, dir, writeExport(dir, result)));
-    }
-    if (flags.snapshot !== void 0) {
-      writeSnapshot(flags.snapshot, snapshot);
-      const items = snapshot.lists.reduce((n, l) => n + l.items.length, 0);
-      text.push(`Wrote the live state (${snapshot.lists.length} lists, ${items} items) to ${flags.snapshot}. Plan against it with: edgeops plan PATH --against ${flags.snapshot}
-`);
-    }
-    ctx2.out(text.join("\n"));
+    const request = {
+      stack: settings.stack,
+      all: flags.all === true,
+      dir: flags.out ?? (flags.snapshot === void 0 ? DEFAULT_EXPORT_DIR : void 0),
+      snapshot: flags.snapshot
+    };
+    const view = { exported: (outcome) => ctx2.out(exportReport(outcome)) };
+    await withConnection(settings, [path], ({ api }) => run4(request, { api, view }), { readOnly: true });
     done(0);
   });
 }
 var DEFAULT_EXPORT_DIR;
-var init_export = __esm({
+var init_export2 = __esm({
   "src/cli/commands/export.ts"() {
     "use strict";
     init_esm();
     init_errors();
     init_project_file();
-    init_read_only();
-    init_build();
-    init_snapshot2();
-    init_write();
+    init_export();
+    init_export_report();
     init_connect();
     init_settings();
     DEFAULT_EXPORT_DIR = "edgeops-export";
@@ -55211,10 +55281,10 @@ init_esm();
 init_version();
 var COMMANDS = {
   validate: async () => (await Promise.resolve().then(() => (init_validate2(), validate_exports))).registerValidate,
-  plan: async () => (await Promise.resolve().then(() => (init_plan2(), plan_exports))).registerPlan,
-  apply: async () => (await Promise.resolve().then(() => (init_apply2(), apply_exports))).registerApply,
-  drift: async () => (await Promise.resolve().then(() => (init_drift2(), drift_exports))).registerDrift,
-  export: async () => (await Promise.resolve().then(() => (init_export(), export_exports))).registerExport,
+  plan: async () => (await Promise.resolve().then(() => (init_plan3(), plan_exports))).registerPlan,
+  apply: async () => (await Promise.resolve().then(() => (init_apply3(), apply_exports))).registerApply,
+  drift: async () => (await Promise.resolve().then(() => (init_drift3(), drift_exports))).registerDrift,
+  export: async () => (await Promise.resolve().then(() => (init_export2(), export_exports))).registerExport,
   serve: async () => (await Promise.resolve().then(() => (init_serve(), serve_exports))).registerServe,
   unlock: async () => (await Promise.resolve().then(() => (init_unlock(), unlock_exports))).registerUnlock
 };
