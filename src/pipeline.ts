@@ -1,5 +1,5 @@
 // The spine of edgeops, top-down: load -> validate -> resolve (manifests), then fetch live -> diff -> plan
-// (engine), then execute and check. Commands call these functions and render what they return.
+// (engine), then execute and check. Operations (src/operations/) call these functions and report what they return.
 import { EdgeopsError } from './errors.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';

@@ -1,6 +1,7 @@
 // The wall between reconciler and service (DESIGN 9.6): src/service never imports the reconciler, and the
 // reconciler reaches the service only through a lazy import() in src/cli. Both may import src/contract, where
-// they meet; src/contract imports neither.
+// they meet; src/contract imports neither. Inside the reconciler the layers only look down: cli and the
+// Action -> operations -> (engine, lock, client, render); nothing below an operation imports one, or the cli.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,3 +78,51 @@ describe('import walls', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('layers: commands wire operations to views', () => {
+  const layer = (prefix: string) => files.filter((f) => f.file.startsWith(prefix));
+  const crossings = (from: (file: string) => boolean, to: (target: string) => boolean): string[] =>
+    files.filter((f) => from(f.file)).flatMap((f) => f.imports.filter((i) => to(i.target)).map((i) => `${f.file} -> ${i.target}`));
+  const upper = ['cli/', 'action/', 'operations/', 'main.ts'];
+  const below = (file: string): boolean => !upper.some((u) => file.startsWith(u)) && !file.startsWith('service/');
+
+  it('there is one operation per command that plans', () => {
+    expect(layer('operations/').map((f) => f.file)).toEqual(expect.arrayContaining(
+      ['operations/plan.ts', 'operations/apply.ts', 'operations/drift.ts', 'operations/export.ts']));
+  });
+
+  it('the cli reaches the engine only through operations', () => {
+    expect(crossings((f) => f.startsWith('cli/'), (t) => t.startsWith('engine/'))).toEqual([]);
+    for (const command of ['plan', 'apply', 'drift', 'export']) {
+      const file = files.find((f) => f.file === `cli/commands/${command}.ts`)!;
+      expect(file.imports.map((i) => i.target)).toContain(`operations/${command}.ts`);
+    }
+  });
+
+  it('operations never import the cli or the Action', () => {
+    expect(crossings((f) => f.startsWith('operations/'), (t) => t.startsWith('cli/') || t.startsWith('action/'))).toEqual([]);
+  });
+
+  it('nothing below the operations climbs back up (render, engine, lock, client, kinds, manifest, export, pipeline)', () => {
+    expect(layer('render/').length).toBeGreaterThan(0);
+    expect(crossings(below, (t) => upper.some((u) => t.startsWith(u)))).toEqual([]);
+  });
+
+  it('operations are free of process globals and commander: whatever they need comes in their deps', () => {
+    const bad = layer('operations/').flatMap((f) => {
+      const text = readFileSync(join(src, f.file), 'utf8').replace(/\/\/.*$/gm, '');
+      return [/\bprocess\./, /from ['"]commander['"]/, /\bconsole\./].filter((re) => re.test(text)).map((re) => `${f.file}: ${re.source}`);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('a format is one View in one file, listed once in VIEWS', () => {
+    const views = readFileSync(join(src, 'render/views.ts'), 'utf8');
+    const entries = [...views.matchAll(/^\s+(\w+): (\w+View),$/gm)].map((m) => m[1]);
+    expect(entries).toEqual(['text', 'markdown', 'json']);
+    // The Markdown escaper is defined once (render/markdown.ts); nobody else escapes Markdown by hand.
+    const escapers = walk(src).filter((f) => /replace\(\/\(\[\\\\`\*_/.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
+    expect(escapers).toEqual(['render/markdown.ts']);
+  });
+});
+

@@ -5,6 +5,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'n
 import { dirname, join, relative, resolve } from 'node:path';
 import { createApi, type ApiOptions } from '../client/http.ts';
 import type { OutageEvent } from '../client/retry.ts';
+import type { KeyMaterial } from '../operations/saved-plans.ts';
 import { ConfigError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import { loadService } from './service-module.ts';
@@ -12,6 +13,13 @@ import type { Settings } from './settings.ts';
 
 /** The embedded service's only key. It guards nothing (the service listens on 127.0.0.1 for this run only). */
 export const LOCAL_API_KEY = 'edgeops-local';
+
+/** What a run keys its checksums and saved plans' secret fingerprints with: EDGEOPS_PLAN_KEY when set, else its API key. */
+export function keyMaterial(settings: Settings, env: NodeJS.ProcessEnv): KeyMaterial | undefined {
+  if (env.EDGEOPS_PLAN_KEY) return { source: 'plan-key', secret: env.EDGEOPS_PLAN_KEY };
+  const apiKey = settings.local ? LOCAL_API_KEY : settings.apiKey;
+  return apiKey ? { source: 'api-key', secret: apiKey } : undefined;
+}
 
 export interface Connection {
   api: Api;

@@ -4,6 +4,7 @@
 // compiled once, on first use. JSON null stands for an absent field in every fixed-shape object, so it is
 // dropped before the check (withoutNulls) and a required field sent as null is missing.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { isObj } from './json.ts';
 import { addContractKeywords } from './keywords.ts';
 import { clip } from './rules.ts';
 import type { BodySchema, ContractCode, ValueProblem } from './schema.ts';
@@ -25,7 +26,6 @@ export function compileBody(schema: BodySchema): ValidateFunction {
   return validate;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `value` without the null fields of its fixed-shape objects. Maps and free-form values keep theirs, and so does
@@ -33,7 +33,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function withoutNulls(value: unknown, schema: BodySchema): unknown {
   if (Array.isArray(value)) return schema.items ? value.map((v) => withoutNulls(v, schema.items!)) : value;
-  if (!isObject(value) || !schema.properties) return value;
+  if (!isObj(value) || !schema.properties) return value;
   const props = schema.properties;
   // fromEntries, not assignment: a key named "__proto__" stays an own field (and is refused as unknown).
   return Object.fromEntries(Object.entries(value)
@@ -52,7 +52,7 @@ function fieldPath(base: string, pointer: string, root: unknown): string {
       value = value[Number(key)];
     } else {
       path = path ? `${path}.${key}` : key;
-      value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+      value = isObj(value) && Object.hasOwn(value, key) ? value[key] : undefined;
     }
   }
   return path;
@@ -73,7 +73,7 @@ function documentPosition(root: unknown, pointer: string): number[] {
     if (Array.isArray(value)) {
       out.push(Number(segment));
       value = value[Number(segment)];
-    } else if (isObject(value)) {
+    } else if (isObj(value)) {
       out.push(Object.keys(value).indexOf(segment));
       value = Object.hasOwn(value, segment) ? value[segment] : undefined;
     } else break;

@@ -2,9 +2,11 @@
 // live region (the actions in flight, each with a spinner, and a counter) is redrawn in place. Elsewhere (CI
 // logs, pipes, NO_COLOR or --no-color) one plain line per finished action, nothing redrawn.
 import pc from 'picocolors';
-import type { Action, ApplyEvent } from '../engine/plan-data.ts';
-import { eventLine, pendingLine } from './apply-report.ts';
+import type { Action, ApplyEvent, ApplyResult, Plan } from '../engine/plan-data.ts';
+import { applySummary, eventLine, pendingLine } from './apply-report.ts';
+import { textView } from './text.ts';
 import type { IdNames } from './values.ts';
+import type { PlanFooter } from './view.ts';
 
 export interface ProgressOptions {
   /** Plan.names: an error naming a managed resource's id names the resource too. */
@@ -92,5 +94,29 @@ export function createApplyProgress(opts: ProgressOptions): ApplyProgress {
       clearInterval(timer);
       clear();
     },
+  };
+}
+
+/** What an apply shows, in the order it happens: which saved plan runs, the plan, progress, the summary. */
+export interface ApplyView {
+  savedPlan(file: string, checksum: string): void;
+  plan(plan: Plan, footer: PlanFooter): void;
+  /** The actions start: progress until `stop()`. `names` names the ids of managed resources in failures. */
+  progress(total: number, names: IdNames): ApplyProgress;
+  summary(plan: Plan, result: ApplyResult, names: IdNames): void;
+}
+
+/** An apply for a terminal or a log: the text plan, then progress (live when `live`), then the summary. */
+export function createApplyView(opts: { write: (text: string) => void; color: boolean; live: boolean; columns?: number }): ApplyView {
+  const { write, color } = opts;
+  const text = textView({ color });
+  return {
+    savedPlan: (file, checksum) => write(`Applying the saved plan ${file} (checksum ${checksum}).\n\n`),
+    plan: (plan, footer) => write(text.plan(plan, footer)),
+    progress(total, names) {
+      write('\n');
+      return createApplyProgress({ live: opts.live, color, total, names, write, columns: opts.columns });
+    },
+    summary: (plan, result, names) => write(`\n${applySummary(plan, result, names)}`),
   };
 }

@@ -1,7 +1,7 @@
 // What an apply prints: one line per finished action, and the closing summary with every failure.
 // Pure text builders; apply-progress.ts decides where and how they are drawn.
 import type { Action, ActionOp, ApplyEvent, ApplyResult, Plan } from '../engine/plan-data.ts';
-import { groupByAddress, type ResourceOp } from './plan-lines.ts';
+import { groupByAddress, type ResourceOp } from './wording.ts';
 import { nameIdsIn, type IdNames } from './values.ts';
 
 const DONE_VERB: Record<ActionOp, string> = {

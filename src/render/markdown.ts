@@ -1,8 +1,39 @@
-// The plan as a Markdown document for pull-request comments: a summary table and a fenced `diff` block whose
-// first column GitHub colours (+ green, - red, ! for updates and replacements).
+// Plans and drift reports as Markdown, for pull-request comments, job summaries and issue bodies. A plan is a
+// summary table and a fenced `diff` block whose first column GitHub colours (+ green, - red, ! for updates and
+// replacements); a drift report is its counts and one table row per finding.
+import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
-import { planErrorLines } from './plan-errors.ts';
-import { destroyHeadline, groupByAddress, groupLines, summaryLine, type PlanLine, type Sign } from './plan-lines.ts';
+import type { ViewFactory } from './view.ts';
+import {
+  approveHint, destroyHeadline, planErrorLines, findingApply, findingSubject, groupByAddress, groupLines, resourceTitle, shownValue, summaryLine,
+  summaryText, type PlanFooter, type PlanLine, type Sign,
+} from './wording.ts';
+
+/** Text shown as itself in Markdown: every character Markdown (or a table cell) would read as syntax is escaped. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]<>|])/g, '\\$1');
+}
+
+/** A fence longer than any backtick run inside, so a value holding ``` cannot close the block early. */
+function fenceFor(body: string, min: number): string {
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(min, longest + 1));
+}
+
+/** Inline code that survives any content: a fence longer than any backtick run inside, pipes escaped for tables. */
+function code(text: string): string {
+  const fence = fenceFor(text, 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+
+const heading = (what: string, stack: string): string => `### edgeops ${what} for stack \`${stack.replace(/`/g, '')}\``;
+
+function warnings(out: string[], list: readonly string[]): void {
+  if (list.length === 0) return;
+  out.push('');
+  for (const warning of list) out.push(`> **Warning:** ${escapeMarkdown(warning)}`);
+}
 
 const DIFF_MARK: Record<Sign, string> = { '+': '+', '-': '-', '~': '!', '-/+': '!' };
 
@@ -13,20 +44,10 @@ function diffLine(line: PlanLine): string {
   return `${DIFF_MARK[line.sign]} ${'    '.repeat(line.depth)}${sign}${line.text}${note}`;
 }
 
-/** A fence longer than any backtick run inside, so a value holding ``` cannot close the block early. */
-function fenceFor(body: string): string {
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-function escapeInline(text: string): string {
-  return text.replace(/([\\`*_[\]<>|])/g, '\\$1');
-}
-
 export function renderPlanMarkdown(plan: Plan): string {
-  const out: string[] = [`### edgeops plan for stack \`${plan.stack.replace(/`/g, '')}\``, ''];
+  const out: string[] = [heading('plan', plan.stack), ''];
   const destroy = destroyHeadline(plan);
-  if (destroy) out.push(`> [!CAUTION]\n> **${escapeInline(destroy)}**`, '');
+  if (destroy) out.push(`> [!CAUTION]\n> **${escapeMarkdown(destroy)}**`, '');
   if (plan.actions.length === 0) {
     out.push(`**No changes.** Live state matches the manifests.`);
   } else {
@@ -34,17 +55,59 @@ export function renderPlanMarkdown(plan: Plan): string {
     out.push('| to create | to update | to replace | to delete |', '|---:|---:|---:|---:|');
     out.push(`| ${s.create} | ${s.update} | ${s.replace} | ${s.delete} |`, '');
     const body = groupByAddress(plan).map((group) => groupLines(group).map(diffLine).join('\n')).join('\n\n');
-    const fence = fenceFor(body);
+    const fence = fenceFor(body, 3);
     out.push(`${fence}diff`, body, fence, '', summaryLine(plan));
   }
-  if (plan.warnings.length > 0) {
-    out.push('');
-    for (const warning of plan.warnings) out.push(`> **Warning:** ${escapeInline(warning)}`);
-  }
+  warnings(out, plan.warnings);
   const failing = planErrorLines(plan);
   if (failing) {
-    out.push('', `> [!CAUTION]\n> **${escapeInline(failing.closing)}**\n>`);
-    for (const error of failing.errors) out.push(`> - ${escapeInline(error)}`);
+    out.push('', `> [!CAUTION]\n> **${escapeMarkdown(failing.closing)}**\n>`);
+    for (const error of failing.errors) out.push(`> - ${escapeMarkdown(error)}`);
   }
   return `${out.join('\n')}\n`;
 }
+
+export function renderFooterMarkdown(footer: PlanFooter): string {
+  const lines: string[] = [];
+  if (footer.deletes) lines.push(escapeMarkdown(footer.deletes));
+  if (footer.checksum) lines.push(`Checksum: \`${footer.checksum}\` (${approveHint(footer.checksum)})`);
+  return lines.length > 0 ? `\n${lines.join('  \n')}\n` : '';
+}
+
+/** The live and manifests columns of a finding about the whole resource. */
+const WHOLE: Record<DriftDirection, { live: string; desired: string }> = {
+  missing: { live: 'absent', desired: 'present' },
+  'live-only': { live: 'present', desired: 'absent' },
+  unmanaged: { live: 'present, no marker', desired: 'present' },
+  changed: { live: 'absent', desired: 'absent' },
+};
+
+export function renderDriftMarkdown(report: DriftReport): string {
+  const out: string[] = [heading('drift', report.stack), ''];
+  if (report.inSync) {
+    out.push(`**No drift.** Live state matches the manifests.`);
+  } else {
+    const s = report.summary;
+    // The unmanaged column appears only when drift ran with adopt and found resources to adopt.
+    const u = s.unmanaged ? { head: ' unmanaged |', rule: '---:|', cell: ` ${s.unmanaged} |` } : { head: '', rule: '', cell: '' };
+    out.push(`| changed | missing | live-only |${u.head} resources |`, `|---:|---:|---:|${u.rule}---:|`, `| ${s.changed} | ${s.missing} | ${s.liveOnly} |${u.cell} ${s.resources} |`, '');
+    out.push('| resource | direction | what | live | manifests | apply |', '|---|---|---|---|---|---|');
+    for (const r of report.resources) {
+      const resource = r.liveId ? `${code(resourceTitle(r))} (${code(r.liveId)})` : code(resourceTitle(r));
+      for (const f of r.findings) {
+        const whole = f.path === '';
+        const live = whole ? WHOLE[f.direction].live : code(shownValue(f.live, f, report.names));
+        const desired = whole ? WHOLE[f.direction].desired : code(shownValue(f.desired, f, report.names));
+        out.push(`| ${resource} | ${f.direction} | ${escapeMarkdown(findingSubject(f))} | ${live} | ${desired} | ${escapeMarkdown(findingApply(f))} |`);
+      }
+    }
+    out.push('', escapeMarkdown(summaryText(report)).replace(/\\`/g, '`'));
+  }
+  warnings(out, report.warnings);
+  return `${out.join('\n')}\n`;
+}
+
+export const markdownView: ViewFactory = () => ({
+  plan: (plan, footer = {}) => renderPlanMarkdown(plan) + renderFooterMarkdown(footer),
+  drift: renderDriftMarkdown,
+});

@@ -1,8 +1,13 @@
-// The plan for a terminal, Terraform-like. Colour is decided by the caller (TTY, NO_COLOR, --no-color).
+// Plans and drift reports for a terminal and for logs, Terraform-like. Colour is decided by the caller (TTY,
+// NO_COLOR, --no-color).
 import pc from 'picocolors';
+import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
-import { planErrorLines } from './plan-errors.ts';
-import { destroyHeadline, groupByAddress, groupLines, summaryLine, type PlanLine, type Sign } from './plan-lines.ts';
+import type { ViewFactory } from './view.ts';
+import {
+  approveHint, destroyHeadline, planErrorLines, findingApply, findingText, groupByAddress, groupLines, resourceHeader, summaryLine, summaryText,
+  type PlanFooter, type PlanLine, type Sign,
+} from './wording.ts';
 
 export interface TextOptions {
   color: boolean;
@@ -45,3 +50,44 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   if (failing) out.push('', ...failing.errors.map((e) => c.red(`Error: ${e}`)), c.bold(c.red(failing.closing)));
   return `${out.join('\n')}\n`;
 }
+
+export function renderFooterText(footer: PlanFooter): string {
+  const lines: string[] = [];
+  if (footer.deletes) lines.push(footer.deletes);
+  if (footer.checksum) lines.push(`Checksum: ${footer.checksum} (${approveHint(footer.checksum).replace(/`/g, '')})`);
+  return lines.map((l) => `${l}\n`).join('');
+}
+
+function paintDirection(c: Colors, direction: DriftDirection): (s: string) => string {
+  switch (direction) {
+    case 'changed': return c.yellow;
+    case 'missing': return c.red;
+    case 'live-only': return c.magenta;
+    case 'unmanaged': return c.cyan;
+  }
+}
+
+/** One block per resource, one line per finding. */
+export function renderDriftText(report: DriftReport, opts: TextOptions): string {
+  const c = pc.createColors(opts.color);
+  const out: string[] = [];
+  if (!report.inSync) {
+    out.push(`Drift on stack "${report.stack}": live state differs from the manifests.`, '');
+    for (const r of report.resources) {
+      out.push(c.bold(resourceHeader(r)));
+      for (const f of r.findings) {
+        const apply = f.action === 'module-put' || f.action === 'module-delete' ? c.dim(`  # apply: ${findingApply(f)}`) : '';
+        out.push(`    ${paintDirection(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f, report.names)}${apply}`);
+      }
+      out.push('');
+    }
+  }
+  out.push(c.bold(summaryText(report)));
+  for (const warning of report.warnings) out.push(c.yellow(`Warning: ${warning}`));
+  return `${out.join('\n')}\n`;
+}
+
+export const textView: ViewFactory = (opts) => ({
+  plan: (plan, footer = {}) => renderPlanText(plan, opts) + renderFooterText(footer),
+  drift: (report) => renderDriftText(report, opts),
+});

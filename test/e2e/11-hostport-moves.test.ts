@@ -1,7 +1,7 @@
 // A hostport belongs to one edge in the whole account: a plan that moves one (renaming an edge, or handing a
 // hostport from one edge to another) must free it before it is claimed, and converge in one apply.
 import { describe, expect, it } from 'vitest';
-import { groupByAddress, groupLines } from '../../src/render/plan-lines.ts';
+import { groupByAddress, groupLines } from '../../src/render/wording.ts';
 import { e2eForFile, planLines } from './harness.ts';
 import type { Doc } from './harness.ts';
 

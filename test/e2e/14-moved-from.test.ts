@@ -3,7 +3,7 @@
 // next plan is clean with `moved_from` left in place, and resources that reference the renamed one (edges of a
 // backend, rules and restrictions of an IP policy) follow without any change of their own.
 import { describe, expect, it } from 'vitest';
-import { groupByAddress, groupLines } from '../../src/render/plan-lines.ts';
+import { groupByAddress, groupLines } from '../../src/render/wording.ts';
 import { planToJson } from '../../src/render/json.ts';
 import { e2eForFile, idOf, listRaw, ownerOf, planLines } from './harness.ts';
 import type { Doc } from './harness.ts';

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { driftReport } from '../../src/engine/drift.ts';
 import type { Action, Plan } from '../../src/engine/plan-data.ts';
 import { summarize } from '../../src/engine/plan.ts';
-import { renderDriftJson } from '../../src/render/drift-json.ts';
-import { renderDriftMarkdown } from '../../src/render/drift-markdown.ts';
-import { renderDriftText } from '../../src/render/drift-text.ts';
+import { renderDriftJson } from '../../src/render/json.ts';
+import { renderDriftMarkdown } from '../../src/render/markdown.ts';
+import { renderDriftText } from '../../src/render/text.ts';
 
 const base = { dependsOn: [] as string[] };
 const actions: Action[] = [

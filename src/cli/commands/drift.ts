@@ -3,22 +3,15 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { openSnapshotApi } from '../../client/snapshot.ts';
-import { readOnlyApi } from '../../client/read-only.ts';
-import { driftReport, type DriftReport } from '../../engine/drift.ts';
 import type { Api } from '../../kinds/resource-kind.ts';
-import { computePlan, loadDesired } from '../../pipeline.ts';
-import { renderDriftJson } from '../../render/drift-json.ts';
-import { renderDriftMarkdown } from '../../render/drift-markdown.ts';
-import { renderDriftText } from '../../render/drift-text.ts';
+import * as drift from '../../operations/drift.ts';
+import { loadDesired } from '../../pipeline.ts';
+import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
 import { withJsonError } from '../json-error.ts';
-import { renderPlanJson } from '../../render/json.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
-
-export type DriftFormat = 'text' | 'json' | 'markdown';
-const FORMATS: readonly DriftFormat[] = ['text', 'json', 'markdown'];
 
 /** Exit code when live state has drifted (0 in sync, 1 error). */
 export const DRIFT_EXIT_CODE = 2;
@@ -27,14 +20,6 @@ interface DriftFlags extends SharedFlags {
   format: string;
   against?: string;
   jsonOut?: string;
-}
-
-export function renderDrift(report: DriftReport, format: DriftFormat, color: boolean): string {
-  switch (format) {
-    case 'json': return renderDriftJson(report);
-    case 'markdown': return renderDriftMarkdown(report);
-    case 'text': return renderDriftText(report, { color });
-  }
 }
 
 export function registerDrift(program: Command, ctx: CliContext, done: (code: number) => void): void {
@@ -61,18 +46,20 @@ Examples:
   $ edgeops drift infra/ --format json --against snapshot.json`)
     // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
     .action(async (paths: string[], flags: DriftFlags) => withJsonError(ctx, flags.jsonOut, async () => {
-      const format = flags.format as DriftFormat; // commander has checked it against FORMATS
+      const format = flags.format as Format; // commander has checked it against FORMATS
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-      const planOf = async (api: Api) =>
-        (await computePlan(desired, readOnlyApi(api, 'drift'), { stack: settings.stack, adopt: settings.adopt })).plan;
-      const plan = flags.against
-        ? await planOf(openSnapshotApi(flags.against))
-        : await withConnection(settings, paths, ({ api }) => planOf(api));
-      const report = driftReport(plan);
-      ctx.out(renderDrift(report, format, settings.color));
-      if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(renderPlanJson(plan)));
+      const view: drift.DriftView = {
+        drift(report, plan) {
+          ctx.out(VIEWS[format]({ color: settings.color }).drift(report));
+          if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(plan)));
+        },
+      };
+      const run = (api: Api) => drift.run({ stack: settings.stack, adopt: settings.adopt, desired }, { api, view });
+      const report = flags.against
+        ? await run(openSnapshotApi(flags.against))
+        : await withConnection(settings, paths, ({ api }) => run(api));
       done(report.inSync ? 0 : DRIFT_EXIT_CODE);
     }));
 }

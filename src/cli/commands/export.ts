@@ -6,10 +6,8 @@ import { Option, type Command } from 'commander';
 import { ManifestError } from '../../errors.ts';
 import type { ProjectConfig } from '../../manifest/document.ts';
 import { readProjectConfig } from '../../manifest/project-file.ts';
-import { readOnlyApi } from '../../client/read-only.ts';
-import { buildExport, PROJECT_FILE, type ExportResult } from '../../export/build.ts';
-import { takeSnapshot, writeSnapshot } from '../../export/snapshot.ts';
-import { writeExport } from '../../export/write.ts';
+import * as exporting from '../../operations/export.ts';
+import { exportReport } from '../../render/export-report.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
@@ -27,38 +25,6 @@ function projectConfig(path: string): ProjectConfig {
   const { config, issues } = readProjectConfig([path], process.cwd());
   if (issues.length > 0) throw new ManifestError(issues);
   return config;
-}
-
-function report(result: ExportResult, dir: string, written: string[]): string {
-  const out: string[] = [];
-  const total = result.managed + result.unmanaged;
-  const parts = [`${result.managed} managed`, ...(result.unmanaged > 0 ? [`${result.unmanaged} unmanaged`] : [])];
-  out.push(`Exported ${total} resource${total === 1 ? '' : 's'} of stack "${result.stack}" (${parts.join(', ')}) to ${dir}:`);
-  for (const file of written) {
-    const docs = result.files.find((f) => f.file === file)?.docs.length;
-    out.push(`  ${file}${docs === undefined ? '' : ` (${docs})`}`);
-  }
-  if (result.placeholders.length > 0) {
-    out.push('', 'Certificates are exported without their private keys. Set these variables (each to the PEM key) before plan or apply:');
-    const width = Math.max(...result.placeholders.map((p) => p.envVar.length));
-    for (const p of result.placeholders) out.push(`  ${p.envVar.padEnd(width)}  ${p.address} ${p.field}`);
-  }
-  if (result.unmanaged > 0) {
-    const n = `${result.unmanaged} unmanaged resource${result.unmanaged === 1 ? ' was' : 's were'} exported without an ownership marker.`;
-    out.push('', written.includes(PROJECT_FILE)
-      ? `${n} ${PROJECT_FILE} sets adopt: true, so plan and apply on ${dir} adopt them (write the marker) instead of creating copies.`
-      : `${n} Plan and apply them with --adopt to bring them under management; without it, apply would create second copies.`);
-  }
-  if (result.leftOut.length > 0) {
-    out.push('', `Left out ${result.leftOut.length} unmanaged resource${result.leftOut.length === 1 ? '' : 's'} that adoption cannot match to a document (give each a distinct description, hostport or labels, then export again):`);
-    for (const r of result.leftOut) out.push(`  ${r.kind} ${r.id}: ${r.why}`);
-  }
-  if (result.otherStacks > 0) {
-    out.push('', `Left out ${result.otherStacks} resource${result.otherStacks === 1 ? '' : 's'} managed by other stacks (--stack NAME exports another stack).`);
-  }
-  if (!written.includes(PROJECT_FILE)) out.push('', `No ${PROJECT_FILE} was written: pass --stack ${result.stack} when planning the export.`);
-  for (const warning of result.warnings) out.push(`Warning: ${warning}`);
-  return `${out.join('\n')}\n`;
 }
 
 export function registerExport(program: Command, ctx: CliContext, done: (code: number) => void): void {
@@ -89,19 +55,14 @@ Examples:
   $ edgeops export --snapshot live.json          # then: edgeops plan infra/ --against live.json`)
     .action(async (path: string, flags: ExportFlags) => {
       const settings = resolveSettings(flags, ctx.env, projectConfig(path), ctx.stdout.isTTY === true);
-      const { snapshot, live } = await withConnection(settings, [path], ({ api }) => takeSnapshot(readOnlyApi(api, 'export')), { readOnly: true });
-      const text: string[] = [];
-      const dir = flags.out ?? (flags.snapshot === undefined ? DEFAULT_EXPORT_DIR : undefined);
-      if (dir !== undefined) {
-        const result = buildExport(live, { stack: settings.stack, all: flags.all === true });
-        text.push(report(result, dir, writeExport(dir, result)));
-      }
-      if (flags.snapshot !== undefined) {
-        writeSnapshot(flags.snapshot, snapshot);
-        const items = snapshot.lists.reduce((n, l) => n + l.items.length, 0);
-        text.push(`Wrote the live state (${snapshot.lists.length} lists, ${items} items) to ${flags.snapshot}. Plan against it with: edgeops plan PATH --against ${flags.snapshot}\n`);
-      }
-      ctx.out(text.join('\n'));
+      const request: exporting.ExportRequest = {
+        stack: settings.stack,
+        all: flags.all === true,
+        dir: flags.out ?? (flags.snapshot === undefined ? DEFAULT_EXPORT_DIR : undefined),
+        snapshot: flags.snapshot,
+      };
+      const view: exporting.ExportView = { exported: (outcome) => ctx.out(exportReport(outcome)) };
+      await withConnection(settings, [path], ({ api }) => exporting.run(request, { api, view }), { readOnly: true });
       done(0);
     });
 }

@@ -3,25 +3,17 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { openSnapshotApi } from '../../client/snapshot.ts';
-import { computePlan, loadDesired, startFetch, type PlanContext } from '../../pipeline.ts';
-import type { Plan } from '../../engine/plan-data.ts';
-import { deleteStatusLine, markDestroy } from '../../engine/safety.ts';
-import { KINDS } from '../../kinds/index.ts';
-import { renderPlanJson } from '../../render/json.ts';
-import { renderPlanMarkdown } from '../../render/markdown.ts';
-import { renderFooterMarkdown, renderFooterText, type PlanFooter } from '../../render/plan-footer.ts';
-import { renderPlanText } from '../../render/text.ts';
-import { PlanErrorsError } from '../../errors.ts';
-import { withConnection } from '../connect.ts';
+import type { Api } from '../../kinds/resource-kind.ts';
+import type { DesiredState } from '../../manifest/document.ts';
+import * as plan from '../../operations/plan.ts';
+import { loadDesired } from '../../pipeline.ts';
+import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
+import { keyMaterial, withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
 import { withJsonError } from '../json-error.ts';
-import { checksumOf, keyMaterial, writeSavedPlan } from '../saved-plans.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type Settings, type SharedFlags } from '../settings.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
-
-export type PlanFormat = 'text' | 'json' | 'markdown';
-const FORMATS: readonly PlanFormat[] = ['text', 'json', 'markdown'];
 
 interface PlanFlags extends SharedFlags {
   format: string;
@@ -32,36 +24,50 @@ interface PlanFlags extends SharedFlags {
   destroy?: boolean;
 }
 
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean, footer: PlanFooter = {}): string {
-  switch (format) {
-    case 'json': return renderPlanJson(plan, { checksum: footer.checksum });
-    case 'markdown': return renderPlanMarkdown(plan) + renderFooterMarkdown(footer);
-    case 'text': return renderPlanText(plan, { color }) + renderFooterText(footer);
-  }
-}
-
 /**
- * The manifests and the plan. Against a service, the live state's lists start before the manifests are read
- * and run while they load, when the settings allow (settingsBeforeManifests).
+ * The plan operation with the service (or snapshot) it plans against. Against a service, the live state's lists
+ * start before the manifests are read and run while they load, when the settings allow (settingsBeforeManifests).
  */
-async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Promise<PlanContext & { settings: Settings }> {
-  const ahead = flags.against ? undefined : settingsBeforeManifests(paths, flags, ctx);
-  if (ahead) {
-    return withConnection(ahead, paths, async ({ api }) => {
-      const live = startFetch(api, { stack: ahead.stack });
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
-      learnSecrets(ctx, desired);
-      return { ...(await computePlan(desired, api, { stack: ahead.stack, adopt: ahead.adopt, live })), settings: ahead };
+async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Promise<plan.PlanOutcome> {
+  const load = async (): Promise<DesiredState> => {
+    const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
+    learnSecrets(ctx, desired);
+    return desired;
+  };
+  const run = (api: Api, settings: Settings, desired: () => Promise<DesiredState>) => {
+    const format = flags.format as Format; // commander has checked it against FORMATS
+    const request: plan.PlanRequest = {
+      stack: settings.stack, adopt: settings.adopt, desired, material: keyMaterial(settings, ctx.env),
+      save: flags.out ? { file: flags.out, paths } : undefined,
+    };
+    return plan.run(request, {
+      api,
+      redact: (text) => ctx.redact(text),
+      view: {
+        plan(p, footer) {
+          ctx.out(VIEWS[format]({ color: settings.color }).plan(p, footer));
+          if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(p, footer)));
+        },
+        saved(file, note) {
+          // Notes go to stderr unless the output is text, so JSON and Markdown on stdout stay clean.
+          const say = (text: string): void => (format === 'text' ? ctx.out(text) : ctx.err(text));
+          say(`Saved the plan to ${file}; apply exactly it with: edgeops apply --plan ${file}\n`);
+          if (note) ctx.err(`Note: ${note}\n`);
+        },
+        notSaved(file) {
+          ctx.err(`Not saved to ${file}: a plan with errors cannot be applied.\n`);
+        },
+      },
     });
-  }
-  const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
-  learnSecrets(ctx, desired);
+  };
+  const ahead = flags.against ? undefined : settingsBeforeManifests(paths, flags, ctx);
+  if (ahead) return withConnection(ahead, paths, ({ api }) => run(api, ahead, load));
+  const desired = await load();
   const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-  const options = { stack: settings.stack, adopt: settings.adopt };
-  const planContext = flags.against
-    ? await computePlan(desired, openSnapshotApi(flags.against), options)
-    : await withConnection(settings, paths, ({ api }) => computePlan(desired, api, options));
-  return { ...planContext, settings };
+  const loaded = async (): Promise<DesiredState> => desired;
+  return flags.against
+    ? run(openSnapshotApi(flags.against), settings, loaded)
+    : withConnection(settings, paths, ({ api }) => run(api, settings, loaded));
 }
 
 export function registerPlan(program: Command, ctx: CliContext, done: (code: number) => void): void {
@@ -92,27 +98,7 @@ The checksum printed under a plan approves it without a file: \`edgeops apply in
 applies only if a fresh plan has exactly that checksum.`)
     // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
     .action(async (paths: string[], flags: PlanFlags) => withJsonError(ctx, flags.jsonOut, async () => {
-      const format = flags.format as PlanFormat; // commander has checked it against FORMATS
-      const { desired, settings, plan: draft, live } = await planned(ctx, paths, flags);
-      const plan = markDestroy(draft, live, KINDS, desired.config);
-      const material = keyMaterial(settings, ctx.env);
-      const checksum = checksumOf(plan, material);
-      const footer: PlanFooter = { deletes: deleteStatusLine(plan, desired.config) };
-      // A plan with errors cannot be applied: no checksum to approve it, and it is not saved.
-      if (plan.actions.length > 0 && !plan.errors) footer.checksum = checksum;
-      ctx.out(renderPlan(plan, format, settings.color, footer));
-      if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(renderPlan(plan, 'json', false, footer)));
-      if (plan.errors) {
-        if (flags.out) ctx.err(`Not saved to ${flags.out}: a plan with errors cannot be applied.\n`);
-        throw new PlanErrorsError(plan.errors, { shown: true, applying: false });
-      }
-      if (flags.out) {
-        const note = writeSavedPlan(ctx, { file: flags.out, plan, live, paths, adopt: settings.adopt, checksum, material });
-        // Notes go to stderr unless the output is text, so JSON and Markdown on stdout stay clean.
-        const say = (text: string): void => (format === 'text' ? ctx.out(text) : ctx.err(text));
-        say(`Saved the plan to ${flags.out}; apply exactly it with: edgeops apply --plan ${flags.out}\n`);
-        if (note) ctx.err(`Note: ${note}\n`);
-      }
-      done(flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0);
+      const { plan: made } = await planned(ctx, paths, flags);
+      done(flags.detailedExitcode && made.actions.length > 0 ? 2 : 0);
     }));
 }

@@ -2,10 +2,7 @@
 // ManifestError holding every issue (main.ts prints them all). It takes the options plan and apply take, so one
 // command line serves all three in a script; their values are checked, and the connection is never used.
 import type { Command } from 'commander';
-import { staticPlanErrors } from '../../engine/plan-checks.ts';
-import { ManifestError } from '../../errors.ts';
-import { KINDS } from '../../kinds/index.ts';
-import { sortIssues } from '../../manifest/index.ts';
+import * as validate from '../../operations/validate.ts';
 import { loadDesired } from '../../pipeline.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
@@ -28,10 +25,7 @@ Examples:
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
       learnSecrets(ctx, desired);
       const { stack } = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-      // What the plan would refuse that the manifests alone show (two documents with one hostport).
-      const errors = staticPlanErrors(KINDS, desired, stack);
-      if (errors.length > 0) throw new ManifestError(sortIssues(errors));
-      const n = desired.resources.length;
+      const n = validate.run({ desired, stack });
       ctx.out(`${n} resource${n === 1 ? '' : 's'} valid\n`);
       done(0);
     });

@@ -1,33 +1,24 @@
-// Saved plans and checksums on the command line: the key material a run fingerprints secrets with, writing
-// `plan --out FILE` (checked to hold no secret before a byte is written), and reading `apply --plan FILE`.
+// Saved plans and checksums: a plan's checksum under the run's key material, writing `plan --out FILE` (checked
+// to hold no secret before a byte is written), and reading `apply --plan FILE`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EdgeopsError } from '../errors.ts';
 import { checksumKey, newFileKey } from '../engine/fingerprint.ts';
 import type { KeyMaterial } from '../engine/fingerprint.ts';
+
+export type { KeyMaterial } from '../engine/fingerprint.ts';
 import { planChecksum } from '../engine/plan-meaning.ts';
 import type { Plan } from '../engine/plan-data.ts';
 import { buildSavedPlan, exposedSecretFields, parseSavedPlan, secretsOfKinds } from '../engine/saved-plan.ts';
-import { redactedWhole } from '../render/redact.ts';
+import { redactedWhole, type Redactor } from '../render/redact.ts';
 import type { SavedPlan } from '../engine/saved-plan.ts';
 import { ConfigError } from '../errors.ts';
 import { edgeopsVersion } from '../version.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { LiveState } from '../pipeline.ts';
-import { LOCAL_API_KEY } from './connect.ts';
-import type { CliContext } from './context.ts';
-import type { Settings } from './settings.ts';
-
-/** EDGEOPS_PLAN_KEY when set, else the API key of the run (the embedded service's fixed key with --local). */
-export function keyMaterial(settings: Settings, env: NodeJS.ProcessEnv): KeyMaterial | undefined {
-  if (env.EDGEOPS_PLAN_KEY) return { source: 'plan-key', secret: env.EDGEOPS_PLAN_KEY };
-  const apiKey = settings.local ? LOCAL_API_KEY : settings.apiKey;
-  return apiKey ? { source: 'api-key', secret: apiKey } : undefined;
-}
 
 export function checksumOf(plan: Plan, material: KeyMaterial | undefined): string {
   return planChecksum(plan, secretsOfKinds(KINDS), checksumKey(material));
 }
-
 
 export interface WriteInput {
   file: string;
@@ -40,7 +31,7 @@ export interface WriteInput {
 }
 
 /** Writes the saved plan; returns a note for the user when the file's secret fingerprints are only salted. */
-export function writeSavedPlan(ctx: CliContext, input: WriteInput): string | undefined {
+export function writeSavedPlan(redact: Redactor, input: WriteInput): string | undefined {
   const { key, info } = newFileKey(input.material);
   const saved = buildSavedPlan({ ...input, kinds: KINDS, fileKey: key, keyInfo: info, version: edgeopsVersion() });
   const text = `${JSON.stringify(saved, null, 2)}\n`;
@@ -49,7 +40,7 @@ export function writeSavedPlan(ctx: CliContext, input: WriteInput): string | und
   // the secret fields are checked for any key, however short.
   const apiKey = input.material?.secret;
   const keyInText = apiKey !== undefined && redactedWhole(apiKey) && text.includes(apiKey);
-  if (ctx.redact(text) !== text || keyInText || exposedSecretFields(saved.plan, secretsOfKinds(KINDS), apiKey).length > 0) {
+  if (redact(text) !== text || keyInText || exposedSecretFields(saved.plan, secretsOfKinds(KINDS), apiKey).length > 0) {
     throw new EdgeopsError('E_SECRET_IN_PLAN', `refusing to write ${input.file}: it would hold a secret value (an edgeops bug; please report it)`);
   }
   writeFileSync(input.file, text);

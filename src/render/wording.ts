@@ -1,0 +1,220 @@
+// The words every output format shares, so text and Markdown say exactly the same thing: a plan as resource
+// blocks and lines (text.ts paints them, markdown.ts turns them into a diff block, json.ts reads the grouping
+// only), the sentences of a drift report, and the lines under a plan about approving it.
+import type { DriftFinding, DriftReport, DriftResource } from '../engine/drift.ts';
+import { formatIssue, planErrorsLine } from '../errors.ts';
+import type { Action, FieldChange, Plan } from '../engine/plan-data.ts';
+import type { Json } from '../kinds/resource-kind.ts';
+import { SENSITIVE, formatChange, formatPath, formatValue, type IdNames } from './values.ts';
+
+export type ResourceOp = 'create' | 'update' | 'replace' | 'delete';
+export type Sign = '+' | '~' | '-/+' | '-';
+
+/** Every action of one address, with the one operation a user reads for it. */
+export interface ResourceGroup {
+  address: string;
+  /** What the header shows: the address, or a natural-key item's label (Action.label). */
+  label: string;
+  /** Plan.names: ids of managed resources are shown with their `Kind/name`. */
+  names: IdNames;
+  kind: string;
+  name: string;
+  op: ResourceOp;
+  liveId?: string;
+  reason?: string;
+  /** For an adopted resource: the key that matched it (`hostport 1.tcp.example.com:20001`). */
+  adopt?: string;
+  /** For a renamed resource (`moved_from`): the address it had. */
+  movedFrom?: string;
+  actions: Action[];
+}
+
+export interface PlanLine {
+  sign: Sign;
+  /** 0 for a resource header, 1 for its fields and module lines, 2 for a module's fields. */
+  depth: number;
+  text: string;
+  /** Shown dimmed after the text (the live id). */
+  note?: string;
+}
+
+const OP_SIGN: Record<ResourceOp, Sign> = { create: '+', update: '~', replace: '-/+', delete: '-' };
+const CHANGE_SIGN: Record<FieldChange['kind'], Sign> = { add: '+', replace: '~', remove: '-' };
+
+/** create, replace and delete describe the whole resource; update and module actions all count as an update. */
+function groupOp(actions: Action[]): ResourceOp {
+  for (const op of ['delete', 'replace', 'create'] as const) if (actions.some((a) => a.op === op)) return op;
+  return 'update';
+}
+
+/** Groups in the plan's own order (the order of each address's first action). */
+export function groupByAddress(plan: Plan): ResourceGroup[] {
+  const byAddress = new Map<string, Action[]>();
+  for (const action of plan.actions) {
+    const list = byAddress.get(action.address);
+    if (list) list.push(action);
+    else byAddress.set(action.address, [action]);
+  }
+  return [...byAddress.entries()].map(([address, actions]) => {
+    const first = actions[0]!;
+    const op = groupOp(actions);
+    const main = actions.find((a) => a.op === op);
+    return {
+      address,
+      label: actions.find((a) => a.label)?.label ?? address,
+      names: plan.names ?? {},
+      kind: first.kind,
+      name: first.name,
+      op,
+      liveId: actions.find((a) => a.liveId)?.liveId,
+      reason: main?.reason,
+      adopt: actions.find((a) => a.adopt)?.adopt,
+      movedFrom: actions.find((a) => a.movedFrom)?.movedFrom,
+      actions,
+    };
+  });
+}
+
+/** The field changes of a module action; a module delete with none listed still shows the module going. */
+export function moduleChanges(action: Action): FieldChange[] {
+  if (action.op === 'module-delete' && action.changes.length === 0) {
+    return [{ path: `/${action.module ?? ''}`, kind: 'remove' }];
+  }
+  return action.changes;
+}
+
+function changeLine(change: FieldChange, depth: number, names: IdNames): PlanLine {
+  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change, names)}` };
+}
+
+export function groupLines(group: ResourceGroup): PlanLine[] {
+  const replace = group.op === 'replace' ? ` (replace: ${group.reason ?? 'a field cannot be updated'})` : '';
+  const adopt = group.adopt ? ` (adopt: matched by ${group.adopt})` : '';
+  const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : '';
+  const header = `${group.label}${moved}${replace}${adopt}`;
+  const lines: PlanLine[] = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
+  for (const action of group.actions) {
+    if (action.op === 'module-put') {
+      lines.push({ sign: '~', depth: 1, text: `module ${action.module} (put)` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+    } else if (action.releaseFor) {
+      const forWhom = action.releaseFor.length > 0 ? action.releaseFor.join(', ') : 'its replacement';
+      lines.push({ sign: '~', depth: 1, text: `first, release values for ${forWhom}` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+    } else if (action.op === 'module-delete') {
+      lines.push({ sign: '-', depth: 1, text: `module ${action.module} (delete)` });
+      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+    } else {
+      lines.push(...action.changes.map((c) => changeLine(c, 1, group.names)));
+    }
+  }
+  return lines;
+}
+
+/** The line a destroy plan starts with, in every format. */
+export function destroyHeadline(plan: Plan): string | undefined {
+  if (!plan.destroy) return undefined;
+  const n = plan.destroy.resources;
+  return `This plan DESTROYS stack "${plan.stack}": it deletes every one of its ${n} resource${n === 1 ? '' : 's'}. apply runs it only with --destroy.`;
+}
+
+export function summaryLine(plan: Plan): string {
+  if (plan.actions.length === 0) return 'No changes. Live state matches the manifests.';
+  const s = plan.summary;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
+}
+
+// The drift report's sentences.
+
+export const NO_DRIFT = 'No drift. Live state matches the manifests.';
+
+const UNSET = '(unset)';
+
+/**
+ * `live "x"`-style value text; unset and sensitive values have words of their own. The id of a managed resource
+ * reads `Kind/name (id)`, as in a plan (DriftReport.names).
+ */
+export function shownValue(value: Json | undefined, finding: DriftFinding, names: IdNames): string {
+  if (finding.sensitive) return SENSITIVE;
+  return value === undefined ? UNSET : formatValue(value, names);
+}
+
+/** What the finding is about: the field (`backend.backend_id`), a list element (`types[]`), a module, or the resource. */
+export function findingSubject(f: DriftFinding): string {
+  if (f.path === '') return 'resource';
+  if (f.module !== undefined && f.path === `/${f.module}`) return `module ${f.module}`;
+  return f.element ? `${formatPath(f.path)}[]` : formatPath(f.path);
+}
+
+/** One sentence: what differs, with the live and desired values. */
+export function findingText(f: DriftFinding, names: IdNames): string {
+  const subject = findingSubject(f);
+  if (f.direction === 'unmanaged') return `live without an ownership marker, matched to the manifests by ${f.adopt ?? 'natural key'}`;
+  if (f.path === '') {
+    return f.direction === 'missing'
+      ? 'no live resource (deleted out of band, or never applied)'
+      : 'present live, in no manifest (added by hand, or its document was removed)';
+  }
+  if (f.direction === 'live-only') return `${subject}: ${shownValue(f.live, f, names)} present live, not in the manifests`;
+  if (f.direction === 'missing') return `${subject}: ${shownValue(f.desired, f, names)} in the manifests, not live`;
+  if (f.sensitive) return `${subject}: ${SENSITIVE} differs`;
+  return `${subject}: live ${shownValue(f.live, f, names)}, manifests ${shownValue(f.desired, f, names)}`;
+}
+
+/** What apply does about one finding. */
+export function findingApply(f: DriftFinding): string {
+  if (f.direction === 'unmanaged') return 'adopt (write the ownership marker)';
+  switch (f.action) {
+    case 'module-put': return `put module ${f.module ?? ''}`;
+    case 'module-delete': return `delete module ${f.module ?? ''}`;
+    default: return f.action;
+  }
+}
+
+/** What a reviewer reads for a resource: its address, or a natural-key item's label (`RouteResponseHeaders of HTTPSEdgeRoute/api`). */
+export function resourceTitle(r: DriftResource): string {
+  return r.label ?? r.address;
+}
+
+export function resourceHeader(r: DriftResource): string {
+  const id = r.liveId ? ` (${r.liveId})` : '';
+  const why = r.apply === 'replace' && r.reason ? `: ${r.reason}` : '';
+  const adopt = r.apply === 'update' && r.findings.some((f) => f.direction === 'unmanaged');
+  return `${resourceTitle(r)}${id}: apply would ${adopt ? 'adopt' : r.apply} it${why}`;
+}
+
+export function summaryText(report: DriftReport): string {
+  if (report.inSync) return NO_DRIFT;
+  const s = report.summary;
+  const n = s.resources;
+  const unmanaged = s.unmanaged ? `, ${s.unmanaged} unmanaged` : '';
+  return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only${unmanaged} (${n} resource${n === 1 ? '' : 's'} differ${n === 1 ? 's' : ''} from the manifests). \`edgeops apply\` would restore the manifests' state.`;
+}
+
+// The plan's footer: lines about approving it rather than what it changes.
+
+/** The delete-threshold status and the checksum (`apply --checksum` applies only a plan with exactly that meaning). */
+export interface PlanFooter {
+  /** `Deletes: 3 of max 10, within the limits.` (absent when the plan deletes nothing). */
+  deletes?: string;
+  checksum?: string;
+}
+
+/** How to approve exactly this plan, in Markdown (text drops the backticks). */
+export const approveHint = (checksum: string): string => `to apply exactly this plan: \`edgeops apply PATH... --checksum ${checksum}\``;
+
+// A plan's errors (engine/plan-checks.ts) as every format shows them: each at its manifest position, then the
+// line saying apply would refuse the plan.
+export interface ErrorLines {
+  /** `file:line:col: Kind/name: message` per error, in position order. */
+  errors: string[];
+  /** `Plan has N errors; apply would be refused.` */
+  closing: string;
+}
+
+/** Undefined for a plan without errors. */
+export function planErrorLines(plan: Plan): ErrorLines | undefined {
+  const errors = plan.errors ?? [];
+  if (errors.length === 0) return undefined;
+  return { errors: errors.map(formatIssue), closing: `${planErrorsLine(errors.length)}.` };
+}
