@@ -33385,9 +33385,15 @@ function hostProblem(host) {
   return void 0;
 }
 function hostportProblem(text) {
-  const colon = text.lastIndexOf(":");
-  const problem = colon <= 0 ? "is not host:port" : !PORT.test(text.slice(colon + 1)) || Number(text.slice(colon + 1)) > 65535 ? "has no port from 1 to 65535" : hostProblem(text.slice(0, colon));
+  const problem = hostportReason(text);
   return problem === void 0 ? void 0 : { code: "ERR_HOSTPORT_INVALID", message: `${quoteValue(text)} ${problem}` };
+}
+function hostportReason(text) {
+  const colon = text.lastIndexOf(":");
+  if (colon <= 0) return "is not host:port";
+  const port = text.slice(colon + 1);
+  if (!PORT.test(port) || Number(port) > 65535) return "has no port from 1 to 65535";
+  return hostProblem(text.slice(0, colon));
 }
 function hostportKey(hostport) {
   if (hostport.startsWith("[")) {
@@ -33397,7 +33403,7 @@ function hostportKey(hostport) {
   }
   return hostport.toLowerCase();
 }
-var PREFIX, LABEL, PORT;
+var PREFIX, LABEL, PORT, VALUE_FORMATS;
 var init_values = __esm({
   "src/contract/values.ts"() {
     "use strict";
@@ -33405,6 +33411,10 @@ var init_values = __esm({
     PREFIX = /^(0|[1-9][0-9]{0,2})$/;
     LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
     PORT = /^[1-9][0-9]{0,4}$/;
+    VALUE_FORMATS = {
+      cidr: { check: (v) => cidrProblem(v) === void 0, problem: cidrProblem },
+      hostport: { check: (v) => hostportProblem(v) === void 0, problem: hostportProblem }
+    };
   }
 });
 
@@ -62180,9 +62190,8 @@ function formatMessage(e) {
   const value = String(e.data);
   switch (e.params.format) {
     case "hostport":
-      return hostportProblem(value)?.message ?? `"${value}" is not host:port`;
     case "cidr":
-      return cidrProblem(value)?.message ?? `"${value}" is not a CIDR range`;
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
     case "uri":
       return `"${value}" is not an http(s) URL`;
     default:
@@ -62345,8 +62354,8 @@ var init_formats = __esm({
     init_pointer();
     PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
     AJV_FORMATS = {
-      cidr: (v) => cidrProblem(v) === void 0,
-      hostport: (v) => hostportProblem(v) === void 0,
+      cidr: VALUE_FORMATS.cidr.check,
+      hostport: VALUE_FORMATS.hostport.check,
       uri: isHttpUrl
     };
   }

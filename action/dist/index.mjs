@@ -59104,9 +59104,15 @@ function hostProblem(host) {
   return void 0;
 }
 function hostportProblem(text) {
-  const colon = text.lastIndexOf(":");
-  const problem = colon <= 0 ? "is not host:port" : !PORT.test(text.slice(colon + 1)) || Number(text.slice(colon + 1)) > 65535 ? "has no port from 1 to 65535" : hostProblem(text.slice(0, colon));
+  const problem = hostportReason(text);
   return problem === void 0 ? void 0 : { code: "ERR_HOSTPORT_INVALID", message: `${quoteValue(text)} ${problem}` };
+}
+function hostportReason(text) {
+  const colon = text.lastIndexOf(":");
+  if (colon <= 0) return "is not host:port";
+  const port = text.slice(colon + 1);
+  if (!PORT.test(port) || Number(port) > 65535) return "has no port from 1 to 65535";
+  return hostProblem(text.slice(0, colon));
 }
 function hostportKey(hostport) {
   if (hostport.startsWith("[")) {
@@ -59116,6 +59122,10 @@ function hostportKey(hostport) {
   }
   return hostport.toLowerCase();
 }
+var VALUE_FORMATS = {
+  cidr: { check: (v) => cidrProblem(v) === void 0, problem: cidrProblem },
+  hostport: { check: (v) => hostportProblem(v) === void 0, problem: hostportProblem }
+};
 
 // src/kinds/normalize.ts
 function isObj(v) {
@@ -60074,9 +60084,8 @@ function formatMessage(e) {
   const value = String(e.data);
   switch (e.params.format) {
     case "hostport":
-      return hostportProblem(value)?.message ?? `"${value}" is not host:port`;
     case "cidr":
-      return cidrProblem(value)?.message ?? `"${value}" is not a CIDR range`;
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
     case "uri":
       return `"${value}" is not an http(s) URL`;
     default:
@@ -60695,8 +60704,8 @@ function isHttpUrl(value) {
   return url.protocol === "http:" || url.protocol === "https:";
 }
 var AJV_FORMATS = {
-  cidr: (v) => cidrProblem(v) === void 0,
-  hostport: (v) => hostportProblem(v) === void 0,
+  cidr: VALUE_FORMATS.cidr.check,
+  hostport: VALUE_FORMATS.hostport.check,
   uri: isHttpUrl
 };
 
