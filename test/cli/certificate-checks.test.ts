@@ -1,8 +1,8 @@
 // Certificates the service would refuse are refused when the manifests are read: a key that does not match its
-// certificate, a chain given root first, a CA file with text after its block, a key where the certificate
-// belongs. `validate`, `plan` and `apply` exit 1 with each problem at file:line:col (the `file`/`env` the value
-// came from), print none of any key, and a recording proxy in front of the service sees no write. The same set with the right
-// key applies: the check refuses only what the service refuses.
+// certificate, a chain given root first, CA PEMs with text after their block (from a file, and inline).
+// `validate`, `plan` and `apply` exit 1 with each problem at file:line:col (the `file`/`env` the value came
+// from), print none of any key, and a recording proxy in front of the service sees no write. The same set with
+// the right key applies: the check refuses only what the service refuses.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
