@@ -5321,7 +5321,7 @@ function hostportKey(hostport) {
   }
   return hostport.toLowerCase();
 }
-var PREFIX, LABEL, PORT;
+var PREFIX, LABEL, PORT, VALUE_FORMATS;
 var init_values = __esm({
   "src/contract/values.ts"() {
     "use strict";
@@ -5329,6 +5329,10 @@ var init_values = __esm({
     PREFIX = /^(0|[1-9][0-9]{0,2})$/;
     LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
     PORT = /^[1-9][0-9]{0,4}$/;
+    VALUE_FORMATS = {
+      cidr: { check: (v) => cidrProblem(v) === void 0, problem: cidrProblem },
+      hostport: { check: (v) => hostportProblem(v) === void 0, problem: hostportProblem }
+    };
   }
 });
 
@@ -41137,9 +41141,8 @@ function formatMessage(e) {
   const value = String(e.data);
   switch (e.params.format) {
     case "hostport":
-      return hostportProblem(value)?.message ?? `"${value}" is not host:port`;
     case "cidr":
-      return cidrProblem(value)?.message ?? `"${value}" is not a CIDR range`;
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
     case "uri":
       return `"${value}" is not an http(s) URL`;
     default:
@@ -41302,8 +41305,8 @@ var init_formats = __esm({
     init_pointer();
     PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
     AJV_FORMATS = {
-      cidr: (v) => cidrProblem(v) === void 0,
-      hostport: (v) => hostportProblem(v) === void 0,
+      cidr: VALUE_FORMATS.cidr.check,
+      hostport: VALUE_FORMATS.hostport.check,
       uri: isHttpUrl
     };
   }

@@ -34445,6 +34445,10 @@ function hostportKey(hostport) {
   }
   return hostport.toLowerCase();
 }
+var VALUE_FORMATS = {
+  cidr: { check: (v) => cidrProblem(v) === void 0, problem: cidrProblem },
+  hostport: { check: (v) => hostportProblem(v) === void 0, problem: hostportProblem }
+};
 
 // src/contract/rules.ts
 function clip(text, max = 80) {
@@ -35858,9 +35862,8 @@ function formatMessage(e) {
   const value = String(e.data);
   switch (e.params.format) {
     case "hostport":
-      return hostportProblem(value)?.message ?? `"${value}" is not host:port`;
     case "cidr":
-      return cidrProblem(value)?.message ?? `"${value}" is not a CIDR range`;
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
     case "uri":
       return `"${value}" is not an http(s) URL`;
     default:
@@ -36479,8 +36482,8 @@ function isHttpUrl(value) {
   return url.protocol === "http:" || url.protocol === "https:";
 }
 var AJV_FORMATS = {
-  cidr: (v) => cidrProblem(v) === void 0,
-  hostport: (v) => hostportProblem(v) === void 0,
+  cidr: VALUE_FORMATS.cidr.check,
+  hostport: VALUE_FORMATS.hostport.check,
   uri: isHttpUrl
 };
 

@@ -115,3 +115,12 @@ export function hostportKey(hostport: string): string {
   }
   return hostport.toLowerCase();
 }
+
+/**
+ * The rules above by the JSON Schema `format` names the request-body and manifest schemas give them: ajv checks
+ * a value with `check`, and a failing value's code and words come from `problem`.
+ */
+export const VALUE_FORMATS = {
+  cidr: { check: (v: string): boolean => cidrProblem(v) === undefined, problem: cidrProblem },
+  hostport: { check: (v: string): boolean => hostportProblem(v) === undefined, problem: hostportProblem },
+} as const;

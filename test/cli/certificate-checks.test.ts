@@ -1,20 +1,20 @@
 // Certificates the service would refuse are refused when the manifests are read: a key that does not match its
-// certificate, a chain given root first, a CA file with text after its block, a key where the certificate
-// belongs. `validate`, `plan` and `apply` exit 1 with each problem at file:line:col (the `file`/`env` the value
-// came from), print none of any key, and the service's request log shows no write. The same set with the right
-// key applies: the check refuses only what the service refuses.
+// certificate, a chain given root first, CA PEMs with text after their block (from a file, and inline).
+// `validate`, `plan` and `apply` exit 1 with each problem at file:line:col (the `file`/`env` the value came
+// from), print none of any key, and a recording proxy in front of the service sees no write. The same set with
+// the right key applies: the check refuses only what the service refuses.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_PATH } from '../../src/lock/lock-record.ts';
-import { startRequestLog, type RequestLog } from '../e2e/request-log.ts';
 import { containsKeyMaterial, makeCa, makeChain, makeCert, type MadeCert } from '../helpers/certs.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { startProxy, type RecordingProxy } from './proxy.ts';
 import { edgeops, type RunResult } from './run.ts';
 
 let svc: TestService;
-let log: RequestLog;
+let log: RecordingProxy;
 let site: MadeCert;
 let other: MadeCert;
 let expected: string[];
@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'edgeops-cert-checks-'));
 
 beforeAll(async () => {
   svc = await startTestService();
-  log = await startRequestLog(svc.url, async () => {});
+  log = await startProxy(svc.url);
   site = await makeCert({ commonName: 'www.example.com', dnsNames: ['www.example.com'] });
   other = await makeCert({ keyType: 'rsa' });
   const { leaf, intermediate } = await makeChain();
@@ -69,11 +69,12 @@ describe('certificates the service would refuse', () => {
     ['plan', ['--format', 'json']],
     ['apply', ['--auto-approve']],
   ])('%s %j exits 1 with each problem at its place and sends no write', async (command, args) => {
-    log.writes.length = 0;
+    log.hits.length = 0;
     const r = await edgeops([command, '.', ...args], { cwd: dir, env: env(other.keyPem) });
     expectRefused(r);
     expect(r.stdout).toBe('');
-    expect(log.writes.filter((w) => !(command === 'apply' && w.path.startsWith(LOCK_PATH)))).toEqual([]);
+    expect(log.hits.filter((h) => h.method !== 'GET' && !(command === 'apply' && h.path.startsWith(LOCK_PATH)))).toEqual([]);
+    if (command === 'validate') expect(log.hits).toEqual([]);
   });
 });
 
@@ -84,9 +85,9 @@ it('the same certificate with its own key, and the CAs without the extra text, a
     '---', 'kind: CertificateAuthority', 'name: clients', 'ca_pem: {file: ca.pem}',
     '',
   ].join('\n'));
-  log.writes.length = 0;
+  log.hits.length = 0;
   const r = await edgeops(['apply', dir, '--auto-approve'], { env: env(site.keyPem) });
   expect(r.code, r.stderr).toBe(0);
-  expect(log.writes.filter((w) => !w.path.startsWith(LOCK_PATH)).map((w) => `${w.method} ${w.path} ${w.status}`).sort())
-    .toEqual(['POST /certificate_authorities 201', 'POST /tls_certificates 201']);
+  expect(log.hits.filter((h) => h.method !== 'GET' && !h.path.startsWith(LOCK_PATH)).map((h) => `${h.method} ${h.path}`).sort())
+    .toEqual(['POST /certificate_authorities', 'POST /tls_certificates']);
 });
