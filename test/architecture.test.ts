@@ -99,6 +99,15 @@ describe('layers: commands wire operations to views', () => {
     }
   });
 
+  it('commands hold no orchestration: planning, executing and locking happen in operations', () => {
+    const bad = layer('cli/').flatMap((f) => {
+      const text = readFileSync(join(src, f.file), 'utf8');
+      return ['computePlan', 'executeAndCheck', 'startFetch', 'withStackLock', 'acquireStackLock', 'assertDeletesAllowed', 'checkSavedPlan']
+        .filter((name) => new RegExp(`\\b${name}\\b`).test(text)).map((name) => `${f.file} uses ${name}`);
+    });
+    expect(bad).toEqual([]);
+  });
+
   it('operations never import the cli or the Action', () => {
     expect(crossings((f) => f.startsWith('operations/'), (t) => t.startsWith('cli/') || t.startsWith('action/'))).toEqual([]);
   });
