@@ -128,7 +128,7 @@ describe('layers: commands wire operations to views', () => {
   it('a format is one View in one file, listed once in VIEWS', () => {
     const views = readFileSync(join(src, 'render/views.ts'), 'utf8');
     const entries = [...views.matchAll(/^\s+(\w+): (\w+View),$/gm)].map((m) => m[1]);
-    expect(entries).toEqual(['text', 'markdown', 'json']);
+    expect(entries).toEqual(['text', 'json', 'markdown']);
     // The Markdown escaper is defined once (render/markdown.ts); nobody else escapes Markdown by hand.
     const escapers = walk(src).filter((f) => /replace\(\/\(\[\\\\`\*_/.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
     expect(escapers).toEqual(['render/markdown.ts']);
