@@ -99,6 +99,15 @@ describe('layers: commands wire operations to views', () => {
     }
   });
 
+  it('commands hold no orchestration: planning, executing and locking happen in operations', () => {
+    const bad = layer('cli/').flatMap((f) => {
+      const text = readFileSync(join(src, f.file), 'utf8');
+      return ['computePlan', 'executeAndCheck', 'startFetch', 'withStackLock', 'acquireStackLock', 'assertDeletesAllowed', 'checkSavedPlan']
+        .filter((name) => new RegExp(`\\b${name}\\b`).test(text)).map((name) => `${f.file} uses ${name}`);
+    });
+    expect(bad).toEqual([]);
+  });
+
   it('operations never import the cli or the Action', () => {
     expect(crossings((f) => f.startsWith('operations/'), (t) => t.startsWith('cli/') || t.startsWith('action/'))).toEqual([]);
   });
@@ -119,7 +128,7 @@ describe('layers: commands wire operations to views', () => {
   it('a format is one View in one file, listed once in VIEWS', () => {
     const views = readFileSync(join(src, 'render/views.ts'), 'utf8');
     const entries = [...views.matchAll(/^\s+(\w+): (\w+View),$/gm)].map((m) => m[1]);
-    expect(entries).toEqual(['text', 'markdown', 'json']);
+    expect(entries).toEqual(['text', 'json', 'markdown']);
     // The Markdown escaper is defined once (render/markdown.ts); nobody else escapes Markdown by hand.
     const escapers = walk(src).filter((f) => /replace\(\/\(\[\\\\`\*_/.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
     expect(escapers).toEqual(['render/markdown.ts']);

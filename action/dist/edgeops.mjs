@@ -53955,8 +53955,8 @@ var init_views = __esm({
     init_text();
     VIEWS = {
       text: textView,
-      markdown: markdownView,
-      json: jsonView
+      json: jsonView,
+      markdown: markdownView
     };
     FORMATS = Object.keys(VIEWS);
   }

@@ -6,8 +6,8 @@ import type { ViewFactory } from './view.ts';
 
 export const VIEWS = {
   text: textView,
-  markdown: markdownView,
   json: jsonView,
+  markdown: markdownView,
 } as const satisfies Record<string, ViewFactory>;
 
 export type Format = keyof typeof VIEWS;
