@@ -1,5 +1,6 @@
-// The published schemas: generated from the contract's request-body schemas, one per kind, consistent with the kinds' declared
-// references and secrets, strict everywhere, and a union schema that validates as the per-kind ones do.
+// The published schemas: generated from the contract's request-body schemas, one per kind, consistent with the
+// kinds' declared references and secrets, strict everywhere, and a union schema that validates as the per-kind
+// ones do.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
