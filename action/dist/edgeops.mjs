@@ -33294,6 +33294,130 @@ var init_self_check = __esm({
   }
 });
 
+// src/contract/rule-error.ts
+function problemOf(check) {
+  try {
+    check();
+    return void 0;
+  } catch (err) {
+    if (err instanceof RuleError) return err.problem;
+    throw err;
+  }
+}
+function quoteValue(text, max = 80) {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
+}
+var RuleError;
+var init_rule_error = __esm({
+  "src/contract/rule-error.ts"() {
+    "use strict";
+    RuleError = class extends Error {
+      code;
+      field;
+      constructor(code2, message, field) {
+        super(message);
+        this.name = "RuleError";
+        this.code = code2;
+        if (field !== void 0) this.field = field;
+      }
+      get problem() {
+        return { code: this.code, message: this.message, ...this.field !== void 0 ? { field: this.field } : {} };
+      }
+    };
+  }
+});
+
+// src/contract/values.ts
+import { isIP } from "node:net";
+function ipv4Bits(addr) {
+  return addr.split(".").reduce((acc, octet) => acc << 8n | BigInt(Number(octet)), 0n);
+}
+function ipv6Bits(addr) {
+  let text = addr;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const n = ipv4Bits(v4[1]);
+    text = `${text.slice(0, v4.index)}${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const headGroups = head === "" ? [] : head.split(":");
+  const tailGroups = tail === void 0 || tail === "" ? [] : tail.split(":");
+  const groups = tail === void 0 ? headGroups : [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups];
+  return groups.reduce((acc, g) => acc << 16n | BigInt(parseInt(g, 16)), 0n);
+}
+function addressText(bits, family) {
+  if (family === 4) return [24n, 16n, 8n, 0n].map((shift) => String(bits >> shift & 0xffn)).join(".");
+  const groups = [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((shift) => (bits >> shift & 0xffffn).toString(16));
+  return new URL(`http://[${groups.join(":")}]`).hostname.slice(1, -1);
+}
+function cidrProblem(text) {
+  const invalid = (why) => ({ code: "ERR_CIDR_INVALID", message: `${quoteValue(text)} is not an IP address or CIDR range: ${why}` });
+  const parts = text.split("/");
+  if (parts.length > 2) return invalid('it has more than one "/"');
+  const [addr, prefix] = parts;
+  if (addr.includes("%")) return invalid("an IPv6 zone (%...) names no address a policy can match");
+  const family = isIP(addr);
+  if (family !== 4 && family !== 6) return invalid("the address is not IPv4 or IPv6");
+  if (prefix === void 0) return void 0;
+  const max = family === 4 ? 32 : 128;
+  if (!PREFIX.test(prefix) || Number(prefix) > max) return invalid(`the prefix length must be 0-${max}`);
+  const hostBits = BigInt(max - Number(prefix));
+  const value = family === 4 ? ipv4Bits(addr) : ipv6Bits(addr);
+  const network = value >> hostBits << hostBits;
+  if (network === value) return void 0;
+  return {
+    code: "ERR_CIDR_HOST_BITS_SET",
+    message: `${quoteValue(text)} has host bits set; use the network address of the range (did you mean ${addressText(network, family)}/${prefix}?)`
+  };
+}
+function hostProblem(host) {
+  if (host.startsWith("[")) {
+    if (host.includes("%")) return "has an IPv6 zone (%...), which names no address on the edge";
+    if (!host.endsWith("]") || isIP(host.slice(1, -1)) !== 6) return "has an invalid IPv6 address";
+    return void 0;
+  }
+  if (isIP(host) === 4) return void 0;
+  const name2 = host.startsWith("*.") ? host.slice(2) : host;
+  if (name2.length === 0 || name2.length > 253) return "has an invalid host name";
+  const labels = name2.split(".");
+  if (!labels.every((l) => LABEL.test(l))) return "has an invalid host name";
+  if (/^[0-9]+$/.test(labels.at(-1))) return "has an invalid IPv4 address";
+  return void 0;
+}
+function hostportProblem(text) {
+  const problem = hostportReason(text);
+  return problem === void 0 ? void 0 : { code: "ERR_HOSTPORT_INVALID", message: `${quoteValue(text)} ${problem}` };
+}
+function hostportReason(text) {
+  const colon = text.lastIndexOf(":");
+  if (colon <= 0) return "is not host:port";
+  const port = text.slice(colon + 1);
+  if (!PORT.test(port) || Number(port) > 65535) return "has no port from 1 to 65535";
+  return hostProblem(text.slice(0, colon));
+}
+function hostportKey(hostport) {
+  if (hostport.startsWith("[")) {
+    const colon = hostport.lastIndexOf(":");
+    const address2 = hostport.slice(0, colon);
+    if (URL.canParse(`http://${address2}`)) return `${new URL(`http://${address2}`).hostname}${hostport.slice(colon)}`;
+  }
+  return hostport.toLowerCase();
+}
+var PREFIX, LABEL, PORT, VALUE_FORMATS;
+var init_values = __esm({
+  "src/contract/values.ts"() {
+    "use strict";
+    init_rule_error();
+    PREFIX = /^(0|[1-9][0-9]{0,2})$/;
+    LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+    PORT = /^[1-9][0-9]{0,4}$/;
+    VALUE_FORMATS = {
+      cidr: { check: (v) => cidrProblem(v) === void 0, problem: cidrProblem },
+      hostport: { check: (v) => hostportProblem(v) === void 0, problem: hostportProblem }
+    };
+  }
+});
+
 // src/kinds/normalize.ts
 function isObj6(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -33357,7 +33481,7 @@ function nameSlug(text) {
   return text.normalize("NFKD").replace(new RegExp("\\p{M}", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
 }
 function hostportKeys(body) {
-  return Array.isArray(body.hostports) ? body.hostports.filter((h) => typeof h === "string").map((h) => `hostport ${h}`) : [];
+  return Array.isArray(body.hostports) ? body.hostports.filter((h) => typeof h === "string").map((h) => `hostport ${hostportKey(h)}`) : [];
 }
 function describedKeys(body, name2) {
   const description2 = str(body.description);
@@ -33384,6 +33508,7 @@ var str;
 var init_adopt_keys = __esm({
   "src/kinds/adopt-keys.ts"() {
     "use strict";
+    init_values();
     init_normalize();
     str = (v) => typeof v === "string" && v !== "" ? v : void 0;
   }
@@ -53082,39 +53207,6 @@ var require_x509_cjs = __commonJS({
   }
 });
 
-// src/contract/rule-error.ts
-function problemOf(check) {
-  try {
-    check();
-    return void 0;
-  } catch (err) {
-    if (err instanceof RuleError) return err.problem;
-    throw err;
-  }
-}
-function quoteValue(text, max = 80) {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
-}
-var RuleError;
-var init_rule_error = __esm({
-  "src/contract/rule-error.ts"() {
-    "use strict";
-    RuleError = class extends Error {
-      code;
-      field;
-      constructor(code2, message, field) {
-        super(message);
-        this.name = "RuleError";
-        this.code = code2;
-        if (field !== void 0) this.field = field;
-      }
-      get problem() {
-        return { code: this.code, message: this.message, ...this.field !== void 0 ? { field: this.field } : {} };
-      }
-    };
-  }
-});
-
 // src/contract/pem.ts
 function readPemBlocks(text, codes) {
   const blocks = [];
@@ -61338,87 +61430,6 @@ var init_edges = __esm({
   }
 });
 
-// src/contract/values.ts
-import { isIP } from "node:net";
-function ipv4Bits(addr) {
-  return addr.split(".").reduce((acc, octet) => acc << 8n | BigInt(Number(octet)), 0n);
-}
-function ipv6Bits(addr) {
-  let text = addr;
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const n = ipv4Bits(v4[1]);
-    text = `${text.slice(0, v4.index)}${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const headGroups = head === "" ? [] : head.split(":");
-  const tailGroups = tail === void 0 || tail === "" ? [] : tail.split(":");
-  const groups = tail === void 0 ? headGroups : [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups];
-  return groups.reduce((acc, g) => acc << 16n | BigInt(parseInt(g, 16)), 0n);
-}
-function addressText(bits, family) {
-  if (family === 4) return [24n, 16n, 8n, 0n].map((shift) => String(bits >> shift & 0xffn)).join(".");
-  const groups = [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((shift) => (bits >> shift & 0xffffn).toString(16));
-  return new URL(`http://[${groups.join(":")}]`).hostname.slice(1, -1);
-}
-function cidrProblem(text) {
-  const invalid = (why) => ({ code: "ERR_CIDR_INVALID", message: `${quoteValue(text)} is not an IP address or CIDR range: ${why}` });
-  const parts = text.split("/");
-  if (parts.length > 2) return invalid('it has more than one "/"');
-  const [addr, prefix] = parts;
-  if (addr.includes("%")) return invalid("an IPv6 zone (%...) names no address a policy can match");
-  const family = isIP(addr);
-  if (family !== 4 && family !== 6) return invalid("the address is not IPv4 or IPv6");
-  if (prefix === void 0) return void 0;
-  const max = family === 4 ? 32 : 128;
-  if (!PREFIX.test(prefix) || Number(prefix) > max) return invalid(`the prefix length must be 0-${max}`);
-  const hostBits = BigInt(max - Number(prefix));
-  const value = family === 4 ? ipv4Bits(addr) : ipv6Bits(addr);
-  const network = value >> hostBits << hostBits;
-  if (network === value) return void 0;
-  return {
-    code: "ERR_CIDR_HOST_BITS_SET",
-    message: `${quoteValue(text)} has host bits set; use the network address of the range (did you mean ${addressText(network, family)}/${prefix}?)`
-  };
-}
-function hostProblem(host) {
-  if (host.startsWith("[")) {
-    if (host.includes("%")) return "has an IPv6 zone (%...), which names no address on the edge";
-    if (!host.endsWith("]") || isIP(host.slice(1, -1)) !== 6) return "has an invalid IPv6 address";
-    return void 0;
-  }
-  if (isIP(host) === 4) return void 0;
-  const name2 = host.startsWith("*.") ? host.slice(2) : host;
-  if (name2.length === 0 || name2.length > 253) return "has an invalid host name";
-  const labels = name2.split(".");
-  if (!labels.every((l) => LABEL.test(l))) return "has an invalid host name";
-  if (/^[0-9]+$/.test(labels.at(-1))) return "has an invalid IPv4 address";
-  return void 0;
-}
-function hostportProblem(text) {
-  const colon = text.lastIndexOf(":");
-  const problem = colon <= 0 ? "is not host:port" : !PORT.test(text.slice(colon + 1)) || Number(text.slice(colon + 1)) > 65535 ? "has no port from 1 to 65535" : hostProblem(text.slice(0, colon));
-  return problem === void 0 ? void 0 : { code: "ERR_HOSTPORT_INVALID", message: `${quoteValue(text)} ${problem}` };
-}
-function hostportKey(hostport) {
-  if (hostport.startsWith("[")) {
-    const colon = hostport.lastIndexOf(":");
-    const address2 = hostport.slice(0, colon);
-    if (URL.canParse(`http://${address2}`)) return `${new URL(`http://${address2}`).hostname}${hostport.slice(colon)}`;
-  }
-  return hostport.toLowerCase();
-}
-var PREFIX, LABEL, PORT;
-var init_values = __esm({
-  "src/contract/values.ts"() {
-    "use strict";
-    init_rule_error();
-    PREFIX = /^(0|[1-9][0-9]{0,2})$/;
-    LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
-    PORT = /^[1-9][0-9]{0,4}$/;
-  }
-});
-
 // src/kinds/edge-kind.ts
 function edgeNormalizer(normalizers) {
   return (body) => dropEmptyStrings(dropEmptyList(normalizeModules(body, normalizers), "hostports"));
@@ -69203,9 +69214,8 @@ function formatMessage(e) {
   const value = String(e.data);
   switch (e.params.format) {
     case "hostport":
-      return hostportProblem(value)?.message ?? `"${value}" is not host:port`;
     case "cidr":
-      return cidrProblem(value)?.message ?? `"${value}" is not a CIDR range`;
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
     case "uri":
       return `"${value}" is not an http(s) URL`;
     default:
@@ -69368,8 +69378,8 @@ var init_formats = __esm({
     init_pointer();
     PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
     AJV_FORMATS = {
-      cidr: (v) => cidrProblem(v) === void 0,
-      hostport: (v) => hostportProblem(v) === void 0,
+      cidr: VALUE_FORMATS.cidr.check,
+      hostport: VALUE_FORMATS.hostport.check,
       uri: isHttpUrl
     };
   }

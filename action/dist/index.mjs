@@ -59079,9 +59079,15 @@ function hostProblem(host) {
   return void 0;
 }
 function hostportProblem(text) {
-  const colon = text.lastIndexOf(":");
-  const problem = colon <= 0 ? "is not host:port" : !PORT.test(text.slice(colon + 1)) || Number(text.slice(colon + 1)) > 65535 ? "has no port from 1 to 65535" : hostProblem(text.slice(0, colon));
+  const problem = hostportReason(text);
   return problem === void 0 ? void 0 : { code: "ERR_HOSTPORT_INVALID", message: `${quoteValue(text)} ${problem}` };
+}
+function hostportReason(text) {
+  const colon = text.lastIndexOf(":");
+  if (colon <= 0) return "is not host:port";
+  const port = text.slice(colon + 1);
+  if (!PORT.test(port) || Number(port) > 65535) return "has no port from 1 to 65535";
+  return hostProblem(text.slice(0, colon));
 }
 function hostportKey(hostport) {
   if (hostport.startsWith("[")) {
@@ -59091,6 +59097,10 @@ function hostportKey(hostport) {
   }
   return hostport.toLowerCase();
 }
+var VALUE_FORMATS = {
+  cidr: { check: (v) => cidrProblem(v) === void 0, problem: cidrProblem },
+  hostport: { check: (v) => hostportProblem(v) === void 0, problem: hostportProblem }
+};
 
 // src/contract/rules.ts
 function clip(text, max = 80) {
@@ -59272,7 +59282,7 @@ function nameSlug(text) {
   return text.normalize("NFKD").replace(new RegExp("\\p{M}", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
 }
 function hostportKeys(body) {
-  return Array.isArray(body.hostports) ? body.hostports.filter((h) => typeof h === "string").map((h) => `hostport ${h}`) : [];
+  return Array.isArray(body.hostports) ? body.hostports.filter((h) => typeof h === "string").map((h) => `hostport ${hostportKey(h)}`) : [];
 }
 function describedKeys(body, name) {
   const description2 = str(body.description);
@@ -60520,9 +60530,8 @@ function formatMessage(e) {
   const value = String(e.data);
   switch (e.params.format) {
     case "hostport":
-      return hostportProblem(value)?.message ?? `"${value}" is not host:port`;
     case "cidr":
-      return cidrProblem(value)?.message ?? `"${value}" is not a CIDR range`;
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
     case "uri":
       return `"${value}" is not an http(s) URL`;
     default:
@@ -61141,8 +61150,8 @@ function isHttpUrl(value) {
   return url.protocol === "http:" || url.protocol === "https:";
 }
 var AJV_FORMATS = {
-  cidr: (v) => cidrProblem(v) === void 0,
-  hostport: (v) => hostportProblem(v) === void 0,
+  cidr: VALUE_FORMATS.cidr.check,
+  hostport: VALUE_FORMATS.hostport.check,
   uri: isHttpUrl
 };
 

@@ -89,11 +89,16 @@ function hostProblem(host: string): string | undefined {
  * brackets.
  */
 export function hostportProblem(text: string): RuleProblem | undefined {
-  const colon = text.lastIndexOf(':');
-  const problem = colon <= 0 ? 'is not host:port'
-    : !PORT.test(text.slice(colon + 1)) || Number(text.slice(colon + 1)) > 65535 ? 'has no port from 1 to 65535'
-    : hostProblem(text.slice(0, colon));
+  const problem = hostportReason(text);
   return problem === undefined ? undefined : { code: 'ERR_HOSTPORT_INVALID', message: `${quoteValue(text)} ${problem}` };
+}
+
+function hostportReason(text: string): string | undefined {
+  const colon = text.lastIndexOf(':');
+  if (colon <= 0) return 'is not host:port';
+  const port = text.slice(colon + 1);
+  if (!PORT.test(port) || Number(port) > 65535) return 'has no port from 1 to 65535';
+  return hostProblem(text.slice(0, colon));
 }
 
 /**
@@ -110,3 +115,12 @@ export function hostportKey(hostport: string): string {
   }
   return hostport.toLowerCase();
 }
+
+/**
+ * The rules above by the JSON Schema `format` names the request-body and manifest schemas give them: ajv checks
+ * a value with `check`, and a failing value's code and words come from `problem`.
+ */
+export const VALUE_FORMATS = {
+  cidr: { check: (v: string): boolean => cidrProblem(v) === undefined, problem: cidrProblem },
+  hostport: { check: (v: string): boolean => hostportProblem(v) === undefined, problem: hostportProblem },
+} as const;

@@ -4,6 +4,7 @@
 // edge and match, a certificate's PEM) uses only that, since a weaker match (a shared description) could
 // adopt the wrong resource and then replace (delete) it.
 import { createHash } from 'node:crypto';
+import { hostportKey } from '../contract/values.ts';
 import { isObj } from './normalize.ts';
 import type { Json, Obj } from './resource-kind.ts';
 
@@ -24,9 +25,12 @@ export function nameSlug(text: string): string {
     .replace(/-+$/, '');
 }
 
-/** One key per hostport: an edge is the one that serves its hostports (the service allows no sharing). */
+/**
+ * One key per hostport: an edge is the one that serves its hostports (the service allows no sharing). Keyed as
+ * the service claims them (contract hostportKey), so `WWW.example.com:443` adopts the edge serving `www.example.com:443`.
+ */
 export function hostportKeys(body: Obj): string[] {
-  return Array.isArray(body.hostports) ? body.hostports.filter((h): h is string => typeof h === 'string').map((h) => `hostport ${h}`) : [];
+  return Array.isArray(body.hostports) ? body.hostports.filter((h): h is string => typeof h === 'string').map((h) => `hostport ${hostportKey(h)}`) : [];
 }
 
 /**

@@ -1,7 +1,7 @@
 // String formats the schemas name (`cidr`, `hostport`, `uri`), and the one check on resolved values: no PEM
 // private key outside a secret field. `cidr` and `hostport` are the contract's value rules (src/contract/values.ts),
 // the very ones the service applies; messages.ts words their errors with the rule's own message.
-import { cidrProblem, hostportProblem } from '../contract/values.ts';
+import { VALUE_FORMATS } from '../contract/values.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { childPointer, fieldPath } from './pointer.ts';
 
@@ -47,7 +47,7 @@ export function misplacedPrivateKeyMessage(pointer: string): string {
 
 /** The formats the schemas name, as ajv checks them (schema-compile.ts, and the build's precompiled validators). */
 export const AJV_FORMATS = {
-  cidr: (v: string): boolean => cidrProblem(v) === undefined,
-  hostport: (v: string): boolean => hostportProblem(v) === undefined,
+  cidr: VALUE_FORMATS.cidr.check,
+  hostport: VALUE_FORMATS.hostport.check,
   uri: isHttpUrl,
 };

@@ -3,7 +3,7 @@
 // an errorMessage stands for all the errors of its branches.
 import type { ErrorObject } from 'ajv';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
-import { cidrProblem, hostportProblem } from '../contract/values.ts';
+import { VALUE_FORMATS } from '../contract/values.ts';
 import { childPointer, fieldPath, isWithin } from './pointer.ts';
 import { keyPos, valuePos, type Located } from './positions.ts';
 import { didYouMean } from './suggest.ts';
@@ -61,9 +61,9 @@ function formatMessage(e: Err): string {
   const value = String(e.data);
   switch (e.params.format) {
     case 'hostport':
-      return hostportProblem(value)?.message ?? `"${value}" is not host:port`;
     case 'cidr':
-      return cidrProblem(value)?.message ?? `"${value}" is not a CIDR range`;
+      // The contract's rule words it, as the service does.
+      return VALUE_FORMATS[e.params.format as 'cidr' | 'hostport'].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
     case 'uri':
       return `"${value}" is not an http(s) URL`;
     default:

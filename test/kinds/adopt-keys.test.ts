@@ -25,6 +25,8 @@ describe('key helpers', () => {
   it('hostports: one key per hostport', () => {
     expect(hostportKeys({ hostports: ['a:1', 'b:2'] })).toEqual(['hostport a:1', 'hostport b:2']);
     expect(hostportKeys({})).toEqual([]);
+    // As the service claims them: host names without case, IPv6 addresses by value.
+    expect(hostportKeys({ hostports: ['WWW.Example.com:443', '[2001:DB8:0::1]:22'] })).toEqual(['hostport www.example.com:443', 'hostport [2001:db8::1]:22']);
   });
 
   it('described: the description, and the document name against the description slug', () => {
