@@ -168,7 +168,11 @@ export async function checkWithContract(
     const doc = docOf.get(resource.pos);
     if (!kind || !doc) continue;
     const sent: Sent[] = [];
-    await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    try {
+      await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    } catch {
+      continue; // a body the kind cannot even form is another stage's problem (a value of the wrong type)
+    }
     for (const request of sent) {
       const contract = contractOf(request);
       const problem = contract && firstProblem(contract, request.body);
