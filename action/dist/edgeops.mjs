@@ -78385,7 +78385,11 @@ async function checkWithContract(resources, docs, opts) {
     const doc = docOf.get(resource.pos);
     if (!kind || !doc) continue;
     const sent = [];
-    await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    try {
+      await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    } catch {
+      continue;
+    }
     for (const request of sent) {
       const contract = contractOf(request);
       const problem = contract && firstProblem(contract, request.body);
