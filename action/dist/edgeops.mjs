@@ -68732,11 +68732,8 @@ var require_ajv = __commonJS({
 });
 
 // src/contract/rules.ts
-function clip(text, max = 80) {
-  return text.length > max ? `${text.slice(0, max)}...` : text;
-}
 function headerNameProblem(name2) {
-  return HEADER_NAME.test(name2) ? void 0 : { code: "ERR_HEADER_NAME_INVALID", message: `${JSON.stringify(clip(name2))} is not a valid header name` };
+  return HEADER_NAME.test(name2) ? void 0 : { code: "ERR_HEADER_NAME_INVALID", message: `${quoteValue(name2)} is not a valid header name` };
 }
 function configProblem(value, where5, left) {
   if (typeof value === "number") {
@@ -68762,6 +68759,7 @@ var HEADER_NAME, HEADER_VALUE, EVENT_TYPE, EVENT_TYPE_MAX, CONFIG_MAX_DEPTH, onS
 var init_rules = __esm({
   "src/contract/rules.ts"() {
     "use strict";
+    init_rule_error();
     init_traffic_policy();
     init_values();
     HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -68775,8 +68773,8 @@ var init_rules = __esm({
       hostport: onString(hostportProblem),
       header_name: onString(headerNameProblem),
       header_value: onString((text) => HEADER_VALUE.test(text) ? void 0 : { code: "ERR_HEADER_VALUE_INVALID", message: "header values must not contain control characters" }),
-      event_type: onString((text) => text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text) ? void 0 : { code: "ERR_EVENT_TYPE_INVALID", message: `${JSON.stringify(clip(text))} is not an event type like ip_policy_created.v0` }),
-      url_path: onString((text) => text.startsWith("/") ? void 0 : { code: "ERR_FIELD_INVALID", message: `${JSON.stringify(clip(text))} must be a path starting with "/"` }),
+      event_type: onString((text) => text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text) ? void 0 : { code: "ERR_EVENT_TYPE_INVALID", message: `${quoteValue(text)} is not an event type like ip_policy_created.v0` }),
+      url_path: onString((text) => text.startsWith("/") ? void 0 : { code: "ERR_FIELD_INVALID", message: `${quoteValue(text)} must be a path starting with "/"` }),
       policy_config: (value) => configProblem(value, "", CONFIG_MAX_DEPTH),
       traffic_policy_tcp: trafficPolicy2(TCP_PHASES),
       traffic_policy_http: trafficPolicy2(HTTP_PHASES)
@@ -68816,6 +68814,7 @@ var rule, distinct, mapKeys, refused;
 var init_keywords = __esm({
   "src/contract/keywords.ts"() {
     "use strict";
+    init_rule_error();
     init_rules();
     init_values();
     rule = function rule2(name2, data) {
@@ -68832,7 +68831,7 @@ var init_keywords = __esm({
         if (seen.has(key)) {
           const at2 = pointerSegment(i) + (spec.property === void 0 ? "" : pointerSegment(spec.property));
           const how = spec.by === "casefold" ? " (names ignore case)" : "";
-          return fail2(distinct2, "distinct", { code: spec.code, message: `${JSON.stringify(clip(value))} is listed twice${how}` }, `${cxt?.instancePath ?? ""}${at2}`);
+          return fail2(distinct2, "distinct", { code: spec.code, message: `${quoteValue(value)} is listed twice${how}` }, `${cxt?.instancePath ?? ""}${at2}`);
         }
         seen.add(key);
       }
@@ -68849,7 +68848,7 @@ var init_keywords = __esm({
         const bad = headerNameProblem(key);
         if (bad) return fail2(mapKeys2, "mapKeys", bad, base + pointerSegment(key));
         if (seen.has(key.toLowerCase())) {
-          return fail2(mapKeys2, "mapKeys", { code: "ERR_HEADER_DUPLICATE", message: `${JSON.stringify(clip(key))} given twice (names ignore case)` }, base + pointerSegment(key));
+          return fail2(mapKeys2, "mapKeys", { code: "ERR_HEADER_DUPLICATE", message: `${quoteValue(key)} given twice (names ignore case)` }, base + pointerSegment(key));
         }
         seen.add(key.toLowerCase());
       }
@@ -68929,7 +68928,7 @@ function describe(e, base, root) {
     case "additionalProperties": {
       const field = fieldPath(base, `${e.instancePath}/${escape2(String(e.params.additionalProperty))}`, root);
       const allowed = Object.entries(parent.properties ?? {}).filter(([, s]) => s.refused === void 0).map(([k]) => k);
-      return { code: "ERR_UNKNOWN_FIELD", message: `unknown field "${clip(field)}"; allowed: ${allowed.join(", ") || "none"}` };
+      return { code: "ERR_UNKNOWN_FIELD", message: `unknown field ${quoteValue(field)}; allowed: ${allowed.join(", ") || "none"}` };
     }
     case "required":
       return { code: "ERR_FIELD_REQUIRED", message: `${path ? `${path}.` : ""}${String(e.params.missingProperty)}: required` };
@@ -68944,7 +68943,7 @@ function describe(e, base, root) {
     case "maxBytes":
       return { code: code2, message: `${path}: longer than ${parent.maxBytes} bytes` };
     case "enum":
-      return { code: code2, message: `${path}: must be one of ${(parent.enum ?? []).join(", ")}, got ${typeof e.data === "string" ? JSON.stringify(clip(e.data)) : typeName(e.data)}` };
+      return { code: code2, message: `${path}: must be one of ${(parent.enum ?? []).join(", ")}, got ${typeof e.data === "string" ? quoteValue(e.data) : typeName(e.data)}` };
     case "minimum":
     case "maximum":
       return { code: code2, message: `${path}: must be from ${parent.minimum} to ${parent.maximum}, got ${typeof e.data === "number" ? e.data : typeName(e.data)}` };
@@ -68973,7 +68972,7 @@ var init_body_check = __esm({
     "use strict";
     import_ajv = __toESM(require_ajv(), 1);
     init_keywords();
-    init_rules();
+    init_rule_error();
     compiled = /* @__PURE__ */ new WeakMap();
     isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
     unescape2 = (segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~");

@@ -3474,6 +3474,39 @@ var require_commander = __commonJS({
   }
 });
 
+// src/contract/rule-error.ts
+function problemOf(check) {
+  try {
+    check();
+    return void 0;
+  } catch (err) {
+    if (err instanceof RuleError) return err.problem;
+    throw err;
+  }
+}
+function quoteValue(text, max = 80) {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
+}
+var RuleError;
+var init_rule_error = __esm({
+  "src/contract/rule-error.ts"() {
+    "use strict";
+    RuleError = class extends Error {
+      code;
+      field;
+      constructor(code, message, field) {
+        super(message);
+        this.name = "RuleError";
+        this.code = code;
+        if (field !== void 0) this.field = field;
+      }
+      get problem() {
+        return { code: this.code, message: this.message, ...this.field !== void 0 ? { field: this.field } : {} };
+      }
+    };
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -10801,39 +10834,6 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit.visit;
     exports.visitAsync = visit.visitAsync;
-  }
-});
-
-// src/contract/rule-error.ts
-function problemOf(check) {
-  try {
-    check();
-    return void 0;
-  } catch (err) {
-    if (err instanceof RuleError) return err.problem;
-    throw err;
-  }
-}
-function quoteValue(text, max = 80) {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
-}
-var RuleError;
-var init_rule_error = __esm({
-  "src/contract/rule-error.ts"() {
-    "use strict";
-    RuleError = class extends Error {
-      code;
-      field;
-      constructor(code, message, field) {
-        super(message);
-        this.name = "RuleError";
-        this.code = code;
-        if (field !== void 0) this.field = field;
-      }
-      get problem() {
-        return { code: this.code, message: this.message, ...this.field !== void 0 ? { field: this.field } : {} };
-      }
-    };
   }
 });
 
@@ -58920,6 +58920,9 @@ var {
   Help
 } = import_index.default;
 
+// src/contract/rules.ts
+init_rule_error();
+
 // src/contract/traffic-policy.ts
 var import_yaml = __toESM(require_dist(), 1);
 var TRAFFIC_POLICY_MAX_BYTES = 65536;
@@ -59103,16 +59106,13 @@ var VALUE_FORMATS = {
 };
 
 // src/contract/rules.ts
-function clip(text, max = 80) {
-  return text.length > max ? `${text.slice(0, max)}...` : text;
-}
 var HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 var HEADER_VALUE = /^[\t\x20-\x7e\u0080-\uffff]*$/;
 var EVENT_TYPE = /^[a-z_]+\.v[0-9]+$/;
 var EVENT_TYPE_MAX = 128;
 var CONFIG_MAX_DEPTH = 32;
 function headerNameProblem(name) {
-  return HEADER_NAME.test(name) ? void 0 : { code: "ERR_HEADER_NAME_INVALID", message: `${JSON.stringify(clip(name))} is not a valid header name` };
+  return HEADER_NAME.test(name) ? void 0 : { code: "ERR_HEADER_NAME_INVALID", message: `${quoteValue(name)} is not a valid header name` };
 }
 function configProblem(value, where, left) {
   if (typeof value === "number") {
@@ -59140,8 +59140,8 @@ var RULES = {
   hostport: onString(hostportProblem),
   header_name: onString(headerNameProblem),
   header_value: onString((text) => HEADER_VALUE.test(text) ? void 0 : { code: "ERR_HEADER_VALUE_INVALID", message: "header values must not contain control characters" }),
-  event_type: onString((text) => text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text) ? void 0 : { code: "ERR_EVENT_TYPE_INVALID", message: `${JSON.stringify(clip(text))} is not an event type like ip_policy_created.v0` }),
-  url_path: onString((text) => text.startsWith("/") ? void 0 : { code: "ERR_FIELD_INVALID", message: `${JSON.stringify(clip(text))} must be a path starting with "/"` }),
+  event_type: onString((text) => text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text) ? void 0 : { code: "ERR_EVENT_TYPE_INVALID", message: `${quoteValue(text)} is not an event type like ip_policy_created.v0` }),
+  url_path: onString((text) => text.startsWith("/") ? void 0 : { code: "ERR_FIELD_INVALID", message: `${quoteValue(text)} must be a path starting with "/"` }),
   policy_config: (value) => configProblem(value, "", CONFIG_MAX_DEPTH),
   traffic_policy_tcp: trafficPolicy(TCP_PHASES),
   traffic_policy_http: trafficPolicy(HTTP_PHASES)
