@@ -1,6 +1,6 @@
-// The manifest pipeline the engine calls: load -> validate -> rules -> resolve -> value rules -> contract. Every stage
-// that can run does,
-// so one run reports every problem of every file; then one ManifestError carries them all, in file order.
+// The manifest pipeline the engine calls: load -> validate -> rules -> resolve -> value rules -> contract. Every
+// stage that can run does, so one run reports every problem of every file; then one ManifestError carries them
+// all, in file order.
 import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
 import type { DiscoveredRoot } from './discover.ts';
 import type { DesiredState } from './document.ts';
