@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isObj } from './json.ts';
 import { addContractKeywords } from './keywords.ts';
 import { quoteValue } from './rule-error.ts';
+import type { ModuleContract } from './kind.ts';
 import type { BodySchema, ContractCode, ValueProblem } from './schema.ts';
 
 let ajv: Ajv | undefined;
@@ -152,4 +153,27 @@ export function bodyProblem(schema: BodySchema, body: unknown, base = ''): Value
   const ranked = (validate.errors ?? []).map((e) => ({ e, at: position(e), rank: KEYWORD_RANK[e.keyword] ?? 2 }));
   ranked.sort((a, b) => comparePositions(a.at, b.at) || a.rank - b.rank);
   return describe(ranked[0]!.e, base, body);
+}
+
+const at = (path: string, field: string): string => (path ? `${path}.${field}` : field);
+
+/** A module's body (a PUT, or a field of a create or PATCH; already without nulls): its schema, then its own rules. */
+export function moduleProblem(module: ModuleContract, value: unknown, path = module.name): ValueProblem | undefined {
+  return bodyProblem(module.schema, value, path) ?? moduleRuleProblem(module, value, path);
+}
+
+function moduleRuleProblem(module: ModuleContract, value: unknown, path: string): ValueProblem | undefined {
+  const found = isObj(value) ? module.check?.(value) : undefined;
+  return found && { code: found.code, message: `${at(path, found.field)}: ${found.message}` };
+}
+
+/** A create or PATCH body of a kind with `modules` (already without nulls): its schema, then each module's rules. */
+export function requestProblem(schema: BodySchema, modules: readonly ModuleContract[], value: unknown): ValueProblem | undefined {
+  const problem = bodyProblem(schema, value);
+  if (problem || !isObj(value)) return problem;
+  for (const module of modules) {
+    const found = moduleRuleProblem(module, value[module.name], module.name);
+    if (found) return found;
+  }
+  return undefined;
 }

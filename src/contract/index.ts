@@ -28,6 +28,6 @@ export function contractKind(name: KindName): ContractKind {
   return BY_NAME.get(name)!;
 }
 
-export { BACKEND_KINDS, moduleRefs, referencedIds } from './kind.ts';
+export { BACKEND_KINDS, documentProblem, moduleRefs, referencedIds } from './kind.ts';
 export type { ContractKind, DocumentCheck, KindName, ModuleContract, RefField, SubresourceContract } from './kind.ts';
 export type { BodySchema, ContractCode, Distinct, RuleName, ValueProblem } from './schema.ts';

@@ -102,3 +102,12 @@ export function referencedIds(refs: readonly RefField[], doc: unknown): { field:
   }
   return out;
 }
+
+/** The kind's rules across the fields of a whole document (as stored after a write, or as a create sends it). */
+export function documentProblem(kind: ContractKind, data: unknown): ValueProblem | undefined {
+  for (const check of kind.checks) {
+    const found = check(data as Record<string, unknown>);
+    if (found) return { code: found.code, message: `${found.field}: ${found.message}` };
+  }
+  return undefined;
+}

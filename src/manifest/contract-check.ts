@@ -3,8 +3,8 @@
 // cannot say (header values, event types, URL paths, hostports duplicated in another spelling, ...). References
 // to resources not created yet hold a placeholder id of their kind's prefix. No network: the kind sends to a
 // recorder. A problem is reported at the position of the manifest value it is about.
-import { bodyProblem, withoutNulls } from '../contract/body-check.ts';
-import { CONTRACT_KINDS, type BodySchema, type ValueProblem } from '../contract/index.ts';
+import { bodyProblem, moduleProblem, requestProblem, withoutNulls } from '../contract/body-check.ts';
+import { CONTRACT_KINDS, documentProblem, type ValueProblem } from '../contract/index.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { kindByName } from '../kinds/index.ts';
 import type { Api, Json, Obj, ResourceKind } from '../kinds/resource-kind.ts';
@@ -65,42 +65,24 @@ function createBody(kind: ResourceKind, resource: DesiredResource, stack: string
 
 const pathPattern = (template: string): RegExp => new RegExp(`^${template.replace(/:\w+/g, '[^/]+')}$`);
 
-type Check = (body: Record<string, unknown>) => (ValueProblem & { field: string }) | undefined;
-
-/** What the contract says about one request: its body's schema, and the rules across its fields. */
-interface RequestContract {
-  schema: BodySchema;
-  checks: Check[];
-}
+/** The first problem the service would find in one request's body, or undefined when it holds. */
+type RequestCheck = (body: Obj) => ValueProblem | undefined;
 
 /** The contract of one request, found by its method and path (the service's own routes). */
-function contractOf(sent: Sent): RequestContract | undefined {
+function contractOf(sent: Sent): RequestCheck | undefined {
   for (const c of CONTRACT_KINDS) {
     if (sent.method === 'POST' && pathPattern(c.path).test(sent.path)) {
-      const moduleChecks = c.modules.filter((m) => m.check).map((m): Check => (body) => {
-        const module = body[m.name];
-        const found = module !== null && typeof module === 'object' && !Array.isArray(module) ? m.check!(module as Record<string, unknown>) : undefined;
-        return found && { ...found, field: `${m.name}.${found.field}` };
-      });
-      return { schema: c.create, checks: [...c.checks, ...moduleChecks] };
+      return (body) => {
+        const value = withoutNulls(body, c.create);
+        return requestProblem(c.create, c.modules, value) ?? documentProblem(c, value);
+      };
     }
     for (const m of sent.method === 'PUT' ? c.modules : []) {
-      if (pathPattern(`${c.path}/:id/${m.name}`).test(sent.path)) return { schema: m.schema, checks: m.check ? [m.check] : [] };
+      if (pathPattern(`${c.path}/:id/${m.name}`).test(sent.path)) return (body) => moduleProblem(m, withoutNulls(body, m.schema), '');
     }
     for (const s of sent.method === 'POST' ? Object.values(c.subresources ?? {}) : []) {
-      if (pathPattern(s.path).test(sent.path)) return { schema: s.create, checks: [] };
+      if (pathPattern(s.path).test(sent.path)) return (body) => bodyProblem(s.create, withoutNulls(body, s.create));
     }
-  }
-  return undefined;
-}
-
-function firstProblem(contract: RequestContract, body: Obj): ValueProblem | undefined {
-  const clean = withoutNulls(body, contract.schema);
-  const problem = bodyProblem(contract.schema, clean);
-  if (problem) return problem;
-  for (const check of contract.checks) {
-    const found = check(clean as Record<string, unknown>);
-    if (found) return { code: found.code, message: `${found.field}: ${found.message}` };
   }
   return undefined;
 }
@@ -183,7 +165,7 @@ export async function checkWithContract(
     }
     for (const request of sent) {
       const contract = contractOf(request);
-      const problem = contract && firstProblem(contract, request.body);
+      const problem = contract?.(request.body);
       if (!problem) continue;
       const { pointer, key, message } = located(problem, resource, request.body);
       if (fieldPositions(doc, pointer).some((pos) => reported.has(`${resource.address} ${pos}`))) continue;

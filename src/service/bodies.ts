@@ -4,7 +4,7 @@
 // resource files only fill defaults and store it. Problems become ServiceErrors with the contract's codes.
 // The checker (ajv and its compiler, ~100 ms to load) is imported by the first request with a body rather than
 // by every start: app.ts awaits bodyCheckerReady() before it runs such a request's handler.
-import type { BodySchema, ContractCode, ContractKind, ModuleContract } from '../contract/index.ts';
+import { documentProblem, type BodySchema, type ContractCode, type ContractKind, type ModuleContract } from '../contract/index.ts';
 import { ERROR_CATALOG, ServiceError } from './errors.ts';
 import { isPlainObject, type JsonObject } from './validate.ts';
 
@@ -21,25 +21,27 @@ export function bodyCheckerReady(): Promise<void> {
 const CONTRACT_CODES: Record<ContractCode, unknown> = ERROR_CATALOG;
 void CONTRACT_CODES;
 
-/** `body` checked against `schema`; `path` names it in messages ('' for a request body, 'backend' for a module). */
+/** `body` checked against `schema`; `path` names it in messages ('' for a request body). */
 export function checkBody(schema: BodySchema, body: unknown, path = ''): JsonObject {
-  if (!checker) throw new Error('checkBody before bodyCheckerReady()');
-  const value = checker.withoutNulls(body, schema);
-  const problem = checker.bodyProblem(schema, value, path);
-  if (problem) throw new ServiceError(problem.code, problem.message);
+  const value = loaded().withoutNulls(body, schema);
+  refuse(loaded().bodyProblem(schema, value, path));
   return value as JsonObject;
+}
+
+function refuse(problem: { code: ContractCode; message: string } | undefined): void {
+  if (problem) throw new ServiceError(problem.code, problem.message);
+}
+
+function loaded(): typeof import('../contract/body-check.ts') {
+  if (!checker) throw new Error('a body checked before bodyCheckerReady()');
+  return checker;
 }
 
 /** A module body (a PUT, or a field of a create/PATCH), with the module's own cross-field rules. */
 export function checkModule(module: ModuleContract, body: unknown, path = module.name): JsonObject {
-  const value = checkBody(module.schema, body, path);
-  moduleRules(module, value, path);
-  return value;
-}
-
-function moduleRules(module: ModuleContract, value: JsonObject, path: string): void {
-  const found = module.check?.(value);
-  if (found) throw new ServiceError(found.code, `${path}.${found.field}: ${found.message}`);
+  const value = loaded().withoutNulls(body, module.schema);
+  refuse(loaded().moduleProblem(module, value, path));
+  return value as JsonObject;
 }
 
 /** A POST body of `kind`. */
@@ -58,18 +60,12 @@ export function checkUpdate(kind: ContractKind, body: JsonObject): JsonObject {
 }
 
 function checkWithModules(kind: ContractKind, schema: BodySchema, body: JsonObject): JsonObject {
-  const value = checkBody(schema, body);
-  for (const module of kind.modules) {
-    const sent = value[module.name];
-    if (isPlainObject(sent)) moduleRules(module, sent, module.name);
-  }
-  return value;
+  const value = loaded().withoutNulls(body, schema);
+  refuse(loaded().requestProblem(schema, kind.modules, value));
+  return value as JsonObject;
 }
 
 /** The kind's rules across the fields of a whole document, on every write. */
 export function checkDocument(kind: ContractKind, data: unknown): void {
-  for (const check of kind.checks) {
-    const found = check(data as Record<string, unknown>);
-    if (found) throw new ServiceError(found.code, `${found.field}: ${found.message}`);
-  }
+  refuse(documentProblem(kind, data));
 }
