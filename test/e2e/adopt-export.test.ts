@@ -37,7 +37,12 @@ beforeAll(async () => {
   exported = await edgeops(['export', '--all', '--out', out], { env });
   expect(exported.code, exported.stderr).toBe(0);
   // Private keys are never exported: each certificate names a variable to set (plan never compares the key).
-  for (const [, name] of exported.stdout.matchAll(/^ {2}(EDGEOPS_KEY_[A-Z0-9_]+) /gm)) env[name!] = certs.leaf.keyPem;
+  // Each variable gets the key of the certificate its document holds (the manifests refuse a key that does not match).
+  const files = readFileSync(join(out, 'tls-certificates.yaml'), 'utf8');
+  for (const [, name] of exported.stdout.matchAll(/^ {2}(EDGEOPS_KEY_[A-Z0-9_]+) /gm)) {
+    const doc = files.split(/^---$/m).find((d) => d.includes(name!))!;
+    env[name!] = [certs.leaf, certs.leaf2].find((c) => doc.includes(c.certPem.split('\n')[1]!))!.keyPem;
+  }
 }, 60_000);
 afterAll(async () => {
   await e?.close();

@@ -158,18 +158,22 @@ describe('concurrent applies of one stack', () => {
   });
 
   it('releases the lock after a failed apply', async () => {
-    const taken = await raw.post('/edges/tcp', { hostports: ['9.tcp.example.com:29999'], description: 'not managed' });
-    expect(taken.status).toBe(201);
-    const dir = writeDocs('failing', [
-      { kind: 'IPPolicy', name: 'ok' },
-      { kind: 'TCPEdge', name: 'clash', hostports: ['9.tcp.example.com:29999'] },
-    ]);
-    const r = await cli(['apply', dir, '--auto-approve'], 'failing');
+    // A failure no plan can foresee: a policy the manifests drop is still referenced by an edge edgeops does not
+    // manage, so its delete is refused (409) while the rest of the apply goes through.
+    expect((await cli(['apply', writeDocs('failing', [{ kind: 'IPPolicy', name: 'ok' }, { kind: 'IPPolicy', name: 'kept' }]), '--auto-approve'], 'failing')).code).toBe(0);
+    const policies = (await raw.listAll('/ip_policies', 'ip_policies')) as { id: string; metadata?: string }[];
+    const kept = policies.find((p) => p.metadata?.includes('IPPolicy/kept'))!;
+    const referrer = await raw.post('/edges/tcp', { description: 'not managed', ip_restriction: { ip_policy_ids: [kept.id] } });
+    expect(referrer.status).toBe(201);
+    const dropped = writeDocs('failing-dropped', [{ kind: 'IPPolicy', name: 'ok', description: 'changed' }]);
+    const r = await cli(['apply', dropped, '--auto-approve'], 'failing');
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/failed to create TCPEdge\/clash \(.+\.yaml:\d+\): 400 ERR_HOSTPORT_IN_USE/);
+    expect(r.stdout).toMatch(/failed to delete IPPolicy\/kept.*409 ERR_RESOURCE_IN_USE/);
+    expect(r.stdout).toContain("Apply failed: 1 action failed; 0 created, 1 updated, 0 replaced, 0 deleted.");
     expect(await lockRecords('failing')).toEqual([]);
     // And the next apply is not kept waiting: with --lock-timeout 0 it would fail if a record were left.
-    expect((await cli(['apply', writeDocs('failing-fixed', [{ kind: 'IPPolicy', name: 'ok' }]), '--auto-approve', '--lock-timeout', '0'], 'failing')).code).toBe(0);
+    expect((await raw.del(`/edges/tcp/${(referrer.body as { id: string }).id}`)).status).toBe(204);
+    expect((await cli(['apply', dropped, '--auto-approve', '--lock-timeout', '0'], 'failing')).code).toBe(0);
   });
 
   it('the lock record never shows in plan, drift or export: their output is the same with locks held', async () => {

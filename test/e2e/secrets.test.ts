@@ -192,7 +192,8 @@ describe('secrets never leak', () => {
     expect((await client.post('/edges/tls', { hostports: ['taken.example.com:443'], description: 'not managed' })).status).toBe(201);
     const failed = await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing' });
     expectCode(failed, 1);
-    expect(safe(failed.stdout)).toMatch(/ERR_HOSTPORT_IN_USE/);
+    // The plan sees the hostport held outside the stack: an error at its position, and nothing is written.
+    expect(safe(failed.stderr)).toMatch(/hostport "taken\.example\.com:443" is held by/);
     expectCode(await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing', EDGEOPS_DEBUG: '1' }), 1);
     for (const command of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
       const mismatch = await run([command[0]!, 'manifests/mismatch', ...command.slice(1)], { EDGEOPS_STACK: 'failing', EDGEOPS_DEBUG: '1' });
