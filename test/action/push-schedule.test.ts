@@ -96,22 +96,28 @@ describe('push and schedule', () => {
   });
 
   it('a failed apply fails the job and reports every failure', async () => {
-    const taken = await api(svc).post('/edges/tcp', { hostports: ['9.tcp.example.com:29999'], description: 'made by hand' });
-    expect(taken.status, taken.text).toBe(201);
     const other = workspace('ci-fail');
     try {
-      other.write([
-        { kind: 'TCPEdge', name: 'clash', hostports: ['9.tcp.example.com:29999'] },
-        { kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } },
-      ]);
+      other.write([{ kind: 'IPPolicy', name: 'keep' }, { kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } }]);
+      const first = await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: other.dir });
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      // A failure no plan can foresee: the policy the manifests drop is referenced by an edge made by hand.
+      const listed = await api(svc).get('/ip_policies');
+      const keep = (listed.body.ip_policies as { id: string; metadata?: string }[]).find((p) => p.metadata?.includes('IPPolicy/keep'))!;
+      const referrer = await api(svc).post('/edges/tcp', { description: 'made by hand', ip_restriction: { ip_policy_ids: [keep.id] } });
+      expect(referrer.status, referrer.text).toBe(201);
+      other.write([{ kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } }, { kind: 'TunnelGroupBackend', name: 'also-fine', labels: { app: 'also' } }]);
       const run = await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: other.dir });
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/^::error::edgeops apply failed: /m);
       expect(run.outputs.summary).toBe('edgeops apply failed: 1 action failed; 1 created, 0 updated, 0 replaced, 0 deleted.');
       expect(run.summary).toContain('### edgeops apply for stack `ci-fail` failed');
-      expect(run.summary).toContain('TCPEdge/clash');
-      expect(run.summary).toContain('created TunnelGroupBackend/fine');
+      expect(run.summary).toContain('IPPolicy/keep');
+      expect(run.summary).toContain('created TunnelGroupBackend/also-fine');
       expectSecretAbsent(run, svc.apiKey);
+      // Leave the service as the other cases expect: only ci-stack's policy.
+      expect((await api(svc).del(`/edges/tcp/${referrer.body.id}`)).status).toBe(204);
+      expect((await api(svc).del(`/ip_policies/${keep.id}`)).status).toBe(204);
     } finally {
       other.dispose();
     }
