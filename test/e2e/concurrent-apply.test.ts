@@ -15,9 +15,10 @@ import { fetchLive } from '../../src/engine/live.ts';
 import { indexManaged, parseMetadata } from '../../src/engine/ownership.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import { acquireStackLock } from '../../src/lock/stack-lock.ts';
-import { lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
+import { LOCK_PATH, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
+import { startProxy, type Hit } from '../cli/proxy.ts';
 import { cleanEnv, edgeops, ROOT, type RunResult } from '../cli/run.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 import { allKinds, makeCerts } from './fixtures.ts';
@@ -158,13 +159,25 @@ describe('concurrent applies of one stack', () => {
   });
 
   it('releases the lock after a failed apply', async () => {
-    const taken = await raw.post('/edges/tcp', { hostports: ['9.tcp.example.com:29999'], description: 'not managed' });
-    expect(taken.status).toBe(201);
+    // The hostport is taken once the apply holds its lock and has listed the TCP edges: after its check before
+    // the lock, so no plan sees it, and the create fails on the service.
+    let takenBy = '';
+    const proxy = await startProxy(svc.url, async (hit: Hit, body: unknown) => {
+      const locked = proxy.hits.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
+      if (!takenBy && locked && hit.method === 'GET' && hit.path.startsWith('/edges/tcp')) {
+        const taken = await raw.post('/edges/tcp', { hostports: ['9.tcp.example.com:29999'], description: 'not managed' });
+        expect(taken.status).toBe(201);
+        takenBy = (taken.body as { id: string }).id;
+      }
+      return body;
+    });
     const dir = writeDocs('failing', [
       { kind: 'IPPolicy', name: 'ok' },
       { kind: 'TCPEdge', name: 'clash', hostports: ['9.tcp.example.com:29999'] },
     ]);
-    const r = await cli(['apply', dir, '--auto-approve'], 'failing');
+    const r = await edgeops(['apply', dir, '--auto-approve'], { cwd: base, env: { EDGEOPS_API_URL: proxy.url, EDGEOPS_API_KEY: svc.apiKey, EDGEOPS_STACK: 'failing' } });
+    await proxy.close();
+    expect(takenBy).not.toBe('');
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/failed to create TCPEdge\/clash \(.+\.yaml:\d+\): 400 ERR_HOSTPORT_IN_USE/);
     expect(await lockRecords('failing')).toEqual([]);

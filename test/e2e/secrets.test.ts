@@ -100,8 +100,8 @@ beforeAll(async () => {
   const m = join(work, 'manifests');
   mkdirSync(join(m, 'ok'), { recursive: true });
   writeFileSync(join(m, 'ok', 'all.yaml'), docs([CERT_FROM_FILE, CERT_FROM_ENV, BACKEND, [...EDGE, 'description: front door']]));
-  // A failing apply: a hostport held by an edge edgeops does not manage; a key that does not match its
-  // certificate. Each fails on the service with the secret in the request body.
+  // A failing apply: a hostport held by an edge edgeops does not manage (a plan error: refused before any
+  // write); a key that does not match its certificate, which fails on the service with the secret in the body.
   mkdirSync(join(m, 'fail'));
   writeFileSync(join(m, 'fail', 'all.yaml'), docs([
     CERT_FROM_FILE, BACKEND, [...EDGE, 'hostports: ["taken.example.com:443"]'].filter((l) => !l.startsWith('hostports: ["front')),
@@ -185,10 +185,14 @@ describe('secrets never leak', () => {
     // The exported certificates read their keys from EDGEOPS_KEY_<NAME> variables.
     expectCode(await run(['plan', 'exported', '--detailed-exitcode'], { EDGEOPS_KEY_SITE: keyFromFile, EDGEOPS_KEY_API: keyFromEnv }), 0);
 
-    expect((await client.post('/edges/tls', { hostports: ['taken.example.com:443'], description: 'not managed' })).status).toBe(201);
+    const taken = await client.post('/edges/tls', { hostports: ['taken.example.com:443'], description: 'not managed' });
+    expect(taken.status).toBe(201);
+    const refused = await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing' });
+    expectCode(refused, 1);
+    expect(safe(refused.stderr)).toMatch(/hostport "taken\.example\.com:443" is held by the unmanaged TLSEdge/);
+    expect((await client.del(`/edges/tls/${(taken.body as { id: string }).id}`)).status).toBe(204);
     const failed = await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing' });
     expectCode(failed, 1);
-    expect(safe(failed.stdout)).toMatch(/ERR_HOSTPORT_IN_USE/);
     expect(safe(failed.stdout)).toMatch(/ERR_KEY_MISMATCH/);
     expectCode(await run(['apply', 'manifests/fail', '--auto-approve'], { EDGEOPS_STACK: 'failing', EDGEOPS_DEBUG: '1' }), 1);
 
