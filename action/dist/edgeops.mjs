@@ -3597,80 +3597,71 @@ var init_version = __esm({
   }
 });
 
-// src/errors.ts
-function formatIssue(issue) {
-  const where4 = `${issue.pos.file}:${issue.pos.line}:${issue.pos.col}`;
-  return issue.address ? `${where4}: ${issue.address}: ${issue.message}` : `${where4}: ${issue.message}`;
-}
-var EdgeopsError, ManifestError, ConfigError, ApiError, UnsafePlanError, StalePlanError, ApplyFailedError, PerpetualDiffError, AbortedError, NoManifestsError;
-var init_errors = __esm({
-  "src/errors.ts"() {
+// src/contract/limits.ts
+var REQUEST_BODY_MAX_BYTES;
+var init_limits = __esm({
+  "src/contract/limits.ts"() {
     "use strict";
-    EdgeopsError = class extends Error {
-      code;
-      exitCode;
-      constructor(code2, message, exitCode = 1) {
-        super(message);
-        this.name = new.target.name;
-        this.code = code2;
-        this.exitCode = exitCode;
-      }
-    };
-    ManifestError = class extends EdgeopsError {
-      issues;
-      constructor(issues) {
-        super("E_MANIFEST", issues.map(formatIssue).join("\n"));
-        this.issues = issues;
-      }
-    };
-    ConfigError = class extends EdgeopsError {
-      constructor(message) {
-        super("E_CONFIG", message);
-      }
-    };
-    ApiError = class extends EdgeopsError {
-      status;
-      errorCode;
-      operation;
-      serviceMessage;
-      constructor(opts) {
-        super("E_API", `${opts.operation}: ${opts.status} ${opts.errorCode}: ${opts.message}`);
-        this.status = opts.status;
-        this.errorCode = opts.errorCode;
-        this.operation = opts.operation;
-        this.serviceMessage = opts.message;
-      }
-    };
-    UnsafePlanError = class extends EdgeopsError {
-      constructor(message) {
-        super("E_UNSAFE_PLAN", message);
-      }
-    };
-    StalePlanError = class extends EdgeopsError {
-      constructor(message) {
-        super("E_STALE_PLAN", message);
-      }
-    };
-    ApplyFailedError = class extends EdgeopsError {
-      constructor(message) {
-        super("E_APPLY_FAILED", message);
-      }
-    };
-    PerpetualDiffError = class extends EdgeopsError {
-      constructor(message) {
-        super("E_PERPETUAL_DIFF", message);
-      }
-    };
-    AbortedError = class extends EdgeopsError {
-      constructor(message) {
-        super("E_ABORTED", message);
-      }
-    };
-    NoManifestsError = class extends EdgeopsError {
-      constructor(message) {
-        super("E_NO_MANIFESTS", message);
-      }
-    };
+    REQUEST_BODY_MAX_BYTES = 1024 * 1024;
+  }
+});
+
+// src/manifest/pointer.ts
+function escapeSegment(key) {
+  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
+}
+function unescapeSegment(segment) {
+  return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
+}
+function childPointer(parent, key) {
+  return `${parent}/${typeof key === "number" ? key : escapeSegment(key)}`;
+}
+function parentPointer(pointer) {
+  return pointer.slice(0, Math.max(0, pointer.lastIndexOf("/")));
+}
+function segments(pointer) {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeSegment);
+}
+function fieldPath(pointer) {
+  return segments(pointer).join("/");
+}
+function isWithin(pointer, ancestor) {
+  return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
+}
+var init_pointer = __esm({
+  "src/manifest/pointer.ts"() {
+    "use strict";
+  }
+});
+
+// src/manifest/positions.ts
+function rememberKeyPositions(doc, keys) {
+  keyPositions.set(doc, keys);
+}
+function valuePos(doc, pointer) {
+  for (let p = pointer; ; p = parentPointer(p)) {
+    const pos = doc.positions.get(p);
+    if (pos) return pos;
+    if (p === "") return doc.pos;
+  }
+}
+function keyPos(doc, pointer) {
+  return keyPositions.get(doc)?.get(pointer) ?? valuePos(doc, pointer);
+}
+function rememberSource(resource, doc) {
+  sources.set(resource, doc);
+}
+function sourceValuePos(resource, pointer) {
+  const doc = sources.get(resource);
+  return doc ? valuePos(doc, pointer) : resource.pos;
+}
+var keyPositions, sources;
+var init_positions = __esm({
+  "src/manifest/positions.ts"() {
+    "use strict";
+    init_pointer();
+    keyPositions = /* @__PURE__ */ new WeakMap();
+    sources = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -4426,7 +4417,7 @@ function pointerSegments(pointer) {
   }
   return segments2;
 }
-function escapeSegment(segment) {
+function escapeSegment2(segment) {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 function valueAt(root, segments2) {
@@ -4602,7 +4593,7 @@ function fieldChanges(kind, from, to) {
       }
     }
     const at2 = segments2.slice(0, cut);
-    const path = "/" + at2.map(escapeSegment).join("/");
+    const path = "/" + at2.map(escapeSegment2).join("/");
     if (byPath.has(path)) continue;
     const old = valueAt(from, at2);
     const neu = valueAt(to, at2);
@@ -4654,7 +4645,7 @@ function changeActions(t, live, liveShape, desired) {
     const want = desired[field];
     const isModule = kind.modules.includes(field);
     if (isModule && (want === void 0 || want === null) && kind.deleteModule) {
-      const removed = [{ path: `/${escapeSegment(field)}`, kind: "remove", old: before[field] }];
+      const removed = [{ path: `/${escapeSegment2(field)}`, kind: "remove", old: before[field] }];
       actions.push({ ...base, id: `module-delete:${t.address}:${field}`, op: "module-delete", module: field, changes: removed });
     } else if (isModule && isObj2(want) && kind.putModule) {
       actions.push({ ...base, id: `module-put:${t.address}:${field}`, op: "module-put", module: field, body: want, changes: fieldChangesOf });
@@ -4679,107 +4670,96 @@ var init_diff = __esm({
   }
 });
 
-// src/engine/adopt.ts
-function realItem(item) {
-  return originals.get(item.raw) ?? item;
+// src/errors.ts
+function formatIssue(issue) {
+  const where5 = `${issue.pos.file}:${issue.pos.line}:${issue.pos.col}`;
+  return issue.address ? `${where5}: ${issue.address}: ${issue.message}` : `${where5}: ${issue.message}`;
 }
-function kindsReferencedFirst(kinds) {
-  const byName = new Map(kinds.map((k) => [k.kind, k]));
-  const out = [];
-  const state = /* @__PURE__ */ new Map();
-  const visit = (k) => {
-    if (state.has(k.kind)) return;
-    state.set(k.kind, "visiting");
-    for (const target of k.refs.flatMap((r) => r.kinds)) {
-      const dep = byName.get(target);
-      if (dep) visit(dep);
-    }
-    state.set(k.kind, "done");
-    out.push(k);
-  };
-  for (const k of kinds) visit(k);
-  return out;
-}
-function isUnmarked(item) {
-  return liveMetadata(item).marker === void 0;
-}
-function itemsByKey(kind, items) {
-  const byKey = /* @__PURE__ */ new Map();
-  if (!kind.adoptKeys) return byKey;
-  for (const item of items) {
-    for (const key of new Set(kind.adoptKeys(liveBody(kind, item)))) {
-      const list = byKey.get(key);
-      if (list) list.push(item);
-      else byKey.set(key, [item]);
-    }
-  }
-  return byKey;
-}
-function adoptLive(kinds, desired, live, stack) {
-  const managed = indexManaged(kinds, live.byKind, stack);
-  const known = /* @__PURE__ */ new Map();
-  for (const [address2, copies] of managed.byAddress) known.set(address2, copies[0].id);
-  const byKind = new Map(kinds.map((k) => [k.kind, []]));
-  for (const r of desired.resources) byKind.get(r.kind)?.push(r);
-  const adoptions = [];
-  const warnings = [];
-  const swapped = /* @__PURE__ */ new Map();
-  for (const kind of kindsReferencedFirst(kinds)) {
-    if (kind.identity !== "marker" || !kind.adoptKeys) continue;
-    const docs = (byKind.get(kind.kind) ?? []).filter((r) => !managed.byAddress.has(r.address));
-    const unmarked = (live.byKind.get(kind.kind) ?? []).filter(isUnmarked);
-    if (docs.length === 0 || unmarked.length === 0) continue;
-    const byKey = itemsByKey(kind, unmarked);
-    const candidates = docs.map((resource) => {
-      const body = desiredBody(kind, resource.spec, (address2) => known.get(address2));
-      const matches = /* @__PURE__ */ new Map();
-      for (const key of kind.adoptKeys(body, resource.name)) {
-        for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });
-      }
-      return { resource, body, matches };
-    });
-    const claims = /* @__PURE__ */ new Map();
-    for (const c of candidates) for (const id of c.matches.keys()) claims.set(id, [...claims.get(id) ?? [], c.resource.address]);
-    const copies = /* @__PURE__ */ new Map();
-    for (const c of candidates.sort((a, b) => a.resource.address < b.resource.address ? -1 : 1)) {
-      const found = [...c.matches.values()];
-      if (found.length === 0) continue;
-      if (found.length > 1) {
-        warnings.push(`${c.resource.address} is not adopted: it matches ${found.length} unmanaged ${kind.kind} resources (${found.map((f) => `${f.item.id} by ${f.key}`).join(", ")}); make the manifest match one of them`);
-        continue;
-      }
-      const { item, key } = found[0];
-      const rivals = claims.get(item.id) ?? [];
-      if (rivals.length > 1) {
-        warnings.push(`${item.id} (${kind.kind}) is not adopted: ${rivals.join(", ")} all match it; make exactly one document match it`);
-        continue;
-      }
-      const marked = {
-        id: item.id,
-        raw: { ...item.raw, metadata: serializeMetadata(liveMetadata(item).user, { stack, name: c.resource.address }) }
-      };
-      originals.set(marked.raw, item);
-      copies.set(item.id, marked);
-      known.set(c.resource.address, item.id);
-      adoptions.push({ address: c.resource.address, kind: kind.kind, liveId: item.id, matchedBy: key, desired: c.body });
-    }
-    if (copies.size > 0) swapped.set(kind.kind, copies);
-  }
-  if (swapped.size === 0) return { live, adoptions, warnings };
-  const byKindLive = /* @__PURE__ */ new Map();
-  for (const [kind, items] of live.byKind) {
-    const copies = swapped.get(kind);
-    byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
-  }
-  return { live: { byKind: byKindLive }, adoptions, warnings };
-}
-var originals;
-var init_adopt = __esm({
-  "src/engine/adopt.ts"() {
+var EdgeopsError, ManifestError, planErrorsLine, PlanErrorsError, ConfigError, ApiError, UnsafePlanError, StalePlanError, ApplyFailedError, PerpetualDiffError, AbortedError, NoManifestsError;
+var init_errors = __esm({
+  "src/errors.ts"() {
     "use strict";
-    init_diff();
-    init_ownership();
-    originals = /* @__PURE__ */ new WeakMap();
+    EdgeopsError = class extends Error {
+      code;
+      exitCode;
+      constructor(code2, message, exitCode = 1) {
+        super(message);
+        this.name = new.target.name;
+        this.code = code2;
+        this.exitCode = exitCode;
+      }
+    };
+    ManifestError = class extends EdgeopsError {
+      issues;
+      constructor(issues, code2 = "E_MANIFEST") {
+        super(code2, issues.map(formatIssue).join("\n"));
+        this.issues = issues;
+      }
+      /** The closing line under the issues. */
+      get summary() {
+        return `${this.issues.length} problem${this.issues.length === 1 ? "" : "s"} in the manifests`;
+      }
+    };
+    planErrorsLine = (n) => `Plan has ${n} error${n === 1 ? "" : "s"}; apply would be refused`;
+    PlanErrorsError = class extends ManifestError {
+      shown;
+      constructor(issues, opts) {
+        super(issues, "E_PLAN_ERRORS");
+        this.shown = opts.shown;
+        this.message = opts.applying ? `${planErrorsLine(issues.length)}: apply refused it; nothing was changed` : planErrorsLine(issues.length);
+      }
+      get summary() {
+        return this.message;
+      }
+    };
+    ConfigError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_CONFIG", message);
+      }
+    };
+    ApiError = class extends EdgeopsError {
+      status;
+      errorCode;
+      operation;
+      serviceMessage;
+      constructor(opts) {
+        super("E_API", `${opts.operation}: ${opts.status} ${opts.errorCode}: ${opts.message}`);
+        this.status = opts.status;
+        this.errorCode = opts.errorCode;
+        this.operation = opts.operation;
+        this.serviceMessage = opts.message;
+      }
+    };
+    UnsafePlanError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_UNSAFE_PLAN", message);
+      }
+    };
+    StalePlanError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_STALE_PLAN", message);
+      }
+    };
+    ApplyFailedError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_APPLY_FAILED", message);
+      }
+    };
+    PerpetualDiffError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_PERPETUAL_DIFF", message);
+      }
+    };
+    AbortedError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_ABORTED", message);
+      }
+    };
+    NoManifestsError = class extends EdgeopsError {
+      constructor(message) {
+        super("E_NO_MANIFESTS", message);
+      }
+    };
   }
 });
 
@@ -4990,643 +4970,406 @@ var init_value_moves = __esm({
   }
 });
 
-// src/engine/ordering.ts
-function targetsIn(kind, body, onlyParents = false) {
+// src/engine/plan-checks.ts
+function uniqueSlots(kind, r) {
   const out = [];
-  if (!body) return out;
-  for (const ref2 of kind.refs) {
-    if (onlyParents && !kind.immutable.includes(pointerSegments(ref2.pointer)[0])) continue;
-    for (const v of refValues(body, ref2)) {
-      if (isPendingRef(v)) out.push({ address: v.$ref });
-      else if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
-    }
-  }
-  return out;
-}
-function written(a, body) {
-  if (!body) return void 0;
-  if (a.op === "module-put" || a.op === "module-delete") {
-    const m = a.module ?? "";
-    return a.op === "module-put" && body === a.body ? { [m]: body } : m in body ? { [m]: body[m] } : {};
-  }
-  if (a.op === "update") return Object.fromEntries(Object.keys(a.body ?? {}).filter((f) => f in body).map((f) => [f, body[f]]));
-  return body;
-}
-function refLinks(kind, a, live) {
-  const before = targetsIn(kind, a.op === "create" ? void 0 : written(a, live));
-  const after = a.op === "delete" || a.op === "module-delete" ? [] : targetsIn(kind, written(a, a.op === "module-put" ? a.body : a.op === "update" ? a.desired : a.body));
-  const had = new Set(before.map(keyOf));
-  const has = new Set(after.map(keyOf));
-  const parents = a.op === "delete" ? [] : targetsIn(kind, a.desired ?? a.body, true);
-  const liveParents = targetsIn(kind, live, true);
-  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
-}
-function orderForSafety(actions, linksOf, movesOf2, putFirst = () => false) {
-  const byLiveId = /* @__PURE__ */ new Map();
-  const byAddress2 = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    if (a.liveId !== void 0) byLiveId.set(`${a.kind}\0${a.liveId}`, a.address);
-    const list = byAddress2.get(a.address);
-    if (list) list.push(a);
-    else byAddress2.set(a.address, [a]);
-  }
-  const resolve6 = (t) => {
-    if (t.address !== void 0) return t.address;
-    for (const k of t.kinds ?? []) {
-      const found = byLiveId.get(`${k}\0${t.id}`);
-      if (found) return found;
-    }
-    return `#${t.id}`;
-  };
-  const addresses = (ts) => [...new Set(ts.map(resolve6))];
-  const parentsOf = /* @__PURE__ */ new Map();
-  const liveParentsOf = /* @__PURE__ */ new Map();
-  const partsOf = /* @__PURE__ */ new Map();
-  const droppers = /* @__PURE__ */ new Map();
-  for (const a of actions) {
-    const links = linksOf(a);
-    if (!links) continue;
-    const parents = addresses(links.parents);
-    const liveParents = addresses(links.liveParents);
-    parentsOf.set(a, parents);
-    liveParentsOf.set(a, liveParents);
-    for (const p of /* @__PURE__ */ new Set([...parents, ...liveParents])) partsOf.set(p, [...partsOf.get(p) ?? [], a]);
-    for (const d of addresses(links.drops)) droppers.set(d, [...droppers.get(d) ?? [], a]);
-  }
-  const byId = new Map(actions.map((a) => [a.id, a]));
-  const wait = (waiter, old, dep) => {
-    const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
-    const self = old ? oldPhaseId(waiter.id) : waiter.id;
-    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
-    if (old) waiter.deleteDependsOn = [...list, dep].sort();
-    else waiter.dependsOn = [...list, dep].sort();
-  };
-  const removes = (a) => a.op === "delete" || a.op === "replace";
-  for (const a of actions) {
-    const links = linksOf(a);
-    if (!links || a.op === "delete" || a.op === "module-delete") continue;
-    const own = parentsOf.get(a) ?? [];
-    for (const x of addresses(links.points)) {
-      if (x === a.address || own.includes(x)) continue;
-      for (const b of [...byAddress2.get(x) ?? [], ...partsOf.get(x) ?? []]) if (b.address !== a.address) wait(a, false, b.id);
-    }
-  }
-  for (const d of actions) {
-    if (!removes(d)) continue;
-    const old = d.op === "replace";
-    for (const x of liveParentsOf.get(d) ?? []) {
-      for (const r of droppers.get(x) ?? []) {
-        if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
-        wait(d, old, r.op === "replace" ? oldPhaseId(r.id) : r.id);
-      }
-      for (const c of partsOf.get(x) ?? []) {
-        if (c.address !== d.address && (c.op === "create" || c.op === "replace") && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
-      }
-    }
-  }
-  for (const a of actions) {
-    if (a.op !== "update") continue;
-    const moves = movesOf2(a);
-    if (!moves) continue;
-    for (const m of byAddress2.get(a.address) ?? []) {
-      if (m.op === "module-put" && moves.claims.size > 0) wait(a, false, m.id);
-      if (m.op === "module-delete" && moves.releases.size > 0) wait(m, false, a.id);
-    }
-  }
-  for (const m of actions) {
-    if (m.op !== "module-put") continue;
-    for (const d of byAddress2.get(m.address) ?? []) if (d.op === "module-delete") wait(m, false, d.id);
-    if (!putFirst(m)) continue;
-    for (const p of byAddress2.get(m.address) ?? []) if (p.op === "module-put" && p !== m) wait(p, false, m.id);
-  }
-}
-var keyOf;
-var init_ordering = __esm({
-  "src/engine/ordering.ts"() {
-    "use strict";
-    init_graph();
-    init_refs();
-    keyOf = (t) => t.address !== void 0 ? `@${t.address}` : `#${t.id}`;
-  }
-});
-
-// src/engine/resource-actions.ts
-function liveRefsOf(kind, body) {
-  const out = [];
-  for (const ref2 of kind.refs) for (const v of refValues(body, ref2)) if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
-  return out;
-}
-function topological(resources) {
-  const byAddress2 = new Map(resources.map((r) => [r.address, r]));
-  const out = [];
-  const state = /* @__PURE__ */ new Map();
-  const visit = (r) => {
-    if (state.has(r.address)) return;
-    state.set(r.address, "visiting");
-    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
-      const target = byAddress2.get(dep);
-      if (target) visit(target);
-    }
-    state.set(r.address, "done");
-    out.push(r);
-  };
-  for (const r of [...resources].sort((a, b) => a.address < b.address ? -1 : 1)) visit(r);
-  return out;
-}
-function closestCopy(kind, copies, desired) {
-  const cost = (item) => {
-    const changes = fieldChanges(kind, comparable(kind, liveBody(kind, item)), comparable(kind, desired));
-    const replace = changes.some((c) => kind.immutable.includes(pointerSegments(c.path)[0]));
-    return (replace ? 1e6 : 0) + changes.length;
-  };
-  let best = copies[0];
-  let bestCost = cost(best);
-  for (const item of copies.slice(1)) {
-    const c = cost(item);
-    if (c < bestCost) [best, bestCost] = [item, c];
-  }
-  return best;
-}
-function movesOf(kind, op, live, desired) {
-  return valueMoves(kind, op, live, desired);
-}
-function metadataIssue(r, stack) {
-  const meta = r.spec.metadata;
-  const user = meta !== null && typeof meta === "object" && !Array.isArray(meta) ? meta : void 0;
-  const bytes = metadataBytes(user, { stack, name: r.address });
-  if (bytes <= METADATA_LIMIT) return void 0;
-  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
-}
-function prepareLive(kind, items, stack) {
-  if (kind.identity !== "marker") return;
-  for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
-}
-function prepareDesired(kinds, desired, stack) {
-  const prepare = preparer(kinds, stack);
-  return topological(desired.resources).map(prepare);
-}
-async function prepareDesiredInSlices(kinds, desired, stack) {
-  const prepare = preparer(kinds, stack);
-  const out = [];
-  const ordered = topological(desired.resources);
-  for (let at2 = 0; at2 < ordered.length; at2 += SLICE) {
-    await new Promise((resolve6) => setImmediate(resolve6));
-    for (const r of ordered.slice(at2, at2 + SLICE)) out.push(prepare(r));
-  }
-  return out;
-}
-function preparer(kinds, stack) {
-  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
-  return (r) => {
-    const kind = kindByName2.get(r.kind);
-    if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
-    const issue = kind.identity === "marker" ? metadataIssue(r, stack) : void 0;
-    const body = hasPendingRef(r.spec) ? void 0 : desiredBody(kind, r.spec, () => void 0);
-    return { resource: r, kind, ...issue ? { issue } : {}, ...body ? { body } : {} };
-  };
-}
-function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
-  const out = { actions: [], refs: /* @__PURE__ */ new Map(), warnings: [], issues: [] };
-  const add = (list, info) => {
-    for (const a of list) {
-      out.actions.push(a);
-      out.refs.set(a.id, info);
-    }
-  };
-  const liveOf = (kind) => live.byKind.get(kind.kind) ?? [];
-  const managed = indexManaged(kinds, live.byKind, stack);
-  const byKey = /* @__PURE__ */ new Map();
-  const naturalItem = (kind, key) => {
-    let index = byKey.get(kind.kind);
-    if (!index) byKey.set(kind.kind, index = new Map(liveOf(kind).map((i) => [i.id, i])));
-    return index.get(key);
-  };
-  const known = /* @__PURE__ */ new Map();
-  const claimed = /* @__PURE__ */ new Map();
-  const kept = /* @__PURE__ */ new Map();
-  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
-    if (issue) out.issues.push(issue);
-    if (!kind) continue;
-    const body = readyBody ?? desiredBody(kind, r.spec, (address2) => known.get(address2));
-    let item;
-    let movedFrom2;
-    if (kind.identity === "marker") {
-      let copies = managed.byAddress.get(r.address) ?? [];
-      for (const old of copies.length === 0 ? r.movedFrom ?? [] : []) {
-        const found = managed.byAddress.get(old) ?? [];
-        if (found.length === 0) continue;
-        copies = found;
-        movedFrom2 = old;
-        break;
-      }
-      item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
-      if (item) kept.set(movedFrom2 ?? r.address, item);
-      if (copies.length > 1) {
-        const extra = copies.filter((c) => c !== item).map((c) => c.id);
-        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item.id}, deleting ${extra.join(", ")}`);
-      }
-    } else if (!hasPendingRef(body) && kind.naturalKey) {
-      const key = kind.naturalKey(body);
-      const owners = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
-      claimed.set(kind.kind, owners);
-      const other = owners.get(key);
-      if (other) out.issues.push({ pos: r.pos, address: r.address, message: `manages the same ${kind.kind} as ${other} (${key})` });
-      owners.set(key, r.address);
-      item = naturalItem(kind, key);
-    }
-    const target = { kind, name: r.name, address: r.address };
-    const pending = pendingTargets(body);
-    if (!item) {
-      const create = createAction(target, body);
-      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, void 0, body), links: refLinks(kind, create, void 0) });
-      continue;
-    }
-    const shape = liveBody(kind, item);
-    const liveRefs = liveRefsOf(kind, shape);
-    const planned2 = changeActions(target, item, shape, body);
-    if (movedFrom2) renamed(planned2, target, item, body, movedFrom2);
-    for (const a of planned2) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
-    if (!planned2.some((a) => a.op === "replace")) known.set(r.address, item.id);
-  }
-  addOrphans(kinds, managed, kept, claimed, liveOf, add);
-  return out;
-}
-function renamed(planned2, t, item, desired, movedFrom2) {
-  const main = planned2.find((a) => a.op === "update") ?? planned2.find((a) => a.op === "replace");
-  if (main) {
-    main.movedFrom = movedFrom2;
-    if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
-    return;
-  }
-  planned2.unshift({
-    id: `update:${t.address}`,
-    op: "update",
-    kind: t.kind.kind,
-    name: t.name,
-    address: t.address,
-    liveId: item.id,
-    body: { metadata: desired.metadata ?? {} },
-    desired,
-    changes: [],
-    movedFrom: movedFrom2,
-    dependsOn: []
-  });
-}
-function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
-  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
-  for (const [address2, copies] of [...managed.byAddress].sort(([a], [b]) => a < b ? -1 : 1)) {
-    const kind = kindByName2.get(address2.slice(0, address2.indexOf("/")));
-    const keep = kept.get(address2);
-    copies.forEach((item, at2) => {
-      if (item === keep) return;
-      const target = { kind, name: address2.slice(address2.indexOf("/") + 1), address: address2 };
-      const shape = liveBody(kind, item);
-      const del = deleteAction(target, item, at2 === 0 && !keep ? "" : `@${item.id}`);
-      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0), links: refLinks(kind, del, shape) });
+  for (const u of kind?.unique ?? []) {
+    const list = r.spec[u.field];
+    if (!Array.isArray(list)) continue;
+    list.forEach((value, i) => {
+      if (typeof value === "string") out.push({ pointer: `/${escapeSegment2(u.field)}/${i}`, value, key: `${u.scope}\0${u.key(value)}`, scope: u.scope });
     });
   }
-  for (const kind of kinds.filter((k) => k.identity === "natural")) {
-    const owned = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
-    for (const item of liveOf(kind)) {
-      if (owned.has(item.id)) continue;
-      const shape = kind.fromLive(item.raw);
-      const parent = naturalParentId(kind, shape);
-      if (parent === void 0 || !managed.managedIds.has(parent)) continue;
-      const del = deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item);
-      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), links: refLinks(kind, del, shape) });
+  return out;
+}
+function stringsAt(spec, pointer) {
+  const segments2 = pointerSegments(pointer);
+  if (segments2[segments2.length - 1] !== "*") {
+    const value = valueAt(spec, segments2);
+    return typeof value === "string" ? [{ pointer, value }] : [];
+  }
+  const list = valueAt(spec, segments2.slice(0, -1));
+  if (!Array.isArray(list)) return [];
+  const base = pointer.slice(0, -2);
+  const out = [];
+  list.forEach((value, i) => {
+    if (typeof value === "string") out.push({ pointer: `${base}/${i}`, value });
+  });
+  return out;
+}
+function kindOfId(kinds, id) {
+  let best;
+  for (const k of kinds) if (k.idPrefix && id.startsWith(k.idPrefix) && k.idPrefix.length > (best?.idPrefix?.length ?? 0)) best = k;
+  return best;
+}
+function literalIds(kinds, kind, r) {
+  const out = [];
+  for (const ref2 of kind?.refs ?? []) for (const { pointer, value } of stringsAt(r.spec, ref2.pointer)) out.push({ pointer, id: value, target: kindOfId(kinds, value) });
+  return out;
+}
+function duplicateUniqueValues(kinds, desired) {
+  const errors = [];
+  const first = /* @__PURE__ */ new Map();
+  for (const r of desired.resources) {
+    for (const slot of uniqueSlots(kinds.get(r.kind), r)) {
+      const seen = first.get(slot.key);
+      if (!seen) {
+        first.set(slot.key, { r, pointer: slot.pointer });
+        continue;
+      }
+      const other = seen.r === r ? `also at ${where(posOf(r, seen.pointer))}` : `also claimed by ${seen.r.address} at ${where(posOf(seen.r, seen.pointer))}`;
+      errors.push({ pos: posOf(r, slot.pointer), address: r.address, message: `${slot.scope} "${slot.value}" is ${other}; the service lets one resource hold it at a time` });
     }
   }
+  return errors;
 }
-var NO_REFS, SLICE;
-var init_resource_actions = __esm({
-  "src/engine/resource-actions.ts"() {
+function sentJson(kinds, value) {
+  return JSON.stringify(value, (_key, v) => {
+    if (!isPendingRef(v)) return v;
+    const prefix = kinds.get(v.$ref.slice(0, v.$ref.indexOf("/")))?.idPrefix ?? "id_";
+    return `${prefix}${"x".repeat(27)}`;
+  });
+}
+function textLength(value) {
+  if (typeof value === "string") return value.length;
+  if (value === null || typeof value !== "object") return 8;
+  let n = 2;
+  if (Array.isArray(value)) for (const item of value) n += textLength(item) + 1;
+  else for (const key in value) n += key.length + 4 + textLength(value[key]);
+  return n;
+}
+function oversizedBodies(kinds, desired, stack) {
+  const errors = [];
+  for (const r of desired.resources) {
+    const kind = kinds.get(r.kind);
+    if (!kind || !mayBeOversized(r.spec)) continue;
+    const body = desiredBody(kind, r.spec, () => void 0);
+    if (kind.identity === "marker") {
+      const user = body.metadata !== null && typeof body.metadata === "object" && !Array.isArray(body.metadata) ? body.metadata : void 0;
+      body.metadata = serializeMetadata(user, { stack, name: r.address });
+    }
+    const bytes = Buffer.byteLength(sentJson(kinds, body));
+    if (bytes <= REQUEST_BODY_MAX_BYTES) continue;
+    const fields = Object.entries(body).map(([field, v]) => ({ field, bytes: Buffer.byteLength(sentJson(kinds, v)) }));
+    const largest = fields.sort((a, b) => b.bytes - a.bytes)[0];
+    errors.push({
+      pos: posOf(r, `/${largest.field}`),
+      address: r.address,
+      message: `the request body would be ${size(bytes)} (${bytes} bytes, ${largest.field} ${size(largest.bytes)} of it); the service refuses bodies over ${size(REQUEST_BODY_MAX_BYTES)} (${REQUEST_BODY_MAX_BYTES} bytes) with 413`
+    });
+  }
+  return errors;
+}
+function staticPlanErrors(kinds, desired, stack) {
+  const byName = kindIndex(kinds);
+  return [...duplicateUniqueValues(byName, desired), ...oversizedBodies(byName, desired, stack)];
+}
+function liveCheckKinds(kinds, desired) {
+  const byName = kindIndex(kinds);
+  const needed = /* @__PURE__ */ new Set();
+  const scopes = /* @__PURE__ */ new Set();
+  for (const r of desired.resources) {
+    const kind = byName.get(r.kind);
+    for (const { target } of literalIds(kinds, kind, r)) if (target) needed.add(target);
+    for (const slot of uniqueSlots(kind, r)) scopes.add(slot.scope);
+  }
+  for (const k of kinds) if (k.unique?.some((u) => scopes.has(u.scope))) needed.add(k);
+  return kinds.filter((k) => needed.has(k));
+}
+function missingIds(kinds, desired, live, plan) {
+  const byName = kindIndex(kinds);
+  const ids = /* @__PURE__ */ new Map();
+  const idsOf = (kind) => {
+    let set = ids.get(kind.kind);
+    const items = live.byKind.get(kind.kind);
+    if (!set && items) ids.set(kind.kind, set = new Set(items.map((i) => i.id)));
+    return set;
+  };
+  const goneBy = /* @__PURE__ */ new Map();
+  for (const a of plan?.actions ?? []) {
+    if (a.liveId && (a.op === "delete" || a.op === "replace")) goneBy.set(a.liveId, `is ${a.op === "delete" ? "deleted" : "replaced (the new resource gets a new id)"} by this plan (${a.address})`);
+  }
+  const errors = [];
+  for (const r of desired.resources) {
+    for (const { pointer, id, target } of literalIds(kinds, byName.get(r.kind), r)) {
+      const known = target && idsOf(target);
+      if (!known) continue;
+      const gone = known.has(id) ? goneBy.get(id) : `names no ${target.kind} in the account (the plan listed every live ${target.kind})`;
+      if (gone) errors.push({ pos: posOf(r, pointer), address: r.address, message: `${fieldPath(pointer)}: "${id}" ${gone}` });
+    }
+  }
+  return errors;
+}
+function heldValues(kinds, desired, live, stack, opts) {
+  const byName = kindIndex(kinds);
+  const holders = /* @__PURE__ */ new Map();
+  for (const kind of kinds) {
+    if (!kind.unique?.length) continue;
+    for (const item of live.byKind.get(kind.kind) ?? []) {
+      if (markerOf(kind, item)?.stack === stack) continue;
+      for (const key of uniqueValues(kind, item.raw)) {
+        const list = holders.get(key);
+        if (list) list.push({ kind, item });
+        else holders.set(key, [{ kind, item }]);
+      }
+    }
+  }
+  if (holders.size === 0) return [];
+  const errors = [];
+  for (const r of desired.resources) {
+    for (const slot of uniqueSlots(byName.get(r.kind), r)) {
+      for (const { kind, item } of holders.get(slot.key) ?? []) {
+        const marker = liveMetadata(item).marker;
+        if (!marker && opts.adopt && !opts.plan) continue;
+        const holder = marker ? `${kind.kind} ${item.id} of stack "${marker.stack}"` : `the unmanaged ${kind.kind} ${item.id}`;
+        const remedy = marker ? "remove it there first" : opts.adopt ? "it was not adopted (see the warnings); remove it there first" : "run plan/apply with --adopt to bring it under management, or remove it there first";
+        errors.push({ pos: posOf(r, slot.pointer), address: r.address, message: `${slot.scope} "${slot.value}" is held by ${holder}, and the service lets one resource hold it at a time: ${remedy}` });
+      }
+    }
+  }
+  return errors;
+}
+function livePlanErrors(kinds, desired, live, stack, opts) {
+  return [...missingIds(kinds, desired, live, opts.plan), ...heldValues(kinds, desired, live, stack, opts)];
+}
+var where, posOf, kindIndex, MIB, size, mayBeOversized;
+var init_plan_checks = __esm({
+  "src/engine/plan-checks.ts"() {
     "use strict";
+    init_limits();
+    init_pointer();
+    init_positions();
     init_diff();
     init_ownership();
     init_refs();
-    init_ordering();
     init_value_moves();
-    NO_REFS = { pending: [], liveRefs: [] };
-    SLICE = 200;
+    where = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+    posOf = (r, pointer) => sourceValuePos(r, pointer);
+    kindIndex = (kinds) => new Map(kinds.map((k) => [k.kind, k]));
+    MIB = 1024 * 1024;
+    size = (bytes) => bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
+    mayBeOversized = (spec) => textLength(spec) * 36 + 2 * METADATA_LIMIT >= REQUEST_BODY_MAX_BYTES;
   }
 });
 
-// src/engine/plan.ts
-function buildPlan(input) {
-  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
-  if (issues.length > 0) throw new ManifestError(issues);
-  linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
-  const kinds = new Map(input.kinds.map((k) => [k.kind, k]));
-  const putFirst = (a) => a.module !== void 0 && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
-  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
-  actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
-  const levels = nodeLevels(executionNodes(actions));
-  actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
-  const plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
-  warnings.push(...deleteStatus(plan, input.desired.config).exceeded);
-  return plan;
+// src/kinds/normalize.ts
+function isObj3(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
-function summarize(actions) {
-  const seen = /* @__PURE__ */ new Set();
-  const summary = { create: 0, update: 0, replace: 0, delete: 0 };
-  for (const a of actions) {
-    if (a.releaseFor) continue;
-    const bucket = a.op === "module-put" || a.op === "module-delete" ? "update" : a.op;
-    const key = `${bucket}\0${a.address}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    summary[bucket]++;
+function pickFields(raw, fields) {
+  const out = {};
+  for (const f of fields) {
+    const v = raw[f];
+    if (v !== null && v !== void 0) out[f] = v;
   }
-  return summary;
+  return out;
 }
-function deleteStatus(plan, config) {
-  const deletes = plan.actions.filter((a) => a.op === "delete");
-  const max = config.max_deletes ?? DEFAULT_MAX_DELETES;
-  const exceeded = [];
-  if (deletes.length > max) {
-    exceeded.push(`This plan deletes ${deletes.length} resources, more than max_deletes (${max}); apply refuses it without --allow-deletes.`);
-  }
-  for (const [kind, limit] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b]) => cmp(a, b))) {
-    const n = deletes.filter((a) => a.kind === kind).length;
-    if (n > limit) exceeded.push(`This plan deletes ${n} ${kind} resources, more than max_deletes_per_kind.${kind} (${limit}); apply refuses it without --allow-deletes.`);
-  }
-  return { deletes: deletes.length, max, exceeded };
+function refId(ref2) {
+  if (isObj3(ref2) && typeof ref2.id === "string") return ref2.id;
+  return ref2 ?? null;
 }
-var DEFAULT_MAX_DELETES, OP_RANK, cmp;
-var init_plan = __esm({
-  "src/engine/plan.ts"() {
+function refIds(refs) {
+  return Array.isArray(refs) ? refs.map(refId) : [];
+}
+function lowerKeys(map) {
+  const out = {};
+  if (!isObj3(map)) return out;
+  for (const [k, v] of Object.entries(map)) out[k.toLowerCase()] = v;
+  return out;
+}
+function normalizePem(pem) {
+  if (typeof pem !== "string") return pem;
+  return pem.replace(/\r\n?/g, "\n").split("\n").map((line) => line.trimEnd()).join("\n").trimEnd();
+}
+function pemNormalizer(field) {
+  return (body) => {
+    const out = dropEmptyStrings(body);
+    const pem = normalizePem(out[field]);
+    if (pem !== void 0) out[field] = pem;
+    return out;
+  };
+}
+function dropEmptyStrings(body, fields = ["description", "metadata"]) {
+  const out = { ...body };
+  for (const f of fields) if (out[f] === "" || out[f] === null) delete out[f];
+  return out;
+}
+function dropEmptyList(body, field) {
+  const v = body[field];
+  if (v === null || Array.isArray(v) && v.length === 0) {
+    const out = { ...body };
+    delete out[field];
+    return out;
+  }
+  return body;
+}
+var init_normalize = __esm({
+  "src/kinds/normalize.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/adopt-keys.ts
+import { createHash } from "node:crypto";
+function nameSlug(text) {
+  return text.normalize("NFKD").replace(new RegExp("\\p{M}", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
+}
+function hostportKeys(body) {
+  return Array.isArray(body.hostports) ? body.hostports.filter((h) => typeof h === "string").map((h) => `hostport ${h}`) : [];
+}
+function describedKeys(body, name2) {
+  const description2 = str(body.description);
+  const keys = description2 ? [`description ${JSON.stringify(description2)}`] : [];
+  const nameKey = name2 ?? (description2 ? nameSlug(description2) : "");
+  if (nameKey !== "") keys.push(`name ${nameKey}`);
+  return keys;
+}
+function labelKeys(body) {
+  if (!isObj3(body.labels) || Object.keys(body.labels).length === 0) return [];
+  const sorted = Object.fromEntries(Object.entries(body.labels).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  return [`labels ${JSON.stringify(sorted)}`];
+}
+function pemKeys(label, pem) {
+  const text = str(pem);
+  return text ? [`${label} sha256:${createHash("sha256").update(text).digest("hex").slice(0, 16)}`] : [];
+}
+function fieldsKey(label, body, fields) {
+  const values = fields.map((f) => body[f]);
+  if (!values.every((v) => typeof v === "string" && v !== "")) return [];
+  return [`${label} ${values.join(" ")}`];
+}
+var str;
+var init_adopt_keys = __esm({
+  "src/kinds/adopt-keys.ts"() {
+    "use strict";
+    init_normalize();
+    str = (v) => typeof v === "string" && v !== "" ? v : void 0;
+  }
+});
+
+// src/kinds/crud.ts
+function liveItem(raw) {
+  return { id: String(raw.id), raw };
+}
+function patchBody(opts, live, changed, desired) {
+  const skip = /* @__PURE__ */ new Set(["metadata", ...opts.notPatchable ?? [], ...opts.modules ?? []]);
+  const clear = { ...DEFAULT_CLEAR, ...opts.clear };
+  const clearOf = (f) => f in clear ? clear[f] : null;
+  const body = {};
+  for (const [f, v] of Object.entries(changed)) {
+    if (opts.notPatchable?.includes(f)) continue;
+    body[f] = v === null && !opts.modules?.includes(f) ? clearOf(f) : v;
+  }
+  for (const f of Object.keys(opts.fromLive(live.raw))) {
+    if (!skip.has(f) && !(f in desired) && !(f in body)) body[f] = clearOf(f);
+  }
+  return body;
+}
+async function deleteIfPresent(api, path) {
+  try {
+    await api.delete(path);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return;
+    throw err;
+  }
+}
+function crudHooks(opts) {
+  const { path, listKey } = opts;
+  return {
+    async fetch(ctx2) {
+      return (await ctx2.listOnce(path, listKey, ctx2.onPage)).map(liveItem);
+    },
+    async create(api, body) {
+      return liveItem(await api.post(path, body));
+    },
+    async update(api, live, changed, desired) {
+      const body = patchBody(opts, live, changed, desired);
+      if (Object.keys(body).length > 0) await api.patch(`${path}/${live.id}`, body);
+    },
+    async delete(api, live) {
+      await deleteIfPresent(api, `${path}/${live.id}`);
+    }
+  };
+}
+function moduleHooks(itemPath2) {
+  return {
+    async putModule(api, live, module, body) {
+      await api.put(`${itemPath2(live)}/${module}`, body);
+    },
+    async deleteModule(api, live, module) {
+      await deleteIfPresent(api, `${itemPath2(live)}/${module}`);
+    }
+  };
+}
+var DEFAULT_CLEAR;
+var init_crud = __esm({
+  "src/kinds/crud.ts"() {
     "use strict";
     init_errors();
-    init_graph();
-    init_resource_actions();
-    init_ordering();
-    init_value_moves();
-    DEFAULT_MAX_DELETES = 10;
-    OP_RANK = { delete: 0, replace: 1, create: 2, update: 3, "module-put": 4, "module-delete": 5 };
-    cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+    DEFAULT_CLEAR = { description: "", metadata: "", hostports: [] };
   }
 });
 
-// src/engine/adopt-plan.ts
-function finishAdoptions(plan, adoptions) {
-  for (const adoption of adoptions) {
-    const own = plan.actions.filter((a) => a.address === adoption.address);
-    const main = own.find((a) => a.op === "update") ?? own.find((a) => a.op === "replace");
-    if (main) {
-      main.adopt = adoption.matchedBy;
-      if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: main.desired?.metadata ?? {} };
-      continue;
-    }
-    const desired = own[0]?.desired ?? adoption.desired;
-    const [kind, ...rest] = adoption.address.split("/");
-    insertByLevel(plan, {
-      id: `update:${adoption.address}`,
-      op: "update",
-      kind,
-      name: rest.join("/"),
-      address: adoption.address,
-      liveId: adoption.liveId,
-      body: { metadata: desired.metadata ?? {} },
-      desired,
-      changes: [],
-      dependsOn: [],
-      adopt: adoption.matchedBy
-    });
-  }
-  plan.summary = summarize(plan.actions);
-  return plan;
+// src/kinds/marker-kind.ts
+function markerKind(def) {
+  const normalize4 = def.normalize ?? ((body) => dropEmptyStrings(body));
+  const liveShape = def.liveShape ?? ((raw) => raw);
+  const fromLive2 = (raw) => normalize4(pickFields(liveShape(raw), def.fields));
+  const immutable = def.immutable ?? [];
+  const modules = def.modules ?? [];
+  const crud = crudHooks({
+    path: def.path,
+    listKey: def.listKey,
+    fromLive: fromLive2,
+    notPatchable: immutable,
+    modules,
+    ...def.clear ? { clear: def.clear } : {}
+  });
+  return {
+    kind: def.kind,
+    idPrefix: def.idPrefix,
+    identity: "marker",
+    refs: def.refs ?? [],
+    immutable,
+    secrets: def.secrets ?? [],
+    writeOnly: def.writeOnly ?? [],
+    modules,
+    toRequest: def.toRequest ?? ((spec) => ({ ...spec })),
+    fromLive: fromLive2,
+    normalizeDesired: normalize4,
+    ...def.adoptKeys ? { adoptKeys: def.adoptKeys } : {},
+    ...def.unique ? { unique: def.unique } : {},
+    ...crud,
+    ...modules.length > 0 ? moduleHooks((live) => `${def.path}/${live.id}`) : {}
+  };
 }
-function insertByLevel(plan, action) {
-  const levels = nodeLevels(executionNodes(plan.actions));
-  const at2 = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
-  if (at2 < 0) plan.actions.push(action);
-  else plan.actions.splice(at2, 0, action);
-}
-function collisionWarnings(kinds, plan, live, stack, adopt) {
-  const warnings = [];
-  const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
-  const indexes = /* @__PURE__ */ new Map();
-  for (const action of plan.actions) {
-    const kind = kindOf2.get(action.kind);
-    if (action.op !== "create" || !kind?.adoptKeys || kind.identity !== "marker" || !action.body) continue;
-    let index = indexes.get(kind.kind);
-    if (!index) {
-      const foreign = (live.byKind.get(kind.kind) ?? []).filter((item) => liveMetadata(item).marker?.stack !== stack);
-      indexes.set(kind.kind, index = itemsByKey(kind, foreign));
-    }
-    const seen = /* @__PURE__ */ new Set();
-    const claims = uniqueValues(kind, action.body);
-    for (const key of kind.adoptKeys(action.body, action.name)) {
-      for (const item of index.get(key) ?? []) {
-        if (seen.has(item.id)) continue;
-        seen.add(item.id);
-        if (isUnmarked(item)) {
-          if (!adopt) warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
-        } else if (sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) {
-          warnings.push(`${action.address} would be created, but ${kind.kind} ${item.id} of stack "${liveMetadata(item).marker.stack}" holds the same ${key}, which one resource may hold at a time: apply will fail unless that stack releases it`);
-        }
-      }
-    }
-  }
-  return warnings;
-}
-function planWithAdoption(input) {
-  const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : void 0;
-  const live = outcome?.live ?? input.live;
-  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
-  if (outcome) finishAdoptions(plan, outcome.adoptions);
-  plan.warnings.push(...outcome?.warnings ?? [], ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
-  return { plan, live };
-}
-var sharesUnique;
-var init_adopt_plan = __esm({
-  "src/engine/adopt-plan.ts"() {
+var init_marker_kind = __esm({
+  "src/kinds/marker-kind.ts"() {
     "use strict";
-    init_adopt();
-    init_graph();
-    init_ownership();
-    init_value_moves();
-    init_plan();
-    sharesUnique = (a, b) => [...a].some((v) => b.has(v));
+    init_crud();
+    init_normalize();
   }
 });
 
-// node_modules/yocto-queue/index.js
-var Node, Queue;
-var init_yocto_queue = __esm({
-  "node_modules/yocto-queue/index.js"() {
-    Node = class {
-      value;
-      next;
-      constructor(value) {
-        this.value = value;
-      }
-    };
-    Queue = class {
-      #head;
-      #tail;
-      #size;
-      constructor() {
-        this.clear();
-      }
-      enqueue(value) {
-        const node = new Node(value);
-        if (this.#head) {
-          this.#tail.next = node;
-          this.#tail = node;
-        } else {
-          this.#head = node;
-          this.#tail = node;
-        }
-        this.#size++;
-      }
-      dequeue() {
-        const current = this.#head;
-        if (!current) {
-          return;
-        }
-        this.#head = this.#head.next;
-        this.#size--;
-        if (!this.#head) {
-          this.#tail = void 0;
-        }
-        return current.value;
-      }
-      peek() {
-        if (!this.#head) {
-          return;
-        }
-        return this.#head.value;
-      }
-      clear() {
-        this.#head = void 0;
-        this.#tail = void 0;
-        this.#size = 0;
-      }
-      get size() {
-        return this.#size;
-      }
-      *[Symbol.iterator]() {
-        let current = this.#head;
-        while (current) {
-          yield current.value;
-          current = current.next;
-        }
-      }
-      *drain() {
-        while (this.#head) {
-          yield this.dequeue();
-        }
-      }
-    };
-  }
-});
-
-// node_modules/p-limit/index.js
-function pLimit(concurrency) {
-  let rejectOnClear = false;
-  if (typeof concurrency === "object") {
-    ({ concurrency, rejectOnClear = false } = concurrency);
-  }
-  validateConcurrency(concurrency);
-  if (typeof rejectOnClear !== "boolean") {
-    throw new TypeError("Expected `rejectOnClear` to be a boolean");
-  }
-  const queue = new Queue();
-  let activeCount = 0;
-  const resumeNext = () => {
-    if (activeCount < concurrency && queue.size > 0) {
-      activeCount++;
-      queue.dequeue().run();
-    }
-  };
-  const next = () => {
-    activeCount--;
-    resumeNext();
-  };
-  const run = async (function_, resolve6, arguments_) => {
-    const result = (async () => function_(...arguments_))();
-    resolve6(result);
-    try {
-      await result;
-    } catch {
-    }
-    next();
-  };
-  const enqueue = (function_, resolve6, reject, arguments_) => {
-    const queueItem = { reject };
-    new Promise((internalResolve) => {
-      queueItem.run = internalResolve;
-      queue.enqueue(queueItem);
-    }).then(run.bind(void 0, function_, resolve6, arguments_));
-    if (activeCount < concurrency) {
-      resumeNext();
-    }
-  };
-  const generator = (function_, ...arguments_) => new Promise((resolve6, reject) => {
-    enqueue(function_, resolve6, reject, arguments_);
-  });
-  Object.defineProperties(generator, {
-    activeCount: {
-      get: () => activeCount
-    },
-    pendingCount: {
-      get: () => queue.size
-    },
-    clearQueue: {
-      value() {
-        if (!rejectOnClear) {
-          queue.clear();
-          return;
-        }
-        const abortError = AbortSignal.abort().reason;
-        while (queue.size > 0) {
-          queue.dequeue().reject(abortError);
-        }
-      }
-    },
-    concurrency: {
-      get: () => concurrency,
-      set(newConcurrency) {
-        validateConcurrency(newConcurrency);
-        concurrency = newConcurrency;
-        queueMicrotask(() => {
-          while (activeCount < concurrency && queue.size > 0) {
-            resumeNext();
-          }
-        });
-      }
-    },
-    map: {
-      async value(iterable, function_) {
-        const promises = [];
-        try {
-          Array.from(iterable, (value, index) => {
-            const promise = generator(function_, value, index);
-            promises.push(promise);
-            return promise;
-          });
-        } catch (error) {
-          for (const promise of promises) {
-            promise.catch(() => {
-            });
-          }
-          throw error;
-        }
-        return Promise.all(promises);
-      }
-    }
-  });
-  return generator;
-}
-function validateConcurrency(concurrency) {
-  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
-  }
-}
-var init_p_limit = __esm({
-  "node_modules/p-limit/index.js"() {
-    init_yocto_queue();
+// src/kinds/certificate-authority.ts
+var certificateAuthority;
+var init_certificate_authority = __esm({
+  "src/kinds/certificate-authority.ts"() {
+    "use strict";
+    init_adopt_keys();
+    init_marker_kind();
+    init_normalize();
+    certificateAuthority = markerKind({
+      kind: "CertificateAuthority",
+      idPrefix: "ca_",
+      path: "/certificate_authorities",
+      listKey: "certificate_authorities",
+      fields: ["description", "metadata", "ca_pem"],
+      normalize: pemNormalizer("ca_pem"),
+      immutable: ["ca_pem"],
+      // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
+      adoptKeys: (body) => pemKeys("ca_pem", body.ca_pem)
+    });
   }
 });
 
@@ -14972,8 +14715,8 @@ var require_pool_base = __commonJS({
       }
       get [kSize]() {
         let ret = this[kQueued];
-        for (const { [kSize]: size } of this[kClients]) {
-          ret += size;
+        for (const { [kSize]: size2 } of this[kClients]) {
+          ret += size2;
         }
         return ret;
       }
@@ -16913,7 +16656,7 @@ var require_retry_handler = __commonJS({
             });
           }
           validatePartialResponseContentLength(headers, contentRange, statusCode, this.retryCount);
-          const { start, size, end = size ? size - 1 : null } = contentRange;
+          const { start, size: size2, end = size2 ? size2 - 1 : null } = contentRange;
           if (this.start !== start || this.end != null && this.end !== end) {
             throw new RequestRetryError("Content-Range mismatch", statusCode, {
               headers,
@@ -16936,7 +16679,7 @@ var require_retry_handler = __commonJS({
               return;
             }
             validatePartialResponseContentLength(headers, range, statusCode, this.retryCount);
-            const { start, size, end = size ? size - 1 : null } = range;
+            const { start, size: size2, end = size2 ? size2 - 1 : null } = range;
             assert(
               start != null && Number.isFinite(start),
               "content-range mismatch"
@@ -23790,17 +23533,17 @@ var require_decompress = __commonJS({
     );
     var defaultMaxSize = 0;
     function createMaxSizeLimiter(maxSize) {
-      let size = 0;
+      let size2 = 0;
       return new TransformStream2({
         transform(chunk, _encoding, callback) {
-          const decompressedSize = size + chunk.length;
+          const decompressedSize = size2 + chunk.length;
           if (decompressedSize > maxSize) {
             callback(new ResponseExceededMaxSizeError(
               `Decompressed response size (${decompressedSize}) exceeded maxSize (${maxSize})`
             ));
             return;
           }
-          size = decompressedSize;
+          size2 = decompressedSize;
           callback(null, chunk);
         }
       });
@@ -24865,8 +24608,8 @@ var require_sqlite_cache_store = __commonJS({
         assertCacheKey(key);
         const url = this.#makeValueUrl(key);
         const body = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body;
-        const size = body?.byteLength;
-        if (size && size > this.#maxEntrySize) {
+        const size2 = body?.byteLength;
+        if (size2 && size2 > this.#maxEntrySize) {
           return;
         }
         const existingValue = this.#findValue(key, true);
@@ -24909,14 +24652,14 @@ var require_sqlite_cache_store = __commonJS({
       createWriteStream(key, value) {
         assertCacheKey(key);
         assertCacheValue(value);
-        let size = 0;
+        let size2 = 0;
         const body = [];
         const store = this;
         return new Writable({
           decodeStrings: true,
           write(chunk, encoding, callback) {
-            size += chunk.byteLength;
-            if (size < store.#maxEntrySize) {
+            size2 += chunk.byteLength;
+            if (size2 < store.#maxEntrySize) {
               body.push(chunk);
             } else {
               this.destroy();
@@ -25247,17 +24990,17 @@ var require_headers = __commonJS({
       }
       // https://fetch.spec.whatwg.org/#convert-header-names-to-a-sorted-lowercase-set
       toSortedArray() {
-        const size = this.headersMap.size;
-        const array = new Array(size);
-        if (size <= 32) {
-          if (size === 0) {
+        const size2 = this.headersMap.size;
+        const array = new Array(size2);
+        if (size2 <= 32) {
+          if (size2 === 0) {
             return array;
           }
           const iterator = this.headersMap[Symbol.iterator]();
           const firstValue = iterator.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
           assert(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size; ++i) {
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size2; ++i) {
             value = iterator.next().value;
             x = array[i] = [value[0], value[1].value];
             assert(x[1] !== null);
@@ -31588,13 +31331,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field] + size;
+      setEventFieldSize(field, size2) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field] + size2;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field] = size;
+        this.eventFieldSizes[field] = size2;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -32289,10 +32032,10 @@ function describeTransportFailure(code2, rawMessage, at2) {
       return url;
     }
   })();
-  const where4 = "--api-url / EDGEOPS_API_URL";
-  if (code2 === "ECONNREFUSED") return `cannot connect to ${url}: connection refused; is the service running there? (start one with "edgeops serve", or check ${where4})`;
+  const where5 = "--api-url / EDGEOPS_API_URL";
+  if (code2 === "ECONNREFUSED") return `cannot connect to ${url}: connection refused; is the service running there? (start one with "edgeops serve", or check ${where5})`;
   if (code2 === "ENOTFOUND" || code2 === "EAI_AGAIN" || code2 === "EAI_NONAME") {
-    return `cannot reach ${url}: the host name "${host}" does not resolve (DNS lookup failed${code2 === "EAI_AGAIN" ? ", temporarily" : ""}); check ${where4}`;
+    return `cannot reach ${url}: the host name "${host}" does not resolve (DNS lookup failed${code2 === "EAI_AGAIN" ? ", temporarily" : ""}); check ${where5}`;
   }
   if (/^ERR_SSL|^EPROTO$|^ERR_TLS/.test(code2) || /wrong version number|packet length too long|ssl3_get_record|tls/i.test(rawMessage)) {
     return `TLS handshake with ${url} failed: the server does not speak TLS there (a plain-HTTP service? then use http://); ${code2}`;
@@ -32304,7 +32047,7 @@ function describeTransportFailure(code2, rawMessage, at2) {
   if (code2 === "ECONNRESET" || code2 === "UND_ERR_SOCKET" || code2 === "EPIPE") {
     return `the connection to ${url} was closed before an answer (${code2}); the service stopped, or something between us dropped it`;
   }
-  if (code2 === "EHOSTUNREACH" || code2 === "ENETUNREACH") return `cannot reach ${url}: no route to the host (${code2}); check the network and ${where4}`;
+  if (code2 === "EHOSTUNREACH" || code2 === "ENETUNREACH") return `cannot reach ${url}: no route to the host (${code2}); check the network and ${where5}`;
   return `cannot reach ${url}: ${code2}: ${rawMessage.split("\n")[0]}`;
 }
 function transportError(err, operation, at2) {
@@ -32358,7 +32101,7 @@ async function listAll(getFirst, getNext, opts) {
     if (!Array.isArray(list)) {
       throw invalidResponse(200, `GET ${opts.path}`, `list response has no "${opts.listKey}" array`);
     }
-    const pageItems = list.filter(isObj3);
+    const pageItems = list.filter(isObj4);
     items.push(...pageItems);
     const next = page.next_page_uri;
     if (typeof next !== "string" || next === "") {
@@ -32374,12 +32117,12 @@ async function listAll(getFirst, getNext, opts) {
     page = await pending;
   }
 }
-var isObj3;
+var isObj4;
 var init_paginate = __esm({
   "src/client/paginate.ts"() {
     "use strict";
     init_api_error();
-    isObj3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    isObj4 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   }
 });
 
@@ -32822,642 +32565,13 @@ var init_http = __esm({
   }
 });
 
-// src/kinds/crud.ts
-function liveItem(raw) {
-  return { id: String(raw.id), raw };
-}
-function patchBody(opts, live, changed, desired) {
-  const skip = /* @__PURE__ */ new Set(["metadata", ...opts.notPatchable ?? [], ...opts.modules ?? []]);
-  const clear = { ...DEFAULT_CLEAR, ...opts.clear };
-  const clearOf = (f) => f in clear ? clear[f] : null;
-  const body = {};
-  for (const [f, v] of Object.entries(changed)) {
-    if (opts.notPatchable?.includes(f)) continue;
-    body[f] = v === null && !opts.modules?.includes(f) ? clearOf(f) : v;
-  }
-  for (const f of Object.keys(opts.fromLive(live.raw))) {
-    if (!skip.has(f) && !(f in desired) && !(f in body)) body[f] = clearOf(f);
-  }
-  return body;
-}
-async function deleteIfPresent(api, path) {
-  try {
-    await api.delete(path);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return;
-    throw err;
-  }
-}
-function crudHooks(opts) {
-  const { path, listKey } = opts;
-  return {
-    async fetch(ctx2) {
-      return (await ctx2.listOnce(path, listKey, ctx2.onPage)).map(liveItem);
-    },
-    async create(api, body) {
-      return liveItem(await api.post(path, body));
-    },
-    async update(api, live, changed, desired) {
-      const body = patchBody(opts, live, changed, desired);
-      if (Object.keys(body).length > 0) await api.patch(`${path}/${live.id}`, body);
-    },
-    async delete(api, live) {
-      await deleteIfPresent(api, `${path}/${live.id}`);
-    }
-  };
-}
-function moduleHooks(itemPath2) {
-  return {
-    async putModule(api, live, module, body) {
-      await api.put(`${itemPath2(live)}/${module}`, body);
-    },
-    async deleteModule(api, live, module) {
-      await deleteIfPresent(api, `${itemPath2(live)}/${module}`);
-    }
-  };
-}
-var DEFAULT_CLEAR;
-var init_crud = __esm({
-  "src/kinds/crud.ts"() {
-    "use strict";
-    init_errors();
-    DEFAULT_CLEAR = { description: "", metadata: "", hostports: [] };
-  }
-});
-
-// src/lock/lock-record.ts
-function lockAddress(stack) {
-  return `${LOCK_PREFIX}${stack}`;
-}
-function lockBody(stack, info) {
-  return { description: `edgeops apply lock of stack ${stack}`.slice(0, 255), metadata: lockMetadata(stack, info) };
-}
-function lockMetadata(stack, info) {
-  const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
-  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
-  if (info.pid !== void 0) lock.pid = info.pid;
-  return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
-}
-function isObj4(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function markerOf2(raw) {
-  if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
-  let parsed;
-  try {
-    parsed = JSON.parse(raw.metadata);
-  } catch {
-    return void 0;
-  }
-  const marker = isObj4(parsed) ? parsed[MARKER_KEY] : void 0;
-  return isObj4(marker) && typeof marker.name === "string" && marker.name.startsWith(LOCK_PREFIX) ? marker : void 0;
-}
-function isLockRecord(raw) {
-  return markerOf2(raw) !== void 0;
-}
-function parseLockRecord(raw, stack) {
-  const marker = markerOf2(raw);
-  if (!marker || marker.stack !== stack || marker.name !== lockAddress(stack)) return void 0;
-  const lock = marker.lock;
-  if (!isObj4(lock)) return void 0;
-  const { holder, token, acquired, expires } = lock;
-  if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
-  const record = { id: String(raw.id), stack, holder, token, acquired, expires };
-  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
-  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
-  if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
-  return record;
-}
-function isExpired(record, now) {
-  const at2 = Date.parse(record.expires);
-  return !Number.isFinite(at2) || at2 <= now;
-}
-var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX, OPTIONAL_STRINGS;
-var init_lock_record = __esm({
-  "src/lock/lock-record.ts"() {
-    "use strict";
-    init_ownership();
-    LOCK_PATH = "/ip_policies";
-    LOCK_LIST_KEY = "ip_policies";
-    LOCK_PREFIX = "Lock/";
-    OPTIONAL_STRINGS = ["host", "pidns", "ci"];
-  }
-});
-
-// src/engine/live.ts
-function createFetchContext(api) {
-  const lists = /* @__PURE__ */ new Map();
-  return {
-    api,
-    listOnce(path, listKey, onPage) {
-      const key = `${path}\0${listKey}`;
-      let pending = lists.get(key);
-      if (!pending) {
-        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !isLockRecord(raw))));
-        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
-        lists.set(key, pending);
-      }
-      return pending;
-    }
-  };
-}
-async function fetchLive(kinds, api, prepare) {
-  const shared = createFetchContext(api);
-  const lists = await Promise.all(
-    kinds.map(async (kind) => {
-      const ctx2 = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
-      const items = await kind.fetch(ctx2);
-      prepare?.(kind, items);
-      return items;
-    })
-  );
-  const byKind = /* @__PURE__ */ new Map();
-  kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]));
-  return { byKind };
-}
-function liveIndex(live) {
-  const index = /* @__PURE__ */ new Map();
-  for (const [kind, items] of live.byKind) for (const item of items) index.set(`${kind}\0${item.id}`, item);
-  return (kind, id) => index.get(`${kind}\0${id}`);
-}
-var init_live = __esm({
-  "src/engine/live.ts"() {
-    "use strict";
-    init_crud();
-    init_lock_record();
-  }
-});
-
-// src/engine/landed.ts
-function isAmbiguous(err) {
-  return err instanceof ApiError && (err.status === 0 || err.status >= 500);
-}
-async function findLanded(t, api, body) {
-  const items = await t.kind.fetch(createFetchContext(api));
-  if (t.kind.identity === "natural") {
-    const key = t.kind.naturalKey?.(body);
-    return key === void 0 ? void 0 : items.find((item) => item.id === key);
-  }
-  return items.find((item) => {
-    if (t.existing?.has(item.id)) return false;
-    const marker = markerOf(t.kind, item);
-    return marker?.stack === t.stack && marker.name === t.address;
-  });
-}
-async function createChecked(t, api, body) {
-  const checkedApi = withPostRetry(api, async () => await findLanded(t, api, body) === void 0);
-  try {
-    return await t.kind.create(checkedApi, body);
-  } catch (err) {
-    if (!isAmbiguous(err)) throw err;
-    let found;
-    try {
-      found = await findLanded(t, api, body);
-    } catch {
-      throw err;
-    }
-    if (!found) throw err;
-    if (t.kind.identity === "natural") await t.kind.update(api, found, body, body);
-    return found;
-  }
-}
-var init_landed = __esm({
-  "src/engine/landed.ts"() {
-    "use strict";
-    init_http();
-    init_errors();
-    init_live();
-    init_ownership();
-  }
-});
-
-// src/engine/apply.ts
-function isObj5(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function errorOf(err) {
-  if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };
-  return { message: err instanceof Error ? err.message : String(err) };
-}
-async function applyPlan(plan, api, opts) {
-  const actions = new Map(plan.actions.map((a) => [a.id, a]));
-  const nodes = executionNodes(plan.actions);
-  const order = [...nodes.keys()];
-  const rank = new Map(order.map((id, i) => [id, i]));
-  const dependents = /* @__PURE__ */ new Map();
-  const waiting = /* @__PURE__ */ new Map();
-  for (const [id, deps] of nodes) {
-    waiting.set(id, deps.length);
-    for (const dep of deps) {
-      const list = dependents.get(dep);
-      if (list) list.push(id);
-      else dependents.set(dep, [id]);
-    }
-  }
-  const existing = /* @__PURE__ */ new Map();
-  for (const a of plan.actions) {
-    if (a.liveId === void 0) continue;
-    const ids2 = existing.get(a.address);
-    if (ids2) ids2.add(a.liveId);
-    else existing.set(a.address, /* @__PURE__ */ new Set([a.liveId]));
-  }
-  const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
-  const ids = /* @__PURE__ */ new Map();
-  const created = /* @__PURE__ */ new Map();
-  const state = /* @__PURE__ */ new Map();
-  const errors = /* @__PURE__ */ new Map();
-  const because = /* @__PURE__ */ new Map();
-  let interrupted = false;
-  const emit = (e) => {
-    try {
-      opts.onEvent?.(e);
-    } catch {
-    }
-  };
-  const kindOf2 = (a) => {
-    const kind = opts.kindOf(a.kind);
-    if (!kind) throw new EdgeopsError("E_APPLY", `unknown kind ${a.kind}`);
-    return kind;
-  };
-  const liveOf = (a) => opts.liveItem(a.kind, a.liveId ?? "") ?? { id: a.liveId ?? "", raw: {} };
-  const resolved = (a, body) => {
-    const out = { ...substituteRefs(body, (address2) => ids.get(address2)) };
-    const left = pendingTargets(out);
-    if (left.length > 0) throw new EdgeopsError("E_APPLY", `${a.address}: no id for ${left.join(", ")}`);
-    return out;
-  };
-  const sendable = (a, kind, body, withMetadata) => {
-    const out = resolved(a, body);
-    if (kind.identity === "marker" && withMetadata) {
-      out.metadata = serializeMetadata(isObj5(out.metadata) ? out.metadata : void 0, { stack: opts.stack, name: a.address });
-    }
-    return out;
-  };
-  async function run(nodeId) {
-    const old = nodeId.endsWith(OLD_PHASE);
-    const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId);
-    const kind = kindOf2(a);
-    if (old) return kind.delete(api, liveOf(a));
-    const desired = a.desired ?? a.body ?? {};
-    switch (a.op) {
-      case "create":
-      case "replace": {
-        const target = { kind, address: a.address, stack: opts.stack, existing: existing.get(a.address) };
-        const item = await createChecked(target, api, sendable(a, kind, a.body ?? {}, true));
-        if (a.op === "replace" && item.id === a.liveId) throw new EdgeopsError("E_APPLY", `${a.address}: the replacement has the old id ${item.id}`);
-        ids.set(a.address, item.id);
-        created.set(a.address, item);
-        return;
-      }
-      case "update":
-        return kind.update(api, liveOf(a), sendable(a, kind, a.body ?? {}, "metadata" in (a.body ?? {})), sendable(a, kind, desired, true));
-      case "module-put":
-        if (!kind.putModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
-        return kind.putModule(api, liveOf(a), a.module, resolved(a, a.body ?? {}));
-      case "module-delete":
-        if (!kind.deleteModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
-        return kind.deleteModule(api, liveOf(a), a.module);
-      case "delete":
-        return kind.delete(api, liveOf(a));
-    }
-  }
-  let settled = 0;
-  let allSettled;
-  const finished = new Promise((resolve6) => allSettled = resolve6);
-  const report2 = (id, s, cause) => {
-    const old = id.endsWith(OLD_PHASE);
-    const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id);
-    if (s === "done" && action.op === "replace" && !old) return;
-    if (old && s === "skipped" && state.get(action.id) !== "done") return;
-    if (s === "done") {
-      const made = action.op === "create" || action.op === "replace" ? created.get(action.address)?.id : void 0;
-      emit(made === void 0 ? { type: "done", action } : { type: "done", action, liveId: made });
-    } else if (s === "failed") emit({ type: "failed", action, error: errors.get(id) });
-    else emit({ type: "skipped", action, because: cause ?? INTERRUPTED });
-  };
-  const settle = (id, s, cause) => {
-    if (state.has(id)) return;
-    state.set(id, s);
-    if (s === "skipped" && cause) because.set(id, cause);
-    settled++;
-    report2(id, s, cause);
-    const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x) - rank.get(y));
-    for (const d of next) {
-      if (state.has(d)) continue;
-      if (s === "done") {
-        const left = waiting.get(d) - 1;
-        waiting.set(d, left);
-        if (left === 0) start(d);
-      } else {
-        settle(d, "skipped", s === "failed" ? id.replace(OLD_PHASE, "") : cause);
-      }
-    }
-    if (settled === nodes.size) allSettled();
-  };
-  const start = (id) => {
-    void limit(async () => {
-      if (opts.signal?.aborted) {
-        interrupted = true;
-        settle(id, "skipped", INTERRUPTED);
-        return;
-      }
-      if (!id.endsWith(OLD_PHASE)) emit({ type: "start", action: actions.get(id) });
-      try {
-        await run(id);
-        settle(id, "done");
-      } catch (err) {
-        errors.set(id, errorOf(err));
-        settle(id, "failed");
-      }
-    });
-  };
-  if (nodes.size === 0) allSettled();
-  for (const id of order) if (waiting.get(id) === 0) start(id);
-  await finished;
-  const results = plan.actions.map((a) => {
-    const phases = a.op === "replace" ? [a.id, `${a.id}${OLD_PHASE}`] : [a.id];
-    const failed = phases.find((p) => state.get(p) === "failed");
-    if (failed) return { actionId: a.id, status: "failed", error: errors.get(failed) };
-    const skipped = phases.find((p) => state.get(p) === "skipped");
-    if (skipped) {
-      const cause = because.get(skipped);
-      return cause && cause !== INTERRUPTED ? { actionId: a.id, status: "skipped", skippedBecause: cause } : { actionId: a.id, status: "skipped" };
-    }
-    return { actionId: a.id, status: "done" };
-  });
-  const ok = results.every((r) => r.status === "done");
-  return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
-}
-var INTERRUPTED;
-var init_apply = __esm({
-  "src/engine/apply.ts"() {
-    "use strict";
-    init_p_limit();
-    init_errors();
-    init_graph();
-    init_landed();
-    init_ownership();
-    init_refs();
-    INTERRUPTED = "interrupted";
-  }
-});
-
-// src/engine/plan-names.ts
-function strings(value, out) {
-  if (typeof value === "string") out.add(value);
-  else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
-}
-function markedName(item, stack) {
-  const marker = liveMetadata(item).marker;
-  if (!marker) return void 0;
-  return marker.stack === stack ? marker.name : `${marker.name} of stack "${marker.stack}"`;
-}
-function liveNames(live, kinds, stack) {
-  const marked = /* @__PURE__ */ new Map();
-  for (const kind of kinds) {
-    if (kind.identity !== "marker") continue;
-    for (const item of live.byKind.get(kind.kind) ?? []) {
-      const name2 = markedName(item, stack);
-      if (name2) marked.set(item.id, name2);
-    }
-  }
-  return marked;
-}
-function namePlan(plan, input) {
-  const marked = liveNames(input.live, input.kinds, plan.stack);
-  const kindOf2 = new Map(input.kinds.map((k) => [k.kind, k]));
-  const naturalItems = /* @__PURE__ */ new Map();
-  for (const kind of input.kinds) {
-    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
-  }
-  const sources = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
-  const shown = /* @__PURE__ */ new Set();
-  const actions = plan.actions.map((action) => {
-    for (const c of action.changes) {
-      strings(c.old, shown);
-      strings(c.new, shown);
-    }
-    if (action.liveId) shown.add(action.liveId);
-    const out = { ...action };
-    const source = sources.get(action.address);
-    if (source) out.source = source;
-    const kind = kindOf2.get(action.kind);
-    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
-    if (kind && item && !source) {
-      const parent = naturalParentId(kind, kind.fromLive(item.raw));
-      const parentName = parent === void 0 ? void 0 : marked.get(parent);
-      if (parentName) out.label = `${action.kind} of ${parentName}`;
-    }
-    return out;
-  });
-  const names = {};
-  for (const id of [...shown].sort()) {
-    const name2 = marked.get(id);
-    if (name2) names[id] = name2;
-  }
-  return { ...plan, actions, names };
-}
-var init_plan_names = __esm({
-  "src/engine/plan-names.ts"() {
-    "use strict";
-    init_ownership();
-  }
-});
-
-// src/engine/self-check.ts
-function completedAddresses(plan, result) {
-  const status = new Map(result.results.map((r) => [r.actionId, r.status]));
-  const done = new Set(plan.actions.map((a) => a.address));
-  for (const a of plan.actions) if (status.get(a.id) !== "done") done.delete(a.address);
-  return done;
-}
-function perpetualDiff(applied, result, replan) {
-  const touched = completedAddresses(applied, result);
-  const left = replan.actions.filter((a) => touched.has(a.address));
-  if (left.length === 0) return void 0;
-  const lines = left.map((a) => {
-    const fields = a.changes.map((c) => c.path).join(", ");
-    const what = a.op === "create" ? "not found after apply (is the ownership marker kept?)" : fields || "(no field changes)";
-    return `  ${a.address}: ${a.op}${a.module ? ` ${a.module}` : ""}: ${what}`;
-  });
-  return new PerpetualDiffError(
-    `edgeops bug: after apply, the plan still has ${left.length} action(s) for resources it just changed (a perpetual diff in edgeops' normalization; please report it):
-${lines.join("\n")}`
-  );
-}
-var init_self_check = __esm({
-  "src/engine/self-check.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
-// src/kinds/normalize.ts
-function isObj6(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-function pickFields(raw, fields) {
-  const out = {};
-  for (const f of fields) {
-    const v = raw[f];
-    if (v !== null && v !== void 0) out[f] = v;
-  }
-  return out;
-}
-function refId(ref2) {
-  if (isObj6(ref2) && typeof ref2.id === "string") return ref2.id;
-  return ref2 ?? null;
-}
-function refIds(refs) {
-  return Array.isArray(refs) ? refs.map(refId) : [];
-}
-function lowerKeys(map) {
-  const out = {};
-  if (!isObj6(map)) return out;
-  for (const [k, v] of Object.entries(map)) out[k.toLowerCase()] = v;
-  return out;
-}
-function normalizePem(pem) {
-  if (typeof pem !== "string") return pem;
-  return pem.replace(/\r\n?/g, "\n").split("\n").map((line) => line.trimEnd()).join("\n").trimEnd();
-}
-function pemNormalizer(field) {
-  return (body) => {
-    const out = dropEmptyStrings(body);
-    const pem = normalizePem(out[field]);
-    if (pem !== void 0) out[field] = pem;
-    return out;
-  };
-}
-function dropEmptyStrings(body, fields = ["description", "metadata"]) {
-  const out = { ...body };
-  for (const f of fields) if (out[f] === "" || out[f] === null) delete out[f];
-  return out;
-}
-function dropEmptyList(body, field) {
-  const v = body[field];
-  if (v === null || Array.isArray(v) && v.length === 0) {
-    const out = { ...body };
-    delete out[field];
-    return out;
-  }
-  return body;
-}
-var init_normalize = __esm({
-  "src/kinds/normalize.ts"() {
-    "use strict";
-  }
-});
-
-// src/kinds/adopt-keys.ts
-import { createHash } from "node:crypto";
-function nameSlug(text) {
-  return text.normalize("NFKD").replace(new RegExp("\\p{M}", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
-}
-function hostportKeys(body) {
-  return Array.isArray(body.hostports) ? body.hostports.filter((h) => typeof h === "string").map((h) => `hostport ${h}`) : [];
-}
-function describedKeys(body, name2) {
-  const description2 = str(body.description);
-  const keys = description2 ? [`description ${JSON.stringify(description2)}`] : [];
-  const nameKey = name2 ?? (description2 ? nameSlug(description2) : "");
-  if (nameKey !== "") keys.push(`name ${nameKey}`);
-  return keys;
-}
-function labelKeys(body) {
-  if (!isObj6(body.labels) || Object.keys(body.labels).length === 0) return [];
-  const sorted = Object.fromEntries(Object.entries(body.labels).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-  return [`labels ${JSON.stringify(sorted)}`];
-}
-function pemKeys(label, pem) {
-  const text = str(pem);
-  return text ? [`${label} sha256:${createHash("sha256").update(text).digest("hex").slice(0, 16)}`] : [];
-}
-function fieldsKey(label, body, fields) {
-  const values = fields.map((f) => body[f]);
-  if (!values.every((v) => typeof v === "string" && v !== "")) return [];
-  return [`${label} ${values.join(" ")}`];
-}
-var str;
-var init_adopt_keys = __esm({
-  "src/kinds/adopt-keys.ts"() {
-    "use strict";
-    init_normalize();
-    str = (v) => typeof v === "string" && v !== "" ? v : void 0;
-  }
-});
-
-// src/kinds/marker-kind.ts
-function markerKind(def) {
-  const normalize4 = def.normalize ?? ((body) => dropEmptyStrings(body));
-  const liveShape = def.liveShape ?? ((raw) => raw);
-  const fromLive2 = (raw) => normalize4(pickFields(liveShape(raw), def.fields));
-  const immutable = def.immutable ?? [];
-  const modules = def.modules ?? [];
-  const crud = crudHooks({
-    path: def.path,
-    listKey: def.listKey,
-    fromLive: fromLive2,
-    notPatchable: immutable,
-    modules,
-    ...def.clear ? { clear: def.clear } : {}
-  });
-  return {
-    kind: def.kind,
-    idPrefix: def.idPrefix,
-    identity: "marker",
-    refs: def.refs ?? [],
-    immutable,
-    secrets: def.secrets ?? [],
-    writeOnly: def.writeOnly ?? [],
-    modules,
-    toRequest: def.toRequest ?? ((spec) => ({ ...spec })),
-    fromLive: fromLive2,
-    normalizeDesired: normalize4,
-    ...def.adoptKeys ? { adoptKeys: def.adoptKeys } : {},
-    ...def.unique ? { unique: def.unique } : {},
-    ...crud,
-    ...modules.length > 0 ? moduleHooks((live) => `${def.path}/${live.id}`) : {}
-  };
-}
-var init_marker_kind = __esm({
-  "src/kinds/marker-kind.ts"() {
-    "use strict";
-    init_crud();
-    init_normalize();
-  }
-});
-
-// src/kinds/certificate-authority.ts
-var certificateAuthority;
-var init_certificate_authority = __esm({
-  "src/kinds/certificate-authority.ts"() {
-    "use strict";
-    init_adopt_keys();
-    init_marker_kind();
-    init_normalize();
-    certificateAuthority = markerKind({
-      kind: "CertificateAuthority",
-      idPrefix: "ca_",
-      path: "/certificate_authorities",
-      listKey: "certificate_authorities",
-      fields: ["description", "metadata", "ca_pem"],
-      normalize: pemNormalizer("ca_pem"),
-      immutable: ["ca_pem"],
-      // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
-      adoptKeys: (body) => pemKeys("ca_pem", body.ca_pem)
-    });
-  }
-});
-
 // src/kinds/event-sources.ts
 function typeSet(types) {
   const list = Array.isArray(types) ? types.filter((t) => typeof t === "string") : [];
   return [...new Set(list)].sort();
 }
-function typesOf(sources) {
-  return typeSet(Array.isArray(sources) ? sources.filter(isObj6).map((s) => s.type ?? null) : []);
+function typesOf(sources2) {
+  return typeSet(Array.isArray(sources2) ? sources2.filter(isObj3).map((s) => s.type ?? null) : []);
 }
 function normalize(body) {
   return { subscription_id: body.subscription_id ?? null, types: typeSet(body.types) };
@@ -33585,7 +32699,7 @@ var init_http_response_backend = __esm({
       // Header names lower-cased as the service returns them; no headers = `{}` = null; status 200 by default.
       normalize: (body) => {
         const out = dropEmptyStrings(body);
-        if (isObj6(out.headers) && Object.keys(out.headers).length > 0) out.headers = lowerKeys(out.headers);
+        if (isObj3(out.headers) && Object.keys(out.headers).length > 0) out.headers = lowerKeys(out.headers);
         else delete out.headers;
         out.status_code ??= DEFAULT_STATUS_CODE;
         return out;
@@ -40936,12 +40050,12 @@ function minVersion(out, m) {
   return out;
 }
 function policyRule(r) {
-  if (!isObj6(r)) return r;
+  if (!isObj3(r)) return r;
   const out = {};
   if (typeof r.name === "string" && r.name !== "") out.name = r.name;
   out.expressions = asList(r.expressions);
   out.actions = asList(r.actions).map((a) => {
-    if (!isObj6(a)) return a;
+    if (!isObj3(a)) return a;
     const action = { type: a.type ?? null };
     if (a.config !== null && a.config !== void 0) action.config = a.config;
     return action;
@@ -40961,7 +40075,7 @@ function policyDocument(value) {
   }
 }
 function trafficPolicyText(m) {
-  return isObj6(m) && m.value !== null && typeof m.value === "object" ? { ...m, value: JSON.stringify(m.value) } : m;
+  return isObj3(m) && m.value !== null && typeof m.value === "object" ? { ...m, value: JSON.stringify(m.value) } : m;
 }
 function withPolicyText(body) {
   return body[TRAFFIC_POLICY] === void 0 ? body : { ...body, [TRAFFIC_POLICY]: trafficPolicyText(body[TRAFFIC_POLICY]) ?? null };
@@ -40979,7 +40093,7 @@ function normalizeModules(body, normalizers) {
   const out = { ...body };
   for (const [field, norm] of Object.entries(normalizers)) {
     const m = out[field];
-    if (isObj6(m)) out[field] = norm(m);
+    if (isObj3(m)) out[field] = norm(m);
     else delete out[field];
   }
   return out;
@@ -41014,7 +40128,7 @@ var init_edge_modules = __esm({
     });
     trafficPolicy = (m) => {
       const doc = policyDocument(m.value);
-      if (!isObj6(doc)) return { enabled: enabled(m), value: doc };
+      if (!isObj3(doc)) return { enabled: enabled(m), value: doc };
       const value = {};
       for (const [phase, rules] of Object.entries(doc)) if (rules !== null && rules !== void 0) value[phase] = rules;
       return { enabled: enabled(m), value };
@@ -41114,7 +40228,7 @@ var init_https_edge = __esm({
 async function fetchRoutes(ctx2) {
   const edges = await ctx2.listOnce(EDGES_PATH, HTTPS_EDGES_LIST_KEY);
   return edges.flatMap(
-    (edge) => (Array.isArray(edge.routes) ? edge.routes : []).filter(isObj6).map((r) => ({ ...r, edge_id: r.edge_id ?? edge.id }))
+    (edge) => (Array.isArray(edge.routes) ? edge.routes : []).filter(isObj3).map((r) => ({ ...r, edge_id: r.edge_id ?? edge.id }))
   );
 }
 var EDGES_PATH, MODULES, MODULE_NAMES, FIELDS, IMMUTABLE, normalize2, fromLive, routesPath, itemPath, crudOpts, httpsEdgeRoute;
@@ -41254,7 +40368,7 @@ var init_route_response_headers = __esm({
       naturalKey,
       async fetch(ctx2) {
         const routes = await fetchRoutes(ctx2);
-        return routes.filter((r) => isObj6(r[FIELD])).map((r) => {
+        return routes.filter((r) => isObj3(r[FIELD])).map((r) => {
           const raw = { ...r[FIELD], edge_id: r.edge_id ?? null, route_id: r.id ?? null };
           return { id: naturalKey(raw), raw };
         });
@@ -41348,7 +40462,7 @@ var init_tunnel_group_backend = __esm({
       // No labels and `labels: {}` select the same (no) tunnels.
       normalize: (body) => {
         const out = dropEmptyStrings(body);
-        if (!isObj6(out.labels)) out.labels = {};
+        if (!isObj3(out.labels)) out.labels = {};
         return out;
       },
       adoptKeys: (body, name2) => [...labelKeys(body), ...describedKeys(body, name2)],
@@ -41675,34 +40789,6 @@ var init_discover = __esm({
       if (code2 === "ELOOP") return "symbolic link loop";
       return code2 ?? err.message;
     };
-  }
-});
-
-// src/manifest/pointer.ts
-function escapeSegment2(key) {
-  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
-}
-function unescapeSegment(segment) {
-  return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
-}
-function childPointer(parent, key) {
-  return `${parent}/${typeof key === "number" ? key : escapeSegment2(key)}`;
-}
-function parentPointer(pointer) {
-  return pointer.slice(0, Math.max(0, pointer.lastIndexOf("/")));
-}
-function segments(pointer) {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeSegment);
-}
-function fieldPath(pointer) {
-  return segments(pointer).join("/");
-}
-function isWithin(pointer, ancestor) {
-  return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
-}
-var init_pointer = __esm({
-  "src/manifest/pointer.ts"() {
-    "use strict";
   }
 });
 
@@ -42327,29 +41413,6 @@ var init_formats = __esm({
       hostport: isHostport,
       uri: isHttpUrl
     };
-  }
-});
-
-// src/manifest/positions.ts
-function rememberKeyPositions(doc, keys) {
-  keyPositions.set(doc, keys);
-}
-function valuePos(doc, pointer) {
-  for (let p = pointer; ; p = parentPointer(p)) {
-    const pos = doc.positions.get(p);
-    if (pos) return pos;
-    if (p === "") return doc.pos;
-  }
-}
-function keyPos(doc, pointer) {
-  return keyPositions.get(doc)?.get(pointer) ?? valuePos(doc, pointer);
-}
-var keyPositions;
-var init_positions = __esm({
-  "src/manifest/positions.ts"() {
-    "use strict";
-    init_pointer();
-    keyPositions = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -50728,34 +49791,34 @@ function parsePolicyText(text) {
   }
   return doc.toJS({ maxAliasCount: 100 });
 }
-function checkDepth(value, where4, left) {
-  if (typeof value === "number" && !Number.isFinite(value)) fail(where4, "must be a finite number");
+function checkDepth(value, where5, left) {
+  if (typeof value === "number" && !Number.isFinite(value)) fail(where5, "must be a finite number");
   if (value === null || typeof value !== "object") return;
-  if (left === 0) fail(where4, `nested deeper than ${MAX_DEPTH} levels`);
-  if (Array.isArray(value)) value.forEach((v, i) => checkDepth(v, `${where4}[${i}]`, left - 1));
-  else for (const [k, v] of Object.entries(value)) checkDepth(v, at(where4, k), left - 1);
+  if (left === 0) fail(where5, `nested deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(value)) value.forEach((v, i) => checkDepth(v, `${where5}[${i}]`, left - 1));
+  else for (const [k, v] of Object.entries(value)) checkDepth(v, at(where5, k), left - 1);
 }
-function checkKeys(value, where4, allowed) {
+function checkKeys(value, where5, allowed) {
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) fail(at(where4, key), `unknown key; allowed: ${allowed.join(", ")}`);
+    if (!allowed.includes(key)) fail(at(where5, key), `unknown key; allowed: ${allowed.join(", ")}`);
   }
 }
-function checkText(value, where4, maxBytes) {
-  if (typeof value !== "string" || value === "") fail(where4, `must be a non-empty string, got ${kindOf(value)}`);
-  if (Buffer.byteLength(value, "utf8") > maxBytes) fail(where4, `longer than ${maxBytes} bytes`);
+function checkText(value, where5, maxBytes) {
+  if (typeof value !== "string" || value === "") fail(where5, `must be a non-empty string, got ${kindOf(value)}`);
+  if (Buffer.byteLength(value, "utf8") > maxBytes) fail(where5, `longer than ${maxBytes} bytes`);
 }
-function checkRule(rule, where4) {
-  if (!isMapping(rule)) fail(where4, `a rule must be a mapping, got ${kindOf(rule)}`);
-  checkKeys(rule, where4, ["name", "expressions", "actions"]);
-  if (rule.name !== void 0) checkText(rule.name, at(where4, "name"), NAME_MAX_BYTES);
+function checkRule(rule, where5) {
+  if (!isMapping(rule)) fail(where5, `a rule must be a mapping, got ${kindOf(rule)}`);
+  checkKeys(rule, where5, ["name", "expressions", "actions"]);
+  if (rule.name !== void 0) checkText(rule.name, at(where5, "name"), NAME_MAX_BYTES);
   if (rule.expressions !== void 0) {
-    if (!Array.isArray(rule.expressions)) fail(at(where4, "expressions"), `must be a list of CEL expressions, got ${kindOf(rule.expressions)}`);
-    rule.expressions.forEach((e, i) => checkText(e, `${at(where4, "expressions")}[${i}]`, EXPRESSION_MAX_BYTES));
+    if (!Array.isArray(rule.expressions)) fail(at(where5, "expressions"), `must be a list of CEL expressions, got ${kindOf(rule.expressions)}`);
+    rule.expressions.forEach((e, i) => checkText(e, `${at(where5, "expressions")}[${i}]`, EXPRESSION_MAX_BYTES));
   }
   const actions = rule.actions;
-  if (!Array.isArray(actions) || actions.length === 0) fail(at(where4, "actions"), "a rule needs a list of at least one action");
+  if (!Array.isArray(actions) || actions.length === 0) fail(at(where5, "actions"), "a rule needs a list of at least one action");
   actions.forEach((action, i) => {
-    const here = `${at(where4, "actions")}[${i}]`;
+    const here = `${at(where5, "actions")}[${i}]`;
     if (!isMapping(action)) fail(here, `an action must be a mapping, got ${kindOf(action)}`);
     checkKeys(action, here, ["type", "config"]);
     checkText(action.type, at(here, "type"), NAME_MAX_BYTES);
@@ -50809,8 +49872,8 @@ var init_traffic_policy = __esm({
       }
       found;
     };
-    fail = (where4, problem) => {
-      throw new PolicyFault({ where: where4, problem });
+    fail = (where5, problem) => {
+      throw new PolicyFault({ where: where5, problem });
     };
     isMapping = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
     at = (parent, key) => parent ? `${parent}.${key}` : key;
@@ -51391,12 +50454,12 @@ function movedFromIssues(docs) {
       }
       const other = documents.get(old);
       if (other) {
-        fail2(`${old} is also a document (at ${where(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
+        fail2(`${old} is also a document (at ${where2(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
         continue;
       }
       const earlier = claimedBy.get(old);
       if (earlier && earlier.doc !== doc) {
-        fail2(`${old} is also named by ${addressOf(earlier.doc)} (at ${where(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
+        fail2(`${old} is also named by ${addressOf(earlier.doc)} (at ${where2(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
         continue;
       }
       claimedBy.set(old, { doc, pointer });
@@ -51404,7 +50467,7 @@ function movedFromIssues(docs) {
   }
   return issues;
 }
-var MOVED_FROM, NAME, where;
+var MOVED_FROM, NAME, where2;
 var init_moved_from = __esm({
   "src/manifest/moved-from.ts"() {
     "use strict";
@@ -51414,7 +50477,7 @@ var init_moved_from = __esm({
     init_validate();
     MOVED_FROM = "moved_from";
     NAME = new RegExp(NAME_PATTERN);
-    where = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+    where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
   }
 });
 
@@ -51484,7 +50547,7 @@ function duplicateParents(docs) {
       first.set(key, entry);
       continue;
     }
-    const at2 = where2(valuePos(earlier.doc, parent.pointer));
+    const at2 = where3(valuePos(earlier.doc, parent.pointer));
     issues.push({
       pos: valuePos(entry.doc, parent.pointer),
       address: entry.resource.address,
@@ -51504,7 +50567,7 @@ function disagreeingRefs(docs) {
       const other = via?.address === void 0 ? void 0 : byAddress2.get(via.address);
       const theirs = other && refAt(other.resource, ref2.sameAs.pointer);
       if (!mine || !theirs || mine.key.slice(0, 3) !== theirs.key.slice(0, 3) || mine.key === theirs.key) continue;
-      const at2 = where2(valuePos(other.doc, ref2.sameAs.pointer));
+      const at2 = where3(valuePos(other.doc, ref2.sameAs.pointer));
       issues.push({
         pos: valuePos(entry.doc, ref2.pointer),
         address: entry.resource.address,
@@ -51517,14 +50580,14 @@ function disagreeingRefs(docs) {
 function checkParents(docs) {
   return [...duplicateParents(docs), ...disagreeingRefs(docs)];
 }
-var where2;
+var where3;
 var init_parents = __esm({
   "src/manifest/parents.ts"() {
     "use strict";
     init_json_walk();
     init_pointer();
     init_positions();
-    where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+    where3 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
   }
 });
 
@@ -51704,6 +50767,7 @@ function resolveDocs(docs, opts = {}) {
     for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail2(pointer, misplacedPrivateKeyMessage(pointer));
     const movedFrom2 = movedFromAddresses(doc);
     const resource = { kind: doc.kind, name: doc.name, address: address2, spec, dependsOn, pos: doc.pos, ...movedFrom2.length > 0 ? { movedFrom: movedFrom2 } : {} };
+    rememberSource(resource, doc);
     resources.push(resource);
     resolved.push({ doc, kind, resource });
     if (doc.name !== "" && !graph.has(address2)) graph.set(address2, edges);
@@ -51801,17 +50865,17 @@ function checkRules(docs, opts = {}) {
       first.set(address2, doc);
       continue;
     }
-    push("/name", `defined more than once: also at ${where3(valuePos(earlier, "/name"))}`);
+    push("/name", `defined more than once: also at ${where4(valuePos(earlier, "/name"))}`);
     issues.push({
       pos: valuePos(earlier, "/name"),
       address: address2,
-      message: `defined more than once: also at ${where3(valuePos(doc, "/name"))}`
+      message: `defined more than once: also at ${where4(valuePos(doc, "/name"))}`
     });
   }
   issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
   return issues;
 }
-var MARKER_KEY2, NAME2, where3, isMapping3, NAME_RULE;
+var MARKER_KEY2, NAME2, where4, isMapping3, NAME_RULE;
 var init_rules = __esm({
   "src/manifest/rules.ts"() {
     "use strict";
@@ -51826,7 +50890,7 @@ var init_rules = __esm({
     init_validators();
     MARKER_KEY2 = "edgeops";
     NAME2 = new RegExp(NAME_PATTERN);
-    where3 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+    where4 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
     isMapping3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
     NAME_RULE = 'lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit';
   }
@@ -51891,6 +50955,1151 @@ var init_manifest = __esm({
   }
 });
 
+// src/engine/adopt.ts
+function realItem(item) {
+  return originals.get(item.raw) ?? item;
+}
+function kindsReferencedFirst(kinds) {
+  const byName = new Map(kinds.map((k) => [k.kind, k]));
+  const out = [];
+  const state = /* @__PURE__ */ new Map();
+  const visit = (k) => {
+    if (state.has(k.kind)) return;
+    state.set(k.kind, "visiting");
+    for (const target of k.refs.flatMap((r) => r.kinds)) {
+      const dep = byName.get(target);
+      if (dep) visit(dep);
+    }
+    state.set(k.kind, "done");
+    out.push(k);
+  };
+  for (const k of kinds) visit(k);
+  return out;
+}
+function isUnmarked(item) {
+  return liveMetadata(item).marker === void 0;
+}
+function itemsByKey(kind, items) {
+  const byKey = /* @__PURE__ */ new Map();
+  if (!kind.adoptKeys) return byKey;
+  for (const item of items) {
+    for (const key of new Set(kind.adoptKeys(liveBody(kind, item)))) {
+      const list = byKey.get(key);
+      if (list) list.push(item);
+      else byKey.set(key, [item]);
+    }
+  }
+  return byKey;
+}
+function adoptLive(kinds, desired, live, stack) {
+  const managed = indexManaged(kinds, live.byKind, stack);
+  const known = /* @__PURE__ */ new Map();
+  for (const [address2, copies] of managed.byAddress) known.set(address2, copies[0].id);
+  const byKind = new Map(kinds.map((k) => [k.kind, []]));
+  for (const r of desired.resources) byKind.get(r.kind)?.push(r);
+  const adoptions = [];
+  const warnings = [];
+  const swapped = /* @__PURE__ */ new Map();
+  for (const kind of kindsReferencedFirst(kinds)) {
+    if (kind.identity !== "marker" || !kind.adoptKeys) continue;
+    const docs = (byKind.get(kind.kind) ?? []).filter((r) => !managed.byAddress.has(r.address));
+    const unmarked = (live.byKind.get(kind.kind) ?? []).filter(isUnmarked);
+    if (docs.length === 0 || unmarked.length === 0) continue;
+    const byKey = itemsByKey(kind, unmarked);
+    const candidates = docs.map((resource) => {
+      const body = desiredBody(kind, resource.spec, (address2) => known.get(address2));
+      const matches = /* @__PURE__ */ new Map();
+      for (const key of kind.adoptKeys(body, resource.name)) {
+        for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });
+      }
+      return { resource, body, matches };
+    });
+    const claims = /* @__PURE__ */ new Map();
+    for (const c of candidates) for (const id of c.matches.keys()) claims.set(id, [...claims.get(id) ?? [], c.resource.address]);
+    const copies = /* @__PURE__ */ new Map();
+    for (const c of candidates.sort((a, b) => a.resource.address < b.resource.address ? -1 : 1)) {
+      const found = [...c.matches.values()];
+      if (found.length === 0) continue;
+      if (found.length > 1) {
+        warnings.push(`${c.resource.address} is not adopted: it matches ${found.length} unmanaged ${kind.kind} resources (${found.map((f) => `${f.item.id} by ${f.key}`).join(", ")}); make the manifest match one of them`);
+        continue;
+      }
+      const { item, key } = found[0];
+      const rivals = claims.get(item.id) ?? [];
+      if (rivals.length > 1) {
+        warnings.push(`${item.id} (${kind.kind}) is not adopted: ${rivals.join(", ")} all match it; make exactly one document match it`);
+        continue;
+      }
+      const marked = {
+        id: item.id,
+        raw: { ...item.raw, metadata: serializeMetadata(liveMetadata(item).user, { stack, name: c.resource.address }) }
+      };
+      originals.set(marked.raw, item);
+      copies.set(item.id, marked);
+      known.set(c.resource.address, item.id);
+      adoptions.push({ address: c.resource.address, kind: kind.kind, liveId: item.id, matchedBy: key, desired: c.body });
+    }
+    if (copies.size > 0) swapped.set(kind.kind, copies);
+  }
+  if (swapped.size === 0) return { live, adoptions, warnings };
+  const byKindLive = /* @__PURE__ */ new Map();
+  for (const [kind, items] of live.byKind) {
+    const copies = swapped.get(kind);
+    byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
+  }
+  return { live: { byKind: byKindLive }, adoptions, warnings };
+}
+var originals;
+var init_adopt = __esm({
+  "src/engine/adopt.ts"() {
+    "use strict";
+    init_diff();
+    init_ownership();
+    originals = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/engine/ordering.ts
+function targetsIn(kind, body, onlyParents = false) {
+  const out = [];
+  if (!body) return out;
+  for (const ref2 of kind.refs) {
+    if (onlyParents && !kind.immutable.includes(pointerSegments(ref2.pointer)[0])) continue;
+    for (const v of refValues(body, ref2)) {
+      if (isPendingRef(v)) out.push({ address: v.$ref });
+      else if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
+    }
+  }
+  return out;
+}
+function written(a, body) {
+  if (!body) return void 0;
+  if (a.op === "module-put" || a.op === "module-delete") {
+    const m = a.module ?? "";
+    return a.op === "module-put" && body === a.body ? { [m]: body } : m in body ? { [m]: body[m] } : {};
+  }
+  if (a.op === "update") return Object.fromEntries(Object.keys(a.body ?? {}).filter((f) => f in body).map((f) => [f, body[f]]));
+  return body;
+}
+function refLinks(kind, a, live) {
+  const before = targetsIn(kind, a.op === "create" ? void 0 : written(a, live));
+  const after = a.op === "delete" || a.op === "module-delete" ? [] : targetsIn(kind, written(a, a.op === "module-put" ? a.body : a.op === "update" ? a.desired : a.body));
+  const had = new Set(before.map(keyOf));
+  const has = new Set(after.map(keyOf));
+  const parents = a.op === "delete" ? [] : targetsIn(kind, a.desired ?? a.body, true);
+  const liveParents = targetsIn(kind, live, true);
+  return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
+}
+function orderForSafety(actions, linksOf, movesOf2, putFirst = () => false) {
+  const byLiveId = /* @__PURE__ */ new Map();
+  const byAddress2 = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    if (a.liveId !== void 0) byLiveId.set(`${a.kind}\0${a.liveId}`, a.address);
+    const list = byAddress2.get(a.address);
+    if (list) list.push(a);
+    else byAddress2.set(a.address, [a]);
+  }
+  const resolve6 = (t) => {
+    if (t.address !== void 0) return t.address;
+    for (const k of t.kinds ?? []) {
+      const found = byLiveId.get(`${k}\0${t.id}`);
+      if (found) return found;
+    }
+    return `#${t.id}`;
+  };
+  const addresses = (ts) => [...new Set(ts.map(resolve6))];
+  const parentsOf = /* @__PURE__ */ new Map();
+  const liveParentsOf = /* @__PURE__ */ new Map();
+  const partsOf = /* @__PURE__ */ new Map();
+  const droppers = /* @__PURE__ */ new Map();
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links) continue;
+    const parents = addresses(links.parents);
+    const liveParents = addresses(links.liveParents);
+    parentsOf.set(a, parents);
+    liveParentsOf.set(a, liveParents);
+    for (const p of /* @__PURE__ */ new Set([...parents, ...liveParents])) partsOf.set(p, [...partsOf.get(p) ?? [], a]);
+    for (const d of addresses(links.drops)) droppers.set(d, [...droppers.get(d) ?? [], a]);
+  }
+  const byId = new Map(actions.map((a) => [a.id, a]));
+  const wait = (waiter, old, dep) => {
+    const list = old ? waiter.deleteDependsOn ?? [] : waiter.dependsOn;
+    const self = old ? oldPhaseId(waiter.id) : waiter.id;
+    if (dep === self || list.includes(dep) || reaches(dep, self, byId)) return;
+    if (old) waiter.deleteDependsOn = [...list, dep].sort();
+    else waiter.dependsOn = [...list, dep].sort();
+  };
+  const removes = (a) => a.op === "delete" || a.op === "replace";
+  for (const a of actions) {
+    const links = linksOf(a);
+    if (!links || a.op === "delete" || a.op === "module-delete") continue;
+    const own = parentsOf.get(a) ?? [];
+    for (const x of addresses(links.points)) {
+      if (x === a.address || own.includes(x)) continue;
+      for (const b of [...byAddress2.get(x) ?? [], ...partsOf.get(x) ?? []]) if (b.address !== a.address) wait(a, false, b.id);
+    }
+  }
+  for (const d of actions) {
+    if (!removes(d)) continue;
+    const old = d.op === "replace";
+    for (const x of liveParentsOf.get(d) ?? []) {
+      for (const r of droppers.get(x) ?? []) {
+        if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;
+        wait(d, old, r.op === "replace" ? oldPhaseId(r.id) : r.id);
+      }
+      for (const c of partsOf.get(x) ?? []) {
+        if (c.address !== d.address && (c.op === "create" || c.op === "replace") && (parentsOf.get(c) ?? []).includes(x)) wait(d, old, c.id);
+      }
+    }
+  }
+  for (const a of actions) {
+    if (a.op !== "update") continue;
+    const moves = movesOf2(a);
+    if (!moves) continue;
+    for (const m of byAddress2.get(a.address) ?? []) {
+      if (m.op === "module-put" && moves.claims.size > 0) wait(a, false, m.id);
+      if (m.op === "module-delete" && moves.releases.size > 0) wait(m, false, a.id);
+    }
+  }
+  for (const m of actions) {
+    if (m.op !== "module-put") continue;
+    for (const d of byAddress2.get(m.address) ?? []) if (d.op === "module-delete") wait(m, false, d.id);
+    if (!putFirst(m)) continue;
+    for (const p of byAddress2.get(m.address) ?? []) if (p.op === "module-put" && p !== m) wait(p, false, m.id);
+  }
+}
+var keyOf;
+var init_ordering = __esm({
+  "src/engine/ordering.ts"() {
+    "use strict";
+    init_graph();
+    init_refs();
+    keyOf = (t) => t.address !== void 0 ? `@${t.address}` : `#${t.id}`;
+  }
+});
+
+// src/engine/resource-actions.ts
+function liveRefsOf(kind, body) {
+  const out = [];
+  for (const ref2 of kind.refs) for (const v of refValues(body, ref2)) if (typeof v === "string") out.push({ id: v, kinds: ref2.kinds });
+  return out;
+}
+function topological(resources) {
+  const byAddress2 = new Map(resources.map((r) => [r.address, r]));
+  const out = [];
+  const state = /* @__PURE__ */ new Map();
+  const visit = (r) => {
+    if (state.has(r.address)) return;
+    state.set(r.address, "visiting");
+    for (const dep of r.dependsOn.length > 1 ? [...r.dependsOn].sort() : r.dependsOn) {
+      const target = byAddress2.get(dep);
+      if (target) visit(target);
+    }
+    state.set(r.address, "done");
+    out.push(r);
+  };
+  for (const r of [...resources].sort((a, b) => a.address < b.address ? -1 : 1)) visit(r);
+  return out;
+}
+function closestCopy(kind, copies, desired) {
+  const cost = (item) => {
+    const changes = fieldChanges(kind, comparable(kind, liveBody(kind, item)), comparable(kind, desired));
+    const replace = changes.some((c) => kind.immutable.includes(pointerSegments(c.path)[0]));
+    return (replace ? 1e6 : 0) + changes.length;
+  };
+  let best = copies[0];
+  let bestCost = cost(best);
+  for (const item of copies.slice(1)) {
+    const c = cost(item);
+    if (c < bestCost) [best, bestCost] = [item, c];
+  }
+  return best;
+}
+function movesOf(kind, op, live, desired) {
+  return valueMoves(kind, op, live, desired);
+}
+function metadataIssue(r, stack) {
+  const meta = r.spec.metadata;
+  const user = meta !== null && typeof meta === "object" && !Array.isArray(meta) ? meta : void 0;
+  const bytes = metadataBytes(user, { stack, name: r.address });
+  if (bytes <= METADATA_LIMIT) return void 0;
+  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
+}
+function prepareLive(kind, items, stack) {
+  if (kind.identity !== "marker") return;
+  for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
+}
+function prepareDesired(kinds, desired, stack) {
+  const prepare = preparer(kinds, stack);
+  return topological(desired.resources).map(prepare);
+}
+async function prepareDesiredInSlices(kinds, desired, stack) {
+  const prepare = preparer(kinds, stack);
+  const out = [];
+  const ordered = topological(desired.resources);
+  for (let at2 = 0; at2 < ordered.length; at2 += SLICE) {
+    await new Promise((resolve6) => setImmediate(resolve6));
+    for (const r of ordered.slice(at2, at2 + SLICE)) out.push(prepare(r));
+  }
+  return out;
+}
+function preparer(kinds, stack) {
+  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
+  return (r) => {
+    const kind = kindByName2.get(r.kind);
+    if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
+    const issue = kind.identity === "marker" ? metadataIssue(r, stack) : void 0;
+    const body = hasPendingRef(r.spec) ? void 0 : desiredBody(kind, r.spec, () => void 0);
+    return { resource: r, kind, ...issue ? { issue } : {}, ...body ? { body } : {} };
+  };
+}
+function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
+  const out = { actions: [], refs: /* @__PURE__ */ new Map(), warnings: [], issues: [] };
+  const add = (list, info) => {
+    for (const a of list) {
+      out.actions.push(a);
+      out.refs.set(a.id, info);
+    }
+  };
+  const liveOf = (kind) => live.byKind.get(kind.kind) ?? [];
+  const managed = indexManaged(kinds, live.byKind, stack);
+  const byKey = /* @__PURE__ */ new Map();
+  const naturalItem = (kind, key) => {
+    let index = byKey.get(kind.kind);
+    if (!index) byKey.set(kind.kind, index = new Map(liveOf(kind).map((i) => [i.id, i])));
+    return index.get(key);
+  };
+  const known = /* @__PURE__ */ new Map();
+  const claimed = /* @__PURE__ */ new Map();
+  const kept = /* @__PURE__ */ new Map();
+  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+    if (issue) out.issues.push(issue);
+    if (!kind) continue;
+    const body = readyBody ?? desiredBody(kind, r.spec, (address2) => known.get(address2));
+    let item;
+    let movedFrom2;
+    if (kind.identity === "marker") {
+      let copies = managed.byAddress.get(r.address) ?? [];
+      for (const old of copies.length === 0 ? r.movedFrom ?? [] : []) {
+        const found = managed.byAddress.get(old) ?? [];
+        if (found.length === 0) continue;
+        copies = found;
+        movedFrom2 = old;
+        break;
+      }
+      item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
+      if (item) kept.set(movedFrom2 ?? r.address, item);
+      if (copies.length > 1) {
+        const extra = copies.filter((c) => c !== item).map((c) => c.id);
+        out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item.id}, deleting ${extra.join(", ")}`);
+      }
+    } else if (!hasPendingRef(body) && kind.naturalKey) {
+      const key = kind.naturalKey(body);
+      const owners = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
+      claimed.set(kind.kind, owners);
+      const other = owners.get(key);
+      if (other) out.issues.push({ pos: r.pos, address: r.address, message: `manages the same ${kind.kind} as ${other} (${key})` });
+      owners.set(key, r.address);
+      item = naturalItem(kind, key);
+    }
+    const target = { kind, name: r.name, address: r.address };
+    const pending = pendingTargets(body);
+    if (!item) {
+      const create = createAction(target, body);
+      add([create], { pending, liveRefs: [], moves: movesOf(kind, create.op, void 0, body), links: refLinks(kind, create, void 0) });
+      continue;
+    }
+    const shape = liveBody(kind, item);
+    const liveRefs = liveRefsOf(kind, shape);
+    const planned2 = changeActions(target, item, shape, body);
+    if (movedFrom2) renamed(planned2, target, item, body, movedFrom2);
+    for (const a of planned2) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
+    if (!planned2.some((a) => a.op === "replace")) known.set(r.address, item.id);
+  }
+  addOrphans(kinds, managed, kept, claimed, liveOf, add);
+  return out;
+}
+function renamed(planned2, t, item, desired, movedFrom2) {
+  const main = planned2.find((a) => a.op === "update") ?? planned2.find((a) => a.op === "replace");
+  if (main) {
+    main.movedFrom = movedFrom2;
+    if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: desired.metadata ?? {} };
+    return;
+  }
+  planned2.unshift({
+    id: `update:${t.address}`,
+    op: "update",
+    kind: t.kind.kind,
+    name: t.name,
+    address: t.address,
+    liveId: item.id,
+    body: { metadata: desired.metadata ?? {} },
+    desired,
+    changes: [],
+    movedFrom: movedFrom2,
+    dependsOn: []
+  });
+}
+function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
+  const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
+  for (const [address2, copies] of [...managed.byAddress].sort(([a], [b]) => a < b ? -1 : 1)) {
+    const kind = kindByName2.get(address2.slice(0, address2.indexOf("/")));
+    const keep = kept.get(address2);
+    copies.forEach((item, at2) => {
+      if (item === keep) return;
+      const target = { kind, name: address2.slice(address2.indexOf("/") + 1), address: address2 };
+      const shape = liveBody(kind, item);
+      const del = deleteAction(target, item, at2 === 0 && !keep ? "" : `@${item.id}`);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), moves: movesOf(kind, "delete", shape, void 0), links: refLinks(kind, del, shape) });
+    });
+  }
+  for (const kind of kinds.filter((k) => k.identity === "natural")) {
+    const owned = claimed.get(kind.kind) ?? /* @__PURE__ */ new Map();
+    for (const item of liveOf(kind)) {
+      if (owned.has(item.id)) continue;
+      const shape = kind.fromLive(item.raw);
+      const parent = naturalParentId(kind, shape);
+      if (parent === void 0 || !managed.managedIds.has(parent)) continue;
+      const del = deleteAction({ kind, name: item.id, address: `${kind.kind}/${item.id}` }, item);
+      add([del], { ...NO_REFS, liveRefs: liveRefsOf(kind, shape), links: refLinks(kind, del, shape) });
+    }
+  }
+}
+var NO_REFS, SLICE;
+var init_resource_actions = __esm({
+  "src/engine/resource-actions.ts"() {
+    "use strict";
+    init_diff();
+    init_ownership();
+    init_refs();
+    init_ordering();
+    init_value_moves();
+    NO_REFS = { pending: [], liveRefs: [] };
+    SLICE = 200;
+  }
+});
+
+// src/engine/plan.ts
+function buildPlan(input) {
+  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
+  if (issues.length > 0) throw new ManifestError(issues);
+  linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
+  const kinds = new Map(input.kinds.map((k) => [k.kind, k]));
+  const putFirst = (a) => a.module !== void 0 && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
+  orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
+  actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
+  const levels = nodeLevels(executionNodes(actions));
+  actions.sort((a, b) => levels.get(a.id) - levels.get(b.id) || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
+  const plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
+  warnings.push(...deleteStatus(plan, input.desired.config).exceeded);
+  return plan;
+}
+function summarize(actions) {
+  const seen = /* @__PURE__ */ new Set();
+  const summary = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const a of actions) {
+    if (a.releaseFor) continue;
+    const bucket = a.op === "module-put" || a.op === "module-delete" ? "update" : a.op;
+    const key = `${bucket}\0${a.address}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    summary[bucket]++;
+  }
+  return summary;
+}
+function deleteStatus(plan, config) {
+  const deletes = plan.actions.filter((a) => a.op === "delete");
+  const max = config.max_deletes ?? DEFAULT_MAX_DELETES;
+  const exceeded = [];
+  if (deletes.length > max) {
+    exceeded.push(`This plan deletes ${deletes.length} resources, more than max_deletes (${max}); apply refuses it without --allow-deletes.`);
+  }
+  for (const [kind, limit] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b]) => cmp(a, b))) {
+    const n = deletes.filter((a) => a.kind === kind).length;
+    if (n > limit) exceeded.push(`This plan deletes ${n} ${kind} resources, more than max_deletes_per_kind.${kind} (${limit}); apply refuses it without --allow-deletes.`);
+  }
+  return { deletes: deletes.length, max, exceeded };
+}
+var DEFAULT_MAX_DELETES, OP_RANK, cmp;
+var init_plan = __esm({
+  "src/engine/plan.ts"() {
+    "use strict";
+    init_errors();
+    init_graph();
+    init_resource_actions();
+    init_ordering();
+    init_value_moves();
+    DEFAULT_MAX_DELETES = 10;
+    OP_RANK = { delete: 0, replace: 1, create: 2, update: 3, "module-put": 4, "module-delete": 5 };
+    cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+  }
+});
+
+// src/engine/adopt-plan.ts
+function finishAdoptions(plan, adoptions) {
+  for (const adoption of adoptions) {
+    const own = plan.actions.filter((a) => a.address === adoption.address);
+    const main = own.find((a) => a.op === "update") ?? own.find((a) => a.op === "replace");
+    if (main) {
+      main.adopt = adoption.matchedBy;
+      if (main.op === "update" && main.body && !("metadata" in main.body)) main.body = { ...main.body, metadata: main.desired?.metadata ?? {} };
+      continue;
+    }
+    const desired = own[0]?.desired ?? adoption.desired;
+    const [kind, ...rest] = adoption.address.split("/");
+    insertByLevel(plan, {
+      id: `update:${adoption.address}`,
+      op: "update",
+      kind,
+      name: rest.join("/"),
+      address: adoption.address,
+      liveId: adoption.liveId,
+      body: { metadata: desired.metadata ?? {} },
+      desired,
+      changes: [],
+      dependsOn: [],
+      adopt: adoption.matchedBy
+    });
+  }
+  plan.summary = summarize(plan.actions);
+  return plan;
+}
+function insertByLevel(plan, action) {
+  const levels = nodeLevels(executionNodes(plan.actions));
+  const at2 = plan.actions.findIndex((a) => (levels.get(a.id) ?? 0) > 0 || a.address >= action.address);
+  if (at2 < 0) plan.actions.push(action);
+  else plan.actions.splice(at2, 0, action);
+}
+function collisionWarnings(kinds, plan, live, stack, adopt) {
+  const warnings = [];
+  if (adopt) return warnings;
+  const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
+  const indexes = /* @__PURE__ */ new Map();
+  for (const action of plan.actions) {
+    const kind = kindOf2.get(action.kind);
+    if (action.op !== "create" || !kind?.adoptKeys || kind.identity !== "marker" || !action.body) continue;
+    let index = indexes.get(kind.kind);
+    if (!index) indexes.set(kind.kind, index = itemsByKey(kind, (live.byKind.get(kind.kind) ?? []).filter(isUnmarked)));
+    const seen = /* @__PURE__ */ new Set();
+    const claims = uniqueValues(kind, action.body);
+    for (const key of kind.adoptKeys(action.body, action.name)) {
+      for (const item of index.get(key) ?? []) {
+        if (seen.has(item.id) || sharesUnique(claims, uniqueValues(kind, kind.fromLive(item.raw)))) continue;
+        seen.add(item.id);
+        warnings.push(`${action.address} would be created, but the unmanaged ${kind.kind} ${item.id} has the same ${key}: run plan/apply with --adopt to bring it under management instead`);
+      }
+    }
+  }
+  return warnings;
+}
+function planWithAdoption(input) {
+  const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : void 0;
+  const live = outcome?.live ?? input.live;
+  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
+  if (outcome) finishAdoptions(plan, outcome.adoptions);
+  plan.warnings.push(...outcome?.warnings ?? [], ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
+  return { plan, live };
+}
+var sharesUnique;
+var init_adopt_plan = __esm({
+  "src/engine/adopt-plan.ts"() {
+    "use strict";
+    init_adopt();
+    init_graph();
+    init_value_moves();
+    init_plan();
+    sharesUnique = (a, b) => [...a].some((v) => b.has(v));
+  }
+});
+
+// node_modules/yocto-queue/index.js
+var Node, Queue;
+var init_yocto_queue = __esm({
+  "node_modules/yocto-queue/index.js"() {
+    Node = class {
+      value;
+      next;
+      constructor(value) {
+        this.value = value;
+      }
+    };
+    Queue = class {
+      #head;
+      #tail;
+      #size;
+      constructor() {
+        this.clear();
+      }
+      enqueue(value) {
+        const node = new Node(value);
+        if (this.#head) {
+          this.#tail.next = node;
+          this.#tail = node;
+        } else {
+          this.#head = node;
+          this.#tail = node;
+        }
+        this.#size++;
+      }
+      dequeue() {
+        const current = this.#head;
+        if (!current) {
+          return;
+        }
+        this.#head = this.#head.next;
+        this.#size--;
+        if (!this.#head) {
+          this.#tail = void 0;
+        }
+        return current.value;
+      }
+      peek() {
+        if (!this.#head) {
+          return;
+        }
+        return this.#head.value;
+      }
+      clear() {
+        this.#head = void 0;
+        this.#tail = void 0;
+        this.#size = 0;
+      }
+      get size() {
+        return this.#size;
+      }
+      *[Symbol.iterator]() {
+        let current = this.#head;
+        while (current) {
+          yield current.value;
+          current = current.next;
+        }
+      }
+      *drain() {
+        while (this.#head) {
+          yield this.dequeue();
+        }
+      }
+    };
+  }
+});
+
+// node_modules/p-limit/index.js
+function pLimit(concurrency) {
+  let rejectOnClear = false;
+  if (typeof concurrency === "object") {
+    ({ concurrency, rejectOnClear = false } = concurrency);
+  }
+  validateConcurrency(concurrency);
+  if (typeof rejectOnClear !== "boolean") {
+    throw new TypeError("Expected `rejectOnClear` to be a boolean");
+  }
+  const queue = new Queue();
+  let activeCount = 0;
+  const resumeNext = () => {
+    if (activeCount < concurrency && queue.size > 0) {
+      activeCount++;
+      queue.dequeue().run();
+    }
+  };
+  const next = () => {
+    activeCount--;
+    resumeNext();
+  };
+  const run = async (function_, resolve6, arguments_) => {
+    const result = (async () => function_(...arguments_))();
+    resolve6(result);
+    try {
+      await result;
+    } catch {
+    }
+    next();
+  };
+  const enqueue = (function_, resolve6, reject, arguments_) => {
+    const queueItem = { reject };
+    new Promise((internalResolve) => {
+      queueItem.run = internalResolve;
+      queue.enqueue(queueItem);
+    }).then(run.bind(void 0, function_, resolve6, arguments_));
+    if (activeCount < concurrency) {
+      resumeNext();
+    }
+  };
+  const generator = (function_, ...arguments_) => new Promise((resolve6, reject) => {
+    enqueue(function_, resolve6, reject, arguments_);
+  });
+  Object.defineProperties(generator, {
+    activeCount: {
+      get: () => activeCount
+    },
+    pendingCount: {
+      get: () => queue.size
+    },
+    clearQueue: {
+      value() {
+        if (!rejectOnClear) {
+          queue.clear();
+          return;
+        }
+        const abortError = AbortSignal.abort().reason;
+        while (queue.size > 0) {
+          queue.dequeue().reject(abortError);
+        }
+      }
+    },
+    concurrency: {
+      get: () => concurrency,
+      set(newConcurrency) {
+        validateConcurrency(newConcurrency);
+        concurrency = newConcurrency;
+        queueMicrotask(() => {
+          while (activeCount < concurrency && queue.size > 0) {
+            resumeNext();
+          }
+        });
+      }
+    },
+    map: {
+      async value(iterable, function_) {
+        const promises = [];
+        try {
+          Array.from(iterable, (value, index) => {
+            const promise = generator(function_, value, index);
+            promises.push(promise);
+            return promise;
+          });
+        } catch (error) {
+          for (const promise of promises) {
+            promise.catch(() => {
+            });
+          }
+          throw error;
+        }
+        return Promise.all(promises);
+      }
+    }
+  });
+  return generator;
+}
+function validateConcurrency(concurrency) {
+  if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+    throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+  }
+}
+var init_p_limit = __esm({
+  "node_modules/p-limit/index.js"() {
+    init_yocto_queue();
+  }
+});
+
+// src/lock/lock-record.ts
+function lockAddress(stack) {
+  return `${LOCK_PREFIX}${stack}`;
+}
+function lockBody(stack, info) {
+  return { description: `edgeops apply lock of stack ${stack}`.slice(0, 255), metadata: lockMetadata(stack, info) };
+}
+function lockMetadata(stack, info) {
+  const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
+  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
+  if (info.pid !== void 0) lock.pid = info.pid;
+  return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
+}
+function isObj5(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function markerOf2(raw) {
+  if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
+  let parsed;
+  try {
+    parsed = JSON.parse(raw.metadata);
+  } catch {
+    return void 0;
+  }
+  const marker = isObj5(parsed) ? parsed[MARKER_KEY] : void 0;
+  return isObj5(marker) && typeof marker.name === "string" && marker.name.startsWith(LOCK_PREFIX) ? marker : void 0;
+}
+function isLockRecord(raw) {
+  return markerOf2(raw) !== void 0;
+}
+function parseLockRecord(raw, stack) {
+  const marker = markerOf2(raw);
+  if (!marker || marker.stack !== stack || marker.name !== lockAddress(stack)) return void 0;
+  const lock = marker.lock;
+  if (!isObj5(lock)) return void 0;
+  const { holder, token, acquired, expires } = lock;
+  if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
+  const record = { id: String(raw.id), stack, holder, token, acquired, expires };
+  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
+  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
+  if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
+  return record;
+}
+function isExpired(record, now) {
+  const at2 = Date.parse(record.expires);
+  return !Number.isFinite(at2) || at2 <= now;
+}
+var LOCK_PATH, LOCK_LIST_KEY, LOCK_PREFIX, OPTIONAL_STRINGS;
+var init_lock_record = __esm({
+  "src/lock/lock-record.ts"() {
+    "use strict";
+    init_ownership();
+    LOCK_PATH = "/ip_policies";
+    LOCK_LIST_KEY = "ip_policies";
+    LOCK_PREFIX = "Lock/";
+    OPTIONAL_STRINGS = ["host", "pidns", "ci"];
+  }
+});
+
+// src/engine/live.ts
+function createFetchContext(api) {
+  const lists = /* @__PURE__ */ new Map();
+  return {
+    api,
+    listOnce(path, listKey, onPage) {
+      const key = `${path}\0${listKey}`;
+      let pending = lists.get(key);
+      if (!pending) {
+        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !isLockRecord(raw))));
+        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
+        lists.set(key, pending);
+      }
+      return pending;
+    }
+  };
+}
+async function fetchLive(kinds, api, prepare) {
+  const shared = createFetchContext(api);
+  const lists = await Promise.all(
+    kinds.map(async (kind) => {
+      const ctx2 = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
+      const items = await kind.fetch(ctx2);
+      prepare?.(kind, items);
+      return items;
+    })
+  );
+  const byKind = /* @__PURE__ */ new Map();
+  kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]));
+  return { byKind };
+}
+function liveIndex(live) {
+  const index = /* @__PURE__ */ new Map();
+  for (const [kind, items] of live.byKind) for (const item of items) index.set(`${kind}\0${item.id}`, item);
+  return (kind, id) => index.get(`${kind}\0${id}`);
+}
+var init_live = __esm({
+  "src/engine/live.ts"() {
+    "use strict";
+    init_crud();
+    init_lock_record();
+  }
+});
+
+// src/engine/landed.ts
+function isAmbiguous(err) {
+  return err instanceof ApiError && (err.status === 0 || err.status >= 500);
+}
+async function findLanded(t, api, body) {
+  const items = await t.kind.fetch(createFetchContext(api));
+  if (t.kind.identity === "natural") {
+    const key = t.kind.naturalKey?.(body);
+    return key === void 0 ? void 0 : items.find((item) => item.id === key);
+  }
+  return items.find((item) => {
+    if (t.existing?.has(item.id)) return false;
+    const marker = markerOf(t.kind, item);
+    return marker?.stack === t.stack && marker.name === t.address;
+  });
+}
+async function createChecked(t, api, body) {
+  const checkedApi = withPostRetry(api, async () => await findLanded(t, api, body) === void 0);
+  try {
+    return await t.kind.create(checkedApi, body);
+  } catch (err) {
+    if (!isAmbiguous(err)) throw err;
+    let found;
+    try {
+      found = await findLanded(t, api, body);
+    } catch {
+      throw err;
+    }
+    if (!found) throw err;
+    if (t.kind.identity === "natural") await t.kind.update(api, found, body, body);
+    return found;
+  }
+}
+var init_landed = __esm({
+  "src/engine/landed.ts"() {
+    "use strict";
+    init_http();
+    init_errors();
+    init_live();
+    init_ownership();
+  }
+});
+
+// src/engine/apply.ts
+function isObj6(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function errorOf(err) {
+  if (err instanceof ApiError) return { status: err.status, errorCode: err.errorCode, message: err.serviceMessage };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+async function applyPlan(plan, api, opts) {
+  const actions = new Map(plan.actions.map((a) => [a.id, a]));
+  const nodes = executionNodes(plan.actions);
+  const order = [...nodes.keys()];
+  const rank = new Map(order.map((id, i) => [id, i]));
+  const dependents = /* @__PURE__ */ new Map();
+  const waiting = /* @__PURE__ */ new Map();
+  for (const [id, deps] of nodes) {
+    waiting.set(id, deps.length);
+    for (const dep of deps) {
+      const list = dependents.get(dep);
+      if (list) list.push(id);
+      else dependents.set(dep, [id]);
+    }
+  }
+  const existing = /* @__PURE__ */ new Map();
+  for (const a of plan.actions) {
+    if (a.liveId === void 0) continue;
+    const ids2 = existing.get(a.address);
+    if (ids2) ids2.add(a.liveId);
+    else existing.set(a.address, /* @__PURE__ */ new Set([a.liveId]));
+  }
+  const limit = pLimit(Math.max(1, Math.floor(opts.concurrency) || 1));
+  const ids = /* @__PURE__ */ new Map();
+  const created = /* @__PURE__ */ new Map();
+  const state = /* @__PURE__ */ new Map();
+  const errors = /* @__PURE__ */ new Map();
+  const because = /* @__PURE__ */ new Map();
+  let interrupted = false;
+  const emit = (e) => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+    }
+  };
+  const kindOf2 = (a) => {
+    const kind = opts.kindOf(a.kind);
+    if (!kind) throw new EdgeopsError("E_APPLY", `unknown kind ${a.kind}`);
+    return kind;
+  };
+  const liveOf = (a) => opts.liveItem(a.kind, a.liveId ?? "") ?? { id: a.liveId ?? "", raw: {} };
+  const resolved = (a, body) => {
+    const out = { ...substituteRefs(body, (address2) => ids.get(address2)) };
+    const left = pendingTargets(out);
+    if (left.length > 0) throw new EdgeopsError("E_APPLY", `${a.address}: no id for ${left.join(", ")}`);
+    return out;
+  };
+  const sendable = (a, kind, body, withMetadata) => {
+    const out = resolved(a, body);
+    if (kind.identity === "marker" && withMetadata) {
+      out.metadata = serializeMetadata(isObj6(out.metadata) ? out.metadata : void 0, { stack: opts.stack, name: a.address });
+    }
+    return out;
+  };
+  async function run(nodeId) {
+    const old = nodeId.endsWith(OLD_PHASE);
+    const a = actions.get(old ? nodeId.slice(0, -OLD_PHASE.length) : nodeId);
+    const kind = kindOf2(a);
+    if (old) return kind.delete(api, liveOf(a));
+    const desired = a.desired ?? a.body ?? {};
+    switch (a.op) {
+      case "create":
+      case "replace": {
+        const target = { kind, address: a.address, stack: opts.stack, existing: existing.get(a.address) };
+        const item = await createChecked(target, api, sendable(a, kind, a.body ?? {}, true));
+        if (a.op === "replace" && item.id === a.liveId) throw new EdgeopsError("E_APPLY", `${a.address}: the replacement has the old id ${item.id}`);
+        ids.set(a.address, item.id);
+        created.set(a.address, item);
+        return;
+      }
+      case "update":
+        return kind.update(api, liveOf(a), sendable(a, kind, a.body ?? {}, "metadata" in (a.body ?? {})), sendable(a, kind, desired, true));
+      case "module-put":
+        if (!kind.putModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
+        return kind.putModule(api, liveOf(a), a.module, resolved(a, a.body ?? {}));
+      case "module-delete":
+        if (!kind.deleteModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
+        return kind.deleteModule(api, liveOf(a), a.module);
+      case "delete":
+        return kind.delete(api, liveOf(a));
+    }
+  }
+  let settled = 0;
+  let allSettled;
+  const finished = new Promise((resolve6) => allSettled = resolve6);
+  const report2 = (id, s, cause) => {
+    const old = id.endsWith(OLD_PHASE);
+    const action = actions.get(old ? id.slice(0, -OLD_PHASE.length) : id);
+    if (s === "done" && action.op === "replace" && !old) return;
+    if (old && s === "skipped" && state.get(action.id) !== "done") return;
+    if (s === "done") {
+      const made = action.op === "create" || action.op === "replace" ? created.get(action.address)?.id : void 0;
+      emit(made === void 0 ? { type: "done", action } : { type: "done", action, liveId: made });
+    } else if (s === "failed") emit({ type: "failed", action, error: errors.get(id) });
+    else emit({ type: "skipped", action, because: cause ?? INTERRUPTED });
+  };
+  const settle = (id, s, cause) => {
+    if (state.has(id)) return;
+    state.set(id, s);
+    if (s === "skipped" && cause) because.set(id, cause);
+    settled++;
+    report2(id, s, cause);
+    const next = (dependents.get(id) ?? []).slice().sort((x, y) => rank.get(x) - rank.get(y));
+    for (const d of next) {
+      if (state.has(d)) continue;
+      if (s === "done") {
+        const left = waiting.get(d) - 1;
+        waiting.set(d, left);
+        if (left === 0) start(d);
+      } else {
+        settle(d, "skipped", s === "failed" ? id.replace(OLD_PHASE, "") : cause);
+      }
+    }
+    if (settled === nodes.size) allSettled();
+  };
+  const start = (id) => {
+    void limit(async () => {
+      if (opts.signal?.aborted) {
+        interrupted = true;
+        settle(id, "skipped", INTERRUPTED);
+        return;
+      }
+      if (!id.endsWith(OLD_PHASE)) emit({ type: "start", action: actions.get(id) });
+      try {
+        await run(id);
+        settle(id, "done");
+      } catch (err) {
+        errors.set(id, errorOf(err));
+        settle(id, "failed");
+      }
+    });
+  };
+  if (nodes.size === 0) allSettled();
+  for (const id of order) if (waiting.get(id) === 0) start(id);
+  await finished;
+  const results = plan.actions.map((a) => {
+    const phases = a.op === "replace" ? [a.id, `${a.id}${OLD_PHASE}`] : [a.id];
+    const failed = phases.find((p) => state.get(p) === "failed");
+    if (failed) return { actionId: a.id, status: "failed", error: errors.get(failed) };
+    const skipped = phases.find((p) => state.get(p) === "skipped");
+    if (skipped) {
+      const cause = because.get(skipped);
+      return cause && cause !== INTERRUPTED ? { actionId: a.id, status: "skipped", skippedBecause: cause } : { actionId: a.id, status: "skipped" };
+    }
+    return { actionId: a.id, status: "done" };
+  });
+  const ok = results.every((r) => r.status === "done");
+  return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
+}
+var INTERRUPTED;
+var init_apply = __esm({
+  "src/engine/apply.ts"() {
+    "use strict";
+    init_p_limit();
+    init_errors();
+    init_graph();
+    init_landed();
+    init_ownership();
+    init_refs();
+    INTERRUPTED = "interrupted";
+  }
+});
+
+// src/engine/plan-names.ts
+function strings(value, out) {
+  if (typeof value === "string") out.add(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
+}
+function markedName(item, stack) {
+  const marker = liveMetadata(item).marker;
+  if (!marker) return void 0;
+  return marker.stack === stack ? marker.name : `${marker.name} of stack "${marker.stack}"`;
+}
+function liveNames(live, kinds, stack) {
+  const marked = /* @__PURE__ */ new Map();
+  for (const kind of kinds) {
+    if (kind.identity !== "marker") continue;
+    for (const item of live.byKind.get(kind.kind) ?? []) {
+      const name2 = markedName(item, stack);
+      if (name2) marked.set(item.id, name2);
+    }
+  }
+  return marked;
+}
+function namePlan(plan, input) {
+  const marked = liveNames(input.live, input.kinds, plan.stack);
+  const kindOf2 = new Map(input.kinds.map((k) => [k.kind, k]));
+  const naturalItems = /* @__PURE__ */ new Map();
+  for (const kind of input.kinds) {
+    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
+  }
+  const sources2 = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
+  const shown = /* @__PURE__ */ new Set();
+  const actions = plan.actions.map((action) => {
+    for (const c of action.changes) {
+      strings(c.old, shown);
+      strings(c.new, shown);
+    }
+    if (action.liveId) shown.add(action.liveId);
+    const out = { ...action };
+    const source = sources2.get(action.address);
+    if (source) out.source = source;
+    const kind = kindOf2.get(action.kind);
+    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
+    if (kind && item && !source) {
+      const parent = naturalParentId(kind, kind.fromLive(item.raw));
+      const parentName = parent === void 0 ? void 0 : marked.get(parent);
+      if (parentName) out.label = `${action.kind} of ${parentName}`;
+    }
+    return out;
+  });
+  const names = {};
+  for (const id of [...shown].sort()) {
+    const name2 = marked.get(id);
+    if (name2) names[id] = name2;
+  }
+  return { ...plan, actions, names };
+}
+var init_plan_names = __esm({
+  "src/engine/plan-names.ts"() {
+    "use strict";
+    init_ownership();
+  }
+});
+
+// src/engine/self-check.ts
+function completedAddresses(plan, result) {
+  const status = new Map(result.results.map((r) => [r.actionId, r.status]));
+  const done = new Set(plan.actions.map((a) => a.address));
+  for (const a of plan.actions) if (status.get(a.id) !== "done") done.delete(a.address);
+  return done;
+}
+function perpetualDiff(applied, result, replan) {
+  const touched = completedAddresses(applied, result);
+  const left = replan.actions.filter((a) => touched.has(a.address));
+  if (left.length === 0) return void 0;
+  const lines = left.map((a) => {
+    const fields = a.changes.map((c) => c.path).join(", ");
+    const what = a.op === "create" ? "not found after apply (is the ownership marker kept?)" : fields || "(no field changes)";
+    return `  ${a.address}: ${a.op}${a.module ? ` ${a.module}` : ""}: ${what}`;
+  });
+  return new PerpetualDiffError(
+    `edgeops bug: after apply, the plan still has ${left.length} action(s) for resources it just changed (a perpetual diff in edgeops' normalization; please report it):
+${lines.join("\n")}`
+  );
+}
+var init_self_check = __esm({
+  "src/engine/self-check.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/pipeline.ts
 async function loadDesired(paths, env, opts = {}) {
   return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty });
@@ -51905,8 +52114,18 @@ async function computePlan(desired, api, opts) {
   const fetching = opts.live ?? startFetch(api, { stack: opts.stack, kinds });
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const fetched = await fetching;
-  const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt: opts.adopt === true, prepared });
+  const adopt = opts.adopt === true;
+  const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
+  const errors = [...staticPlanErrors(kinds, desired, opts.stack), ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt })];
+  if (errors.length > 0) plan.errors = sortIssues(errors);
   return { plan: namePlan(plan, { kinds, live, desired }), desired, live };
+}
+async function precheckPlan(desired, api, opts) {
+  const kinds = opts.kinds ?? KINDS;
+  const errors = staticPlanErrors(kinds, desired, opts.stack);
+  const needed = errors.length > 0 ? [] : liveCheckKinds(kinds, desired);
+  if (needed.length > 0) errors.push(...livePlanErrors(kinds, desired, await fetchLive(needed, api), opts.stack, { adopt: opts.adopt }));
+  return sortIssues(errors);
 }
 async function executeAndCheck(ctx2, api, opts) {
   const kinds = opts.kinds ?? KINDS;
@@ -51938,6 +52157,7 @@ var init_pipeline = __esm({
     init_plan_names();
     init_live();
     init_resource_actions();
+    init_plan_checks();
     init_self_check();
     init_kinds();
     init_manifest();
@@ -52092,7 +52312,9 @@ Examples:
   $ edgeops validate infra/edges.yaml infra/backends/ --local`).action(async (paths, flags) => {
     const desired = await loadDesired(paths, ctx2.env, { stack: flags.stack });
     learnSecrets(ctx2, desired);
-    resolveSettings(flags, ctx2.env, desired.config, ctx2.stdout.isTTY === true);
+    const { stack } = resolveSettings(flags, ctx2.env, desired.config, ctx2.stdout.isTTY === true);
+    const errors = staticPlanErrors(KINDS, desired, stack);
+    if (errors.length > 0) throw new ManifestError(sortIssues(errors));
     const n = desired.resources.length;
     ctx2.out(`${n} resource${n === 1 ? "" : "s"} valid
 `);
@@ -52102,6 +52324,10 @@ Examples:
 var init_validate2 = __esm({
   "src/cli/commands/validate.ts"() {
     "use strict";
+    init_plan_checks();
+    init_errors();
+    init_kinds();
+    init_manifest();
     init_pipeline();
     init_learn_secrets();
     init_settings();
@@ -52472,7 +52698,8 @@ function planToJson(plan, extras = {}) {
       ...group.movedFrom ? { moved_from: group.movedFrom } : {},
       ...releaseFirst(group.actions, group.names)
     })),
-    warnings: [...plan.warnings]
+    warnings: [...plan.warnings],
+    errors: (plan.errors ?? []).map((e) => ({ file: e.pos.file, line: e.pos.line, col: e.pos.col, ...e.address ? { address: e.address } : {}, message: e.message }))
   };
   if (extras.checksum) json.checksum = extras.checksum;
   return json;
@@ -52487,6 +52714,19 @@ var init_json = __esm({
     "use strict";
     init_plan_lines();
     JSON_PLAN_VERSION = 2;
+  }
+});
+
+// src/render/plan-errors.ts
+function planErrorLines(plan) {
+  const errors = plan.errors ?? [];
+  if (errors.length === 0) return void 0;
+  return { errors: errors.map(formatIssue), closing: `${planErrorsLine(errors.length)}.` };
+}
+var init_plan_errors = __esm({
+  "src/render/plan-errors.ts"() {
+    "use strict";
+    init_errors();
   }
 });
 
@@ -52522,6 +52762,13 @@ function renderPlanMarkdown(plan) {
     out.push("");
     for (const warning of plan.warnings) out.push(`> **Warning:** ${escapeInline(warning)}`);
   }
+  const failing = planErrorLines(plan);
+  if (failing) {
+    out.push("", `> [!CAUTION]
+> **${escapeInline(failing.closing)}**
+>`);
+    for (const error of failing.errors) out.push(`> - ${escapeInline(error)}`);
+  }
   return `${out.join("\n")}
 `;
 }
@@ -52529,6 +52776,7 @@ var DIFF_MARK;
 var init_markdown = __esm({
   "src/render/markdown.ts"() {
     "use strict";
+    init_plan_errors();
     init_plan_lines();
     DIFF_MARK = { "+": "+", "-": "-", "~": "!", "-/+": "!" };
   }
@@ -52664,6 +52912,8 @@ function renderPlanText(plan, opts) {
   }
   out.push(c.bold(summaryLine(plan)));
   for (const warning of plan.warnings) out.push(c.yellow(`Warning: ${warning}`));
+  const failing = planErrorLines(plan);
+  if (failing) out.push("", ...failing.errors.map((e) => c.red(`Error: ${e}`)), c.bold(c.red(failing.closing)));
   return `${out.join("\n")}
 `;
 }
@@ -52672,6 +52922,7 @@ var init_text = __esm({
   "src/render/text.ts"() {
     "use strict";
     import_picocolors = __toESM(require_picocolors(), 1);
+    init_plan_errors();
     init_plan_lines();
   }
 });
@@ -53212,9 +53463,14 @@ applies only if a fresh plan has exactly that checksum.`).action(async (paths, f
     const material = keyMaterial(settings, ctx2.env);
     const checksum = checksumOf(plan, material);
     const footer = { deletes: deleteStatusLine(plan, desired.config) };
-    if (plan.actions.length > 0) footer.checksum = checksum;
+    if (plan.actions.length > 0 && !plan.errors) footer.checksum = checksum;
     ctx2.out(renderPlan(plan, format, settings.color, footer));
     if (flags.jsonOut) writeFileSync3(flags.jsonOut, ctx2.redact(renderPlan(plan, "json", false, footer)));
+    if (plan.errors) {
+      if (flags.out) ctx2.err(`Not saved to ${flags.out}: a plan with errors cannot be applied.
+`);
+      throw new PlanErrorsError(plan.errors, { shown: true, applying: false });
+    }
     if (flags.out) {
       const note = writeSavedPlan(ctx2, { file: flags.out, plan, live, paths, adopt: settings.adopt, checksum, material });
       const say = (text) => format === "text" ? ctx2.out(text) : ctx2.err(text);
@@ -53239,6 +53495,7 @@ var init_plan2 = __esm({
     init_markdown();
     init_plan_footer();
     init_text();
+    init_errors();
     init_connect();
     init_learn_secrets();
     init_json_error();
@@ -53735,8 +53992,8 @@ async function acquireStackLock(api, stack, opts = {}) {
         await deleteLockRecord(api, r.id);
         opts.onTakeover?.(r, why);
       }
-      const where4 = standing(mine, others);
-      if (where4 === "held") {
+      const where5 = standing(mine, others);
+      if (where5 === "held") {
         held = true;
         return {
           id: mine.id,
@@ -53749,7 +54006,7 @@ async function acquireStackLock(api, stack, opts = {}) {
           }
         };
       }
-      if (where4 === "tie") {
+      if (where5 === "tie") {
         if (++ties > MAX_FREE_TIES && now() >= deadline) throw new StackLockedError(stack, oldest(others));
         await deleteLockRecord(api, mine.id);
         await sleep(TIE_PAUSE_MS * (0.25 + random()), opts.signal);
@@ -53986,7 +54243,13 @@ Examples:
     const invalid = new AbortController();
     loading.catch(() => invalid.abort());
     const signal = AbortSignal.any([interrupt.signal, invalid.signal, ...lockOptions.signal ? [lockOptions.signal] : []]);
-    await withConnection(settings, paths, async ({ api }) => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
+    const refuseErrors = (api) => unlessInterrupted(interrupt.signal, "while planning", async () => {
+      const loaded = await loading;
+      learnSecrets(ctx2, loaded);
+      const errors = await precheckPlan(loaded, api, { stack: settings.stack, adopt: saved?.adopt ?? settings.adopt });
+      if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
+    });
+    await withConnection(settings, paths, async ({ api }) => refuseErrors(api).then(() => withStackLock(api, settings.stack, { ...lockOptions, signal }, async (lock) => {
       interrupt.onForcedExit(() => lock.release());
       const material = keyMaterial(settings, ctx2.env);
       const adopt = saved?.adopt ?? settings.adopt;
@@ -53996,6 +54259,7 @@ Examples:
         learnSecrets(ctx2, loaded);
         return computePlan(loaded, api, { stack: settings.stack, adopt, live });
       });
+      if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
       const { desired } = fresh;
       let planned2 = fresh;
       let approved = flags.autoApprove === true;
@@ -54051,7 +54315,7 @@ ${applySummary(plan, result, names)}`);
       if (result.interrupted) throw new AbortedError("apply interrupted; run it again to converge");
       if (selfCheck) throw selfCheck;
       if (!result.ok) throw new ApplyFailedError("apply failed (see the failures above)");
-    })).catch(async (err) => {
+    }))).catch(async (err) => {
       await loading;
       throw err;
     }).finally(() => interrupt.dispose());
@@ -55268,9 +55532,9 @@ try {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode;
   } else if (err instanceof ManifestError) {
-    ctx.err(err.issues.map((issue) => `${formatIssue(issue)}
+    if (!(err instanceof PlanErrorsError && err.shown)) ctx.err(err.issues.map((issue) => `${formatIssue(issue)}
 `).join(""));
-    ctx.err(`edgeops: ${err.issues.length} problem${err.issues.length === 1 ? "" : "s"} in the manifests
+    ctx.err(`edgeops: ${err.summary}
 `);
     process.exitCode = err.exitCode;
   } else if (err instanceof EdgeopsError) {
