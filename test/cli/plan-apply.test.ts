@@ -111,9 +111,12 @@ describe('plan and apply against a service', () => {
 
   it('keeps stacks apart: another stack plans every resource as a create and touches nothing', async () => {
     const other = await edgeops(['plan', example.dir, '--stack', 'other', '--format', 'json'], { env: env() });
-    expect(other.code).toBe(0);
+    // Its edges would claim hostports the first stack's edges hold: plan errors, and the plan all the same.
+    expect(other.code).toBe(1);
     const plan = JSON.parse(other.stdout);
     expect(plan.resources.every((r: { action: string }) => r.action === 'create')).toBe(true);
+    expect(plan.errors.length).toBeGreaterThan(0);
+    for (const e of plan.errors) expect(e.message).toMatch(/^hostport ".+" is held by \w+Edge \w+ of stack "example-basic"/);
     const mine = await edgeops(['plan', example.dir, '--detailed-exitcode'], { env: env() });
     expect(mine.code).toBe(0);
   });

@@ -10,6 +10,7 @@ export interface Hit {
   path: string;
 }
 
+/** May be async: the answer waits for it (a test can change the service's state before the client reads on). */
 export type Rewrite = (hit: Hit, body: unknown) => unknown;
 
 export interface RecordingProxy {
@@ -47,7 +48,7 @@ export async function startProxy(target?: string, rewrite?: Rewrite): Promise<Re
     const text = await upstream.body.text();
     let out = text;
     const type = String(upstream.headers['content-type'] ?? '');
-    if (rewrite && type.includes('json') && text !== '') out = JSON.stringify(rewrite(hit, JSON.parse(text)));
+    if (rewrite && type.includes('json') && text !== '') out = JSON.stringify(await rewrite(hit, JSON.parse(text)));
     const pass: Record<string, string> = {};
     for (const [k, v] of Object.entries(upstream.headers)) {
       if (typeof v === 'string' && !['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) pass[k] = v;

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_PATH } from '../../src/lock/lock-record.ts';
 import { api, startTestService, type TestService } from '../helpers/service.ts';
 import { startProxy, type Hit, type RecordingProxy } from './proxy.ts';
 import { edgeops } from './run.ts';
@@ -13,6 +14,19 @@ import { edgeops } from './run.ts';
 let svc: TestService;
 let proxy: RecordingProxy;
 const base = mkdtempSync(join(tmpdir(), 'edgeops-selfcheck-'));
+
+/** When set: once apply holds its lock, its plan's read of the HTTPS edges is answered, then this hostport is taken. */
+let takeWhilePlanning: string | undefined;
+
+async function rewrite(hit: Hit, body: unknown): Promise<unknown> {
+  const locked = proxy.hits.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
+  if (takeWhilePlanning && locked && hit.method === 'GET' && hit.path.startsWith('/edges/https')) {
+    const r = await api(svc).post('/edges/https', { hostports: [takeWhilePlanning], description: 'not managed by edgeops' });
+    expect(r.status).toBe(201);
+    takeWhilePlanning = undefined;
+  }
+  return rewriteDescriptions(hit, body);
+}
 
 /** The service "helpfully" edits every tunnel-group backend's description it lists. */
 function rewriteDescriptions(hit: Hit, body: unknown): unknown {
@@ -34,7 +48,7 @@ const env = (stack: string) => ({ EDGEOPS_API_URL: proxy.url, EDGEOPS_API_KEY: s
 
 beforeAll(async () => {
   svc = await startTestService();
-  proxy = await startProxy(svc.url, rewriteDescriptions);
+  proxy = await startProxy(svc.url, rewrite);
 });
 afterEach(() => {
   proxy.hits.length = 0;
@@ -69,8 +83,8 @@ describe('the self-check after apply', () => {
   });
 
   it('after a partial failure, lists the failure in the summary and still checks the actions that completed', async () => {
-    const foreign = await api(svc).post('/edges/https', { hostports: ['taken.example.com:443'], description: 'not managed by edgeops' });
-    expect(foreign.status).toBe(201);
+    // Taken after apply's check before the lock, so no plan sees it: the create fails on the service.
+    takeWhilePlanning = 'taken.example.com:443';
     const dir = manifests('partial', [
       'kind: TunnelGroupBackend', 'name: api', 'description: api tier', 'labels: {app: api}',
       '---', 'kind: HTTPSEdge', 'name: site', 'hostports: ["taken.example.com:443"]',
@@ -78,6 +92,7 @@ describe('the self-check after apply', () => {
     ]);
     const r = await edgeops(['apply', dir, '--auto-approve'], { env: env('partial') });
     expect(r.code).toBe(1);
+    expect(takeWhilePlanning).toBeUndefined();
     expect(r.stdout).toMatch(/^failed to create HTTPSEdge\/site \(.+\.yaml:6\): 400 ERR_HOSTPORT_IN_USE: .+$/m);
     expect(r.stdout).toContain('Apply failed: 1 action failed; 1 created, 0 updated, 0 replaced, 0 deleted.\n');
     expect(r.stdout).toMatch(/^ {2}skipped: create HTTPSEdgeRoute\/site-root/m);

@@ -78,8 +78,10 @@ describe('on a terminal', () => {
     for (const run of [onTerminal(['plan', example.dir, '--local', '--stack', 'x'], undefined, { NO_COLOR: '1' }),
       onTerminal(['plan', example.dir, '--local', '--stack', 'x', '--no-color'])]) {
       const r = await run;
-      expect(r.code).toBe(0);
+      // Stack "x" would claim the hostports the stack applied above holds: plan errors, printed without colour too.
+      expect(r.code).toBe(1);
       expect(r.out).toContain('Plan: 8 to create');
+      expect(r.out).toContain('Error: ');
       expect(r.out).not.toMatch(/\x1b\[[0-9;]*m/);
     }
   });

@@ -1,4 +1,4 @@
-// Two applies of one stack at once. Without a lock, two planners that both see a resource missing
+// Two applies of one stack at once (issue 5). Without a lock, two planners that both see a resource missing
 // both create it: the engine's create check cannot tell them apart (each copy carries the same marker, and
 // each POST is a first attempt). So `edgeops apply` holds the stack's lock (src/lock/) from before it plans
 // until it has finished: two `edgeops apply` processes started together make exactly one live resource per
@@ -15,9 +15,10 @@ import { fetchLive } from '../../src/engine/live.ts';
 import { indexManaged, parseMetadata } from '../../src/engine/ownership.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import { acquireStackLock } from '../../src/lock/stack-lock.ts';
-import { lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
+import { LOCK_PATH, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
+import { startProxy, type Hit } from '../cli/proxy.ts';
 import { cleanEnv, edgeops, ROOT, type RunResult } from '../cli/run.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 import { allKinds, makeCerts } from './fixtures.ts';
@@ -158,22 +159,30 @@ describe('concurrent applies of one stack', () => {
   });
 
   it('releases the lock after a failed apply', async () => {
-    // A failure no plan can foresee: a policy the manifests drop is still referenced by an edge edgeops does not
-    // manage, so its delete is refused (409) while the rest of the apply goes through.
-    expect((await cli(['apply', writeDocs('failing', [{ kind: 'IPPolicy', name: 'ok' }, { kind: 'IPPolicy', name: 'kept' }]), '--auto-approve'], 'failing')).code).toBe(0);
-    const policies = (await raw.listAll('/ip_policies', 'ip_policies')) as { id: string; metadata?: string }[];
-    const kept = policies.find((p) => p.metadata?.includes('IPPolicy/kept'))!;
-    const referrer = await raw.post('/edges/tcp', { description: 'not managed', ip_restriction: { ip_policy_ids: [kept.id] } });
-    expect(referrer.status).toBe(201);
-    const dropped = writeDocs('failing-dropped', [{ kind: 'IPPolicy', name: 'ok', description: 'changed' }]);
-    const r = await cli(['apply', dropped, '--auto-approve'], 'failing');
+    // The hostport is taken once the apply holds its lock and has listed the TCP edges: after its check before
+    // the lock, so no plan sees it, and the create fails on the service.
+    let takenBy = '';
+    const proxy = await startProxy(svc.url, async (hit: Hit, body: unknown) => {
+      const locked = proxy.hits.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
+      if (!takenBy && locked && hit.method === 'GET' && hit.path.startsWith('/edges/tcp')) {
+        const taken = await raw.post('/edges/tcp', { hostports: ['9.tcp.example.com:29999'], description: 'not managed' });
+        expect(taken.status).toBe(201);
+        takenBy = (taken.body as { id: string }).id;
+      }
+      return body;
+    });
+    const dir = writeDocs('failing', [
+      { kind: 'IPPolicy', name: 'ok' },
+      { kind: 'TCPEdge', name: 'clash', hostports: ['9.tcp.example.com:29999'] },
+    ]);
+    const r = await edgeops(['apply', dir, '--auto-approve'], { cwd: base, env: { EDGEOPS_API_URL: proxy.url, EDGEOPS_API_KEY: svc.apiKey, EDGEOPS_STACK: 'failing' } });
+    await proxy.close();
+    expect(takenBy).not.toBe('');
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/failed to delete IPPolicy\/kept.*409 ERR_RESOURCE_IN_USE/);
-    expect(r.stdout).toContain("Apply failed: 1 action failed; 0 created, 1 updated, 0 replaced, 0 deleted.");
+    expect(r.stdout).toMatch(/failed to create TCPEdge\/clash \(.+\.yaml:\d+\): 400 ERR_HOSTPORT_IN_USE/);
     expect(await lockRecords('failing')).toEqual([]);
     // And the next apply is not kept waiting: with --lock-timeout 0 it would fail if a record were left.
-    expect((await raw.del(`/edges/tcp/${(referrer.body as { id: string }).id}`)).status).toBe(204);
-    expect((await cli(['apply', dropped, '--auto-approve', '--lock-timeout', '0'], 'failing')).code).toBe(0);
+    expect((await cli(['apply', writeDocs('failing-fixed', [{ kind: 'IPPolicy', name: 'ok' }]), '--auto-approve', '--lock-timeout', '0'], 'failing')).code).toBe(0);
   });
 
   it('the lock record never shows in plan, drift or export: their output is the same with locks held', async () => {
