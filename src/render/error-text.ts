@@ -1,0 +1,21 @@
+// How a failed run reads: a manifest problem per line (`file:line:col: ...`, unless the plan shown already
+// listed them), then `edgeops: ` and what went wrong, and the exit code. The CLI's entry (src/main.ts) and the
+// GitHub Action report a failure with exactly these lines.
+import { EdgeopsError, ManifestError, PlanErrorsError, formatIssue } from '../errors.ts';
+
+export interface ErrorText {
+  text: string;
+  exitCode: number;
+  /** Not an EdgeopsError: an edgeops bug, worth its stack trace under EDGEOPS_DEBUG. */
+  internal: boolean;
+}
+
+export function errorText(err: unknown): ErrorText {
+  if (err instanceof ManifestError) {
+    const issues = err instanceof PlanErrorsError && err.shown ? '' : err.issues.map((issue) => `${formatIssue(issue)}\n`).join('');
+    return { text: `${issues}edgeops: ${err.summary}\n`, exitCode: err.exitCode, internal: false };
+  }
+  if (err instanceof EdgeopsError) return { text: `edgeops: ${err.message}\n`, exitCode: err.exitCode, internal: false };
+  const message = err instanceof Error ? err.message : String(err);
+  return { text: `edgeops: internal error: ${message}\n`, exitCode: 1, internal: true };
+}
