@@ -78605,6 +78605,8 @@ async function runEdgeops(s, line, echo, work) {
   } catch (err) {
     const failed = errorText(err);
     output.err(failed.text);
+    if (failed.internal && s.edgeopsEnv.EDGEOPS_DEBUG && err instanceof Error && err.stack) output.err(`${err.stack}
+`);
     run4.code = failed.exitCode;
     if (err instanceof EdgeopsError) run4.problems = errorToJson(err).error.problems.map((p) => ({ ...p, message: s.redact(p.message) }));
   } finally {

@@ -78,6 +78,7 @@ export async function runEdgeops(s: Session, line: string, echo: boolean, work: 
   } catch (err) {
     const failed = errorText(err);
     output.err(failed.text);
+    if (failed.internal && s.edgeopsEnv.EDGEOPS_DEBUG && err instanceof Error && err.stack) output.err(`${err.stack}\n`);
     run.code = failed.exitCode;
     if (err instanceof EdgeopsError) run.problems = errorToJson(err).error.problems.map((p) => ({ ...p, message: s.redact(p.message) }));
   } finally {
