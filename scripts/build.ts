@@ -58,19 +58,6 @@ const precompile: Plugin = {
   },
 };
 
-// The Action runs plan, apply and drift against a service it is given; `serve` and `--local` need the
-// embedded service and its native SQLite module, which the bundle leaves out (they fail with a clear message).
-const withoutService: Plugin = {
-  name: 'without-service',
-  setup(b) {
-    b.onResolve({ filter: /[/\\]service[/\\][\w-]+\.ts$/ }, (args) => (args.importer.includes(`${join('src', 'cli')}`) ? { path: args.path, namespace: 'no-service' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'no-service' }, () => ({
-      contents: "throw new Error('the embedded service (serve, --local) is not part of the GitHub Action');",
-      loader: 'js',
-    }));
-  },
-};
-
 // Bundled CommonJS dependencies call require(); an ES module has none unless it makes one.
 const REQUIRE_BANNER = "import { createRequire as __edgeopsRequire } from 'node:module'; const require = __edgeopsRequire(import.meta.url);";
 
@@ -109,17 +96,19 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
   rmSync(old, { recursive: true, force: true });
 }
 
-/** action/dist/: the Action's entry and the CLI it runs, each one self-contained file. */
+/**
+ * action/dist/: the Action, one self-contained file. It runs the operations in its own process and never
+ * reaches the embedded service (only src/cli imports it, lazily), so neither it nor SQLite is in the bundle.
+ */
 export async function buildAction(outdir = ACTION_OUT): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   await build({
     ...common,
-    entryPoints: { index: 'src/action/main.ts', edgeops: 'src/main.ts' },
+    entryPoints: { index: 'src/action/main.ts' },
     outdir,
     outExtension: { '.js': '.mjs' },
-    define: { ...common.define, EDGEOPS_ACTION_BUNDLE: 'true' },
-    plugins: [precompile, withoutService],
+    plugins: [precompile],
   });
 }
 

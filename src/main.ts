@@ -2,7 +2,7 @@
 import { CommanderError } from 'commander';
 import { createContext } from './cli/context.ts';
 import { runCli } from './cli/program.ts';
-import { EdgeopsError, ManifestError, PlanErrorsError, formatIssue } from './errors.ts';
+import { errorText } from './render/error-text.ts';
 
 /**
  * A reader that stops early (`edgeops --help | head -1`) closes the pipe under us: the next write fails with
@@ -27,17 +27,10 @@ try {
   if (err instanceof CommanderError) {
     // Commander has printed the usage error or the help already.
     process.exitCode = err.exitCode;
-  } else if (err instanceof ManifestError) {
-    if (!(err instanceof PlanErrorsError && err.shown)) ctx.err(err.issues.map((issue) => `${formatIssue(issue)}\n`).join(''));
-    ctx.err(`edgeops: ${err.summary}\n`);
-    process.exitCode = err.exitCode;
-  } else if (err instanceof EdgeopsError) {
-    ctx.err(`edgeops: ${err.message}\n`);
-    process.exitCode = err.exitCode;
   } else {
-    const message = err instanceof Error ? err.message : String(err);
-    ctx.err(`edgeops: internal error: ${message}\n`);
-    if (ctx.env.EDGEOPS_DEBUG && err instanceof Error && err.stack) ctx.err(`${err.stack}\n`);
-    process.exitCode = 1;
+    const failed = errorText(err);
+    ctx.err(failed.text);
+    if (failed.internal && ctx.env.EDGEOPS_DEBUG && err instanceof Error && err.stack) ctx.err(`${err.stack}\n`);
+    process.exitCode = failed.exitCode;
   }
 }

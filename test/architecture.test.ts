@@ -99,13 +99,23 @@ describe('layers: commands wire operations to views', () => {
     }
   });
 
-  it('commands hold no orchestration: planning, executing and locking happen in operations', () => {
-    const bad = layer('cli/').flatMap((f) => {
+  it('commands and the Action hold no orchestration: planning, executing and locking happen in operations', () => {
+    const bad = [...layer('cli/'), ...layer('action/')].flatMap((f) => {
       const text = readFileSync(join(src, f.file), 'utf8');
       return ['computePlan', 'executeAndCheck', 'startFetch', 'withStackLock', 'acquireStackLock', 'assertDeletesAllowed', 'checkSavedPlan']
         .filter((name) => new RegExp(`\\b${name}\\b`).test(text)).map((name) => `${f.file} uses ${name}`);
     });
     expect(bad).toEqual([]);
+  });
+
+  it('the Action calls the operations, never the cli, and plans or applies nothing itself', () => {
+    expect(crossings((f) => f.startsWith('action/'), (t) => t.startsWith('cli/') || t === 'main.ts')).toEqual([]);
+    expect(crossings((f) => f.startsWith('action/'), (t) => t.startsWith('engine/') || t.startsWith('lock/'))).toEqual([]);
+    const used = new Set(layer('action/').flatMap((f) => f.imports.map((i) => i.target)));
+    for (const command of ['plan', 'apply', 'drift']) expect([...used]).toContain(`operations/${command}.ts`);
+    // No child process either: the Action runs edgeops in its own process, not by spawning the CLI.
+    const spawning = layer('action/').filter((f) => /from ['"]node:child_process['"]/.test(readFileSync(join(src, f.file), 'utf8'))).map((f) => f.file);
+    expect(spawning).toEqual([]);
   });
 
   it('operations never import the cli or the Action', () => {

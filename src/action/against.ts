@@ -1,18 +1,13 @@
 // Input `against`: plan (and drift) from a snapshot file that `edgeops export --snapshot` wrote in a trusted
 // job, instead of from the service, so a job holding no API key (a pull request from a fork) still gets a
-// plan. The CLI reads the snapshot (`--against FILE`); the action only tells readers which snapshot the plan
+// plan. The plan reads the snapshot as `edgeops plan --against FILE` does; the action also tells readers which snapshot the plan
 // is against and when it was taken, since a plan against an old snapshot is a plan against old state.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ActionInputs } from './inputs.ts';
 
-/** The CLI arguments that point plan and drift at the snapshot; none without `against`. */
-export function againstArgs(inputs: ActionInputs): string[] {
-  return inputs.against ? ['--against', inputs.against] : [];
-}
-
 /**
- * `taken_at` of the snapshot (docs/drift-and-export.md), or undefined when the file cannot tell: the CLI then
+ * `taken_at` of the snapshot (docs/drift-and-export.md), or undefined when the file cannot tell: the plan then
  * reports what is wrong with it, so this stays quiet.
  */
 function takenAt(file: string): string | undefined {

@@ -25,7 +25,7 @@ export function findPlanComment(comments: IssueComment[], stack: string): IssueC
 
 export interface CommentParts {
   stack: string;
-  /** The CLI's Markdown plan, or a failure report. */
+  /** The Markdown plan, or a failure report. */
   planMarkdown: string;
   /** The "since the previous plan" section, if there is a previous plan. */
   deltaMarkdown?: string;

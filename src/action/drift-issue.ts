@@ -83,7 +83,7 @@ export interface DriftIssueInput {
   stack: string;
   drifted: boolean;
   plan: JsonPlan;
-  /** The CLI's drift report (Markdown). */
+  /** The drift report (Markdown). */
   report: string;
 }
 

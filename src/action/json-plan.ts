@@ -1,68 +1,77 @@
-// The `plan-json` output comes from the very run the command reports: the CLI prints its own rendering
-// (Markdown for a comment, the drift report) and writes the same plan in the JSON plan format to a file
-// (`--json-out`), so the outputs, the comment and the job summary all come from one reading of live state.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Plan and drift, run through the operations with the Action's views: Markdown for the comment and the job
+// summary (the run's report, echoed to the log), and the same plan in the JSON plan format, which the action
+// reads (the checksum, the counts, the delta since the last push) and publishes as the `plan-json` output. One
+// reading of live state gives both, so the outputs, the comment and the job summary show the same plan.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import type { CliRun } from './edgeops-cli.ts';
+import { openSnapshotApi } from '../client/snapshot.ts';
+import type { Api } from '../kinds/resource-kind.ts';
+import { keyMaterial } from '../operations/connection.ts';
+import * as drift from '../operations/drift.ts';
+import * as plan from '../operations/plan.ts';
+import type { JsonProblem } from '../render/error-text.ts';
+import { VIEWS } from '../render/views.ts';
+import { commandLine, loadManifests, runEdgeops, runSettings, withService, type EdgeopsRun, type RunOutput } from './edgeops.ts';
 import { parseJsonPlan, type JsonPlan } from './plan-state.ts';
 import type { Session } from './session.ts';
 
-/** A manifest problem as the CLI writes it to --json-out when the command fails (src/cli/json-error.ts). */
-export interface CliProblem {
-  file: string;
-  line: number;
-  col: number;
-  address?: string;
-  message: string;
-}
-
 export type PlannedRun =
-  | { ok: true; run: CliRun; plan: JsonPlan; file: string }
-  | { ok: false; run: CliRun; problems: CliProblem[] };
+  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string }
+  | { ok: false; run: EdgeopsRun; problems: JsonProblem[] };
 
-/** The problems of a failed run's --json-out file; none when it wrote no error document. */
-function problemsIn(file: string): CliProblem[] {
-  try {
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as { error?: { problems?: unknown } };
-    const problems = doc.error?.problems;
-    if (!Array.isArray(problems)) return [];
-    return problems.filter((p): p is CliProblem =>
-      typeof p?.file === 'string' && Number.isInteger(p.line) && Number.isInteger(p.col) && typeof p.message === 'string');
-  } catch {
-    return [];
-  }
+const markdown = VIEWS.markdown({ color: false });
+const json = VIEWS.json({ color: false });
+
+/** The snapshot of the `against` input, or the service; either is closed after `fn`. */
+function against<T>(s: Session, settings: Parameters<typeof withService>[0], o: RunOutput, fn: (api: Api) => Promise<T>): Promise<T> {
+  return s.inputs.against ? fn(openSnapshotApi(s.inputs.against)) : withService(settings, o, fn);
 }
 
 /**
- * Runs `edgeops ARGS --json-out FILE` (plan or drift: exit 0, or 2 for changes or drift) and publishes the JSON
- * plan as the `plan-json` output, under a name with the stack the CLI resolved.
+ * `plan` (exit 0, or 2 with changes) or `drift` (0 in sync, 2 drifted), the report in Markdown; the JSON plan
+ * is published as the `plan-json` output, under a name with the stack of the run.
  */
-export async function runPlanned(s: Session, args: string[], opts: { echo?: boolean } = {}): Promise<PlannedRun> {
-  const partial = join(s.tempDir, `edgeops-plan-${randomUUID()}.partial`);
-  try {
-    const run = await s.edgeops([...args, '--json-out', partial], opts);
-    if (run.code !== 0 && run.code !== 2) return { ok: false, run, problems: problemsIn(partial) };
-    let text: string;
-    let plan: JsonPlan;
-    try {
-      text = readFileSync(partial, 'utf8');
-      plan = parseJsonPlan(text);
-    } catch (err) {
-      return { ok: false, run: { ...run, code: 1, stderr: `${run.stderr}edgeops: unreadable JSON plan: ${(err as Error).message}\n` }, problems: [] };
+export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { echo?: boolean } = {}): Promise<PlannedRun> {
+  let planJson: string | undefined;
+  const line = commandLine(s, command, [...(s.inputs.against ? ['--against', s.inputs.against] : []), '--format', 'markdown']);
+  const run = await runEdgeops(s, line, opts.echo === true, async (o) => {
+    const desired = await loadManifests(s);
+    const settings = runSettings(s, desired);
+    const { stack, adopt } = settings;
+    if (command === 'drift') {
+      const view: drift.DriftView = {
+        drift(report, restoring) {
+          o.out(markdown.drift(report));
+          planJson = json.plan(restoring);
+        },
+      };
+      const report = await against(s, settings, o, (api) => drift.run({ stack, adopt, desired }, { api, view }));
+      return report.inSync ? 0 : 2;
     }
-    // The stack is lower-case letters, digits and `-` (the CLI checks it), so it is safe in a file name.
-    const file = join(s.tempDir, `edgeops-plan-${plan.stack}.json`);
-    writeFileSync(file, s.runner.scrub(text));
-    s.runner.setOutput('plan-json', file);
-    return { ok: true, run, plan, file };
-  } finally {
-    rmSync(partial, { force: true });
-  }
+    const view: plan.PlanView = {
+      plan(p, footer) {
+        o.out(markdown.plan(p, footer));
+        planJson = json.plan(p, footer);
+      },
+      saved: () => undefined,
+      notSaved: () => undefined,
+    };
+    const request: plan.PlanRequest = { stack, adopt, desired: async () => desired, material: keyMaterial(settings, s.edgeopsEnv) };
+    const made = await against(s, settings, o, (api) => plan.run(request, { api, view, redact: s.redact }));
+    return made.plan.actions.length > 0 ? 2 : 0;
+  });
+  if (run.code !== 0 && run.code !== 2) return { ok: false, run, problems: run.problems };
+  const text = s.redact(planJson ?? '');
+  const made = parseJsonPlan(text);
+  // The stack is lower-case letters, digits and `-` (the settings check it), so it is safe in a file name.
+  const file = join(s.tempDir, `edgeops-plan-${made.stack}.json`);
+  writeFileSync(file, s.runner.scrub(text));
+  s.runner.setOutput('plan-json', file);
+  return { ok: true, run, plan: made, file };
 }
 
-export function planSummaryLine(plan: JsonPlan): string {
-  if (plan.resources.length === 0) return `No changes on stack ${plan.stack}: live state matches the manifests.`;
-  const s = plan.summary;
-  return `Plan for stack ${plan.stack}: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
+export function planSummaryLine(p: JsonPlan): string {
+  if (p.resources.length === 0) return `No changes on stack ${p.stack}: live state matches the manifests.`;
+  const s = p.summary;
+  return `Plan for stack ${p.stack}: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
 }

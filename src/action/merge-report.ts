@@ -31,7 +31,7 @@ export interface MergeReport {
   stack: string;
   reason: string;
   delta?: string;
-  /** The plan as it is now (the CLI's Markdown). */
+  /** The plan as it is now (Markdown). */
   planMarkdown: string;
   checksum: string | null;
   commit: string;

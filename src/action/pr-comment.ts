@@ -4,7 +4,7 @@
 // (input comment-failure), saying the pull request shows a stale plan.
 import { againstNote } from './against.ts';
 import { buildPlanComment, findPlanComment, STATE_BUDGET, upsertPlanComment } from './comment.ts';
-import type { CliRun } from './edgeops-cli.ts';
+import type { EdgeopsRun } from './edgeops.ts';
 import { GitHubApiError, gitHubFor, type GitHubClient, type IssueComment } from './github.ts';
 import { diffPlanStates, renderDelta } from './plan-delta.ts';
 import { extractState, extractStateLine, planState, stateFor, type JsonPlan } from './plan-state.ts';
@@ -83,9 +83,9 @@ export async function commentPlan(s: Session, plan: JsonPlan, markdown: string):
 /**
  * Replaces the plan in the comment with the failure, so an outdated plan never looks current. The previous
  * plan's fingerprint is kept, so the next good plan is still compared with the last good one. `stack` is the
- * run's stack as the CLI resolves it (stack.ts), so the failure replaces the comment its plans go to.
+ * run's stack as a run resolves it (stack.ts), so the failure replaces the comment its plans go to.
  */
-export async function commentFailure(s: Session, run: CliRun, stack: string): Promise<Commented<void>> {
+export async function commentFailure(s: Session, run: EdgeopsRun, stack: string): Promise<Commented<void>> {
   return guarded(s, stack, async (t) => {
     const existing = findPlanComment(t.comments, stack);
     const { body } = buildPlanComment({

@@ -1,10 +1,10 @@
-// The Markdown the action writes itself (the plan and the drift report come from the CLI): CLI output in a
+// The Markdown the action writes itself (the plan and the drift report come from the views): a run's output in a
 // fenced block, the report of a failed command, and the one-line small print under a comment. A failed
 // command is also reported where a user looks: an error annotation, the job summary and the `summary` output.
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { CliRun } from './edgeops-cli.ts';
+import type { JsonProblem } from '../render/error-text.ts';
+import type { EdgeopsRun } from './edgeops.ts';
 import type { GitHubContext } from './inputs.ts';
-import type { CliProblem } from './json-plan.ts';
 import { runStack, type Session } from './session.ts';
 
 /** A fence longer than any backtick run inside, so the text cannot close it early. */
@@ -21,12 +21,12 @@ export function tail(text: string, lines = 40): string {
 }
 
 /** The first line that says what went wrong (`edgeops: ...`), for the one-line `summary` output. */
-export function firstError(run: CliRun): string {
+export function firstError(run: EdgeopsRun): string {
   const lines = `${run.stderr}\n${run.stdout}`.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   return (lines.find((l) => l.startsWith('edgeops:')) ?? lines[0] ?? `exit code ${run.code}`).replace(/^edgeops:\s*/, '');
 }
 
-export function failureMarkdown(command: string, stack: string | undefined, run: CliRun, lines = 40): string {
+export function failureMarkdown(command: string, stack: string | undefined, run: EdgeopsRun, lines = 40): string {
   const where = stack ? ` for stack \`${stack}\`` : '';
   const output = tail([run.stdout.trim(), run.stderr.trim()].filter((t) => t !== '').join('\n'), lines);
   return `### edgeops ${command}${where} failed\n\nThe command exited with code ${run.code}:\n\n${fenced(output || '(no output)')}`;
@@ -54,14 +54,14 @@ function workspacePath(s: Session, file: string): string {
 }
 
 /** One annotation per manifest problem, on its line of its file, so it shows on the pull request's diff. */
-export function annotateProblems(s: Session, problems: CliProblem[]): void {
+export function annotateProblems(s: Session, problems: JsonProblem[]): void {
   for (const p of problems) {
     const message = p.address ? `${p.address}: ${p.message}` : p.message;
     s.runner.error(message, { file: workspacePath(s, p.file), line: p.line, col: p.col, title: 'edgeops' });
   }
 }
 
-export function reportFailure(s: Session, command: string, run: CliRun, stack?: string, why?: string, problems: CliProblem[] = []): number {
+export function reportFailure(s: Session, command: string, run: EdgeopsRun, stack?: string, why?: string, problems: JsonProblem[] = []): number {
   const reason = why ?? firstError(run);
   annotateProblems(s, problems);
   s.runner.error(`edgeops ${command} failed: ${reason}`);

@@ -1,9 +1,15 @@
 // command: apply (pushes to the default branch): apply exactly the plan that was reviewed. The reviewed
 // checksum comes from the merged pull request's plan comment (or the checksum input, reviewed.ts); a fresh
-// plan with that checksum is applied with `edgeops apply --checksum`, which checks it again under the stack
-// lock. A plan that differs (or no reviewed plan at all) follows `on-stale`: fail applies nothing, comments
+// plan with that checksum is applied by the apply operation as `edgeops apply --checksum` would, which checks
+// it again under the stack lock. A plan that differs (or no reviewed plan at all) follows `on-stale`: fail applies nothing, comments
 // the difference on the pull request and fails the job; replan applies the fresh plan and says so.
-import { commonArgs } from './edgeops-cli.ts';
+import { trapInterrupts } from '../interrupt.ts';
+import * as apply from '../operations/apply.ts';
+import { DEFAULT_LOCK_TIMEOUT, lockNotices } from '../operations/lock-notices.ts';
+import { keyMaterial } from '../operations/connection.ts';
+import { ConfigError } from '../errors.ts';
+import { createApplyView } from '../render/apply-progress.ts';
+import { commandLine, loadManifests, runEdgeops, runSettings, withService, type EdgeopsRun } from './edgeops.ts';
 import { planSummaryLine, runPlanned } from './json-plan.ts';
 import { commentOnPull, mergeReportMarkdown, sinceReviewed, staleReason, type MergeReport } from './merge-report.ts';
 import type { JsonPlan } from './plan-state.ts';
@@ -13,13 +19,13 @@ import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import { runStack, type Session } from './session.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
-/** The CLI's closing line: `Apply complete: ...`, `Apply failed: ...` or the no-changes line. */
+/** Apply's closing line: `Apply complete: ...`, `Apply failed: ...` or the no-changes line. */
 function closingLine(stdout: string): string | undefined {
   const lines = stdout.split('\n').map((l) => l.trim());
   return lines.reverse().find((l) => /^(Apply complete|Apply failed|No changes)/.test(l));
 }
 
-/** `edgeops apply --checksum` refuses a plan whose meaning changed between our plan and its own. */
+/** `apply --checksum` refuses a plan whose meaning changed between our plan and its own. */
 const CHANGED_UNDER_US = /not the approved one/;
 
 const fit = (markdown: string): string =>
@@ -35,7 +41,7 @@ export async function runApply(s: Session): Promise<number> {
     s.runner.setOutput('summary', `edgeops apply failed: ${message}`);
     return 1;
   }
-  const planned = await runPlanned(s, ['plan', ...commonArgs(s.inputs), '--format', 'markdown', '--detailed-exitcode']);
+  const planned = await runPlanned(s, 'plan');
   if (!planned.ok) return reportFailure(s, 'apply', planned.run, undefined, undefined, planned.problems);
   const { plan } = planned;
   s.runner.setOutput('has-changes', String(plan.resources.length > 0));
@@ -74,8 +80,8 @@ export async function runApply(s: Session): Promise<number> {
 }
 
 /**
- * `edgeops apply --checksum` with the plan just made: what runs is what the summary shows. `note` heads the
- * job summary (which plan this is and why).
+ * The apply operation held to the checksum of the plan just made: what runs is what the summary shows. `note`
+ * heads the job summary (which plan this is and why).
  */
 async function applyExactly(s: Session, plan: JsonPlan, checksum: string | null, note: string): Promise<number> {
   const stack = plan.stack;
@@ -84,8 +90,7 @@ async function applyExactly(s: Session, plan: JsonPlan, checksum: string | null,
     s.runner.setOutput('summary', `No changes (stack ${stack}).`);
     return 0;
   }
-  const allowDeletes = s.inputs.allowDeletes ? ['--allow-deletes'] : [];
-  const run = await s.edgeops(['apply', ...commonArgs(s.inputs), '--checksum', checksum, ...allowDeletes], { echo: true });
+  const run = await applyChecksum(s, checksum);
   if (run.code !== 0) {
     // `Apply failed: 1 action failed; 2 created, ...` says more than the generic error line on stderr; a plan
     // refused for its deletes says how to allow them here, where the flag is an input.
@@ -98,4 +103,41 @@ async function applyExactly(s: Session, plan: JsonPlan, checksum: string | null,
   s.runner.appendSummary(fit(`### edgeops apply for stack \`${stack}\`\n\n${note}\n\n${fenced(run.stdout.trim())}`));
   s.runner.setOutput('summary', `${closing.replace(/\.$/, '')} (stack ${stack}).`);
   return 0;
+}
+
+/**
+ * `edgeops apply PATHS --checksum C [--allow-deletes]`, in this process: the progress and the summary in text
+ * for the log. An interrupt (the runner cancelling the job) stops it as it stops the CLI: before the actions
+ * start, nothing is written; after, the actions in flight finish and the lock is released.
+ */
+function applyChecksum(s: Session, checksum: string): Promise<EdgeopsRun> {
+  const line = commandLine(s, 'apply', ['--checksum', checksum, ...(s.inputs.allowDeletes ? ['--allow-deletes'] : [])]);
+  return runEdgeops(s, line, true, async (o) => {
+    const loading = loadManifests(s);
+    loading.catch(() => undefined); // awaited by the operation, before anything is printed
+    const settings = runSettings(s, await loading);
+    const interrupt = trapInterrupts((text) => o.err(text));
+    const request: apply.ApplyRequest = {
+      stack: settings.stack,
+      adopt: settings.adopt,
+      desired: loading,
+      checksum,
+      approved: false,
+      allowDeletes: s.inputs.allowDeletes,
+      destroy: false,
+      concurrency: settings.concurrency,
+      material: keyMaterial(settings, s.edgeopsEnv),
+      lock: lockNotices(settings.stack, DEFAULT_LOCK_TIMEOUT, s.edgeopsEnv, (text) => o.err(text)),
+    };
+    const view = createApplyView({ write: (text) => o.out(text), color: false, live: false, columns: undefined });
+    // The checksum approves the plan; nothing here can answer a prompt.
+    const approve = (): Promise<void> => Promise.reject(new ConfigError('refusing to apply without an approved checksum'));
+    try {
+      await apply.manifestsFirst(loading, withService(settings, o, (api) =>
+        apply.run(request, { api, view, approve, signal: interrupt.signal, interrupt })));
+    } finally {
+      interrupt.dispose();
+    }
+    return 0;
+  });
 }

@@ -1,10 +1,8 @@
-// command: drift (schedules): `edgeops drift --format markdown` (exit 0 in sync, 2 drift, 1 error) with its
+// command: drift (schedules): the drift operation, as `edgeops drift --format markdown` (exit 0 in sync, 2 drift, 1 error), with its
 // report in the job summary. Drift fails the step (fail-on-drift, on by default; off makes it a warning), and
 // with drift-issue (on by default on schedules) keeps one GitHub issue per stack while it drifts.
-// The same run writes the plan that would restore the manifests' state (`--json-out`): the `plan-json` output.
-import { againstArgs } from './against.ts';
+// The same run gives the plan that would restore the manifests' state: the `plan-json` output.
 import { syncDriftIssue } from './drift-issue.ts';
-import { commonArgs } from './edgeops-cli.ts';
 import { GitHubApiError } from './github.ts';
 import { runPlanned } from './json-plan.ts';
 import type { JsonPlan } from './plan-state.ts';
@@ -14,7 +12,7 @@ import type { Session } from './session.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 export async function runDrift(s: Session): Promise<number> {
-  const planned = await runPlanned(s, ['drift', ...commonArgs(s.inputs), ...againstArgs(s.inputs), '--format', 'markdown'], { echo: true });
+  const planned = await runPlanned(s, 'drift', { echo: true });
   if (!planned.ok) return reportFailure(s, 'drift', planned.run, undefined, undefined, planned.problems);
   const { plan, run } = planned;
   const stack = plan.stack;

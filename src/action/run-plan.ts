@@ -1,8 +1,6 @@
 // command: plan (pull requests, pushes to other branches): the plan in the job summary, on the pull request
-// as one comment kept up to date, and as outputs. Exit 0 whether or not there are changes. One run of the CLI
-// gives both the Markdown and the JSON plan (`--json-out`): the comment and the outputs show the same plan.
-import { againstArgs } from './against.ts';
-import { commonArgs } from './edgeops-cli.ts';
+// as one comment kept up to date, and as outputs. Exit 0 whether or not there are changes. One plan gives both
+// the Markdown and the JSON plan (json-plan.ts): the comment and the outputs show the same plan.
 import { commentFailure, commentPlan } from './pr-comment.ts';
 import { planSummaryLine, runPlanned } from './json-plan.ts';
 import { reportFailure } from './report.ts';
@@ -13,8 +11,7 @@ import { truncatePlanMarkdown } from './truncate.ts';
 const bytes = (text: string): number => Buffer.byteLength(text);
 
 export async function runPlan(s: Session): Promise<number> {
-  const args = ['plan', ...commonArgs(s.inputs), ...againstArgs(s.inputs), '--format', 'markdown', '--detailed-exitcode'];
-  const planned = await runPlanned(s, args, { echo: true });
+  const planned = await runPlanned(s, 'plan', { echo: true });
   if (!planned.ok) {
     const stack = runStack(s);
     await commentFailure(s, planned.run, stack);

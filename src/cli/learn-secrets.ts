@@ -1,12 +1,11 @@
 // Once the manifests are read, their secret values join the API keys in the redactor. Kept apart from
 // context.ts, which every run loads: this one needs the kinds' descriptors (their secret fields), and a run
 // such as `--version` or `serve` should not load them.
-import { kindByName } from '../kinds/index.ts';
 import type { DesiredState } from '../manifest/document.ts';
-import { createRedactor, secretValues } from '../render/redact.ts';
+import { redactorFor } from '../operations/redactor.ts';
 import { runApiKeys, type CliContext } from './context.ts';
 
 /** From now on, every output of this run hides the desired state's secret values (and still its API keys). */
 export function learnSecrets(ctx: CliContext, desired: DesiredState): void {
-  ctx.redact = createRedactor([...secretValues(desired, (kind) => kindByName(kind)?.secrets ?? []), ...runApiKeys(ctx)]);
+  ctx.redact = redactorFor(desired, runApiKeys(ctx));
 }

@@ -129,6 +129,8 @@ export async function runAction(opts: {
   inputs: Record<string, string>;
   cwd: string;
   github?: GitHubStub;
+  /** Sends `signal` to the action once its output holds `text`, as the runner does when the job is cancelled. */
+  signalWhen?: { text: string; signal: NodeJS.Signals };
 }): Promise<ActionRun> {
   const temp = mkdtempSync(join(tmpdir(), 'edgeops-action-run-'));
   const files = { event: join(temp, 'event.json'), output: join(temp, 'output'), summary: join(temp, 'summary.md'), runner: join(temp, 'runner-temp') };
@@ -164,8 +166,14 @@ export async function runAction(opts: {
     const child = spawn(process.execPath, [join(actionDir(), ACTION.runs.main)], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    let signalled = false;
+    const watch = (): void => {
+      if (!opts.signalWhen || signalled || !`${stdout}${stderr}`.includes(opts.signalWhen.text)) return;
+      signalled = true;
+      child.kill(opts.signalWhen.signal);
+    };
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; watch(); });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; watch(); });
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
   });

@@ -96,28 +96,28 @@ describe('push and schedule', () => {
   });
 
   it('a failed apply fails the job and reports every failure', async () => {
+    // A failure no plan can foresee: the service refuses to delete a policy that a rule made by hand refers to.
     const other = workspace('ci-fail');
     try {
-      other.write([{ kind: 'IPPolicy', name: 'keep' }, { kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } }]);
+      const keep: Doc = { kind: 'TunnelGroupBackend', name: 'keep', labels: { app: 'keep' } };
+      other.write([keep, { kind: 'IPPolicy', name: 'held', description: 'held by a rule made by hand' }]);
       const first = await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: other.dir });
       expect(first.code, first.stdout + first.stderr).toBe(0);
-      // A failure no plan can foresee: the policy the manifests drop is referenced by an edge made by hand.
-      const listed = await api(svc).get('/ip_policies');
-      const keep = (listed.body.ip_policies as { id: string; metadata?: string }[]).find((p) => p.metadata?.includes('IPPolicy/keep'))!;
-      const referrer = await api(svc).post('/edges/tcp', { description: 'made by hand', ip_restriction: { ip_policy_ids: [keep.id] } });
-      expect(referrer.status, referrer.text).toBe(201);
-      other.write([{ kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } }, { kind: 'TunnelGroupBackend', name: 'also-fine', labels: { app: 'also' } }]);
+      const held = (await policies()).find((p) => p.description === 'held by a rule made by hand')!;
+      const rule = await api(svc).post('/ip_policy_rules', { ip_policy_id: held.id, cidr: '198.51.100.0/24', action: 'allow', description: 'made by hand' });
+      expect(rule.status, rule.text).toBe(201);
+      other.write([keep, { kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } }]);
       const run = await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: other.dir });
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/^::error::edgeops apply failed: /m);
       expect(run.outputs.summary).toBe('edgeops apply failed: 1 action failed; 1 created, 0 updated, 0 replaced, 0 deleted.');
       expect(run.summary).toContain('### edgeops apply for stack `ci-fail` failed');
-      expect(run.summary).toContain('IPPolicy/keep');
-      expect(run.summary).toContain('created TunnelGroupBackend/also-fine');
+      expect(run.summary).toContain('IPPolicy/held');
+      expect(run.summary).toContain('created TunnelGroupBackend/fine');
       expectSecretAbsent(run, svc.apiKey);
-      // Leave the service as the other cases expect: only ci-stack's policy.
-      expect((await api(svc).del(`/edges/tcp/${referrer.body.id}`)).status).toBe(204);
-      expect((await api(svc).del(`/ip_policies/${keep.id}`)).status).toBe(204);
+      // The other tests see the service's policies as they were.
+      expect((await api(svc).del(`/ip_policy_rules/${rule.body.id as string}`)).status).toBe(204);
+      expect((await api(svc).del(`/ip_policies/${held.id}`)).status).toBe(204);
     } finally {
       other.dispose();
     }

@@ -1,5 +1,5 @@
 // One plan per run: on a pull request the action reads live state once and renders the comment, the job
-// summary and the outputs from that one plan (`plan --format markdown --json-out FILE`), so they cannot
+// summary and the outputs from that one plan (the plan operation with a Markdown and a JSON view), so they cannot
 // disagree; drift likewise. Counted at a recording proxy in front of the real service.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

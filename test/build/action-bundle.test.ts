@@ -13,7 +13,7 @@ describe('the committed Action bundle', () => {
   it('is what a fresh build makes (run `npm run build:action` after changing the sources)', async () => {
     await buildAction(fresh);
     const files = readdirSync(fresh).sort();
-    expect(files).toEqual(['edgeops.mjs', 'index.mjs']);
+    expect(files).toEqual(['index.mjs']);
     expect(readdirSync(ACTION_OUT).sort()).toEqual(files);
     for (const file of files) {
       const same = readFileSync(join(fresh, file), 'utf8') === readFileSync(join(ACTION_OUT, file), 'utf8');

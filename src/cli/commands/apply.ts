@@ -13,7 +13,7 @@ import { confirmApply } from '../confirm.ts';
 import { keyMaterial, withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
-import { trapInterrupts } from '../interrupt.ts';
+import { trapInterrupts } from '../../interrupt.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 import { applyLockOptions, lockTimeoutOption } from '../apply-lock.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
@@ -81,7 +81,7 @@ Examples:
       const lock = applyLockOptions(ctx, settings.stack, flags.lockTimeout);
       // Ctrl-C (or SIGTERM) at any point from here on ends the run with exit 1 and the lock released: while
       // the lock is taken or the plan made, at once; during the apply, once the actions in flight have finished.
-      const interrupt = trapInterrupts(ctx);
+      const interrupt = trapInterrupts((text) => ctx.err(text));
       const request: apply.ApplyRequest = {
         stack: settings.stack,
         adopt: settings.adopt,

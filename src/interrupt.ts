@@ -3,7 +3,7 @@
 // service at most FORCED_RELEASE_MS to answer, and ends the process with exit 1 (without the summary; what was
 // in flight may or may not have landed, and a rerun converges). Without that release a double Ctrl-C would
 // leave the lock to expire, blocking every other apply of the stack for a minute. A third one exits at once.
-import type { CliContext } from './context.ts';
+// The CLI's apply and the GitHub Action's apply trap interrupts alike.
 
 /** Most time a second Ctrl-C waits for the lock's release before the process exits anyway. */
 export const FORCED_RELEASE_MS = 2500;
@@ -17,7 +17,8 @@ export interface Interrupt {
   dispose(): void;
 }
 
-export function trapInterrupts(ctx: CliContext, exit: (code: number) => void = (code) => process.exit(code)): Interrupt {
+/** `say` takes what the run says on stderr about the interrupt. */
+export function trapInterrupts(say: (text: string) => void, exit: (code: number) => void = (code) => process.exit(code)): Interrupt {
   const controller = new AbortController();
   let acting = false;
   let cleanup: (() => Promise<void>) | undefined;
@@ -30,13 +31,13 @@ export function trapInterrupts(ctx: CliContext, exit: (code: number) => void = (
     if (forcing) return exit(1);
     if (controller.signal.aborted) {
       forcing = true;
-      ctx.err(`\n${name} again: releasing the lock and exiting now, without waiting for the actions in flight (run again to converge)\n`);
+      say(`\n${name} again: releasing the lock and exiting now, without waiting for the actions in flight (run again to converge)\n`);
       // The process ends here (commands otherwise never exit on their own): whatever is in flight is abandoned.
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, FORCED_RELEASE_MS).unref());
       void Promise.race([(cleanup?.() ?? Promise.resolve()).catch(() => undefined), timeout]).then(() => exit(1));
       return;
     }
-    ctx.err(acting
+    say(acting
       ? `\n${name}: starting no new actions, waiting for those in flight (Ctrl-C again releases the lock and exits at once)\n`
       : `\n${name}: stopping before any action started (Ctrl-C again exits at once)\n`);
     controller.abort();
