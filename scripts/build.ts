@@ -1,7 +1,8 @@
 // The builds, with esbuild. `npm run build` writes dist/: the CLI the package ships (bin/edgeops.js runs it), one
 // chunk per lazily imported command, the dependencies left to npm. `npm run build:action` writes action/dist/:
 // the GitHub Action's committed bundle, self-contained (nothing to install), without the embedded service.
-// Both swap src/manifest/schema-compile.ts for ajv's standalone code of every schema, so no run compiles one.
+// Both swap src/manifest/schema-compile.ts and src/contract/body-compile.ts for ajv's standalone code of every
+// manifest and contract body schema, so no run compiles one.
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import standalone from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
+import { newContractAjv } from '../src/contract/body-compile.ts';
+import { contractBodies, type BodySchema } from '../src/contract/index.ts';
 import { newAjv } from '../src/manifest/schema-compile.ts';
 import { kindSchemas } from '../src/manifest/schema-kinds.ts';
 import { projectSchema } from '../src/manifest/schema-project.ts';
@@ -47,13 +50,49 @@ export function precompiledValidators(): string {
   ].join('\n');
 }
 
-const precompile: Plugin = {
+/**
+ * body-compile.ts as ajv's standalone code: the validator of each contract body schema, found by the schema
+ * object itself (contractBodies lists the same objects when the bundle loads). A schema shared by two bodies
+ * is compiled once.
+ */
+export function precompiledBodyValidators(): string {
+  const ajv = newContractAjv({ code: { source: true, esm: true } });
+  const names = new Map<BodySchema, string>();
+  for (const [, schema] of contractBodies()) {
+    if (names.has(schema)) continue;
+    const name = `body${names.size}`;
+    ajv.addSchema(schema, name);
+    names.set(schema, name);
+  }
+  const refs = Object.fromEntries([...names.values()].map((name) => [name, name]));
+  return [
+    "import { CONTRACT_KEYWORD_FNS } from './keyword-checks.ts';",
+    "import { contractBodies } from './index.ts';",
+    standaloneCode(ajv, refs),
+    `const VALIDATORS = [${[...names.values()].join(', ')}];`,
+    'const BY_SCHEMA = new Map();',
+    'for (const [, schema] of contractBodies()) if (!BY_SCHEMA.has(schema)) BY_SCHEMA.set(schema, VALIDATORS[BY_SCHEMA.size]);',
+    'export function compileBody(schema) {',
+    '  const validate = BY_SCHEMA.get(schema);',
+    "  if (!validate) throw new Error('no precompiled validator for this body schema');",
+    '  return validate;',
+    '}',
+    '',
+  ].join('\n');
+}
+
+export const precompile: Plugin = {
   name: 'precompiled-validators',
   setup(b) {
     b.onLoad({ filter: /[/\\]src[/\\]manifest[/\\]schema-compile\.ts$/ }, () => ({
       contents: precompiledValidators(),
       loader: 'js',
       resolveDir: join(ROOT, 'src/manifest'),
+    }));
+    b.onLoad({ filter: /[/\\]src[/\\]contract[/\\]body-compile\.ts$/ }, () => ({
+      contents: precompiledBodyValidators(),
+      loader: 'js',
+      resolveDir: join(ROOT, 'src/contract'),
     }));
   },
 };

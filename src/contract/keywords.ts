@@ -1,7 +1,7 @@
 // The contract's custom JSON Schema keywords (see schema.ts), as ajv compiles them: each failure carries the
 // ValueProblem of keyword-checks.ts in params.problem. The keywords generate code that calls the plain functions
 // of CONTRACT_KEYWORD_FNS, never closures: ajv's standalone code of a schema (scripts/build.ts) then names them
-// as `CONTRACT_KEYWORD_FNS.<name>` and imports keyword-checks.ts, so the built CLI judges bodies exactly as a
+// as `CONTRACT_KEYWORD_FNS["<name>"]` and imports keyword-checks.ts, so the built CLI judges bodies exactly as a
 // run-time compile does.
 import { _, type Ajv, type Code, type CodeKeywordDefinition, type KeywordCxt } from 'ajv';
 import { CONTRACT_KEYWORD_FNS } from './keyword-checks.ts';
@@ -11,7 +11,7 @@ type FnName = keyof typeof CONTRACT_KEYWORD_FNS;
 
 /** The code naming one of CONTRACT_KEYWORD_FNS in the validator being generated. */
 function fnRef(cxt: KeywordCxt, name: FnName): Code {
-  return cxt.gen.scopeValue('func', { ref: CONTRACT_KEYWORD_FNS[name], code: _`CONTRACT_KEYWORD_FNS.${name}` });
+  return cxt.gen.scopeValue('func', { ref: CONTRACT_KEYWORD_FNS[name], code: _`CONTRACT_KEYWORD_FNS[${name}]` });
 }
 
 /** A keyword failing with the problem `name` finds: `args` are the code of its arguments. */
