@@ -47,7 +47,8 @@ const STRINGS = [
   '', 'x', '10.0.0.0/8', '10.0.0.1/8', 'a.example.com:443', '1.2.3:443', 'a b', 'x\r\ny', '/path', 'Bad Event', 'é'.repeat(2100),
   'on_http_request:\n  - actions:\n      - type: deny\n',
 ];
-const OTHERS = [12345, -1, 1.5, true, null, { a: 1 }];
+// Infinity: YAML's .inf reaches the manifest side's contract check.
+const OTHERS = [12345, -1, 1.5, Infinity, true, null, { a: 1 }];
 const LISTS = (item: unknown): unknown[] => [[], [item, item], ['a.example.com:443', 'A.EXAMPLE.com:443'], ['X-A', 'x-a'], ['x', 7]];
 const MAPS = [{ 'X-A': '1', 'x-a': '2' }, { '': 'x' }, { 'a b': '1' }, { a: 'x\r\ny' }];
 
