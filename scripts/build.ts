@@ -1,6 +1,7 @@
 // The builds, with esbuild. `npm run build` writes dist/: the CLI the package ships (bin/edgeops.js runs it), one
-// chunk per lazily imported command, the dependencies left to npm. `npm run build:action` writes action/dist/:
-// the GitHub Action's committed bundle, self-contained (nothing to install), without the embedded service.
+// chunk per lazily imported command, the dependencies left to npm but @peculiar/x509 (see BUNDLED).
+// `npm run build:action` writes action/dist/: the GitHub Action's committed bundle, self-contained (nothing to
+// install), without the embedded service.
 // Both swap src/manifest/schema-compile.ts and src/contract/body-compile.ts for ajv's standalone code of every
 // manifest and contract body schema, so no run compiles one.
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
@@ -126,6 +127,13 @@ const common: BuildOptions = {
   logLevel: 'warning',
 };
 
+// The dependencies the CLI leaves to npm. @peculiar/x509 (with reflect-metadata) is bundled instead: Node
+// resolving and reading its ~60 small CommonJS files on every run with certificates cost more than running them.
+const BUNDLED = new Set(['@peculiar/x509', 'reflect-metadata']);
+const npmLoaded = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
 /**
  * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. Written beside
  * and swapped in, so a CLI running from dist/ meanwhile (a test, while `npm pack` builds) never sees it half-made.
@@ -140,7 +148,7 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
     outdir: fresh,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    packages: 'external',
+    external: [...common.external!, ...npmLoaded],
     plugins: [precompile],
   });
   if (existsSync(outdir)) renameSync(outdir, old);
