@@ -1,7 +1,9 @@
 // The builds, with esbuild. `npm run build` writes dist/: the CLI the package ships (bin/edgeops.js runs it), one
-// chunk per lazily imported command, the dependencies left to npm. `npm run build:action` writes action/dist/:
-// the GitHub Action's committed bundle, self-contained (nothing to install), without the embedded service.
-// Both swap src/manifest/schema-compile.ts for ajv's standalone code of every schema, so no run compiles one.
+// chunk per lazily imported command, the dependencies left to npm but @peculiar/x509 (see BUNDLED).
+// `npm run build:action` writes action/dist/: the GitHub Action's committed bundle, self-contained (nothing to
+// install), without the embedded service.
+// Both swap src/manifest/schema-compile.ts and src/contract/body-compile.ts for ajv's standalone code of every
+// manifest and contract body schema, so no run compiles one.
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import standalone from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
+import { newContractAjv } from '../src/contract/body-compile.ts';
+import { contractBodies, type BodySchema } from '../src/contract/index.ts';
 import { newAjv } from '../src/manifest/schema-compile.ts';
 import { kindSchemas } from '../src/manifest/schema-kinds.ts';
 import { projectSchema } from '../src/manifest/schema-project.ts';
@@ -47,13 +51,49 @@ export function precompiledValidators(): string {
   ].join('\n');
 }
 
-const precompile: Plugin = {
+/**
+ * body-compile.ts as ajv's standalone code: the validator of each contract body schema, found by the schema
+ * object itself (contractBodies lists the same objects when the bundle loads). A schema shared by two bodies
+ * is compiled once.
+ */
+export function precompiledBodyValidators(): string {
+  const ajv = newContractAjv({ code: { source: true, esm: true } });
+  const names = new Map<BodySchema, string>();
+  for (const [, schema] of contractBodies()) {
+    if (names.has(schema)) continue;
+    const name = `body${names.size}`;
+    ajv.addSchema(schema, name);
+    names.set(schema, name);
+  }
+  const refs = Object.fromEntries([...names.values()].map((name) => [name, name]));
+  return [
+    "import { CONTRACT_KEYWORD_FNS } from './keyword-checks.ts';",
+    "import { contractBodies } from './index.ts';",
+    standaloneCode(ajv, refs),
+    `const VALIDATORS = [${[...names.values()].join(', ')}];`,
+    'const BY_SCHEMA = new Map();',
+    'for (const [, schema] of contractBodies()) if (!BY_SCHEMA.has(schema)) BY_SCHEMA.set(schema, VALIDATORS[BY_SCHEMA.size]);',
+    'export function compileBody(schema) {',
+    '  const validate = BY_SCHEMA.get(schema);',
+    "  if (!validate) throw new Error('no precompiled validator for this body schema');",
+    '  return validate;',
+    '}',
+    '',
+  ].join('\n');
+}
+
+export const precompile: Plugin = {
   name: 'precompiled-validators',
   setup(b) {
     b.onLoad({ filter: /[/\\]src[/\\]manifest[/\\]schema-compile\.ts$/ }, () => ({
       contents: precompiledValidators(),
       loader: 'js',
       resolveDir: join(ROOT, 'src/manifest'),
+    }));
+    b.onLoad({ filter: /[/\\]src[/\\]contract[/\\]body-compile\.ts$/ }, () => ({
+      contents: precompiledBodyValidators(),
+      loader: 'js',
+      resolveDir: join(ROOT, 'src/contract'),
     }));
   },
 };
@@ -74,6 +114,13 @@ const common: BuildOptions = {
   logLevel: 'warning',
 };
 
+// The dependencies the CLI leaves to npm. @peculiar/x509 (with reflect-metadata) is bundled instead: Node
+// resolving and reading its ~60 small CommonJS files on every run with certificates cost more than running them.
+const BUNDLED = new Set(['@peculiar/x509', 'reflect-metadata']);
+const npmLoaded = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
 /**
  * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. Written beside
  * and swapped in, so a CLI running from dist/ meanwhile (a test, while `npm pack` builds) never sees it half-made.
@@ -88,7 +135,7 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
     outdir: fresh,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    packages: 'external',
+    external: [...common.external!, ...npmLoaded],
     plugins: [precompile],
   });
   if (existsSync(outdir)) renameSync(outdir, old);

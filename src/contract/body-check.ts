@@ -1,32 +1,16 @@
 // Checking a request body against its contract schema, with the service's error codes and wording: the first
 // problem in the order of the body (a field's own problems before those of the fields after it; a missing
-// required field after every problem of the object that lacks it), as `path: what is wrong`. Each schema is
-// compiled once, on first use. JSON null stands for an absent field in every fixed-shape object, so it is
-// dropped before the check (withoutNulls) and a required field sent as null is missing.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+// required field after every problem of the object that lacks it), as `path: what is wrong`. The validators
+// come from body-compile.ts (compiled on first use, or precompiled by the build). JSON null stands for an
+// absent field in every fixed-shape object, so it is dropped before the check (withoutNulls) and a required
+// field sent as null is missing.
+import type { ErrorObject } from 'ajv';
+import { compileBody } from './body-compile.ts';
 import { isObj } from './json.ts';
-import { addContractKeywords } from './keywords.ts';
+import type { KeywordProblem } from './keyword-checks.ts';
 import { quoteValue } from './rule-error.ts';
 import type { ModuleContract } from './kind.ts';
 import type { BodySchema, ContractCode, ValueProblem } from './schema.ts';
-
-let ajv: Ajv | undefined;
-const compiled = new WeakMap<BodySchema, ValidateFunction>();
-
-/** The contract's ajv: every error (the first in body order is reported), strict numbers (no Infinity). */
-export function contractAjv(): Ajv {
-  return (ajv ??= addContractKeywords(new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, strictNumbers: true })));
-}
-
-export function compileBody(schema: BodySchema): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = contractAjv().compile(schema);
-    compiled.set(schema, validate);
-  }
-  return validate;
-}
-
 
 /**
  * `value` without the null fields of its fixed-shape objects. Maps and free-form values keep theirs, and so does
@@ -101,10 +85,16 @@ function expected(schema: BodySchema): string {
   return { string: 'a string', integer: 'an integer', boolean: 'a boolean', array: 'a list' }[type ?? 'string'];
 }
 
+/** A custom keyword's problem, if `e` is one of theirs. */
+const keywordProblem = (e: ErrorObject): KeywordProblem | undefined => e.params.problem as KeywordProblem | undefined;
+
+/** Where `e` is: its value, or the item or key of that value its keyword's problem names. */
+const errorPointer = (e: ErrorObject): string => e.instancePath + (keywordProblem(e)?.at ?? '');
+
 /** The problem one ajv error stands for; its message starts with the field's path. */
 function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
   const parent = (e.parentSchema ?? {}) as BodySchema;
-  const path = fieldPath(base, e.instancePath, root);
+  const path = fieldPath(base, errorPointer(e), root);
   const code: ContractCode = parent.errorCode ?? 'ERR_FIELD_INVALID';
   switch (e.keyword) {
     case 'additionalProperties': {
@@ -130,7 +120,7 @@ function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
     case 'maximum':
       return { code, message: `${path}: must be from ${parent.minimum} to ${parent.maximum}, got ${typeof e.data === 'number' ? e.data : typeName(e.data)}` };
     default: {
-      const found = e.params.problem as (ValueProblem & { where?: string }) | undefined;
+      const found = keywordProblem(e);
       if (found) return { code: found.code, message: `${path}${found.where ?? ''}: ${found.message}` };
       return { code, message: `${path}: ${e.message ?? 'is invalid'}` };
     }
@@ -148,7 +138,7 @@ export function bodyProblem(schema: BodySchema, body: unknown, base = ''): Value
   const position = (e: ErrorObject): number[] => {
     if (e.keyword === 'required') return [...documentPosition(body, e.instancePath), Number.MAX_SAFE_INTEGER];
     if (e.keyword === 'additionalProperties') return documentPosition(body, `${e.instancePath}/${escape(String(e.params.additionalProperty))}`);
-    return documentPosition(body, e.instancePath);
+    return documentPosition(body, errorPointer(e));
   };
   const ranked = (validate.errors ?? []).map((e) => ({ e, at: position(e), rank: KEYWORD_RANK[e.keyword] ?? 2 }));
   ranked.sort((a, b) => comparePositions(a.at, b.at) || a.rank - b.rank);

@@ -1,87 +1,44 @@
-// The contract's custom JSON Schema keywords (see schema.ts), as ajv runs them: each failure carries a
-// ValueProblem in params.problem, and problems about one item or key name that item's path, so the message
-// can say where (hostports[2], headers.X-A).
-import type { Ajv, ErrorObject, SchemaValidateFunction } from 'ajv';
-import type { DataValidationCxt } from 'ajv/dist/types/index.js';
-import { quoteValue } from './rule-error.ts';
-import { headerNameProblem, RULES } from './rules.ts';
-import type { BodySchema, ContractCode, Distinct, RuleName, ValueProblem } from './schema.ts';
-import { hostportKey, hostportProblem } from './values.ts';
+// The contract's custom JSON Schema keywords (see schema.ts), as ajv compiles them: each failure carries the
+// ValueProblem of keyword-checks.ts in params.problem. The keywords generate code that calls the plain functions
+// of CONTRACT_KEYWORD_FNS, never closures: ajv's standalone code of a schema (scripts/build.ts) then names them
+// as `CONTRACT_KEYWORD_FNS["<name>"]` and imports keyword-checks.ts, so the built CLI judges bodies exactly as a
+// run-time compile does.
+import { _, type Ajv, type Code, type CodeKeywordDefinition, type KeywordCxt } from 'ajv';
+import { CONTRACT_KEYWORD_FNS } from './keyword-checks.ts';
+import type { BodySchema } from './schema.ts';
 
-type Found = ValueProblem & { where?: string };
-type Fn = SchemaValidateFunction & { errors?: Partial<ErrorObject>[] };
+type FnName = keyof typeof CONTRACT_KEYWORD_FNS;
 
-/** A JSON pointer segment (RFC 6901). */
-export function pointerSegment(key: string | number): string {
-  return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+/** The code naming one of CONTRACT_KEYWORD_FNS in the validator being generated. */
+function fnRef(cxt: KeywordCxt, name: FnName): Code {
+  return cxt.gen.scopeValue('func', { ref: CONTRACT_KEYWORD_FNS[name], code: _`CONTRACT_KEYWORD_FNS[${name}]` });
 }
 
-function fail(fn: Fn, keyword: string, problem: Found, instancePath?: string): false {
-  fn.errors = [{ keyword, params: { problem }, ...(instancePath === undefined ? {} : { instancePath }) }];
-  return false;
+/** A keyword failing with the problem `name` finds: `args` are the code of its arguments. */
+function problemKeyword(keyword: string, name: FnName, args: (cxt: KeywordCxt) => Code, def: Partial<CodeKeywordDefinition>): CodeKeywordDefinition {
+  return {
+    keyword,
+    ...def,
+    error: { message: `must pass "${keyword}" keyword validation`, params: ({ params }) => _`{problem: ${params.problem!}}` },
+    code(cxt) {
+      const found = cxt.gen.const('found', _`${fnRef(cxt, name)}(${args(cxt)})`);
+      cxt.setParams({ problem: found });
+      cxt.fail(found);
+    },
+  };
 }
-
-function distinctKey(by: Distinct['by'], value: string): string | undefined {
-  if (by === 'exact') return value;
-  if (by === 'casefold') return value.toLowerCase();
-  // An invalid hostport has no key; its own rule reports it.
-  return hostportProblem(value) ? undefined : hostportKey(value);
-}
-
-const rule: Fn = function rule(name: RuleName, data: unknown) {
-  const found = RULES[name](data);
-  return found ? fail(rule, 'rule', found) : true;
-};
-
-const distinct: Fn = function distinct(spec: Distinct, data: unknown[], _parent?: BodySchema, cxt?: DataValidationCxt) {
-  const seen = new Set<string>();
-  for (const [i, item] of data.entries()) {
-    const value = spec.property === undefined ? item : (item as Record<string, unknown> | null)?.[spec.property];
-    if (typeof value !== 'string') continue;
-    const key = distinctKey(spec.by, value);
-    if (key === undefined) continue;
-    if (seen.has(key)) {
-      const at = pointerSegment(i) + (spec.property === undefined ? '' : pointerSegment(spec.property));
-      const how = spec.by === 'casefold' ? ' (names ignore case)' : '';
-      return fail(distinct, 'distinct', { code: spec.code, message: `${quoteValue(value)} is listed twice${how}` }, `${cxt?.instancePath ?? ''}${at}`);
-    }
-    seen.add(key);
-  }
-  return true;
-};
-
-const mapKeys: Fn = function mapKeys(spec: 'nonempty' | 'header_name', data: Record<string, unknown>, _parent?: BodySchema, cxt?: DataValidationCxt) {
-  const base = cxt?.instancePath ?? '';
-  const seen = new Set<string>();
-  for (const key of Object.keys(data)) {
-    if (spec !== 'header_name') {
-      if (key === '') return fail(mapKeys, 'mapKeys', { code: 'ERR_MAP_KEY_INVALID', message: 'keys must not be empty' });
-      continue;
-    }
-    const bad = headerNameProblem(key);
-    if (bad) return fail(mapKeys, 'mapKeys', bad, base + pointerSegment(key));
-    if (seen.has(key.toLowerCase())) {
-      return fail(mapKeys, 'mapKeys', { code: 'ERR_HEADER_DUPLICATE', message: `${quoteValue(key)} given twice (names ignore case)` }, base + pointerSegment(key));
-    }
-    seen.add(key.toLowerCase());
-  }
-  return true;
-};
-
-const refused: Fn = function refused(message: string, _data: unknown, parent?: BodySchema) {
-  return fail(refused, 'refused', { code: (parent?.errorCode ?? 'ERR_FIELD_INVALID') as ContractCode, message });
-};
 
 /** Adds the contract's keywords to an ajv instance. */
 export function addContractKeywords(ajv: Ajv): Ajv {
   ajv.addKeyword({ keyword: 'errorCode', schemaType: 'string' });
   ajv.addKeyword({
-    keyword: 'maxBytes', type: 'string', schemaType: 'number', errors: false,
-    validate: (max: number, data: string) => Buffer.byteLength(data, 'utf8') <= max,
+    keyword: 'maxBytes', type: 'string', schemaType: 'number',
+    code: (cxt) => cxt.fail(_`${fnRef(cxt, 'tooLong')}(${cxt.schemaCode}, ${cxt.data})`),
   });
-  ajv.addKeyword({ keyword: 'rule', schemaType: 'string', errors: true, validate: rule });
-  ajv.addKeyword({ keyword: 'distinct', type: 'array', schemaType: 'object', errors: true, validate: distinct });
-  ajv.addKeyword({ keyword: 'mapKeys', type: 'object', schemaType: 'string', errors: true, validate: mapKeys });
-  ajv.addKeyword({ keyword: 'refused', schemaType: 'string', errors: true, validate: refused });
+  ajv.addKeyword(problemKeyword('rule', 'rule', (cxt) => _`${cxt.schemaCode}, ${cxt.data}`, { schemaType: 'string' }));
+  ajv.addKeyword(problemKeyword('distinct', 'distinct', (cxt) => _`${cxt.schemaCode}, ${cxt.data}`, { type: 'array', schemaType: 'object' }));
+  ajv.addKeyword(problemKeyword('mapKeys', 'mapKeys', (cxt) => _`${cxt.schemaCode}, ${cxt.data}`, { type: 'object', schemaType: 'string' }));
+  // The code is the field's own errorCode, known when the schema compiles.
+  ajv.addKeyword(problemKeyword('refused', 'refused', (cxt) => _`${cxt.schemaCode}, ${(cxt.parentSchema as BodySchema).errorCode ?? null}`, { schemaType: 'string' }));
   return ajv;
 }

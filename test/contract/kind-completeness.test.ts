@@ -3,8 +3,8 @@
 // catalog (a not-found code per kind), the reconciler's KINDS, and the manifest schemas (src/manifest, schemas/).
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileBody } from '../../src/contract/body-check.ts';
-import { CONTRACT_KINDS, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
+import { compileBody } from '../../src/contract/body-compile.ts';
+import { contractBodies, CONTRACT_KINDS, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
 import { RULE_NAMES } from '../../src/contract/schema.ts';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
 import { MODULE_DEFS, modulesOf } from '../../src/service/resources/edge-kinds.ts';
@@ -25,12 +25,7 @@ function subschemas(schema: BodySchema, path = ''): [string, BodySchema][] {
   return [[path, schema], ...inner];
 }
 
-const bodies = CONTRACT_KINDS.flatMap((k) => [
-  [`${k.kind} create`, k.create],
-  [`${k.kind} update`, k.update],
-  ...k.modules.map((m) => [`${k.kind} ${m.name} PUT`, m.schema]),
-  ...Object.entries(k.subresources ?? {}).flatMap(([name, s]) => [[`${k.kind} ${name} create`, s.create], [`${k.kind} ${name} update`, s.update]]),
-] as [string, BodySchema][]);
+const bodies = contractBodies();
 
 const served = RESOURCES.flatMap((r) => r.kinds);
 const routes = new Set(RESOURCES.flatMap((r) => r.routes.map((route) => `${route.method} ${route.path}`)));
