@@ -9,8 +9,7 @@ import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { kindByName } from '../kinds/index.ts';
 import type { Api, Json, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
-import { childPointer, fieldPath } from './pointer.ts';
-import { keyPos, valuePos } from './positions.ts';
+import { childPointer, fieldPath, keyPos, valuePos } from './pointer.ts';
 import { storedMetadata } from './rules.ts';
 
 interface Sent {

@@ -6,7 +6,7 @@ import type { LoadedManifests, ManifestDoc } from './document.ts';
 import { discover, type DiscoveredRoot, type FoundFile } from './discover.ts';
 import { parseFile, type ParsedDoc } from './parse-file.ts';
 import { readProjectFiles } from './project-file.ts';
-import { rememberKeyPositions } from './positions.ts';
+import { rememberKeyPositions } from './pointer.ts';
 
 export interface LoadResult extends LoadedManifests {
   issues: ManifestIssue[];

@@ -4,8 +4,7 @@
 import type { ErrorObject } from 'ajv';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { VALUE_FORMATS } from '../contract/values.ts';
-import { childPointer, fieldPath, isWithin } from './pointer.ts';
-import { keyPos, valuePos, type Located } from './positions.ts';
+import { childPointer, fieldPath, isWithin, keyPos, type Located, valuePos } from './pointer.ts';
 import { didYouMean } from './suggest.ts';
 
 type Err = ErrorObject & { propertyName?: string };

@@ -5,8 +5,7 @@
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { ManifestDoc } from './document.ts';
-import { childPointer } from './pointer.ts';
-import { valuePos } from './positions.ts';
+import { childPointer, valuePos } from './pointer.ts';
 import { NAME_PATTERN } from './schema-parts.ts';
 import { addressOf } from './validate.ts';
 

@@ -9,9 +9,7 @@ import { isObj } from '../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
-import { slotsAt } from './json-walk.ts';
-import { fieldPath } from './pointer.ts';
-import { valuePos } from './positions.ts';
+import { fieldPath, slotsAt, valuePos } from './pointer.ts';
 
 export interface ResolvedDoc {
   doc: ManifestDoc;

@@ -7,8 +7,7 @@ import type { ProjectConfig } from './document.ts';
 import { discover, type DiscoveredRoot, type FoundFile } from './discover.ts';
 import { issuesFromAjv } from './messages.ts';
 import { parseFile } from './parse-file.ts';
-import { childPointer } from './pointer.ts';
-import { keyPos, rememberKeyPositions } from './positions.ts';
+import { childPointer, keyPos, rememberKeyPositions } from './pointer.ts';
 import { projectValidator } from './validators.ts';
 
 type ConfigKey = Exclude<keyof ProjectConfig, 'file'>;

@@ -9,9 +9,7 @@ import type { ManifestDoc } from './document.ts';
 import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema-parts.ts';
 import { movedFromIssues } from './moved-from.ts';
 import { didYouMean } from './suggest.ts';
-import { slotsAt } from './json-walk.ts';
-import { childPointer, fieldPath } from './pointer.ts';
-import { keyPos, valuePos } from './positions.ts';
+import { childPointer, fieldPath, keyPos, slotsAt, valuePos } from './pointer.ts';
 import { addressOf } from './validate.ts';
 import { kindValidation } from './validators.ts';
 

@@ -5,8 +5,7 @@
 import type { ManifestIssue } from '../errors.ts';
 import type { ResourceKind, ValueRules } from '../kinds/resource-kind.ts';
 import type { ResolvedDoc } from './parents.ts';
-import { childPointer } from './pointer.ts';
-import { valuePos } from './positions.ts';
+import { childPointer, valuePos } from './pointer.ts';
 import { secretSource } from './secrets.ts';
 
 /**

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
 import { loadManifests } from '../../src/manifest/index.ts';
 import { MAX_ALIAS_VALUES } from '../../src/manifest/yaml-tree.ts';
-import { keyPos } from '../../src/manifest/positions.ts';
+import { keyPos } from '../../src/manifest/pointer.ts';
 import { writeTree, yaml } from './tree.ts';
 
 const load = (files: Record<string, string>, paths = ['.']) => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue, ManifestError } from '../../src/errors.ts';
 import { loadManifests } from '../../src/manifest/index.ts';
 import { readDesiredState } from '../../src/manifest/read-desired.ts';
-import { keyPos } from '../../src/manifest/positions.ts';
+import { keyPos } from '../../src/manifest/pointer.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const corpus = join('test', 'fixtures', 'loading');
