@@ -2,6 +2,13 @@
 import type { SourcePos } from '../errors.ts';
 import type { Obj } from '../kinds/resource-kind.ts';
 
+/** A file to read, found by discover.ts. */
+export interface FoundFile {
+  abs: string;
+  /** Relative to the cwd: what messages print. */
+  rel: string;
+}
+
 /** One YAML document = one resource, with the position of every value kept for error messages. */
 export interface ManifestDoc {
   kind: string;

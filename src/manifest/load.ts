@@ -2,10 +2,9 @@
 // returned as an issue; nothing throws for bad input, so later stages still check what did load.
 import type { ManifestIssue } from '../errors.ts';
 import { dirname } from 'node:path';
-import type { LoadedManifests, ManifestDoc } from './document.ts';
-import { discover, type DiscoveredRoot, type FoundFile } from './discover.ts';
-import { parseFile, type ParsedDoc } from './parse-file.ts';
-import { readProjectFiles } from './project-file.ts';
+import type { FoundFile, LoadedManifests, ManifestDoc } from './document.ts';
+import { discover, type DiscoveredRoot, readProjectFiles } from './discover.ts';
+import { parseFile, type ParsedDoc } from './parse.ts';
 import { rememberKeyPositions } from './pointer.ts';
 
 export interface LoadResult extends LoadedManifests {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
 import { loadManifests } from '../../src/manifest/index.ts';
-import { MAX_ALIAS_VALUES } from '../../src/manifest/yaml-tree.ts';
+import { MAX_ALIAS_VALUES } from '../../src/manifest/parse/yaml-tree.ts';
 import { keyPos } from '../../src/manifest/pointer.ts';
 import { writeTree, yaml } from './tree.ts';
 
