@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
-import { loadManifests } from '../../src/manifest/index.ts';
+import { loadManifests } from '../../src/manifest/read-desired.ts';
 import { MAX_ALIAS_VALUES } from '../../src/manifest/parse/yaml-tree.ts';
 import { keyPos } from '../../src/manifest/pointer.ts';
 import { writeTree, yaml } from './tree.ts';
