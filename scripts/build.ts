@@ -1,7 +1,7 @@
 // The builds, with esbuild. `npm run build` writes dist/: the CLI the package ships (bin/edgeops.js runs it), one
 // chunk per lazily imported command, the dependencies left to npm. `npm run build:action` writes action/dist/:
 // the GitHub Action's committed bundle, self-contained (nothing to install), without the embedded service.
-// Both swap src/manifest/schema-compile.ts for ajv's standalone code of every schema, so no run compiles one.
+// Both swap src/manifest/schema/compile.ts for ajv's standalone code of every schema, so no run compiles one.
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,10 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import standalone from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
-import { newAjv } from '../src/manifest/schema-compile.ts';
+import { newAjv } from '../src/manifest/schema/compile.ts';
 import { kindSchemas } from '../src/manifest/schema-kinds.ts';
-import { projectSchema } from '../src/manifest/schema-project.ts';
-import { PROJECT_KEY } from '../src/manifest/validators.ts';
+import { projectSchema } from '../src/manifest/schema/project.ts';
+import { PROJECT_KEY } from '../src/manifest/schema.ts';
 
 // The module is CommonJS with a `default` too; Node hands over module.exports, TypeScript sees the namespace.
 const standaloneCode = standalone.default;
@@ -23,7 +23,7 @@ export const ACTION_OUT = join(ROOT, 'action/dist');
 
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** schema-compile.ts as ajv's standalone code: each schema's validator by its key, compiled here once. */
+/** schema/compile.ts as ajv's standalone code: each schema's validator by its key, compiled here once. */
 export function precompiledValidators(): string {
   const ajv = newAjv({ code: { source: true, esm: true, formats: _`AJV_FORMATS` } });
   const keys: string[] = [];
@@ -50,10 +50,10 @@ export function precompiledValidators(): string {
 const precompile: Plugin = {
   name: 'precompiled-validators',
   setup(b) {
-    b.onLoad({ filter: /[/\\]src[/\\]manifest[/\\]schema-compile\.ts$/ }, () => ({
+    b.onLoad({ filter: /[/\\]src[/\\]manifest[/\\]schema[/\\]compile\.ts$/ }, () => ({
       contents: precompiledValidators(),
       loader: 'js',
-      resolveDir: join(ROOT, 'src/manifest'),
+      resolveDir: join(ROOT, 'src/manifest/schema'),
     }));
   },
 };

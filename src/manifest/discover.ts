@@ -12,11 +12,11 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { FoundFile, ProjectConfig } from './document.ts';
-import { issuesFromAjv } from './messages.ts';
+import { issuesFromAjv } from './schema/messages.ts';
 import { parseFile } from './parse.ts';
 import { childPointer, keyPos, rememberKeyPositions } from './pointer.ts';
-import { PROJECT_FILE_NAMES } from './schema-project.ts';
-import { projectValidator } from './validators.ts';
+import { PROJECT_FILE_NAMES } from './schema/project.ts';
+import { projectValidator } from './schema.ts';
 
 /** One path as given, with what it yielded: a path that yields no document is an error (read-desired.ts). */
 export interface DiscoveredRoot {

@@ -23,6 +23,9 @@ export interface ManifestDoc {
   dir: string;
 }
 
+/** `Kind/name` for messages; just the kind while the name is missing. */
+export const addressOf = (doc: ManifestDoc): string => (doc.name === '' ? doc.kind : `${doc.kind}/${doc.name}`);
+
 /** edgeops.yaml: each value optional; flag > env > file. */
 export interface ProjectConfig {
   stack?: string;

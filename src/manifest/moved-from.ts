@@ -4,10 +4,9 @@
 // document, must not be the document's own name, and may be claimed by one document only.
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json } from '../kinds/resource-kind.ts';
-import type { ManifestDoc } from './document.ts';
+import { addressOf, type ManifestDoc } from './document.ts';
 import { childPointer, valuePos } from './pointer.ts';
 import { NAME_PATTERN } from './schema-parts.ts';
-import { addressOf } from './validate.ts';
 
 export const MOVED_FROM = 'moved_from';
 

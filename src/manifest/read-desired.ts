@@ -14,7 +14,7 @@ import { parseFile, type ParsedDoc } from './parse.ts';
 import { rememberKeyPositions } from './pointer.ts';
 import { resolveDocs } from './resolve.ts';
 import { checkRules } from './rules.ts';
-import { validateDocs } from './validate.ts';
+import { validateDocs } from './schema.ts';
 import { valueRuleIssues } from './value-rules.ts';
 
 export interface ReadOptions {

@@ -1,7 +1,7 @@
 // References between documents: each field a kind declares in `refs` takes a literal id (with the id prefix of
 // an allowed kind) or the name of a managed resource of an allowed kind. Names become PendingRefs.
 import type { ResourceKind, Json } from '../kinds/resource-kind.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from './schema/messages.ts';
 
 /** The managed resources by name: which kinds define each name. */
 export class NameIndex {

@@ -5,17 +5,16 @@
 import type { ManifestIssue } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
-import type { DesiredResource, ManifestDoc } from './document.ts';
+import { addressOf, type DesiredResource, type ManifestDoc } from './document.ts';
 import { findCycles, type RefEdge } from './cycles.ts';
 import { MOVED_FROM, movedFromAddresses } from './moved-from.ts';
-import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './formats.ts';
+import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './schema/formats.ts';
 import { cloneJson, fieldPath, rememberSource, slotsAt, valuePos } from './pointer.ts';
 import { checkParents, type ResolvedDoc } from './parents.ts';
 import { NameIndex, resolveRef } from './refs.ts';
 import { policyTextIssue } from './policy-text.ts';
 import { resolveSecret } from './secrets.ts';
-import { addressOf } from './validate.ts';
-import { kindValidation } from './validators.ts';
+import { kindValidation } from './schema.ts';
 
 export interface ResolveOptions {
   env?: NodeJS.ProcessEnv;

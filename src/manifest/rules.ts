@@ -5,13 +5,12 @@
 import { isObj } from '../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
-import type { ManifestDoc } from './document.ts';
+import { addressOf, type ManifestDoc } from './document.ts';
 import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema-parts.ts';
 import { movedFromIssues } from './moved-from.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from './schema/messages.ts';
 import { childPointer, fieldPath, keyPos, slotsAt, valuePos } from './pointer.ts';
-import { addressOf } from './validate.ts';
-import { kindValidation } from './validators.ts';
+import { kindValidation } from './schema.ts';
 
 /** The reserved metadata key holding the ownership marker (DESIGN 4). */
 export const MARKER_KEY = 'edgeops';

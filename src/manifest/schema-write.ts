@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { kindSchemas } from './schema-kinds.ts';
 import type { Schema } from './schema-parts.ts';
-import { projectSchema, unionSchema } from './schema-project.ts';
+import { projectSchema, unionSchema } from './schema/project.ts';
 
 export const SCHEMA_DIR = resolve(import.meta.dirname, '../../schemas');
 

@@ -12,7 +12,7 @@ import { RESOURCES } from '../../src/service/routes.ts';
 import { contractRefs, manifestKindName } from '../../src/kinds/contract-kind.ts';
 import { KINDS, kindByName } from '../../src/kinds/index.ts';
 import { kindSchemas } from '../../src/manifest/schema-kinds.ts';
-import { unionSchema } from '../../src/manifest/schema-project.ts';
+import { unionSchema } from '../../src/manifest/schema/project.ts';
 import { SCHEMA_DIR } from '../../src/manifest/schema-write.ts';
 
 /** Every subschema of a body schema, with its path. */

@@ -11,7 +11,7 @@ import type { LockRecord } from '../../lock/lock-record.ts';
 import { deleteLockRecord, listLockRecords } from '../../lock/records.ts';
 import type { ProjectConfig } from '../../manifest/document.ts';
 import { readProjectFiles } from '../../manifest/discover.ts';
-import { PROJECT_FILE_NAMES } from '../../manifest/schema-project.ts';
+import { PROJECT_FILE_NAMES } from '../../manifest/schema/project.ts';
 import { confirm } from '../confirm.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
