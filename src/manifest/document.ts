@@ -1,6 +1,6 @@
 // The manifest side's data: documents as loaded (with source positions) and the desired state after resolve.
 import type { SourcePos } from '../errors.ts';
-import type { Obj } from '../kinds/resource-kind.ts';
+import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
 
 /** A file to read, found by discover.ts. */
 export interface FoundFile {
@@ -64,6 +64,13 @@ export interface DesiredResource {
   /** `moved_from`: earlier addresses (same kind) whose live resource this document keeps. */
   movedFrom?: string[];
   pos: SourcePos;
+}
+
+/** A resolved resource with its document and kind: what the checks of resolved values need. */
+export interface ResolvedDoc {
+  doc: ManifestDoc;
+  kind: ResourceKind;
+  resource: DesiredResource;
 }
 
 export interface DesiredState {

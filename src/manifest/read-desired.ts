@@ -13,9 +13,8 @@ import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './do
 import { parseFile, type ParsedDoc } from './parse.ts';
 import { rememberKeyPositions } from './pointer.ts';
 import { resolveDocs } from './resolve.ts';
-import { checkRules } from './rules.ts';
+import { checkRules, valueRuleIssues } from './rules.ts';
 import { validateDocs } from './schema.ts';
-import { valueRuleIssues } from './value-rules.ts';
 
 export interface ReadOptions {
   env?: NodeJS.ProcessEnv;
