@@ -6,7 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isObj } from './json.ts';
 import { addContractKeywords } from './keywords.ts';
-import { clip } from './rules.ts';
+import { quoteValue } from './rule-error.ts';
 import type { BodySchema, ContractCode, ValueProblem } from './schema.ts';
 
 let ajv: Ajv | undefined;
@@ -109,7 +109,7 @@ function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
     case 'additionalProperties': {
       const field = fieldPath(base, `${e.instancePath}/${escape(String(e.params.additionalProperty))}`, root);
       const allowed = Object.entries(parent.properties ?? {}).filter(([, s]) => s.refused === undefined).map(([k]) => k);
-      return { code: 'ERR_UNKNOWN_FIELD', message: `unknown field "${clip(field)}"; allowed: ${allowed.join(', ') || 'none'}` };
+      return { code: 'ERR_UNKNOWN_FIELD', message: `unknown field ${quoteValue(field)}; allowed: ${allowed.join(', ') || 'none'}` };
     }
     case 'required':
       return { code: 'ERR_FIELD_REQUIRED', message: `${path ? `${path}.` : ''}${String(e.params.missingProperty)}: required` };
@@ -124,7 +124,7 @@ function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
     case 'maxBytes':
       return { code, message: `${path}: longer than ${parent.maxBytes} bytes` };
     case 'enum':
-      return { code, message: `${path}: must be one of ${(parent.enum ?? []).join(', ')}, got ${typeof e.data === 'string' ? JSON.stringify(clip(e.data)) : typeName(e.data)}` };
+      return { code, message: `${path}: must be one of ${(parent.enum ?? []).join(', ')}, got ${typeof e.data === 'string' ? quoteValue(e.data) : typeName(e.data)}` };
     case 'minimum':
     case 'maximum':
       return { code, message: `${path}: must be from ${parent.minimum} to ${parent.maximum}, got ${typeof e.data === 'number' ? e.data : typeName(e.data)}` };

@@ -3,7 +3,8 @@
 // can say where (hostports[2], headers.X-A).
 import type { Ajv, ErrorObject, SchemaValidateFunction } from 'ajv';
 import type { DataValidationCxt } from 'ajv/dist/types/index.js';
-import { clip, headerNameProblem, RULES } from './rules.ts';
+import { quoteValue } from './rule-error.ts';
+import { headerNameProblem, RULES } from './rules.ts';
 import type { BodySchema, ContractCode, Distinct, RuleName, ValueProblem } from './schema.ts';
 import { hostportKey, hostportProblem } from './values.ts';
 
@@ -42,7 +43,7 @@ const distinct: Fn = function distinct(spec: Distinct, data: unknown[], _parent?
     if (seen.has(key)) {
       const at = pointerSegment(i) + (spec.property === undefined ? '' : pointerSegment(spec.property));
       const how = spec.by === 'casefold' ? ' (names ignore case)' : '';
-      return fail(distinct, 'distinct', { code: spec.code, message: `${JSON.stringify(clip(value))} is listed twice${how}` }, `${cxt?.instancePath ?? ''}${at}`);
+      return fail(distinct, 'distinct', { code: spec.code, message: `${quoteValue(value)} is listed twice${how}` }, `${cxt?.instancePath ?? ''}${at}`);
     }
     seen.add(key);
   }
@@ -60,7 +61,7 @@ const mapKeys: Fn = function mapKeys(spec: 'nonempty' | 'header_name', data: Rec
     const bad = headerNameProblem(key);
     if (bad) return fail(mapKeys, 'mapKeys', bad, base + pointerSegment(key));
     if (seen.has(key.toLowerCase())) {
-      return fail(mapKeys, 'mapKeys', { code: 'ERR_HEADER_DUPLICATE', message: `${JSON.stringify(clip(key))} given twice (names ignore case)` }, base + pointerSegment(key));
+      return fail(mapKeys, 'mapKeys', { code: 'ERR_HEADER_DUPLICATE', message: `${quoteValue(key)} given twice (names ignore case)` }, base + pointerSegment(key));
     }
     seen.add(key.toLowerCase());
   }

@@ -1,16 +1,12 @@
 // The value rules a JSON Schema cannot say, by the name a schema's `rule` keyword gives them. Each takes the
 // value (of any type: the schema's `type` reports a wrong one) and returns its first problem, or undefined.
 // `where` is a path below the value ('.a[2]') when the problem is inside it.
+import { quoteValue } from './rule-error.ts';
 import type { RuleName, ValueProblem } from './schema.ts';
 import { HTTP_PHASES, policyDocumentProblem, TCP_PHASES } from './traffic-policy.ts';
 import { cidrProblem, hostportProblem } from './values.ts';
 
 export type RuleCheck = (value: unknown) => (ValueProblem & { where?: string }) | undefined;
-
-/** Keeps messages short when a client sends a huge string. */
-export function clip(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max)}...` : text;
-}
 
 /** An HTTP header name: an RFC 9110 token. */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -22,7 +18,7 @@ const EVENT_TYPE_MAX = 128;
 export const CONFIG_MAX_DEPTH = 32;
 
 export function headerNameProblem(name: string): ValueProblem | undefined {
-  return HEADER_NAME.test(name) ? undefined : { code: 'ERR_HEADER_NAME_INVALID', message: `${JSON.stringify(clip(name))} is not a valid header name` };
+  return HEADER_NAME.test(name) ? undefined : { code: 'ERR_HEADER_NAME_INVALID', message: `${quoteValue(name)} is not a valid header name` };
 }
 
 /** JSON 1e999 parses to Infinity, which would be stored as null; deep nesting would overflow the stack later. */
@@ -59,10 +55,10 @@ export const RULES: Readonly<Record<RuleName, RuleCheck>> = {
     : { code: 'ERR_HEADER_VALUE_INVALID', message: 'header values must not contain control characters' })),
   event_type: onString((text) => (text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text)
     ? undefined
-    : { code: 'ERR_EVENT_TYPE_INVALID', message: `${JSON.stringify(clip(text))} is not an event type like ip_policy_created.v0` })),
+    : { code: 'ERR_EVENT_TYPE_INVALID', message: `${quoteValue(text)} is not an event type like ip_policy_created.v0` })),
   url_path: onString((text) => (text.startsWith('/')
     ? undefined
-    : { code: 'ERR_FIELD_INVALID', message: `${JSON.stringify(clip(text))} must be a path starting with "/"` })),
+    : { code: 'ERR_FIELD_INVALID', message: `${quoteValue(text)} must be a path starting with "/"` })),
   policy_config: (value) => configProblem(value, '', CONFIG_MAX_DEPTH),
   traffic_policy_tcp: trafficPolicy(TCP_PHASES),
   traffic_policy_http: trafficPolicy(HTTP_PHASES),

@@ -64,11 +64,19 @@ function createBody(kind: ResourceKind, resource: DesiredResource, stack: string
 
 const pathPattern = (template: string): RegExp => new RegExp(`^${template.replace(/:\w+/g, '[^/]+')}$`);
 
-/** The contract's schema of one request, and the rules across its fields. */
-function contractOf(sent: Sent): { schema: BodySchema; checks: ((body: Record<string, unknown>) => (ValueProblem & { field: string }) | undefined)[] } | undefined {
+type Check = (body: Record<string, unknown>) => (ValueProblem & { field: string }) | undefined;
+
+/** What the contract says about one request: its body's schema, and the rules across its fields. */
+interface RequestContract {
+  schema: BodySchema;
+  checks: Check[];
+}
+
+/** The contract of one request, found by its method and path (the service's own routes). */
+function contractOf(sent: Sent): RequestContract | undefined {
   for (const c of CONTRACT_KINDS) {
     if (sent.method === 'POST' && pathPattern(c.path).test(sent.path)) {
-      const moduleChecks = c.modules.filter((m) => m.check).map((m) => (body: Record<string, unknown>) => {
+      const moduleChecks = c.modules.filter((m) => m.check).map((m): Check => (body) => {
         const module = body[m.name];
         const found = module !== null && typeof module === 'object' && !Array.isArray(module) ? m.check!(module as Record<string, unknown>) : undefined;
         return found && { ...found, field: `${m.name}.${found.field}` };
@@ -85,7 +93,7 @@ function contractOf(sent: Sent): { schema: BodySchema; checks: ((body: Record<st
   return undefined;
 }
 
-function firstProblem(contract: NonNullable<ReturnType<typeof contractOf>>, body: Obj): ValueProblem | undefined {
+function firstProblem(contract: RequestContract, body: Obj): ValueProblem | undefined {
   const clean = withoutNulls(body, contract.schema);
   const problem = bodyProblem(contract.schema, clean);
   if (problem) return problem;
@@ -167,7 +175,11 @@ export async function checkWithContract(
     const doc = docOf.get(resource.pos);
     if (!kind || !doc) continue;
     const sent: Sent[] = [];
-    await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    try {
+      await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    } catch {
+      continue; // a body the kind cannot even form is another stage's problem (a value of the wrong type)
+    }
     for (const request of sent) {
       const contract = contractOf(request);
       const problem = contract && firstProblem(contract, request.body);

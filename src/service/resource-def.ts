@@ -1,8 +1,8 @@
 // The contract between the service core and each resource file. A resource file exports a ResourceModule:
-// the kinds of document it stores (KindDef, from src/contract: used to check bodies, build Refs and 404s) and its routes. Plain CRUD comes
-// from defineCollection() in collection.ts; module endpoints and sub-resources are extra RouteDefs whose
-// handlers use the same helpers (loadDoc, saveDoc, ...). Handlers are synchronous: app.ts runs each one
-// inside a single SQLite transaction, so anything thrown rolls the whole request back.
+// the kinds of document it stores (KindDef, declared in src/contract: bodies, references, Refs and 404s) and
+// its routes. Plain CRUD comes from defineCollection() in collection.ts; module endpoints and sub-resources
+// are extra RouteDefs whose handlers use the same helpers (loadDoc, saveDoc, ...). Handlers are synchronous:
+// app.ts runs each one inside a single SQLite transaction, so anything thrown rolls the whole request back.
 import type { ContractKind, KindName } from '../contract/index.ts';
 import type { ErrorCode } from './errors.ts';
 import type { Store, StoredDoc } from './store.ts';

@@ -1,9 +1,11 @@
-// The published schemas: generated from the sources, one per kind, consistent with the kinds' declared
-// references and secrets, strict everywhere, and a union schema that validates as the per-kind ones do.
+// The published schemas: generated from the contract's request-body schemas, one per kind, consistent with the
+// kinds' declared references and secrets, strict everywhere, and a union schema that validates as the per-kind
+// ones do.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { CONTRACT_KINDS, type BodySchema } from '../../src/contract/index.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import { SCHEMA_DIR, schemaFiles, schemaText } from '../../src/manifest/schema-write.ts';
 import { kindValidation } from '../../src/manifest/schema.ts';
@@ -13,7 +15,7 @@ type Schema = Record<string, unknown>;
 const files = schemaFiles();
 
 describe('schemas/', () => {
-  it.each([...files.keys()])('%s is up to date (regenerate: node --import tsx src/manifest/schema-write.ts)', (file) => {
+  it.each([...files.keys()])('%s is what a fresh generation from the contract makes (regenerate: npm run schemas)', (file) => {
     expect(readFileSync(join(SCHEMA_DIR, file), 'utf8')).toBe(schemaText(files.get(file)!));
   });
 
@@ -80,6 +82,38 @@ describe('schemas/', () => {
       const kind = (doc as { kind?: string }).kind;
       const own = kind ? kindValidation(kind) : undefined;
       if (own) expect(own.validate(doc), JSON.stringify(doc)).toBe(valid);
+    }
+  });
+});
+
+describe('generated from the contract', () => {
+  /** Every node of a contract body schema with a value rule, by its path in the manifest (`*` = items). */
+  function limits(schema: BodySchema, path = ''): [string, BodySchema][] {
+    const own: [string, BodySchema][] = schema.enum || schema.maxBytes !== undefined || schema.minimum !== undefined || schema.minItems !== undefined ? [[path, schema]] : [];
+    return [
+      ...own,
+      ...Object.entries(schema.properties ?? {}).flatMap(([k, s]) => limits(s, `${path}/${k}`)),
+      ...(schema.items ? limits(schema.items, `${path}/*`) : []),
+    ];
+  }
+
+  function nodeAt(schema: Schema, pointer: string): Schema | undefined {
+    return pointer.split('/').slice(1).reduce<Schema | undefined>((node, seg) =>
+      (seg === '*' ? node?.items : (node?.properties as Schema | undefined)?.[seg]) as Schema | undefined, schema);
+  }
+
+  it.each(CONTRACT_KINDS.map((c) => [c.kind, c] as const))('%s: every enum, limit and minimum is the contract\'s', (_name, contract) => {
+    const kind = KINDS.find((k) => k.idPrefix === `${contract.prefix}_`)!;
+    const schema = files.get(`${kind.kind}.schema.json`)!;
+    const checked = limits(contract.create).filter(([path]) => nodeAt(schema, path)?.then === undefined && !path.startsWith('/metadata'));
+    expect(checked.length).toBeGreaterThan(0);
+    for (const [path, rule] of checked) {
+      const node = nodeAt(schema, path);
+      if (node === undefined) continue; // a field the manifest leaves to another document kind
+      if (rule.enum) expect((node.enum as unknown[]).filter((v) => v !== null), path).toEqual([...rule.enum]);
+      if (rule.maxBytes !== undefined) expect(node.maxLength, path).toBe(rule.maxBytes);
+      if (rule.minimum !== undefined) expect([node.minimum, node.maximum], path).toEqual([rule.minimum, rule.maximum]);
+      if (rule.minItems !== undefined) expect(node.minItems, path).toBe(rule.minItems);
     }
   });
 });
