@@ -10,7 +10,7 @@ import { build, type BuildOptions, type Plugin } from 'esbuild';
 import standalone from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
 import { newAjv } from '../src/manifest/schema/compile.ts';
-import { kindSchemas } from '../src/manifest/schema-kinds.ts';
+import { kindSchemas } from '../src/manifest/schema/kinds.ts';
 import { projectSchema } from '../src/manifest/schema/project.ts';
 import { PROJECT_KEY } from '../src/manifest/schema.ts';
 

@@ -21,7 +21,7 @@ import { childPointer, fieldPath, keyPos, slotsAt, valuePos } from './pointer.ts
 import { movedFromIssues } from './resolve/moved-from.ts';
 import { kindValidation } from './schema.ts';
 import { didYouMean } from './schema/messages.ts';
-import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema-parts.ts';
+import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema/parts.ts';
 import { secretSource } from './secrets.ts';
 
 /** The reserved metadata key holding the ownership marker (DESIGN 4). */

@@ -9,8 +9,8 @@ import { addressOf, type ManifestDoc } from './document.ts';
 import { childPointer } from './pointer.ts';
 import { compileSchema } from './schema/compile.ts';
 import { issuesFromAjv } from './schema/messages.ts';
-import { kindSchemas } from './schema-kinds.ts';
-import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './schema-parts.ts';
+import { kindSchemas } from './schema/kinds.ts';
+import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './schema/parts.ts';
 import { projectSchema } from './schema/project.ts';
 
 const leftToRules = (e: ErrorObject): boolean =>

@@ -5,7 +5,7 @@ import { relative, resolve } from 'node:path';
 import { isObj } from '../contract/json.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { childPointer, fieldPath } from './pointer.ts';
-import { ENV_VAR_PATTERN } from './schema-parts.ts';
+import { ENV_VAR_PATTERN } from './schema/parts.ts';
 
 const ENV_VAR = new RegExp(ENV_VAR_PATTERN);
 

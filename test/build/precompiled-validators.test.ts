@@ -11,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompiledValidators, ROOT } from '../../scripts/build.ts';
 import { compileSchema } from '../../src/manifest/schema/compile.ts';
-import { kindSchemas } from '../../src/manifest/schema-kinds.ts';
+import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
 import { projectSchema } from '../../src/manifest/schema/project.ts';
 import { PROJECT_KEY } from '../../src/manifest/schema.ts';
 

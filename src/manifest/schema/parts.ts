@@ -1,8 +1,8 @@
 // Building blocks of the manifest schemas (schemas/*.schema.json are generated from these by
 // schema-write.ts). `errorMessage` is the message edgeops and editors show instead of the validator's own.
 
-import { HEADER_NAME } from '../contract/rules.ts';
-import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from '../contract/schema.ts';
+import { HEADER_NAME } from '../../contract/rules.ts';
+import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from '../../contract/schema.ts';
 
 export type Schema = { [key: string]: unknown };
 
