@@ -3607,6 +3607,16 @@ var init_limits = __esm({
   }
 });
 
+// src/contract/json.ts
+function isObj(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+var init_json = __esm({
+  "src/contract/json.ts"() {
+    "use strict";
+  }
+});
+
 // src/manifest/pointer.ts
 function escapeSegment(key) {
   return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
@@ -3629,13 +3639,6 @@ function fieldPath(pointer) {
 function isWithin(pointer, ancestor) {
   return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
 }
-var init_pointer = __esm({
-  "src/manifest/pointer.ts"() {
-    "use strict";
-  }
-});
-
-// src/manifest/positions.ts
 function rememberKeyPositions(doc, keys) {
   keyPositions.set(doc, keys);
 }
@@ -3656,11 +3659,45 @@ function sourceValuePos(resource, pointer) {
   const doc = sources.get(resource);
   return doc ? valuePos(doc, pointer) : resource.pos;
 }
+function slotsAt(root, pattern) {
+  const found = [];
+  const visit = (container, key, rest, pointer) => {
+    const value = container[key];
+    if (value === void 0) return;
+    if (rest.length === 0) {
+      const record = container;
+      found.push({ value, pointer, set: (v) => record[key] = v, unset: () => delete record[key] });
+      return;
+    }
+    const [head2, ...tail2] = rest;
+    if (head2 === "*") {
+      if (Array.isArray(value)) value.forEach((_, i) => visit(value, i, tail2, childPointer(pointer, i)));
+    } else if (isObj(value) && Object.hasOwn(value, head2)) {
+      visit(value, head2, tail2, childPointer(pointer, head2));
+    }
+  };
+  const [head, ...tail] = segments(pattern);
+  if (head === void 0) return found;
+  if (head === "*") return found;
+  if (Object.hasOwn(root, head)) visit(root, head, tail, childPointer("", head));
+  return found;
+}
+function cloneJson(value) {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(cloneJson);
+  const out = {};
+  for (const key of Object.keys(value)) {
+    const v = cloneJson(value[key]);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out;
+}
 var keyPositions, sources;
-var init_positions = __esm({
-  "src/manifest/positions.ts"() {
+var init_pointer = __esm({
+  "src/manifest/pointer.ts"() {
     "use strict";
-    init_pointer();
+    init_json();
     keyPositions = /* @__PURE__ */ new WeakMap();
     sources = /* @__PURE__ */ new WeakMap();
   }
@@ -4353,16 +4390,6 @@ var require_fast_json_patch = __commonJS({
     exports.deepClone = helpers._deepClone;
     exports.escapePathComponent = helpers.escapePathComponent;
     exports.unescapePathComponent = helpers.unescapePathComponent;
-  }
-});
-
-// src/contract/json.ts
-function isObj(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-var init_json = __esm({
-  "src/contract/json.ts"() {
-    "use strict";
   }
 });
 
@@ -5197,10 +5224,8 @@ var init_plan_checks = __esm({
     "use strict";
     init_limits();
     init_pointer();
-    init_positions();
     init_diff();
     init_ownership();
-    init_pointer();
     init_refs();
     init_value_moves();
     where = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
@@ -40710,11 +40735,8 @@ var require_ajv = __commonJS({
 });
 
 // src/contract/rules.ts
-function clip(text, max = 80) {
-  return text.length > max ? `${text.slice(0, max)}...` : text;
-}
 function headerNameProblem(name2) {
-  return HEADER_NAME.test(name2) ? void 0 : { code: "ERR_HEADER_NAME_INVALID", message: `${JSON.stringify(clip(name2))} is not a valid header name` };
+  return HEADER_NAME.test(name2) ? void 0 : { code: "ERR_HEADER_NAME_INVALID", message: `${quoteValue(name2)} is not a valid header name` };
 }
 function configProblem(value, where6, left) {
   if (typeof value === "number") {
@@ -40740,6 +40762,7 @@ var HEADER_NAME, HEADER_VALUE, EVENT_TYPE, EVENT_TYPE_MAX, CONFIG_MAX_DEPTH, onS
 var init_rules = __esm({
   "src/contract/rules.ts"() {
     "use strict";
+    init_rule_error();
     init_traffic_policy();
     init_values();
     HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -40753,8 +40776,8 @@ var init_rules = __esm({
       hostport: onString(hostportProblem),
       header_name: onString(headerNameProblem),
       header_value: onString((text) => HEADER_VALUE.test(text) ? void 0 : { code: "ERR_HEADER_VALUE_INVALID", message: "header values must not contain control characters" }),
-      event_type: onString((text) => text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text) ? void 0 : { code: "ERR_EVENT_TYPE_INVALID", message: `${JSON.stringify(clip(text))} is not an event type like ip_policy_created.v0` }),
-      url_path: onString((text) => text.startsWith("/") ? void 0 : { code: "ERR_FIELD_INVALID", message: `${JSON.stringify(clip(text))} must be a path starting with "/"` }),
+      event_type: onString((text) => text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text) ? void 0 : { code: "ERR_EVENT_TYPE_INVALID", message: `${quoteValue(text)} is not an event type like ip_policy_created.v0` }),
+      url_path: onString((text) => text.startsWith("/") ? void 0 : { code: "ERR_FIELD_INVALID", message: `${quoteValue(text)} must be a path starting with "/"` }),
       policy_config: (value) => configProblem(value, "", CONFIG_MAX_DEPTH),
       traffic_policy_tcp: trafficPolicy2(TCP_PHASES),
       traffic_policy_http: trafficPolicy2(HTTP_PHASES)
@@ -40794,6 +40817,7 @@ var rule, distinct, mapKeys, refused;
 var init_keywords = __esm({
   "src/contract/keywords.ts"() {
     "use strict";
+    init_rule_error();
     init_rules();
     init_values();
     rule = function rule2(name2, data) {
@@ -40810,7 +40834,7 @@ var init_keywords = __esm({
         if (seen.has(key)) {
           const at2 = pointerSegment(i) + (spec.property === void 0 ? "" : pointerSegment(spec.property));
           const how = spec.by === "casefold" ? " (names ignore case)" : "";
-          return fail2(distinct2, "distinct", { code: spec.code, message: `${JSON.stringify(clip(value))} is listed twice${how}` }, `${cxt?.instancePath ?? ""}${at2}`);
+          return fail2(distinct2, "distinct", { code: spec.code, message: `${quoteValue(value)} is listed twice${how}` }, `${cxt?.instancePath ?? ""}${at2}`);
         }
         seen.add(key);
       }
@@ -40827,7 +40851,7 @@ var init_keywords = __esm({
         const bad = headerNameProblem(key);
         if (bad) return fail2(mapKeys2, "mapKeys", bad, base + pointerSegment(key));
         if (seen.has(key.toLowerCase())) {
-          return fail2(mapKeys2, "mapKeys", { code: "ERR_HEADER_DUPLICATE", message: `${JSON.stringify(clip(key))} given twice (names ignore case)` }, base + pointerSegment(key));
+          return fail2(mapKeys2, "mapKeys", { code: "ERR_HEADER_DUPLICATE", message: `${quoteValue(key)} given twice (names ignore case)` }, base + pointerSegment(key));
         }
         seen.add(key.toLowerCase());
       }
@@ -40907,7 +40931,7 @@ function describe(e, base, root) {
     case "additionalProperties": {
       const field = fieldPath2(base, `${e.instancePath}/${escape2(String(e.params.additionalProperty))}`, root);
       const allowed = Object.entries(parent.properties ?? {}).filter(([, s]) => s.refused === void 0).map(([k]) => k);
-      return { code: "ERR_UNKNOWN_FIELD", message: `unknown field "${clip(field)}"; allowed: ${allowed.join(", ") || "none"}` };
+      return { code: "ERR_UNKNOWN_FIELD", message: `unknown field ${quoteValue(field)}; allowed: ${allowed.join(", ") || "none"}` };
     }
     case "required":
       return { code: "ERR_FIELD_REQUIRED", message: `${path ? `${path}.` : ""}${String(e.params.missingProperty)}: required` };
@@ -40922,7 +40946,7 @@ function describe(e, base, root) {
     case "maxBytes":
       return { code: code2, message: `${path}: longer than ${parent.maxBytes} bytes` };
     case "enum":
-      return { code: code2, message: `${path}: must be one of ${(parent.enum ?? []).join(", ")}, got ${typeof e.data === "string" ? JSON.stringify(clip(e.data)) : typeName(e.data)}` };
+      return { code: code2, message: `${path}: must be one of ${(parent.enum ?? []).join(", ")}, got ${typeof e.data === "string" ? quoteValue(e.data) : typeName(e.data)}` };
     case "minimum":
     case "maximum":
       return { code: code2, message: `${path}: must be from ${parent.minimum} to ${parent.maximum}, got ${typeof e.data === "number" ? e.data : typeName(e.data)}` };
@@ -40952,7 +40976,7 @@ var init_body_check = __esm({
     import_ajv = __toESM(require_ajv(), 1);
     init_json();
     init_keywords();
-    init_rules();
+    init_rule_error();
     compiled = /* @__PURE__ */ new WeakMap();
     unescape2 = (segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~");
     escape2 = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -40992,7 +41016,16 @@ var init_contract = __esm({
   }
 });
 
-// src/manifest/schema-parts.ts
+// src/manifest/document.ts
+var addressOf;
+var init_document = __esm({
+  "src/manifest/document.ts"() {
+    "use strict";
+    addressOf = (doc) => doc.name === "" ? doc.kind : `${doc.kind}/${doc.name}`;
+  }
+});
+
+// src/manifest/schema/parts.ts
 function unsettable(schema2) {
   const types = [].concat(schema2.type);
   const out = { ...schema2, type: [...types, "null"] };
@@ -41012,8 +41045,8 @@ function kindSchema(kind, text, fields2, required, extra = {}) {
   };
 }
 var NAME_PATTERN, SECRET_REF, ENV_VAR_PATTERN, kindConst, name, OLD_NAME_PATTERN, movedFrom, metadata2, ref, secretDefinition, secret, HEADER_NAME_PATTERN, NOT_NULL;
-var init_schema_parts = __esm({
-  "src/manifest/schema-parts.ts"() {
+var init_parts = __esm({
+  "src/manifest/schema/parts.ts"() {
     "use strict";
     init_rules();
     init_schema();
@@ -41071,207 +41104,78 @@ var init_schema_parts = __esm({
   }
 });
 
-// src/manifest/suggest.ts
-function distance(a, b) {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
-      rows[i][j] = d;
-    }
+// src/manifest/resolve/moved-from.ts
+function oldNames(doc) {
+  const raw = doc.fields[MOVED_FROM];
+  const base = `/${MOVED_FROM}`;
+  if (raw === void 0 || raw === null) return [];
+  if (Array.isArray(raw)) return raw.map((value, i) => ({ value, pointer: childPointer(base, i) }));
+  return [{ value: raw, pointer: base }];
+}
+function movedFromAddresses(doc) {
+  const out = [];
+  for (const { value } of oldNames(doc)) {
+    const address2 = oldAddress(doc, value);
+    if (typeof address2 === "string" && !out.includes(address2)) out.push(address2);
   }
-  return rows[a.length][b.length];
+  return out;
 }
-function closest(word, candidates) {
-  const w = word.toLowerCase();
-  const limit = Math.max(1, Math.floor(w.length / 3));
-  let best;
-  let bestScore = Infinity;
-  for (const c of candidates) {
-    const score = distance(w, c.toLowerCase());
-    if (score <= limit && score < bestScore) {
-      best = c;
-      bestScore = score;
-    }
-  }
-  return best;
+function oldAddress(doc, value) {
+  if (typeof value !== "string") return { error: "" };
+  const slash = value.indexOf("/");
+  const kind = slash < 0 ? doc.kind : value.slice(0, slash);
+  const name2 = slash < 0 ? value : value.slice(slash + 1);
+  if (kind !== doc.kind) return { error: `"${value}" is a ${kind}; a ${doc.kind} can only move from another ${doc.kind} name (a move across kinds is a delete and a create)` };
+  if (!NAME.test(name2)) return { error: "" };
+  return `${kind}/${name2}`;
 }
-function didYouMean(word, candidates) {
-  const best = closest(word, candidates);
-  return best === void 0 ? "" : ` (did you mean "${best}"?)`;
-}
-var init_suggest = __esm({
-  "src/manifest/suggest.ts"() {
-    "use strict";
-  }
-});
-
-// src/manifest/messages.ts
-function override(e) {
-  const m = e.parentSchema?.errorMessage;
-  if (typeof m === "string") return m;
-  if (m && typeof m === "object") {
-    const byKeyword = m[e.keyword];
-    if (typeof byKeyword === "string") return byKeyword;
-  }
-  return void 0;
-}
-function typeMessage(e) {
-  const types = withoutNull([].concat(e.params.type));
-  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
-  const quoteHint = types.includes("string") && isScalarOfWrongType(e.data) ? " (put it in quotes)" : "";
-  return `must be ${words}${quoteHint}`;
-}
-function enumMessage(e) {
-  const allowed = withoutNull(e.params.allowedValues);
-  const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
-  const strings2 = allowed.filter((v) => typeof v === "string");
-  if (isScalarOfWrongType(e.data) && strings2.length) return `must be one of ${list} (put it in quotes)`;
-  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings2) : ""}`;
-}
-function rangeMessage(e) {
-  const s = e.parentSchema;
-  if (typeof s.minimum === "number" && typeof s.maximum === "number") return `must be between ${s.minimum} and ${s.maximum}`;
-  return e.keyword === "minimum" ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
-}
-function formatMessage(e) {
-  const value = String(e.data);
-  switch (e.params.format) {
-    case "hostport":
-    case "cidr":
-      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
-    case "uri":
-      return `"${value}" is not an http(s) URL`;
-    default:
-      return `"${value}" is not a valid ${e.params.format}`;
-  }
-}
-function baseMessage(e) {
-  const p = e.params;
-  switch (e.keyword) {
-    case "required":
-      return `missing field "${p.missingProperty}"`;
-    case "additionalProperties": {
-      const key = String(p.additionalProperty);
-      if (key === "<<") return 'merge keys ("<<") are not supported; write the fields out';
-      const known = Object.keys(e.parentSchema.properties ?? {});
-      return `unknown field "${key}"${didYouMean(key, known)}`;
-    }
-    case "type":
-      return typeMessage(e);
-    case "enum":
-      return enumMessage(e);
-    case "const":
-      return `must be ${JSON.stringify(p.allowedValue)}`;
-    case "format":
-      return formatMessage(e);
-    case "pattern":
-      return `"${String(e.data)}" does not match ${p.pattern}`;
-    case "minLength":
-      return p.limit === 1 ? "must not be empty" : `must be at least ${plural(p.limit, "character")}`;
-    case "maxLength":
-      return `must be at most ${plural(p.limit, "character")}`;
-    case "minimum":
-    case "maximum":
-      return rangeMessage(e);
-    case "minItems":
-      return `must have at least ${plural(p.limit, "item")}`;
-    case "maxItems":
-      return `must have at most ${plural(p.limit, "item")}`;
-    case "uniqueItems":
-      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
-    case "minProperties":
-      return "must not be empty";
-    case "not":
-    case "false schema":
-      return "is not allowed";
-    case "oneOf":
-    case "anyOf":
-      return "does not match any allowed form";
-    default:
-      return e.message ?? "is invalid";
-  }
-}
-function relevant(errors) {
-  const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
-  const at2 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
-  const forbidden = at2("not");
-  const withEnum = at2("enum");
-  const withType = at2("type");
-  return errors.filter((e) => {
-    if (e.keyword === "if" || e.keyword === "propertyNames") return false;
-    if (e.propertyName === void 0) {
-      const p = e.instancePath;
-      if (e.keyword !== "not" && [...forbidden].some((f) => isWithin(p, f))) return false;
-      if (e.keyword === "type" && withEnum.has(p)) return false;
-      if (withType.has(p) && !["type", "enum", "not", "oneOf", "anyOf"].includes(e.keyword)) return false;
-    }
-    return !collapsing.some(
-      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`)
-    );
-  });
-}
-function wording(e) {
-  const own = override(e);
-  if (own !== void 0 && e.keyword === "pattern" && e.propertyName === void 0) return `"${String(e.data)}" ${own}`;
-  return own;
-}
-function locate(e, doc) {
-  const own = wording(e);
-  if (e.propertyName !== void 0) {
-    const names = (e.params.allowedValues ?? []).filter((v) => typeof v === "string");
-    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === "enum" ? didYouMean(e.propertyName, names) : ""}`;
-    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
-  }
-  if (e.keyword === "additionalProperties") {
-    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
-    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-  }
-  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-}
-function prefixed(pointer, message) {
-  const path = fieldPath(pointer);
-  return path ? `${path}: ${message}` : message;
-}
-function issuesFromAjv(errors, doc, address2) {
-  const seen = /* @__PURE__ */ new Set();
+function movedFromIssues(docs) {
   const issues = [];
-  for (const e of relevant(errors)) {
-    const { pos, message } = locate(e, doc);
-    const key = `${pos.line}:${pos.col}:${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push(address2 === void 0 ? { pos, message } : { pos, address: address2, message });
+  const documents = /* @__PURE__ */ new Map();
+  for (const doc of docs) if (doc.name !== "" && !documents.has(addressOf(doc))) documents.set(addressOf(doc), doc);
+  const claimedBy = /* @__PURE__ */ new Map();
+  for (const doc of docs) {
+    const address2 = addressOf(doc);
+    for (const { value, pointer } of oldNames(doc)) {
+      const fail3 = (message) => void issues.push({ pos: valuePos(doc, pointer), address: address2, message: `${MOVED_FROM}: ${message}` });
+      const old = oldAddress(doc, value);
+      if (typeof old !== "string") {
+        if (old.error !== "") fail3(old.error);
+        continue;
+      }
+      if (old === address2) {
+        fail3(`"${String(value)}" is this document's own name`);
+        continue;
+      }
+      const other = documents.get(old);
+      if (other) {
+        fail3(`${old} is also a document (at ${where2(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
+        continue;
+      }
+      const earlier = claimedBy.get(old);
+      if (earlier && earlier.doc !== doc) {
+        fail3(`${old} is also named by ${addressOf(earlier.doc)} (at ${where2(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
+        continue;
+      }
+      claimedBy.set(old, { doc, pointer });
+    }
   }
   return issues;
 }
-var TYPE_WORDS, isScalarOfWrongType, withoutNull, plural;
-var init_messages = __esm({
-  "src/manifest/messages.ts"() {
+var MOVED_FROM, NAME, where2;
+var init_moved_from = __esm({
+  "src/manifest/resolve/moved-from.ts"() {
     "use strict";
-    init_values();
+    init_document();
     init_pointer();
-    init_positions();
-    init_suggest();
-    TYPE_WORDS = {
-      string: "a string",
-      object: "a mapping",
-      array: "a list",
-      integer: "an integer",
-      number: "a number",
-      boolean: "true or false",
-      null: "empty"
-    };
-    isScalarOfWrongType = (data) => typeof data === "number" || typeof data === "boolean";
-    withoutNull = (values) => values.length > 1 ? values.filter((v) => v !== null && v !== "null") : values;
-    plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    init_parts();
+    MOVED_FROM = "moved_from";
+    NAME = new RegExp(NAME_PATTERN);
+    where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
   }
 });
 
-// src/manifest/formats.ts
+// src/manifest/schema/formats.ts
 function isHttpUrl(value) {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
@@ -41299,7 +41203,7 @@ function misplacedPrivateKeyMessage(pointer) {
 }
 var PRIVATE_KEY_BEGIN, AJV_FORMATS;
 var init_formats = __esm({
-  "src/manifest/formats.ts"() {
+  "src/manifest/schema/formats.ts"() {
     "use strict";
     init_values();
     init_pointer();
@@ -41312,7 +41216,7 @@ var init_formats = __esm({
   }
 });
 
-// src/manifest/schema-compile.ts
+// src/manifest/schema/compile.ts
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -49545,8 +49449,8 @@ function compileSchema(key) {
   return validate;
 }
 var IPPolicy, schema11, pattern0, pattern1, func2, IPPolicyRule, schema12, formats0, CertificateAuthority, schema13, schema14, pattern9, TLSCertificate, schema15, schema16, TunnelGroupBackend, schema18, HTTPResponseBackend, schema19, schema20, pattern22, TCPEdge, schema21, schema22, func13, formats2, TLSEdge, schema23, schema24, HTTPSEdge, schema25, HTTPSEdgeRoute, schema26, schema27, RouteResponseHeaders, schema28, EventSubscription, schema29, pattern46, EventSources, schema30, project, schema31, formats8, VALIDATORS;
-var init_schema_compile = __esm({
-  "src/manifest/schema-compile.ts"() {
+var init_compile = __esm({
+  "src/manifest/schema/compile.ts"() {
     "use strict";
     init_formats();
     IPPolicy = validate10;
@@ -49597,7 +49501,198 @@ var init_schema_compile = __esm({
   }
 });
 
-// src/manifest/schema-modules.ts
+// src/manifest/schema/messages.ts
+function override(e) {
+  const m = e.parentSchema?.errorMessage;
+  if (typeof m === "string") return m;
+  if (m && typeof m === "object") {
+    const byKeyword = m[e.keyword];
+    if (typeof byKeyword === "string") return byKeyword;
+  }
+  return void 0;
+}
+function typeMessage(e) {
+  const types = withoutNull([].concat(e.params.type));
+  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
+  const quoteHint = types.includes("string") && isScalarOfWrongType(e.data) ? " (put it in quotes)" : "";
+  return `must be ${words}${quoteHint}`;
+}
+function enumMessage(e) {
+  const allowed = withoutNull(e.params.allowedValues);
+  const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
+  const strings2 = allowed.filter((v) => typeof v === "string");
+  if (isScalarOfWrongType(e.data) && strings2.length) return `must be one of ${list} (put it in quotes)`;
+  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings2) : ""}`;
+}
+function rangeMessage(e) {
+  const s = e.parentSchema;
+  if (typeof s.minimum === "number" && typeof s.maximum === "number") return `must be between ${s.minimum} and ${s.maximum}`;
+  return e.keyword === "minimum" ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
+}
+function formatMessage(e) {
+  const value = String(e.data);
+  switch (e.params.format) {
+    case "hostport":
+    case "cidr":
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
+    case "uri":
+      return `"${value}" is not an http(s) URL`;
+    default:
+      return `"${value}" is not a valid ${e.params.format}`;
+  }
+}
+function baseMessage(e) {
+  const p = e.params;
+  switch (e.keyword) {
+    case "required":
+      return `missing field "${p.missingProperty}"`;
+    case "additionalProperties": {
+      const key = String(p.additionalProperty);
+      if (key === "<<") return 'merge keys ("<<") are not supported; write the fields out';
+      const known = Object.keys(e.parentSchema.properties ?? {});
+      return `unknown field "${key}"${didYouMean(key, known)}`;
+    }
+    case "type":
+      return typeMessage(e);
+    case "enum":
+      return enumMessage(e);
+    case "const":
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case "format":
+      return formatMessage(e);
+    case "pattern":
+      return `"${String(e.data)}" does not match ${p.pattern}`;
+    case "minLength":
+      return p.limit === 1 ? "must not be empty" : `must be at least ${plural(p.limit, "character")}`;
+    case "maxLength":
+      return `must be at most ${plural(p.limit, "character")}`;
+    case "minimum":
+    case "maximum":
+      return rangeMessage(e);
+    case "minItems":
+      return `must have at least ${plural(p.limit, "item")}`;
+    case "maxItems":
+      return `must have at most ${plural(p.limit, "item")}`;
+    case "uniqueItems":
+      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
+    case "minProperties":
+      return "must not be empty";
+    case "not":
+    case "false schema":
+      return "is not allowed";
+    case "oneOf":
+    case "anyOf":
+      return "does not match any allowed form";
+    default:
+      return e.message ?? "is invalid";
+  }
+}
+function relevant(errors) {
+  const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
+  const at2 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
+  const forbidden = at2("not");
+  const withEnum = at2("enum");
+  const withType = at2("type");
+  return errors.filter((e) => {
+    if (e.keyword === "if" || e.keyword === "propertyNames") return false;
+    if (e.propertyName === void 0) {
+      const p = e.instancePath;
+      if (e.keyword !== "not" && [...forbidden].some((f) => isWithin(p, f))) return false;
+      if (e.keyword === "type" && withEnum.has(p)) return false;
+      if (withType.has(p) && !["type", "enum", "not", "oneOf", "anyOf"].includes(e.keyword)) return false;
+    }
+    return !collapsing.some(
+      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`)
+    );
+  });
+}
+function wording(e) {
+  const own = override(e);
+  if (own !== void 0 && e.keyword === "pattern" && e.propertyName === void 0) return `"${String(e.data)}" ${own}`;
+  return own;
+}
+function locate(e, doc) {
+  const own = wording(e);
+  if (e.propertyName !== void 0) {
+    const names = (e.params.allowedValues ?? []).filter((v) => typeof v === "string");
+    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === "enum" ? didYouMean(e.propertyName, names) : ""}`;
+    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
+  }
+  if (e.keyword === "additionalProperties") {
+    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
+    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+  }
+  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+}
+function prefixed(pointer, message) {
+  const path = fieldPath(pointer);
+  return path ? `${path}: ${message}` : message;
+}
+function issuesFromAjv(errors, doc, address2) {
+  const seen = /* @__PURE__ */ new Set();
+  const issues = [];
+  for (const e of relevant(errors)) {
+    const { pos, message } = locate(e, doc);
+    const key = `${pos.line}:${pos.col}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(address2 === void 0 ? { pos, message } : { pos, address: address2, message });
+  }
+  return issues;
+}
+function distance(a, b) {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      rows[i][j] = d;
+    }
+  }
+  return rows[a.length][b.length];
+}
+function closest(word, candidates) {
+  const w = word.toLowerCase();
+  const limit = Math.max(1, Math.floor(w.length / 3));
+  let best;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const score = distance(w, c.toLowerCase());
+    if (score <= limit && score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+function didYouMean(word, candidates) {
+  const best = closest(word, candidates);
+  return best === void 0 ? "" : ` (did you mean "${best}"?)`;
+}
+var TYPE_WORDS, isScalarOfWrongType, withoutNull, plural;
+var init_messages = __esm({
+  "src/manifest/schema/messages.ts"() {
+    "use strict";
+    init_values();
+    init_pointer();
+    TYPE_WORDS = {
+      string: "a string",
+      object: "a mapping",
+      array: "a list",
+      integer: "an integer",
+      number: "a number",
+      boolean: "true or false",
+      null: "empty"
+    };
+    isScalarOfWrongType = (data) => typeof data === "number" || typeof data === "boolean";
+    withoutNull = (values) => values.length > 1 ? values.filter((v) => v !== null && v !== "null") : values;
+    plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  }
+});
+
+// src/manifest/schema/modules.ts
 function trafficPolicyModule2(phases) {
   const document = object2(
     Object.fromEntries(phases.map((p) => [p, unsettable({ type: "array", items: trafficPolicyRule, description: `Rules run ${p.replace(/_/g, " ")}.` })]))
@@ -49617,10 +49712,10 @@ function trafficPolicyModule2(phases) {
   });
 }
 var policyAction2, trafficPolicyRule, notWithUpstream, upstreamTermination2;
-var init_schema_modules = __esm({
-  "src/manifest/schema-modules.ts"() {
+var init_modules = __esm({
+  "src/manifest/schema/modules.ts"() {
     "use strict";
-    init_schema_parts();
+    init_parts();
     policyAction2 = object2(
       {
         type: { type: "string", minLength: 1, description: "The action type, e.g. deny, log, custom-response." },
@@ -49660,7 +49755,7 @@ var init_schema_modules = __esm({
   }
 });
 
-// src/manifest/schema-contract.ts
+// src/manifest/schema/contract.ts
 function policyPhases(node) {
   const rule3 = node.properties?.value?.rule;
   return rule3 === void 0 ? void 0 : POLICY_PHASES[rule3];
@@ -49708,12 +49803,12 @@ function translate(node, path, ctx2, inModule = false) {
   return out;
 }
 var RULE_KEYWORDS, POLICY_PHASES, FILLED_BY_RECONCILER, child;
-var init_schema_contract = __esm({
-  "src/manifest/schema-contract.ts"() {
+var init_contract2 = __esm({
+  "src/manifest/schema/contract.ts"() {
     "use strict";
     init_traffic_policy();
-    init_schema_modules();
-    init_schema_parts();
+    init_modules();
+    init_parts();
     RULE_KEYWORDS = {
       cidr: { format: "cidr" },
       hostport: { format: "hostport" },
@@ -49725,7 +49820,7 @@ var init_schema_contract = __esm({
   }
 });
 
-// src/manifest/schema-kinds.ts
+// src/manifest/schema/kinds.ts
 function contractKindOf(kind) {
   return CONTRACT_KINDS.find((c) => `${c.prefix}_` === kind.idPrefix);
 }
@@ -49795,15 +49890,15 @@ function kindSchemas() {
   return out;
 }
 var OVERLAYS, bodyPath, bodyCtx, MANIFEST_ONLY;
-var init_schema_kinds = __esm({
-  "src/manifest/schema-kinds.ts"() {
+var init_kinds2 = __esm({
+  "src/manifest/schema/kinds.ts"() {
     "use strict";
     init_contract();
     init_kinds();
     init_pointer();
-    init_schema_contract();
-    init_schema_modules();
-    init_schema_parts();
+    init_contract2();
+    init_modules();
+    init_parts();
     OVERLAYS = {
       TCPEdge: { text: "A TCP edge: hostports with backend, IP restriction and traffic policy modules." },
       TLSEdge: {
@@ -49850,7 +49945,7 @@ var init_schema_kinds = __esm({
   }
 });
 
-// src/manifest/schema-project.ts
+// src/manifest/schema/project.ts
 function projectSchema() {
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
@@ -49900,16 +49995,28 @@ function projectSchema() {
   };
 }
 var PROJECT_FILE_NAMES;
-var init_schema_project = __esm({
-  "src/manifest/schema-project.ts"() {
+var init_project = __esm({
+  "src/manifest/schema/project.ts"() {
     "use strict";
     init_kinds();
-    init_schema_parts();
+    init_parts();
     PROJECT_FILE_NAMES = ["edgeops.yaml", "edgeops.yml"];
   }
 });
 
-// src/manifest/validators.ts
+// src/manifest/schema.ts
+function validateDocs(docs) {
+  const issues = [];
+  for (const doc of docs) {
+    const v = kindValidation(doc.kind);
+    if (!v) continue;
+    const data = doc.positions.has("/name") ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
+    if (v.validate(data)) continue;
+    const errors = (v.validate.errors ?? []).filter((e) => !leftToRules(e));
+    issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
+  }
+  return issues;
+}
 function findSecrets(schema2, pointer = "") {
   if (schema2.$ref === SECRET_REF || schema2.else?.$ref === SECRET_REF) return [pointer];
   const found = [];
@@ -49946,15 +50053,18 @@ function kindValidation(kind) {
 function projectValidator() {
   return project2 ??= compileSchema(PROJECT_KEY, projectSchema());
 }
-var policyDocument2, policyPhases2, takesNull, namesHeaders, schemas, kindCache, project2, PROJECT_KEY;
-var init_validators = __esm({
-  "src/manifest/validators.ts"() {
+var leftToRules, policyDocument2, policyPhases2, takesNull, namesHeaders, schemas, kindCache, project2, PROJECT_KEY;
+var init_schema2 = __esm({
+  "src/manifest/schema.ts"() {
     "use strict";
-    init_schema_compile();
-    init_schema_kinds();
-    init_schema_parts();
-    init_schema_project();
+    init_document();
     init_pointer();
+    init_compile();
+    init_messages();
+    init_kinds2();
+    init_parts();
+    init_project();
+    leftToRules = (e) => e.instancePath === "/name" && e.keyword === "pattern" || e.instancePath === "/description" && e.keyword === "maxLength";
     policyDocument2 = (node) => node.else?.$ref === SECRET_REF ? node.then : void 0;
     policyPhases2 = (schema2) => new Map(findNodes(schema2, (node) => policyDocument2(node)?.properties !== void 0).map((pointer) => [pointer, Object.keys(policyDocument2(nodeAt2(schema2, pointer)).properties)]));
     takesNull = (node) => Array.isArray(node.type) && node.type.includes("null");
@@ -49964,142 +50074,50 @@ var init_validators = __esm({
   }
 });
 
-// src/manifest/validate.ts
-function validateDocs(docs) {
-  const issues = [];
-  for (const doc of docs) {
-    const v = kindValidation(doc.kind);
-    if (!v) continue;
-    const data = doc.positions.has("/name") ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
-    if (v.validate(data)) continue;
-    const errors = (v.validate.errors ?? []).filter((e) => !leftToRules(e));
-    issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
-  }
-  return issues;
+// src/manifest/secrets.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+import { relative, resolve } from "node:path";
+function readError(err) {
+  const code2 = err.code;
+  if (code2 === "ENOENT") return "no such file";
+  if (code2 === "EISDIR") return "it is a directory";
+  if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
+  return code2 ?? "unreadable";
 }
-var leftToRules, addressOf;
-var init_validate = __esm({
-  "src/manifest/validate.ts"() {
-    "use strict";
-    init_messages();
-    init_validators();
-    leftToRules = (e) => e.instancePath === "/name" && e.keyword === "pattern" || e.instancePath === "/description" && e.keyword === "maxLength";
-    addressOf = (doc) => doc.name === "" ? doc.kind : `${doc.kind}/${doc.name}`;
-  }
-});
-
-// src/manifest/moved-from.ts
-function oldNames(doc) {
-  const raw = doc.fields[MOVED_FROM];
-  const base = `/${MOVED_FROM}`;
-  if (raw === void 0 || raw === null) return [];
-  if (Array.isArray(raw)) return raw.map((value, i) => ({ value, pointer: childPointer(base, i) }));
-  return [{ value: raw, pointer: base }];
-}
-function movedFromAddresses(doc) {
-  const out = [];
-  for (const { value } of oldNames(doc)) {
-    const address2 = oldAddress(doc, value);
-    if (typeof address2 === "string" && !out.includes(address2)) out.push(address2);
-  }
-  return out;
-}
-function oldAddress(doc, value) {
-  if (typeof value !== "string") return { error: "" };
-  const slash = value.indexOf("/");
-  const kind = slash < 0 ? doc.kind : value.slice(0, slash);
-  const name2 = slash < 0 ? value : value.slice(slash + 1);
-  if (kind !== doc.kind) return { error: `"${value}" is a ${kind}; a ${doc.kind} can only move from another ${doc.kind} name (a move across kinds is a delete and a create)` };
-  if (!NAME.test(name2)) return { error: "" };
-  return `${kind}/${name2}`;
-}
-function movedFromIssues(docs) {
-  const issues = [];
-  const documents = /* @__PURE__ */ new Map();
-  for (const doc of docs) if (doc.name !== "" && !documents.has(addressOf(doc))) documents.set(addressOf(doc), doc);
-  const claimedBy = /* @__PURE__ */ new Map();
-  for (const doc of docs) {
-    const address2 = addressOf(doc);
-    for (const { value, pointer } of oldNames(doc)) {
-      const fail3 = (message) => void issues.push({ pos: valuePos(doc, pointer), address: address2, message: `${MOVED_FROM}: ${message}` });
-      const old = oldAddress(doc, value);
-      if (typeof old !== "string") {
-        if (old.error !== "") fail3(old.error);
-        continue;
-      }
-      if (old === address2) {
-        fail3(`"${String(value)}" is this document's own name`);
-        continue;
-      }
-      const other = documents.get(old);
-      if (other) {
-        fail3(`${old} is also a document (at ${where2(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
-        continue;
-      }
-      const earlier = claimedBy.get(old);
-      if (earlier && earlier.doc !== doc) {
-        fail3(`${old} is also named by ${addressOf(earlier.doc)} (at ${where2(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
-        continue;
-      }
-      claimedBy.set(old, { doc, pointer });
+function resolveSecret(value, pointer, ctx2) {
+  if (!isObj(value)) return void 0;
+  const field = fieldPath(pointer);
+  if (typeof value.file === "string" && Object.keys(value).length === 1) {
+    const abs = resolve(ctx2.dir, value.file);
+    try {
+      return { value: readFileSync2(abs, "utf8") };
+    } catch (err) {
+      const shown = relative(ctx2.cwd, abs);
+      const also = shown === value.file ? "" : ` (${shown})`;
+      return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, "file") };
     }
   }
-  return issues;
-}
-var MOVED_FROM, NAME, where2;
-var init_moved_from = __esm({
-  "src/manifest/moved-from.ts"() {
-    "use strict";
-    init_pointer();
-    init_positions();
-    init_schema_parts();
-    init_validate();
-    MOVED_FROM = "moved_from";
-    NAME = new RegExp(NAME_PATTERN);
-    where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+  if (typeof value.env === "string" && ENV_VAR.test(value.env) && Object.keys(value).length === 1) {
+    const v = ctx2.env[value.env];
+    if (v === void 0) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, "env") };
+    return { value: v };
   }
-});
-
-// src/manifest/json-walk.ts
-function slotsAt(root, pattern) {
-  const found = [];
-  const visit = (container, key, rest, pointer) => {
-    const value = container[key];
-    if (value === void 0) return;
-    if (rest.length === 0) {
-      const record = container;
-      found.push({ value, pointer, set: (v) => record[key] = v, unset: () => delete record[key] });
-      return;
-    }
-    const [head2, ...tail2] = rest;
-    if (head2 === "*") {
-      if (Array.isArray(value)) value.forEach((_, i) => visit(value, i, tail2, childPointer(pointer, i)));
-    } else if (isObj(value) && Object.hasOwn(value, head2)) {
-      visit(value, head2, tail2, childPointer(pointer, head2));
-    }
-  };
-  const [head, ...tail] = segments(pattern);
-  if (head === void 0) return found;
-  if (head === "*") return found;
-  if (Object.hasOwn(root, head)) visit(root, head, tail, childPointer("", head));
-  return found;
+  return void 0;
 }
-function cloneJson(value) {
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(cloneJson);
-  const out = {};
-  for (const key of Object.keys(value)) {
-    const v = cloneJson(value[key]);
-    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
-  }
-  return out;
+function secretSource(written2, pointer) {
+  if (!isObj(written2)) return { pointer, note: "" };
+  if (typeof written2.file === "string") return { pointer: childPointer(pointer, "file"), note: ` (in file "${written2.file}")` };
+  if (typeof written2.env === "string") return { pointer: childPointer(pointer, "env"), note: ` (in environment variable ${written2.env})` };
+  return { pointer, note: "" };
 }
-var init_json_walk = __esm({
-  "src/manifest/json-walk.ts"() {
+var ENV_VAR;
+var init_secrets = __esm({
+  "src/manifest/secrets.ts"() {
     "use strict";
     init_json();
     init_pointer();
+    init_parts();
+    ENV_VAR = new RegExp(ENV_VAR_PATTERN);
   }
 });
 
@@ -50184,20 +50202,44 @@ function checkRules(docs, opts = {}) {
   issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
   return issues;
 }
+async function valueRuleIssues(resolved, earlier) {
+  const issues = [];
+  const checks = /* @__PURE__ */ new Map();
+  for (const { doc, kind, resource } of resolved) {
+    const rules = kind.valueRules;
+    if (!rules || !rules.fields.every((field2) => typeof resource.spec[field2] === "string")) continue;
+    const reported = (field2) => earlier.some((i) => i.address === resource.address && i.message.startsWith(`${field2}:`));
+    if (rules.fields.some(reported)) continue;
+    if (!checks.has(kind)) checks.set(kind, rules.load());
+    const problem = (await checks.get(kind))(resource.spec);
+    if (!problem) continue;
+    const field = problem.field ?? rules.fields[0];
+    const source = secretSource(doc.fields[field] ?? null, childPointer("", field));
+    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, message: `${field}: ${problem.message}${source.note}` });
+  }
+  return issues;
+}
+function policyTextIssue(written2, text, pointer, phases) {
+  if (typeof text !== "string") return void 0;
+  const found = policyDocumentProblem(text, phases);
+  if (!found) return void 0;
+  const source = secretSource(written2, pointer);
+  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
+}
 var MARKER_KEY2, NAME2, where3, NAME_RULE;
 var init_rules2 = __esm({
   "src/manifest/rules.ts"() {
     "use strict";
     init_json();
+    init_traffic_policy();
     init_kinds();
-    init_schema_parts();
-    init_moved_from();
-    init_suggest();
-    init_json_walk();
+    init_document();
     init_pointer();
-    init_positions();
-    init_validate();
-    init_validators();
+    init_moved_from();
+    init_schema2();
+    init_messages();
+    init_parts();
+    init_secrets();
     MARKER_KEY2 = "edgeops";
     NAME2 = new RegExp(NAME_PATTERN);
     where3 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
@@ -50313,7 +50355,11 @@ async function checkWithContract(resources, docs, opts) {
     const doc = docOf.get(resource.pos);
     if (!kind || !doc) continue;
     const sent = [];
-    await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    try {
+      await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    } catch {
+      continue;
+    }
     for (const request of sent) {
       const contract = contractOf(request);
       const problem = contract && firstProblem(contract, request.body);
@@ -50335,7 +50381,6 @@ var init_contract_check = __esm({
     init_contract();
     init_kinds();
     init_pointer();
-    init_positions();
     init_rules2();
     ID_TAIL = "0".repeat(27);
     placeholders = /* @__PURE__ */ new Map();
@@ -50352,131 +50397,7 @@ var init_contract_check = __esm({
   }
 });
 
-// src/manifest/discover.ts
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
-function projectFilesIn(dir) {
-  try {
-    return readdirSync(dir).filter(isProjectFileName).sort().map((name2) => join(dir, name2)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
-  } catch {
-    return [];
-  }
-}
-function nearestProjectFiles(dir) {
-  for (let at2 = dir; ; at2 = dirname(at2)) {
-    const found = projectFilesIn(at2);
-    if (found.length > 0) return found;
-    if (existsSync(join(at2, ".git")) || dirname(at2) === at2) return [];
-  }
-}
-function discover(paths, cwd) {
-  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
-  const seen = /* @__PURE__ */ new Map();
-  const rel = (abs) => relative(cwd, abs) || ".";
-  const issue = (abs, message) => {
-    out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
-  };
-  const add = (list, abs) => {
-    let real;
-    try {
-      real = realpathSync(abs);
-    } catch (err) {
-      issue(abs, `cannot read: ${reason(err)}`);
-      return void 0;
-    }
-    const known = seen.get(real);
-    if (known) return known;
-    const file = { abs, rel: rel(abs) };
-    seen.set(real, file);
-    list.push(file);
-    return file;
-  };
-  const statOf = (abs) => {
-    try {
-      return statSync(abs);
-    } catch (err) {
-      issue(abs, `cannot read: ${reason(err)}`);
-      return void 0;
-    }
-  };
-  const walk = (dir, visited, root) => {
-    let entries;
-    try {
-      entries = readdirSync(dir).sort();
-    } catch (err) {
-      issue(dir, `cannot read directory: ${reason(err)}`);
-      return;
-    }
-    for (const name2 of entries) {
-      const abs = join(dir, name2);
-      if (SKIPPED_DIRS.has(name2)) continue;
-      if (name2.startsWith(".")) {
-        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
-        continue;
-      }
-      const stat = statOf(abs);
-      if (!stat) continue;
-      if (stat.isDirectory()) {
-        const real = realpathSync(abs);
-        if (visited.has(real)) continue;
-        walk(abs, new Set(visited).add(real), root);
-      } else if (stat.isFile() && isManifestName(name2)) {
-        const file = add(out.manifests, abs);
-        if (file) root.manifests.push(file);
-      } else if (stat.isFile() && !isProjectFileName(name2)) {
-        root.skipped.push(rel(abs));
-      }
-    }
-  };
-  const useProjectFiles = (root, files) => {
-    for (const abs of files) {
-      const file = add(out.projectFiles, abs);
-      if (file) root.projectFiles.push(file);
-    }
-  };
-  for (const path of paths) {
-    const abs = resolve(cwd, path);
-    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
-    out.roots.push(root);
-    const stat = statOf(abs);
-    if (!stat) {
-      root.unreadable = true;
-      continue;
-    }
-    if (stat.isDirectory()) {
-      useProjectFiles(root, nearestProjectFiles(abs));
-      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
-    } else if (isProjectFileName(basename(abs))) {
-      root.projectOnly = true;
-      useProjectFiles(root, [abs]);
-    } else {
-      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
-      const file = add(out.manifests, abs);
-      if (file) root.manifests.push(file);
-    }
-  }
-  return out;
-}
-var SKIPPED_DIRS, YAML_NAME, isProjectFileName, isManifestName, reason;
-var init_discover = __esm({
-  "src/manifest/discover.ts"() {
-    "use strict";
-    init_schema_project();
-    SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
-    YAML_NAME = /\.ya?ml$/i;
-    isProjectFileName = (name2) => PROJECT_FILE_NAMES.includes(name2.toLowerCase());
-    isManifestName = (name2) => YAML_NAME.test(name2) && !isProjectFileName(name2);
-    reason = (err) => {
-      const code2 = err.code;
-      if (code2 === "ENOENT" || code2 === "ENOTDIR") return "does not exist";
-      if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
-      if (code2 === "ELOOP") return "symbolic link loop";
-      return code2 ?? err.message;
-    };
-  }
-});
-
-// src/manifest/yaml-tree.ts
+// src/manifest/parse/yaml-tree.ts
 function scalar(value, pos) {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
@@ -50492,7 +50413,7 @@ function toTree(contents, file, lines, docPos) {
 }
 var import_yaml3, MAX_ALIAS_VALUES, TreeError, Walker;
 var init_yaml_tree = __esm({
-  "src/manifest/yaml-tree.ts"() {
+  "src/manifest/parse/yaml-tree.ts"() {
     "use strict";
     import_yaml3 = __toESM(require_dist(), 1);
     init_pointer();
@@ -50577,7 +50498,7 @@ var init_yaml_tree = __esm({
   }
 });
 
-// src/manifest/yaml-scalars.ts
+// src/manifest/parse/yaml-scalars.ts
 function resolvePlain(text) {
   const tag = PLAIN_TAGS.find((t) => t.test.test(text));
   if (!tag) return text;
@@ -50658,7 +50579,7 @@ function checked(value) {
 }
 var import_yaml4, GIVE_UP, schema, PLAIN_TAGS, TAG_OPTIONS, KEY, MAX_KEY;
 var init_yaml_scalars = __esm({
-  "src/manifest/yaml-scalars.ts"() {
+  "src/manifest/parse/yaml-scalars.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
     init_yaml_tree();
@@ -50671,7 +50592,7 @@ var init_yaml_scalars = __esm({
   }
 });
 
-// src/manifest/yaml-common.ts
+// src/manifest/parse/yaml-common.ts
 function isSeqEntry(line) {
   const t = line.text;
   return t[line.indent] === "-" && (line.indent + 1 === t.length || t[line.indent + 1] === " ");
@@ -50710,7 +50631,7 @@ function parseCommonYaml(text, file) {
 }
 var OUTSIDE, Reader, FlowReader;
 var init_yaml_common = __esm({
-  "src/manifest/yaml-common.ts"() {
+  "src/manifest/parse/yaml-common.ts"() {
     "use strict";
     init_pointer();
     init_yaml_scalars();
@@ -50909,8 +50830,8 @@ var init_yaml_common = __esm({
   }
 });
 
-// src/manifest/parse-file.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+// src/manifest/parse.ts
+import { readFileSync as readFileSync3 } from "node:fs";
 function keyAt(text, offset) {
   const end = text.indexOf("\n", offset);
   const rest = text.slice(offset, end < 0 ? void 0 : end);
@@ -50954,7 +50875,7 @@ function parseFile(file) {
   const out = { docs: [], issues: [] };
   let text;
   try {
-    text = readFileSync2(file.abs, "utf8");
+    text = readFileSync3(file.abs, "utf8");
   } catch (err) {
     const code2 = err.code;
     out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code2 ?? err.message}` });
@@ -50997,8 +50918,8 @@ function parseYamlText(text, file) {
   return out;
 }
 var import_yaml5;
-var init_parse_file = __esm({
-  "src/manifest/parse-file.ts"() {
+var init_parse = __esm({
+  "src/manifest/parse.ts"() {
     "use strict";
     import_yaml5 = __toESM(require_dist(), 1);
     init_yaml_common();
@@ -51006,7 +50927,111 @@ var init_parse_file = __esm({
   }
 });
 
-// src/manifest/project-file.ts
+// src/manifest/discover.ts
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, relative as relative2, resolve as resolve2 } from "node:path";
+function projectFilesIn(dir) {
+  try {
+    return readdirSync(dir).filter(isProjectFileName).sort().map((name2) => join(dir, name2)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
+  } catch {
+    return [];
+  }
+}
+function nearestProjectFiles(dir) {
+  for (let at2 = dir; ; at2 = dirname(at2)) {
+    const found = projectFilesIn(at2);
+    if (found.length > 0) return found;
+    if (existsSync(join(at2, ".git")) || dirname(at2) === at2) return [];
+  }
+}
+function discover(paths, cwd) {
+  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
+  const seen = /* @__PURE__ */ new Map();
+  const rel = (abs) => relative2(cwd, abs) || ".";
+  const issue = (abs, message) => {
+    out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
+  };
+  const add = (list, abs) => {
+    let real;
+    try {
+      real = realpathSync(abs);
+    } catch (err) {
+      issue(abs, `cannot read: ${reason(err)}`);
+      return void 0;
+    }
+    const known = seen.get(real);
+    if (known) return known;
+    const file = { abs, rel: rel(abs) };
+    seen.set(real, file);
+    list.push(file);
+    return file;
+  };
+  const statOf = (abs) => {
+    try {
+      return statSync(abs);
+    } catch (err) {
+      issue(abs, `cannot read: ${reason(err)}`);
+      return void 0;
+    }
+  };
+  const walk = (dir, visited, root) => {
+    let entries;
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (err) {
+      issue(dir, `cannot read directory: ${reason(err)}`);
+      return;
+    }
+    for (const name2 of entries) {
+      const abs = join(dir, name2);
+      if (SKIPPED_DIRS.has(name2)) continue;
+      if (name2.startsWith(".")) {
+        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
+        continue;
+      }
+      const stat = statOf(abs);
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        const real = realpathSync(abs);
+        if (visited.has(real)) continue;
+        walk(abs, new Set(visited).add(real), root);
+      } else if (stat.isFile() && isManifestName(name2)) {
+        const file = add(out.manifests, abs);
+        if (file) root.manifests.push(file);
+      } else if (stat.isFile() && !isProjectFileName(name2)) {
+        root.skipped.push(rel(abs));
+      }
+    }
+  };
+  const useProjectFiles = (root, files) => {
+    for (const abs of files) {
+      const file = add(out.projectFiles, abs);
+      if (file) root.projectFiles.push(file);
+    }
+  };
+  for (const path of paths) {
+    const abs = resolve2(cwd, path);
+    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
+    out.roots.push(root);
+    const stat = statOf(abs);
+    if (!stat) {
+      root.unreadable = true;
+      continue;
+    }
+    if (stat.isDirectory()) {
+      useProjectFiles(root, nearestProjectFiles(abs));
+      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
+    } else if (isProjectFileName(basename(abs))) {
+      root.projectOnly = true;
+      useProjectFiles(root, [abs]);
+    } else {
+      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
+      const file = add(out.manifests, abs);
+      if (file) root.manifests.push(file);
+    }
+  }
+  return out;
+}
 function readProjectFiles(files, roots = []) {
   const config = {};
   const issues = [];
@@ -51055,116 +51080,31 @@ function readProjectConfig(paths, cwd) {
   const found = discover(paths, cwd);
   return readProjectFiles(found.projectFiles, found.roots);
 }
-var WHERE_KEYS;
-var init_project_file = __esm({
-  "src/manifest/project-file.ts"() {
+var SKIPPED_DIRS, YAML_NAME, isProjectFileName, isManifestName, reason, WHERE_KEYS;
+var init_discover = __esm({
+  "src/manifest/discover.ts"() {
     "use strict";
-    init_discover();
     init_messages();
-    init_parse_file();
+    init_parse();
     init_pointer();
-    init_positions();
-    init_validators();
+    init_project();
+    init_schema2();
+    SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
+    YAML_NAME = /\.ya?ml$/i;
+    isProjectFileName = (name2) => PROJECT_FILE_NAMES.includes(name2.toLowerCase());
+    isManifestName = (name2) => YAML_NAME.test(name2) && !isProjectFileName(name2);
+    reason = (err) => {
+      const code2 = err.code;
+      if (code2 === "ENOENT" || code2 === "ENOTDIR") return "does not exist";
+      if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
+      if (code2 === "ELOOP") return "symbolic link loop";
+      return code2 ?? err.message;
+    };
     WHERE_KEYS = ["stack", "api_url"];
   }
 });
 
-// src/manifest/load.ts
-import { dirname as dirname2 } from "node:path";
-function toManifestDoc(parsed, dir, issues) {
-  const { kind, name: name2, ...fields2 } = parsed.value;
-  if (kind === void 0) {
-    issues.push({ pos: parsed.pos, message: 'missing field "kind"' });
-    return void 0;
-  }
-  if (typeof kind !== "string") {
-    issues.push({ pos: parsed.positions.get("/kind") ?? parsed.pos, message: "kind: must be a string" });
-    return void 0;
-  }
-  let docName = "";
-  if (typeof name2 === "string") docName = name2;
-  else if (name2 !== void 0) {
-    const scalar2 = typeof name2 === "number" || typeof name2 === "boolean";
-    if (scalar2) docName = String(name2);
-    issues.push({
-      pos: parsed.positions.get("/name") ?? parsed.pos,
-      address: scalar2 ? `${kind}/${docName}` : void 0,
-      message: `name: must be a string${scalar2 ? " (put it in quotes)" : ""}`
-    });
-  }
-  const doc = { kind, name: docName, fields: fields2, pos: parsed.pos, positions: parsed.positions, dir };
-  rememberKeyPositions(doc, parsed.keys);
-  return doc;
-}
-async function loadManifestsYielding(paths, opts = {}) {
-  const loading = startLoading(paths, opts);
-  for (const file of loading.files) {
-    await yieldToEventLoop();
-    loading.read(file);
-  }
-  return loading.result();
-}
-function startLoading(paths, opts) {
-  const found = discover(paths, opts.cwd ?? process.cwd());
-  const issues = [...found.issues];
-  const project3 = readProjectFiles(found.projectFiles, found.roots);
-  issues.push(...project3.issues);
-  const docs = [];
-  const yielded = /* @__PURE__ */ new Map();
-  return {
-    files: found.manifests,
-    read(file) {
-      const parsed = parseFile(file);
-      issues.push(...parsed.issues);
-      const dir = dirname2(file.abs);
-      for (const p of parsed.docs) {
-        const doc = toManifestDoc(p, dir, issues);
-        if (doc) docs.push(doc);
-      }
-      yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
-    },
-    result() {
-      const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
-      return { docs, config: project3.config, issues, empty };
-    }
-  };
-}
-var yieldToEventLoop;
-var init_load = __esm({
-  "src/manifest/load.ts"() {
-    "use strict";
-    init_discover();
-    init_parse_file();
-    init_project_file();
-    init_positions();
-    yieldToEventLoop = () => new Promise((resolve6) => setImmediate(resolve6));
-  }
-});
-
-// src/manifest/cycles.ts
-function findCycles(graph) {
-  const issues = [];
-  const reported = /* @__PURE__ */ new Set();
-  const targets = (node) => (graph.get(node) ?? []).map((e) => e.to).filter((to) => graph.has(to));
-  const onCycle = (cycle) => {
-    const key = [...cycle].sort().join(" ");
-    if (reported.has(key)) return;
-    reported.add(key);
-    const start = cycle[0];
-    const firstEdge = graph.get(start).find((e) => e.to === (cycle[1] ?? start));
-    issues.push({ pos: firstEdge.pos, address: start, message: `reference cycle: ${[...cycle, start].join(" -> ")}` });
-  };
-  Array.from(dependencyOrder(graph.keys(), targets, onCycle));
-  return issues;
-}
-var init_cycles = __esm({
-  "src/manifest/cycles.ts"() {
-    "use strict";
-    init_graph();
-  }
-});
-
-// src/manifest/parents.ts
+// src/manifest/resolve/parents.ts
 function targetOf(value) {
   if (typeof value === "string" && value !== "") return { key: `id:${value}`, shown: value };
   if (isObj(value) && typeof value.$ref === "string") {
@@ -51223,135 +51163,11 @@ function checkParents(docs) {
 }
 var where5;
 var init_parents = __esm({
-  "src/manifest/parents.ts"() {
+  "src/manifest/resolve/parents.ts"() {
     "use strict";
     init_json();
-    init_json_walk();
     init_pointer();
-    init_positions();
     where5 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
-  }
-});
-
-// src/manifest/refs.ts
-function literal(value, allowed, kinds) {
-  const prefixOf = (k) => kinds.get(k)?.idPrefix;
-  const own = allowed.find((k) => {
-    const p = prefixOf(k);
-    return p !== void 0 && value.startsWith(p);
-  });
-  if (own) {
-    return value.length > prefixOf(own).length ? { literal: value } : { error: `"${value}" is not a complete id` };
-  }
-  const other = [...kinds.values()].find((k) => k.idPrefix !== void 0 && value.startsWith(k.idPrefix));
-  if (other) return { error: `wrong kind: "${value}" is an id of kind ${other.kind}, but this field takes ${either(allowed)}` };
-  const expected2 = allowed.map((k) => `${k} (${prefixOf(k) ?? "no id"}...)`);
-  return { error: `"${value}" is neither a name (names have no "_") nor an id of ${either(expected2)}` };
-}
-function resolveRef(value, allowed, index, kinds) {
-  if (typeof value !== "string" || value === "") return void 0;
-  if (value.includes("_")) return literal(value, allowed, kinds);
-  const defined = index.kindsOf(value);
-  const matches = defined.filter((k) => allowed.includes(k));
-  if (matches.length === 1) return { address: `${matches[0]}/${value}` };
-  if (matches.length > 1) {
-    const both = matches.map((k) => `${k}/${value}`).join(" and ");
-    return { error: `"${value}" is ambiguous: ${both} both exist; use a literal id or rename one` };
-  }
-  if (defined.length) {
-    return { error: `wrong kind: "${value}" names ${defined.map((k) => `${k}/${value}`).join(" and ")}, but this field takes ${either(allowed)}` };
-  }
-  return { error: `no ${either(allowed)} named "${value}"${didYouMean(value, index.namesOf(allowed))}` };
-}
-var NameIndex, either;
-var init_refs2 = __esm({
-  "src/manifest/refs.ts"() {
-    "use strict";
-    init_suggest();
-    NameIndex = class {
-      kindsByName = /* @__PURE__ */ new Map();
-      namesByKind = /* @__PURE__ */ new Map();
-      add(kind, name2) {
-        const kinds = this.kindsByName.get(name2) ?? [];
-        if (kinds.includes(kind)) return;
-        kinds.push(kind);
-        this.kindsByName.set(name2, kinds);
-        const names = this.namesByKind.get(kind);
-        if (names) names.push(name2);
-        else this.namesByKind.set(kind, [name2]);
-      }
-      kindsOf(name2) {
-        return this.kindsByName.get(name2) ?? [];
-      }
-      namesOf(kinds) {
-        return kinds.flatMap((k) => this.namesByKind.get(k) ?? []);
-      }
-    };
-    either = (kinds) => kinds.join(" or ");
-  }
-});
-
-// src/manifest/secrets.ts
-import { readFileSync as readFileSync3 } from "node:fs";
-import { relative as relative2, resolve as resolve2 } from "node:path";
-function readError(err) {
-  const code2 = err.code;
-  if (code2 === "ENOENT") return "no such file";
-  if (code2 === "EISDIR") return "it is a directory";
-  if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
-  return code2 ?? "unreadable";
-}
-function resolveSecret(value, pointer, ctx2) {
-  if (!isObj(value)) return void 0;
-  const field = fieldPath(pointer);
-  if (typeof value.file === "string" && Object.keys(value).length === 1) {
-    const abs = resolve2(ctx2.dir, value.file);
-    try {
-      return { value: readFileSync3(abs, "utf8") };
-    } catch (err) {
-      const shown = relative2(ctx2.cwd, abs);
-      const also = shown === value.file ? "" : ` (${shown})`;
-      return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, "file") };
-    }
-  }
-  if (typeof value.env === "string" && ENV_VAR.test(value.env) && Object.keys(value).length === 1) {
-    const v = ctx2.env[value.env];
-    if (v === void 0) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, "env") };
-    return { value: v };
-  }
-  return void 0;
-}
-function secretSource(written2, pointer) {
-  if (!isObj(written2)) return { pointer, note: "" };
-  if (typeof written2.file === "string") return { pointer: childPointer(pointer, "file"), note: ` (in file "${written2.file}")` };
-  if (typeof written2.env === "string") return { pointer: childPointer(pointer, "env"), note: ` (in environment variable ${written2.env})` };
-  return { pointer, note: "" };
-}
-var ENV_VAR;
-var init_secrets = __esm({
-  "src/manifest/secrets.ts"() {
-    "use strict";
-    init_json();
-    init_pointer();
-    init_schema_parts();
-    ENV_VAR = new RegExp(ENV_VAR_PATTERN);
-  }
-});
-
-// src/manifest/policy-text.ts
-function policyTextIssue(written2, text, pointer, phases) {
-  if (typeof text !== "string") return void 0;
-  const found = policyDocumentProblem(text, phases);
-  if (!found) return void 0;
-  const source = secretSource(written2, pointer);
-  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
-}
-var init_policy_text = __esm({
-  "src/manifest/policy-text.ts"() {
-    "use strict";
-    init_traffic_policy();
-    init_pointer();
-    init_secrets();
   }
 });
 
@@ -51420,53 +51236,90 @@ function resolveDocs(docs, opts = {}) {
   issues.push(...findCycles(graph), ...checkParents(resolved));
   return { resources, resolved, issues };
 }
+function literal(value, allowed, kinds) {
+  const prefixOf = (k) => kinds.get(k)?.idPrefix;
+  const own = allowed.find((k) => {
+    const p = prefixOf(k);
+    return p !== void 0 && value.startsWith(p);
+  });
+  if (own) {
+    return value.length > prefixOf(own).length ? { literal: value } : { error: `"${value}" is not a complete id` };
+  }
+  const other = [...kinds.values()].find((k) => k.idPrefix !== void 0 && value.startsWith(k.idPrefix));
+  if (other) return { error: `wrong kind: "${value}" is an id of kind ${other.kind}, but this field takes ${either(allowed)}` };
+  const expected2 = allowed.map((k) => `${k} (${prefixOf(k) ?? "no id"}...)`);
+  return { error: `"${value}" is neither a name (names have no "_") nor an id of ${either(expected2)}` };
+}
+function resolveRef(value, allowed, index, kinds) {
+  if (typeof value !== "string" || value === "") return void 0;
+  if (value.includes("_")) return literal(value, allowed, kinds);
+  const defined = index.kindsOf(value);
+  const matches = defined.filter((k) => allowed.includes(k));
+  if (matches.length === 1) return { address: `${matches[0]}/${value}` };
+  if (matches.length > 1) {
+    const both = matches.map((k) => `${k}/${value}`).join(" and ");
+    return { error: `"${value}" is ambiguous: ${both} both exist; use a literal id or rename one` };
+  }
+  if (defined.length) {
+    return { error: `wrong kind: "${value}" names ${defined.map((k) => `${k}/${value}`).join(" and ")}, but this field takes ${either(allowed)}` };
+  }
+  return { error: `no ${either(allowed)} named "${value}"${didYouMean(value, index.namesOf(allowed))}` };
+}
+function findCycles(graph) {
+  const issues = [];
+  const reported = /* @__PURE__ */ new Set();
+  const targets = (node) => (graph.get(node) ?? []).map((e) => e.to).filter((to) => graph.has(to));
+  const onCycle = (cycle) => {
+    const key = [...cycle].sort().join(" ");
+    if (reported.has(key)) return;
+    reported.add(key);
+    const start = cycle[0];
+    const firstEdge = graph.get(start).find((e) => e.to === (cycle[1] ?? start));
+    issues.push({ pos: firstEdge.pos, address: start, message: `reference cycle: ${[...cycle, start].join(" -> ")}` });
+  };
+  Array.from(dependencyOrder(graph.keys(), targets, onCycle));
+  return issues;
+}
+var NameIndex, either;
 var init_resolve = __esm({
   "src/manifest/resolve.ts"() {
     "use strict";
+    init_graph();
     init_kinds();
-    init_cycles();
-    init_moved_from();
-    init_formats();
-    init_json_walk();
+    init_document();
+    init_pointer();
     init_parents();
-    init_pointer();
-    init_positions();
-    init_refs2();
-    init_policy_text();
+    init_moved_from();
+    init_rules2();
+    init_schema2();
+    init_formats();
+    init_messages();
     init_secrets();
-    init_validate();
-    init_validators();
-  }
-});
-
-// src/manifest/value-rules.ts
-async function valueRuleIssues(resolved, earlier) {
-  const issues = [];
-  const checks = /* @__PURE__ */ new Map();
-  for (const { doc, kind, resource } of resolved) {
-    const rules = kind.valueRules;
-    if (!rules || !rules.fields.every((field2) => typeof resource.spec[field2] === "string")) continue;
-    const reported = (field2) => earlier.some((i) => i.address === resource.address && i.message.startsWith(`${field2}:`));
-    if (rules.fields.some(reported)) continue;
-    if (!checks.has(kind)) checks.set(kind, rules.load());
-    const problem = (await checks.get(kind))(resource.spec);
-    if (!problem) continue;
-    const field = problem.field ?? rules.fields[0];
-    const source = secretSource(doc.fields[field] ?? null, childPointer("", field));
-    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, message: `${field}: ${problem.message}${source.note}` });
-  }
-  return issues;
-}
-var init_value_rules = __esm({
-  "src/manifest/value-rules.ts"() {
-    "use strict";
-    init_pointer();
-    init_positions();
-    init_secrets();
+    NameIndex = class {
+      kindsByName = /* @__PURE__ */ new Map();
+      namesByKind = /* @__PURE__ */ new Map();
+      add(kind, name2) {
+        const kinds = this.kindsByName.get(name2) ?? [];
+        if (kinds.includes(kind)) return;
+        kinds.push(kind);
+        this.kindsByName.set(name2, kinds);
+        const names = this.namesByKind.get(kind);
+        if (names) names.push(name2);
+        else this.namesByKind.set(kind, [name2]);
+      }
+      kindsOf(name2) {
+        return this.kindsByName.get(name2) ?? [];
+      }
+      namesOf(kinds) {
+        return kinds.flatMap((k) => this.namesByKind.get(k) ?? []);
+      }
+    };
+    either = (kinds) => kinds.join(" or ");
   }
 });
 
 // src/manifest/read-desired.ts
+import { dirname as dirname2 } from "node:path";
 function noDocumentsMessage(empty) {
   const lines = empty.map((root) => {
     const files = root.manifests.length;
@@ -51503,30 +51356,78 @@ async function readDesiredState(paths, opts = {}) {
   if (issues.length) throw new ManifestError(sortIssues(issues));
   return { resources: resolved.resources, config: loaded.config };
 }
-var SHOWN_SKIPPED;
+function toManifestDoc(parsed, dir, issues) {
+  const { kind, name: name2, ...fields2 } = parsed.value;
+  if (kind === void 0) {
+    issues.push({ pos: parsed.pos, message: 'missing field "kind"' });
+    return void 0;
+  }
+  if (typeof kind !== "string") {
+    issues.push({ pos: parsed.positions.get("/kind") ?? parsed.pos, message: "kind: must be a string" });
+    return void 0;
+  }
+  let docName = "";
+  if (typeof name2 === "string") docName = name2;
+  else if (name2 !== void 0) {
+    const scalar2 = typeof name2 === "number" || typeof name2 === "boolean";
+    if (scalar2) docName = String(name2);
+    issues.push({
+      pos: parsed.positions.get("/name") ?? parsed.pos,
+      address: scalar2 ? `${kind}/${docName}` : void 0,
+      message: `name: must be a string${scalar2 ? " (put it in quotes)" : ""}`
+    });
+  }
+  const doc = { kind, name: docName, fields: fields2, pos: parsed.pos, positions: parsed.positions, dir };
+  rememberKeyPositions(doc, parsed.keys);
+  return doc;
+}
+async function loadManifestsYielding(paths, opts = {}) {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) {
+    await yieldToEventLoop();
+    loading.read(file);
+  }
+  return loading.result();
+}
+function startLoading(paths, opts) {
+  const found = discover(paths, opts.cwd ?? process.cwd());
+  const issues = [...found.issues];
+  const project3 = readProjectFiles(found.projectFiles, found.roots);
+  issues.push(...project3.issues);
+  const docs = [];
+  const yielded = /* @__PURE__ */ new Map();
+  return {
+    files: found.manifests,
+    read(file) {
+      const parsed = parseFile(file);
+      issues.push(...parsed.issues);
+      const dir = dirname2(file.abs);
+      for (const p of parsed.docs) {
+        const doc = toManifestDoc(p, dir, issues);
+        if (doc) docs.push(doc);
+      }
+      yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
+    },
+    result() {
+      const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
+      return { docs, config: project3.config, issues, empty };
+    }
+  };
+}
+var SHOWN_SKIPPED, yieldToEventLoop;
 var init_read_desired = __esm({
   "src/manifest/read-desired.ts"() {
     "use strict";
     init_errors();
     init_contract_check();
-    init_load();
+    init_discover();
+    init_parse();
+    init_pointer();
     init_resolve();
     init_rules2();
-    init_validate();
-    init_value_rules();
+    init_schema2();
     SHOWN_SKIPPED = 10;
-  }
-});
-
-// src/manifest/index.ts
-var init_manifest = __esm({
-  "src/manifest/index.ts"() {
-    "use strict";
-    init_read_desired();
-    init_load();
-    init_validate();
-    init_rules2();
-    init_resolve();
+    yieldToEventLoop = () => new Promise((resolve6) => setImmediate(resolve6));
   }
 });
 
@@ -51536,13 +51437,13 @@ function run(request) {
   if (errors.length > 0) throw new ManifestError(sortIssues(errors));
   return request.desired.resources.length;
 }
-var init_validate2 = __esm({
+var init_validate = __esm({
   "src/operations/validate.ts"() {
     "use strict";
     init_plan_checks();
     init_errors();
     init_kinds();
-    init_manifest();
+    init_read_desired();
   }
 });
 
@@ -52770,7 +52671,7 @@ var init_pipeline = __esm({
     init_plan_checks();
     init_self_check();
     init_kinds();
-    init_manifest();
+    init_read_desired();
   }
 });
 
@@ -52897,7 +52798,7 @@ var init_settings = __esm({
     "use strict";
     init_esm();
     init_errors();
-    init_schema_parts();
+    init_parts();
     DEFAULT_STACK = "default";
     DEFAULT_CONCURRENCY = 10;
     DEFAULT_RETRY_BUDGET = 60;
@@ -52929,10 +52830,10 @@ Examples:
     done(0);
   });
 }
-var init_validate3 = __esm({
+var init_validate2 = __esm({
   "src/cli/commands/validate.ts"() {
     "use strict";
-    init_validate2();
+    init_validate();
     init_pipeline();
     init_learn_secrets();
     init_settings();
@@ -81343,7 +81244,7 @@ function settingsBeforeManifests(paths, flags, ctx2) {
 var init_settings_ahead = __esm({
   "src/cli/settings-ahead.ts"() {
     "use strict";
-    init_project_file();
+    init_discover();
     init_settings();
   }
 });
@@ -82547,7 +82448,7 @@ var MAX_NAME, VALID_NAME, NameBook;
 var init_names = __esm({
   "src/export/names.ts"() {
     "use strict";
-    init_schema_parts();
+    init_parts();
     MAX_NAME = 64;
     VALID_NAME = new RegExp(NAME_PATTERN);
     NameBook = class {
@@ -82843,7 +82744,7 @@ var init_build = __esm({
   "src/export/build.ts"() {
     "use strict";
     init_kinds();
-    init_schema_parts();
+    init_parts();
     init_adoptable();
     init_documents();
     init_names();
@@ -83046,7 +82947,7 @@ var init_export2 = __esm({
     "use strict";
     init_esm();
     init_errors();
-    init_project_file();
+    init_discover();
     init_export();
     init_export_report();
     init_connect();
@@ -83255,8 +83156,8 @@ var init_unlock = __esm({
     init_errors();
     init_holder();
     init_records();
-    init_project_file();
-    init_schema_project();
+    init_discover();
+    init_project();
     init_confirm();
     init_connect();
     init_settings();
@@ -83272,7 +83173,7 @@ init_context();
 init_esm();
 init_version();
 var COMMANDS = {
-  validate: async () => (await Promise.resolve().then(() => (init_validate3(), validate_exports))).registerValidate,
+  validate: async () => (await Promise.resolve().then(() => (init_validate2(), validate_exports))).registerValidate,
   plan: async () => (await Promise.resolve().then(() => (init_plan3(), plan_exports))).registerPlan,
   apply: async () => (await Promise.resolve().then(() => (init_apply3(), apply_exports))).registerApply,
   drift: async () => (await Promise.resolve().then(() => (init_drift3(), drift_exports))).registerDrift,

@@ -4932,6 +4932,39 @@ var require_commander = __commonJS({
   }
 });
 
+// src/contract/rule-error.ts
+function problemOf(check) {
+  try {
+    check();
+    return void 0;
+  } catch (err) {
+    if (err instanceof RuleError) return err.problem;
+    throw err;
+  }
+}
+function quoteValue(text, max = 80) {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
+}
+var RuleError;
+var init_rule_error = __esm({
+  "src/contract/rule-error.ts"() {
+    "use strict";
+    RuleError = class extends Error {
+      code;
+      field;
+      constructor(code, message, field) {
+        super(message);
+        this.name = "RuleError";
+        this.code = code;
+        if (field !== void 0) this.field = field;
+      }
+      get problem() {
+        return { code: this.code, message: this.message, ...this.field !== void 0 ? { field: this.field } : {} };
+      }
+    };
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -12259,39 +12292,6 @@ var require_dist2 = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit.visit;
     exports.visitAsync = visit.visitAsync;
-  }
-});
-
-// src/contract/rule-error.ts
-function problemOf(check) {
-  try {
-    check();
-    return void 0;
-  } catch (err) {
-    if (err instanceof RuleError) return err.problem;
-    throw err;
-  }
-}
-function quoteValue(text, max = 80) {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
-}
-var RuleError;
-var init_rule_error = __esm({
-  "src/contract/rule-error.ts"() {
-    "use strict";
-    RuleError = class extends Error {
-      code;
-      field;
-      constructor(code, message, field) {
-        super(message);
-        this.name = "RuleError";
-        this.code = code;
-        if (field !== void 0) this.field = field;
-      }
-      get problem() {
-        return { code: this.code, message: this.message, ...this.field !== void 0 ? { field: this.field } : {} };
-      }
-    };
   }
 });
 
@@ -34262,6 +34262,9 @@ var {
   Help
 } = import_index.default;
 
+// src/contract/rules.ts
+init_rule_error();
+
 // src/contract/traffic-policy.ts
 var import_yaml = __toESM(require_dist2(), 1);
 
@@ -34451,16 +34454,13 @@ var VALUE_FORMATS = {
 };
 
 // src/contract/rules.ts
-function clip(text, max = 80) {
-  return text.length > max ? `${text.slice(0, max)}...` : text;
-}
 var HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 var HEADER_VALUE = /^[\t\x20-\x7e\u0080-\uffff]*$/;
 var EVENT_TYPE = /^[a-z_]+\.v[0-9]+$/;
 var EVENT_TYPE_MAX = 128;
 var CONFIG_MAX_DEPTH = 32;
 function headerNameProblem(name) {
-  return HEADER_NAME.test(name) ? void 0 : { code: "ERR_HEADER_NAME_INVALID", message: `${JSON.stringify(clip(name))} is not a valid header name` };
+  return HEADER_NAME.test(name) ? void 0 : { code: "ERR_HEADER_NAME_INVALID", message: `${quoteValue(name)} is not a valid header name` };
 }
 function configProblem(value, where, left) {
   if (typeof value === "number") {
@@ -34488,8 +34488,8 @@ var RULES = {
   hostport: onString(hostportProblem),
   header_name: onString(headerNameProblem),
   header_value: onString((text) => HEADER_VALUE.test(text) ? void 0 : { code: "ERR_HEADER_VALUE_INVALID", message: "header values must not contain control characters" }),
-  event_type: onString((text) => text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text) ? void 0 : { code: "ERR_EVENT_TYPE_INVALID", message: `${JSON.stringify(clip(text))} is not an event type like ip_policy_created.v0` }),
-  url_path: onString((text) => text.startsWith("/") ? void 0 : { code: "ERR_FIELD_INVALID", message: `${JSON.stringify(clip(text))} must be a path starting with "/"` }),
+  event_type: onString((text) => text.length <= EVENT_TYPE_MAX && EVENT_TYPE.test(text) ? void 0 : { code: "ERR_EVENT_TYPE_INVALID", message: `${quoteValue(text)} is not an event type like ip_policy_created.v0` }),
+  url_path: onString((text) => text.startsWith("/") ? void 0 : { code: "ERR_FIELD_INVALID", message: `${quoteValue(text)} must be a path starting with "/"` }),
   policy_config: (value) => configProblem(value, "", CONFIG_MAX_DEPTH),
   traffic_policy_tcp: trafficPolicy(TCP_PHASES),
   traffic_policy_http: trafficPolicy(HTTP_PHASES)
@@ -34523,7 +34523,7 @@ function optional2(schema2, without = []) {
   return { ...schema2, properties: properties2, required: [] };
 }
 
-// src/manifest/schema-parts.ts
+// src/manifest/schema/parts.ts
 var NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
 var OLD_NAME_PATTERN = `^(?:[A-Za-z]+/)?${NAME_PATTERN.slice(1)}`;
 var metadata2 = {
@@ -34568,6 +34568,730 @@ function resolveStack(flag, env, config) {
 // src/manifest/discover.ts
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join as join2, relative, resolve as resolve2 } from "node:path";
+
+// src/manifest/pointer.ts
+function escapeSegment(key) {
+  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
+}
+function unescapeSegment(segment) {
+  return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
+}
+function childPointer(parent, key) {
+  return `${parent}/${typeof key === "number" ? key : escapeSegment(key)}`;
+}
+function parentPointer(pointer) {
+  return pointer.slice(0, Math.max(0, pointer.lastIndexOf("/")));
+}
+function segments(pointer) {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeSegment);
+}
+function fieldPath(pointer) {
+  return segments(pointer).join("/");
+}
+function isWithin(pointer, ancestor) {
+  return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
+}
+var keyPositions = /* @__PURE__ */ new WeakMap();
+function rememberKeyPositions(doc, keys) {
+  keyPositions.set(doc, keys);
+}
+function valuePos(doc, pointer) {
+  for (let p = pointer; ; p = parentPointer(p)) {
+    const pos = doc.positions.get(p);
+    if (pos) return pos;
+    if (p === "") return doc.pos;
+  }
+}
+function keyPos(doc, pointer) {
+  return keyPositions.get(doc)?.get(pointer) ?? valuePos(doc, pointer);
+}
+
+// src/manifest/schema/messages.ts
+var TYPE_WORDS = {
+  string: "a string",
+  object: "a mapping",
+  array: "a list",
+  integer: "an integer",
+  number: "a number",
+  boolean: "true or false",
+  null: "empty"
+};
+function override(e) {
+  const m = e.parentSchema?.errorMessage;
+  if (typeof m === "string") return m;
+  if (m && typeof m === "object") {
+    const byKeyword = m[e.keyword];
+    if (typeof byKeyword === "string") return byKeyword;
+  }
+  return void 0;
+}
+var isScalarOfWrongType = (data) => typeof data === "number" || typeof data === "boolean";
+var withoutNull = (values) => values.length > 1 ? values.filter((v) => v !== null && v !== "null") : values;
+function typeMessage(e) {
+  const types = withoutNull([].concat(e.params.type));
+  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
+  const quoteHint = types.includes("string") && isScalarOfWrongType(e.data) ? " (put it in quotes)" : "";
+  return `must be ${words}${quoteHint}`;
+}
+function enumMessage(e) {
+  const allowed = withoutNull(e.params.allowedValues);
+  const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
+  const strings = allowed.filter((v) => typeof v === "string");
+  if (isScalarOfWrongType(e.data) && strings.length) return `must be one of ${list} (put it in quotes)`;
+  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings) : ""}`;
+}
+function rangeMessage(e) {
+  const s = e.parentSchema;
+  if (typeof s.minimum === "number" && typeof s.maximum === "number") return `must be between ${s.minimum} and ${s.maximum}`;
+  return e.keyword === "minimum" ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
+}
+function formatMessage(e) {
+  const value = String(e.data);
+  switch (e.params.format) {
+    case "hostport":
+    case "cidr":
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
+    case "uri":
+      return `"${value}" is not an http(s) URL`;
+    default:
+      return `"${value}" is not a valid ${e.params.format}`;
+  }
+}
+var plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function baseMessage(e) {
+  const p = e.params;
+  switch (e.keyword) {
+    case "required":
+      return `missing field "${p.missingProperty}"`;
+    case "additionalProperties": {
+      const key = String(p.additionalProperty);
+      if (key === "<<") return 'merge keys ("<<") are not supported; write the fields out';
+      const known = Object.keys(e.parentSchema.properties ?? {});
+      return `unknown field "${key}"${didYouMean(key, known)}`;
+    }
+    case "type":
+      return typeMessage(e);
+    case "enum":
+      return enumMessage(e);
+    case "const":
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case "format":
+      return formatMessage(e);
+    case "pattern":
+      return `"${String(e.data)}" does not match ${p.pattern}`;
+    case "minLength":
+      return p.limit === 1 ? "must not be empty" : `must be at least ${plural(p.limit, "character")}`;
+    case "maxLength":
+      return `must be at most ${plural(p.limit, "character")}`;
+    case "minimum":
+    case "maximum":
+      return rangeMessage(e);
+    case "minItems":
+      return `must have at least ${plural(p.limit, "item")}`;
+    case "maxItems":
+      return `must have at most ${plural(p.limit, "item")}`;
+    case "uniqueItems":
+      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
+    case "minProperties":
+      return "must not be empty";
+    case "not":
+    case "false schema":
+      return "is not allowed";
+    case "oneOf":
+    case "anyOf":
+      return "does not match any allowed form";
+    default:
+      return e.message ?? "is invalid";
+  }
+}
+function relevant(errors) {
+  const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
+  const at2 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
+  const forbidden = at2("not");
+  const withEnum = at2("enum");
+  const withType = at2("type");
+  return errors.filter((e) => {
+    if (e.keyword === "if" || e.keyword === "propertyNames") return false;
+    if (e.propertyName === void 0) {
+      const p = e.instancePath;
+      if (e.keyword !== "not" && [...forbidden].some((f) => isWithin(p, f))) return false;
+      if (e.keyword === "type" && withEnum.has(p)) return false;
+      if (withType.has(p) && !["type", "enum", "not", "oneOf", "anyOf"].includes(e.keyword)) return false;
+    }
+    return !collapsing.some(
+      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`)
+    );
+  });
+}
+function wording(e) {
+  const own = override(e);
+  if (own !== void 0 && e.keyword === "pattern" && e.propertyName === void 0) return `"${String(e.data)}" ${own}`;
+  return own;
+}
+function locate(e, doc) {
+  const own = wording(e);
+  if (e.propertyName !== void 0) {
+    const names = (e.params.allowedValues ?? []).filter((v) => typeof v === "string");
+    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === "enum" ? didYouMean(e.propertyName, names) : ""}`;
+    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
+  }
+  if (e.keyword === "additionalProperties") {
+    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
+    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+  }
+  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+}
+function prefixed(pointer, message) {
+  const path = fieldPath(pointer);
+  return path ? `${path}: ${message}` : message;
+}
+function issuesFromAjv(errors, doc, address) {
+  const seen = /* @__PURE__ */ new Set();
+  const issues = [];
+  for (const e of relevant(errors)) {
+    const { pos, message } = locate(e, doc);
+    const key = `${pos.line}:${pos.col}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(address === void 0 ? { pos, message } : { pos, address, message });
+  }
+  return issues;
+}
+function distance(a, b) {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      rows[i][j] = d;
+    }
+  }
+  return rows[a.length][b.length];
+}
+function closest(word, candidates) {
+  const w = word.toLowerCase();
+  const limit = Math.max(1, Math.floor(w.length / 3));
+  let best;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const score = distance(w, c.toLowerCase());
+    if (score <= limit && score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+function didYouMean(word, candidates) {
+  const best = closest(word, candidates);
+  return best === void 0 ? "" : ` (did you mean "${best}"?)`;
+}
+
+// src/manifest/parse.ts
+var import_yaml4 = __toESM(require_dist2(), 1);
+import { readFileSync as readFileSync3 } from "node:fs";
+
+// src/manifest/parse/yaml-scalars.ts
+var import_yaml3 = __toESM(require_dist2(), 1);
+
+// src/manifest/parse/yaml-tree.ts
+var import_yaml2 = __toESM(require_dist2(), 1);
+var MAX_ALIAS_VALUES = 1e4;
+var TreeError = class extends Error {
+  constructor(pos, message) {
+    super(message);
+    this.pos = pos;
+  }
+  pos;
+};
+var Walker = class {
+  constructor(file, lines) {
+    this.file = file;
+    this.lines = lines;
+  }
+  file;
+  lines;
+  positions = /* @__PURE__ */ new Map();
+  keys = /* @__PURE__ */ new Map();
+  anchors = /* @__PURE__ */ new Map();
+  open = /* @__PURE__ */ new Set();
+  aliasDepth = 0;
+  aliasValues = 0;
+  at(offset) {
+    const { line, col } = this.lines.linePos(offset);
+    return { file: this.file, line, col };
+  }
+  value(node, pointer, fallback) {
+    if (node === null) {
+      this.positions.set(pointer, fallback);
+      return null;
+    }
+    const pos = node.range ? this.at(node.range[0]) : fallback;
+    if ((0, import_yaml2.isAlias)(node)) return this.alias(node.source, pointer, pos);
+    if (this.aliasDepth > 0 && ++this.aliasValues > MAX_ALIAS_VALUES) {
+      throw new TreeError(pos, `aliases expand to more than ${MAX_ALIAS_VALUES} values`);
+    }
+    if (node.anchor) this.anchors.set(node.anchor, node);
+    this.positions.set(pointer, pos);
+    if ((0, import_yaml2.isScalar)(node)) return scalar(node.value, pos);
+    this.open.add(node);
+    try {
+      if ((0, import_yaml2.isMap)(node)) return this.map(node.items, pointer, pos);
+      if ((0, import_yaml2.isSeq)(node)) return node.items.map((item, i) => this.value(item, childPointer(pointer, i), pos));
+    } finally {
+      this.open.delete(node);
+    }
+    throw new TreeError(pos, "unsupported YAML node");
+  }
+  map(items, pointer, pos) {
+    const out = {};
+    for (const pair of items) {
+      const keyNode = pair.key;
+      if (!(0, import_yaml2.isScalar)(keyNode) || !["string", "number", "boolean"].includes(typeof keyNode.value)) {
+        throw new TreeError(keyNode?.range ? this.at(keyNode.range[0]) : pos, "mapping keys must be plain strings");
+      }
+      const key = String(keyNode.value);
+      const keyPos2 = keyNode.range ? this.at(keyNode.range[0]) : pos;
+      const child = childPointer(pointer, key);
+      this.keys.set(child, keyPos2);
+      const value = this.value(pair.value, child, keyPos2);
+      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
+    }
+    return out;
+  }
+  alias(source, pointer, pos) {
+    const target = this.anchors.get(source);
+    if (!target) throw new TreeError(pos, `alias *${source} has no anchor before it`);
+    if (this.open.has(target)) throw new TreeError(pos, `alias *${source} refers to a value that contains it`);
+    this.aliasDepth++;
+    try {
+      const value = this.value(target, pointer, pos);
+      this.positions.set(pointer, pos);
+      return value;
+    } finally {
+      this.aliasDepth--;
+    }
+  }
+};
+function scalar(value, pos) {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new TreeError(pos, "numbers must be finite (.inf and .nan have no JSON form)");
+    return value;
+  }
+  throw new TreeError(pos, "unsupported YAML value (only strings, numbers, booleans and null)");
+}
+function toTree(contents, file, lines, docPos) {
+  const walker = new Walker(file, lines);
+  const value = walker.value(contents, "", docPos);
+  return { value, positions: walker.positions, keys: walker.keys };
+}
+
+// src/manifest/parse/yaml-scalars.ts
+var GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
+var schema = new import_yaml3.Document().schema;
+var PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
+var TAG_OPTIONS = { intAsBigInt: false };
+function resolvePlain(text) {
+  const tag = PLAIN_TAGS.find((t) => t.test.test(text));
+  if (!tag) return text;
+  const resolved = tag.resolve(text, () => {
+    throw GIVE_UP;
+  }, TAG_OPTIONS);
+  const value = (0, import_yaml3.isScalar)(resolved) ? resolved.value : resolved;
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
+  throw GIVE_UP;
+}
+var KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
+var MAX_KEY = 1e3;
+function isKeyAt(text, col) {
+  const c = text[col];
+  if (c === '"' || c === "'") {
+    const end = quotedEnd(text, col);
+    return end > 0 && text[end] === ":";
+  }
+  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
+  return m !== null && text[col + m[0].length] === ":" && (col + m[0].length + 1 === text.length || text[col + m[0].length + 1] === " ");
+}
+function readKey(text, col) {
+  const c = text[col];
+  if (c === '"' || c === "'") {
+    const { value, end } = readQuoted(text, col);
+    if (typeof value !== "string" || end - col > MAX_KEY) throw GIVE_UP;
+    return { key: value, end };
+  }
+  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
+  if (!m || m[0].length > MAX_KEY) throw GIVE_UP;
+  const key = resolvePlain(m[0]);
+  if (typeof key !== "string") throw GIVE_UP;
+  return { key, end: col + m[0].length };
+}
+function quotedEnd(text, col) {
+  const q = text[col];
+  for (let i = col + 1; i < text.length; i++) {
+    const c = text[i];
+    if (q === '"' && c === "\\") i++;
+    else if (c === q) {
+      if (q === "'" && text[i + 1] === "'") i++;
+      else return i + 1;
+    }
+  }
+  return -1;
+}
+function readQuoted(text, col) {
+  const end = quotedEnd(text, col);
+  if (end < 0) throw GIVE_UP;
+  const body = text.slice(col + 1, end - 1);
+  if (text[col] === "'") return { value: body.replace(/''/g, "'"), end };
+  if (!body.includes("\\")) return { value: body, end };
+  try {
+    return { value: JSON.parse(text.slice(col, end)), end };
+  } catch {
+    throw GIVE_UP;
+  }
+}
+function plainStart(text, col, inFlow = false) {
+  const c = text[col];
+  if (c === "-") {
+    const next = text[col + 1];
+    return next !== void 0 && next !== " " && !(inFlow && ",[]{}".includes(next));
+  }
+  return !"?:,[]{}#&*!|>'\"%@`".includes(c) && c !== " ";
+}
+function restOfLine(text, end) {
+  let i = end;
+  while (text[i] === " ") i++;
+  if (i === text.length) return;
+  if (text[i] === "#" && i > end) return;
+  throw GIVE_UP;
+}
+function checked(value) {
+  try {
+    return scalar(value, { file: "", line: 0, col: 0 });
+  } catch {
+    throw GIVE_UP;
+  }
+}
+
+// src/manifest/parse/yaml-common.ts
+var OUTSIDE = /[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
+var Reader = class {
+  constructor(file, lines) {
+    this.file = file;
+    this.lines = lines;
+  }
+  file;
+  lines;
+  positions = /* @__PURE__ */ new Map();
+  keys = /* @__PURE__ */ new Map();
+  i = 0;
+  at(line, col) {
+    return { file: this.file, line: line.no, col: col + 1 };
+  }
+  /** The document's top-level mapping. */
+  document() {
+    const first = this.lines[0];
+    if (isSeqEntry(first)) throw GIVE_UP;
+    const pos = this.at(first, first.indent);
+    const value = this.map(first.indent, "", pos);
+    if (this.i < this.lines.length) throw GIVE_UP;
+    return { value, pos, positions: this.positions, keys: this.keys };
+  }
+  block(indent, pointer) {
+    const line = this.lines[this.i];
+    const pos = this.at(line, line.indent);
+    return isSeqEntry(line) ? this.seq(line.indent, pointer, pos) : this.map(indent, pointer, pos);
+  }
+  map(indent, pointer, pos) {
+    this.positions.set(pointer, pos);
+    const out = {};
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i];
+      if (line.indent < indent) break;
+      if (line.indent > indent || isSeqEntry(line)) throw GIVE_UP;
+      const { key, end } = readKey(line.text, line.indent);
+      if (line.text[end] !== ":" || end + 1 < line.text.length && line.text[end + 1] !== " ") throw GIVE_UP;
+      if (Object.hasOwn(out, key)) throw GIVE_UP;
+      const child = childPointer(pointer, key);
+      const keyPos2 = this.at(line, line.indent);
+      this.keys.set(child, keyPos2);
+      this.i++;
+      let valueAt = end + 1;
+      while (line.text[valueAt] === " ") valueAt++;
+      let value;
+      if (valueAt === line.text.length || line.text[valueAt] === "#") {
+        const next = this.lines[this.i];
+        if (next && next.indent > indent) value = this.block(next.indent, child);
+        else if (next && next.indent === indent && isSeqEntry(next)) value = this.seq(indent, child, this.at(next, next.indent));
+        else {
+          this.positions.set(child, this.at(line, valueAt));
+          value = null;
+        }
+      } else {
+        value = this.inline(line, valueAt, child);
+      }
+      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
+    }
+    return out;
+  }
+  seq(indent, pointer, pos) {
+    this.positions.set(pointer, pos);
+    const out = [];
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i];
+      if (line.indent < indent) break;
+      if (line.indent > indent) throw GIVE_UP;
+      if (!isSeqEntry(line)) break;
+      const child = childPointer(pointer, out.length);
+      let col = indent + 1;
+      while (line.text[col] === " ") col++;
+      if (col === line.text.length || line.text[col] === "#" || col === indent + 1) throw GIVE_UP;
+      if (line.text[col] === "-" && (col + 1 === line.text.length || line.text[col + 1] === " ")) throw GIVE_UP;
+      if (isKeyAt(line.text, col)) {
+        line.indent = col;
+        out.push(this.map(col, child, this.at(line, col)));
+      } else {
+        this.i++;
+        out.push(this.inline(line, col, child));
+      }
+    }
+    return out;
+  }
+  /** A value that starts on `line` at `col` and ends on it (a scalar or a flow collection); the line is consumed. */
+  inline(line, col, pointer) {
+    const text = line.text;
+    const c = text[col];
+    let value;
+    let end;
+    if (c === '"' || c === "'") {
+      ({ value, end } = readQuoted(text, col));
+      this.positions.set(pointer, this.at(line, col));
+    } else if (c === "[" || c === "{") {
+      const flow = new FlowReader(this, line, text);
+      value = flow.value(col, pointer);
+      end = flow.pos;
+    } else {
+      if (!plainStart(text, col)) throw GIVE_UP;
+      const hash = text.indexOf(" #", col);
+      end = hash < 0 ? text.length : hash;
+      const raw = text.slice(col, end).trimEnd();
+      if (raw.endsWith(":") || raw.includes(": ")) throw GIVE_UP;
+      const pos = this.at(line, col);
+      this.positions.set(pointer, pos);
+      value = checked(resolvePlain(raw));
+      return value;
+    }
+    restOfLine(text, end);
+    return value;
+  }
+  record(pointer, line, col, key) {
+    (key ? this.keys : this.positions).set(pointer, this.at(line, col));
+  }
+};
+var FlowReader = class {
+  constructor(reader, line, text) {
+    this.reader = reader;
+    this.line = line;
+    this.text = text;
+  }
+  reader;
+  line;
+  text;
+  pos = 0;
+  spaces() {
+    while (this.text[this.pos] === " ") this.pos++;
+  }
+  value(col, pointer) {
+    this.pos = col;
+    const c = this.text[col];
+    this.reader.record(pointer, this.line, col);
+    if (c === '"' || c === "'") {
+      const { value, end } = readQuoted(this.text, col);
+      this.pos = end;
+      return value;
+    }
+    if (c === "[") return this.items(pointer);
+    if (c === "{") return this.entries(pointer);
+    if (!plainStart(this.text, col, true)) throw GIVE_UP;
+    const m = /^[^,[\]{}#:]+/.exec(this.text.slice(col));
+    if (!m) throw GIVE_UP;
+    const raw = m[0].trimEnd();
+    this.pos = col + m[0].length;
+    return checked(resolvePlain(raw));
+  }
+  items(pointer) {
+    const out = [];
+    this.pos++;
+    this.spaces();
+    if (this.text[this.pos] === "]") {
+      this.pos++;
+      return out;
+    }
+    for (; ; ) {
+      out.push(this.value(this.pos, childPointer(pointer, out.length)));
+      this.spaces();
+      const c = this.text[this.pos++];
+      if (c === "]") return out;
+      if (c !== ",") throw GIVE_UP;
+      this.spaces();
+      if (this.text[this.pos] === "]" || this.text[this.pos] === ",") throw GIVE_UP;
+    }
+  }
+  entries(pointer) {
+    const out = {};
+    this.pos++;
+    this.spaces();
+    if (this.text[this.pos] === "}") {
+      this.pos++;
+      return out;
+    }
+    for (; ; ) {
+      const keyAt2 = this.pos;
+      const { key, end } = readKey(this.text, keyAt2);
+      if (this.text[end] !== ":" || this.text[end + 1] !== " " || Object.hasOwn(out, key) || key === "__proto__") throw GIVE_UP;
+      const child = childPointer(pointer, key);
+      this.reader.record(child, this.line, keyAt2, true);
+      this.pos = end + 1;
+      this.spaces();
+      const c = this.text[this.pos];
+      if (c === void 0 || c === "," || c === "}" || c === "#") throw GIVE_UP;
+      out[key] = this.value(this.pos, child);
+      this.spaces();
+      const sep2 = this.text[this.pos++];
+      if (sep2 === "}") return out;
+      if (sep2 !== ",") throw GIVE_UP;
+      this.spaces();
+      if (this.text[this.pos] === "}" || this.text[this.pos] === ",") throw GIVE_UP;
+    }
+  }
+};
+function isSeqEntry(line) {
+  const t = line.text;
+  return t[line.indent] === "-" && (line.indent + 1 === t.length || t[line.indent + 1] === " ");
+}
+function splitDocuments(text) {
+  const docs = [[]];
+  let start = 0;
+  for (let no = 1; start <= text.length; no++) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    let indent = 0;
+    while (line[indent] === " ") indent++;
+    if (indent === 0 && (line.startsWith("---") || line.startsWith("...") || line.startsWith("%"))) {
+      if (!/^---\s*$/.test(line)) throw GIVE_UP;
+      docs.push([]);
+    } else if (indent < line.length && line[indent] !== "#") {
+      docs[docs.length - 1].push({ start, no, indent, text: line });
+    }
+    start = end + 1;
+  }
+  return docs;
+}
+function parseCommonYaml(text, file) {
+  if (OUTSIDE.test(text)) return void 0;
+  try {
+    const out = [];
+    for (const lines of splitDocuments(text)) {
+      if (lines.length > 0) out.push(new Reader(file, lines).document());
+    }
+    return out;
+  } catch (err) {
+    if (err === GIVE_UP) return void 0;
+    throw err;
+  }
+}
+
+// src/manifest/parse.ts
+function keyAt(text, offset) {
+  const end = text.indexOf("\n", offset);
+  const rest = text.slice(offset, end < 0 ? void 0 : end);
+  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|.*?)\s*:(?:\s|$)/.exec(rest);
+  const raw = m ? m[1] : rest.trim();
+  return /^["']/.test(raw) ? raw.slice(1, -1) : raw;
+}
+function unclosedQuoteStart(text, to) {
+  for (let i = 0; i < to; i++) {
+    const ch = text[i];
+    const prev = i === 0 ? "\n" : text[i - 1];
+    const opensToken = /[\s[{,:]/.test(prev);
+    if (ch === "#" && /\s/.test(prev)) {
+      const eol = text.indexOf("\n", i);
+      if (eol < 0) return void 0;
+      i = eol;
+    } else if ((ch === '"' || ch === "'") && opensToken) {
+      let close = -1;
+      for (let j = i + 1; j < to; j++) {
+        if (ch === '"' && text[j] === "\\") j++;
+        else if (text[j] === ch) {
+          if (ch === "'" && text[j + 1] === "'") j++;
+          else {
+            close = j;
+            break;
+          }
+        }
+      }
+      if (close < 0) return i;
+      i = close;
+    }
+  }
+  return void 0;
+}
+function yamlMessage(e, text) {
+  if (e.code === "DUPLICATE_KEY") return `duplicate key "${keyAt(text, e.pos[0])}"`;
+  const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+  return `invalid YAML: ${first}`;
+}
+function parseFile(file) {
+  const out = { docs: [], issues: [] };
+  let text;
+  try {
+    text = readFileSync3(file.abs, "utf8");
+  } catch (err) {
+    const code = err.code;
+    out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code ?? err.message}` });
+    return out;
+  }
+  return parseText(text, file.rel);
+}
+function parseText(text, file) {
+  const common4 = parseCommonYaml(text, file);
+  return common4 ? { docs: common4, issues: [] } : parseYamlText(text, file);
+}
+function parseYamlText(text, file) {
+  const out = { docs: [], issues: [] };
+  const lines = new import_yaml4.LineCounter();
+  const at2 = (offset) => ({ file, ...lines.linePos(offset) });
+  for (const doc of (0, import_yaml4.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
+    if (doc.errors.length) {
+      for (const e of doc.errors) {
+        const quote = e.code === "MISSING_CHAR" && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : void 0;
+        if (quote === void 0) out.issues.push({ pos: at2(e.pos[0]), message: yamlMessage(e, text) });
+        else out.issues.push({ pos: at2(quote), message: `invalid YAML: the ${text[quote] === '"' ? "double" : "single"}-quoted value starting here is never closed` });
+      }
+      continue;
+    }
+    const contents = doc.contents;
+    if (contents === null || (0, import_yaml4.isScalar)(contents) && contents.value === null) continue;
+    const pos = at2(contents.range[0]);
+    if (!(0, import_yaml4.isMap)(contents)) {
+      out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
+      continue;
+    }
+    try {
+      const tree = toTree(contents, file, lines, pos);
+      out.docs.push({ ...tree, value: tree.value, pos });
+    } catch (err) {
+      if (!(err instanceof TreeError)) throw err;
+      out.issues.push({ pos: err.pos, message: err.message });
+    }
+  }
+  return out;
+}
 
 // src/kinds/adopt-keys.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -35163,7 +35887,7 @@ var httpsEdgeRoute = {
 };
 
 // src/kinds/edge-modules.ts
-var import_yaml2 = __toESM(require_dist2(), 1);
+var import_yaml5 = __toESM(require_dist2(), 1);
 var enabled2 = (m) => m.enabled !== false;
 function asList(v) {
   if (v === null || v === void 0) return [];
@@ -35213,7 +35937,7 @@ function policyDocument(value) {
     return JSON.parse(value);
   } catch {
     try {
-      return (0, import_yaml2.parse)(value, { uniqueKeys: true }) ?? null;
+      return (0, import_yaml5.parse)(value, { uniqueKeys: true }) ?? null;
     } catch {
       return value;
     }
@@ -35581,7 +36305,7 @@ var KINDS = [
 ];
 var BY_NAME = new Map(KINDS.map((k) => [k.kind, k]));
 
-// src/manifest/schema-project.ts
+// src/manifest/schema/project.ts
 var PROJECT_FILE_NAMES = ["edgeops.yaml", "edgeops.yml"];
 function projectSchema() {
   return {
@@ -35632,850 +36356,7 @@ function projectSchema() {
   };
 }
 
-// src/manifest/discover.ts
-var SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
-var YAML_NAME = /\.ya?ml$/i;
-var isProjectFileName = (name) => PROJECT_FILE_NAMES.includes(name.toLowerCase());
-var isManifestName = (name) => YAML_NAME.test(name) && !isProjectFileName(name);
-var reason = (err) => {
-  const code = err.code;
-  if (code === "ENOENT" || code === "ENOTDIR") return "does not exist";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "ELOOP") return "symbolic link loop";
-  return code ?? err.message;
-};
-function projectFilesIn(dir) {
-  try {
-    return readdirSync(dir).filter(isProjectFileName).sort().map((name) => join2(dir, name)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
-  } catch {
-    return [];
-  }
-}
-function nearestProjectFiles(dir) {
-  for (let at2 = dir; ; at2 = dirname(at2)) {
-    const found = projectFilesIn(at2);
-    if (found.length > 0) return found;
-    if (existsSync(join2(at2, ".git")) || dirname(at2) === at2) return [];
-  }
-}
-function discover(paths, cwd) {
-  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
-  const seen = /* @__PURE__ */ new Map();
-  const rel = (abs) => relative(cwd, abs) || ".";
-  const issue = (abs, message) => {
-    out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
-  };
-  const add = (list, abs) => {
-    let real;
-    try {
-      real = realpathSync(abs);
-    } catch (err) {
-      issue(abs, `cannot read: ${reason(err)}`);
-      return void 0;
-    }
-    const known = seen.get(real);
-    if (known) return known;
-    const file = { abs, rel: rel(abs) };
-    seen.set(real, file);
-    list.push(file);
-    return file;
-  };
-  const statOf = (abs) => {
-    try {
-      return statSync(abs);
-    } catch (err) {
-      issue(abs, `cannot read: ${reason(err)}`);
-      return void 0;
-    }
-  };
-  const walk = (dir, visited, root) => {
-    let entries;
-    try {
-      entries = readdirSync(dir).sort();
-    } catch (err) {
-      issue(dir, `cannot read directory: ${reason(err)}`);
-      return;
-    }
-    for (const name of entries) {
-      const abs = join2(dir, name);
-      if (SKIPPED_DIRS.has(name)) continue;
-      if (name.startsWith(".")) {
-        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
-        continue;
-      }
-      const stat = statOf(abs);
-      if (!stat) continue;
-      if (stat.isDirectory()) {
-        const real = realpathSync(abs);
-        if (visited.has(real)) continue;
-        walk(abs, new Set(visited).add(real), root);
-      } else if (stat.isFile() && isManifestName(name)) {
-        const file = add(out.manifests, abs);
-        if (file) root.manifests.push(file);
-      } else if (stat.isFile() && !isProjectFileName(name)) {
-        root.skipped.push(rel(abs));
-      }
-    }
-  };
-  const useProjectFiles = (root, files) => {
-    for (const abs of files) {
-      const file = add(out.projectFiles, abs);
-      if (file) root.projectFiles.push(file);
-    }
-  };
-  for (const path of paths) {
-    const abs = resolve2(cwd, path);
-    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
-    out.roots.push(root);
-    const stat = statOf(abs);
-    if (!stat) {
-      root.unreadable = true;
-      continue;
-    }
-    if (stat.isDirectory()) {
-      useProjectFiles(root, nearestProjectFiles(abs));
-      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
-    } else if (isProjectFileName(basename(abs))) {
-      root.projectOnly = true;
-      useProjectFiles(root, [abs]);
-    } else {
-      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
-      const file = add(out.manifests, abs);
-      if (file) root.manifests.push(file);
-    }
-  }
-  return out;
-}
-
-// src/manifest/pointer.ts
-function escapeSegment(key) {
-  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
-}
-function unescapeSegment(segment) {
-  return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
-}
-function childPointer(parent, key) {
-  return `${parent}/${typeof key === "number" ? key : escapeSegment(key)}`;
-}
-function parentPointer(pointer) {
-  return pointer.slice(0, Math.max(0, pointer.lastIndexOf("/")));
-}
-function segments(pointer) {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeSegment);
-}
-function fieldPath(pointer) {
-  return segments(pointer).join("/");
-}
-function isWithin(pointer, ancestor) {
-  return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
-}
-
-// src/manifest/positions.ts
-var keyPositions = /* @__PURE__ */ new WeakMap();
-function rememberKeyPositions(doc, keys) {
-  keyPositions.set(doc, keys);
-}
-function valuePos(doc, pointer) {
-  for (let p = pointer; ; p = parentPointer(p)) {
-    const pos = doc.positions.get(p);
-    if (pos) return pos;
-    if (p === "") return doc.pos;
-  }
-}
-function keyPos(doc, pointer) {
-  return keyPositions.get(doc)?.get(pointer) ?? valuePos(doc, pointer);
-}
-
-// src/manifest/suggest.ts
-function distance(a, b) {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
-      rows[i][j] = d;
-    }
-  }
-  return rows[a.length][b.length];
-}
-function closest(word, candidates) {
-  const w = word.toLowerCase();
-  const limit = Math.max(1, Math.floor(w.length / 3));
-  let best;
-  let bestScore = Infinity;
-  for (const c of candidates) {
-    const score = distance(w, c.toLowerCase());
-    if (score <= limit && score < bestScore) {
-      best = c;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-function didYouMean(word, candidates) {
-  const best = closest(word, candidates);
-  return best === void 0 ? "" : ` (did you mean "${best}"?)`;
-}
-
-// src/manifest/messages.ts
-var TYPE_WORDS = {
-  string: "a string",
-  object: "a mapping",
-  array: "a list",
-  integer: "an integer",
-  number: "a number",
-  boolean: "true or false",
-  null: "empty"
-};
-function override(e) {
-  const m = e.parentSchema?.errorMessage;
-  if (typeof m === "string") return m;
-  if (m && typeof m === "object") {
-    const byKeyword = m[e.keyword];
-    if (typeof byKeyword === "string") return byKeyword;
-  }
-  return void 0;
-}
-var isScalarOfWrongType = (data) => typeof data === "number" || typeof data === "boolean";
-var withoutNull = (values) => values.length > 1 ? values.filter((v) => v !== null && v !== "null") : values;
-function typeMessage(e) {
-  const types = withoutNull([].concat(e.params.type));
-  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
-  const quoteHint = types.includes("string") && isScalarOfWrongType(e.data) ? " (put it in quotes)" : "";
-  return `must be ${words}${quoteHint}`;
-}
-function enumMessage(e) {
-  const allowed = withoutNull(e.params.allowedValues);
-  const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
-  const strings = allowed.filter((v) => typeof v === "string");
-  if (isScalarOfWrongType(e.data) && strings.length) return `must be one of ${list} (put it in quotes)`;
-  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings) : ""}`;
-}
-function rangeMessage(e) {
-  const s = e.parentSchema;
-  if (typeof s.minimum === "number" && typeof s.maximum === "number") return `must be between ${s.minimum} and ${s.maximum}`;
-  return e.keyword === "minimum" ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
-}
-function formatMessage(e) {
-  const value = String(e.data);
-  switch (e.params.format) {
-    case "hostport":
-    case "cidr":
-      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
-    case "uri":
-      return `"${value}" is not an http(s) URL`;
-    default:
-      return `"${value}" is not a valid ${e.params.format}`;
-  }
-}
-var plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function baseMessage(e) {
-  const p = e.params;
-  switch (e.keyword) {
-    case "required":
-      return `missing field "${p.missingProperty}"`;
-    case "additionalProperties": {
-      const key = String(p.additionalProperty);
-      if (key === "<<") return 'merge keys ("<<") are not supported; write the fields out';
-      const known = Object.keys(e.parentSchema.properties ?? {});
-      return `unknown field "${key}"${didYouMean(key, known)}`;
-    }
-    case "type":
-      return typeMessage(e);
-    case "enum":
-      return enumMessage(e);
-    case "const":
-      return `must be ${JSON.stringify(p.allowedValue)}`;
-    case "format":
-      return formatMessage(e);
-    case "pattern":
-      return `"${String(e.data)}" does not match ${p.pattern}`;
-    case "minLength":
-      return p.limit === 1 ? "must not be empty" : `must be at least ${plural(p.limit, "character")}`;
-    case "maxLength":
-      return `must be at most ${plural(p.limit, "character")}`;
-    case "minimum":
-    case "maximum":
-      return rangeMessage(e);
-    case "minItems":
-      return `must have at least ${plural(p.limit, "item")}`;
-    case "maxItems":
-      return `must have at most ${plural(p.limit, "item")}`;
-    case "uniqueItems":
-      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
-    case "minProperties":
-      return "must not be empty";
-    case "not":
-    case "false schema":
-      return "is not allowed";
-    case "oneOf":
-    case "anyOf":
-      return "does not match any allowed form";
-    default:
-      return e.message ?? "is invalid";
-  }
-}
-function relevant(errors) {
-  const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
-  const at2 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
-  const forbidden = at2("not");
-  const withEnum = at2("enum");
-  const withType = at2("type");
-  return errors.filter((e) => {
-    if (e.keyword === "if" || e.keyword === "propertyNames") return false;
-    if (e.propertyName === void 0) {
-      const p = e.instancePath;
-      if (e.keyword !== "not" && [...forbidden].some((f) => isWithin(p, f))) return false;
-      if (e.keyword === "type" && withEnum.has(p)) return false;
-      if (withType.has(p) && !["type", "enum", "not", "oneOf", "anyOf"].includes(e.keyword)) return false;
-    }
-    return !collapsing.some(
-      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`)
-    );
-  });
-}
-function wording(e) {
-  const own = override(e);
-  if (own !== void 0 && e.keyword === "pattern" && e.propertyName === void 0) return `"${String(e.data)}" ${own}`;
-  return own;
-}
-function locate(e, doc) {
-  const own = wording(e);
-  if (e.propertyName !== void 0) {
-    const names = (e.params.allowedValues ?? []).filter((v) => typeof v === "string");
-    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === "enum" ? didYouMean(e.propertyName, names) : ""}`;
-    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
-  }
-  if (e.keyword === "additionalProperties") {
-    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
-    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-  }
-  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-}
-function prefixed(pointer, message) {
-  const path = fieldPath(pointer);
-  return path ? `${path}: ${message}` : message;
-}
-function issuesFromAjv(errors, doc, address) {
-  const seen = /* @__PURE__ */ new Set();
-  const issues = [];
-  for (const e of relevant(errors)) {
-    const { pos, message } = locate(e, doc);
-    const key = `${pos.line}:${pos.col}:${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push(address === void 0 ? { pos, message } : { pos, address, message });
-  }
-  return issues;
-}
-
-// src/manifest/parse-file.ts
-var import_yaml5 = __toESM(require_dist2(), 1);
-import { readFileSync as readFileSync3 } from "node:fs";
-
-// src/manifest/yaml-scalars.ts
-var import_yaml4 = __toESM(require_dist2(), 1);
-
-// src/manifest/yaml-tree.ts
-var import_yaml3 = __toESM(require_dist2(), 1);
-var MAX_ALIAS_VALUES = 1e4;
-var TreeError = class extends Error {
-  constructor(pos, message) {
-    super(message);
-    this.pos = pos;
-  }
-  pos;
-};
-var Walker = class {
-  constructor(file, lines) {
-    this.file = file;
-    this.lines = lines;
-  }
-  file;
-  lines;
-  positions = /* @__PURE__ */ new Map();
-  keys = /* @__PURE__ */ new Map();
-  anchors = /* @__PURE__ */ new Map();
-  open = /* @__PURE__ */ new Set();
-  aliasDepth = 0;
-  aliasValues = 0;
-  at(offset) {
-    const { line, col } = this.lines.linePos(offset);
-    return { file: this.file, line, col };
-  }
-  value(node, pointer, fallback) {
-    if (node === null) {
-      this.positions.set(pointer, fallback);
-      return null;
-    }
-    const pos = node.range ? this.at(node.range[0]) : fallback;
-    if ((0, import_yaml3.isAlias)(node)) return this.alias(node.source, pointer, pos);
-    if (this.aliasDepth > 0 && ++this.aliasValues > MAX_ALIAS_VALUES) {
-      throw new TreeError(pos, `aliases expand to more than ${MAX_ALIAS_VALUES} values`);
-    }
-    if (node.anchor) this.anchors.set(node.anchor, node);
-    this.positions.set(pointer, pos);
-    if ((0, import_yaml3.isScalar)(node)) return scalar(node.value, pos);
-    this.open.add(node);
-    try {
-      if ((0, import_yaml3.isMap)(node)) return this.map(node.items, pointer, pos);
-      if ((0, import_yaml3.isSeq)(node)) return node.items.map((item, i) => this.value(item, childPointer(pointer, i), pos));
-    } finally {
-      this.open.delete(node);
-    }
-    throw new TreeError(pos, "unsupported YAML node");
-  }
-  map(items, pointer, pos) {
-    const out = {};
-    for (const pair of items) {
-      const keyNode = pair.key;
-      if (!(0, import_yaml3.isScalar)(keyNode) || !["string", "number", "boolean"].includes(typeof keyNode.value)) {
-        throw new TreeError(keyNode?.range ? this.at(keyNode.range[0]) : pos, "mapping keys must be plain strings");
-      }
-      const key = String(keyNode.value);
-      const keyPos2 = keyNode.range ? this.at(keyNode.range[0]) : pos;
-      const child = childPointer(pointer, key);
-      this.keys.set(child, keyPos2);
-      const value = this.value(pair.value, child, keyPos2);
-      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      else out[key] = value;
-    }
-    return out;
-  }
-  alias(source, pointer, pos) {
-    const target = this.anchors.get(source);
-    if (!target) throw new TreeError(pos, `alias *${source} has no anchor before it`);
-    if (this.open.has(target)) throw new TreeError(pos, `alias *${source} refers to a value that contains it`);
-    this.aliasDepth++;
-    try {
-      const value = this.value(target, pointer, pos);
-      this.positions.set(pointer, pos);
-      return value;
-    } finally {
-      this.aliasDepth--;
-    }
-  }
-};
-function scalar(value, pos) {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new TreeError(pos, "numbers must be finite (.inf and .nan have no JSON form)");
-    return value;
-  }
-  throw new TreeError(pos, "unsupported YAML value (only strings, numbers, booleans and null)");
-}
-function toTree(contents, file, lines, docPos) {
-  const walker = new Walker(file, lines);
-  const value = walker.value(contents, "", docPos);
-  return { value, positions: walker.positions, keys: walker.keys };
-}
-
-// src/manifest/yaml-scalars.ts
-var GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
-var schema = new import_yaml4.Document().schema;
-var PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
-var TAG_OPTIONS = { intAsBigInt: false };
-function resolvePlain(text) {
-  const tag = PLAIN_TAGS.find((t) => t.test.test(text));
-  if (!tag) return text;
-  const resolved = tag.resolve(text, () => {
-    throw GIVE_UP;
-  }, TAG_OPTIONS);
-  const value = (0, import_yaml4.isScalar)(resolved) ? resolved.value : resolved;
-  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
-  throw GIVE_UP;
-}
-var KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
-var MAX_KEY = 1e3;
-function isKeyAt(text, col) {
-  const c = text[col];
-  if (c === '"' || c === "'") {
-    const end = quotedEnd(text, col);
-    return end > 0 && text[end] === ":";
-  }
-  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
-  return m !== null && text[col + m[0].length] === ":" && (col + m[0].length + 1 === text.length || text[col + m[0].length + 1] === " ");
-}
-function readKey(text, col) {
-  const c = text[col];
-  if (c === '"' || c === "'") {
-    const { value, end } = readQuoted(text, col);
-    if (typeof value !== "string" || end - col > MAX_KEY) throw GIVE_UP;
-    return { key: value, end };
-  }
-  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
-  if (!m || m[0].length > MAX_KEY) throw GIVE_UP;
-  const key = resolvePlain(m[0]);
-  if (typeof key !== "string") throw GIVE_UP;
-  return { key, end: col + m[0].length };
-}
-function quotedEnd(text, col) {
-  const q = text[col];
-  for (let i = col + 1; i < text.length; i++) {
-    const c = text[i];
-    if (q === '"' && c === "\\") i++;
-    else if (c === q) {
-      if (q === "'" && text[i + 1] === "'") i++;
-      else return i + 1;
-    }
-  }
-  return -1;
-}
-function readQuoted(text, col) {
-  const end = quotedEnd(text, col);
-  if (end < 0) throw GIVE_UP;
-  const body = text.slice(col + 1, end - 1);
-  if (text[col] === "'") return { value: body.replace(/''/g, "'"), end };
-  if (!body.includes("\\")) return { value: body, end };
-  try {
-    return { value: JSON.parse(text.slice(col, end)), end };
-  } catch {
-    throw GIVE_UP;
-  }
-}
-function plainStart(text, col, inFlow = false) {
-  const c = text[col];
-  if (c === "-") {
-    const next = text[col + 1];
-    return next !== void 0 && next !== " " && !(inFlow && ",[]{}".includes(next));
-  }
-  return !"?:,[]{}#&*!|>'\"%@`".includes(c) && c !== " ";
-}
-function restOfLine(text, end) {
-  let i = end;
-  while (text[i] === " ") i++;
-  if (i === text.length) return;
-  if (text[i] === "#" && i > end) return;
-  throw GIVE_UP;
-}
-function checked(value) {
-  try {
-    return scalar(value, { file: "", line: 0, col: 0 });
-  } catch {
-    throw GIVE_UP;
-  }
-}
-
-// src/manifest/yaml-common.ts
-var OUTSIDE = /[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
-var Reader = class {
-  constructor(file, lines) {
-    this.file = file;
-    this.lines = lines;
-  }
-  file;
-  lines;
-  positions = /* @__PURE__ */ new Map();
-  keys = /* @__PURE__ */ new Map();
-  i = 0;
-  at(line, col) {
-    return { file: this.file, line: line.no, col: col + 1 };
-  }
-  /** The document's top-level mapping. */
-  document() {
-    const first = this.lines[0];
-    if (isSeqEntry(first)) throw GIVE_UP;
-    const pos = this.at(first, first.indent);
-    const value = this.map(first.indent, "", pos);
-    if (this.i < this.lines.length) throw GIVE_UP;
-    return { value, pos, positions: this.positions, keys: this.keys };
-  }
-  block(indent, pointer) {
-    const line = this.lines[this.i];
-    const pos = this.at(line, line.indent);
-    return isSeqEntry(line) ? this.seq(line.indent, pointer, pos) : this.map(indent, pointer, pos);
-  }
-  map(indent, pointer, pos) {
-    this.positions.set(pointer, pos);
-    const out = {};
-    while (this.i < this.lines.length) {
-      const line = this.lines[this.i];
-      if (line.indent < indent) break;
-      if (line.indent > indent || isSeqEntry(line)) throw GIVE_UP;
-      const { key, end } = readKey(line.text, line.indent);
-      if (line.text[end] !== ":" || end + 1 < line.text.length && line.text[end + 1] !== " ") throw GIVE_UP;
-      if (Object.hasOwn(out, key)) throw GIVE_UP;
-      const child = childPointer(pointer, key);
-      const keyPos2 = this.at(line, line.indent);
-      this.keys.set(child, keyPos2);
-      this.i++;
-      let valueAt = end + 1;
-      while (line.text[valueAt] === " ") valueAt++;
-      let value;
-      if (valueAt === line.text.length || line.text[valueAt] === "#") {
-        const next = this.lines[this.i];
-        if (next && next.indent > indent) value = this.block(next.indent, child);
-        else if (next && next.indent === indent && isSeqEntry(next)) value = this.seq(indent, child, this.at(next, next.indent));
-        else {
-          this.positions.set(child, this.at(line, valueAt));
-          value = null;
-        }
-      } else {
-        value = this.inline(line, valueAt, child);
-      }
-      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      else out[key] = value;
-    }
-    return out;
-  }
-  seq(indent, pointer, pos) {
-    this.positions.set(pointer, pos);
-    const out = [];
-    while (this.i < this.lines.length) {
-      const line = this.lines[this.i];
-      if (line.indent < indent) break;
-      if (line.indent > indent) throw GIVE_UP;
-      if (!isSeqEntry(line)) break;
-      const child = childPointer(pointer, out.length);
-      let col = indent + 1;
-      while (line.text[col] === " ") col++;
-      if (col === line.text.length || line.text[col] === "#" || col === indent + 1) throw GIVE_UP;
-      if (line.text[col] === "-" && (col + 1 === line.text.length || line.text[col + 1] === " ")) throw GIVE_UP;
-      if (isKeyAt(line.text, col)) {
-        line.indent = col;
-        out.push(this.map(col, child, this.at(line, col)));
-      } else {
-        this.i++;
-        out.push(this.inline(line, col, child));
-      }
-    }
-    return out;
-  }
-  /** A value that starts on `line` at `col` and ends on it (a scalar or a flow collection); the line is consumed. */
-  inline(line, col, pointer) {
-    const text = line.text;
-    const c = text[col];
-    let value;
-    let end;
-    if (c === '"' || c === "'") {
-      ({ value, end } = readQuoted(text, col));
-      this.positions.set(pointer, this.at(line, col));
-    } else if (c === "[" || c === "{") {
-      const flow = new FlowReader(this, line, text);
-      value = flow.value(col, pointer);
-      end = flow.pos;
-    } else {
-      if (!plainStart(text, col)) throw GIVE_UP;
-      const hash = text.indexOf(" #", col);
-      end = hash < 0 ? text.length : hash;
-      const raw = text.slice(col, end).trimEnd();
-      if (raw.endsWith(":") || raw.includes(": ")) throw GIVE_UP;
-      const pos = this.at(line, col);
-      this.positions.set(pointer, pos);
-      value = checked(resolvePlain(raw));
-      return value;
-    }
-    restOfLine(text, end);
-    return value;
-  }
-  record(pointer, line, col, key) {
-    (key ? this.keys : this.positions).set(pointer, this.at(line, col));
-  }
-};
-var FlowReader = class {
-  constructor(reader, line, text) {
-    this.reader = reader;
-    this.line = line;
-    this.text = text;
-  }
-  reader;
-  line;
-  text;
-  pos = 0;
-  spaces() {
-    while (this.text[this.pos] === " ") this.pos++;
-  }
-  value(col, pointer) {
-    this.pos = col;
-    const c = this.text[col];
-    this.reader.record(pointer, this.line, col);
-    if (c === '"' || c === "'") {
-      const { value, end } = readQuoted(this.text, col);
-      this.pos = end;
-      return value;
-    }
-    if (c === "[") return this.items(pointer);
-    if (c === "{") return this.entries(pointer);
-    if (!plainStart(this.text, col, true)) throw GIVE_UP;
-    const m = /^[^,[\]{}#:]+/.exec(this.text.slice(col));
-    if (!m) throw GIVE_UP;
-    const raw = m[0].trimEnd();
-    this.pos = col + m[0].length;
-    return checked(resolvePlain(raw));
-  }
-  items(pointer) {
-    const out = [];
-    this.pos++;
-    this.spaces();
-    if (this.text[this.pos] === "]") {
-      this.pos++;
-      return out;
-    }
-    for (; ; ) {
-      out.push(this.value(this.pos, childPointer(pointer, out.length)));
-      this.spaces();
-      const c = this.text[this.pos++];
-      if (c === "]") return out;
-      if (c !== ",") throw GIVE_UP;
-      this.spaces();
-      if (this.text[this.pos] === "]" || this.text[this.pos] === ",") throw GIVE_UP;
-    }
-  }
-  entries(pointer) {
-    const out = {};
-    this.pos++;
-    this.spaces();
-    if (this.text[this.pos] === "}") {
-      this.pos++;
-      return out;
-    }
-    for (; ; ) {
-      const keyAt2 = this.pos;
-      const { key, end } = readKey(this.text, keyAt2);
-      if (this.text[end] !== ":" || this.text[end + 1] !== " " || Object.hasOwn(out, key) || key === "__proto__") throw GIVE_UP;
-      const child = childPointer(pointer, key);
-      this.reader.record(child, this.line, keyAt2, true);
-      this.pos = end + 1;
-      this.spaces();
-      const c = this.text[this.pos];
-      if (c === void 0 || c === "," || c === "}" || c === "#") throw GIVE_UP;
-      out[key] = this.value(this.pos, child);
-      this.spaces();
-      const sep2 = this.text[this.pos++];
-      if (sep2 === "}") return out;
-      if (sep2 !== ",") throw GIVE_UP;
-      this.spaces();
-      if (this.text[this.pos] === "}" || this.text[this.pos] === ",") throw GIVE_UP;
-    }
-  }
-};
-function isSeqEntry(line) {
-  const t = line.text;
-  return t[line.indent] === "-" && (line.indent + 1 === t.length || t[line.indent + 1] === " ");
-}
-function splitDocuments(text) {
-  const docs = [[]];
-  let start = 0;
-  for (let no = 1; start <= text.length; no++) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    let indent = 0;
-    while (line[indent] === " ") indent++;
-    if (indent === 0 && (line.startsWith("---") || line.startsWith("...") || line.startsWith("%"))) {
-      if (!/^---\s*$/.test(line)) throw GIVE_UP;
-      docs.push([]);
-    } else if (indent < line.length && line[indent] !== "#") {
-      docs[docs.length - 1].push({ start, no, indent, text: line });
-    }
-    start = end + 1;
-  }
-  return docs;
-}
-function parseCommonYaml(text, file) {
-  if (OUTSIDE.test(text)) return void 0;
-  try {
-    const out = [];
-    for (const lines of splitDocuments(text)) {
-      if (lines.length > 0) out.push(new Reader(file, lines).document());
-    }
-    return out;
-  } catch (err) {
-    if (err === GIVE_UP) return void 0;
-    throw err;
-  }
-}
-
-// src/manifest/parse-file.ts
-function keyAt(text, offset) {
-  const end = text.indexOf("\n", offset);
-  const rest = text.slice(offset, end < 0 ? void 0 : end);
-  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|.*?)\s*:(?:\s|$)/.exec(rest);
-  const raw = m ? m[1] : rest.trim();
-  return /^["']/.test(raw) ? raw.slice(1, -1) : raw;
-}
-function unclosedQuoteStart(text, to) {
-  for (let i = 0; i < to; i++) {
-    const ch = text[i];
-    const prev = i === 0 ? "\n" : text[i - 1];
-    const opensToken = /[\s[{,:]/.test(prev);
-    if (ch === "#" && /\s/.test(prev)) {
-      const eol = text.indexOf("\n", i);
-      if (eol < 0) return void 0;
-      i = eol;
-    } else if ((ch === '"' || ch === "'") && opensToken) {
-      let close = -1;
-      for (let j = i + 1; j < to; j++) {
-        if (ch === '"' && text[j] === "\\") j++;
-        else if (text[j] === ch) {
-          if (ch === "'" && text[j + 1] === "'") j++;
-          else {
-            close = j;
-            break;
-          }
-        }
-      }
-      if (close < 0) return i;
-      i = close;
-    }
-  }
-  return void 0;
-}
-function yamlMessage(e, text) {
-  if (e.code === "DUPLICATE_KEY") return `duplicate key "${keyAt(text, e.pos[0])}"`;
-  const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-  return `invalid YAML: ${first}`;
-}
-function parseFile(file) {
-  const out = { docs: [], issues: [] };
-  let text;
-  try {
-    text = readFileSync3(file.abs, "utf8");
-  } catch (err) {
-    const code = err.code;
-    out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code ?? err.message}` });
-    return out;
-  }
-  return parseText(text, file.rel);
-}
-function parseText(text, file) {
-  const common4 = parseCommonYaml(text, file);
-  return common4 ? { docs: common4, issues: [] } : parseYamlText(text, file);
-}
-function parseYamlText(text, file) {
-  const out = { docs: [], issues: [] };
-  const lines = new import_yaml5.LineCounter();
-  const at2 = (offset) => ({ file, ...lines.linePos(offset) });
-  for (const doc of (0, import_yaml5.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
-    if (doc.errors.length) {
-      for (const e of doc.errors) {
-        const quote = e.code === "MISSING_CHAR" && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : void 0;
-        if (quote === void 0) out.issues.push({ pos: at2(e.pos[0]), message: yamlMessage(e, text) });
-        else out.issues.push({ pos: at2(quote), message: `invalid YAML: the ${text[quote] === '"' ? "double" : "single"}-quoted value starting here is never closed` });
-      }
-      continue;
-    }
-    const contents = doc.contents;
-    if (contents === null || (0, import_yaml5.isScalar)(contents) && contents.value === null) continue;
-    const pos = at2(contents.range[0]);
-    if (!(0, import_yaml5.isMap)(contents)) {
-      out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
-      continue;
-    }
-    try {
-      const tree = toTree(contents, file, lines, pos);
-      out.docs.push({ ...tree, value: tree.value, pos });
-    } catch (err) {
-      if (!(err instanceof TreeError)) throw err;
-      out.issues.push({ pos: err.pos, message: err.message });
-    }
-  }
-  return out;
-}
-
-// src/manifest/formats.ts
+// src/manifest/schema/formats.ts
 function isHttpUrl(value) {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
@@ -36487,7 +36368,7 @@ var AJV_FORMATS = {
   uri: isHttpUrl
 };
 
-// src/manifest/schema-compile.ts
+// src/manifest/schema/compile.ts
 var IPPolicy = validate10;
 var schema11 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicy", "description": "An IP policy; its rules are IPPolicyRule documents.", "type": "object", "properties": { "kind": { "const": "IPPolicy", "description": "Always IPPolicy." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Free text, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 var pattern0 = new RegExp("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "u");
@@ -44781,7 +44662,7 @@ var CONTRACT_KINDS = [
 ];
 var BY_NAME2 = new Map(CONTRACT_KINDS.map((k) => [k.kind, k]));
 
-// src/manifest/schema-modules.ts
+// src/manifest/schema/modules.ts
 var policyAction2 = object2(
   {
     type: { type: "string", minLength: 1, description: "The action type, e.g. deny, log, custom-response." },
@@ -44798,14 +44679,127 @@ var trafficPolicyRule = object2(
   ["actions"]
 );
 
-// src/manifest/validators.ts
+// src/manifest/schema.ts
 var project2;
 var PROJECT_KEY = "project";
 function projectValidator() {
   return project2 ??= compileSchema(PROJECT_KEY, projectSchema());
 }
 
-// src/manifest/project-file.ts
+// src/manifest/discover.ts
+var SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
+var YAML_NAME = /\.ya?ml$/i;
+var isProjectFileName = (name) => PROJECT_FILE_NAMES.includes(name.toLowerCase());
+var isManifestName = (name) => YAML_NAME.test(name) && !isProjectFileName(name);
+var reason = (err) => {
+  const code = err.code;
+  if (code === "ENOENT" || code === "ENOTDIR") return "does not exist";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "ELOOP") return "symbolic link loop";
+  return code ?? err.message;
+};
+function projectFilesIn(dir) {
+  try {
+    return readdirSync(dir).filter(isProjectFileName).sort().map((name) => join2(dir, name)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
+  } catch {
+    return [];
+  }
+}
+function nearestProjectFiles(dir) {
+  for (let at2 = dir; ; at2 = dirname(at2)) {
+    const found = projectFilesIn(at2);
+    if (found.length > 0) return found;
+    if (existsSync(join2(at2, ".git")) || dirname(at2) === at2) return [];
+  }
+}
+function discover(paths, cwd) {
+  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
+  const seen = /* @__PURE__ */ new Map();
+  const rel = (abs) => relative(cwd, abs) || ".";
+  const issue = (abs, message) => {
+    out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
+  };
+  const add = (list, abs) => {
+    let real;
+    try {
+      real = realpathSync(abs);
+    } catch (err) {
+      issue(abs, `cannot read: ${reason(err)}`);
+      return void 0;
+    }
+    const known = seen.get(real);
+    if (known) return known;
+    const file = { abs, rel: rel(abs) };
+    seen.set(real, file);
+    list.push(file);
+    return file;
+  };
+  const statOf = (abs) => {
+    try {
+      return statSync(abs);
+    } catch (err) {
+      issue(abs, `cannot read: ${reason(err)}`);
+      return void 0;
+    }
+  };
+  const walk = (dir, visited, root) => {
+    let entries;
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (err) {
+      issue(dir, `cannot read directory: ${reason(err)}`);
+      return;
+    }
+    for (const name of entries) {
+      const abs = join2(dir, name);
+      if (SKIPPED_DIRS.has(name)) continue;
+      if (name.startsWith(".")) {
+        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
+        continue;
+      }
+      const stat = statOf(abs);
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        const real = realpathSync(abs);
+        if (visited.has(real)) continue;
+        walk(abs, new Set(visited).add(real), root);
+      } else if (stat.isFile() && isManifestName(name)) {
+        const file = add(out.manifests, abs);
+        if (file) root.manifests.push(file);
+      } else if (stat.isFile() && !isProjectFileName(name)) {
+        root.skipped.push(rel(abs));
+      }
+    }
+  };
+  const useProjectFiles = (root, files) => {
+    for (const abs of files) {
+      const file = add(out.projectFiles, abs);
+      if (file) root.projectFiles.push(file);
+    }
+  };
+  for (const path of paths) {
+    const abs = resolve2(cwd, path);
+    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
+    out.roots.push(root);
+    const stat = statOf(abs);
+    if (!stat) {
+      root.unreadable = true;
+      continue;
+    }
+    if (stat.isDirectory()) {
+      useProjectFiles(root, nearestProjectFiles(abs));
+      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
+    } else if (isProjectFileName(basename(abs))) {
+      root.projectOnly = true;
+      useProjectFiles(root, [abs]);
+    } else {
+      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
+      const file = add(out.manifests, abs);
+      if (file) root.manifests.push(file);
+    }
+  }
+  return out;
+}
 var WHERE_KEYS = ["stack", "api_url"];
 function readProjectFiles(files, roots = []) {
   const config = {};
