@@ -1,4 +1,4 @@
-// Stage 5, contract: every resolved document's requests, as its kind would send them, checked with the contract's
+// Stage 7, contract: every resolved document's requests, as its kind would send them, checked with the contract's
 // body schemas and rules (src/contract), the same the service validates with. This catches what a document schema
 // cannot say (header values, event types, URL paths, hostports duplicated in another spelling, ...). References
 // to resources not created yet hold a placeholder id of their kind's prefix. No network: the kind sends to a

@@ -34,7 +34,7 @@ export interface KindValidation {
   validate: ValidateFunction;
   /** Pointers of the fields that take `{file}`/`{env}` secrets (`*` = each item of a list). */
   secretPointers: string[];
-  /** Pointers of the fields that may be null for "unset" (schema-parts `unsettable`): the resolver drops them. */
+  /** Pointers of the fields that may be null for "unset" (schema/parts.ts `unsettable`): the resolver drops them. */
   unsetPointers: string[];
   /** Pointers of header-name maps (their keys) and lists (their items): names that ignore case. */
   headerPointers: string[];

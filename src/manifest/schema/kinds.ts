@@ -1,5 +1,5 @@
 // The document schema of every kind (DESIGN 3), generated from the contract: a kind's fields are its create
-// request's (schema-contract.ts says how a manifest writes each), plus kind, name and moved_from. What a manifest
+// request's (contract.ts says how a manifest writes each), plus kind, name and moved_from. What a manifest
 // adds or says differently is the overlay below; a new kind needs none. The two manifest-only kinds
 // (RouteResponseHeaders, EventSources) are defined here, from the contract's module and sub-resource bodies.
 // Which kinds a reference field may name comes from the reconciler's `refs`, written into its description.
