@@ -1,4 +1,5 @@
-// The manifest side's data: documents as loaded (with source positions) and the desired state after resolve.
+// What the manifest stages hand each other: files found, documents as loaded (with source positions), resolved
+// documents, and the desired state the engine plans from.
 import type { SourcePos } from '../errors.ts';
 import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
 

@@ -127,6 +127,7 @@ export function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {})
   return issues;
 }
 
+// Stage 6: the value rules and traffic policy text, on resolved values.
 /**
  * The problems of every resolved document whose kind has value rules. A document whose checked fields are not
  * all strings, or already have a problem (`earlier`: a file that cannot be read, a key where no key belongs),
