@@ -4,7 +4,7 @@
 // done before the clock starts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseText, parseYamlText } from '../src/manifest/parse-file.ts';
+import { parseText, parseYamlText } from '../src/manifest/parse.ts';
 
 const [mode, dir] = process.argv.slice(2);
 const read = mode === 'yaml' ? parseYamlText : parseText;

@@ -2,7 +2,7 @@
 // chunk per lazily imported command, the dependencies left to npm but @peculiar/x509 (see BUNDLED).
 // `npm run build:action` writes action/dist/: the GitHub Action's committed bundle, self-contained (nothing to
 // install), without the embedded service.
-// Both swap src/manifest/schema-compile.ts and src/contract/body-compile.ts for ajv's standalone code of every
+// Both swap src/manifest/schema/compile.ts and src/contract/body-compile.ts for ajv's standalone code of every
 // manifest and contract body schema, so no run compiles one.
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -13,10 +13,10 @@ import standalone from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
 import { newContractAjv } from '../src/contract/body-compile.ts';
 import { contractBodies, type BodySchema } from '../src/contract/index.ts';
-import { newAjv } from '../src/manifest/schema-compile.ts';
-import { kindSchemas } from '../src/manifest/schema-kinds.ts';
-import { projectSchema } from '../src/manifest/schema-project.ts';
-import { PROJECT_KEY } from '../src/manifest/validators.ts';
+import { newAjv } from '../src/manifest/schema/compile.ts';
+import { kindSchemas } from '../src/manifest/schema/kinds.ts';
+import { projectSchema } from '../src/manifest/schema/project.ts';
+import { PROJECT_KEY } from '../src/manifest/schema.ts';
 
 // The module is CommonJS with a `default` too; Node hands over module.exports, TypeScript sees the namespace.
 const standaloneCode = standalone.default;
@@ -27,7 +27,7 @@ export const ACTION_OUT = join(ROOT, 'action/dist');
 
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** schema-compile.ts as ajv's standalone code: each schema's validator by its key, compiled here once. */
+/** schema/compile.ts as ajv's standalone code: each schema's validator by its key, compiled here once. */
 export function precompiledValidators(): string {
   const ajv = newAjv({ code: { source: true, esm: true, formats: _`AJV_FORMATS` } });
   const keys: string[] = [];
@@ -85,10 +85,10 @@ export function precompiledBodyValidators(): string {
 export const precompile: Plugin = {
   name: 'precompiled-validators',
   setup(b) {
-    b.onLoad({ filter: /[/\\]src[/\\]manifest[/\\]schema-compile\.ts$/ }, () => ({
+    b.onLoad({ filter: /[/\\]src[/\\]manifest[/\\]schema[/\\]compile\.ts$/ }, () => ({
       contents: precompiledValidators(),
       loader: 'js',
-      resolveDir: join(ROOT, 'src/manifest'),
+      resolveDir: join(ROOT, 'src/manifest/schema'),
     }));
     b.onLoad({ filter: /[/\\]src[/\\]contract[/\\]body-compile\.ts$/ }, () => ({
       contents: precompiledBodyValidators(),

@@ -13,7 +13,7 @@ import { completedAddresses, perpetualDiff } from './engine/self-check.ts';
 import { KINDS } from './kinds/index.ts';
 import type { Api, ResourceKind } from './kinds/resource-kind.ts';
 import type { DesiredState } from './manifest/document.ts';
-import { readDesiredState, sortIssues } from './manifest/index.ts';
+import { readDesiredState, sortIssues } from './manifest/read-desired.ts';
 
 export type { LiveState } from './engine/live.ts';
 

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_STACK, resolveStack } from '../operations/settings.ts';
-import { readProjectConfig } from '../manifest/project-file.ts';
+import { readProjectConfig } from '../manifest/discover.ts';
 import { createRedactor, type Redactor } from '../render/redact.ts';
 import { ActionInputError, type ActionInputs, type GitHubContext } from './inputs.ts';
 import type { Runner } from './runner.ts';

@@ -3,7 +3,7 @@
 // lists, the stack lock) while the manifests load. Undefined when the project file or a setting is invalid
 // or the service is not named: the run then reads the manifests first and reports their problems, then the
 // setting's, as it always has.
-import { readProjectConfig } from '../manifest/project-file.ts';
+import { readProjectConfig } from '../manifest/discover.ts';
 import type { CliContext } from './context.ts';
 import { resolveSettings, type Settings, type SharedFlags } from './settings.ts';
 

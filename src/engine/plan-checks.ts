@@ -8,13 +8,11 @@ import { REQUEST_BODY_MAX_BYTES } from '../contract/limits.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { fieldPath } from '../manifest/pointer.ts';
-import { sourceValuePos } from '../manifest/positions.ts';
+import { escapeSegment, fieldPath, sourceValuePos } from '../manifest/pointer.ts';
 import { desiredBody } from './diff.ts';
 import type { LiveState } from './live.ts';
 import { liveMetadata, markerOf, METADATA_LIMIT, serializeMetadata } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
-import { escapeSegment } from '../manifest/pointer.ts';
 import { isPendingRef, pointerSegments, valueAt } from './refs.ts';
 import { uniqueValues } from './value-moves.ts';
 

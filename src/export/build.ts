@@ -4,7 +4,7 @@
 import type { LiveState } from '../engine/live.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
-import { NAME_PATTERN } from '../manifest/schema-parts.ts';
+import { NAME_PATTERN } from '../manifest/schema/parts.ts';
 import { keepAdoptable, type LeftOut } from './adoptable.ts';
 import { toDocument, type ExportedDoc, type Placeholder } from './documents.ts';
 import { kindFileName } from './names.ts';

@@ -1,6 +1,6 @@
 // Readable manifest names and file names for exported resources. A name must match the manifest rule
 // (lower-case letters, digits and "-", at most 64 characters) and be unique per kind.
-import { NAME_PATTERN } from '../manifest/schema-parts.ts';
+import { NAME_PATTERN } from '../manifest/schema/parts.ts';
 
 export const MAX_NAME = 64;
 const VALID_NAME = new RegExp(NAME_PATTERN);

@@ -1,4 +1,4 @@
-// Stage 5, contract: every resolved document's requests, as its kind would send them, checked with the contract's
+// Stage 7, contract: every resolved document's requests, as its kind would send them, checked with the contract's
 // body schemas and rules (src/contract), the same the service validates with. This catches what a document schema
 // cannot say (header values, event types, URL paths, hostports duplicated in another spelling, ...). References
 // to resources not created yet hold a placeholder id of their kind's prefix. No network: the kind sends to a
@@ -9,8 +9,7 @@ import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { kindByName } from '../kinds/index.ts';
 import type { Api, Json, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
-import { childPointer, fieldPath } from './pointer.ts';
-import { keyPos, valuePos } from './positions.ts';
+import { childPointer, fieldPath, keyPos, valuePos } from './pointer.ts';
 import { storedMetadata } from './rules.ts';
 
 interface Sent {

@@ -1,18 +1,22 @@
-// Which files a set of paths means: every *.yaml/*.yml (in any letter case) below each path (sorted, so the
-// order is the same on every machine), skipping node_modules, .edgeops, dot-directories and dot-files, plus the
-// project file (edgeops.yaml) each path uses: the one in its directory or the nearest one above it, up to the
-// repository root (the directory holding .git). A project file deeper in a tree belongs to a run at that
-// directory: it is neither a resource file nor this run's configuration.
+// Stage 1, discover: which files a set of paths means, and the settings they run with. Every *.yaml/*.yml (in any
+// letter case) below each path (sorted, so the order is the same on every machine), skipping node_modules,
+// .edgeops, dot-directories and dot-files, plus the project file (edgeops.yaml) each path uses: the one in its
+// directory or the nearest one above it, up to the repository root (the directory holding .git). A project file
+// deeper in a tree belongs to a run at that directory: it is neither a resource file nor this run's configuration.
+//
+// The project file sets stack, api_url, concurrency, max_deletes, max_deletes_per_kind and adopt. The paths of
+// one run may use several; they agree or the run stops naming both. A path that uses no project file runs on the
+// defaults, so it disagrees with one that sets the stack or the service URL.
 import { existsSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import type { ManifestIssue } from '../errors.ts';
-import { PROJECT_FILE_NAMES } from './schema-project.ts';
-
-export interface FoundFile {
-  abs: string;
-  /** Relative to the cwd: what messages print. */
-  rel: string;
-}
+import type { ManifestIssue, SourcePos } from '../errors.ts';
+import type { Json } from '../kinds/resource-kind.ts';
+import type { FoundFile, ProjectConfig } from './document.ts';
+import { issuesFromAjv } from './schema/messages.ts';
+import { parseFile } from './parse.ts';
+import { childPointer, keyPos, rememberKeyPositions } from './pointer.ts';
+import { PROJECT_FILE_NAMES } from './schema/project.ts';
+import { projectValidator } from './schema.ts';
 
 /** One path as given, with what it yielded: a path that yields no document is an error (read-desired.ts). */
 export interface DiscoveredRoot {
@@ -165,4 +169,66 @@ export function discover(paths: string[], cwd: string): Discovery {
     }
   }
   return out;
+}
+
+// The project files found: their settings, merged, with every disagreement reported.
+type ConfigKey = Exclude<keyof ProjectConfig, 'file'>;
+
+/** The settings where a path without a project file would silently run somewhere else. */
+const WHERE_KEYS: readonly ConfigKey[] = ['stack', 'api_url'];
+
+export function readProjectFiles(files: FoundFile[], roots: readonly DiscoveredRoot[] = []): { config: ProjectConfig; issues: ManifestIssue[] } {
+  const config: ProjectConfig = {};
+  const issues: ManifestIssue[] = [];
+  const setBy = new Map<string, string>();
+  let whereSet: { pos: SourcePos; key: ConfigKey } | undefined;
+  for (const file of files) {
+    const parsed = parseFile(file);
+    issues.push(...parsed.issues);
+    if (parsed.docs.length > 1) {
+      issues.push({ pos: parsed.docs[1]!.pos, message: 'the project file holds one document' });
+    }
+    const doc = parsed.docs[0];
+    if (!doc) continue;
+    rememberKeyPositions(doc, doc.keys);
+    const validate = projectValidator();
+    if (!validate(doc.value)) {
+      issues.push(...issuesFromAjv(validate.errors ?? [], doc));
+      continue;
+    }
+    config.file ??= file.rel;
+    for (const [key, value] of Object.entries(doc.value) as [ConfigKey, Json][]) {
+      const earlier = setBy.get(key);
+      if (earlier !== undefined && JSON.stringify(config[key]) !== JSON.stringify(value)) {
+        issues.push({
+          pos: keyPos(doc, childPointer('', key)),
+          message: `${key}: differs from the value in ${earlier} (the paths of one run must use the same settings)`,
+        });
+        continue;
+      }
+      setBy.set(key, file.rel);
+      (config as Record<string, Json>)[key] = value;
+    }
+    const key = WHERE_KEYS.find((k) => doc.value[k] !== undefined);
+    if (key && !whereSet) whereSet = { pos: keyPos(doc, childPointer('', key)), key };
+  }
+  // Reported once, at the first file that sets the stack or the service.
+  const bare = roots.find((r) => r.projectFiles.length === 0 && (r.manifests.length > 0 || r.skipped.length > 0));
+  if (bare && whereSet) {
+    issues.push({
+      pos: whereSet.pos,
+      message: `${whereSet.key}: set here, but ${bare.path} uses no edgeops.yaml (its ${whereSet.key} would be the default); the paths of one run must use the same settings (add an edgeops.yaml for ${bare.path}, or run it separately)`,
+    });
+  }
+  return { config, issues };
+}
+
+/**
+ * The project configuration of a run on `paths` (the edgeops.yaml each path uses) without reading any
+ * manifest: for callers that need the stack when the manifests themselves may be invalid. Files that are
+ * invalid are left out of `config` and reported in `issues`.
+ */
+export function readProjectConfig(paths: string[], cwd: string): { config: ProjectConfig; issues: ManifestIssue[] } {
+  const found = discover(paths, cwd);
+  return readProjectFiles(found.projectFiles, found.roots);
 }

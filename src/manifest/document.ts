@@ -1,6 +1,14 @@
-// The manifest side's data: documents as loaded (with source positions) and the desired state after resolve.
+// What the manifest stages hand each other: files found, documents as loaded (with source positions), resolved
+// documents, and the desired state the engine plans from.
 import type { SourcePos } from '../errors.ts';
-import type { Obj } from '../kinds/resource-kind.ts';
+import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
+
+/** A file to read, found by discover.ts. */
+export interface FoundFile {
+  abs: string;
+  /** Relative to the cwd: what messages print. */
+  rel: string;
+}
 
 /** One YAML document = one resource, with the position of every value kept for error messages. */
 export interface ManifestDoc {
@@ -15,6 +23,9 @@ export interface ManifestDoc {
   /** Directory of the file, for `{file: ...}` secrets relative to the manifest. */
   dir: string;
 }
+
+/** `Kind/name` for messages; just the kind while the name is missing. */
+export const addressOf = (doc: ManifestDoc): string => (doc.name === '' ? doc.kind : `${doc.kind}/${doc.name}`);
 
 /** edgeops.yaml: each value optional; flag > env > file. */
 export interface ProjectConfig {
@@ -54,6 +65,13 @@ export interface DesiredResource {
   /** `moved_from`: earlier addresses (same kind) whose live resource this document keeps. */
   movedFrom?: string[];
   pos: SourcePos;
+}
+
+/** A resolved resource with its document and kind: what the checks of resolved values need. */
+export interface ResolvedDoc {
+  doc: ManifestDoc;
+  kind: ResourceKind;
+  resource: DesiredResource;
 }
 
 export interface DesiredState {

@@ -1,5 +1,11 @@
-// JSON pointers (RFC 6901) name every value of a document: positions, ajv's instancePath and the kinds'
-// declared reference fields all use them, so they must escape keys the same way.
+// Where a value of a document is. JSON pointers (RFC 6901) name every value: positions, ajv's instancePath and
+// the kinds' declared reference fields all use them, so they must escape keys the same way. A loaded YAML
+// document keeps every value's file:line:col by pointer (ManifestDoc.positions) and every mapping key's in a
+// side table, so "unknown field" can point at the key rather than at its value. Pointer patterns
+// (`/ip_restriction/ip_policy_ids/*`: `*` = each item of a list) find the reference and secret fields.
+import { isObj } from '../contract/json.ts';
+import type { SourcePos } from '../errors.ts';
+import type { Json, Obj } from '../kinds/resource-kind.ts';
 
 export function escapeSegment(key: string): string {
   return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
@@ -29,4 +35,89 @@ export function fieldPath(pointer: string): string {
 /** True when `pointer` is `ancestor` or lies below it. */
 export function isWithin(pointer: string, ancestor: string): boolean {
   return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
+}
+
+/** A loaded document (a ManifestDoc or the project file): its own position and its values'. */
+export interface Located {
+  pos: SourcePos;
+  positions: Map<string, SourcePos>;
+}
+
+const keyPositions = new WeakMap<Located, Map<string, SourcePos>>();
+
+export function rememberKeyPositions(doc: Located, keys: Map<string, SourcePos>): void {
+  keyPositions.set(doc, keys);
+}
+
+/** The position of the value at `pointer`, or of its nearest ancestor that has one. */
+export function valuePos(doc: Located, pointer: string): SourcePos {
+  for (let p = pointer; ; p = parentPointer(p)) {
+    const pos = doc.positions.get(p);
+    if (pos) return pos;
+    if (p === '') return doc.pos;
+  }
+}
+
+/** The position of the key whose value is at `pointer` (falls back to the value's position). */
+export function keyPos(doc: Located, pointer: string): SourcePos {
+  return keyPositions.get(doc)?.get(pointer) ?? valuePos(doc, pointer);
+}
+
+const sources = new WeakMap<object, Located>();
+
+/** Remembers the document a resolved resource came from, so checks after resolve point at its values. */
+export function rememberSource(resource: object, doc: Located): void {
+  sources.set(resource, doc);
+}
+
+/** The position of a resolved resource's value at `pointer` (its document's position when unknown). */
+export function sourceValuePos(resource: { pos: SourcePos }, pointer: string): SourcePos {
+  const doc = sources.get(resource);
+  return doc ? valuePos(doc, pointer) : resource.pos;
+}
+
+// Finding and replacing values by pointer pattern; works on the resolver's own copy of a document's fields.
+export interface Slot {
+  value: Json;
+  /** The concrete pointer (`/ip_restriction/ip_policy_ids/0`). */
+  pointer: string;
+  set(value: Json): void;
+  /** Remove the value from its mapping (for a list item, the item becomes a hole: do not). */
+  unset(): void;
+}
+
+export function slotsAt(root: Obj, pattern: string): Slot[] {
+  const found: Slot[] = [];
+  const visit = (container: Obj | Json[], key: string | number, rest: string[], pointer: string): void => {
+    const value = (container as Record<string | number, Json>)[key];
+    if (value === undefined) return;
+    if (rest.length === 0) {
+      const record = container as Record<string | number, Json>;
+      found.push({ value, pointer, set: (v) => (record[key] = v), unset: () => delete record[key] });
+      return;
+    }
+    const [head, ...tail] = rest as [string, ...string[]];
+    if (head === '*') {
+      if (Array.isArray(value)) value.forEach((_, i) => visit(value, i, tail, childPointer(pointer, i)));
+    } else if (isObj(value) && Object.hasOwn(value, head)) {
+      visit(value, head, tail, childPointer(pointer, head));
+    }
+  };
+  const [head, ...tail] = segments(pattern);
+  if (head === undefined) return found;
+  if (head === '*') return found; // a document is a mapping, never a list
+  if (Object.hasOwn(root, head)) visit(root, head, tail, childPointer('', head));
+  return found;
+}
+
+export function cloneJson<T extends Json>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const out: Obj = {};
+  for (const key of Object.keys(value)) {
+    const v = cloneJson((value as Obj)[key]!);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out as T;
 }

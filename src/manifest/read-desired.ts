@@ -1,15 +1,20 @@
-// The manifest pipeline the engine calls: load -> validate -> rules -> resolve -> value rules -> contract. Every
-// stage that can run does, so one run reports every problem of every file; then one ManifestError carries them
-// all, in file order.
+// The manifest pipeline the engine calls, its stages in order: discover (paths -> files and the project file),
+// parse (YAML -> documents with positions), schema (each document against its kind's JSON Schema), rules (names,
+// limits, headers, moved_from), resolve (references, parents, cycles, `{file}`/`{env}` secrets), value rules
+// (the service's checks of a resolved body) and the contract (the request the kind would send). Every stage that
+// can run does, so one run reports every problem of every file; then one ManifestError carries them all, in file
+// order. Loading (discover and parse) reports every problem as an issue and never throws for bad input, so later
+// stages still check what did load.
+import { dirname } from 'node:path';
 import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
-import type { DiscoveredRoot } from './discover.ts';
-import type { DesiredState } from './document.ts';
 import { checkWithContract } from './contract-check.ts';
-import { loadManifestsYielding, yieldToEventLoop } from './load.ts';
+import { discover, type DiscoveredRoot, readProjectFiles } from './discover.ts';
+import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './document.ts';
+import { parseFile, type ParsedDoc } from './parse.ts';
+import { rememberKeyPositions } from './pointer.ts';
 import { resolveDocs } from './resolve.ts';
-import { checkRules } from './rules.ts';
-import { validateDocs } from './validate.ts';
-import { valueRuleIssues } from './value-rules.ts';
+import { checkRules, valueRuleIssues } from './rules.ts';
+import { validateDocs } from './schema.ts';
 
 export interface ReadOptions {
   env?: NodeJS.ProcessEnv;
@@ -74,4 +79,91 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   issues.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues })));
   if (issues.length) throw new ManifestError(sortIssues(issues));
   return { resources: resolved.resources, config: loaded.config };
+}
+
+export interface LoadResult extends LoadedManifests {
+  issues: ManifestIssue[];
+  /** Paths that yielded no document although nothing went wrong reading them (read-desired.ts refuses them). */
+  empty: DiscoveredRoot[];
+}
+
+export interface LoadOptions {
+  /** Base of relative paths and of the file names in messages (default: process.cwd()). */
+  cwd?: string;
+}
+
+/** A document -> ManifestDoc, or an issue when it has no usable kind (nothing else can be checked then). */
+function toManifestDoc(parsed: ParsedDoc, dir: string, issues: ManifestIssue[]): ManifestDoc | undefined {
+  const { kind, name, ...fields } = parsed.value;
+  if (kind === undefined) {
+    issues.push({ pos: parsed.pos, message: 'missing field "kind"' });
+    return undefined;
+  }
+  if (typeof kind !== 'string') {
+    issues.push({ pos: parsed.positions.get('/kind') ?? parsed.pos, message: 'kind: must be a string' });
+    return undefined;
+  }
+  let docName = '';
+  if (typeof name === 'string') docName = name;
+  else if (name !== undefined) {
+    const scalar = typeof name === 'number' || typeof name === 'boolean';
+    if (scalar) docName = String(name);
+    issues.push({
+      pos: parsed.positions.get('/name') ?? parsed.pos,
+      address: scalar ? `${kind}/${docName}` : undefined,
+      message: `name: must be a string${scalar ? ' (put it in quotes)' : ''}`,
+    });
+  }
+  const doc: ManifestDoc = { kind, name: docName, fields, pos: parsed.pos, positions: parsed.positions, dir };
+  rememberKeyPositions(doc, parsed.keys);
+  return doc;
+}
+
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The manifests of `paths`, read in one go (no await). */
+export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResult {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) loading.read(file);
+  return loading.result();
+}
+
+/**
+ * The same, yielding to the event loop between files: requests started before the manifests are read (the
+ * live state's lists) are sent and their answers parsed while the files are still being read.
+ */
+export async function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) {
+    await yieldToEventLoop();
+    loading.read(file);
+  }
+  return loading.result();
+}
+
+function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[]; read(file: FoundFile): void; result(): LoadResult } {
+  const found = discover(paths, opts.cwd ?? process.cwd());
+  const issues = [...found.issues];
+  const project = readProjectFiles(found.projectFiles, found.roots);
+  issues.push(...project.issues);
+  const docs: ManifestDoc[] = [];
+  const yielded = new Map<string, number>(); // file -> documents and problems in it
+  return {
+    files: found.manifests,
+    read(file) {
+      const parsed = parseFile(file);
+      issues.push(...parsed.issues);
+      const dir = dirname(file.abs);
+      for (const p of parsed.docs) {
+        const doc = toManifestDoc(p, dir, issues);
+        if (doc) docs.push(doc);
+      }
+      yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
+    },
+    result() {
+      // A project file named alone yields settings, not documents: it counts as empty only when nothing else yields any.
+      const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
+      return { docs, config: project.config, issues, empty };
+    },
+  };
 }

@@ -1,23 +1,22 @@
-// Stage 4, resolve: documents -> desired resources. Reference fields become PendingRefs (names) or stay literal
-// ids; nulls meaning "unset" are dropped; `{file}`/`{env}` secrets are read; the reference graph must have no
-// cycle, and references across documents must agree (parents.ts); traffic policy text must be a policy
-// document (policy-text.ts). No network.
-import type { ManifestIssue } from '../errors.ts';
+// Stage 5, resolve: documents -> desired resources. Reference fields take a literal id (with the id prefix of an
+// allowed kind) or the name of a managed resource of an allowed kind; names become PendingRefs. Nulls meaning
+// "unset" are dropped; `{file}`/`{env}` secrets are read (secrets.ts); the reference graph must have no cycle
+// (every cycle found is one error, named in full, A -> B -> A, placed at the reference field of its first
+// member that starts it), and references across documents must agree (resolve/parents.ts); traffic policy text
+// must be a policy document (rules.ts). No network.
+import type { ManifestIssue, SourcePos } from '../errors.ts';
+import { dependencyOrder } from '../graph.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
-import type { DesiredResource, ManifestDoc } from './document.ts';
-import { findCycles, type RefEdge } from './cycles.ts';
-import { MOVED_FROM, movedFromAddresses } from './moved-from.ts';
-import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './formats.ts';
-import { cloneJson, slotsAt } from './json-walk.ts';
-import { checkParents, type ResolvedDoc } from './parents.ts';
-import { fieldPath } from './pointer.ts';
-import { rememberSource, valuePos } from './positions.ts';
-import { NameIndex, resolveRef } from './refs.ts';
-import { policyTextIssue } from './policy-text.ts';
+import { addressOf, type DesiredResource, type ManifestDoc, type ResolvedDoc } from './document.ts';
+import { cloneJson, fieldPath, rememberSource, slotsAt, valuePos } from './pointer.ts';
+import { checkParents } from './resolve/parents.ts';
+import { MOVED_FROM, movedFromAddresses } from './resolve/moved-from.ts';
+import { policyTextIssue } from './rules.ts';
+import { kindValidation } from './schema.ts';
+import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './schema/formats.ts';
+import { didYouMean } from './schema/messages.ts';
 import { resolveSecret } from './secrets.ts';
-import { addressOf } from './validate.ts';
-import { kindValidation } from './validators.ts';
 
 export interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
@@ -29,7 +28,7 @@ export interface ResolveOptions {
 
 export interface ResolveResult {
   resources: DesiredResource[];
-  /** Each resource with its document and kind (for the checks of resolved values, value-rules.ts). */
+  /** Each resource with its document and kind (for the checks of resolved values: the value rules, rules.ts). */
   resolved: ResolvedDoc[];
   issues: ManifestIssue[];
 }
@@ -102,4 +101,92 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
   }
   issues.push(...findCycles(graph), ...checkParents(resolved));
   return { resources, resolved, issues };
+}
+
+// References between documents.
+/** The managed resources by name: which kinds define each name. */
+export class NameIndex {
+  private readonly kindsByName = new Map<string, string[]>();
+  private readonly namesByKind = new Map<string, string[]>();
+
+  add(kind: string, name: string): void {
+    const kinds = this.kindsByName.get(name) ?? [];
+    if (kinds.includes(kind)) return;
+    kinds.push(kind);
+    this.kindsByName.set(name, kinds);
+    const names = this.namesByKind.get(kind);
+    if (names) names.push(name);
+    else this.namesByKind.set(kind, [name]);
+  }
+
+  kindsOf(name: string): readonly string[] {
+    return this.kindsByName.get(name) ?? [];
+  }
+
+  namesOf(kinds: readonly string[]): string[] {
+    return kinds.flatMap((k) => this.namesByKind.get(k) ?? []);
+  }
+}
+
+export type RefOutcome = { address: string } | { literal: string } | { error: string };
+
+const either = (kinds: readonly string[]): string => kinds.join(' or ');
+
+function literal(value: string, allowed: readonly string[], kinds: ReadonlyMap<string, ResourceKind>): RefOutcome {
+  const prefixOf = (k: string): string | undefined => kinds.get(k)?.idPrefix;
+  const own = allowed.find((k) => {
+    const p = prefixOf(k);
+    return p !== undefined && value.startsWith(p);
+  });
+  if (own) {
+    return value.length > prefixOf(own)!.length ? { literal: value } : { error: `"${value}" is not a complete id` };
+  }
+  const other = [...kinds.values()].find((k) => k.idPrefix !== undefined && value.startsWith(k.idPrefix));
+  if (other) return { error: `wrong kind: "${value}" is an id of kind ${other.kind}, but this field takes ${either(allowed)}` };
+  const expected = allowed.map((k) => `${k} (${prefixOf(k) ?? 'no id'}...)`);
+  return { error: `"${value}" is neither a name (names have no "_") nor an id of ${either(expected)}` };
+}
+
+/** Resolves one reference value. Names never contain "_", so a value with "_" is a literal id. */
+export function resolveRef(
+  value: Json,
+  allowed: readonly string[],
+  index: NameIndex,
+  kinds: ReadonlyMap<string, ResourceKind>,
+): RefOutcome | undefined {
+  if (typeof value !== 'string' || value === '') return undefined; // the schema reports it
+  if (value.includes('_')) return literal(value, allowed, kinds);
+  const defined = index.kindsOf(value);
+  const matches = defined.filter((k) => allowed.includes(k));
+  if (matches.length === 1) return { address: `${matches[0]}/${value}` };
+  if (matches.length > 1) {
+    const both = matches.map((k) => `${k}/${value}`).join(' and ');
+    return { error: `"${value}" is ambiguous: ${both} both exist; use a literal id or rename one` };
+  }
+  if (defined.length) {
+    return { error: `wrong kind: "${value}" names ${defined.map((k) => `${k}/${value}`).join(' and ')}, but this field takes ${either(allowed)}` };
+  }
+  return { error: `no ${either(allowed)} named "${value}"${didYouMean(value, index.namesOf(allowed))}` };
+}
+
+// Cycles in the reference graph.
+export interface RefEdge {
+  to: string;
+  pos: SourcePos;
+}
+
+export function findCycles(graph: ReadonlyMap<string, RefEdge[]>): ManifestIssue[] {
+  const issues: ManifestIssue[] = [];
+  const reported = new Set<string>();
+  const targets = (node: string): string[] => (graph.get(node) ?? []).map((e) => e.to).filter((to) => graph.has(to));
+  const onCycle = (cycle: string[]): void => {
+    const key = [...cycle].sort().join(' ');
+    if (reported.has(key)) return;
+    reported.add(key);
+    const start = cycle[0]!;
+    const firstEdge = graph.get(start)!.find((e) => e.to === (cycle[1] ?? start))!;
+    issues.push({ pos: firstEdge.pos, address: start, message: `reference cycle: ${[...cycle, start].join(' -> ')}` });
+  };
+  Array.from(dependencyOrder(graph.keys(), targets, onCycle)); // walked for its cycles
+  return issues;
 }

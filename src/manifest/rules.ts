@@ -1,19 +1,28 @@
-// Stage 3, rules: what a schema cannot say about a document on its own. Unknown kinds (with a suggestion),
+// Stage 4, rules: what a schema cannot say about a document on its own. Unknown kinds (with a suggestion),
 // names (pattern, and "_" which would make a name read as a literal id), duplicate Kind/name across files,
-// the description limit in bytes, the metadata limit counted with the ownership marker, and header names that
-// differ only in case.
+// the description limit in bytes, the metadata limit counted with the ownership marker, header names that
+// differ only in case, and moved_from (resolve/moved-from.ts).
+//
+// Stage 6, value rules: the service's checks of a resolved body that JSON Schema cannot say (a certificate
+// chain that parses, a private key that matches its leaf: the kind's `valueRules`, from src/contract), run on
+// the values the service would receive, once `{file}`/`{env}` secrets are read. A problem is reported at the
+// field (at its `file`/`env` when read from one) with the service's own words, never with any of the value.
+// Traffic policy text (inline, or read from {file}/{env}) is checked the same way, while it is resolved, by the
+// rule the service applies (src/contract/traffic-policy.ts): text that does not parse, or names a phase the edge
+// does not have, is reported at the field before any request. A document written as a mapping is the schema's
+// to check.
 import { isObj } from '../contract/json.ts';
+import { describePolicyProblem, policyDocumentProblem } from '../contract/traffic-policy.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
-import type { ManifestDoc } from './document.ts';
-import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema-parts.ts';
-import { movedFromIssues } from './moved-from.ts';
-import { didYouMean } from './suggest.ts';
-import { slotsAt } from './json-walk.ts';
-import { childPointer, fieldPath } from './pointer.ts';
-import { keyPos, valuePos } from './positions.ts';
-import { addressOf } from './validate.ts';
-import { kindValidation } from './validators.ts';
+import type { Json, ResourceKind, ValueRules } from '../kinds/resource-kind.ts';
+import { addressOf, type ManifestDoc, type ResolvedDoc } from './document.ts';
+import { childPointer, fieldPath, keyPos, slotsAt, valuePos } from './pointer.ts';
+import { movedFromIssues } from './resolve/moved-from.ts';
+import { kindValidation } from './schema.ts';
+import { didYouMean } from './schema/messages.ts';
+import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema/parts.ts';
+import { secretSource } from './secrets.ts';
 
 /** The reserved metadata key holding the ownership marker (DESIGN 4). */
 export const MARKER_KEY = 'edgeops';
@@ -116,4 +125,42 @@ export function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {})
   }
   issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
   return issues;
+}
+
+// Stage 6: the value rules and traffic policy text, on resolved values.
+/**
+ * The problems of every resolved document whose kind has value rules. A document whose checked fields are not
+ * all strings, or already have a problem (`earlier`: a file that cannot be read, a key where no key belongs),
+ * is left to that problem.
+ */
+export async function valueRuleIssues(resolved: readonly ResolvedDoc[], earlier: readonly ManifestIssue[]): Promise<ManifestIssue[]> {
+  const issues: ManifestIssue[] = [];
+  const checks = new Map<ResourceKind, ReturnType<ValueRules['load']>>();
+  for (const { doc, kind, resource } of resolved) {
+    const rules = kind.valueRules;
+    if (!rules || !rules.fields.every((field) => typeof resource.spec[field] === 'string')) continue;
+    const reported = (field: string): boolean => earlier.some((i) => i.address === resource.address && i.message.startsWith(`${field}:`));
+    if (rules.fields.some(reported)) continue;
+    if (!checks.has(kind)) checks.set(kind, rules.load());
+    const problem = (await checks.get(kind)!)(resource.spec);
+    if (!problem) continue;
+    const field = problem.field ?? rules.fields[0]!;
+    const source = secretSource(doc.fields[field] ?? null, childPointer('', field));
+    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, message: `${field}: ${problem.message}${source.note}` });
+  }
+  return issues;
+}
+
+/** The problem of the policy field at `pointer` (`written` as in the manifest, `text` resolved), with where to report it. */
+export function policyTextIssue(
+  written: Json,
+  text: Json,
+  pointer: string,
+  phases: readonly string[],
+): { pointer: string; message: string } | undefined {
+  if (typeof text !== 'string') return undefined;
+  const found = policyDocumentProblem(text, phases);
+  if (!found) return undefined;
+  const source = secretSource(written, pointer);
+  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
 }

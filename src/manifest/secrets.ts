@@ -1,11 +1,12 @@
-// `{file: path}` and `{env: VARIABLE}` values of secret-capable fields (declared in the schemas) are replaced
-// by what they point at. Errors name the file or the variable, never a value.
+// Secrets, read while resolving (stage 5): `{file: path}` and `{env: VARIABLE}` values of secret-capable fields
+// (declared in the schemas) are replaced by what they point at. Errors name the file or the variable, never a
+// value.
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { isObj } from '../contract/json.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { childPointer, fieldPath } from './pointer.ts';
-import { ENV_VAR_PATTERN } from './schema-parts.ts';
+import { ENV_VAR_PATTERN } from './schema/parts.ts';
 
 const ENV_VAR = new RegExp(ENV_VAR_PATTERN);
 

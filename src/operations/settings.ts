@@ -4,7 +4,7 @@
 // The CLI (src/cli/settings.ts declares the flags) and the GitHub Action resolve their runs' settings here.
 import { ConfigError } from '../errors.ts';
 import type { ProjectConfig } from '../manifest/document.ts';
-import { NAME_PATTERN } from '../manifest/schema-parts.ts';
+import { NAME_PATTERN } from '../manifest/schema/parts.ts';
 
 export const DEFAULT_STACK = 'default';
 // Every kind's list (ten endpoints) has its first page in flight at once.

@@ -4,7 +4,7 @@ import { staticPlanErrors } from '../engine/plan-checks.ts';
 import { ManifestError } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { DesiredState } from '../manifest/document.ts';
-import { sortIssues } from '../manifest/index.ts';
+import { sortIssues } from '../manifest/read-desired.ts';
 
 export interface ValidateRequest {
   desired: DesiredState;

@@ -10,10 +10,10 @@ import { build } from 'esbuild';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompiledValidators, ROOT } from '../../scripts/build.ts';
-import { compileSchema } from '../../src/manifest/schema-compile.ts';
-import { kindSchemas } from '../../src/manifest/schema-kinds.ts';
-import { projectSchema } from '../../src/manifest/schema-project.ts';
-import { PROJECT_KEY } from '../../src/manifest/validators.ts';
+import { compileSchema } from '../../src/manifest/schema/compile.ts';
+import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
+import { projectSchema } from '../../src/manifest/schema/project.ts';
+import { PROJECT_KEY } from '../../src/manifest/schema.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ let precompiled: (key: string) => ValidateFunction;
 beforeAll(async () => {
   const outfile = join(temp, 'validators.mjs');
   await build({
-    stdin: { contents: precompiledValidators(), resolveDir: resolve(ROOT, 'src/manifest'), loader: 'js' },
+    stdin: { contents: precompiledValidators(), resolveDir: resolve(ROOT, 'src/manifest/schema'), loader: 'js' },
     bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'warning',
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });

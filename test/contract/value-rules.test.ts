@@ -14,7 +14,7 @@ import { RULE_CODES } from '../../src/contract/rule-error.ts';
 import { hostportKey } from '../../src/contract/values.ts';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
 import { ManifestError, type ManifestIssue } from '../../src/errors.ts';
-import { readDesiredState } from '../../src/manifest/index.ts';
+import { readDesiredState } from '../../src/manifest/read-desired.ts';
 import { convertKeyPem, makeCa, makeChain, makeCert, makeKeyPem } from '../helpers/certs.ts';
 import { api, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 

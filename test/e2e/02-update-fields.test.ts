@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.ts';
 import type { Json } from '../../src/kinds/resource-kind.ts';
-import { kindSchemas } from '../../src/manifest/schema-kinds.ts';
+import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
 import { executePlan, type PlanContext } from '../../src/pipeline.ts';
 import { allKinds, type Certs } from './fixtures.ts';
 import { e2eForFile, edit, ownerOf, planLines } from './harness.ts';

@@ -6,7 +6,7 @@ import { liveCheckKinds, livePlanErrors, staticPlanErrors } from '../../src/engi
 import type { SourcePos } from '../../src/errors.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import type { DesiredResource } from '../../src/manifest/document.ts';
-import { rememberSource } from '../../src/manifest/positions.ts';
+import { rememberSource } from '../../src/manifest/pointer.ts';
 import { fakeWorld, marked, nullApi, ref, res, state } from './fakes.ts';
 
 /** A resource whose values sit at the given positions of m.yaml (line per pointer). */

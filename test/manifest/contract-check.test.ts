@@ -2,7 +2,7 @@
 // the requests their kinds send: what a document schema cannot say is reported at the manifest value's position,
 // before any request. References to resources that do not exist yet hold placeholder ids of their kind.
 import { describe, expect, it } from 'vitest';
-import { readDesiredState } from '../../src/manifest/index.ts';
+import { readDesiredState } from '../../src/manifest/read-desired.ts';
 import { errorLines, writeTree, yaml } from './tree.ts';
 
 const cases: { name: string; doc: string; lines: string[] }[] = [

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManifestError } from '../../src/errors.ts';
-import { readDesiredState } from '../../src/manifest/index.ts';
+import { readDesiredState } from '../../src/manifest/read-desired.ts';
 import { writeTree } from './tree.ts';
 import { makeCert } from '../helpers/certs.ts';
 

@@ -3,9 +3,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
-import { loadManifests } from '../../src/manifest/index.ts';
-import { MAX_ALIAS_VALUES } from '../../src/manifest/yaml-tree.ts';
-import { keyPos } from '../../src/manifest/positions.ts';
+import { loadManifests } from '../../src/manifest/read-desired.ts';
+import { MAX_ALIAS_VALUES } from '../../src/manifest/parse/yaml-tree.ts';
+import { keyPos } from '../../src/manifest/pointer.ts';
 import { writeTree, yaml } from './tree.ts';
 
 const load = (files: Record<string, string>, paths = ['.']) => {

@@ -6,9 +6,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, ManifestError } from '../../src/errors.ts';
-import { loadManifests } from '../../src/manifest/index.ts';
-import { readDesiredState } from '../../src/manifest/read-desired.ts';
-import { keyPos } from '../../src/manifest/positions.ts';
+import { loadManifests, readDesiredState } from '../../src/manifest/read-desired.ts';
+import { keyPos } from '../../src/manifest/pointer.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const corpus = join('test', 'fixtures', 'loading');

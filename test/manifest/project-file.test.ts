@@ -1,6 +1,6 @@
 // edgeops.yaml: the project file at a root, its schema errors, and several roots that must agree.
 import { describe, expect, it } from 'vitest';
-import { readDesiredState } from '../../src/manifest/index.ts';
+import { readDesiredState } from '../../src/manifest/read-desired.ts';
 import { errorLines, readTree, writeTree, yaml } from './tree.ts';
 
 describe('edgeops.yaml', () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManifestError, NoManifestsError } from '../../src/errors.ts';
-import { readDesiredState } from '../../src/manifest/index.ts';
+import { readDesiredState } from '../../src/manifest/read-desired.ts';
 import { makeCert } from '../helpers/certs.ts';
 
 const root = resolve(import.meta.dirname, '../..');

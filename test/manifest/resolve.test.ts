@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
 import type { ResourceKind } from '../../src/kinds/resource-kind.ts';
-import { loadManifests, resolveDocs } from '../../src/manifest/index.ts';
+import { loadManifests } from '../../src/manifest/read-desired.ts';
+import { resolveDocs } from '../../src/manifest/resolve.ts';
 import { errorLines, readTree, writeTree, yaml } from './tree.ts';
 import { makeCa, makeCert } from '../helpers/certs.ts';
 

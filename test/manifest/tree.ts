@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { ManifestError } from '../../src/errors.ts';
-import { readDesiredState } from '../../src/manifest/index.ts';
+import { readDesiredState } from '../../src/manifest/read-desired.ts';
 import type { DesiredState } from '../../src/manifest/document.ts';
 
 const roots: string[] = [];

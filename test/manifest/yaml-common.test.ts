@@ -2,8 +2,8 @@
 // accepts a text, it must give exactly what yaml gives (values, value positions, key positions, in order); what
 // it does not accept is left to yaml. Styles, indentation, comments and scalar spellings are drawn at random.
 import { describe, expect, it } from 'vitest';
-import { parseYamlText } from '../../src/manifest/parse-file.ts';
-import { parseCommonYaml } from '../../src/manifest/yaml-common.ts';
+import { parseYamlText } from '../../src/manifest/parse.ts';
+import { parseCommonYaml } from '../../src/manifest/parse/yaml-common.ts';
 
 /** A small deterministic PRNG, so a failure names a seed that reproduces it. */
 function rng(seed: number): () => number {

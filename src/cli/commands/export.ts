@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander';
 import { ManifestError } from '../../errors.ts';
 import type { ProjectConfig } from '../../manifest/document.ts';
-import { readProjectConfig } from '../../manifest/project-file.ts';
+import { readProjectConfig } from '../../manifest/discover.ts';
 import * as exporting from '../../operations/export.ts';
 import { exportReport } from '../../render/export-report.ts';
 import { withConnection } from '../connect.ts';

@@ -1,15 +1,15 @@
 // The document schema of every kind (DESIGN 3), generated from the contract: a kind's fields are its create
-// request's (schema-contract.ts says how a manifest writes each), plus kind, name and moved_from. What a manifest
+// request's (contract.ts says how a manifest writes each), plus kind, name and moved_from. What a manifest
 // adds or says differently is the overlay below; a new kind needs none. The two manifest-only kinds
 // (RouteResponseHeaders, EventSources) are defined here, from the contract's module and sub-resource bodies.
 // Which kinds a reference field may name comes from the reconciler's `refs`, written into its description.
-import { CONTRACT_KINDS, contractKind, type BodySchema, type ContractKind } from '../contract/index.ts';
-import { KINDS, kindByName } from '../kinds/index.ts';
-import type { ResourceKind } from '../kinds/resource-kind.ts';
-import { segments } from './pointer.ts';
-import { translate } from './schema-contract.ts';
-import { upstreamTermination } from './schema-modules.ts';
-import { kindSchema, metadata, ref, secret, type Schema } from './schema-parts.ts';
+import { CONTRACT_KINDS, contractKind, type BodySchema, type ContractKind } from '../../contract/index.ts';
+import { KINDS, kindByName } from '../../kinds/index.ts';
+import type { ResourceKind } from '../../kinds/resource-kind.ts';
+import { segments } from '../pointer.ts';
+import { translate } from './contract.ts';
+import { upstreamTermination } from './modules.ts';
+import { kindSchema, metadata, ref, secret, type Schema } from './parts.ts';
 
 interface Overlay {
   /** The kind's description in editors (default: from the contract's label). */

@@ -1,9 +1,9 @@
 // String formats the schemas name (`cidr`, `hostport`, `uri`), and the one check on resolved values: no PEM
 // private key outside a secret field. `cidr` and `hostport` are the contract's value rules (src/contract/values.ts),
 // the very ones the service applies; messages.ts words their errors with the rule's own message.
-import { VALUE_FORMATS } from '../contract/values.ts';
-import type { Json } from '../kinds/resource-kind.ts';
-import { childPointer, fieldPath } from './pointer.ts';
+import { VALUE_FORMATS } from '../../contract/values.ts';
+import type { Json } from '../../kinds/resource-kind.ts';
+import { childPointer, fieldPath } from '../pointer.ts';
 
 /** An absolute http(s) URL (the project file's api_url). */
 export function isHttpUrl(value: string): boolean {
@@ -45,7 +45,7 @@ export function misplacedPrivateKeyMessage(pointer: string): string {
     "a TLSCertificate's private_key_pem";
 }
 
-/** The formats the schemas name, as ajv checks them (schema-compile.ts, and the build's precompiled validators). */
+/** The formats the schemas name, as ajv checks them (compile.ts, and the build's precompiled validators). */
 export const AJV_FORMATS = {
   cidr: VALUE_FORMATS.cidr.check,
   hostport: VALUE_FORMATS.hostport.check,

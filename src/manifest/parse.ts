@@ -1,12 +1,14 @@
-// One YAML file -> its non-empty documents as trees with positions. A document with a syntax error is
-// reported and skipped; the file's other documents are still read.
+// Stage 2, parse: one YAML file -> its non-empty documents as trees with positions. The common subset of YAML is
+// read directly (parse/yaml-common.ts), anything else by yaml's document API (parse/yaml-tree.ts turns its nodes
+// into the same trees). A document with a syntax error is reported and skipped; the file's other documents are
+// still read.
 import { readFileSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseAllDocuments, type YAMLError } from 'yaml';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Obj } from '../kinds/resource-kind.ts';
-import type { FoundFile } from './discover.ts';
-import { parseCommonYaml } from './yaml-common.ts';
-import { toTree, TreeError, type Tree } from './yaml-tree.ts';
+import type { FoundFile } from './document.ts';
+import { parseCommonYaml } from './parse/yaml-common.ts';
+import { toTree, TreeError, type Tree } from './parse/yaml-tree.ts';
 
 export interface ParsedDoc extends Tree {
   value: Obj;

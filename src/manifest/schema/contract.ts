@@ -7,10 +7,10 @@
 // distinct -> uniqueItems, rule cidr/hostport -> format, header_name -> pattern. The value rules without a JSON
 // Schema form (header values, event types, URL paths, policy text, case-insensitive duplicates) are checked after
 // names are resolved, through the contract itself (contract-check.ts), at the same positions.
-import type { BodySchema, RuleName } from '../contract/index.ts';
-import { HTTP_PHASES, TCP_PHASES } from '../contract/traffic-policy.ts';
-import { trafficPolicyModule } from './schema-modules.ts';
-import { HEADER_NAME_PATTERN, ref, unsettable, type Schema } from './schema-parts.ts';
+import type { BodySchema, RuleName } from '../../contract/index.ts';
+import { HTTP_PHASES, TCP_PHASES } from '../../contract/traffic-policy.ts';
+import { trafficPolicyModule } from './modules.ts';
+import { HEADER_NAME_PATTERN, ref, unsettable, type Schema } from './parts.ts';
 
 const RULE_KEYWORDS: Partial<Record<RuleName, Schema>> = {
   cidr: { format: 'cidr' },

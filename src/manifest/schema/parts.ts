@@ -1,8 +1,8 @@
 // Building blocks of the manifest schemas (schemas/*.schema.json are generated from these by
-// schema-write.ts). `errorMessage` is the message edgeops and editors show instead of the validator's own.
+// write.ts). `errorMessage` is the message edgeops and editors show instead of the validator's own.
 
-import { HEADER_NAME } from '../contract/rules.ts';
-import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from '../contract/schema.ts';
+import { HEADER_NAME } from '../../contract/rules.ts';
+import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from '../../contract/schema.ts';
 
 export type Schema = { [key: string]: unknown };
 
@@ -79,7 +79,7 @@ export const HEADER_NAME_PATTERN = HEADER_NAME.source;
 /**
  * The same field, also accepting null for "unset": the spec returns unset optional fields as null and the
  * service takes a null like an absent field, so a manifest may say so too. The resolver drops these nulls
- * (validators.ts finds the fields), so the kinds never see one.
+ * (schema.ts finds the fields), so the kinds never see one.
  */
 export function unsettable(schema: Schema): Schema {
   const types = ([] as unknown[]).concat(schema.type);

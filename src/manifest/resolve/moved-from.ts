@@ -2,13 +2,11 @@
 // or `Kind/old-name`); plan matches the live resource by the old marker and apply rewrites the marker only.
 // Checked here with positions: each old name must be a valid name of the same kind, must not also be a
 // document, must not be the document's own name, and may be claimed by one document only.
-import type { ManifestIssue, SourcePos } from '../errors.ts';
-import type { Json } from '../kinds/resource-kind.ts';
-import type { ManifestDoc } from './document.ts';
-import { childPointer } from './pointer.ts';
-import { valuePos } from './positions.ts';
-import { NAME_PATTERN } from './schema-parts.ts';
-import { addressOf } from './validate.ts';
+import type { ManifestIssue, SourcePos } from '../../errors.ts';
+import type { Json } from '../../kinds/resource-kind.ts';
+import { addressOf, type ManifestDoc } from '../document.ts';
+import { childPointer, valuePos } from '../pointer.ts';
+import { NAME_PATTERN } from '../schema/parts.ts';
 
 export const MOVED_FROM = 'moved_from';
 

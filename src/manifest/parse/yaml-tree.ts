@@ -2,9 +2,9 @@
 // (no second pass through toJS). Aliases are expanded here, within a budget, so a small file cannot expand
 // into a huge document ("billion laughs").
 import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
-import type { SourcePos } from '../errors.ts';
-import type { Json, Obj } from '../kinds/resource-kind.ts';
-import { childPointer } from './pointer.ts';
+import type { SourcePos } from '../../errors.ts';
+import type { Json, Obj } from '../../kinds/resource-kind.ts';
+import { childPointer } from '../pointer.ts';
 
 /** Values produced by expanding aliases, per document. */
 export const MAX_ALIAS_VALUES = 10_000;

@@ -5,19 +5,11 @@
 //   response headers live on that route's edge).
 // Both are seen from names and from literal ids; a name and a literal id are never compared (whether they
 // are one resource only the service knows: plan reports that case).
-import { isObj } from '../contract/json.ts';
-import type { ManifestIssue, SourcePos } from '../errors.ts';
-import type { Json, ResourceKind } from '../kinds/resource-kind.ts';
-import type { DesiredResource, ManifestDoc } from './document.ts';
-import { slotsAt } from './json-walk.ts';
-import { fieldPath } from './pointer.ts';
-import { valuePos } from './positions.ts';
-
-export interface ResolvedDoc {
-  doc: ManifestDoc;
-  kind: ResourceKind;
-  resource: DesiredResource;
-}
+import { isObj } from '../../contract/json.ts';
+import type { ManifestIssue, SourcePos } from '../../errors.ts';
+import type { Json } from '../../kinds/resource-kind.ts';
+import type { DesiredResource, ResolvedDoc } from '../document.ts';
+import { fieldPath, slotsAt, valuePos } from '../pointer.ts';
 
 /** What one resolved reference names: a managed resource (`Kind/name`) or a literal id. */
 interface Target {

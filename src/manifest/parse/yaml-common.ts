@@ -8,9 +8,9 @@
 // CR line ends, duplicate keys, anything that could be an error...) it gives up on the whole file, which is then
 // read by yaml as before, so every message about bad YAML is still yaml's. test/manifest/yaml-common.test.ts
 // checks both readers against each other.
-import type { SourcePos } from '../errors.ts';
-import type { Json, Obj } from '../kinds/resource-kind.ts';
-import { childPointer } from './pointer.ts';
+import type { SourcePos } from '../../errors.ts';
+import type { Json, Obj } from '../../kinds/resource-kind.ts';
+import { childPointer } from '../pointer.ts';
 import type { Tree } from './yaml-tree.ts';
 import { checked, GIVE_UP, isKeyAt, plainStart, readKey, readQuoted, resolvePlain, restOfLine } from './yaml-scalars.ts';
 

@@ -1,6 +1,6 @@
 // The project file's schema (edgeops.yaml) and the union of every kind's schema, for editors.
-import { KINDS } from '../kinds/index.ts';
-import { NAME_PATTERN, type Schema } from './schema-parts.ts';
+import { KINDS } from '../../kinds/index.ts';
+import { NAME_PATTERN, type Schema } from './parts.ts';
 
 export const PROJECT_FILE_NAMES = ['edgeops.yaml', 'edgeops.yml'];
 

@@ -6,11 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { kindSchemas } from './schema-kinds.ts';
-import type { Schema } from './schema-parts.ts';
-import { projectSchema, unionSchema } from './schema-project.ts';
+import { kindSchemas } from './kinds.ts';
+import type { Schema } from './parts.ts';
+import { projectSchema, unionSchema } from './project.ts';
 
-export const SCHEMA_DIR = resolve(import.meta.dirname, '../../schemas');
+export const SCHEMA_DIR = resolve(import.meta.dirname, '../../../schemas');
 
 /** Where the schemas are published; `$id` is this plus the file name, and the relative `$ref`s resolve beside it. */
 export const SCHEMA_ID_BASE = 'https://edgeops.dev/schemas/v1/';

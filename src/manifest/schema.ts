@@ -1,17 +1,40 @@
-// The validators: each schema's validator made once, on first use (compiled from the sources, precompiled in
-// the build: schema-compile.ts).
-import type { ValidateFunction } from 'ajv';
-import { compileSchema } from './schema-compile.ts';
-import { kindSchemas } from './schema-kinds.ts';
-import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './schema-parts.ts';
-import { projectSchema } from './schema-project.ts';
+// Stage 3, schema: each document against its kind's JSON Schema (the schemas are generated in schema/), with
+// each schema's validator made once, on first use (compiled from the sources, precompiled in the build:
+// schema/compile.ts). Unknown kinds are left to the rules stage. Two checks are left to the rules, which word
+// them better: the name pattern (a name with "_" gets its own message) and the description limit (the service
+// counts bytes, JSON Schema counts characters).
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ManifestIssue } from '../errors.ts';
+import { addressOf, type ManifestDoc } from './document.ts';
 import { childPointer } from './pointer.ts';
+import { compileSchema } from './schema/compile.ts';
+import { issuesFromAjv } from './schema/messages.ts';
+import { kindSchemas } from './schema/kinds.ts';
+import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './schema/parts.ts';
+import { projectSchema } from './schema/project.ts';
+
+const leftToRules = (e: ErrorObject): boolean =>
+  (e.instancePath === '/name' && e.keyword === 'pattern') || (e.instancePath === '/description' && e.keyword === 'maxLength');
+
+export function validateDocs(docs: readonly ManifestDoc[]): ManifestIssue[] {
+  const issues: ManifestIssue[] = [];
+  for (const doc of docs) {
+    const v = kindValidation(doc.kind);
+    if (!v) continue;
+    // A missing name stays missing, so the schema reports it; the loader keeps it as ''.
+    const data = doc.positions.has('/name') ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
+    if (v.validate(data)) continue;
+    const errors = (v.validate.errors ?? []).filter((e) => !leftToRules(e));
+    issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
+  }
+  return issues;
+}
 
 export interface KindValidation {
   validate: ValidateFunction;
   /** Pointers of the fields that take `{file}`/`{env}` secrets (`*` = each item of a list). */
   secretPointers: string[];
-  /** Pointers of the fields that may be null for "unset" (schema-parts `unsettable`): the resolver drops them. */
+  /** Pointers of the fields that may be null for "unset" (schema/parts.ts `unsettable`): the resolver drops them. */
   unsetPointers: string[];
   /** Pointers of header-name maps (their keys) and lists (their items): names that ignore case. */
   headerPointers: string[];

@@ -2,7 +2,7 @@
 // typed by yaml's own core-schema tags, mapping keys, and the rules for where a plain scalar may start. Any
 // text these do not read exactly as yaml would throws GIVE_UP, and the file goes to yaml.
 import { Document, isScalar } from 'yaml';
-import type { Json } from '../kinds/resource-kind.ts';
+import type { Json } from '../../kinds/resource-kind.ts';
 import { scalar } from './yaml-tree.ts';
 
 /** Thrown inside the reader when the text leaves the subset; never escapes parseCommonYaml. */

@@ -1,7 +1,7 @@
 // The parts of the edge and route module schemas where a manifest writes something other than the request body
-// the contract declares (schema-contract.ts makes the rest): the traffic policy as a document, and the modules a
+// the contract declares (contract.ts makes the rest): the traffic policy as a document, and the modules a
 // TLS edge that passes TLS through may not set, said in the schema so an editor shows it too.
-import { NOT_NULL, object, SECRET_REF, unsettable, type Schema } from './schema-parts.ts';
+import { NOT_NULL, object, SECRET_REF, unsettable, type Schema } from './parts.ts';
 
 const policyAction: Schema = object(
   {

@@ -4,7 +4,7 @@
 // its schema (verbose), which messages.ts needs to word it and errorMessage to override it.
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { AJV_FORMATS } from './formats.ts';
-import type { Schema } from './schema-parts.ts';
+import type { Schema } from './parts.ts';
 
 export function newAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...options });
