@@ -56289,6 +56289,62 @@ function fieldPath(pointer) {
 function isWithin(pointer, ancestor) {
   return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
 }
+var keyPositions = /* @__PURE__ */ new WeakMap();
+function rememberKeyPositions(doc, keys) {
+  keyPositions.set(doc, keys);
+}
+function valuePos(doc, pointer) {
+  for (let p = pointer; ; p = parentPointer(p)) {
+    const pos = doc.positions.get(p);
+    if (pos) return pos;
+    if (p === "") return doc.pos;
+  }
+}
+function keyPos(doc, pointer) {
+  return keyPositions.get(doc)?.get(pointer) ?? valuePos(doc, pointer);
+}
+var sources = /* @__PURE__ */ new WeakMap();
+function rememberSource(resource, doc) {
+  sources.set(resource, doc);
+}
+function sourceValuePos(resource, pointer) {
+  const doc = sources.get(resource);
+  return doc ? valuePos(doc, pointer) : resource.pos;
+}
+function slotsAt(root, pattern) {
+  const found = [];
+  const visit = (container, key, rest, pointer) => {
+    const value = container[key];
+    if (value === void 0) return;
+    if (rest.length === 0) {
+      const record = container;
+      found.push({ value, pointer, set: (v) => record[key] = v, unset: () => delete record[key] });
+      return;
+    }
+    const [head2, ...tail3] = rest;
+    if (head2 === "*") {
+      if (Array.isArray(value)) value.forEach((_, i) => visit(value, i, tail3, childPointer(pointer, i)));
+    } else if (isObj(value) && Object.hasOwn(value, head2)) {
+      visit(value, head2, tail3, childPointer(pointer, head2));
+    }
+  };
+  const [head, ...tail2] = segments(pattern);
+  if (head === void 0) return found;
+  if (head === "*") return found;
+  if (Object.hasOwn(root, head)) visit(root, head, tail2, childPointer("", head));
+  return found;
+}
+function cloneJson(value) {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(cloneJson);
+  const out = {};
+  for (const key of Object.keys(value)) {
+    const v = cloneJson(value[key]);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out;
+}
 
 // src/engine/refs.ts
 function isPendingRef(value) {
@@ -60103,30 +60159,6 @@ async function applyPlan(plan, api, opts) {
 // src/contract/limits.ts
 var REQUEST_BODY_MAX_BYTES = 1024 * 1024;
 
-// src/manifest/positions.ts
-var keyPositions = /* @__PURE__ */ new WeakMap();
-function rememberKeyPositions(doc, keys) {
-  keyPositions.set(doc, keys);
-}
-function valuePos(doc, pointer) {
-  for (let p = pointer; ; p = parentPointer(p)) {
-    const pos = doc.positions.get(p);
-    if (pos) return pos;
-    if (p === "") return doc.pos;
-  }
-}
-function keyPos(doc, pointer) {
-  return keyPositions.get(doc)?.get(pointer) ?? valuePos(doc, pointer);
-}
-var sources = /* @__PURE__ */ new WeakMap();
-function rememberSource(resource, doc) {
-  sources.set(resource, doc);
-}
-function sourceValuePos(resource, pointer) {
-  const doc = sources.get(resource);
-  return doc ? valuePos(doc, pointer) : resource.pos;
-}
-
 // src/engine/plan-checks.ts
 var where = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
 var posOf = (r, pointer) => sourceValuePos(r, pointer);
@@ -60317,6 +60349,9 @@ function perpetualDiff(applied, result, replan) {
 ${lines.join("\n")}`
   );
 }
+
+// src/manifest/read-desired.ts
+import { dirname as dirname2 } from "node:path";
 
 // src/contract/keyword-checks.ts
 init_rule_error();
@@ -68608,7 +68643,10 @@ function requestProblem(schema2, modules, value) {
   return void 0;
 }
 
-// src/manifest/schema-parts.ts
+// src/manifest/document.ts
+var addressOf = (doc) => doc.name === "" ? doc.kind : `${doc.kind}/${doc.name}`;
+
+// src/manifest/schema/parts.ts
 var NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
 var SECRET_REF = "#/definitions/secret";
 var ENV_VAR_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$";
@@ -68679,192 +68717,69 @@ function kindSchema(kind, text, fields2, required, extra = {}) {
   };
 }
 
-// src/manifest/suggest.ts
-function distance(a, b) {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
-      rows[i][j] = d;
-    }
+// src/manifest/resolve/moved-from.ts
+var MOVED_FROM = "moved_from";
+var NAME = new RegExp(NAME_PATTERN);
+var where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+function oldNames(doc) {
+  const raw = doc.fields[MOVED_FROM];
+  const base = `/${MOVED_FROM}`;
+  if (raw === void 0 || raw === null) return [];
+  if (Array.isArray(raw)) return raw.map((value, i) => ({ value, pointer: childPointer(base, i) }));
+  return [{ value: raw, pointer: base }];
+}
+function movedFromAddresses(doc) {
+  const out = [];
+  for (const { value } of oldNames(doc)) {
+    const address = oldAddress(doc, value);
+    if (typeof address === "string" && !out.includes(address)) out.push(address);
   }
-  return rows[a.length][b.length];
+  return out;
 }
-function closest(word, candidates) {
-  const w = word.toLowerCase();
-  const limit = Math.max(1, Math.floor(w.length / 3));
-  let best;
-  let bestScore = Infinity;
-  for (const c of candidates) {
-    const score = distance(w, c.toLowerCase());
-    if (score <= limit && score < bestScore) {
-      best = c;
-      bestScore = score;
-    }
-  }
-  return best;
+function oldAddress(doc, value) {
+  if (typeof value !== "string") return { error: "" };
+  const slash = value.indexOf("/");
+  const kind = slash < 0 ? doc.kind : value.slice(0, slash);
+  const name2 = slash < 0 ? value : value.slice(slash + 1);
+  if (kind !== doc.kind) return { error: `"${value}" is a ${kind}; a ${doc.kind} can only move from another ${doc.kind} name (a move across kinds is a delete and a create)` };
+  if (!NAME.test(name2)) return { error: "" };
+  return `${kind}/${name2}`;
 }
-function didYouMean(word, candidates) {
-  const best = closest(word, candidates);
-  return best === void 0 ? "" : ` (did you mean "${best}"?)`;
-}
-
-// src/manifest/messages.ts
-var TYPE_WORDS = {
-  string: "a string",
-  object: "a mapping",
-  array: "a list",
-  integer: "an integer",
-  number: "a number",
-  boolean: "true or false",
-  null: "empty"
-};
-function override(e) {
-  const m = e.parentSchema?.errorMessage;
-  if (typeof m === "string") return m;
-  if (m && typeof m === "object") {
-    const byKeyword = m[e.keyword];
-    if (typeof byKeyword === "string") return byKeyword;
-  }
-  return void 0;
-}
-var isScalarOfWrongType = (data) => typeof data === "number" || typeof data === "boolean";
-var withoutNull = (values) => values.length > 1 ? values.filter((v) => v !== null && v !== "null") : values;
-function typeMessage(e) {
-  const types = withoutNull([].concat(e.params.type));
-  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
-  const quoteHint = types.includes("string") && isScalarOfWrongType(e.data) ? " (put it in quotes)" : "";
-  return `must be ${words}${quoteHint}`;
-}
-function enumMessage(e) {
-  const allowed = withoutNull(e.params.allowedValues);
-  const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
-  const strings2 = allowed.filter((v) => typeof v === "string");
-  if (isScalarOfWrongType(e.data) && strings2.length) return `must be one of ${list} (put it in quotes)`;
-  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings2) : ""}`;
-}
-function rangeMessage(e) {
-  const s = e.parentSchema;
-  if (typeof s.minimum === "number" && typeof s.maximum === "number") return `must be between ${s.minimum} and ${s.maximum}`;
-  return e.keyword === "minimum" ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
-}
-function formatMessage(e) {
-  const value = String(e.data);
-  switch (e.params.format) {
-    case "hostport":
-    case "cidr":
-      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
-    case "uri":
-      return `"${value}" is not an http(s) URL`;
-    default:
-      return `"${value}" is not a valid ${e.params.format}`;
-  }
-}
-var plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function baseMessage(e) {
-  const p = e.params;
-  switch (e.keyword) {
-    case "required":
-      return `missing field "${p.missingProperty}"`;
-    case "additionalProperties": {
-      const key = String(p.additionalProperty);
-      if (key === "<<") return 'merge keys ("<<") are not supported; write the fields out';
-      const known = Object.keys(e.parentSchema.properties ?? {});
-      return `unknown field "${key}"${didYouMean(key, known)}`;
-    }
-    case "type":
-      return typeMessage(e);
-    case "enum":
-      return enumMessage(e);
-    case "const":
-      return `must be ${JSON.stringify(p.allowedValue)}`;
-    case "format":
-      return formatMessage(e);
-    case "pattern":
-      return `"${String(e.data)}" does not match ${p.pattern}`;
-    case "minLength":
-      return p.limit === 1 ? "must not be empty" : `must be at least ${plural(p.limit, "character")}`;
-    case "maxLength":
-      return `must be at most ${plural(p.limit, "character")}`;
-    case "minimum":
-    case "maximum":
-      return rangeMessage(e);
-    case "minItems":
-      return `must have at least ${plural(p.limit, "item")}`;
-    case "maxItems":
-      return `must have at most ${plural(p.limit, "item")}`;
-    case "uniqueItems":
-      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
-    case "minProperties":
-      return "must not be empty";
-    case "not":
-    case "false schema":
-      return "is not allowed";
-    case "oneOf":
-    case "anyOf":
-      return "does not match any allowed form";
-    default:
-      return e.message ?? "is invalid";
-  }
-}
-function relevant(errors) {
-  const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
-  const at3 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
-  const forbidden = at3("not");
-  const withEnum = at3("enum");
-  const withType = at3("type");
-  return errors.filter((e) => {
-    if (e.keyword === "if" || e.keyword === "propertyNames") return false;
-    if (e.propertyName === void 0) {
-      const p = e.instancePath;
-      if (e.keyword !== "not" && [...forbidden].some((f) => isWithin(p, f))) return false;
-      if (e.keyword === "type" && withEnum.has(p)) return false;
-      if (withType.has(p) && !["type", "enum", "not", "oneOf", "anyOf"].includes(e.keyword)) return false;
-    }
-    return !collapsing.some(
-      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`)
-    );
-  });
-}
-function wording(e) {
-  const own = override(e);
-  if (own !== void 0 && e.keyword === "pattern" && e.propertyName === void 0) return `"${String(e.data)}" ${own}`;
-  return own;
-}
-function locate(e, doc) {
-  const own = wording(e);
-  if (e.propertyName !== void 0) {
-    const names = (e.params.allowedValues ?? []).filter((v) => typeof v === "string");
-    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === "enum" ? didYouMean(e.propertyName, names) : ""}`;
-    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
-  }
-  if (e.keyword === "additionalProperties") {
-    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
-    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-  }
-  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-}
-function prefixed(pointer, message) {
-  const path = fieldPath(pointer);
-  return path ? `${path}: ${message}` : message;
-}
-function issuesFromAjv(errors, doc, address) {
-  const seen = /* @__PURE__ */ new Set();
+function movedFromIssues(docs) {
   const issues = [];
-  for (const e of relevant(errors)) {
-    const { pos, message } = locate(e, doc);
-    const key = `${pos.line}:${pos.col}:${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push(address === void 0 ? { pos, message } : { pos, address, message });
+  const documents = /* @__PURE__ */ new Map();
+  for (const doc of docs) if (doc.name !== "" && !documents.has(addressOf(doc))) documents.set(addressOf(doc), doc);
+  const claimedBy = /* @__PURE__ */ new Map();
+  for (const doc of docs) {
+    const address = addressOf(doc);
+    for (const { value, pointer } of oldNames(doc)) {
+      const fail2 = (message) => void issues.push({ pos: valuePos(doc, pointer), address, message: `${MOVED_FROM}: ${message}` });
+      const old = oldAddress(doc, value);
+      if (typeof old !== "string") {
+        if (old.error !== "") fail2(old.error);
+        continue;
+      }
+      if (old === address) {
+        fail2(`"${String(value)}" is this document's own name`);
+        continue;
+      }
+      const other = documents.get(old);
+      if (other) {
+        fail2(`${old} is also a document (at ${where2(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
+        continue;
+      }
+      const earlier = claimedBy.get(old);
+      if (earlier && earlier.doc !== doc) {
+        fail2(`${old} is also named by ${addressOf(earlier.doc)} (at ${where2(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
+        continue;
+      }
+      claimedBy.set(old, { doc, pointer });
+    }
   }
   return issues;
 }
 
-// src/manifest/formats.ts
+// src/manifest/schema/formats.ts
 function isHttpUrl(value) {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
@@ -68897,7 +68812,7 @@ var AJV_FORMATS = {
   uri: isHttpUrl
 };
 
-// src/manifest/schema-compile.ts
+// src/manifest/schema/compile.ts
 var IPPolicy = validate102;
 var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "edgeops IPPolicy", "description": "An IP policy; its rules are IPPolicyRule documents.", "type": "object", "properties": { "kind": { "const": "IPPolicy", "description": "Always IPPolicy." }, "name": { "type": "string", "pattern": "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "description": 'Unique per kind; lower-case letters, digits and "-", at most 64 characters. Other documents refer to this resource by it.' }, "moved_from": { "description": "The name (or names) this document had before: the live resource is kept and renamed, not deleted and created. Same kind only (old-name or Kind/old-name); harmless to leave in place after the move.", "type": ["string", "array"], "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "items": { "type": "string", "pattern": "^(?:[A-Za-z]+/)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "errorMessage": "must be a name of this kind (old-name or Kind/old-name)" }, "minItems": 1, "uniqueItems": true, "errorMessage": { "type": "must be a name or a list of names", "pattern": "must be a name of this kind (old-name or Kind/old-name)" } }, "description": { "type": "string", "maxLength": 255, "description": "Free text, at most 255 bytes." }, "metadata": { "type": "object", "description": `Any mapping. Stored as JSON together with edgeops' ownership marker (the reserved key "edgeops"); at most 4096 bytes in all.`, "errorMessage": { "type": "must be a mapping (edgeops stores it as JSON)" } } }, "required": ["kind", "name"], "additionalProperties": false, "definitions": { "secret": { "description": "A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.", "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "file": { "type": "string", "minLength": 1 } }, "required": ["file"], "additionalProperties": false }, { "type": "object", "properties": { "env": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" } }, "required": ["env"], "additionalProperties": false }], "errorMessage": "must be a string, {file: path} or {env: VARIABLE}" } } };
 var pattern0 = new RegExp("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$", "u");
@@ -77175,7 +77090,190 @@ function compileSchema(key) {
   return validate;
 }
 
-// src/manifest/schema-modules.ts
+// src/manifest/schema/messages.ts
+var TYPE_WORDS = {
+  string: "a string",
+  object: "a mapping",
+  array: "a list",
+  integer: "an integer",
+  number: "a number",
+  boolean: "true or false",
+  null: "empty"
+};
+function override(e) {
+  const m = e.parentSchema?.errorMessage;
+  if (typeof m === "string") return m;
+  if (m && typeof m === "object") {
+    const byKeyword = m[e.keyword];
+    if (typeof byKeyword === "string") return byKeyword;
+  }
+  return void 0;
+}
+var isScalarOfWrongType = (data) => typeof data === "number" || typeof data === "boolean";
+var withoutNull = (values) => values.length > 1 ? values.filter((v) => v !== null && v !== "null") : values;
+function typeMessage(e) {
+  const types = withoutNull([].concat(e.params.type));
+  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
+  const quoteHint = types.includes("string") && isScalarOfWrongType(e.data) ? " (put it in quotes)" : "";
+  return `must be ${words}${quoteHint}`;
+}
+function enumMessage(e) {
+  const allowed = withoutNull(e.params.allowedValues);
+  const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
+  const strings2 = allowed.filter((v) => typeof v === "string");
+  if (isScalarOfWrongType(e.data) && strings2.length) return `must be one of ${list} (put it in quotes)`;
+  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings2) : ""}`;
+}
+function rangeMessage(e) {
+  const s = e.parentSchema;
+  if (typeof s.minimum === "number" && typeof s.maximum === "number") return `must be between ${s.minimum} and ${s.maximum}`;
+  return e.keyword === "minimum" ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
+}
+function formatMessage(e) {
+  const value = String(e.data);
+  switch (e.params.format) {
+    case "hostport":
+    case "cidr":
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
+    case "uri":
+      return `"${value}" is not an http(s) URL`;
+    default:
+      return `"${value}" is not a valid ${e.params.format}`;
+  }
+}
+var plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function baseMessage(e) {
+  const p = e.params;
+  switch (e.keyword) {
+    case "required":
+      return `missing field "${p.missingProperty}"`;
+    case "additionalProperties": {
+      const key = String(p.additionalProperty);
+      if (key === "<<") return 'merge keys ("<<") are not supported; write the fields out';
+      const known = Object.keys(e.parentSchema.properties ?? {});
+      return `unknown field "${key}"${didYouMean(key, known)}`;
+    }
+    case "type":
+      return typeMessage(e);
+    case "enum":
+      return enumMessage(e);
+    case "const":
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case "format":
+      return formatMessage(e);
+    case "pattern":
+      return `"${String(e.data)}" does not match ${p.pattern}`;
+    case "minLength":
+      return p.limit === 1 ? "must not be empty" : `must be at least ${plural(p.limit, "character")}`;
+    case "maxLength":
+      return `must be at most ${plural(p.limit, "character")}`;
+    case "minimum":
+    case "maximum":
+      return rangeMessage(e);
+    case "minItems":
+      return `must have at least ${plural(p.limit, "item")}`;
+    case "maxItems":
+      return `must have at most ${plural(p.limit, "item")}`;
+    case "uniqueItems":
+      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
+    case "minProperties":
+      return "must not be empty";
+    case "not":
+    case "false schema":
+      return "is not allowed";
+    case "oneOf":
+    case "anyOf":
+      return "does not match any allowed form";
+    default:
+      return e.message ?? "is invalid";
+  }
+}
+function relevant(errors) {
+  const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
+  const at3 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
+  const forbidden = at3("not");
+  const withEnum = at3("enum");
+  const withType = at3("type");
+  return errors.filter((e) => {
+    if (e.keyword === "if" || e.keyword === "propertyNames") return false;
+    if (e.propertyName === void 0) {
+      const p = e.instancePath;
+      if (e.keyword !== "not" && [...forbidden].some((f) => isWithin(p, f))) return false;
+      if (e.keyword === "type" && withEnum.has(p)) return false;
+      if (withType.has(p) && !["type", "enum", "not", "oneOf", "anyOf"].includes(e.keyword)) return false;
+    }
+    return !collapsing.some(
+      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`)
+    );
+  });
+}
+function wording(e) {
+  const own = override(e);
+  if (own !== void 0 && e.keyword === "pattern" && e.propertyName === void 0) return `"${String(e.data)}" ${own}`;
+  return own;
+}
+function locate(e, doc) {
+  const own = wording(e);
+  if (e.propertyName !== void 0) {
+    const names = (e.params.allowedValues ?? []).filter((v) => typeof v === "string");
+    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === "enum" ? didYouMean(e.propertyName, names) : ""}`;
+    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
+  }
+  if (e.keyword === "additionalProperties") {
+    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
+    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+  }
+  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+}
+function prefixed(pointer, message) {
+  const path = fieldPath(pointer);
+  return path ? `${path}: ${message}` : message;
+}
+function issuesFromAjv(errors, doc, address) {
+  const seen = /* @__PURE__ */ new Set();
+  const issues = [];
+  for (const e of relevant(errors)) {
+    const { pos, message } = locate(e, doc);
+    const key = `${pos.line}:${pos.col}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(address === void 0 ? { pos, message } : { pos, address, message });
+  }
+  return issues;
+}
+function distance(a, b) {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      rows[i][j] = d;
+    }
+  }
+  return rows[a.length][b.length];
+}
+function closest(word, candidates) {
+  const w = word.toLowerCase();
+  const limit = Math.max(1, Math.floor(w.length / 3));
+  let best;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const score = distance(w, c.toLowerCase());
+    if (score <= limit && score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+function didYouMean(word, candidates) {
+  const best = closest(word, candidates);
+  return best === void 0 ? "" : ` (did you mean "${best}"?)`;
+}
+
+// src/manifest/schema/modules.ts
 var policyAction2 = object2(
   {
     type: { type: "string", minLength: 1, description: "The action type, e.g. deny, log, custom-response." },
@@ -77231,7 +77329,7 @@ var upstreamTermination2 = {
   }
 };
 
-// src/manifest/schema-contract.ts
+// src/manifest/schema/contract.ts
 var RULE_KEYWORDS = {
   cidr: { format: "cidr" },
   hostport: { format: "hostport" },
@@ -77287,7 +77385,7 @@ function translate(node, path, ctx, inModule = false) {
   return out;
 }
 
-// src/manifest/schema-kinds.ts
+// src/manifest/schema/kinds.ts
 var OVERLAYS = {
   TCPEdge: { text: "A TCP edge: hostports with backend, IP restriction and traffic policy modules." },
   TLSEdge: {
@@ -77400,7 +77498,7 @@ function kindSchemas() {
   return out;
 }
 
-// src/manifest/schema-project.ts
+// src/manifest/schema/project.ts
 var PROJECT_FILE_NAMES = ["edgeops.yaml", "edgeops.yml"];
 function projectSchema() {
   return {
@@ -77451,7 +77549,20 @@ function projectSchema() {
   };
 }
 
-// src/manifest/validators.ts
+// src/manifest/schema.ts
+var leftToRules = (e) => e.instancePath === "/name" && e.keyword === "pattern" || e.instancePath === "/description" && e.keyword === "maxLength";
+function validateDocs(docs) {
+  const issues = [];
+  for (const doc of docs) {
+    const v = kindValidation(doc.kind);
+    if (!v) continue;
+    const data = doc.positions.has("/name") ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
+    if (v.validate(data)) continue;
+    const errors = (v.validate.errors ?? []).filter((e) => !leftToRules(e));
+    issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
+  }
+  return issues;
+}
 function findSecrets(schema2, pointer = "") {
   if (schema2.$ref === SECRET_REF || schema2.else?.$ref === SECRET_REF) return [pointer];
   const found = [];
@@ -77497,118 +77608,42 @@ function projectValidator() {
   return project2 ??= compileSchema(PROJECT_KEY, projectSchema());
 }
 
-// src/manifest/validate.ts
-var leftToRules = (e) => e.instancePath === "/name" && e.keyword === "pattern" || e.instancePath === "/description" && e.keyword === "maxLength";
-var addressOf = (doc) => doc.name === "" ? doc.kind : `${doc.kind}/${doc.name}`;
-function validateDocs(docs) {
-  const issues = [];
-  for (const doc of docs) {
-    const v = kindValidation(doc.kind);
-    if (!v) continue;
-    const data = doc.positions.has("/name") ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
-    if (v.validate(data)) continue;
-    const errors = (v.validate.errors ?? []).filter((e) => !leftToRules(e));
-    issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
-  }
-  return issues;
+// src/manifest/secrets.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+import { relative, resolve } from "node:path";
+var ENV_VAR = new RegExp(ENV_VAR_PATTERN);
+function readError(err) {
+  const code2 = err.code;
+  if (code2 === "ENOENT") return "no such file";
+  if (code2 === "EISDIR") return "it is a directory";
+  if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
+  return code2 ?? "unreadable";
 }
-
-// src/manifest/moved-from.ts
-var MOVED_FROM = "moved_from";
-var NAME = new RegExp(NAME_PATTERN);
-var where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
-function oldNames(doc) {
-  const raw = doc.fields[MOVED_FROM];
-  const base = `/${MOVED_FROM}`;
-  if (raw === void 0 || raw === null) return [];
-  if (Array.isArray(raw)) return raw.map((value, i) => ({ value, pointer: childPointer(base, i) }));
-  return [{ value: raw, pointer: base }];
-}
-function movedFromAddresses(doc) {
-  const out = [];
-  for (const { value } of oldNames(doc)) {
-    const address = oldAddress(doc, value);
-    if (typeof address === "string" && !out.includes(address)) out.push(address);
-  }
-  return out;
-}
-function oldAddress(doc, value) {
-  if (typeof value !== "string") return { error: "" };
-  const slash = value.indexOf("/");
-  const kind = slash < 0 ? doc.kind : value.slice(0, slash);
-  const name2 = slash < 0 ? value : value.slice(slash + 1);
-  if (kind !== doc.kind) return { error: `"${value}" is a ${kind}; a ${doc.kind} can only move from another ${doc.kind} name (a move across kinds is a delete and a create)` };
-  if (!NAME.test(name2)) return { error: "" };
-  return `${kind}/${name2}`;
-}
-function movedFromIssues(docs) {
-  const issues = [];
-  const documents = /* @__PURE__ */ new Map();
-  for (const doc of docs) if (doc.name !== "" && !documents.has(addressOf(doc))) documents.set(addressOf(doc), doc);
-  const claimedBy = /* @__PURE__ */ new Map();
-  for (const doc of docs) {
-    const address = addressOf(doc);
-    for (const { value, pointer } of oldNames(doc)) {
-      const fail2 = (message) => void issues.push({ pos: valuePos(doc, pointer), address, message: `${MOVED_FROM}: ${message}` });
-      const old = oldAddress(doc, value);
-      if (typeof old !== "string") {
-        if (old.error !== "") fail2(old.error);
-        continue;
-      }
-      if (old === address) {
-        fail2(`"${String(value)}" is this document's own name`);
-        continue;
-      }
-      const other = documents.get(old);
-      if (other) {
-        fail2(`${old} is also a document (at ${where2(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
-        continue;
-      }
-      const earlier = claimedBy.get(old);
-      if (earlier && earlier.doc !== doc) {
-        fail2(`${old} is also named by ${addressOf(earlier.doc)} (at ${where2(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
-        continue;
-      }
-      claimedBy.set(old, { doc, pointer });
+function resolveSecret(value, pointer, ctx) {
+  if (!isObj(value)) return void 0;
+  const field = fieldPath(pointer);
+  if (typeof value.file === "string" && Object.keys(value).length === 1) {
+    const abs = resolve(ctx.dir, value.file);
+    try {
+      return { value: readFileSync2(abs, "utf8") };
+    } catch (err) {
+      const shown = relative(ctx.cwd, abs);
+      const also = shown === value.file ? "" : ` (${shown})`;
+      return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, "file") };
     }
   }
-  return issues;
-}
-
-// src/manifest/json-walk.ts
-function slotsAt(root, pattern) {
-  const found = [];
-  const visit = (container, key, rest, pointer) => {
-    const value = container[key];
-    if (value === void 0) return;
-    if (rest.length === 0) {
-      const record = container;
-      found.push({ value, pointer, set: (v) => record[key] = v, unset: () => delete record[key] });
-      return;
-    }
-    const [head2, ...tail3] = rest;
-    if (head2 === "*") {
-      if (Array.isArray(value)) value.forEach((_, i) => visit(value, i, tail3, childPointer(pointer, i)));
-    } else if (isObj(value) && Object.hasOwn(value, head2)) {
-      visit(value, head2, tail3, childPointer(pointer, head2));
-    }
-  };
-  const [head, ...tail2] = segments(pattern);
-  if (head === void 0) return found;
-  if (head === "*") return found;
-  if (Object.hasOwn(root, head)) visit(root, head, tail2, childPointer("", head));
-  return found;
-}
-function cloneJson(value) {
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(cloneJson);
-  const out = {};
-  for (const key of Object.keys(value)) {
-    const v = cloneJson(value[key]);
-    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
+  if (typeof value.env === "string" && ENV_VAR.test(value.env) && Object.keys(value).length === 1) {
+    const v = ctx.env[value.env];
+    if (v === void 0) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, "env") };
+    return { value: v };
   }
-  return out;
+  return void 0;
+}
+function secretSource(written2, pointer) {
+  if (!isObj(written2)) return { pointer, note: "" };
+  if (typeof written2.file === "string") return { pointer: childPointer(pointer, "file"), note: ` (in file "${written2.file}")` };
+  if (typeof written2.env === "string") return { pointer: childPointer(pointer, "env"), note: ` (in environment variable ${written2.env})` };
+  return { pointer, note: "" };
 }
 
 // src/manifest/rules.ts
@@ -77695,6 +77730,30 @@ function checkRules(docs, opts = {}) {
   }
   issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
   return issues;
+}
+async function valueRuleIssues(resolved, earlier) {
+  const issues = [];
+  const checks = /* @__PURE__ */ new Map();
+  for (const { doc, kind, resource } of resolved) {
+    const rules = kind.valueRules;
+    if (!rules || !rules.fields.every((field2) => typeof resource.spec[field2] === "string")) continue;
+    const reported = (field2) => earlier.some((i) => i.address === resource.address && i.message.startsWith(`${field2}:`));
+    if (rules.fields.some(reported)) continue;
+    if (!checks.has(kind)) checks.set(kind, rules.load());
+    const problem = (await checks.get(kind))(resource.spec);
+    if (!problem) continue;
+    const field = problem.field ?? rules.fields[0];
+    const source = secretSource(doc.fields[field] ?? null, childPointer("", field));
+    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, message: `${field}: ${problem.message}${source.note}` });
+  }
+  return issues;
+}
+function policyTextIssue(written2, text, pointer, phases) {
+  if (typeof text !== "string") return void 0;
+  const found = policyDocumentProblem(text, phases);
+  if (!found) return void 0;
+  const source = secretSource(written2, pointer);
+  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
 }
 
 // src/manifest/contract-check.ts
@@ -77824,134 +77883,18 @@ async function checkWithContract(resources, docs, opts) {
   return issues;
 }
 
-// src/manifest/load.ts
-import { dirname as dirname2 } from "node:path";
-
 // src/manifest/discover.ts
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
-var SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
-var YAML_NAME = /\.ya?ml$/i;
-var isProjectFileName = (name2) => PROJECT_FILE_NAMES.includes(name2.toLowerCase());
-var isManifestName = (name2) => YAML_NAME.test(name2) && !isProjectFileName(name2);
-var reason = (err) => {
-  const code2 = err.code;
-  if (code2 === "ENOENT" || code2 === "ENOTDIR") return "does not exist";
-  if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
-  if (code2 === "ELOOP") return "symbolic link loop";
-  return code2 ?? err.message;
-};
-function projectFilesIn(dir) {
-  try {
-    return readdirSync(dir).filter(isProjectFileName).sort().map((name2) => join(dir, name2)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
-  } catch {
-    return [];
-  }
-}
-function nearestProjectFiles(dir) {
-  for (let at3 = dir; ; at3 = dirname(at3)) {
-    const found = projectFilesIn(at3);
-    if (found.length > 0) return found;
-    if (existsSync(join(at3, ".git")) || dirname(at3) === at3) return [];
-  }
-}
-function discover(paths, cwd) {
-  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
-  const seen = /* @__PURE__ */ new Map();
-  const rel = (abs) => relative(cwd, abs) || ".";
-  const issue = (abs, message) => {
-    out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
-  };
-  const add = (list, abs) => {
-    let real;
-    try {
-      real = realpathSync(abs);
-    } catch (err) {
-      issue(abs, `cannot read: ${reason(err)}`);
-      return void 0;
-    }
-    const known = seen.get(real);
-    if (known) return known;
-    const file = { abs, rel: rel(abs) };
-    seen.set(real, file);
-    list.push(file);
-    return file;
-  };
-  const statOf = (abs) => {
-    try {
-      return statSync(abs);
-    } catch (err) {
-      issue(abs, `cannot read: ${reason(err)}`);
-      return void 0;
-    }
-  };
-  const walk = (dir, visited, root) => {
-    let entries;
-    try {
-      entries = readdirSync(dir).sort();
-    } catch (err) {
-      issue(dir, `cannot read directory: ${reason(err)}`);
-      return;
-    }
-    for (const name2 of entries) {
-      const abs = join(dir, name2);
-      if (SKIPPED_DIRS.has(name2)) continue;
-      if (name2.startsWith(".")) {
-        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
-        continue;
-      }
-      const stat = statOf(abs);
-      if (!stat) continue;
-      if (stat.isDirectory()) {
-        const real = realpathSync(abs);
-        if (visited.has(real)) continue;
-        walk(abs, new Set(visited).add(real), root);
-      } else if (stat.isFile() && isManifestName(name2)) {
-        const file = add(out.manifests, abs);
-        if (file) root.manifests.push(file);
-      } else if (stat.isFile() && !isProjectFileName(name2)) {
-        root.skipped.push(rel(abs));
-      }
-    }
-  };
-  const useProjectFiles = (root, files) => {
-    for (const abs of files) {
-      const file = add(out.projectFiles, abs);
-      if (file) root.projectFiles.push(file);
-    }
-  };
-  for (const path of paths) {
-    const abs = resolve(cwd, path);
-    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
-    out.roots.push(root);
-    const stat = statOf(abs);
-    if (!stat) {
-      root.unreadable = true;
-      continue;
-    }
-    if (stat.isDirectory()) {
-      useProjectFiles(root, nearestProjectFiles(abs));
-      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
-    } else if (isProjectFileName(basename(abs))) {
-      root.projectOnly = true;
-      useProjectFiles(root, [abs]);
-    } else {
-      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
-      const file = add(out.manifests, abs);
-      if (file) root.manifests.push(file);
-    }
-  }
-  return out;
-}
+import { basename, dirname, join, relative as relative2, resolve as resolve2 } from "node:path";
 
-// src/manifest/parse-file.ts
+// src/manifest/parse.ts
 var import_yaml5 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 
-// src/manifest/yaml-scalars.ts
+// src/manifest/parse/yaml-scalars.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 
-// src/manifest/yaml-tree.ts
+// src/manifest/parse/yaml-tree.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 var MAX_ALIAS_VALUES = 1e4;
 var TreeError = class extends Error {
@@ -78045,7 +77988,7 @@ function toTree(contents, file, lines, docPos) {
   return { value, positions: walker.positions, keys: walker.keys };
 }
 
-// src/manifest/yaml-scalars.ts
+// src/manifest/parse/yaml-scalars.ts
 var GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
 var schema = new import_yaml4.Document().schema;
 var PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
@@ -78131,7 +78074,7 @@ function checked(value) {
   }
 }
 
-// src/manifest/yaml-common.ts
+// src/manifest/parse/yaml-common.ts
 var OUTSIDE = /[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
 var Reader = class {
   constructor(file, lines) {
@@ -78361,7 +78304,7 @@ function parseCommonYaml(text, file) {
   }
 }
 
-// src/manifest/parse-file.ts
+// src/manifest/parse.ts
 function keyAt(text, offset) {
   const end = text.indexOf("\n", offset);
   const rest = text.slice(offset, end < 0 ? void 0 : end);
@@ -78405,7 +78348,7 @@ function parseFile(file) {
   const out = { docs: [], issues: [] };
   let text;
   try {
-    text = readFileSync2(file.abs, "utf8");
+    text = readFileSync3(file.abs, "utf8");
   } catch (err) {
     const code2 = err.code;
     out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code2 ?? err.message}` });
@@ -78448,7 +78391,120 @@ function parseYamlText(text, file) {
   return out;
 }
 
-// src/manifest/project-file.ts
+// src/manifest/discover.ts
+var SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
+var YAML_NAME = /\.ya?ml$/i;
+var isProjectFileName = (name2) => PROJECT_FILE_NAMES.includes(name2.toLowerCase());
+var isManifestName = (name2) => YAML_NAME.test(name2) && !isProjectFileName(name2);
+var reason = (err) => {
+  const code2 = err.code;
+  if (code2 === "ENOENT" || code2 === "ENOTDIR") return "does not exist";
+  if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
+  if (code2 === "ELOOP") return "symbolic link loop";
+  return code2 ?? err.message;
+};
+function projectFilesIn(dir) {
+  try {
+    return readdirSync(dir).filter(isProjectFileName).sort().map((name2) => join(dir, name2)).filter((abs) => statSync(abs, { throwIfNoEntry: false })?.isFile());
+  } catch {
+    return [];
+  }
+}
+function nearestProjectFiles(dir) {
+  for (let at3 = dir; ; at3 = dirname(at3)) {
+    const found = projectFilesIn(at3);
+    if (found.length > 0) return found;
+    if (existsSync(join(at3, ".git")) || dirname(at3) === at3) return [];
+  }
+}
+function discover(paths, cwd) {
+  const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
+  const seen = /* @__PURE__ */ new Map();
+  const rel = (abs) => relative2(cwd, abs) || ".";
+  const issue = (abs, message) => {
+    out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
+  };
+  const add = (list, abs) => {
+    let real;
+    try {
+      real = realpathSync(abs);
+    } catch (err) {
+      issue(abs, `cannot read: ${reason(err)}`);
+      return void 0;
+    }
+    const known = seen.get(real);
+    if (known) return known;
+    const file = { abs, rel: rel(abs) };
+    seen.set(real, file);
+    list.push(file);
+    return file;
+  };
+  const statOf = (abs) => {
+    try {
+      return statSync(abs);
+    } catch (err) {
+      issue(abs, `cannot read: ${reason(err)}`);
+      return void 0;
+    }
+  };
+  const walk = (dir, visited, root) => {
+    let entries;
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (err) {
+      issue(dir, `cannot read directory: ${reason(err)}`);
+      return;
+    }
+    for (const name2 of entries) {
+      const abs = join(dir, name2);
+      if (SKIPPED_DIRS.has(name2)) continue;
+      if (name2.startsWith(".")) {
+        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) root.skipped.push(rel(abs));
+        continue;
+      }
+      const stat = statOf(abs);
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        const real = realpathSync(abs);
+        if (visited.has(real)) continue;
+        walk(abs, new Set(visited).add(real), root);
+      } else if (stat.isFile() && isManifestName(name2)) {
+        const file = add(out.manifests, abs);
+        if (file) root.manifests.push(file);
+      } else if (stat.isFile() && !isProjectFileName(name2)) {
+        root.skipped.push(rel(abs));
+      }
+    }
+  };
+  const useProjectFiles = (root, files) => {
+    for (const abs of files) {
+      const file = add(out.projectFiles, abs);
+      if (file) root.projectFiles.push(file);
+    }
+  };
+  for (const path of paths) {
+    const abs = resolve2(cwd, path);
+    const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
+    out.roots.push(root);
+    const stat = statOf(abs);
+    if (!stat) {
+      root.unreadable = true;
+      continue;
+    }
+    if (stat.isDirectory()) {
+      useProjectFiles(root, nearestProjectFiles(abs));
+      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
+    } else if (isProjectFileName(basename(abs))) {
+      root.projectOnly = true;
+      useProjectFiles(root, [abs]);
+    } else {
+      useProjectFiles(root, nearestProjectFiles(dirname(abs)));
+      const file = add(out.manifests, abs);
+      if (file) root.manifests.push(file);
+    }
+  }
+  return out;
+}
 var WHERE_KEYS = ["stack", "api_url"];
 function readProjectFiles(files, roots = []) {
   const config = {};
@@ -78499,85 +78555,7 @@ function readProjectConfig(paths, cwd) {
   return readProjectFiles(found.projectFiles, found.roots);
 }
 
-// src/manifest/load.ts
-function toManifestDoc(parsed, dir, issues) {
-  const { kind, name: name2, ...fields2 } = parsed.value;
-  if (kind === void 0) {
-    issues.push({ pos: parsed.pos, message: 'missing field "kind"' });
-    return void 0;
-  }
-  if (typeof kind !== "string") {
-    issues.push({ pos: parsed.positions.get("/kind") ?? parsed.pos, message: "kind: must be a string" });
-    return void 0;
-  }
-  let docName = "";
-  if (typeof name2 === "string") docName = name2;
-  else if (name2 !== void 0) {
-    const scalar2 = typeof name2 === "number" || typeof name2 === "boolean";
-    if (scalar2) docName = String(name2);
-    issues.push({
-      pos: parsed.positions.get("/name") ?? parsed.pos,
-      address: scalar2 ? `${kind}/${docName}` : void 0,
-      message: `name: must be a string${scalar2 ? " (put it in quotes)" : ""}`
-    });
-  }
-  const doc = { kind, name: docName, fields: fields2, pos: parsed.pos, positions: parsed.positions, dir };
-  rememberKeyPositions(doc, parsed.keys);
-  return doc;
-}
-var yieldToEventLoop = () => new Promise((resolve6) => setImmediate(resolve6));
-async function loadManifestsYielding(paths, opts = {}) {
-  const loading = startLoading(paths, opts);
-  for (const file of loading.files) {
-    await yieldToEventLoop();
-    loading.read(file);
-  }
-  return loading.result();
-}
-function startLoading(paths, opts) {
-  const found = discover(paths, opts.cwd ?? process.cwd());
-  const issues = [...found.issues];
-  const project3 = readProjectFiles(found.projectFiles, found.roots);
-  issues.push(...project3.issues);
-  const docs = [];
-  const yielded = /* @__PURE__ */ new Map();
-  return {
-    files: found.manifests,
-    read(file) {
-      const parsed = parseFile(file);
-      issues.push(...parsed.issues);
-      const dir = dirname2(file.abs);
-      for (const p of parsed.docs) {
-        const doc = toManifestDoc(p, dir, issues);
-        if (doc) docs.push(doc);
-      }
-      yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
-    },
-    result() {
-      const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
-      return { docs, config: project3.config, issues, empty };
-    }
-  };
-}
-
-// src/manifest/cycles.ts
-function findCycles(graph) {
-  const issues = [];
-  const reported = /* @__PURE__ */ new Set();
-  const targets = (node) => (graph.get(node) ?? []).map((e) => e.to).filter((to) => graph.has(to));
-  const onCycle = (cycle) => {
-    const key = [...cycle].sort().join(" ");
-    if (reported.has(key)) return;
-    reported.add(key);
-    const start = cycle[0];
-    const firstEdge = graph.get(start).find((e) => e.to === (cycle[1] ?? start));
-    issues.push({ pos: firstEdge.pos, address: start, message: `reference cycle: ${[...cycle, start].join(" -> ")}` });
-  };
-  Array.from(dependencyOrder(graph.keys(), targets, onCycle));
-  return issues;
-}
-
-// src/manifest/parents.ts
+// src/manifest/resolve/parents.ts
 var where5 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
 function targetOf(value) {
   if (typeof value === "string" && value !== "") return { key: `id:${value}`, shown: value };
@@ -78634,104 +78612,6 @@ function disagreeingRefs(docs) {
 }
 function checkParents(docs) {
   return [...duplicateParents(docs), ...disagreeingRefs(docs)];
-}
-
-// src/manifest/refs.ts
-var NameIndex = class {
-  kindsByName = /* @__PURE__ */ new Map();
-  namesByKind = /* @__PURE__ */ new Map();
-  add(kind, name2) {
-    const kinds = this.kindsByName.get(name2) ?? [];
-    if (kinds.includes(kind)) return;
-    kinds.push(kind);
-    this.kindsByName.set(name2, kinds);
-    const names = this.namesByKind.get(kind);
-    if (names) names.push(name2);
-    else this.namesByKind.set(kind, [name2]);
-  }
-  kindsOf(name2) {
-    return this.kindsByName.get(name2) ?? [];
-  }
-  namesOf(kinds) {
-    return kinds.flatMap((k) => this.namesByKind.get(k) ?? []);
-  }
-};
-var either = (kinds) => kinds.join(" or ");
-function literal(value, allowed, kinds) {
-  const prefixOf = (k) => kinds.get(k)?.idPrefix;
-  const own = allowed.find((k) => {
-    const p = prefixOf(k);
-    return p !== void 0 && value.startsWith(p);
-  });
-  if (own) {
-    return value.length > prefixOf(own).length ? { literal: value } : { error: `"${value}" is not a complete id` };
-  }
-  const other = [...kinds.values()].find((k) => k.idPrefix !== void 0 && value.startsWith(k.idPrefix));
-  if (other) return { error: `wrong kind: "${value}" is an id of kind ${other.kind}, but this field takes ${either(allowed)}` };
-  const expected2 = allowed.map((k) => `${k} (${prefixOf(k) ?? "no id"}...)`);
-  return { error: `"${value}" is neither a name (names have no "_") nor an id of ${either(expected2)}` };
-}
-function resolveRef(value, allowed, index, kinds) {
-  if (typeof value !== "string" || value === "") return void 0;
-  if (value.includes("_")) return literal(value, allowed, kinds);
-  const defined = index.kindsOf(value);
-  const matches = defined.filter((k) => allowed.includes(k));
-  if (matches.length === 1) return { address: `${matches[0]}/${value}` };
-  if (matches.length > 1) {
-    const both = matches.map((k) => `${k}/${value}`).join(" and ");
-    return { error: `"${value}" is ambiguous: ${both} both exist; use a literal id or rename one` };
-  }
-  if (defined.length) {
-    return { error: `wrong kind: "${value}" names ${defined.map((k) => `${k}/${value}`).join(" and ")}, but this field takes ${either(allowed)}` };
-  }
-  return { error: `no ${either(allowed)} named "${value}"${didYouMean(value, index.namesOf(allowed))}` };
-}
-
-// src/manifest/secrets.ts
-import { readFileSync as readFileSync3 } from "node:fs";
-import { relative as relative2, resolve as resolve2 } from "node:path";
-var ENV_VAR = new RegExp(ENV_VAR_PATTERN);
-function readError(err) {
-  const code2 = err.code;
-  if (code2 === "ENOENT") return "no such file";
-  if (code2 === "EISDIR") return "it is a directory";
-  if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
-  return code2 ?? "unreadable";
-}
-function resolveSecret(value, pointer, ctx) {
-  if (!isObj(value)) return void 0;
-  const field = fieldPath(pointer);
-  if (typeof value.file === "string" && Object.keys(value).length === 1) {
-    const abs = resolve2(ctx.dir, value.file);
-    try {
-      return { value: readFileSync3(abs, "utf8") };
-    } catch (err) {
-      const shown = relative2(ctx.cwd, abs);
-      const also = shown === value.file ? "" : ` (${shown})`;
-      return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, "file") };
-    }
-  }
-  if (typeof value.env === "string" && ENV_VAR.test(value.env) && Object.keys(value).length === 1) {
-    const v = ctx.env[value.env];
-    if (v === void 0) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, "env") };
-    return { value: v };
-  }
-  return void 0;
-}
-function secretSource(written2, pointer) {
-  if (!isObj(written2)) return { pointer, note: "" };
-  if (typeof written2.file === "string") return { pointer: childPointer(pointer, "file"), note: ` (in file "${written2.file}")` };
-  if (typeof written2.env === "string") return { pointer: childPointer(pointer, "env"), note: ` (in environment variable ${written2.env})` };
-  return { pointer, note: "" };
-}
-
-// src/manifest/policy-text.ts
-function policyTextIssue(written2, text, pointer, phases) {
-  if (typeof text !== "string") return void 0;
-  const found = policyDocumentProblem(text, phases);
-  if (!found) return void 0;
-  const source = secretSource(written2, pointer);
-  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
 }
 
 // src/manifest/resolve.ts
@@ -78799,23 +78679,68 @@ function resolveDocs(docs, opts = {}) {
   issues.push(...findCycles(graph), ...checkParents(resolved));
   return { resources, resolved, issues };
 }
-
-// src/manifest/value-rules.ts
-async function valueRuleIssues(resolved, earlier) {
-  const issues = [];
-  const checks = /* @__PURE__ */ new Map();
-  for (const { doc, kind, resource } of resolved) {
-    const rules = kind.valueRules;
-    if (!rules || !rules.fields.every((field2) => typeof resource.spec[field2] === "string")) continue;
-    const reported = (field2) => earlier.some((i) => i.address === resource.address && i.message.startsWith(`${field2}:`));
-    if (rules.fields.some(reported)) continue;
-    if (!checks.has(kind)) checks.set(kind, rules.load());
-    const problem = (await checks.get(kind))(resource.spec);
-    if (!problem) continue;
-    const field = problem.field ?? rules.fields[0];
-    const source = secretSource(doc.fields[field] ?? null, childPointer("", field));
-    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, message: `${field}: ${problem.message}${source.note}` });
+var NameIndex = class {
+  kindsByName = /* @__PURE__ */ new Map();
+  namesByKind = /* @__PURE__ */ new Map();
+  add(kind, name2) {
+    const kinds = this.kindsByName.get(name2) ?? [];
+    if (kinds.includes(kind)) return;
+    kinds.push(kind);
+    this.kindsByName.set(name2, kinds);
+    const names = this.namesByKind.get(kind);
+    if (names) names.push(name2);
+    else this.namesByKind.set(kind, [name2]);
   }
+  kindsOf(name2) {
+    return this.kindsByName.get(name2) ?? [];
+  }
+  namesOf(kinds) {
+    return kinds.flatMap((k) => this.namesByKind.get(k) ?? []);
+  }
+};
+var either = (kinds) => kinds.join(" or ");
+function literal(value, allowed, kinds) {
+  const prefixOf = (k) => kinds.get(k)?.idPrefix;
+  const own = allowed.find((k) => {
+    const p = prefixOf(k);
+    return p !== void 0 && value.startsWith(p);
+  });
+  if (own) {
+    return value.length > prefixOf(own).length ? { literal: value } : { error: `"${value}" is not a complete id` };
+  }
+  const other = [...kinds.values()].find((k) => k.idPrefix !== void 0 && value.startsWith(k.idPrefix));
+  if (other) return { error: `wrong kind: "${value}" is an id of kind ${other.kind}, but this field takes ${either(allowed)}` };
+  const expected2 = allowed.map((k) => `${k} (${prefixOf(k) ?? "no id"}...)`);
+  return { error: `"${value}" is neither a name (names have no "_") nor an id of ${either(expected2)}` };
+}
+function resolveRef(value, allowed, index, kinds) {
+  if (typeof value !== "string" || value === "") return void 0;
+  if (value.includes("_")) return literal(value, allowed, kinds);
+  const defined = index.kindsOf(value);
+  const matches = defined.filter((k) => allowed.includes(k));
+  if (matches.length === 1) return { address: `${matches[0]}/${value}` };
+  if (matches.length > 1) {
+    const both = matches.map((k) => `${k}/${value}`).join(" and ");
+    return { error: `"${value}" is ambiguous: ${both} both exist; use a literal id or rename one` };
+  }
+  if (defined.length) {
+    return { error: `wrong kind: "${value}" names ${defined.map((k) => `${k}/${value}`).join(" and ")}, but this field takes ${either(allowed)}` };
+  }
+  return { error: `no ${either(allowed)} named "${value}"${didYouMean(value, index.namesOf(allowed))}` };
+}
+function findCycles(graph) {
+  const issues = [];
+  const reported = /* @__PURE__ */ new Set();
+  const targets = (node) => (graph.get(node) ?? []).map((e) => e.to).filter((to) => graph.has(to));
+  const onCycle = (cycle) => {
+    const key = [...cycle].sort().join(" ");
+    if (reported.has(key)) return;
+    reported.add(key);
+    const start = cycle[0];
+    const firstEdge = graph.get(start).find((e) => e.to === (cycle[1] ?? start));
+    issues.push({ pos: firstEdge.pos, address: start, message: `reference cycle: ${[...cycle, start].join(" -> ")}` });
+  };
+  Array.from(dependencyOrder(graph.keys(), targets, onCycle));
   return issues;
 }
 
@@ -78856,6 +78781,65 @@ async function readDesiredState(paths, opts = {}) {
   issues.push(...await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues }));
   if (issues.length) throw new ManifestError(sortIssues(issues));
   return { resources: resolved.resources, config: loaded.config };
+}
+function toManifestDoc(parsed, dir, issues) {
+  const { kind, name: name2, ...fields2 } = parsed.value;
+  if (kind === void 0) {
+    issues.push({ pos: parsed.pos, message: 'missing field "kind"' });
+    return void 0;
+  }
+  if (typeof kind !== "string") {
+    issues.push({ pos: parsed.positions.get("/kind") ?? parsed.pos, message: "kind: must be a string" });
+    return void 0;
+  }
+  let docName = "";
+  if (typeof name2 === "string") docName = name2;
+  else if (name2 !== void 0) {
+    const scalar2 = typeof name2 === "number" || typeof name2 === "boolean";
+    if (scalar2) docName = String(name2);
+    issues.push({
+      pos: parsed.positions.get("/name") ?? parsed.pos,
+      address: scalar2 ? `${kind}/${docName}` : void 0,
+      message: `name: must be a string${scalar2 ? " (put it in quotes)" : ""}`
+    });
+  }
+  const doc = { kind, name: docName, fields: fields2, pos: parsed.pos, positions: parsed.positions, dir };
+  rememberKeyPositions(doc, parsed.keys);
+  return doc;
+}
+var yieldToEventLoop = () => new Promise((resolve6) => setImmediate(resolve6));
+async function loadManifestsYielding(paths, opts = {}) {
+  const loading = startLoading(paths, opts);
+  for (const file of loading.files) {
+    await yieldToEventLoop();
+    loading.read(file);
+  }
+  return loading.result();
+}
+function startLoading(paths, opts) {
+  const found = discover(paths, opts.cwd ?? process.cwd());
+  const issues = [...found.issues];
+  const project3 = readProjectFiles(found.projectFiles, found.roots);
+  issues.push(...project3.issues);
+  const docs = [];
+  const yielded = /* @__PURE__ */ new Map();
+  return {
+    files: found.manifests,
+    read(file) {
+      const parsed = parseFile(file);
+      issues.push(...parsed.issues);
+      const dir = dirname2(file.abs);
+      for (const p of parsed.docs) {
+        const doc = toManifestDoc(p, dir, issues);
+        if (doc) docs.push(doc);
+      }
+      yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
+    },
+    result() {
+      const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
+      return { docs, config: project3.config, issues, empty };
+    }
+  };
 }
 
 // src/pipeline.ts
@@ -79778,7 +79762,7 @@ async function runEdgeops(s, line, echo, work) {
   return run4;
 }
 var apiKeys = (s) => s.edgeopsEnv.EDGEOPS_API_KEY ? [s.edgeopsEnv.EDGEOPS_API_KEY] : [];
-async function loadManifests2(s) {
+async function loadManifests(s) {
   const desired = await loadDesired(s.inputs.paths, s.edgeopsEnv, {});
   s.redact = redactorFor(desired, apiKeys(s));
   return desired;
@@ -80294,7 +80278,7 @@ async function runPlanned(s, command, opts = {}) {
   let planJson;
   const line = commandLine(s, command, [...s.inputs.against ? ["--against", s.inputs.against] : [], "--format", "markdown"]);
   const run4 = await runEdgeops(s, line, opts.echo === true, async (o) => {
-    const desired = await loadManifests2(s);
+    const desired = await loadManifests(s);
     const settings = runSettings(s, desired);
     const { stack, adopt } = settings;
     if (command === "drift") {
@@ -82555,7 +82539,7 @@ ${fenced(run4.stdout.trim())}`));
 function applyChecksum(s, checksum) {
   const line = commandLine(s, "apply", ["--checksum", checksum, ...s.inputs.allowDeletes ? ["--allow-deletes"] : []]);
   return runEdgeops(s, line, true, async (o) => {
-    const loading = loadManifests2(s);
+    const loading = loadManifests(s);
     loading.catch(() => void 0);
     const settings = runSettings(s, await loading);
     const interrupt = trapInterrupts((text) => o.err(text));
