@@ -3,6 +3,7 @@
 // examples/.vscode/settings.json, and the per-document modeline. An unknown field in the SECOND document of a
 // file gets a diagnostic; the examples get none; no diagnostic is an ajv-errors object.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -25,6 +26,9 @@ let version = 0;
 
 beforeAll(async () => {
   child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // A write racing the server's exit at teardown fails with EPIPE; a request that cannot be sent during a test
+  // still fails that test by its timeout.
+  child.stdin!.on('error', () => undefined);
   conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: Diagnostic[] }) => waiting.get(p.uri)?.(p.diagnostics));
   // The editor's settings, as VS Code answers a pull: the workspace is examples/, so its .vscode/settings.json applies.
@@ -41,7 +45,11 @@ beforeAll(async () => {
   conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
 });
 
-afterAll(() => {
+afterAll(async () => {
+  // The protocol's own ending (shutdown, then exit) before the process is stopped.
+  const gone = child && child.exitCode === null ? new Promise((done) => child.once('exit', done)) : Promise.resolve();
+  await Promise.race([conn?.sendRequest('shutdown').then(() => conn.sendNotification('exit')), sleep(2000)]).catch(() => undefined);
+  await Promise.race([gone, sleep(2000)]);
   conn?.dispose();
   child?.kill();
 });
