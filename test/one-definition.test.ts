@@ -87,6 +87,14 @@ describe('no copy under a new name', () => {
     expect(parsed).toEqual([]);
   });
 
+  it('only contract/json.ts escapes or unescapes a JSON pointer segment by hand', () => {
+    const escaping = files.filter((f) => /'~0'|'~1'/.test(f.text)).map((f) => f.file);
+    expect(escaping).toEqual(['contract/json.ts']);
+    // JavaScript's own escape/unescape (URL encoding) type-check in their place: never call them.
+    const globals = files.filter((f) => /(?<![\w.])(?:un)?escape\b(?!\w)(?=\s*[(),])/.test(f.text.replace(/\/\/.*$/gm, ''))).map((f) => f.file);
+    expect(globals).toEqual([]);
+  });
+
   it('the kinds reach the service only through the Api interface, never the concrete client', () => {
     const bad = files
       .filter((f) => f.file.startsWith('kinds/'))

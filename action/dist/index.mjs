@@ -17584,7 +17584,7 @@ var require_x509_cjs = __commonJS({
     function replaceUnknownCharacter(text, char) {
       return `\\${pvtsutils.Convert.ToHex(pvtsutils.Convert.FromUtf8String(char)).toUpperCase()}`;
     }
-    function escape3(data) {
+    function escape2(data) {
       return data.replace(/([,+"\\<>;])/g, "\\$1").replace(/^([ #])/, "\\$1").replace(/([ ]$)/, "\\$1").replace(/([\r\n\t])/, replaceUnknownCharacter);
     }
     var Name = class _Name {
@@ -17637,7 +17637,7 @@ var require_x509_cjs = __commonJS({
       toString() {
         return this.asn.map((rdn) => rdn.map((o) => {
           const type = this.getName(o.type) || o.type;
-          const value = o.value.anyValue ? `#${pvtsutils.Convert.ToHex(o.value.anyValue)}` : escape3(o.value.toString());
+          const value = o.value.anyValue ? `#${pvtsutils.Convert.ToHex(o.value.anyValue)}` : escape2(o.value.toString());
           return `${type}=${value}`;
         }).join("+")).join(", ");
       }
@@ -56266,14 +56266,14 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 function isObj(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
-
-// src/manifest/pointer.ts
 function escapeSegment(key) {
   return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
 }
 function unescapeSegment(segment) {
   return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
 }
+
+// src/manifest/pointer.ts
 function childPointer(parent, key) {
   return `${parent}/${typeof key === "number" ? key : escapeSegment(key)}`;
 }
@@ -60401,7 +60401,7 @@ var RULES = {
 
 // src/contract/keyword-checks.ts
 function pointerSegment(key) {
-  return `/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  return `/${escapeSegment(String(key))}`;
 }
 function distinctKey(by, value) {
   if (by === "exact") return value;
@@ -68536,7 +68536,7 @@ function fieldPath2(base, pointer, root) {
   let path = base;
   let value = root;
   for (const raw of pointer.split("/").slice(1)) {
-    const key = unescape2(raw);
+    const key = unescapeSegment(raw);
     if (Array.isArray(value)) {
       path = `${path}[${key}]`;
       value = value[Number(key)];
@@ -68547,12 +68547,10 @@ function fieldPath2(base, pointer, root) {
   }
   return path;
 }
-var unescape2 = (segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~");
-var escape2 = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 function documentPosition(root, pointer) {
   const out = [];
   let value = root;
-  for (const segment of pointer.split("/").slice(1).map(unescape2)) {
+  for (const segment of pointer.split("/").slice(1).map(unescapeSegment)) {
     if (Array.isArray(value)) {
       out.push(Number(segment));
       value = value[Number(segment)];
@@ -68585,7 +68583,7 @@ function describe2(e, base, root) {
   const code2 = parent.errorCode ?? "ERR_FIELD_INVALID";
   switch (e.keyword) {
     case "additionalProperties": {
-      const field = fieldPath2(base, `${e.instancePath}/${escape2(String(e.params.additionalProperty))}`, root);
+      const field = fieldPath2(base, `${e.instancePath}/${escapeSegment(String(e.params.additionalProperty))}`, root);
       const allowed = Object.entries(parent.properties ?? {}).filter(([, s]) => s.refused === void 0).map(([k]) => k);
       return { code: "ERR_UNKNOWN_FIELD", message: `unknown field ${quoteValue(field)}; allowed: ${allowed.join(", ") || "none"}` };
     }
@@ -68618,7 +68616,7 @@ function bodyProblem(schema2, body, base = "") {
   if (validate(body)) return void 0;
   const position = (e) => {
     if (e.keyword === "required") return [...documentPosition(body, e.instancePath), Number.MAX_SAFE_INTEGER];
-    if (e.keyword === "additionalProperties") return documentPosition(body, `${e.instancePath}/${escape2(String(e.params.additionalProperty))}`);
+    if (e.keyword === "additionalProperties") return documentPosition(body, `${e.instancePath}/${escapeSegment(String(e.params.additionalProperty))}`);
     return documentPosition(body, errorPointer(e));
   };
   const ranked = (validate.errors ?? []).map((e) => ({ e, at: position(e), rank: KEYWORD_RANK[e.keyword] ?? 2 }));
@@ -79154,7 +79152,7 @@ function formatKey(key) {
 }
 function formatPath(pointer) {
   if (pointer === "" || pointer === "/") return "(whole resource)";
-  const segments2 = pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments2 = pointer.slice(1).split("/").map(unescapeSegment);
   let out = "";
   for (const segment of segments2) {
     if (/^(0|[1-9][0-9]*)$/.test(segment) && out !== "") out += `[${segment}]`;

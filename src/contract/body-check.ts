@@ -6,7 +6,7 @@
 // field sent as null is missing.
 import type { ErrorObject } from 'ajv';
 import { compileBody } from './body-compile.ts';
-import { isObj } from './json.ts';
+import { escapeSegment, isObj, unescapeSegment } from './json.ts';
 import type { KeywordProblem } from './keyword-checks.ts';
 import { quoteValue } from './rule-error.ts';
 import type { ModuleContract } from './kind.ts';
@@ -31,7 +31,7 @@ function fieldPath(base: string, pointer: string, root: unknown): string {
   let path = base;
   let value: unknown = root;
   for (const raw of pointer.split('/').slice(1)) {
-    const key = unescape(raw);
+    const key = unescapeSegment(raw);
     if (Array.isArray(value)) {
       path = `${path}[${key}]`;
       value = value[Number(key)];
@@ -43,8 +43,6 @@ function fieldPath(base: string, pointer: string, root: unknown): string {
   return path;
 }
 
-const unescape = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
-const escape = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * Where `pointer` is in document order, as the index of each step among its siblings: comparing two of these
@@ -54,7 +52,7 @@ const escape = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '
 function documentPosition(root: unknown, pointer: string): number[] {
   const out: number[] = [];
   let value = root;
-  for (const segment of pointer.split('/').slice(1).map(unescape)) {
+  for (const segment of pointer.split('/').slice(1).map(unescapeSegment)) {
     if (Array.isArray(value)) {
       out.push(Number(segment));
       value = value[Number(segment)];
@@ -98,7 +96,7 @@ function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
   const code: ContractCode = parent.errorCode ?? 'ERR_FIELD_INVALID';
   switch (e.keyword) {
     case 'additionalProperties': {
-      const field = fieldPath(base, `${e.instancePath}/${escape(String(e.params.additionalProperty))}`, root);
+      const field = fieldPath(base, `${e.instancePath}/${escapeSegment(String(e.params.additionalProperty))}`, root);
       const allowed = Object.entries(parent.properties ?? {}).filter(([, s]) => s.refused === undefined).map(([k]) => k);
       return { code: 'ERR_UNKNOWN_FIELD', message: `unknown field ${quoteValue(field)}; allowed: ${allowed.join(', ') || 'none'}` };
     }
@@ -137,7 +135,7 @@ export function bodyProblem(schema: BodySchema, body: unknown, base = ''): Value
   // A missing required field comes after everything inside its object; at one place, its type comes first.
   const position = (e: ErrorObject): number[] => {
     if (e.keyword === 'required') return [...documentPosition(body, e.instancePath), Number.MAX_SAFE_INTEGER];
-    if (e.keyword === 'additionalProperties') return documentPosition(body, `${e.instancePath}/${escape(String(e.params.additionalProperty))}`);
+    if (e.keyword === 'additionalProperties') return documentPosition(body, `${e.instancePath}/${escapeSegment(String(e.params.additionalProperty))}`);
     return documentPosition(body, errorPointer(e));
   };
   const ranked = (validate.errors ?? []).map((e) => ({ e, at: position(e), rank: KEYWORD_RANK[e.keyword] ?? 2 }));

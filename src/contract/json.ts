@@ -8,3 +8,13 @@ export type JsonObject = { [key: string]: Json };
 export function isObj(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** A key as one JSON pointer segment (RFC 6901): `~` and `/` escaped. Pointers name values on both sides. */
+export function escapeSegment(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
+}
+
+/** The key one JSON pointer segment names. */
+export function unescapeSegment(segment: string): string {
+  return segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
+}

@@ -2,6 +2,7 @@
 // keyword's value and the data. Each failure is a ValueProblem; a problem about one item or key names it in `at`
 // (a JSON pointer below the keyword's value), so the message can say where (hostports[2], headers.X-A). No ajv
 // here: the built CLI's precompiled validators import this module and nothing of ajv's compiler.
+import { escapeSegment } from './json.ts';
 import { quoteValue } from './rule-error.ts';
 import { headerNameProblem, RULES } from './rules.ts';
 import type { ContractCode, Distinct, RuleName, ValueProblem } from './schema.ts';
@@ -12,7 +13,7 @@ export type KeywordProblem = ValueProblem & { where?: string; at?: string };
 
 /** A JSON pointer segment (RFC 6901). */
 function pointerSegment(key: string | number): string {
-  return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return `/${escapeSegment(String(key))}`;
 }
 
 function distinctKey(by: Distinct['by'], value: string): string | undefined {

@@ -3,17 +3,11 @@
 // document keeps every value's file:line:col by pointer (ManifestDoc.positions) and every mapping key's in a
 // side table, so "unknown field" can point at the key rather than at its value. Pointer patterns
 // (`/ip_restriction/ip_policy_ids/*`: `*` = each item of a list) find the reference and secret fields.
-import { isObj } from '../contract/json.ts';
+import { escapeSegment, isObj, unescapeSegment } from '../contract/json.ts';
 import type { SourcePos } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 
-export function escapeSegment(key: string): string {
-  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
-}
-
-export function unescapeSegment(segment: string): string {
-  return segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
-}
+export { escapeSegment, unescapeSegment };
 
 export function childPointer(parent: string, key: string | number): string {
   return `${parent}/${typeof key === 'number' ? key : escapeSegment(key)}`;

@@ -1,6 +1,7 @@
 // How one value or one field path is shown in a plan. Shared by the text and Markdown renderers so both
 // print exactly the same words; the JSON renderer keeps raw values instead.
 import { createHash } from 'node:crypto';
+import { unescapeSegment } from '../contract/json.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { FieldChange } from '../engine/plan-data.ts';
 
@@ -72,7 +73,7 @@ function formatKey(key: string): string {
 /** JSON pointer -> `backend.backend_id`, `hostports[0]`, `labels["app.kubernetes.io/name"]`. */
 export function formatPath(pointer: string): string {
   if (pointer === '' || pointer === '/') return '(whole resource)';
-  const segments = pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointer.slice(1).split('/').map(unescapeSegment);
   let out = '';
   for (const segment of segments) {
     if (/^(0|[1-9][0-9]*)$/.test(segment) && out !== '') out += `[${segment}]`;
