@@ -17,7 +17,7 @@ const service = await startService({
   host: '127.0.0.1',
   port: 0,
   apiKeys: [values.key!],
-  dbFile: values.db,
+  db: values.db,
   faults: values.faults ? (JSON.parse(values.faults) as unknown) : undefined,
   quiet: true,
   readCache: !values['no-read-cache'],

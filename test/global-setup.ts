@@ -1,7 +1,44 @@
 // The tests run the bin as users do, and the bin runs the built CLI: build dist/ from the sources once, before
 // any test, so a fresh clone needs no build step and no test ever runs a stale build.
+// Tests against a real PostgreSQL get its URL from inject('pgUrl') (or process.env.EDGEOPS_TEST_PG): the server
+// named by EDGEOPS_TEST_PG when that is set, else a throwaway cluster started here and stopped at teardown.
+// Each test project (sqlite, postgres) runs this file; the build and the cluster are made once for all of them
+// (kept on globalThis, as each project may load this module anew) and stopped after the last project's teardown.
+import type { TestProject } from 'vitest/node';
 import { buildCli } from '../scripts/build.ts';
+import { startPostgresCluster, type PostgresCluster } from './support/postgres-cluster.ts';
 
-export default async function setup(): Promise<void> {
-  await buildCli();
+interface Shared {
+  ready: Promise<{ url: string; cluster?: PostgresCluster }>;
+  users: number;
+}
+
+const KEY = Symbol.for('edgeops.test.global-setup');
+const holder = globalThis as unknown as Record<symbol, Shared | undefined>;
+
+async function prepare(): Promise<{ url: string; cluster?: PostgresCluster }> {
+  const given = process.env.EDGEOPS_TEST_PG || undefined;
+  // Both at once: the build and the cluster's start take a second or two each.
+  const [built, started] = await Promise.allSettled([buildCli(), given ? undefined : startPostgresCluster()]);
+  if (started.status === 'rejected') throw started.reason;
+  const cluster: PostgresCluster | undefined = started.value;
+  if (built.status === 'rejected') {
+    await cluster?.stop();
+    throw built.reason;
+  }
+  return { url: given ?? cluster!.url, cluster };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const shared = (holder[KEY] ??= { ready: prepare(), users: 0 });
+  shared.users++;
+  const { url, cluster } = await shared.ready;
+  project.provide('pgUrl', url);
+  process.env.EDGEOPS_TEST_PG = url;
+  return async () => {
+    if (--shared.users > 0) return;
+    holder[KEY] = undefined;
+    if (cluster) delete process.env.EDGEOPS_TEST_PG;
+    await cluster?.stop();
+  };
 }

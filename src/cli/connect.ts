@@ -73,7 +73,7 @@ async function connectLocal(paths: string[], settings: Settings, opts: ConnectOp
   mkdirSync(dir, { recursive: true });
   if (made) ignoreLocalDir(parent, (line) => process.stderr.write(`edgeops: ${line}\n`));
   const { startService } = await loadService('--local (the embedded service)');
-  const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [LOCAL_API_KEY], dbFile, quiet: true });
+  const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [LOCAL_API_KEY], db: dbFile, quiet: true });
   const api = createApi({ url: service.url, apiKey: LOCAL_API_KEY, concurrency, ...outageOptions(settings, sayOnStderr) });
   return {
     api,

@@ -1,38 +1,39 @@
-// The embedded service, for `serve` and `--local`, imported lazily (DESIGN 9.6). It stores its data with
-// better-sqlite3, an optional dependency with a native build: installing edgeops needs no compiler, and every
-// other command works without it. Before the service loads, better-sqlite3 is loaded and opened once, so a
-// missing package or a missing native build is a clear error (exit 1) saying how to install it.
-import type BetterSqlite3 from 'better-sqlite3';
+// The embedded service, for `serve` and `--local`, imported lazily so the reconciler commands never load it.
+// Its SQLite store uses node:sqlite where the running Node has it, else better-sqlite3, an optional dependency
+// with a native build. Before the service loads for an SQLite database, the driver is loaded and opened once,
+// so a missing one is a clear error (exit 1) saying what to do. A PostgreSQL database needs neither.
 import { EdgeopsError } from '../errors.ts';
 
-/** better-sqlite3 is not installed, or its native module does not load. */
+/** Neither node:sqlite nor a working better-sqlite3 is available. */
 export class SqliteUnavailableError extends EdgeopsError {
   constructor(message: string) {
     super('E_SQLITE_UNAVAILABLE', message);
   }
 }
 
-const INSTALL = 'install it with `npm install better-sqlite3` (for a global edgeops: `npm install -g better-sqlite3`)';
+const INSTALL = 'run edgeops on Node 22.13 or later (SQLite is built in), or install better-sqlite3 with `npm install better-sqlite3` (for a global edgeops: `npm install -g better-sqlite3`)';
 
 async function checkSqlite(what: string): Promise<void> {
-  let Database: typeof BetterSqlite3;
+  const { sqliteDriver } = await import('../service/stores/sqlite-driver.ts');
+  let driver;
   try {
-    Database = (await import('better-sqlite3')).default;
+    driver = await sqliteDriver();
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw err;
-    throw new SqliteUnavailableError(`${what} needs better-sqlite3, an optional dependency that is not installed: ${INSTALL}`);
+    throw new SqliteUnavailableError(`${what} needs SQLite: this Node has no node:sqlite and better-sqlite3, an optional dependency, is not installed; ${INSTALL}`);
   }
   try {
-    new Database(':memory:').close();
+    driver.open(':memory:').close();
   } catch (err) {
     const cause = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-    throw new SqliteUnavailableError(`${what} needs better-sqlite3, which is installed but its native module does not load (${cause}): ${INSTALL}, where its install script may run`);
+    throw new SqliteUnavailableError(`${what} needs SQLite: better-sqlite3 is installed but its native module does not load (${cause}); ${INSTALL}, where its install script may run`);
   }
 }
 
-/** The service module, once better-sqlite3 is known to work; `what` names the command for the error. */
-export async function loadService(what: string): Promise<typeof import('../service/server.ts')> {
-  await checkSqlite(what);
+/** The service module, once the store `db` names can be opened; `what` names the command for the error. */
+export async function loadService(what: string, db?: string): Promise<typeof import('../service/server.ts')> {
+  const { isPostgresUrl } = await import('../service/stores/open.ts');
+  if (!isPostgresUrl(db)) await checkSqlite(what);
   return import('../service/server.ts');
 }

@@ -1,19 +1,18 @@
-// The HTTP front of the service on node:http: operation id, auth, version, rate limit, routing (404/405),
-// body framing (415/413/400), one transaction per request, and the error envelope. Nothing a client sends can
-// produce a 500: client faults are ServiceErrors (4xx); anything else is a bug, logged and answered 500 with
-// the same envelope.
+// The HTTP front of the service on node:http: health checks, operation id, auth, version, rate limit, routing
+// (404/405), body framing (415/413/400), one store transaction per request, and the error envelope. Nothing a
+// client sends can produce a 500: client faults are ServiceErrors (4xx), a database that is busy or gone is a
+// 503 with Retry-After; anything else is a bug, logged and answered 500 with the same envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { keyDigest, type Accounts } from './accounts.ts';
 import { bodyCheckerReady } from './bodies.ts';
 import { REQUEST_BODY_MAX_BYTES } from '../contract/limits.ts';
 import { ServiceError } from './errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { ReadCache, type CachedReply } from './read-cache.ts';
 import { newOperationId } from './ids.ts';
-import { RateLimiter } from './rate-limit.ts';
 import { itemPath, type Ctx, type KindDef, type Method, type Reply, type ResourceModule } from './resource-def.ts';
 import { Router } from './router.ts';
-import type { Store, StoredDoc } from './store.ts';
+import { StoreUnavailableError, type Store, type StoreTx, type StoredDoc } from './store.ts';
 import { isPlainObject, type JsonObject } from './validate.ts';
 
 export const SERVICE_VERSION = '2';
@@ -22,8 +21,8 @@ const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 export interface AppOptions {
   store: Store;
   resources: readonly ResourceModule[];
-  /** Accepted bearer keys; empty = any non-empty bearer token is accepted. */
-  apiKeys: readonly string[];
+  /** Accepted bearer keys and their accounts; none configured = any non-empty bearer token, default account. */
+  accounts: Accounts;
   rateLimit?: number;
   /** The rolling window of rateLimit; default 60 s. */
   rateLimitWindowMs?: number;
@@ -44,31 +43,31 @@ export function createApp(opts: AppOptions): RequestListener {
     kinds.set(kind.kind, kind);
     prefixes.set(kind.prefix, kind);
   }
-  const keyDigests = opts.apiKeys.map(digest);
-  const limiter = opts.rateLimit !== undefined ? new RateLimiter(opts.rateLimit, opts.rateLimitWindowMs) : undefined;
   const cache = opts.readCache === false ? undefined : new ReadCache();
 
-  function authenticate(header: string | undefined): string {
+  /** The caller's key and the account it acts for. */
+  function authenticate(header: string | undefined): { key: string; account: string } {
     if (header === undefined || header === '') throw new ServiceError('ERR_AUTH_MISSING', 'missing Authorization header; send "Authorization: Bearer <API key>"');
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
     if (!m) throw new ServiceError('ERR_AUTH_NOT_BEARER', 'Authorization header must be "Bearer <API key>"');
     const key = m[1]!;
-    if (keyDigests.length > 0) {
-      const d = digest(key);
-      if (!keyDigests.some((k) => timingSafeEqual(k, d))) throw new ServiceError('ERR_AUTH_INVALID_KEY', 'the API key is not valid');
-    }
-    return key;
+    const account = opts.accounts.accountOf(key);
+    if (account === undefined) throw new ServiceError('ERR_AUTH_INVALID_KEY', 'the API key is not valid');
+    return { key, account };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, operationId: string): Promise<Reply | CachedReply> {
-    const key = authenticate(req.headers.authorization);
+    const { key, account } = authenticate(req.headers.authorization);
+    (req as AccountTagged)[ACCOUNT] = account;
     const raw = req.headers['service-version'];
     const version = Array.isArray(raw) ? raw.join(', ') : raw;
     if (version === undefined) throw new ServiceError('ERR_VERSION_MISSING', `missing Service-Version header; supported versions: ${SERVICE_VERSION}`);
     if (version.trim() !== SERVICE_VERSION) throw new ServiceError('ERR_VERSION_UNSUPPORTED', `Service-Version ${JSON.stringify(version.slice(0, 20))} is not supported; supported versions: ${SERVICE_VERSION}`);
-    if (limiter) {
+    if (opts.rateLimit !== undefined) {
       // With no keys configured any token is admitted, so the token cannot be the bucket: one for everybody.
-      const r = limiter.take(keyDigests.length > 0 ? key : '');
+      // The bucket is the key's digest, so no key is ever written to the database.
+      const bucket = opts.accounts.open ? '' : keyDigest(key).toString('base64');
+      const r = await opts.store.rateTake(bucket, opts.rateLimit, opts.rateLimitWindowMs ?? 60_000);
       if (!r.ok) {
         throw new ServiceError('ERR_RATE_LIMITED', `rate limited to ${opts.rateLimit} requests per 60 s; retry after ${r.retryAfterSeconds} s`, { 'Retry-After': String(r.retryAfterSeconds) });
       }
@@ -88,30 +87,32 @@ export function createApp(opts: AppOptions): RequestListener {
     // A client that gave up (a timeout, usually during injected latency) must not have its write land
     // unseen: it may already be checking whether the write landed, and retry it.
     if (req.socket.destroyed) throw new ServiceError('ERR_CLIENT_GONE', 'the client closed the connection');
-    const ctx = makeCtx(req, req.method as Method, url, match.params, body, operationId);
+    const run = (tx: StoreTx) => match.handler(makeCtx(req, req.method as Method, url, match.params, body, operationId, tx));
     const reply = req.method === 'GET'
-      ? cachedRead(`${ctx.baseUrl} ${req.url}`, () => match.handler(ctx))
-      : opts.store.transaction(() => match.handler(ctx), 'write');
+      ? await cachedRead(`${account} ${baseUrlOf(req)} ${req.url}`, account, run)
+      : await opts.store.write(account, run);
     // "Commit then drop": only after a successful commit (a handler error answers normally), and with no
     // response at all, so the client cannot tell whether the write landed.
     if (fault?.dropAfterCommit) res.destroy();
     return reply;
   }
 
-  /** A GET from the cache while no write happened since; otherwise run in a read transaction and keep a 200. */
-  function cachedRead(key: string, run: () => Reply): Reply | CachedReply {
-    if (!cache) return opts.store.transaction(run, 'read');
-    const version = opts.store.version();
-    const hit = cache.get(key, version);
+  /**
+   * A GET from the cache while the store's version is the one the entry was made at (no write since, on any
+   * instance); otherwise run on a read snapshot, and keep a 200 stamped with that snapshot's version.
+   */
+  async function cachedRead(key: string, account: string, run: (tx: StoreTx) => Promise<Reply>): Promise<Reply | CachedReply> {
+    if (!cache) return (await opts.store.read(account, run)).value;
+    const hit = cache.get(key, await opts.store.version());
     if (hit) return hit;
-    const reply = opts.store.transaction(run, 'read');
+    const { value: reply, version } = await opts.store.read(account, run);
     if (reply.status !== 200 || reply.headers || reply.body === undefined) return reply;
     const cached = { status: 200, payload: Buffer.from(JSON.stringify(reply.body)) };
     cache.set(key, version, cached);
     return cached;
   }
 
-  function makeCtx(req: IncomingMessage, method: Method, url: URL, params: Record<string, string>, body: JsonObject, operationId: string): Ctx {
+  function makeCtx(req: IncomingMessage, method: Method, url: URL, params: Record<string, string>, body: JsonObject, operationId: string, tx: StoreTx): Ctx {
     const baseUrl = baseUrlOf(req);
     const kindOf = (kind: string) => kinds.get(kind);
     const uriOf = (doc: Pick<StoredDoc<unknown>, 'id' | 'kind' | 'parentId'>) => {
@@ -119,33 +120,49 @@ export function createApp(opts: AppOptions): RequestListener {
       return `${baseUrl}${kind ? itemPath(kind, doc.id, doc.parentId) : `/${doc.id}`}`;
     };
     return {
-      method, path: url.pathname, params, query: url.searchParams, body, baseUrl, store: opts.store, operationId,
+      method, path: url.pathname, params, query: url.searchParams, body, baseUrl, tx, operationId,
       url: (path) => `${baseUrl}${path}`,
       uriOf,
       kindOf,
       ref: (id) => {
-        // Prefixes are unique per kind, so a top-level kind's uri needs no lookup (refs are checked on write
-        // and a referenced document cannot be deleted); only a child kind needs its parent from the store.
+        // Prefixes are unique per kind and the contract's references name top-level kinds only, so a uri needs
+        // no lookup (refs are checked on write and a referenced document cannot be deleted).
         const kind = prefixes.get(id.slice(0, id.indexOf('_')));
-        if (kind && !kind.path.includes(':')) return { id, uri: `${baseUrl}${itemPath(kind, id, null)}` };
-        const found = opts.store.locate(id);
-        return { id, uri: found ? uriOf({ id, ...found }) : `${baseUrl}/${encodeURIComponent(id)}` };
+        return { id, uri: kind && !kind.path.includes(':') ? `${baseUrl}${itemPath(kind, id, null)}` : `${baseUrl}/${encodeURIComponent(id)}` };
       },
     };
+  }
+
+  /**
+   * Health checks for load balancers and orchestrators, outside authentication and the version header:
+   * /healthz says the process answers, /readyz that its store does too (503 while it does not).
+   */
+  async function health(path: string): Promise<Reply> {
+    if (path === '/healthz') return { status: 200, body: { status: 'ok' } };
+    await opts.store.ping();
+    return { status: 200, body: { status: 'ready', store: opts.store.backend } };
   }
 
   return (req, res) => {
     const operationId = newOperationId();
     res.setHeader('Service-Operation-Id', operationId);
-    handle(req, res, operationId).then(
+    const path = req.url?.split('?')[0];
+    const work = (path === '/healthz' || path === '/readyz') && (req.method === 'GET' || req.method === 'HEAD')
+      ? health(path)
+      : handle(req, res, operationId);
+    work.then(
       (reply) => send(res, reply),
       (err: unknown) => send(res, errorReply(err, operationId, req, opts.log)),
     ).catch((err: unknown) => opts.log(`failed to send a response: ${String(err)}`));
   };
 }
 
-function digest(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
+const ACCOUNT = Symbol('edgeops.account');
+type AccountTagged = IncomingMessage & { [ACCOUNT]?: string };
+
+/** The account a request was authenticated for, once it was: what a request log line names instead of the key. */
+export function accountOfRequest(req: IncomingMessage): string | undefined {
+  return (req as AccountTagged)[ACCOUNT];
 }
 
 function parseTarget(target: string): URL {
@@ -222,8 +239,11 @@ function errorReply(err: unknown, operationId: string, req: IncomingMessage, log
   let error: ServiceError;
   if (err instanceof ServiceError) {
     error = err;
-  } else if (isSqliteBusy(err)) {
-    error = new ServiceError('ERR_STORE_BUSY', 'the database is busy; retry the request');
+  } else if (err instanceof StoreUnavailableError) {
+    error = err.reason === 'busy'
+      ? new ServiceError('ERR_STORE_BUSY', 'the database is busy; nothing was written; retry the request', { 'Retry-After': '1' })
+      : new ServiceError('ERR_STORE_UNAVAILABLE', 'the database cannot be reached; nothing was written; retry the request', { 'Retry-After': '1' });
+    log(`${operationId} ${req.method} ${req.url?.slice(0, 200)}: ${err.message}`);
   } else {
     log(`${operationId} ${req.method} ${req.url?.slice(0, 200)}: unexpected error: ${err instanceof Error ? err.stack : String(err)}`);
     error = new ServiceError('ERR_INTERNAL', 'an unexpected error occurred; it has been logged');
@@ -233,11 +253,6 @@ function errorReply(err: unknown, operationId: string, req: IncomingMessage, log
     headers: error.headers,
     body: { error_code: error.code, status_code: error.status, msg: error.message, details: { operation_id: operationId } },
   };
-}
-
-function isSqliteBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
 function send(res: ServerResponse, reply: Reply | CachedReply): void {

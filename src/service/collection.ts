@@ -5,28 +5,28 @@
 import { contractKind, referencedIds } from '../contract/index.ts';
 import { checkCreate, checkDocument, checkUpdate } from './bodies.ts';
 import { ServiceError } from './errors.ts';
-import { newId, nowTimestamp } from './ids.ts';
+import { newId } from './ids.ts';
 import { pageQuery, pageLinks } from './pagination.ts';
 import {
   created, noContent, ok,
   type Claim, type Ctx, type KindDef, type RefDecl, type ResourceModule, type RouteDef,
 } from './resource-def.ts';
-import type { StoredDoc } from './store.ts';
+import { ClaimTakenError, type StoredDoc } from './store.ts';
 import type { JsonObject } from './validate.ts';
 
 export interface CollectionDef<D> {
   kind: KindDef;
   /** The stored document of a create body already checked against the contract (default: the body as sent). */
-  create?(body: JsonObject, ctx: Ctx, parent: StoredDoc<unknown> | undefined): D;
+  create?(body: JsonObject, ctx: Ctx, parent: StoredDoc<unknown> | undefined): D | Promise<D>;
   /** The stored document after a checked PATCH body (default: the current data with the sent fields replaced). */
-  update?(body: JsonObject, current: StoredDoc<D>, ctx: Ctx): D;
+  update?(body: JsonObject, current: StoredDoc<D>, ctx: Ctx): D | Promise<D>;
   /** Drops the fields a client echoes from the path (a route's edge_id) before the body is checked. */
   echoes?(body: JsonObject, parentId: string): JsonObject;
-  render(doc: StoredDoc<D>, ctx: Ctx): unknown;
+  render(doc: StoredDoc<D>, ctx: Ctx): unknown | Promise<unknown>;
   /** Values unique across documents (hostports). */
   claims?(data: D): Claim[];
   /** Runs before the referrer check on delete: delete children here to cascade. */
-  beforeDelete?(doc: StoredDoc<D>, ctx: Ctx): void;
+  beforeDelete?(doc: StoredDoc<D>, ctx: Ctx): Promise<void>;
 }
 
 /** The parent kind of a child collection. */
@@ -42,25 +42,31 @@ export function defineCollection<D>(def: CollectionDef<D>): ResourceModule & { d
     (def.echoes && parentId ? def.echoes(body, parentId) : body);
   const routes: RouteDef[] = [
     {
-      method: 'POST', path: base, handler: (ctx) => {
-        const parent = parentOf(ctx, def);
+      method: 'POST', path: base, handler: async (ctx) => {
+        const parent = await parentOf(ctx, def);
         const body = checkCreate(def.kind, echoes(ctx.body, parent?.id));
-        return created(def.render(createDoc<D>(ctx, def, create(body, ctx, parent), parent?.id), ctx));
+        const doc = await createDoc<D>(ctx, def, await create(body, ctx, parent), parent?.id);
+        return created(await def.render(doc, ctx));
       },
     },
-    { method: 'GET', path: `${base}/:id`, handler: (ctx) => ok(def.render(loadDoc<D>(ctx, def, ctx.params.id!), ctx)) },
+    { method: 'GET', path: `${base}/:id`, handler: async (ctx) => ok(await def.render(await loadDoc<D>(ctx, def, ctx.params.id!), ctx)) },
     {
-      method: 'PATCH', path: `${base}/:id`, handler: (ctx) => {
-        const doc = loadDoc<D>(ctx, def, ctx.params.id!);
+      method: 'PATCH', path: `${base}/:id`, handler: async (ctx) => {
+        const doc = await loadDoc<D>(ctx, def, ctx.params.id!);
         const body = checkUpdate(def.kind, echoes(withoutBodyId(ctx), doc.parentId));
-        return ok(def.render(saveDoc(ctx, def, doc, update(body, doc, ctx)), ctx));
+        return ok(await def.render(await saveDoc(ctx, def, doc, await update(body, doc, ctx)), ctx));
       },
     },
-    { method: 'DELETE', path: `${base}/:id`, handler: (ctx) => { deleteDoc(ctx, def, loadDoc<D>(ctx, def, ctx.params.id!)); return noContent(); } },
+    {
+      method: 'DELETE', path: `${base}/:id`, handler: async (ctx) => {
+        await deleteDoc(ctx, def, await loadDoc<D>(ctx, def, ctx.params.id!));
+        return noContent();
+      },
+    },
   ];
   if (def.kind.listKey !== null) {
     const key = def.kind.listKey;
-    routes.push({ method: 'GET', path: base, handler: (ctx) => ok(renderList(ctx, def, key, parentIdOf(ctx, def))) });
+    routes.push({ method: 'GET', path: base, handler: async (ctx) => ok(await renderList(ctx, def, key, (await parentOf(ctx, def))?.id)) });
   }
   return { kinds: [def.kind], routes, def };
 }
@@ -69,12 +75,8 @@ function parentParam(kind: KindDef): string | undefined {
   return /:([a-z_]+)/.exec(kind.path)?.[1];
 }
 
-function parentIdOf<D>(ctx: Ctx, def: CollectionDef<D>): string | undefined {
-  return parentOf(ctx, def)?.id;
-}
-
 /** The parent document of a child collection request (404 when missing), undefined for top-level ones. */
-export function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): StoredDoc<unknown> | undefined {
+export async function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): Promise<StoredDoc<unknown> | undefined> {
   const parent = parentKind(def);
   if (!parent) return undefined;
   const param = parentParam(def.kind)!;
@@ -94,8 +96,8 @@ export function withoutBodyId(ctx: Ctx): JsonObject {
 }
 
 /** The document of this kind (and, for child kinds, this parent) or a 404 with the kind's code. */
-export function loadDoc<D>(ctx: Ctx, def: { kind: KindDef }, id: string): StoredDoc<D> {
-  const doc = ctx.store.get<D>(id);
+export async function loadDoc<D>(ctx: Ctx, def: { kind: KindDef }, id: string): Promise<StoredDoc<D>> {
+  const doc = await ctx.tx.get<D>(id);
   const parentId = def.kind.parent ? ctx.params[parentParam(def.kind) ?? ''] : undefined;
   if (!doc || doc.kind !== def.kind.kind || (parentId !== undefined && doc.parentId !== parentId)) {
     throw new ServiceError(def.kind.notFound, `${def.kind.label} ${JSON.stringify(id.slice(0, 80))} not found`);
@@ -103,51 +105,59 @@ export function loadDoc<D>(ctx: Ctx, def: { kind: KindDef }, id: string): Stored
   return doc;
 }
 
-export function createDoc<D>(ctx: Ctx, def: CollectionDef<D>, data: D, parentId?: string): StoredDoc<D> {
+export async function createDoc<D>(ctx: Ctx, def: CollectionDef<D>, data: D, parentId?: string): Promise<StoredDoc<D>> {
   const id = newId(def.kind.prefix);
-  checkWrite(ctx, def, id, data);
-  const doc = ctx.store.insert({ id, kind: def.kind.kind, parentId: parentId ?? null, createdAt: nowTimestamp() }, data);
-  recordWrite(ctx, def, id, data);
+  await checkWrite(ctx, def, id, data);
+  const doc = await ctx.tx.insert({ id, kind: def.kind.kind, parentId: parentId ?? null }, data);
+  await recordWrite(ctx, def, id, data);
   return doc;
 }
 
 /** Replaces a document's data, with the same checks as create. Returns the updated document. */
-export function saveDoc<D>(ctx: Ctx, def: CollectionDef<D>, doc: StoredDoc<D>, data: D): StoredDoc<D> {
-  checkWrite(ctx, def, doc.id, data);
-  ctx.store.update(doc.id, data);
-  recordWrite(ctx, def, doc.id, data);
+export async function saveDoc<D>(ctx: Ctx, def: CollectionDef<D>, doc: StoredDoc<D>, data: D): Promise<StoredDoc<D>> {
+  await checkWrite(ctx, def, doc.id, data);
+  await ctx.tx.update(doc.id, data);
+  await recordWrite(ctx, def, doc.id, data);
   return { ...doc, data };
 }
 
-export function deleteDoc<D>(ctx: Ctx, def: CollectionDef<D>, doc: StoredDoc<D>): void {
-  def.beforeDelete?.(doc, ctx);
-  const referrers = ctx.store.referrers(doc.id);
+export async function deleteDoc<D>(ctx: Ctx, def: CollectionDef<D>, doc: StoredDoc<D>): Promise<void> {
+  await def.beforeDelete?.(doc, ctx);
+  const referrers = await ctx.tx.referrers(doc.id);
   if (referrers.length > 0) {
     const names = referrers.map((r) => `${r.fromId} (${ctx.kindOf(r.kind)?.label ?? r.kind}, ${r.field})`);
     throw new ServiceError('ERR_RESOURCE_IN_USE', `${def.kind.label} ${doc.id} is still referenced by ${names.join(', ')}`);
   }
-  ctx.store.delete(doc);
+  await ctx.tx.delete(doc);
 }
 
-export function renderList<D>(ctx: Ctx, def: CollectionDef<D>, key: string, parentId?: string): JsonObject {
-  const page = pageQuery(ctx, def.kind.kind);
-  const docs = ctx.store.list<D>(def.kind.kind, { parentId, beforeSeq: page.beforeSeq, limit: page.limit + 1 });
+export async function renderList<D>(ctx: Ctx, def: CollectionDef<D>, key: string, parentId?: string): Promise<JsonObject> {
+  const page = await pageQuery(ctx, def.kind.kind);
+  const docs = await ctx.tx.list<D>(def.kind.kind, { parentId, beforeSeq: page.beforeSeq, limit: page.limit + 1 });
   const more = docs.length > page.limit;
   const shown = more ? docs.slice(0, page.limit) : docs;
-  return { [key]: shown.map((d) => def.render(d, ctx)), ...pageLinks(ctx, page.limit, more ? shown.at(-1)!.id : null) } as JsonObject;
+  const items = [];
+  for (const d of shown) items.push(await def.render(d, ctx));
+  return { [key]: items, ...pageLinks(ctx, page.limit, more ? shown.at(-1)!.id : null) } as JsonObject;
 }
 
-function checkWrite<D>(ctx: Ctx, def: CollectionDef<D>, id: string, data: D): void {
+async function checkWrite<D>(ctx: Ctx, def: CollectionDef<D>, id: string, data: D): Promise<void> {
   checkDocument(def.kind, data);
-  for (const ref of refsOf(def, data)) checkRef(ctx, ref);
+  for (const ref of refsOf(def, data)) await checkRef(ctx, ref);
   for (const claim of def.claims?.(data) ?? []) {
-    const owner = ctx.store.claimOwner(claim.scope, claim.key);
-    if (owner !== undefined && owner !== id) {
-      const ownerDoc = ctx.store.get(owner);
-      const label = ownerDoc ? `${ctx.kindOf(ownerDoc.kind)?.label ?? ownerDoc.kind} ` : '';
-      throw new ServiceError(claim.conflict, `${claim.field}: ${JSON.stringify(claim.key)} is already used by ${label}${owner}`);
-    }
+    const holder = await ctx.tx.claimHolder(claim.scope, claim.key);
+    if (holder !== undefined && holder.ownerId !== id) throw claimConflict(ctx, claim, holder.sameAccount ? await ctx.tx.get(holder.ownerId) : undefined);
   }
+}
+
+/**
+ * A claimed value held elsewhere. The holder is named only when it is in the caller's account: another
+ * account's resources are not revealed, not even that they exist beyond the value being taken.
+ */
+function claimConflict(ctx: Ctx, claim: Claim, holder: StoredDoc<unknown> | undefined): ServiceError {
+  const value = `${claim.field}: ${JSON.stringify(claim.key)}`;
+  if (!holder) return new ServiceError(claim.conflict, `${value} is already in use`);
+  return new ServiceError(claim.conflict, `${value} is already used by ${ctx.kindOf(holder.kind)?.label ?? holder.kind} ${holder.id}`);
 }
 
 /** The ids a document references, where its kind's contract declares reference fields. */
@@ -155,14 +165,23 @@ function refsOf<D>(def: CollectionDef<D>, data: D): RefDecl[] {
   return referencedIds(def.kind.refs, data);
 }
 
-function recordWrite<D>(ctx: Ctx, def: CollectionDef<D>, id: string, data: D): void {
-  ctx.store.setRefs(id, refsOf(def, data).map((r) => ({ toId: r.id, field: r.field })));
-  if (def.claims) ctx.store.setClaims(id, def.claims(data).map((c) => ({ scope: c.scope, key: c.key })));
+async function recordWrite<D>(ctx: Ctx, def: CollectionDef<D>, id: string, data: D): Promise<void> {
+  await ctx.tx.setRefs(id, refsOf(def, data).map((r) => ({ toId: r.id, field: r.field })));
+  if (!def.claims) return;
+  const claims = def.claims(data);
+  try {
+    await ctx.tx.setClaims(id, claims.map((c) => ({ scope: c.scope, key: c.key })));
+  } catch (err) {
+    // Only a writer the lock did not serialize can get here; the database's unique key is the backstop.
+    const claim = err instanceof ClaimTakenError ? claims.find((c) => c.scope === err.scope && c.key === err.key) : undefined;
+    if (claim) throw claimConflict(ctx, claim, undefined);
+    throw err;
+  }
 }
 
 /** 400 unless ref.id names an existing document of one of ref.kinds. */
-export function checkRef(ctx: Ctx, ref: RefDecl): void {
-  const target = ctx.store.get(ref.id);
+export async function checkRef(ctx: Ctx, ref: RefDecl): Promise<void> {
+  const target = await ctx.tx.get(ref.id);
   const wanted = ref.kinds.map((k) => ctx.kindOf(k)?.label ?? k).join(' or ');
   const shown = JSON.stringify(ref.id.slice(0, 80));
   if (!target) throw new ServiceError('ERR_REFERENCE_NOT_FOUND', `${ref.field}: no ${wanted} with id ${shown}`);

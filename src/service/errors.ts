@@ -101,7 +101,8 @@ export const ERROR_CATALOG = {
   ERR_KEY_ENCRYPTED: { status: 400, condition: 'private_key_pem is encrypted (ENCRYPTED PRIVATE KEY or Proc-Type header)' },
 
   // --- the service itself
-  ERR_STORE_BUSY: { status: 503, condition: 'the database is locked by another process; retry' },
+  ERR_STORE_BUSY: { status: 503, condition: 'the database is locked by another writer (a lock wait timed out, a serialization failure or a deadlock); nothing was written; retry (Retry-After set)' },
+  ERR_STORE_UNAVAILABLE: { status: 503, condition: 'the database cannot be reached; nothing was written; retry (Retry-After set)' },
   ERR_INTERNAL: { status: 500, condition: 'an unexpected server fault (a bug); logged' },
 
   // --- injected faults (off unless the service runs with `faults` / `serve --faults`); nothing was changed

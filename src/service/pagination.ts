@@ -12,7 +12,7 @@ export interface PageQuery {
 }
 
 /** Validates the query of a list request; before_id must be an id (live or deleted) of this kind. */
-export function pageQuery(ctx: Ctx, kind: string): PageQuery {
+export async function pageQuery(ctx: Ctx, kind: string): Promise<PageQuery> {
   checkQuery(ctx.query, ALLOWED);
   const rawLimit = ctx.query.get('limit');
   let limit = MAX_PAGE;
@@ -27,7 +27,7 @@ export function pageQuery(ctx: Ctx, kind: string): PageQuery {
   }
   const beforeId = ctx.query.get('before_id') ?? ctx.query.get('beforeId');
   if (beforeId === null) return { limit };
-  const beforeSeq = ctx.store.seqOf(beforeId, kind);
+  const beforeSeq = await ctx.tx.seqOf(beforeId, kind);
   if (beforeSeq === undefined) throw new ServiceError('ERR_BEFORE_ID_INVALID', `before_id: ${JSON.stringify(beforeId.slice(0, 80))} is not an id of this list`);
   return { limit, beforeSeq };
 }

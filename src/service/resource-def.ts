@@ -1,11 +1,11 @@
 // The contract between the service core and each resource file. A resource file exports a ResourceModule:
 // the kinds of document it stores (KindDef, declared in src/contract: bodies, references, Refs and 404s) and
 // its routes. Plain CRUD comes from defineCollection() in collection.ts; module endpoints and sub-resources
-// are extra RouteDefs whose handlers use the same helpers (loadDoc, saveDoc, ...). Handlers are synchronous:
-// app.ts runs each one inside a single SQLite transaction, so anything thrown rolls the whole request back.
+// are extra RouteDefs whose handlers use the same helpers (loadDoc, saveDoc, ...). app.ts runs each handler in
+// one store transaction of the caller's account (ctx.tx), so anything thrown rolls the whole request back.
 import type { ContractKind, KindName } from '../contract/index.ts';
 import type { ErrorCode } from './errors.ts';
-import type { Store, StoredDoc } from './store.ts';
+import type { StoreTx, StoredDoc } from './store.ts';
 import type { JsonObject } from './validate.ts';
 
 export type { KindName };
@@ -25,7 +25,7 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export type Handler = (ctx: Ctx) => Reply;
+export type Handler = (ctx: Ctx) => Promise<Reply>;
 
 export interface RouteDef {
   method: Method;
@@ -73,11 +73,12 @@ export interface Ctx {
   readonly body: JsonObject;
   /** Scheme and authority of this request, no trailing slash: 'http://127.0.0.1:4010'. */
   readonly baseUrl: string;
-  readonly store: Store;
+  /** The request's transaction, within the caller's account. */
+  readonly tx: StoreTx;
   readonly operationId: string;
   /** Absolute URL of a path on this service. */
   url(path: string): string;
-  /** {id, uri} of any stored document (uri from its kind's path and parent). */
+  /** {id, uri} of a referenced document: references only ever name top-level kinds, whose uri needs no lookup. */
   ref(id: string): Ref;
   /** Absolute uri of a stored document. */
   uriOf(doc: Pick<StoredDoc<unknown>, 'id' | 'kind' | 'parentId'>): string;

@@ -1,23 +1,36 @@
 // The in-process entry of the service: `edgeops serve`, `--local` and the tests all start it through here.
 // Requests Node's HTTP parser refuses before any handler runs also get the service's error envelope.
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createApp } from './app.ts';
+import { Accounts, accountsFile, accountFlag, apiKeyFlag, type AccountKey } from './accounts.ts';
+import { accountOfRequest, createApp } from './app.ts';
 import { ServiceError } from './errors.ts';
 import { createFaultInjector, parseFaultSpec, type FaultSpec } from './faults.ts';
 import { newOperationId } from './ids.ts';
 import { RESOURCES } from './routes.ts';
-import { Store, type Durability } from './store.ts';
+import type { Durability, Store } from './store.ts';
+import { openStore } from './stores/open.ts';
+
+export { migrateStore } from './stores/open.ts';
 
 export interface ServiceOptions {
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** Accepted bearer keys. None configured: any non-empty bearer token is accepted. */
+  /** Accepted bearer keys of the default account. No key configured at all: any non-empty bearer token is accepted. */
   apiKeys?: string[];
-  /** SQLite file; omitted = in-memory. */
-  dbFile?: string;
+  /** More accounts: `NAME=KEY` each (a name may repeat, for several keys). */
+  accounts?: string[];
+  /** A YAML file of account name -> list of keys (plain or `sha256:<hex>`). */
+  accountsFile?: string;
+  /**
+   * Where the data lives: a postgres:// or postgresql:// URL (several instances may share it), else an SQLite
+   * file; omitted = in-memory SQLite.
+   */
+  db?: string;
+  /** PostgreSQL connections this instance keeps at most (default 10). */
+  poolSize?: number;
   /** Requests per rolling 60 s (or rateLimitWindowMs) per key; undefined = off. */
   rateLimit?: number;
   /** The rate limit's rolling window in ms; default 60 000 (shorter ones keep rate-limit tests fast). */
@@ -34,8 +47,8 @@ export interface ServiceOptions {
   readCache?: boolean;
   /**
    * 'full' (the default): a write is answered only once it would survive a power loss (SQLite
-   * synchronous=FULL). 'relaxed': synchronous=NORMAL, faster; an answered write may be lost (never corrupted)
-   * on power loss, so only for tests and benchmarks.
+   * synchronous=FULL, PostgreSQL synchronous_commit=on). 'relaxed': faster; an answered write may be lost
+   * (never corrupted) on power loss, so only for tests and benchmarks.
    */
   durability?: Durability;
 }
@@ -43,7 +56,15 @@ export interface ServiceOptions {
 export interface RunningService {
   /** e.g. http://127.0.0.1:43123, no trailing slash. */
   url: string;
-  close(): Promise<void>;
+  /** 'sqlite (node:sqlite)', 'sqlite (better-sqlite3)' or 'postgres'. */
+  backend: string;
+  /** The accounts that have keys, with their number of keys; none: any bearer token acts for the default account. */
+  accounts: string[];
+  /**
+   * Stops accepting connections, lets requests in flight finish for up to graceMs (default 0: cut them off),
+   * then closes every connection and the store.
+   */
+  close(opts?: { graceMs?: number }): Promise<void>;
 }
 
 export async function startService(opts: ServiceOptions = {}): Promise<RunningService> {
@@ -56,12 +77,17 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const faults = opts.faults === undefined
     ? undefined
     : createFaultInjector(typeof opts.faults === 'string' ? parseFaultSpec(opts.faults) : (opts.faults as FaultSpec));
-  const store = new Store(opts.dbFile, opts.durability);
+  const accounts = new Accounts([
+    ...(opts.apiKeys ?? []).map(apiKeyFlag),
+    ...(opts.accounts ?? []).map(accountFlag),
+    ...(opts.accountsFile === undefined ? [] : accountsFile(opts.accountsFile)),
+  ] satisfies AccountKey[]);
   const log = (line: string) => {
     if (!opts.quiet) process.stderr.write(`edgeops serve: ${line}\n`);
   };
+  const store: Store = await openStore(opts.db, { durability: opts.durability, poolSize: opts.poolSize, log });
   const app = createApp({
-    store, resources: RESOURCES, apiKeys: opts.apiKeys ?? [], rateLimit: opts.rateLimit,
+    store, resources: RESOURCES, accounts, rateLimit: opts.rateLimit,
     rateLimitWindowMs: opts.rateLimitWindowMs, faults, log, readCache: opts.readCache,
   });
   const server = createServer({ keepAliveTimeout: 5_000 }, opts.logRequests && !opts.quiet ? logged(app, log) : app);
@@ -79,7 +105,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
       });
     });
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -87,24 +113,43 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${port}`,
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => {
-          store.close();
-          resolve();
-        });
-        server.closeAllConnections();
-      });
+    backend: store.backend,
+    accounts: accounts.summary(),
+    close: (closeOpts = {}) => {
+      closing ??= drain(server, closeOpts.graceMs ?? 0).then(() => store.close());
       return closing;
     },
   };
+}
+
+/**
+ * Stops listening, closes idle keep-alive connections as they become idle, and cuts off whatever is still
+ * open after graceMs. Resolves once every connection is closed.
+ */
+function drain(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let idle: NodeJS.Timeout | undefined;
+    const cutoff = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(cutoff);
+      clearInterval(idle);
+      resolve();
+    });
+    if (graceMs <= 0) {
+      server.closeAllConnections();
+      return;
+    }
+    server.closeIdleConnections();
+    // A connection whose request finishes after close() stays open, idle, under keep-alive: close those too.
+    idle = setInterval(() => server.closeIdleConnections(), 50);
+  });
 }
 
 /** The app, logging each request when its answer is sent (or when the client left before it was). */
 function logged(app: RequestListener, log: (line: string) => void): RequestListener {
   return (req, res) => {
     const started = performance.now();
-    const line = (status: string) => `${req.method} ${req.url} ${status} ${Math.round(performance.now() - started)}ms`;
+    const line = (status: string) => `${req.method} ${req.url} ${status} ${Math.round(performance.now() - started)}ms account=${accountOfRequest(req) ?? '-'}`;
     res.once('finish', () => log(line(String(res.statusCode))));
     res.once('close', () => {
       if (!res.writableFinished) log(line('(client gone)'));

@@ -85,10 +85,10 @@ describe('the packed tarball', () => {
   it('fails serve and --local with exit 1 and how to install better-sqlite3, without an internal error', async () => {
     const served = await installed(['serve', '--port', '0']);
     expect(served.code).toBe(1);
-    expect(served.stderr).toBe('edgeops: edgeops serve needs better-sqlite3, an optional dependency that is not installed: install it with `npm install better-sqlite3` (for a global edgeops: `npm install -g better-sqlite3`)\n');
+    expect(served.stderr).toBe('edgeops: edgeops serve needs SQLite: this Node has no node:sqlite and better-sqlite3, an optional dependency, is not installed; run edgeops on Node 22.13 or later (SQLite is built in), or install better-sqlite3 with `npm install better-sqlite3` (for a global edgeops: `npm install -g better-sqlite3`)\n');
     const local = await installed(['plan', 'infra', '--local']);
     expect(local.code).toBe(1);
-    expect(local.stderr).toContain('--local (the embedded service) needs better-sqlite3');
+    expect(local.stderr).toContain('--local (the embedded service) needs SQLite');
     expect(local.stderr).toContain('npm install better-sqlite3');
     expect(local.stderr).not.toContain('internal error');
     expect(existsSync(join(manifests, '.edgeops', 'local.db'))).toBe(false);
@@ -100,7 +100,7 @@ describe('better-sqlite3 installed without its native build (install scripts off
     await run('npm', ['install', 'better-sqlite3', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--no-save'], { cwd: project });
     const local = await installed(['plan', 'infra', '--local']);
     expect(local.code).toBe(1);
-    expect(local.stderr).toMatch(/^edgeops: --local \(the embedded service\) needs better-sqlite3, which is installed but its native module does not load \(.+\): install it with `npm install better-sqlite3`/);
+    expect(local.stderr).toMatch(/^edgeops: --local \(the embedded service\) needs SQLite: better-sqlite3 is installed but its native module does not load \(.+\); run edgeops on Node 22.13 or later \(SQLite is built in\), or install better-sqlite3 with `npm install better-sqlite3`/);
     expect(local.stderr).not.toContain('internal error');
   }, 120_000);
 });

@@ -19,7 +19,7 @@ describe('edgeops serve', () => {
     const first = serve(['--port', '0', '--api-key', 'k1', '--api-key', 'k2', '--db', db]);
     const url = await first.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(first.output()).toContain('API keys: 2 configured');
+    expect(first.output()).toContain('accounts: default (2 keys)');
     const created = await api({ url, apiKey: 'k2' }).post('/ip_policies', { description: 'kept' });
     expect(created.status).toBe(201);
     expect((await api({ url, apiKey: 'wrong' }).get('/ip_policies')).status).toBe(401);
@@ -36,7 +36,7 @@ describe('edgeops serve', () => {
     expect(await second.exited).toBe(0);
   });
 
-  it('logs one line per request (method, path, status, ms) to stderr, and none with --quiet', async () => {
+  it('logs one line per request (method, path, status, ms, account) to stderr, never the key, and none with --quiet', async () => {
     const s = serve(['--port', '0', '--api-key', 'k']);
     const url = await s.url;
     expect((await api({ url, apiKey: 'k' }).post('/ip_policies', {})).status).toBe(201);
@@ -47,9 +47,9 @@ describe('edgeops serve', () => {
     expect(await s.exited).toBe(0);
     const lines = s.errors().trim().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^edgeops serve: POST \/ip_policies 201 \d+ms$/);
-    expect(lines[1]).toMatch(/^edgeops serve: GET \/ip_policies\?limit=1 200 \d+ms$/);
-    expect(lines[2]).toMatch(/^edgeops serve: GET \/nope 401 \d+ms$/);
+    expect(lines[0]).toMatch(/^edgeops serve: POST \/ip_policies 201 \d+ms account=default$/);
+    expect(lines[1]).toMatch(/^edgeops serve: GET \/ip_policies\?limit=1 200 \d+ms account=default$/);
+    expect(lines[2]).toMatch(/^edgeops serve: GET \/nope 401 \d+ms account=-$/);
     expect(s.errors()).not.toContain('Bearer');
 
     const quiet = serve(['--port', '0', '--api-key', 'k', '--quiet']);
@@ -94,15 +94,17 @@ describe('edgeops serve', () => {
       conn.close();
     }
     // What makes the 201 hold on power loss too (which kill -9 alone cannot show): the store's pragma.
-    const { Store } = await import('../../src/service/store.ts');
-    const synchronous = (store: InstanceType<typeof Store>) => (store as unknown as { db: Database.Database }).db.pragma('synchronous', { simple: true });
-    const full = new Store(db);
-    const relaxed = new Store(join(dir, 'relaxed.db'), 'relaxed');
+    const { openSqliteStore } = await import('../../src/service/stores/sqlite.ts');
+    type Opened = Awaited<ReturnType<typeof openSqliteStore>>;
+    const synchronous = (store: Opened) =>
+      ((store as unknown as { db: { prepare(sql: string): { get(): unknown } } }).db.prepare('PRAGMA synchronous').get() as { synchronous: number }).synchronous;
+    const full = await openSqliteStore(db);
+    const relaxed = await openSqliteStore(join(dir, 'relaxed.db'), 'relaxed');
     try {
       expect([synchronous(full), synchronous(relaxed)]).toEqual([2, 1]);
     } finally {
-      full.close();
-      relaxed.close();
+      await full.close();
+      await relaxed.close();
     }
   });
 

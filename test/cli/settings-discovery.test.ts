@@ -127,7 +127,7 @@ describe('export PATH', () => {
 
 describe('a short API key', () => {
   it('does not block plan --out, and never appears in the saved plan\'s secret fields', async () => {
-    const short = await startService({ host: '127.0.0.1', port: 0, apiKeys: ['dev'], dbFile: join(base, 'short.db'), quiet: true });
+    const short = await startService({ host: '127.0.0.1', port: 0, apiKeys: ['dev'], db: join(base, 'short.db'), quiet: true });
     try {
       const cert = await makeCert();
       write({

@@ -15,7 +15,7 @@ let svc: RunningService;
 let db: { dbFile: string; cleanup(): void };
 beforeAll(async () => {
   db = tempDbFile();
-  svc = await startService({ host: '127.0.0.1', port: 0, apiKeys: [KEY], dbFile: db.dbFile, rateLimit: LIMIT, rateLimitWindowMs: WINDOW_MS, quiet: true });
+  svc = await startService({ host: '127.0.0.1', port: 0, apiKeys: [KEY], db: db.dbFile, rateLimit: LIMIT, rateLimitWindowMs: WINDOW_MS, quiet: true });
 });
 afterAll(async () => {
   await svc.close();

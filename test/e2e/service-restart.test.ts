@@ -24,7 +24,7 @@ const API_KEY = 'restart-key';
 const POLICIES = 150;
 
 const start = (port = 0): Promise<RunningService> =>
-  startService({ host: '127.0.0.1', port, apiKeys: [API_KEY], dbFile: db.dbFile, quiet: true, faults: 'POST.latency=10' });
+  startService({ host: '127.0.0.1', port, apiKeys: [API_KEY], db: db.dbFile, quiet: true, faults: 'POST.latency=10' });
 
 describe('the service restarting during an apply', () => {
   it('stopped for 3 s mid-apply of 300 resources and restarted on the same db: exit 0, nothing failed, nothing doubled', async () => {

@@ -1,11 +1,12 @@
-// Starts the real service for tests (127.0.0.1, random port, temp SQLite file, one API key) and gives a small
-// HTTP client over undici plus assertions and a seeded fuzz generator shared by every service test file.
+// Starts the real service for tests (127.0.0.1, random port, one API key) on the store the test project names:
+// a temp SQLite file, or (EDGEOPS_TEST_STORE=postgres) a schema of its own in the test run's PostgreSQL. Gives a
+// small HTTP client over undici plus assertions and a seeded fuzz generator shared by every service test file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { seededRandom } from '../../src/service/faults.ts';
 import { startService } from '../../src/service/server.ts';
 import { late } from './late.ts';
@@ -13,20 +14,39 @@ import { late } from './late.ts';
 export interface TestService {
   url: string;
   apiKey: string;
+  /** Where the data lives, as a test names it: an SQLite file path, also on PostgreSQL (see storeOf). */
   dbFile: string;
+  /** What the service was given as its db: the file, or the PostgreSQL URL of the test's schema. */
+  db: string;
   close(): Promise<void>;
+}
+
+/** Which store the test project runs the service on. */
+export const TEST_STORE: 'sqlite' | 'postgres' = process.env.EDGEOPS_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * The service's db for a test's file name: the file itself on SQLite; on PostgreSQL a schema named after the
+ * path, so a second service given the same file (a restart, a second instance) opens the same data.
+ */
+export function storeOf(dbFile: string): string {
+  if (TEST_STORE === 'sqlite') return dbFile;
+  const base = inject('pgUrl');
+  const schema = `t_${createHash('sha256').update(dbFile).digest('hex').slice(0, 24)}`;
+  return `${base}${base.includes('?') ? '&' : '?'}schema=${schema}`;
 }
 
 /** A temp SQLite file (removed on close unless dbFile was given, so a restart test can reopen it). */
 export async function startTestService(opts: { dbFile?: string; rateLimit?: number; faults?: unknown } = {}): Promise<TestService> {
   const dir = opts.dbFile ? undefined : mkdtempSync(join(tmpdir(), 'edgeops-svc-'));
   const dbFile = opts.dbFile ?? join(dir!, 'service.db');
+  const db = storeOf(dbFile);
   const apiKey = `test-${randomBytes(12).toString('hex')}`;
-  const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [apiKey], dbFile, rateLimit: opts.rateLimit, faults: opts.faults });
+  const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [apiKey], db, rateLimit: opts.rateLimit, faults: opts.faults, quiet: TEST_STORE === 'postgres' ? true : undefined });
   return {
     url: service.url,
     apiKey,
     dbFile,
+    db,
     close: async () => {
       await service.close();
       if (dir) rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,7 @@ describe('persistence', () => {
     const before = await Promise.all(['/ip_policies', '/ip_policy_rules', '/backends/tunnel_group', '/backends/http_response', '/event_subscriptions'].map((p) => c1.get(p)));
     await first.close();
 
-    const second = await startService({ port: 0, apiKeys: [first.apiKey], dbFile: tmp.dbFile, quiet: true });
+    const second = await startService({ port: 0, apiKeys: [first.apiKey], db: tmp.dbFile, quiet: true });
     try {
       // Same port is not guaranteed, so compare with the host part of uris rewritten.
       const c2 = api({ url: second.url, apiKey: first.apiKey });

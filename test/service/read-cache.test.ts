@@ -33,8 +33,8 @@ describe('cached reads over HTTP', () => {
   it('sees the commits of another process on the same database file', async () => {
     const db = tempDbFile();
     const apiKeys = ['k'];
-    const a = await startService({ apiKeys, dbFile: db.dbFile, quiet: true });
-    const b = await startService({ apiKeys, dbFile: db.dbFile, quiet: true });
+    const a = await startService({ apiKeys, db: db.dbFile, quiet: true });
+    const b = await startService({ apiKeys, db: db.dbFile, quiet: true });
     try {
       const ca = api({ url: a.url, apiKey: 'k' });
       const cb = api({ url: b.url, apiKey: 'k' });

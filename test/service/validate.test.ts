@@ -30,7 +30,7 @@ describe('ids', () => {
 });
 
 describe('Router', () => {
-  const h = (name: string) => () => ({ status: 200, body: name });
+  const h = (name: string) => async () => ({ status: 200, body: name });
   const router = new Router([
     { method: 'GET', path: '/edges/https/:id', handler: h('edge') },
     { method: 'GET', path: '/edges/https/:edge_id/routes/:id', handler: h('route') },

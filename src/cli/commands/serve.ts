@@ -1,5 +1,6 @@
-// `edgeops serve`: run the Edge Configuration Management Service until SIGINT/SIGTERM. The service module is
-// loaded by a lazy import() only (DESIGN 9.6), so the reconciler commands never load it.
+// `edgeops serve`: run the Edge Configuration Management Service until SIGINT/SIGTERM, on an SQLite file or on a
+// PostgreSQL database that several instances share. The service module is loaded by a lazy import() only, so
+// the reconciler commands never load it.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -12,7 +13,11 @@ interface ServeFlags {
   host: string;
   port: string;
   apiKey: string[];
+  account: string[];
+  accounts?: string;
   db?: string;
+  poolSize?: string;
+  migrateOnly?: boolean;
   rateLimit?: string;
   faults?: string;
   durability: 'full' | 'relaxed';
@@ -32,6 +37,7 @@ async function parseFaults(text: string): Promise<object> {
 
 /** A listen failure the user can act on, as a ConfigError (exit 1) instead of an internal error. */
 function listenError(err: unknown, host: string, port: number): unknown {
+  if (err instanceof Error && err.name === 'AccountsConfigError') return new ConfigError(err.message);
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'EADDRINUSE') return new ConfigError(`port ${port} on ${host} is already in use; stop the process using it or pick another --port (0 picks a free one)`);
   if (code === 'EACCES') return new ConfigError(`not permitted to listen on port ${port} on ${host} (ports below 1024 need privileges); pick another --port`);
@@ -76,8 +82,24 @@ export function dbPathProblem(file: string): string | undefined {
   }
 }
 
-/** A database the store could not open, as a ConfigError naming the path. */
-function storeError(err: unknown, file: string | undefined): unknown {
+/** A database URL as it may be shown: without its password. */
+export function shownDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  }
+}
+
+/** A database the store could not open, as a ConfigError naming the path (a URL without its password). */
+function storeError(err: unknown, file: string | undefined, postgres: boolean): unknown {
+  if (file !== undefined && err instanceof Error && err.name === 'StoreSchemaError') return new ConfigError(`--db ${postgres ? shownDatabaseUrl(file) : file}: ${err.message}`);
+  if (file !== undefined && postgres && !(err instanceof ConfigError)) {
+    const code = (err as { code?: unknown } | null)?.code;
+    return new ConfigError(`--db ${shownDatabaseUrl(file)}: cannot open the PostgreSQL database (${typeof code === 'string' ? code : (err as Error).message.split('\n')[0]})`);
+  }
   const code = (err as { code?: unknown } | null)?.code;
   if (file === undefined || typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
   const why = code === 'SQLITE_NOTADB' ? 'not an SQLite database' : code === 'SQLITE_CANTOPEN' ? 'cannot be opened' : (err as Error).message;
@@ -102,42 +124,63 @@ export function registerServe(program: Command, ctx: CliContext, done: (code: nu
     .description('run the Edge Configuration Management Service (HTTP JSON API)')
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'port to listen on (0: any free port)').default('4010'))
-    .addOption(new Option('--api-key <key>', 'accepted API key; repeat for several').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
-    .addOption(new Option('--db <file>', 'SQLite database file (omitted: in memory, lost on exit)'))
+    .addOption(new Option('--api-key <key>', 'accepted API key of the default account; repeat for several').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
+    .addOption(new Option('--account <name=key>', 'an API key of account NAME; repeat for several keys and accounts').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
+    .addOption(new Option('--accounts <file>', 'YAML file of account name -> list of API keys (plain, or sha256:<hex> of the key)'))
+    .addOption(new Option('--db <file-or-url>', 'SQLite database file, or a postgres:// URL that several instances share (omitted: in memory, lost on exit) [env EDGEOPS_DATABASE_URL]'))
+    .addOption(new Option('--pool-size <n>', 'PostgreSQL connections this instance opens at most').default('10'))
+    .addOption(new Option('--migrate-only', 'bring the database schema up to date, then exit'))
     .addOption(new Option('--rate-limit <n>', 'requests per 60 s per API key, then 429 (default: off)'))
     .addOption(new Option('--durability <mode>', 'full: a write is answered once it survives power loss; relaxed: faster, for tests and benchmarks (an answered write may be lost on power loss)').choices(['full', 'relaxed']).default('full'))
     .addOption(new Option('--quiet', 'do not log each request (method, path, status, ms) to stderr'))
     .addOption(new Option('--faults <spec>', 'inject faults for testing: error=P,status=500|502|503,rate429=P,retryAfter=S,latency=MS,drop=P,methods=M|M,seed=N (default: off)'))
     .addHelpText('after', `
-Runs until SIGINT or SIGTERM, then closes cleanly. Clients send Authorization: Bearer <key> and Service-Version: 2.
+Runs until SIGINT or SIGTERM, then stops accepting, lets requests in flight finish (up to 10 s) and exits 0.
+Clients send Authorization: Bearer <key> and Service-Version: 2. GET /healthz and /readyz need neither.
 
 Examples:
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
   $ edgeops serve --host 0.0.0.0 --api-key "$KEY_A" --api-key "$KEY_B" --rate-limit 120
+  $ edgeops serve --api-key dev --db postgres://edgeops@db.internal/edgeops --pool-size 20
   $ edgeops serve --api-key dev --faults 'error=0.1,rate429=0.05,drop=0.05,latency=10,methods=POST|PATCH|PUT|DELETE,seed=42'
   $ curl -H 'Authorization: Bearer dev' -H 'Service-Version: 2' http://127.0.0.1:4010/ip_policies`)
     .action(async (flags: ServeFlags) => {
       const port = integerSetting(flags.port, '--port', 'port', 0, 65535);
       const rateLimit = flags.rateLimit === undefined ? undefined : integerSetting(flags.rateLimit, '--rate-limit', 'rate limit', 1, 1_000_000);
       const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
-      const dbProblem = flags.db === undefined ? undefined : dbPathProblem(flags.db);
-      if (dbProblem) throw new ConfigError(`--db ${flags.db}: ${dbProblem}`);
-      const { startService } = await loadService('edgeops serve');
+      const poolSize = integerSetting(flags.poolSize ?? '10', '--pool-size', 'pool size', 1, 1000);
+      const db = flags.db ?? (process.env.EDGEOPS_DATABASE_URL || undefined);
+      const postgres = db !== undefined && /^postgres(?:ql)?:\/\//i.test(db);
+      const dbProblem = db === undefined || postgres ? undefined : dbPathProblem(db);
+      if (dbProblem) throw new ConfigError(`--db ${db}: ${dbProblem}`);
+      if (flags.migrateOnly) {
+        if (db === undefined) throw new ConfigError('--migrate-only needs --db (or EDGEOPS_DATABASE_URL): an in-memory database has nothing to migrate');
+        const { migrateStore } = await loadService('edgeops serve --migrate-only', db);
+        const migrated = await migrateStore(db).catch((err: unknown) => {
+          throw storeError(err, db, postgres);
+        });
+        const what = migrated.from === migrated.to ? `already at version ${migrated.to}` : `migrated from version ${migrated.from} to ${migrated.to}`;
+        ctx.out(`${postgres ? shownDatabaseUrl(db) : db}: schema ${what}\n`);
+        done(0);
+        return;
+      }
+      const { startService } = await loadService('edgeops serve', db);
       const service = await startService({
-        host: flags.host, port, apiKeys: flags.apiKey, dbFile: flags.db, rateLimit, faults, durability: flags.durability, logRequests: !flags.quiet,
+        host: flags.host, port, apiKeys: flags.apiKey, accounts: flags.account, accountsFile: flags.accounts, db, poolSize, rateLimit, faults, durability: flags.durability, logRequests: !flags.quiet,
       }).catch((err: unknown) => {
-        throw storeError(listenError(err, flags.host, port), flags.db);
+        throw storeError(listenError(err, flags.host, port), db, postgres);
       });
       ctx.out(`edgeops service listening on ${service.url}\n`);
-      ctx.out(`  storage: ${flags.db ? flags.db : 'in memory (pass --db FILE to keep data)'}\n`);
-      ctx.out(`  API keys: ${flags.apiKey.length > 0 ? `${flags.apiKey.length} configured` : 'none configured: any bearer token is accepted'}\n`);
+      const where = db === undefined ? 'in memory (pass --db FILE to keep data)' : postgres ? `${shownDatabaseUrl(db)}, pool of ${poolSize}` : db;
+      ctx.out(`  storage: ${service.backend}, ${where}\n`);
+      ctx.out(`  accounts: ${service.accounts.length > 0 ? service.accounts.join(', ') : 'none configured: any bearer token is accepted, for the default account'}\n`);
       if (rateLimit !== undefined) ctx.out(`  rate limit: ${rateLimit} requests per 60 s per key\n`);
       if (flags.faults !== undefined) ctx.out(`  faults: ${flags.faults}\n`);
       if (flags.durability === 'relaxed') ctx.out('  durability: relaxed (an answered write may be lost on power loss)\n');
       ctx.out('Press Ctrl-C to stop.\n');
       const signal = await waitForStopSignal();
-      ctx.out(`${signal}: closing\n`);
-      await service.close();
+      ctx.out(`${signal}: closing (requests in flight get up to 10 s)\n`);
+      await service.close({ graceMs: 10_000 });
       done(0);
     });
 }

@@ -47,21 +47,21 @@ type Doc = StoredDoc<Record<string, unknown>>;
 
 function moduleRoutesFor(def: CollectionDef<unknown>, module: ModuleDef<unknown>): RouteDef[] {
   const path = `${def.kind.path}/:id/${module.name}`;
-  const load = (ctx: Ctx): Doc => loadDoc<Record<string, unknown>>(ctx, def, ctx.params.id!);
-  const save = (ctx: Ctx, doc: Doc, value: unknown): Doc =>
+  const load = (ctx: Ctx): Promise<Doc> => loadDoc<Record<string, unknown>>(ctx, def, ctx.params.id!);
+  const save = (ctx: Ctx, doc: Doc, value: unknown): Promise<Doc> =>
     saveDoc(ctx, def as CollectionDef<Record<string, unknown>>, doc, { ...doc.data, [module.name]: value });
   return [
     {
-      method: 'PUT', path, handler: (ctx) => {
-        const doc = load(ctx);
+      method: 'PUT', path, handler: async (ctx) => {
+        const doc = await load(ctx);
         const value = module.store(checkModule(module.contract, moduleBody(ctx, def)));
-        const saved = save(ctx, doc, value);
+        const saved = await save(ctx, doc, value);
         return ok(module.render(saved.data[module.name], ctx));
       },
     },
     {
-      method: 'GET', path, handler: (ctx) => {
-        const doc = load(ctx);
+      method: 'GET', path, handler: async (ctx) => {
+        const doc = await load(ctx);
         const value = doc.data[module.name];
         if (value === null || value === undefined) {
           throw new ServiceError('ERR_MODULE_NOT_SET', `${module.name}: not set on ${def.kind.label} ${doc.id}`);
@@ -70,9 +70,9 @@ function moduleRoutesFor(def: CollectionDef<unknown>, module: ModuleDef<unknown>
       },
     },
     {
-      method: 'DELETE', path, handler: (ctx) => {
-        const doc = load(ctx);
-        if (doc.data[module.name] !== null && doc.data[module.name] !== undefined) save(ctx, doc, null);
+      method: 'DELETE', path, handler: async (ctx) => {
+        const doc = await load(ctx);
+        if (doc.data[module.name] !== null && doc.data[module.name] !== undefined) await save(ctx, doc, null);
         return noContent();
       },
     },

@@ -24,9 +24,9 @@ export interface EdgeResourceOptions {
   /** In response order, one per module of the kind's contract. */
   modules: readonly ModuleDef<unknown>[];
   /** Fields appended to the rendered edge (HTTPS edges: routes). */
-  renderExtra?(doc: StoredDoc<EdgeDoc>, ctx: Ctx): Record<string, unknown>;
+  renderExtra?(doc: StoredDoc<EdgeDoc>, ctx: Ctx): Promise<Record<string, unknown>>;
   /** Cascade on delete (HTTPS edges: their routes). */
-  beforeDelete?(doc: StoredDoc<EdgeDoc>, ctx: Ctx): void;
+  beforeDelete?(doc: StoredDoc<EdgeDoc>, ctx: Ctx): Promise<void>;
 }
 
 /** The fields of a checked create body: every module present, null when unset. */
@@ -55,7 +55,7 @@ export function defineEdgeResource(opts: EdgeResourceOptions): ResourceModule & 
     kind: opts.kind,
     create: (body) => newEdgeDoc(body, opts.modules),
     update: (body, current) => ({ ...current.data, ...body, ...storedModules(body, opts.modules) }),
-    render: (doc, ctx) => ({ ...renderEdge(doc, opts.modules, ctx), ...opts.renderExtra?.(doc, ctx) }),
+    render: async (doc, ctx) => ({ ...renderEdge(doc, opts.modules, ctx), ...await opts.renderExtra?.(doc, ctx) }),
     claims: (data) => hostportClaims(data.hostports),
     beforeDelete: opts.beforeDelete,
   });

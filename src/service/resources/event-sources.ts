@@ -14,7 +14,7 @@ import { eventSubscriptions, renderSource, type EventSubscriptionDoc } from './e
 const SOURCES = eventSubscription.subresources!.sources!;
 const BASE = SOURCES.path;
 
-function subscription(ctx: Ctx): StoredDoc<EventSubscriptionDoc> {
+function subscription(ctx: Ctx): Promise<StoredDoc<EventSubscriptionDoc>> {
   return loadDoc<EventSubscriptionDoc>(ctx, eventSubscriptions.def, ctx.params.subscription_id!);
 }
 
@@ -40,43 +40,43 @@ const eventSources: ResourceModule = {
   kinds: [],
   routes: [
     {
-      method: 'POST', path: BASE, handler: (ctx) => {
-        const doc = subscription(ctx);
+      method: 'POST', path: BASE, handler: async (ctx) => {
+        const doc = await subscription(ctx);
         const body = checkBody(SOURCES.create, ctx.body) as { type: string; subscription_id?: string };
         checkEcho(ctx, { subscription_id: body.subscription_id });
         const type = body.type;
         if (doc.data.sources.includes(type)) throw new ServiceError('ERR_EVENT_SOURCE_EXISTS', `type: ${doc.id} already has a source of type ${type}`);
-        saveDoc(ctx, eventSubscriptions.def, doc, { ...doc.data, sources: [...doc.data.sources, type] });
+        await saveDoc(ctx, eventSubscriptions.def, doc, { ...doc.data, sources: [...doc.data.sources, type] });
         return created(renderSource(ctx, doc.id, type));
       },
     },
     {
-      method: 'GET', path: BASE, handler: (ctx) => {
+      method: 'GET', path: BASE, handler: async (ctx) => {
         checkQuery(ctx.query, new Set(['limit', 'before_id']));
-        const doc = subscription(ctx);
+        const doc = await subscription(ctx);
         return ok({ sources: doc.data.sources.map((t) => renderSource(ctx, doc.id, t)), uri: ctx.url(ctx.path) });
       },
     },
     {
-      method: 'GET', path: `${BASE}/:type`, handler: (ctx) => {
-        const doc = subscription(ctx);
+      method: 'GET', path: `${BASE}/:type`, handler: async (ctx) => {
+        const doc = await subscription(ctx);
         return ok(renderSource(ctx, doc.id, existingType(ctx, doc)));
       },
     },
     {
       // Sources have no updatable fields; PATCH confirms the source exists and echoes it.
-      method: 'PATCH', path: `${BASE}/:type`, handler: (ctx) => {
-        const doc = subscription(ctx);
+      method: 'PATCH', path: `${BASE}/:type`, handler: async (ctx) => {
+        const doc = await subscription(ctx);
         const type = existingType(ctx, doc);
         checkEcho(ctx, checkBody(SOURCES.update, ctx.body) as { subscription_id?: string; type?: string });
         return ok(renderSource(ctx, doc.id, type));
       },
     },
     {
-      method: 'DELETE', path: `${BASE}/:type`, handler: (ctx) => {
-        const doc = subscription(ctx);
+      method: 'DELETE', path: `${BASE}/:type`, handler: async (ctx) => {
+        const doc = await subscription(ctx);
         const type = existingType(ctx, doc);
-        saveDoc(ctx, eventSubscriptions.def, doc, { ...doc.data, sources: doc.data.sources.filter((t) => t !== type) });
+        await saveDoc(ctx, eventSubscriptions.def, doc, { ...doc.data, sources: doc.data.sources.filter((t) => t !== type) });
         return noContent();
       },
     },

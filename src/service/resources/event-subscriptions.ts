@@ -16,19 +16,19 @@ export interface EventSubscriptionDoc {
   sources: string[];
 }
 
-function checkDestinations(ids: string[] | undefined, ctx: Ctx): void {
-  ids?.forEach((id, i) => {
-    const doc = ctx.store.get(id);
-    const field = `destination_ids[${i}]`;
-    if (doc) throw new ServiceError('ERR_REFERENCE_WRONG_KIND', `${field}: ${id} is a ${ctx.kindOf(doc.kind)?.label ?? doc.kind}, expected an event destination`);
-    throw new ServiceError('ERR_REFERENCE_NOT_FOUND', `${field}: no event destination with id ${JSON.stringify(clip(id))} (this service serves no event destinations)`);
-  });
+async function checkDestinations(ids: string[] | undefined, ctx: Ctx): Promise<void> {
+  const [id] = ids ?? [];
+  if (id === undefined) return;
+  const doc = await ctx.tx.get(id);
+  const field = 'destination_ids[0]';
+  if (doc) throw new ServiceError('ERR_REFERENCE_WRONG_KIND', `${field}: ${id} is a ${ctx.kindOf(doc.kind)?.label ?? doc.kind}, expected an event destination`);
+  throw new ServiceError('ERR_REFERENCE_NOT_FOUND', `${field}: no event destination with id ${JSON.stringify(clip(id))} (this service serves no event destinations)`);
 }
 
 /** A checked body as stored: sources as their types; destination ids refused (none can exist). */
-function parse(body: JsonObject, ctx: Ctx): Omit<EventSubscriptionDoc, 'sources'> & { sources?: string[] } {
+async function parse(body: JsonObject, ctx: Ctx): Promise<Omit<EventSubscriptionDoc, 'sources'> & { sources?: string[] }> {
   const { destination_ids, sources, ...rest } = body as { destination_ids?: string[]; sources?: { type: string }[] };
-  checkDestinations(destination_ids, ctx);
+  await checkDestinations(destination_ids, ctx);
   return sources === undefined ? rest : { ...rest, sources: sources.map((s) => s.type) };
 }
 
@@ -42,8 +42,8 @@ export function renderSource(ctx: Ctx, subscriptionId: string, type: string): { 
 
 export const eventSubscriptions = defineCollection<EventSubscriptionDoc>({
   kind: eventSubscription,
-  create: (body, ctx) => ({ sources: [], ...parse(body, ctx) }),
-  update: (body, current, ctx) => ({ ...current.data, ...parse(body, ctx) }),
+  create: async (body, ctx) => ({ sources: [], ...await parse(body, ctx) }),
+  update: async (body, current, ctx) => ({ ...current.data, ...await parse(body, ctx) }),
   render: (doc: StoredDoc<EventSubscriptionDoc>, ctx) => ({
     ...baseFields(ctx, doc),
     ...describedFields(doc.data),

@@ -68,8 +68,8 @@ const routes = defineCollection<RouteDoc>({
 export const routesDef: CollectionDef<RouteDoc> = routes.def;
 
 /** The routes of one edge, oldest first (the order they were added). */
-export function routesOf(ctx: Ctx, edgeId: string): StoredDoc<RouteDoc>[] {
-  return ctx.store.list<RouteDoc>(httpsEdgeRoute.kind, { parentId: edgeId, limit: 1e9 }).reverse();
+export async function routesOf(ctx: Ctx, edgeId: string): Promise<StoredDoc<RouteDoc>[]> {
+  return (await ctx.tx.list<RouteDoc>(httpsEdgeRoute.kind, { parentId: edgeId, limit: 1e9 })).reverse();
 }
 
 const module: ResourceModule = { kinds: routes.kinds, routes: [...routes.routes, ...moduleRoutes(routes.def, ROUTE_MODULES)] };

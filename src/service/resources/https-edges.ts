@@ -10,8 +10,8 @@ import { renderRoute, routesDef, routesOf } from './https-edge-routes.ts';
 export default defineEdgeResource({
   kind: httpsEdge,
   modules: modulesOf(httpsEdge),
-  renderExtra: (doc, ctx) => ({ routes: routesOf(ctx, doc.id).map((r) => renderRoute(r, ctx)) }),
-  beforeDelete(doc, ctx) {
-    for (const route of routesOf(ctx, doc.id)) deleteDoc(ctx, routesDef, route);
+  renderExtra: async (doc, ctx) => ({ routes: (await routesOf(ctx, doc.id)).map((r) => renderRoute(r, ctx)) }),
+  async beforeDelete(doc, ctx) {
+    for (const route of await routesOf(ctx, doc.id)) await deleteDoc(ctx, routesDef, route);
   },
 });

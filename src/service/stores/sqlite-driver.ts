@@ -1,0 +1,51 @@
+// The few calls the SQLite store makes, over whichever SQLite the running Node offers: node:sqlite (built in
+// from Node 22.13) or, on older Node, better-sqlite3. Both are synchronous; the store serializes its
+// transactions itself, so the driver needs no transaction helper of its own.
+
+export interface SqliteStatement {
+  run(...params: unknown[]): { lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+export interface SqliteDatabase {
+  exec(sql: string): void;
+  prepare(sql: string): SqliteStatement;
+  close(): void;
+}
+
+export type SqliteOpen = (file: string) => SqliteDatabase;
+
+/** The driver's name and its open(); the error says what to install when neither loads. */
+export interface SqliteDriver {
+  name: 'node:sqlite' | 'better-sqlite3';
+  open: SqliteOpen;
+}
+
+let loaded: Promise<SqliteDriver> | undefined;
+
+/** node:sqlite where the running Node has it unflagged, else better-sqlite3. Loaded once. */
+export function sqliteDriver(): Promise<SqliteDriver> {
+  loaded ??= loadDriver();
+  return loaded;
+}
+
+async function loadDriver(): Promise<SqliteDriver> {
+  const builtin = await nodeSqlite();
+  if (builtin) return builtin;
+  const { default: Database } = await import('better-sqlite3');
+  return { name: 'better-sqlite3', open: (file) => new Database(file) as unknown as SqliteDatabase };
+}
+
+async function nodeSqlite(): Promise<SqliteDriver | undefined> {
+  if (process.env.EDGEOPS_SQLITE_DRIVER === 'better-sqlite3') return undefined;
+  let mod: { DatabaseSync: new (file: string) => SqliteDatabase };
+  try {
+    // A variable specifier: the bundler must leave it to run time, where Node 20 has no such module.
+    const name = 'node:sqlite';
+    mod = (await import(name)) as typeof mod;
+  } catch {
+    return undefined;
+  }
+  return { name: 'node:sqlite', open: (file) => new mod.DatabaseSync(file) };
+}
