@@ -1,7 +1,7 @@
 // `edgeops serve` as a child process: prints its URL, answers authenticated requests, keeps data in --db (a
 // SQLite file in WAL mode), applies --rate-limit, closes cleanly on SIGTERM and SIGINT, and reports a port
 // already in use as a configuration error.
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../src/service/stores/sqlite-driver.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,18 +65,18 @@ describe('edgeops serve', () => {
     const s = serve(['--port', '0', '--api-key', 'k', '--db', db]);
     const url = await s.url;
     expect((await api({ url, apiKey: 'k' }).post('/ip_policies', {})).status).toBe(201);
-    const journalMode = () => {
-      const conn = new Database(db, { readonly: true, fileMustExist: true });
+    const journalMode = async () => {
+      const conn = (await sqliteDriver()).open(db);
       try {
-        return conn.pragma('journal_mode', { simple: true });
+        return (conn.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode;
       } finally {
         conn.close();
       }
     };
-    expect(journalMode()).toBe('wal');
+    expect(await journalMode()).toBe('wal');
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    expect(journalMode()).toBe('wal');
+    expect(await journalMode()).toBe('wal');
   });
 
   it('an answered write survives kill -9 of the service: the reopened file has the row, and commits are synchronous=FULL', async () => {
@@ -86,7 +86,7 @@ describe('edgeops serve', () => {
     expect(created.status).toBe(201);
     s.child.kill('SIGKILL');
     await s.exited;
-    const conn = new Database(db, { fileMustExist: true });
+    const conn = (await sqliteDriver()).open(db);
     try {
       const row = conn.prepare('SELECT data FROM docs WHERE id = ?').get(created.body.id) as { data: string } | undefined;
       expect(JSON.parse(row?.data ?? '{}').description).toBe('acknowledged');

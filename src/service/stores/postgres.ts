@@ -16,8 +16,9 @@ import pg from 'pg';
 import type { PoolClient, PoolConfig, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import {
   ClaimTakenError, StoreSchemaError, StoreUnavailableError, timestampOf,
-  type ClaimHolder, type DocMeta, type RateVerdict, type Referrer, type Store, type StoreTx, type StoredDoc,
+  type ClaimHolder, type DocMeta, type RateVerdict, type Referrer, type Store, type StoreTx,
 } from '../store.ts';
+import { DOC_COLUMNS, docOfRow, type DocRow } from './doc-row.ts';
 import type { StoreOptions } from './open.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 
@@ -33,24 +34,9 @@ const PING_TIMEOUT_MS = 2000;
  */
 const IDLE_IN_TRANSACTION_MS = 30_000;
 
-interface Row {
-  seq: string;
-  id: string;
-  kind: string;
-  parent_id: string | null;
-  created_at: string;
-  data: string;
-}
-
-function toDoc<D>(row: Row): StoredDoc<D> {
-  return { seq: Number(row.seq), id: row.id, kind: row.kind, parentId: row.parent_id, createdAt: row.created_at, data: JSON.parse(row.data) as D };
-}
-
-const COLUMNS = 'seq, id, kind, parent_id, created_at, data';
-
 /** The hot statements, prepared once per connection by name. */
 const SQL = {
-  get: `SELECT ${COLUMNS} FROM docs WHERE id = $1 AND account_id = $2`,
+  get: `SELECT ${DOC_COLUMNS} FROM docs WHERE id = $1 AND account_id = $2`,
   locate: 'SELECT kind, parent_id FROM docs WHERE id = $1 AND account_id = $2',
   insert: "INSERT INTO docs (seq, id, account_id, kind, parent_id, created_at, data) VALUES (nextval('doc_seq'), $1, $2, $3, $4, $5, $6) RETURNING seq",
   update: 'UPDATE docs SET data = $1 WHERE id = $2 AND account_id = $3',
@@ -60,8 +46,8 @@ const SQL = {
     ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, kind = excluded.kind, seq = excluded.seq`,
   seqOf: `(SELECT seq FROM docs WHERE id = $1 AND kind = $2 AND account_id = $3)
     UNION ALL (SELECT seq FROM tombstones WHERE id = $1 AND kind = $2 AND account_id = $3) LIMIT 1`,
-  listAll: `SELECT ${COLUMNS} FROM docs WHERE account_id = $1 AND kind = $2 AND seq < $3 ORDER BY seq DESC LIMIT $4`,
-  listChildren: `SELECT ${COLUMNS} FROM docs WHERE account_id = $1 AND kind = $2 AND parent_id = $3 AND seq < $4 ORDER BY seq DESC LIMIT $5`,
+  listAll: `SELECT ${DOC_COLUMNS} FROM docs WHERE account_id = $1 AND kind = $2 AND seq < $3 ORDER BY seq DESC LIMIT $4`,
+  listChildren: `SELECT ${DOC_COLUMNS} FROM docs WHERE account_id = $1 AND kind = $2 AND parent_id = $3 AND seq < $4 ORDER BY seq DESC LIMIT $5`,
   refsDelete: 'DELETE FROM refs WHERE from_id = $1',
   refsInsert: `INSERT INTO refs (from_id, to_id, field, ord)
     SELECT $1, r.to_id, r.field, r.ord FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS r (to_id, field, ord)
@@ -409,8 +395,8 @@ export class PostgresStore implements Store {
       accountId,
       now: () => clock,
       get: async <D>(id: string) => {
-        const row = (await s.run<Row>('get', [id, accountId])).rows[0];
-        return row ? toDoc<D>(row) : undefined;
+        const row = (await s.run<DocRow>('get', [id, accountId])).rows[0];
+        return row ? docOfRow<D>(row) : undefined;
       },
       locate: async (id) => {
         const row = (await s.run<{ kind: string; parent_id: string | null }>('locate', [id, accountId])).rows[0];
@@ -435,9 +421,9 @@ export class PostgresStore implements Store {
       list: async <D>(kind: string, opts: { parentId?: string; beforeSeq?: number; limit: number }) => {
         const before = opts.beforeSeq ?? Number.MAX_SAFE_INTEGER;
         const res = opts.parentId === undefined
-          ? await s.run<Row>('listAll', [accountId, kind, before, opts.limit])
-          : await s.run<Row>('listChildren', [accountId, kind, opts.parentId, before, opts.limit]);
-        return res.rows.map((r) => toDoc<D>(r));
+          ? await s.run<DocRow>('listAll', [accountId, kind, before, opts.limit])
+          : await s.run<DocRow>('listChildren', [accountId, kind, opts.parentId, before, opts.limit]);
+        return res.rows.map((r) => docOfRow<D>(r));
       },
       setRefs: async (fromId, refs) => {
         await s.run('refsDelete', [fromId]);

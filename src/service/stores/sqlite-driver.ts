@@ -40,12 +40,21 @@ async function loadDriver(): Promise<SqliteDriver> {
 async function nodeSqlite(): Promise<SqliteDriver | undefined> {
   if (process.env.EDGEOPS_SQLITE_DRIVER === 'better-sqlite3') return undefined;
   let mod: { DatabaseSync: new (file: string) => SqliteDatabase };
+  // Node 22 marks node:sqlite experimental and says so on stderr once it loads; the store uses only its stable
+  // core (open, exec, prepare, run/get/all), so that one warning is not passed on. Node 24 prints none.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String((warning as Error)?.message ?? warning).includes('SQLite')) return;
+    (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
   try {
     // A variable specifier: the bundler must leave it to run time, where Node 20 has no such module.
     const name = 'node:sqlite';
     mod = (await import(name)) as typeof mod;
   } catch {
     return undefined;
+  } finally {
+    process.emitWarning = emitWarning;
   }
   return { name: 'node:sqlite', open: (file) => new mod.DatabaseSync(file) };
 }

@@ -5,25 +5,11 @@
 import { RateLimiter } from '../rate-limit.ts';
 import {
   ClaimTakenError, StoreSchemaError, StoreUnavailableError, timestampOf,
-  type ClaimHolder, type DocMeta, type Durability, type RateVerdict, type Referrer, type Store, type StoreTx, type StoredDoc,
+  type ClaimHolder, type DocMeta, type Durability, type RateVerdict, type Referrer, type Store, type StoreTx,
 } from '../store.ts';
+import { DOC_COLUMNS, docOfRow, type DocRow } from './doc-row.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.ts';
 import { sqliteDriver, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
-
-interface Row {
-  seq: number;
-  id: string;
-  kind: string;
-  parent_id: string | null;
-  created_at: string;
-  data: string;
-}
-
-function toDoc<D>(row: Row): StoredDoc<D> {
-  return { seq: Number(row.seq), id: row.id, kind: row.kind, parentId: row.parent_id, createdAt: row.created_at, data: JSON.parse(row.data) as D };
-}
-
-const COLUMNS = 'seq, id, kind, parent_id, created_at, data';
 
 export async function openSqliteStore(file: string | undefined, durability: Durability = 'full'): Promise<SqliteStore> {
   const driver = await sqliteDriver();
@@ -58,15 +44,15 @@ export class SqliteStore implements Store {
     const p = (sql: string) => db.prepare(sql);
     // Prepared once: statement compilation is the costliest part of a small query.
     this.stmt = {
-      get: p(`SELECT ${COLUMNS} FROM docs WHERE id = ? AND account_id = ?`),
+      get: p(`SELECT ${DOC_COLUMNS} FROM docs WHERE id = ? AND account_id = ?`),
       locate: p('SELECT kind, parent_id FROM docs WHERE id = ? AND account_id = ?'),
       insert: p('INSERT INTO docs (id, account_id, kind, parent_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?)'),
       update: p('UPDATE docs SET data = ? WHERE id = ? AND account_id = ?'),
       delete: p('DELETE FROM docs WHERE id = ?'),
       tombstone: p('INSERT OR REPLACE INTO tombstones (id, account_id, kind, seq) VALUES (?, ?, ?, ?)'),
       seqOf: p('SELECT seq FROM docs WHERE id = ? AND kind = ? AND account_id = ? UNION ALL SELECT seq FROM tombstones WHERE id = ? AND kind = ? AND account_id = ? LIMIT 1'),
-      listAll: p(`SELECT ${COLUMNS} FROM docs WHERE account_id = ? AND kind = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
-      listChildren: p(`SELECT ${COLUMNS} FROM docs WHERE account_id = ? AND kind = ? AND parent_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
+      listAll: p(`SELECT ${DOC_COLUMNS} FROM docs WHERE account_id = ? AND kind = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
+      listChildren: p(`SELECT ${DOC_COLUMNS} FROM docs WHERE account_id = ? AND kind = ? AND parent_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
       refsDelete: p('DELETE FROM refs WHERE from_id = ?'),
       refsInsert: p('INSERT OR IGNORE INTO refs (from_id, to_id, field) VALUES (?, ?, ?)'),
       referrers: p('SELECT r.from_id, d.kind, r.field FROM refs r JOIN docs d ON d.id = r.from_id WHERE r.to_id = ? ORDER BY d.seq'),
@@ -154,8 +140,8 @@ export class SqliteStore implements Store {
       accountId,
       now: () => clock,
       get: async <D>(id: string) => {
-        const row = s.get!.get(id, accountId) as Row | undefined;
-        return row ? toDoc<D>(row) : undefined;
+        const row = s.get!.get(id, accountId) as DocRow | undefined;
+        return row ? docOfRow<D>(row) : undefined;
       },
       locate: async (id) => {
         const row = s.locate!.get(id, accountId) as { kind: string; parent_id: string | null } | undefined;
@@ -183,8 +169,8 @@ export class SqliteStore implements Store {
         const before = opts.beforeSeq ?? Number.MAX_SAFE_INTEGER;
         const rows = (opts.parentId === undefined
           ? s.listAll!.all(accountId, kind, before, opts.limit)
-          : s.listChildren!.all(accountId, kind, opts.parentId, before, opts.limit)) as Row[];
-        return rows.map((r) => toDoc<D>(r));
+          : s.listChildren!.all(accountId, kind, opts.parentId, before, opts.limit)) as DocRow[];
+        return rows.map((r) => docOfRow<D>(r));
       },
       setRefs: async (fromId, refs) => {
         s.refsDelete!.run(fromId);
