@@ -32,7 +32,8 @@ export function keyDigest(key: string): Buffer {
 
 function accountName(name: string, where: string): string {
   if (!ACCOUNT_NAME.test(name)) {
-    throw new AccountsConfigError(`${where}: account name ${JSON.stringify(name.slice(0, 64))} must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit`);
+    // Not echoed: a key pasted where the name goes would otherwise be printed.
+    throw new AccountsConfigError(`${where}: an account name must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit`);
   }
   return name;
 }
@@ -40,6 +41,8 @@ function accountName(name: string, where: string): string {
 /** A key as configured: plain, or `sha256:<hex>` of the key so the file need not hold the key itself. */
 function configuredKey(account: string, key: string, source: string): AccountKey {
   if (key.trim() === '') throw new AccountsConfigError(`${source}: an empty API key for account ${account}`);
+  // A client sends its key as "Authorization: Bearer <key>": a key with whitespace in it could never match.
+  if (/\s/.test(key)) throw new AccountsConfigError(`${source}: an API key of account ${account} holds whitespace, which no "Authorization: Bearer" header can carry`);
   const hashed = SHA256_KEY.exec(key);
   return { account, digest: hashed ? Buffer.from(hashed[1]!, 'hex') : keyDigest(key), source };
 }
