@@ -139,7 +139,17 @@ export function createApp(opts: AppOptions): RequestListener {
    */
   async function health(path: string): Promise<Reply> {
     if (path === '/healthz') return { status: 200, body: { status: 'ok' } };
-    await opts.store.ping();
+    try {
+      await opts.store.ping();
+    } catch (err) {
+      // However the store fails to answer (a lost connection, a closed store, a driver error no backend maps,
+      // SQLite's disk I/O error), the instance is not ready: 503 with Retry-After, never a 500 that reads as a
+      // bug in the service. The log line (errorReply's) names the error by its name and code only.
+      if (err instanceof StoreUnavailableError) throw err;
+      const code = (err as { code?: unknown } | null)?.code;
+      const name = err instanceof Error ? err.name : typeof err;
+      throw new StoreUnavailableError('unavailable', `ping failed (${name}${typeof code === 'string' || typeof code === 'number' ? ` ${code}` : ''})`);
+    }
     return { status: 200, body: { status: 'ready', store: opts.store.backend } };
   }
 

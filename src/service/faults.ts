@@ -39,7 +39,8 @@ export function seededRandom(seed: number): () => number {
 }
 
 const isActive = (r: ResolvedRates) => r.errorRate > 0 || r.rate429 > 0 || r.dropRate > 0 || r.latencyMs > 0;
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+// Unref'd: injected latency must not keep a stopping process alive.
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
 
 /**
  * The injector for a spec (checked: throws FaultSpecError), or undefined when it injects nothing, so app.ts

@@ -91,6 +91,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     rateLimitWindowMs: opts.rateLimitWindowMs, faults, log, readCache: opts.readCache,
   });
   const server = createServer({ keepAliveTimeout: 5_000 }, opts.logRequests && !opts.quiet ? logged(app, log) : app);
+  // Responses under way when close() starts are told to end their connection (Connection: close), so their
+  // client does not send another request on a connection the drain is about to close.
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   const methods = [...new Set(RESOURCES.flatMap((r) => r.routes.map((route) => route.method)))];
   server.on('clientError', (err: ClientError, socket: Duplex) => answerClientError(err, socket, methods));
   // Node hands CONNECT to this event instead of the app, and without a listener closes the connection unanswered.
@@ -116,32 +123,50 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     backend: store.backend,
     accounts: accounts.summary(),
     close: (closeOpts = {}) => {
-      closing ??= drain(server, closeOpts.graceMs ?? 0).then(() => store.close());
+      closing ??= drain(server, closeOpts.graceMs ?? 0, inFlight).then(() => store.close());
       return closing;
     },
   };
 }
 
+/** How long close() still waits, after the cutoff, for connections the HTTP server no longer tracks. */
+const HANDED_OFF_WAIT_MS = 1_000;
+
 /**
- * Stops listening, closes idle keep-alive connections as they become idle, and cuts off whatever is still
- * open after graceMs. Resolves once every connection is closed.
+ * Stops listening (new connections are refused), lets the requests in flight finish for up to graceMs, then cuts
+ * off whatever is still open. A request that still arrives on a kept-alive connection is the last one on it
+ * (answered with Connection: close), and connections are closed as soon as they are idle, so a client sending
+ * request after request on one connection neither keeps the service up until the cutoff nor has a request cut
+ * there. Resolves once every connection is closed, and at the latest HANDED_OFF_WAIT_MS after the cutoff: a
+ * socket the HTTP server handed off (a refused CONNECT whose client keeps its half of the connection open) is
+ * one closeAllConnections() cannot reach, and must not hold the stop up forever.
  */
-function drain(server: Server, graceMs: number): Promise<void> {
+function drain(server: Server, graceMs: number, inFlight: ReadonlySet<ServerResponse>): Promise<void> {
+  for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
   return new Promise<void>((resolve) => {
-    let idle: NodeJS.Timeout | undefined;
-    const cutoff = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => {
-      clearTimeout(cutoff);
-      clearInterval(idle);
+    const timers: NodeJS.Timeout[] = [];
+    const last = (_req: IncomingMessage, res: ServerResponse): void => {
+      res.shouldKeepAlive = false;
+    };
+    const done = (): void => {
+      for (const timer of timers) clearTimeout(timer);
+      server.off('request', last);
       resolve();
-    });
+    };
+    // Ahead of the app's listener: the response must know before its head is written.
+    server.prependListener('request', last);
+    server.close(() => done());
     if (graceMs <= 0) {
       server.closeAllConnections();
-      return;
+    } else {
+      server.closeIdleConnections();
+      // A connection whose request finishes after close() stays open, idle, under keep-alive: close those too.
+      timers.push(setInterval(() => server.closeIdleConnections(), 50));
     }
-    server.closeIdleConnections();
-    // A connection whose request finishes after close() stays open, idle, under keep-alive: close those too.
-    idle = setInterval(() => server.closeIdleConnections(), 50);
+    timers.push(setTimeout(() => {
+      server.closeAllConnections();
+      timers.push(setTimeout(done, HANDED_OFF_WAIT_MS));
+    }, Math.max(graceMs, 0)));
   });
 }
 
@@ -186,7 +211,8 @@ function writeEnvelope(socket: Duplex, error: ServiceError): void {
     ...error.headers, Connection: 'close',
   };
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`);
+  // Destroyed once written: a client keeping its half open must not keep the process from stopping.
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`, () => socket.destroy());
 }
 
 function clientErrorOf(err: ClientError, methods: readonly string[]): ServiceError {

@@ -29,6 +29,15 @@ const LOCK_TIMEOUT = '2s';
 const CONNECT_TIMEOUT_MS = 2000;
 const PING_TIMEOUT_MS = 2000;
 /**
+ * A statement gives up after this (503 unavailable, the connection discarded), so a database that froze or was
+ * cut off by the network never hangs a request. Longer than LOCK_TIMEOUT, which answers a lock wait first.
+ */
+const QUERY_TIMEOUT_MS = 5000;
+
+function timed(config: QueryConfig | string): QueryConfig {
+  return { query_timeout: QUERY_TIMEOUT_MS, ...(typeof config === 'string' ? { text: config } : config) } as QueryConfig;
+}
+/**
  * The server ends a session left idle inside a transaction this long: a frozen or cut-off instance must not hold
  * the write lock, which every instance waits for, until TCP notices. No handler legitimately pauses this long.
  */
@@ -277,7 +286,7 @@ class Session {
 
   async query<R extends QueryResultRow>(config: QueryConfig | string): Promise<QueryResult<R>> {
     try {
-      return await this.client.query<R>(config as QueryConfig);
+      return await this.client.query<R>(timed(config));
     } catch (err) {
       throw this.failed(err);
     }
@@ -345,7 +354,7 @@ export class PostgresStore implements Store {
   private async poolQuery<R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>> {
     if (this.ending) throw closedError();
     try {
-      return await this.pool.query<R>(config);
+      return await this.pool.query<R>(timed(config));
     } catch (err) {
       throw mapPgError(err);
     }

@@ -35,11 +35,12 @@ export class SqliteStore implements Store {
 
   constructor(private readonly db: SqliteDatabase, durability: Durability, driverName: string) {
     this.backend = `sqlite (${driverName})`;
+    // First: node:sqlite waits for no lock unless told to, and the next statements may meet another process's.
+    db.exec('PRAGMA busy_timeout = 2000');
     db.exec('PRAGMA journal_mode = WAL');
     // In WAL mode NORMAL syncs only at checkpoints, so a commit already answered 201 can vanish on power loss;
     // FULL syncs the WAL at every commit. A client that trusts a 201 needs FULL.
     db.exec(`PRAGMA synchronous = ${durability === 'relaxed' ? 'NORMAL' : 'FULL'}`);
-    db.exec('PRAGMA busy_timeout = 2000');
     this.migrated = migrate(db);
     const p = (sql: string) => db.prepare(sql);
     // Prepared once: statement compilation is the costliest part of a small query.
@@ -100,6 +101,7 @@ export class SqliteStore implements Store {
   }
 
   async version(): Promise<string> {
+    if (this.closed) throw new StoreUnavailableError('unavailable', 'the store is closed');
     return this.currentVersion();
   }
 
