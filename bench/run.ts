@@ -19,12 +19,13 @@ import { seed, type SeedSet } from './lib/seed.ts';
 import { planFloor } from './plan-floor.ts';
 import { planMemory } from './plan-memory.ts';
 import { planRefresh } from './plan-refresh.ts';
+import { serviceScale } from './service-scale.ts';
 import { serviceThroughput } from './service-throughput.ts';
 import { validateScale } from './validate-scale.ts';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   planFloor, planRefresh, applyConcurrency, validateScale, serviceThroughput, planMemory,
-  planProcess, applyProcess, startup, npmInstall, loadSpeed,
+  planProcess, applyProcess, startup, npmInstall, loadSpeed, serviceScale,
 ];
 
 const { values, positionals } = parseArgs({
