@@ -15,8 +15,9 @@ describe('--help', () => {
     ['plan', ['--format <format>', '--detailed-exitcode', '--api-url <url>', 'EDGEOPS_API_URL', 'EDGEOPS_API_KEY', 'EDGEOPS_STACK', '--local', '--no-color',
       'with --detailed-exitcode: 0 no changes, 2 changes', '$ edgeops plan examples/basic --local']],
     ['apply', ['--auto-approve', '--concurrency <n>', 'default 10', '$ edgeops apply examples/basic --local --auto-approve']],
-    ['serve', ['--host <host>', '--port <port>', '--api-key <key>', '--db <file>', '--rate-limit <n>', 'SIGINT or SIGTERM',
-      '$ edgeops serve --port 4010 --api-key dev --db ./edge.db']],
+    ['serve', ['--host <host>', '--port <port>', '--api-key <key>', '--account <name=key>', '--accounts <file>', '--db <file-or-url>',
+      'EDGEOPS_DATABASE_URL', '--pool-size <n>', '--migrate-only', '--rate-limit <n>', 'SIGINT or SIGTERM', '/healthz and /readyz',
+      '$ edgeops serve --port 4010 --api-key dev --db ./edge.db', '$ edgeops serve --api-key dev --db postgres://']],
   ])('edgeops %s --help shows its options and examples', async (cmd, expected) => {
     const r = await edgeops([cmd, '--help']);
     expect(r.code).toBe(0);
