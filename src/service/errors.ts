@@ -77,7 +77,7 @@ export const ERROR_CATALOG = {
   // --- edges
   ERR_HOSTPORT_INVALID: { status: 400, condition: 'a hostport is not host:port with a valid host and port 1-65535' },
   ERR_HOSTPORT_DUPLICATE: { status: 400, condition: 'the same hostport twice in one list' },
-  ERR_HOSTPORT_IN_USE: { status: 400, condition: 'a hostport already served by another edge (named in msg)' },
+  ERR_HOSTPORT_IN_USE: { status: 400, condition: 'a hostport already served by another edge, in any account (named in msg when it is in the caller\'s own account)' },
   ERR_TERMINATE_AT_INVALID: { status: 400, condition: 'terminate_at is not edge or upstream' },
   ERR_TERMINATE_AT_NOT_ALLOWED: { status: 400, condition: 'terminate_at sent for an HTTPS edge (always edge)' },
   ERR_MIN_VERSION_INVALID: { status: 400, condition: 'min_version is not 1.0, 1.1, 1.2 or 1.3' },
