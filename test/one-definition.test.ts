@@ -44,6 +44,8 @@ const CONCEPTS: Concept[] = [
   { concept: "a hostport's claim key", names: ['hostportKey'] },
   { concept: 'the CIDR check', names: ['cidrProblem'] },
   { concept: 'JSON pointer segment escaping', names: ['escapeSegment', 'escapePointerSegment'] },
+  { concept: "a path template's parent parameter", names: ['parentParam', 'pathParam'] },
+  { concept: 'a JSON docs row read back as a document', names: ['docOfRow', 'toDoc', 'rowToDoc'] },
 ];
 
 function whereDefined(names: readonly string[]): string[] {

@@ -2,6 +2,7 @@
 // paths, list key, create-only fields and reference fields. A reference field's kinds are contract names
 // (`tunnel_group_backend`); the manifest names the same kinds in PascalCase (`TunnelGroupBackend`).
 import type { ContractKind, KindName, RefField as ContractRef } from '../contract/index.ts';
+import { parentParam } from '../contract/path.ts';
 import type { RefField } from './resource-kind.ts';
 
 const ACRONYMS = new Set(['ip', 'tcp', 'tls', 'http', 'https']);
@@ -20,17 +21,12 @@ export function refField(ref: ContractRef): RefField {
   return { pointer: pointerOf(ref.field), kinds: ref.kinds.map(manifestKindName) };
 }
 
-/** The one `:param` of a child collection's path (`/edges/https/:edge_id/routes` -> `edge_id`). */
-export function parentParam(contract: ContractKind): string | undefined {
-  return /:(\w+)/.exec(contract.path)?.[1];
-}
-
 /**
  * The reference fields of a kind's documents: its parent (named in the path; a manifest names it as a field),
  * then the create body's.
  */
 export function contractRefs(contract: ContractKind): RefField[] {
-  const param = parentParam(contract);
+  const param = parentParam(contract.path);
   const parent = param && contract.parent ? [{ pointer: `/${param}`, kinds: [manifestKindName(contract.parent)] }] : [];
   return [...parent, ...contract.refs.map(refField)];
 }

@@ -3,6 +3,7 @@
 // bodies checked against the kind's contract schemas (bodies.ts), the contract's references checked (400) and
 // recorded, claims kept unique, referenced documents protected (409), the contract's cross-field rules held.
 import { contractKind, referencedIds } from '../contract/index.ts';
+import { parentParam } from '../contract/path.ts';
 import { checkCreate, checkDocument, checkUpdate } from './bodies.ts';
 import { ServiceError } from './errors.ts';
 import { newId } from './ids.ts';
@@ -71,15 +72,11 @@ export function defineCollection<D>(def: CollectionDef<D>): ResourceModule & { d
   return { kinds: [def.kind], routes, def };
 }
 
-function parentParam(kind: KindDef): string | undefined {
-  return /:([a-z_]+)/.exec(kind.path)?.[1];
-}
-
 /** The parent document of a child collection request (404 when missing), undefined for top-level ones. */
 export async function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): Promise<StoredDoc<unknown> | undefined> {
   const parent = parentKind(def);
   if (!parent) return undefined;
-  const param = parentParam(def.kind)!;
+  const param = parentParam(def.kind.path)!;
   return loadDoc(ctx, { kind: parent }, ctx.params[param]!);
 }
 
@@ -98,7 +95,7 @@ export function withoutBodyId(ctx: Ctx): JsonObject {
 /** The document of this kind (and, for child kinds, this parent) or a 404 with the kind's code. */
 export async function loadDoc<D>(ctx: Ctx, def: { kind: KindDef }, id: string): Promise<StoredDoc<D>> {
   const doc = await ctx.tx.get<D>(id);
-  const parentId = def.kind.parent ? ctx.params[parentParam(def.kind) ?? ''] : undefined;
+  const parentId = def.kind.parent ? ctx.params[parentParam(def.kind.path) ?? ''] : undefined;
   if (!doc || doc.kind !== def.kind.kind || (parentId !== undefined && doc.parentId !== parentId)) {
     throw new ServiceError(def.kind.notFound, `${def.kind.label} ${JSON.stringify(id.slice(0, 80))} not found`);
   }

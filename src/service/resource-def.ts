@@ -4,6 +4,7 @@
 // are extra RouteDefs whose handlers use the same helpers (loadDoc, saveDoc, ...). app.ts runs each handler in
 // one store transaction of the caller's account (ctx.tx), so anything thrown rolls the whole request back.
 import type { ContractKind, KindName } from '../contract/index.ts';
+import { collectionPath } from '../contract/path.ts';
 import type { ErrorCode } from './errors.ts';
 import type { StoreTx, StoredDoc } from './store.ts';
 import type { JsonObject } from './validate.ts';
@@ -99,8 +100,7 @@ export function noContent(): Reply {
 
 /** Fills the parent param of a KindDef path and appends the id: '/edges/https/edghts_1/routes/edghtsrt_2'. */
 export function itemPath(kind: KindDef, id: string, parentId: string | null): string {
-  const collection = kind.path.includes(':') ? kind.path.replace(/:[a-z_]+/g, () => encodeURIComponent(parentId ?? '')) : kind.path;
-  return `${collection}/${encodeURIComponent(id)}`;
+  return `${collectionPath(kind.path, parentId)}/${encodeURIComponent(id)}`;
 }
 
 /** The fields every resource response starts with. */

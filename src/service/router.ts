@@ -1,6 +1,7 @@
 // Path matching for the resource routes: literal segments win over `:param` segments, left to right, so the
 // most specific route answers. A path that matches with other methods only yields the Allow list (405).
 import type { Handler, Method, RouteDef } from './resource-def.ts';
+import { fillParams } from '../contract/path.ts';
 
 interface Compiled {
   segments: { literal: string | null; param: string | null }[];
@@ -20,7 +21,7 @@ export class Router {
   constructor(defs: readonly RouteDef[]) {
     const byPath = new Map<string, Compiled>();
     for (const def of defs) {
-      const key = def.path.replace(/:[a-z_]+/g, ':');
+      const key = fillParams(def.path, ':');
       let compiled = byPath.get(key);
       if (!compiled) {
         const segments = def.path.split('/').slice(1).map((s) => (s.startsWith(':') ? { literal: null, param: s.slice(1) } : { literal: s, param: null }));

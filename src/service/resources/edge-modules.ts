@@ -6,6 +6,7 @@
 // - GET answers 200 with the module, or 404 ERR_MODULE_NOT_SET when it is not set.
 // - DELETE answers 204, also when the module was not set (idempotent: a retried delete is not an error).
 // Only the modules valid for a kind get routes, so any other module name is a 404 for the path.
+import { parentParam } from '../../contract/path.ts';
 import { checkModule } from '../bodies.ts';
 import { type CollectionDef, loadDoc, saveDoc } from '../collection.ts';
 import { ServiceError } from '../errors.ts';
@@ -14,16 +15,11 @@ import type { StoredDoc } from '../store.ts';
 import { clip, type JsonObject } from '../validate.ts';
 import type { ModuleDef } from './edge-module-rules.ts';
 
-/** The name of the path parameter holding a child document's parent id ('edge_id'), if any. */
-function parentParam(def: CollectionDef<unknown>): string | undefined {
-  return def.kind.parent ? /:([a-z_]+)/.exec(def.kind.path)?.[1] : undefined;
-}
-
 /** The module body of a PUT: the bare module, or the `module` of the `{id, module}` wrapper. */
 export function moduleBody(ctx: Ctx, def: CollectionDef<unknown>): unknown {
   const body: JsonObject = ctx.body;
   if (!Object.hasOwn(body, 'module')) return body;
-  const parent = parentParam(def);
+  const parent = def.kind.parent ? parentParam(def.kind.path) : undefined;
   const wrapper: Record<string, string | undefined> = { id: ctx.params.id };
   if (parent) wrapper[parent] = ctx.params[parent];
   for (const [key, value] of Object.entries(body)) {

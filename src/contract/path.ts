@@ -1,0 +1,20 @@
+// The API's path templates: a collection path names a child collection's parent as its one `:param`
+// ('/edges/https/:edge_id/routes'). Both sides read templates only through these.
+
+const PARAM = /:([a-z_]+)/;
+const PARAMS = /:[a-z_]+/g;
+
+/** The one `:param` of a child collection's path (`/edges/https/:edge_id/routes` -> `edge_id`). */
+export function parentParam(path: string): string | undefined {
+  return PARAM.exec(path)?.[1];
+}
+
+/** The template with every `:param` replaced by `fill` (encoded): a concrete path, or a routing key. */
+export function fillParams(path: string, fill: string): string {
+  return path.replace(PARAMS, () => fill);
+}
+
+/** The collection path of a document: its parent's id put in place of the `:param`, encoded. */
+export function collectionPath(path: string, parentId: string | null): string {
+  return path.includes(':') ? fillParams(path, encodeURIComponent(parentId ?? '')) : path;
+}
