@@ -139,7 +139,16 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
     plugins: [precompile],
   });
   if (existsSync(outdir)) renameSync(outdir, old);
-  renameSync(fresh, outdir);
+  try {
+    renameSync(fresh, outdir);
+  } catch (err) {
+    // Another build (bin/edgeops.js rebuilding a stale checkout's dist/, `npm pack`) swapped its own in between.
+    const code = (err as { code?: unknown }).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    renameSync(outdir, `${old}-2`);
+    renameSync(fresh, outdir);
+    rmSync(`${old}-2`, { recursive: true, force: true });
+  }
   rmSync(old, { recursive: true, force: true });
 }
 

@@ -65,12 +65,28 @@ export function parsePrivateKey(pem: string): { key: KeyObject; type: PrivateKey
   }
   let key: KeyObject;
   try {
+    // OpenSSL 3 as in Node 22 and 24 decodes a key whatever `type` says (a PKCS#8 body under an "RSA PRIVATE KEY"
+    // label loads), so the label is checked against the DER's own structure first.
+    if (derStructure(block.der) !== derType) throw new Error('the PEM label does not match the encoding');
     key = createPrivateKey({ key: block.der, format: 'der', type: derType });
   } catch {
     // OpenSSL's message is not shown: it adds nothing for the user and this path must never echo key data.
     throw new RuleError('ERR_KEY_INVALID', 'the PEM block does not hold a valid private key');
   }
   return { key, type: privateKeyType(key) };
+}
+
+/**
+ * Which private-key encoding a DER body has, by the second element of its outer SEQUENCE (after the version
+ * INTEGER): PKCS#8 an AlgorithmIdentifier SEQUENCE, PKCS#1 the modulus INTEGER, SEC1 the key OCTET STRING.
+ */
+function derStructure(der: Buffer): 'pkcs8' | 'pkcs1' | 'sec1' | undefined {
+  if (der[0] !== 0x30) return undefined;
+  const header = (at: number): number => ((der[at + 1] ?? 0) < 0x80 ? 2 : 2 + ((der[at + 1] ?? 0) & 0x7f));
+  const version = header(0);
+  if (der[version] !== 0x02) return undefined;
+  const second = version + derLength(der.subarray(version));
+  return ({ 0x30: 'pkcs8', 0x02: 'pkcs1', 0x04: 'sec1' } as const)[der[second] as 0x30 | 0x02 | 0x04];
 }
 
 function privateKeyType(key: KeyObject): PrivateKeyType {

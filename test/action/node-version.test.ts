@@ -36,7 +36,12 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { en
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
   packages: Record<string, { dev?: boolean; optional?: boolean; engines?: { node?: string } | string[] }>;
 };
-const minimum = parseVersion(/^>=(\S+)$/.exec(pkg.engines.node)![1]!);
+// engines.node is the supported lines, each from its first usable release (`^20.18.1 || ^22.13.0 || >=24`): the
+// minimum is the lowest of their lower bounds.
+const minimum = pkg.engines.node
+  .split('||')
+  .map((part) => parseVersion(/^\s*(?:>=|\^)\s*(\S+)\s*$/.exec(part)![1]!))
+  .sort(compare)[0]!;
 const runtime = Object.entries(lock.packages)
   .filter(([path, p]) => path !== '' && !p.dev && !Array.isArray(p.engines) && p.engines?.node)
   .map(([path, p]) => [path, (p.engines as { node: string }).node] as const);
@@ -44,6 +49,11 @@ const runtime = Object.entries(lock.packages)
 describe('the Node version edgeops needs', () => {
   it('package.json and the lock file say the same', () => {
     expect((lock.packages[''] as { engines: { node: string } }).engines.node).toBe(pkg.engines.node);
+  });
+
+  it('admits Node 20 (best-effort), 22 from 22.13 (node:sqlite without a flag) and 24, and not 21 or 22.12', () => {
+    for (const ok of ['20.18.1', '20.20.2', '22.13.0', '22.23.3', '24.0.0', '24.21.0']) expect(satisfies(parseVersion(ok), pkg.engines.node), ok).toBe(true);
+    for (const no of ['20.18.0', '21.7.3', '22.12.0', '23.11.0']) expect(satisfies(parseVersion(no), pkg.engines.node), no).toBe(false);
   });
 
   it('every runtime dependency runs on the minimum, and at least one needs exactly it', () => {

@@ -3,7 +3,6 @@
 // long before the 10 s grace; a request still arriving at the end of the grace is cut off and the process still
 // exits 0.
 // On an SQLite file and once on PostgreSQL, where the pool is closed too (no connection left behind).
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -12,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { parsePostgresUrl } from '../../src/service/stores/postgres.ts';
+import { sqliteDriver } from '../../src/service/stores/sqlite-driver.ts';
 import { api, type ApiResponse } from '../helpers/service.ts';
 import { serve, type ServeChild } from './serve-child.ts';
 
@@ -86,7 +86,8 @@ describe('SIGTERM on edgeops serve', () => {
     expect(s.output()).toContain('SIGTERM: closing (requests in flight get up to 10 s)');
     expect(s.errors()).not.toMatch(/unexpected error|Error:/);
 
-    const conn = new Database(db, { readonly: true, fileMustExist: true });
+    // The store's own driver: better-sqlite3's native module loads in the Node it was built for only.
+    const conn = (await sqliteDriver()).open(db);
     try {
       const row = conn.prepare('SELECT data FROM docs WHERE id = ?').get(created.body.id) as { data: string } | undefined;
       expect(JSON.parse(row?.data ?? '{}').description).toBe('in flight at SIGTERM');

@@ -41,7 +41,9 @@ export async function startTestService(opts: { dbFile?: string; rateLimit?: numb
   const dbFile = opts.dbFile ?? join(dir!, 'service.db');
   const db = storeOf(dbFile);
   const apiKey = `test-${randomBytes(12).toString('hex')}`;
-  const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [apiKey], db, rateLimit: opts.rateLimit, faults: opts.faults, quiet: TEST_STORE === 'postgres' ? true : undefined });
+  const service = await startService({ host: '127.0.0.1', port: 0, apiKeys: [apiKey], db, rateLimit: opts.rateLimit, faults: opts.faults, quiet: TEST_STORE === 'postgres' ? true : undefined,
+    // No test of this helper's services is about power loss; the durability tests start their own (serve.test.ts).
+    durability: 'relaxed' });
   return {
     url: service.url,
     apiKey,

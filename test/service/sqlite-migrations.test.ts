@@ -7,11 +7,12 @@
 // statements for each create and delete (a deleted document leaves a tombstone; AUTOINCREMENT remembers its
 // seq). The expected answers are what 0.2.0's service answered on those rows, captured from that release. Only
 // SQLite files, so it runs the same in either test project.
-import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService, migrateStore, type RunningService } from '../../src/service/server.ts';
 import { StoreSchemaError } from '../../src/service/store.ts';
 import { SQLITE_MIGRATIONS } from '../../src/service/stores/sqlite-migrations.ts';
+import { sqliteDriver } from '../../src/service/stores/sqlite-driver.ts';
 import { edgeops } from '../cli/run.ts';
 import { api, expectError, tempDbFile } from '../helpers/service.ts';
 
@@ -76,9 +77,39 @@ const IDS = {
 };
 const at = (second: number): string => `2025-01-02T03:04:0${second}Z`;
 
+// The store's own SQLite driver (node:sqlite from Node 22.13, better-sqlite3 before: its native module loads in
+// the Node it was built for only), with the two better-sqlite3 helpers this file uses.
+const driver = await sqliteDriver();
+type OldDb = ReturnType<typeof openDb>;
+function openDb(file: string, opts: { fileMustExist?: boolean } = {}) {
+  if (opts.fileMustExist && !existsSync(file)) throw new Error(`no database at ${file}`);
+  const db = driver.open(file);
+  return {
+    exec: (sql: string) => db.exec(sql),
+    prepare: (sql: string) => db.prepare(sql),
+    close: () => db.close(),
+    /** A setting (`name = value`) is run; a read gives its row, or with `simple` its value. */
+    pragma: (sql: string, o?: { simple: true }): unknown => {
+      if (sql.includes('=')) return db.exec(`PRAGMA ${sql}`);
+      const row = db.prepare(`PRAGMA ${sql}`).get() as Record<string, unknown> | undefined;
+      return o?.simple ? Object.values(row ?? {})[0] : row;
+    },
+    transaction: <A extends unknown[]>(fn: (...args: A) => void) => (...args: A): void => {
+      db.exec('BEGIN');
+      try {
+        fn(...args);
+        db.exec('COMMIT');
+      } catch (err) {
+        db.exec('ROLLBACK');
+        throw err;
+      }
+    },
+  };
+}
+
 /** A 0.2.0 database at `file`: documents made and deleted with that store's own statements, in its order. */
 function makeOldDatabase(file: string): void {
-  const db = new Database(file);
+  const db = openDb(file);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
@@ -154,8 +185,8 @@ function oldAnswers(b: string): Record<string, unknown> {
   };
 }
 
-function inspect<T>(file: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(file, { fileMustExist: true });
+function inspect<T>(file: string, fn: (db: OldDb) => T): T {
+  const db = openDb(file, { fileMustExist: true });
   try {
     return fn(db);
   } finally {
