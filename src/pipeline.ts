@@ -3,6 +3,7 @@
 import { EdgeopsError } from './errors.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
+import { describeCertificates } from './engine/certificate-details.ts';
 import { namePlan } from './engine/plan-names.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import type { LiveState } from './engine/live.ts';
@@ -73,7 +74,7 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
   const errors = [...staticPlanErrors(kinds, desired, opts.stack), ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt })];
   if (errors.length > 0) plan.errors = sortIssues(errors);
-  return { plan: namePlan(plan, { kinds, live, desired }), desired, live };
+  return { plan: await describeCertificates(namePlan(plan, { kinds, live, desired }), kinds), desired, live };
 }
 
 /**

@@ -16237,7 +16237,7 @@ var require_cjs11 = __commonJS({
     var cms = tslib_1.__importStar(require_cjs5());
     var pfx = tslib_1.__importStar(require_cjs10());
     var pkcs8 = tslib_1.__importStar(require_cjs9());
-    var x5092 = tslib_1.__importStar(require_cjs3());
+    var x5093 = tslib_1.__importStar(require_cjs3());
     var attr = tslib_1.__importStar(require_cjs4());
     exports.id_pkcs9 = "1.2.840.113549.1.9";
     exports.id_pkcs9_mo = `${exports.id_pkcs9}.0`;
@@ -16281,7 +16281,7 @@ var require_cjs11 = __commonJS({
     exports.id_certTypes = `${exports.id_pkcs9}.22`;
     exports.crlTypes = `${exports.id_pkcs9}.23`;
     exports.id_at_pseudonym = `${attr.id_at}.65`;
-    var PKCS9String = class PKCS9String extends x5092.DirectoryString {
+    var PKCS9String = class PKCS9String extends x5093.DirectoryString {
       ia5String;
       constructor(params = {}) {
         super(params);
@@ -16339,7 +16339,7 @@ var require_cjs11 = __commonJS({
     exports.UnstructuredName = UnstructuredName = tslib_1.__decorate([
       (0, asn1_schema_1.AsnType)({ type: asn1_schema_1.AsnTypeTypes.Choice })
     ], UnstructuredName);
-    var UnstructuredAddress = class UnstructuredAddress extends x5092.DirectoryString {
+    var UnstructuredAddress = class UnstructuredAddress extends x5093.DirectoryString {
     };
     exports.UnstructuredAddress = UnstructuredAddress;
     exports.UnstructuredAddress = UnstructuredAddress = tslib_1.__decorate([
@@ -16358,7 +16358,7 @@ var require_cjs11 = __commonJS({
     exports.DateOfBirth = DateOfBirth = tslib_1.__decorate([
       (0, asn1_schema_1.AsnType)({ type: asn1_schema_1.AsnTypeTypes.Choice })
     ], DateOfBirth);
-    var PlaceOfBirth = class PlaceOfBirth extends x5092.DirectoryString {
+    var PlaceOfBirth = class PlaceOfBirth extends x5093.DirectoryString {
     };
     exports.PlaceOfBirth = PlaceOfBirth;
     exports.PlaceOfBirth = PlaceOfBirth = tslib_1.__decorate([
@@ -16402,7 +16402,7 @@ var require_cjs11 = __commonJS({
     exports.CountryOfResidence = CountryOfResidence = tslib_1.__decorate([
       (0, asn1_schema_1.AsnType)({ type: asn1_schema_1.AsnTypeTypes.Choice })
     ], CountryOfResidence);
-    var Pseudonym = class Pseudonym extends x5092.DirectoryString {
+    var Pseudonym = class Pseudonym extends x5093.DirectoryString {
     };
     exports.Pseudonym = Pseudonym;
     exports.Pseudonym = Pseudonym = tslib_1.__decorate([
@@ -16427,7 +16427,7 @@ var require_cjs11 = __commonJS({
     var MessageDigest = class extends asn1_schema_1.OctetString {
     };
     exports.MessageDigest = MessageDigest;
-    var SigningTime = class SigningTime extends x5092.Time {
+    var SigningTime = class SigningTime extends x5093.Time {
     };
     exports.SigningTime = SigningTime;
     exports.SigningTime = SigningTime = tslib_1.__decorate([
@@ -16458,13 +16458,13 @@ var require_cjs11 = __commonJS({
     exports.CounterSignature = CounterSignature = tslib_1.__decorate([
       (0, asn1_schema_1.AsnType)({ type: asn1_schema_1.AsnTypeTypes.Sequence })
     ], CounterSignature);
-    var ChallengePassword = class ChallengePassword extends x5092.DirectoryString {
+    var ChallengePassword = class ChallengePassword extends x5093.DirectoryString {
     };
     exports.ChallengePassword = ChallengePassword;
     exports.ChallengePassword = ChallengePassword = tslib_1.__decorate([
       (0, asn1_schema_1.AsnType)({ type: asn1_schema_1.AsnTypeTypes.Choice })
     ], ChallengePassword);
-    var ExtensionRequest = ExtensionRequest_1 = class ExtensionRequest extends x5092.Extensions {
+    var ExtensionRequest = ExtensionRequest_1 = class ExtensionRequest extends x5093.Extensions {
       constructor(items) {
         super(items);
         Object.setPrototypeOf(this, ExtensionRequest_1.prototype);
@@ -16506,10 +16506,10 @@ var require_cjs11 = __commonJS({
     var LocalKeyId = class extends asn1_schema_1.OctetString {
     };
     exports.LocalKeyId = LocalKeyId;
-    var SigningDescription = class extends x5092.DirectoryString {
+    var SigningDescription = class extends x5093.DirectoryString {
     };
     exports.SigningDescription = SigningDescription;
-    var SMIMECapability = class SMIMECapability extends x5092.AlgorithmIdentifier {
+    var SMIMECapability = class SMIMECapability extends x5093.AlgorithmIdentifier {
     };
     exports.SMIMECapability = SMIMECapability;
     exports.SMIMECapability = SMIMECapability = tslib_1.__decorate([
@@ -18439,7 +18439,7 @@ var require_x509_cjs = __commonJS({
       }
     };
     SubjectKeyIdentifierExtension.NAME = "Subject Key Identifier";
-    var SubjectAlternativeNameExtension2 = class extends Extension {
+    var SubjectAlternativeNameExtension3 = class extends Extension {
       constructor(...args) {
         if (pvtsutils.BufferSourceConverter.isBufferSource(args[0])) {
           super(args[0], args[1]);
@@ -18461,7 +18461,7 @@ var require_x509_cjs = __commonJS({
         return obj;
       }
     };
-    SubjectAlternativeNameExtension2.NAME = "Subject Alternative Name";
+    SubjectAlternativeNameExtension3.NAME = "Subject Alternative Name";
     var ExtensionFactory = class {
       static register(id2, type) {
         this.items.set(id2, type);
@@ -20242,7 +20242,7 @@ var require_x509_cjs = __commonJS({
     ExtensionFactory.register(asn1X509__namespace.id_ce_keyUsage, KeyUsagesExtension);
     ExtensionFactory.register(asn1X509__namespace.id_ce_subjectKeyIdentifier, SubjectKeyIdentifierExtension);
     ExtensionFactory.register(asn1X509__namespace.id_ce_authorityKeyIdentifier, AuthorityKeyIdentifierExtension);
-    ExtensionFactory.register(asn1X509__namespace.id_ce_subjectAltName, SubjectAlternativeNameExtension2);
+    ExtensionFactory.register(asn1X509__namespace.id_ce_subjectAltName, SubjectAlternativeNameExtension3);
     ExtensionFactory.register(asn1X509__namespace.id_ce_cRLDistributionPoints, CRLDistributionPointsExtension);
     ExtensionFactory.register(asn1X509__namespace.id_pe_authorityInfoAccess, AuthorityInfoAccessExtension);
     ExtensionFactory.register(asn1X509__namespace.id_ce_issuerAltName, IssuerAlternativeNameExtension);
@@ -20290,7 +20290,7 @@ var require_x509_cjs = __commonJS({
     exports.Pkcs10CertificateRequestGenerator = Pkcs10CertificateRequestGenerator;
     exports.PublicKey = PublicKey;
     exports.REGISTERED_ID = REGISTERED_ID;
-    exports.SubjectAlternativeNameExtension = SubjectAlternativeNameExtension2;
+    exports.SubjectAlternativeNameExtension = SubjectAlternativeNameExtension3;
     exports.SubjectKeyIdentifierExtension = SubjectKeyIdentifierExtension;
     exports.TextConverter = TextConverter;
     exports.TextObject = TextObject;
@@ -20413,11 +20413,20 @@ function parsePrivateKey(pem2) {
   }
   let key;
   try {
+    if (derStructure(block.der) !== derType) throw new Error("the PEM label does not match the encoding");
     key = createPrivateKey({ key: block.der, format: "der", type: derType });
   } catch {
     throw new RuleError("ERR_KEY_INVALID", "the PEM block does not hold a valid private key");
   }
   return { key, type: privateKeyType(key) };
+}
+function derStructure(der) {
+  if (der[0] !== 48) return void 0;
+  const header = (at3) => (der[at3 + 1] ?? 0) < 128 ? 2 : 2 + ((der[at3 + 1] ?? 0) & 127);
+  const version = header(0);
+  if (der[version] !== 2) return void 0;
+  const second = version + derLength(der.subarray(version));
+  return { 48: "pkcs8", 2: "pkcs1", 4: "sec1" }[der[second]];
 }
 function privateKeyType(key) {
   switch (key.asymmetricKeyType) {
@@ -54460,6 +54469,44 @@ ${captureLines}` : capture.stack;
   }
 });
 
+// src/contract/certificate-summary.ts
+var certificate_summary_exports = {};
+__export(certificate_summary_exports, {
+  certificateSummaries: () => certificateSummaries
+});
+function sansOf(cert) {
+  const ext = cert.getExtension(x5092.SubjectAlternativeNameExtension);
+  return (ext?.names.items ?? []).map((name2) => `${SAN_PREFIX[name2.type] ?? name2.type}:${name2.value}`);
+}
+function summarize2(cert) {
+  return {
+    subject: cert.subject,
+    sans: sansOf(cert),
+    issuer: cert.issuer,
+    not_before: iso(cert.notBefore),
+    not_after: iso(cert.notAfter),
+    serial: cert.serialNumber.toLowerCase()
+  };
+}
+function certificateSummaries(pem2) {
+  try {
+    return parseCertificateChain(pem2).map(summarize2);
+  } catch {
+    return void 0;
+  }
+}
+var import_reflect_metadata2, x5092, SAN_PREFIX, iso;
+var init_certificate_summary = __esm({
+  "src/contract/certificate-summary.ts"() {
+    "use strict";
+    import_reflect_metadata2 = __toESM(require_Reflect(), 1);
+    x5092 = __toESM(require_x509_cjs(), 1);
+    init_certificates();
+    SAN_PREFIX = { dns: "DNS", ip: "IP", email: "email", url: "URI", upn: "UPN", guid: "GUID", id: "RID", dn: "DirName" };
+    iso = (date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+});
+
 // node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
@@ -57494,6 +57541,12 @@ var certificateAuthority = {
   echoedIds: ["id"]
 };
 
+// src/contract/path.ts
+var PARAM = /:([a-z_]+)/;
+function parentParam(path) {
+  return PARAM.exec(path)?.[1];
+}
+
 // src/kinds/contract-kind.ts
 var ACRONYMS = /* @__PURE__ */ new Set(["ip", "tcp", "tls", "http", "https"]);
 function manifestKindName(kind) {
@@ -57505,11 +57558,8 @@ function pointerOf(field) {
 function refField(ref2) {
   return { pointer: pointerOf(ref2.field), kinds: ref2.kinds.map(manifestKindName) };
 }
-function parentParam(contract) {
-  return /:(\w+)/.exec(contract.path)?.[1];
-}
 function contractRefs(contract) {
-  const param = parentParam(contract);
+  const param = parentParam(contract.path);
   const parent = param && contract.parent ? [{ pointer: `/${param}`, kinds: [manifestKindName(contract.parent)] }] : [];
   return [...parent, ...contract.refs.map(refField)];
 }
@@ -57546,6 +57596,7 @@ function markerKind(def) {
     ...def.adoptKeys ? { adoptKeys: def.adoptKeys } : {},
     ...def.unique ? { unique: def.unique } : {},
     ...def.valueRules ? { valueRules: def.valueRules } : {},
+    ...def.certificateFields ? { certificateFields: def.certificateFields } : {},
     ...crud,
     ...modules.length > 0 ? moduleHooks((live) => `${path}/${live.id}`) : {}
   };
@@ -57557,6 +57608,7 @@ var certificateAuthority2 = markerKind({
   contract: certificateAuthority,
   fields: ["description", "metadata", "ca_pem"],
   normalize: pemNormalizer("ca_pem"),
+  certificateFields: ["ca_pem"],
   // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
   adoptKeys: (body) => pemKeys("ca_pem", body.ca_pem),
   valueRules: {
@@ -58380,6 +58432,7 @@ var tlsCertificate2 = markerKind({
   fields: ["description", "metadata", "certificate_pem", "private_key_pem"],
   normalize: pemNormalizer("certificate_pem"),
   secrets: ["private_key_pem"],
+  certificateFields: ["certificate_pem"],
   writeOnly: ["private_key_pem"],
   // Only by the certificate: a certificate with the same description but another PEM would be replaced.
   adoptKeys: (body) => pemKeys("certificate_pem", body.certificate_pem),
@@ -58506,6 +58559,11 @@ function transportError(err, operation, at3) {
   const detail = typeof e.cause?.message === "string" ? `${message} ${e.cause.message}` : message;
   return new TransportError(opts, `${describeTransportFailure(errorCode, detail, at3)} [${operation}]`);
 }
+function neverAnswered(err, waitedMs, budgetMs) {
+  const waited = Math.max(0, Math.round(waitedMs / 1e3));
+  const line = `${err.message}; gave up after ${waited} s, as the service has not answered once in this run (--retry-budget, ${Math.round(budgetMs / 1e3)} s, is for a service that stops answering after it has answered, e.g. while it restarts)`;
+  return new TransportError({ status: err.status, errorCode: err.errorCode, message: err.serviceMessage, operation: err.operation }, line);
+}
 function invalidResponse(status, operation, why) {
   return new ApiError({ status, errorCode: "ERR_INVALID_RESPONSE", message: why, operation });
 }
@@ -58560,7 +58618,8 @@ var DEFAULT_RETRY_POLICY = {
 };
 var OUTAGE_MAX_DELAY_MS = 2e3;
 var ANNOUNCE_AFTER_MS = 2e3;
-var NOT_SENT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+var NEVER_ANSWERED_MS = 5e3;
+var NOT_SENT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 var UNREACHABLE_CODES = /* @__PURE__ */ new Set([...NOT_SENT_CODES, "ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
 var UNREACHABLE_STATUSES = /* @__PURE__ */ new Set([502, 503]);
 var AMBIGUOUS_CODES = /* @__PURE__ */ new Set([
@@ -58591,24 +58650,41 @@ var Outage = class {
   onEvent;
   since;
   announced = false;
+  answeredOnce = false;
+  firstFailure;
+  /** A request found the service unreachable (with a budget or without). */
+  noteUnreachable() {
+    this.firstFailure ??= this.now();
+  }
   /** A request found the service unreachable: the time the outage's budget runs out. */
   failed(cause) {
     const now = this.now();
+    const first = this.firstFailure ??= now;
+    if (!this.answeredOnce) return first + Math.min(NEVER_ANSWERED_MS, this.budgetMs);
     this.since ??= now;
     const until = this.since + this.budgetMs;
     if (!this.announced && now - this.since >= ANNOUNCE_AFTER_MS && until > now) {
       this.announced = true;
-      this.onEvent?.({ type: "unreachable", remainingMs: until - now, cause });
+      this.onEvent?.({ type: "unreachable", budgetMs: this.budgetMs, remainingMs: until - now, cause });
     }
     return until;
   }
-  /** The service answered: an outage in progress is over. */
+  /** The service answered (any HTTP status): an outage in progress is over. */
   answered() {
+    this.answeredOnce = true;
     if (this.since === void 0) return;
     const downMs = this.now() - this.since;
     if (this.announced) this.onEvent?.({ type: "reachable", downMs });
     this.since = void 0;
     this.announced = false;
+  }
+  /** A gateway answered for the service (502, 503): the URL leads somewhere, though the service is not there. */
+  reached() {
+    this.answeredOnce = true;
+  }
+  /** How long ago the run's first failure was, while the service has not answered once in this run; else undefined. */
+  neverAnsweredFor() {
+    return this.answeredOnce ? void 0 : this.now() - (this.firstFailure ?? this.now());
   }
 };
 var retryAfter = /* @__PURE__ */ new WeakMap();
@@ -58645,18 +58721,23 @@ async function withRetry(method, attempt, policy2, opts = {}) {
   const now = policy2.now ?? Date.now;
   const sleep2 = policy2.sleep ?? realSleep;
   const started = now();
-  const outage = opts.outage && opts.outage.budgetMs > 0 ? opts.outage : void 0;
+  const shared = opts.outage;
+  const outage = shared && shared.budgetMs > 0 ? shared : void 0;
   let tries = 0;
   let outageTries = 0;
   let unreachableSince;
   for (let n = 1; ; n++) {
     try {
       const value = await attempt();
-      outage?.answered();
+      shared?.answered();
       return value;
     } catch (err) {
       const unreachable = isUnreachable(err);
-      if (outage && err instanceof ApiError && err.status !== 0 && !unreachable) outage.answered();
+      if (shared && err instanceof ApiError && err.status !== 0) {
+        if (unreachable) shared.reached();
+        else shared.answered();
+      }
+      if (unreachable) shared?.noteUnreachable();
       if (method === "DELETE" && n > 1 && err instanceof ApiError && err.status === 404 && "deletedValue" in opts) {
         return opts.deletedValue;
       }
@@ -58908,6 +58989,11 @@ function createApi(opts) {
     }
     return parsed;
   }
+  function explained(err) {
+    if (!(err instanceof ApiError) || err.status !== 0 || !isUnreachable(err)) return err;
+    const waited = outage.neverAnsweredFor();
+    return waited === void 0 ? err : neverAnswered(err, waited, outage.budgetMs);
+  }
   function call(method, rawPath, body, postCheck, urgentWithin) {
     const operation = `${method} ${rawPath}`;
     let attempts = 0;
@@ -58919,9 +59005,8 @@ function createApi(opts) {
       outage,
       outageCapMs: urgentWithin
     });
-    if (method !== "POST") return result;
     return result.catch((err) => {
-      throw err instanceof ApiError && isTimeout(err) ? postTimedOut(err, timeout) : err;
+      throw method === "POST" && err instanceof ApiError && isTimeout(err) ? postTimedOut(err, timeout) : explained(err);
     });
   }
   const full = (path) => prefix + (path.startsWith("/") ? path : `/${path}`);
@@ -60154,6 +60239,30 @@ async function applyPlan(plan, api, opts) {
   });
   const ok = results.every((r) => r.status === "done");
   return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
+}
+
+// src/engine/certificate-details.ts
+import { createHash as createHash3 } from "node:crypto";
+var pemDigest = (pem2) => createHash3("sha256").update(pem2).digest("hex");
+async function describeCertificates(plan, kinds) {
+  const fieldsOf = new Map(kinds.map((k) => [k.kind, k.certificateFields ?? []]));
+  const pems = /* @__PURE__ */ new Set();
+  for (const action of plan.actions) {
+    const fields2 = fieldsOf.get(action.kind) ?? [];
+    if (fields2.length === 0) continue;
+    for (const change of action.changes) {
+      if (change.sensitive || !fields2.includes(pointerSegments(change.path)[0] ?? "")) continue;
+      for (const value of [change.old, change.new]) if (typeof value === "string") pems.add(value);
+    }
+  }
+  if (pems.size === 0) return plan;
+  const { certificateSummaries: certificateSummaries2 } = await Promise.resolve().then(() => (init_certificate_summary(), certificate_summary_exports));
+  const certificates = {};
+  for (const pem2 of pems) {
+    const summaries = certificateSummaries2(pem2);
+    if (summaries) certificates[pemDigest(pem2)] = summaries;
+  }
+  return Object.keys(certificates).length > 0 ? { ...plan, certificates } : plan;
 }
 
 // src/contract/limits.ts
@@ -78858,7 +78967,7 @@ async function computePlan(desired, api, opts) {
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
   const errors = [...staticPlanErrors(kinds, desired, opts.stack), ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt })];
   if (errors.length > 0) plan.errors = sortIssues(errors);
-  return { plan: namePlan(plan, { kinds, live, desired }), desired, live };
+  return { plan: await describeCertificates(namePlan(plan, { kinds, live, desired }), kinds), desired, live };
 }
 async function precheckPlan(desired, api, opts) {
   const kinds = opts.kinds ?? KINDS;
@@ -79073,7 +79182,7 @@ function keyMaterial(settings, env) {
 }
 function outageLine(e) {
   const cause = e.type === "unreachable" ? e.cause.status === 0 ? e.cause.errorCode : String(e.cause.status) : "";
-  return e.type === "unreachable" ? `service unreachable (${cause}), retrying for up to ${Math.floor(e.remainingMs / 1e3)} s
+  return e.type === "unreachable" ? `service unreachable (${cause}), retrying for up to ${Math.round(e.budgetMs / 1e3)} s from the first failure (--retry-budget)
 ` : `service reachable again after ${Math.max(1, Math.round(e.downMs / 1e3))} s
 `;
 }
@@ -79108,31 +79217,98 @@ function connectRemote(settings, say) {
 // src/render/apply-progress.ts
 var import_picocolors2 = __toESM(require_picocolors(), 1);
 
+// src/render/sequence-diff.ts
+var MAX_CELLS = 4e6;
+function diffSequences(old, neu, same = (a, b) => a === b) {
+  let head = 0;
+  while (head < old.length && head < neu.length && same(old[head], neu[head])) head++;
+  let tail2 = 0;
+  while (tail2 < old.length - head && tail2 < neu.length - head && same(old[old.length - 1 - tail2], neu[neu.length - 1 - tail2])) tail2++;
+  const a = old.slice(head, old.length - tail2);
+  const b = neu.slice(head, neu.length - tail2);
+  const ops = old.slice(0, head).map((item) => ({ op: " ", item }));
+  ops.push(...middle(a, b, same));
+  ops.push(...old.slice(old.length - tail2).map((item) => ({ op: " ", item })));
+  return ops;
+}
+function middle(a, b, same) {
+  const removed = a.map((item) => ({ op: "-", item }));
+  const added = b.map((item) => ({ op: "+", item }));
+  if (a.length === 0 || b.length === 0 || (a.length + 1) * (b.length + 1) > MAX_CELLS) return [...removed, ...added];
+  const width = b.length + 1;
+  const lcs = new Uint32Array((a.length + 1) * width);
+  for (let i2 = a.length - 1; i2 >= 0; i2--) {
+    for (let j2 = b.length - 1; j2 >= 0; j2--) {
+      lcs[i2 * width + j2] = same(a[i2], b[j2]) ? lcs[(i2 + 1) * width + j2 + 1] + 1 : Math.max(lcs[(i2 + 1) * width + j2], lcs[i2 * width + j2 + 1]);
+    }
+  }
+  const ops = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (same(a[i], b[j])) {
+      ops.push({ op: " ", item: a[i] });
+      i++;
+      j++;
+    } else if (lcs[(i + 1) * width + j] >= lcs[i * width + j + 1]) {
+      ops.push({ op: "-", item: a[i++] });
+    } else {
+      ops.push({ op: "+", item: b[j++] });
+    }
+  }
+  while (i < a.length) ops.push({ op: "-", item: a[i++] });
+  while (j < b.length) ops.push({ op: "+", item: b[j++] });
+  return ops;
+}
+function withContext(ops, context) {
+  const out = [];
+  let i = 0;
+  while (i < ops.length) {
+    if (ops[i].op !== " ") {
+      out.push(ops[i++]);
+      continue;
+    }
+    let end = i;
+    while (end < ops.length && ops[end].op === " ") end++;
+    const keepBefore = i === 0 ? 0 : context;
+    const keepAfter = end === ops.length ? 0 : context;
+    if (end - i <= keepBefore + keepAfter + 1) {
+      out.push(...ops.slice(i, end));
+    } else {
+      out.push(...ops.slice(i, i + keepBefore), { op: "elided", count: end - i - keepBefore - keepAfter }, ...ops.slice(end - keepAfter, end));
+    }
+    i = end;
+  }
+  return out;
+}
+
 // src/render/values.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 var SENSITIVE = "(sensitive)";
 var KNOWN_AFTER_APPLY = "(known after apply)";
 var IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-var LONG_STRING = 72;
+var PEM_ONLY = /^\s*-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*-----END [A-Z0-9 ]+-----\s*$/;
 function isPendingRef2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && typeof value.$ref === "string";
 }
-function abbreviate(text) {
+function isPem(value) {
+  return typeof value === "string" && PEM_ONLY.test(value);
+}
+function pemFingerprint(text) {
   const bytes2 = Buffer.byteLength(text);
-  const digest2 = createHash3("sha256").update(text).digest("hex").slice(0, 12);
-  const pem2 = /-----BEGIN ([A-Z0-9 ]+)-----/.exec(text);
-  if (pem2) {
-    const blocks = text.match(/-----BEGIN [A-Z0-9 ]+-----/g)?.length ?? 1;
-    return `<PEM ${pem2[1]}, ${blocks} block${blocks === 1 ? "" : "s"}, ${bytes2} bytes, sha256:${digest2}>`;
-  }
-  const lines = text.split("\n").length;
-  return `<text, ${lines} line${lines === 1 ? "" : "s"}, ${bytes2} bytes, sha256:${digest2}>`;
+  const digest2 = createHash4("sha256").update(text).digest("hex").slice(0, 12);
+  const label = PEM_ONLY.exec(text)?.[1] ?? "BLOCK";
+  const blocks = text.match(/-----BEGIN [A-Z0-9 ]+-----/g)?.length ?? 1;
+  return `<PEM ${label}, ${blocks} block${blocks === 1 ? "" : "s"}, ${bytes2} bytes, sha256:${digest2}>`;
+}
+function isMultiLine(value) {
+  return typeof value === "string" && value.includes("\n") && !isPem(value);
 }
 var NO_NAMES = {};
 function formatString(text, names) {
   const name2 = Object.hasOwn(names, text) ? names[text] : void 0;
   if (name2 !== void 0) return `${name2} (${text})`;
-  if (text.length > LONG_STRING || text.includes("\n")) return abbreviate(text);
+  if (isPem(text)) return pemFingerprint(text);
   return JSON.stringify(text);
 }
 function formatValue(value, names = NO_NAMES) {
@@ -79174,6 +79350,112 @@ function formatChange(change, names = NO_NAMES) {
   }
 }
 
+// src/render/value-lines.ts
+var INLINE_WIDTH = 80;
+var CONTEXT_LINES = 3;
+var MAX_CERTIFICATES = 10;
+var isContainer = (v) => typeof v === "object" && v !== null && !(Object.keys(v).length === 1 && "$ref" in v);
+function fitsInline(value) {
+  if (isMultiLine(value)) return false;
+  if (!isContainer(value)) return true;
+  return !hasMultiLine(value) && formatValue(value).length <= INLINE_WIDTH;
+}
+function hasMultiLine(value) {
+  if (isMultiLine(value)) return true;
+  return isContainer(value) && Object.values(value).some(hasMultiLine);
+}
+var textLine = (line) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+function linesOf(text) {
+  const lines = text.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines.map(textLine);
+}
+var NO_FINAL_NEWLINE = "(no newline at the end)";
+function layout(value, mark, depth, names) {
+  if (fitsInline(value)) return { text: formatValue(value, names), lines: [] };
+  if (typeof value === "string") {
+    const lines2 = linesOf(value).map((text) => ({ mark, depth: depth + 1, text }));
+    return { text: "<<EOT", lines: [...lines2, { mark, depth, text: "EOT" }] };
+  }
+  const lines = [];
+  if (Array.isArray(value)) {
+    for (const entry of value) lines.push(...entryLines("", entry, mark, depth + 1, names, ","));
+    return { text: "[", lines: [...lines, { mark, depth, text: "]" }] };
+  }
+  for (const [key, entry] of Object.entries(value)) lines.push(...entryLines(`${formatKey(key)}: `, entry, mark, depth + 1, names, ""));
+  return { text: "{", lines: [...lines, { mark, depth, text: "}" }] };
+}
+function entryLines(prefix, value, mark, depth, names, end) {
+  const shown = layout(value, mark, depth, names);
+  const lines = [{ mark, depth, text: `${prefix}${shown.text}` }, ...shown.lines];
+  lines[lines.length - 1] = { ...lines[lines.length - 1], text: `${lines[lines.length - 1].text}${end}` };
+  return lines;
+}
+function diffLines(old, neu, depth, names) {
+  if (typeof old === "string" && typeof neu === "string") return textDiff(old, neu, depth);
+  if (Array.isArray(old) && Array.isArray(neu)) {
+    const ops = diffSequences(old, neu, jsonEqual);
+    return ops.flatMap(({ op, item }) => entryLines("", item, op, depth, names, ","));
+  }
+  const a = old;
+  const b = neu;
+  const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.hasOwn(a, k))];
+  return keys.flatMap((key) => {
+    const prefix = `${formatKey(key)}: `;
+    if (!Object.hasOwn(b, key)) return entryLines(prefix, a[key], "-", depth, names, "");
+    if (!Object.hasOwn(a, key)) return entryLines(prefix, b[key], "+", depth, names, "");
+    return changedEntry(prefix, a[key], b[key], depth, names, "");
+  });
+}
+var sameShape = (old, neu) => typeof old === "string" && typeof neu === "string" || Array.isArray(old) && Array.isArray(neu) || isContainer(old) && isContainer(neu) && !Array.isArray(old) && !Array.isArray(neu);
+function changedEntry(prefix, old, neu, depth, names, end) {
+  if (jsonEqual(old, neu)) return entryLines(prefix, old, " ", depth, names, end);
+  if (fitsInline(old) && fitsInline(neu)) {
+    return [{ mark: "~", depth, text: `${prefix}${formatValue(old, names)} -> ${formatValue(neu, names)}${end}` }];
+  }
+  if (!sameShape(old, neu)) return [...entryLines(prefix, old, "-", depth, names, end), ...entryLines(prefix, neu, "+", depth, names, end)];
+  const [open, close] = typeof old === "string" ? ["<<EOT", "EOT"] : Array.isArray(old) ? ["[", "]"] : ["{", "}"];
+  return [{ mark: "~", depth, text: `${prefix}${open}` }, ...diffLines(old, neu, depth + 1, names), { mark: " ", depth, text: `${close}${end}` }];
+}
+function textDiff(old, neu, depth) {
+  const ops = diffSequences(linesOf(old), linesOf(neu));
+  const oldEnds = old.endsWith("\n");
+  if (oldEnds !== neu.endsWith("\n")) ops.push({ op: oldEnds ? "+" : "-", item: NO_FINAL_NEWLINE });
+  return withContext(ops, CONTEXT_LINES).map((entry) => entry.op === "elided" ? { mark: " ", depth, text: `(${entry.count} unchanged line${entry.count === 1 ? "" : "s"})` } : { mark: entry.op, depth, text: entry.item });
+}
+function certificateLines(old, neu, ctx) {
+  const of = (pem2) => isPem(pem2) ? ctx.certificates[pemDigest(pem2)] : void 0;
+  const before = of(old) ?? [];
+  const after = of(neu) ?? [];
+  const count = Math.max(before.length, after.length);
+  const lines = [];
+  for (let i = 0; i < Math.min(count, MAX_CERTIFICATES); i++) {
+    const a = before[i];
+    const b = after[i];
+    const title = `certificate ${i + 1} of ${count}`;
+    if (a !== void 0 && b !== void 0 && jsonEqual(a, b)) lines.push({ mark: " ", depth: 1, text: `${title}: unchanged, subject ${formatValue(before[i].subject)}` });
+    else if (a !== void 0 && b !== void 0) lines.push(...changedEntry(`${title}: `, a, b, 1, ctx.names, ""));
+    else lines.push(...entryLines(`${title}: `, a ?? b, a !== void 0 ? "-" : "+", 1, ctx.names, ""));
+  }
+  if (count > MAX_CERTIFICATES) lines.push({ mark: " ", depth: 1, text: `(${count - MAX_CERTIFICATES} more certificates)` });
+  return lines;
+}
+function showChange(change, ctx) {
+  const inline = formatChange(change, ctx.names);
+  if (change.sensitive) return { text: inline, lines: [] };
+  const old = change.kind === "add" ? void 0 : change.old;
+  const neu = change.kind === "remove" ? void 0 : change.new;
+  if (isPem(old) || isPem(neu)) return { text: inline, lines: certificateLines(old, neu, ctx) };
+  if (fitsInline(old) && fitsInline(neu)) return { text: inline, lines: [] };
+  if (old === void 0 || neu === void 0) {
+    const mark = old === void 0 ? "+" : "-";
+    return layout(old ?? neu, mark, 0, ctx.names);
+  }
+  if (!sameShape(old, neu)) return { text: "", lines: [...entryLines("", old, "-", 1, ctx.names, ""), ...entryLines("", neu, "+", 1, ctx.names, "")] };
+  const [first, ...rest] = changedEntry("", old, neu, 0, ctx.names, "");
+  return { text: first.text, lines: rest };
+}
+
 // src/render/wording.ts
 var OP_SIGN = { create: "+", update: "~", replace: "-/+", delete: "-" };
 var CHANGE_SIGN = { add: "+", replace: "~", remove: "-" };
@@ -79196,6 +79478,7 @@ function groupByAddress(plan) {
       address,
       label: actions.find((a) => a.label)?.label ?? address,
       names: plan.names ?? {},
+      certificates: plan.certificates ?? {},
       kind: first.kind,
       name: first.name,
       op,
@@ -79213,8 +79496,13 @@ function moduleChanges(action) {
   }
   return action.changes;
 }
-function changeLine(change, depth, names) {
-  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change, names)}` };
+function valueLines(shown, depth) {
+  return shown.lines.map((line) => ({ sign: line.mark, depth, text: `${"    ".repeat(line.depth)}${line.text}` }));
+}
+function changeLines(change, depth, ctx) {
+  const shown = showChange(change, ctx);
+  const head = `${formatPath(change.path)}:${shown.text === "" ? "" : ` ${shown.text}`}`;
+  return [{ sign: CHANGE_SIGN[change.kind], depth, text: head }, ...valueLines(shown, depth)];
 }
 function groupLines(group) {
   const replace = group.op === "replace" ? ` (replace: ${group.reason ?? "a field cannot be updated"})` : "";
@@ -79222,19 +79510,20 @@ function groupLines(group) {
   const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : "";
   const header = `${group.label}${moved}${replace}${adopt}`;
   const lines = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
+  const ctx = { names: group.names, certificates: group.certificates };
   for (const action of group.actions) {
     if (action.op === "module-put") {
       lines.push({ sign: "~", depth: 1, text: `module ${action.module} (put)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+      lines.push(...action.changes.flatMap((c) => changeLines(c, 2, ctx)));
     } else if (action.releaseFor) {
       const forWhom = action.releaseFor.length > 0 ? action.releaseFor.join(", ") : "its replacement";
       lines.push({ sign: "~", depth: 1, text: `first, release values for ${forWhom}` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+      lines.push(...action.changes.flatMap((c) => changeLines(c, 2, ctx)));
     } else if (action.op === "module-delete") {
       lines.push({ sign: "-", depth: 1, text: `module ${action.module} (delete)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+      lines.push(...action.changes.flatMap((c) => changeLines(c, 2, ctx)));
     } else {
-      lines.push(...action.changes.map((c) => changeLine(c, 1, group.names)));
+      lines.push(...action.changes.flatMap((c) => changeLines(c, 1, ctx)));
     }
   }
   return lines;
@@ -79259,6 +79548,23 @@ function findingSubject(f) {
   if (f.path === "") return "resource";
   if (f.module !== void 0 && f.path === `/${f.module}`) return `module ${f.module}`;
   return f.element ? `${formatPath(f.path)}[]` : formatPath(f.path);
+}
+function findingChange(f) {
+  const kind = f.direction === "live-only" ? "remove" : f.direction === "missing" ? "add" : "replace";
+  return { path: f.path, kind, ...f.live !== void 0 ? { old: f.live } : {}, ...f.desired !== void 0 ? { new: f.desired } : {}, ...f.knownAfterApply ? { knownAfterApply: true } : {} };
+}
+var BLOCK_PHRASE = {
+  changed: "live -> manifests",
+  missing: "in the manifests, not live",
+  "live-only": "present live, not in the manifests",
+  unmanaged: ""
+};
+function showFinding(f, report) {
+  const text = findingText(f, report.names);
+  if (f.path === "" || f.direction === "unmanaged" || f.sensitive) return { text, lines: [] };
+  const shown = showChange(findingChange(f), { names: report.names, certificates: report.certificates ?? {} });
+  if (shown.lines.length === 0) return { text, lines: [] };
+  return { text: `${findingSubject(f)}: ${BLOCK_PHRASE[f.direction]}:${shown.text === "" ? "" : ` ${shown.text}`}`, lines: shown.lines };
 }
 function findingText(f, names) {
   const subject = findingSubject(f);
@@ -79424,6 +79730,8 @@ function paintSign(c, sign) {
       return c.magenta;
     case "-":
       return c.red;
+    case " ":
+      return (s) => s;
   }
 }
 function renderLine(c, line) {
@@ -79431,7 +79739,8 @@ function renderLine(c, line) {
   const paint = paintSign(c, line.sign);
   const text = line.depth === 0 ? c.bold(line.text) : line.text;
   const note = line.note ? c.dim(`  # ${line.note}`) : "";
-  return `${indent}${paint(line.sign)} ${text}${note}`;
+  const out = `${indent}${paint(line.sign)} ${text}${note}`;
+  return line.text.trim() === "" && !note ? out.trimEnd() : out;
 }
 function renderPlanText(plan, opts) {
   const c = import_picocolors.default.createColors(opts.color);
@@ -79471,6 +79780,7 @@ function paintDirection(c, direction) {
       return c.cyan;
   }
 }
+var FINDING_INDENT = " ".repeat(4 + 9 + 2);
 function renderDriftText(report, opts) {
   const c = import_picocolors.default.createColors(opts.color);
   const out = [];
@@ -79480,7 +79790,12 @@ function renderDriftText(report, opts) {
       out.push(c.bold(resourceHeader(r)));
       for (const f of r.findings) {
         const apply = f.action === "module-put" || f.action === "module-delete" ? c.dim(`  # apply: ${findingApply(f)}`) : "";
-        out.push(`    ${paintDirection(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f, report.names)}${apply}`);
+        const shown = showFinding(f, report);
+        out.push(`    ${paintDirection(c, f.direction)(f.direction.padEnd(9))}  ${shown.text}${apply}`);
+        for (const line of shown.lines) {
+          const text = `${FINDING_INDENT}${paintSign(c, line.mark)(line.mark)} ${"    ".repeat(line.depth)}${line.text}`;
+          out.push(line.text.trim() === "" ? text.trimEnd() : text);
+        }
       }
       out.push("");
     }
@@ -79959,7 +80274,8 @@ function driftReport(plan) {
     summary: { changed: count("changed"), missing: count("missing"), liveOnly: count("live-only"), ...unmanaged > 0 ? { unmanaged } : {}, resources: resources.length },
     resources,
     warnings: [...plan.warnings],
-    names: { ...plan.names }
+    names: { ...plan.names },
+    ...plan.certificates ? { certificates: plan.certificates } : {}
   };
 }
 
@@ -79996,6 +80312,11 @@ async function run3(request2, deps) {
 }
 
 // src/render/json.ts
+function certificatesOf(a, b, certificates) {
+  const of = (v) => typeof v === "string" && Object.hasOwn(certificates, pemDigest(v)) ? certificates[pemDigest(v)] : null;
+  const found = { a: of(a), b: of(b) };
+  return found.a || found.b ? found : void 0;
+}
 var JSON_PLAN_VERSION = 2;
 function idsIn(value, names, out) {
   if (typeof value === "string") {
@@ -80008,12 +80329,22 @@ function namesIn(values, names) {
   for (const value of values) idsIn(value, names, named);
   return named;
 }
-function jsonChange(change, names) {
+function jsonChange(change, names, certificates = {}) {
   const hidden = change.sensitive === true;
   const old = hidden || change.kind === "add" ? null : change.old ?? null;
   const neu = hidden || change.kind === "remove" ? null : change.new ?? null;
   const named = namesIn([old, neu], names);
-  return { path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named };
+  const certs = certificatesOf(old, neu, certificates);
+  return {
+    path: change.path,
+    op: change.kind,
+    old,
+    new: neu,
+    sensitive: hidden,
+    known_after_apply: change.knownAfterApply === true,
+    names: named,
+    ...certs ? { certificates: { old: certs.a, new: certs.b } } : {}
+  };
 }
 function actionChanges(action) {
   return action.op === "module-put" || action.op === "module-delete" ? moduleChanges(action) : action.changes;
@@ -80038,7 +80369,7 @@ function planToJson(plan, extras = {}) {
       live_id: group.liveId ?? null,
       reason: group.op === "replace" ? group.reason ?? null : null,
       modules: group.actions.filter((a) => a.op === "module-put" || a.op === "module-delete").map((a) => ({ module: a.module ?? "", op: a.op === "module-put" ? "put" : "delete" })),
-      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map((c) => jsonChange(c, group.names)),
+      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map((c) => jsonChange(c, group.names, group.certificates)),
       ...group.adopt ? { adopt: group.adopt } : {},
       ...group.movedFrom ? { moved_from: group.movedFrom } : {},
       ...releaseFirst(group.actions, group.names)
@@ -80076,6 +80407,7 @@ function driftToJson(report) {
       findings: r.findings.map((f) => {
         const live = f.sensitive ? null : f.live ?? null;
         const desired = f.sensitive ? null : f.desired ?? null;
+        const certs = certificatesOf(live, desired, report.certificates ?? {});
         return {
           direction: f.direction,
           path: f.path,
@@ -80087,7 +80419,8 @@ function driftToJson(report) {
           known_after_apply: f.knownAfterApply,
           action: f.action,
           names: namesIn([live, desired], report.names),
-          ...f.adopt !== void 0 ? { adopt: f.adopt } : {}
+          ...f.adopt !== void 0 ? { adopt: f.adopt } : {},
+          ...certs ? { certificates: { live: certs.a, desired: certs.b } } : {}
         };
       })
     })),
@@ -80122,11 +80455,17 @@ function warnings(out, list) {
   out.push("");
   for (const warning of list) out.push(`> **Warning:** ${escapeMarkdown(warning)}`);
 }
-var DIFF_MARK = { "+": "+", "-": "-", "~": "!", "-/+": "!" };
+var DIFF_MARK = { "+": "+", "-": "-", "~": "!", "-/+": "!", " ": " " };
 function diffLine(line) {
   const note = line.note ? `  # ${line.note}` : "";
   const sign = line.sign === "-/+" ? "-/+ " : "";
-  return `${DIFF_MARK[line.sign]} ${"    ".repeat(line.depth)}${sign}${line.text}${note}`;
+  const out = `${DIFF_MARK[line.sign]} ${"    ".repeat(line.depth)}${sign}${line.text}${note}`;
+  return line.text.trim() === "" && !note ? out.trimEnd() : out;
+}
+function diffBlock(lines) {
+  const body = lines.join("\n");
+  const fence = fenceFor(body, 3);
+  return [`${fence}diff`, body, fence];
 }
 function renderPlanMarkdown(plan) {
   const out = [heading("plan", plan.stack), ""];
@@ -80140,8 +80479,7 @@ function renderPlanMarkdown(plan) {
     out.push("| to create | to update | to replace | to delete |", "|---:|---:|---:|---:|");
     out.push(`| ${s.create} | ${s.update} | ${s.replace} | ${s.delete} |`, "");
     const body = groupByAddress(plan).map((group) => groupLines(group).map(diffLine).join("\n")).join("\n\n");
-    const fence = fenceFor(body, 3);
-    out.push(`${fence}diff`, body, fence, "", summaryLine(plan));
+    out.push(...diffBlock([body]), "", summaryLine(plan));
   }
   warnings(out, plan.warnings);
   const failing = planErrorLines(plan);
@@ -80177,15 +80515,25 @@ function renderDriftMarkdown(report) {
     const u = s.unmanaged ? { head: " unmanaged |", rule: "---:|", cell: ` ${s.unmanaged} |` } : { head: "", rule: "", cell: "" };
     out.push(`| changed | missing | live-only |${u.head} resources |`, `|---:|---:|---:|${u.rule}---:|`, `| ${s.changed} | ${s.missing} | ${s.liveOnly} |${u.cell} ${s.resources} |`, "");
     out.push("| resource | direction | what | live | manifests | apply |", "|---|---|---|---|---|---|");
+    const below = [];
     for (const r of report.resources) {
       const resource = r.liveId ? `${code(resourceTitle(r))} (${code(r.liveId)})` : code(resourceTitle(r));
       for (const f of r.findings) {
         const whole = f.path === "";
-        const live = whole ? WHOLE[f.direction].live : code(shownValue(f.live, f, report.names));
-        const desired = whole ? WHOLE[f.direction].desired : code(shownValue(f.desired, f, report.names));
+        const shown = showFinding(f, report);
+        const block = shown.lines.length > 0;
+        const cell = (value) => whole ? "" : block ? value === void 0 ? "(unset)" : "below" : code(shownValue(value, f, report.names));
+        const live = whole ? WHOLE[f.direction].live : cell(f.live);
+        const desired = whole ? WHOLE[f.direction].desired : cell(f.desired);
         out.push(`| ${resource} | ${f.direction} | ${escapeMarkdown(findingSubject(f))} | ${live} | ${desired} | ${escapeMarkdown(findingApply(f))} |`);
+        if (block) {
+          const sign = f.direction === "missing" ? "+" : f.direction === "live-only" ? "-" : "~";
+          below.push("", `${code(resourceTitle(r))} ${escapeMarkdown(findingSubject(f))} (\`-\` live, \`+\` manifests):`, "");
+          below.push(...diffBlock([{ sign, depth: 0, text: shown.text }, ...valueLines(shown, 0)].map(diffLine)));
+        }
       }
     }
+    out.push(...below);
     out.push("", escapeMarkdown(summaryText(report)).replace(/\\`/g, "`"));
   }
   warnings(out, report.warnings);
@@ -80206,12 +80554,12 @@ var VIEWS = {
 var FORMATS = Object.keys(VIEWS);
 
 // src/action/plan-state.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 var STATE_PREFIX = "<!-- edgeops-plan-state:";
 var STATE_RE = /<!-- edgeops-plan-state:([A-Za-z0-9+/=]+) -->/;
 var MAX_STATE_BYTES = 8 * 1024 * 1024;
-var digest = (text) => createHash4("sha256").update(text).digest("hex").slice(0, 10);
+var digest = (text) => createHash5("sha256").update(text).digest("hex").slice(0, 10);
 function parseJsonPlan(text) {
   const plan = JSON.parse(text);
   if (plan?.format_version !== JSON_PLAN_VERSION || !Array.isArray(plan.resources) || typeof plan.stack !== "string") {

@@ -84,6 +84,18 @@ export function transportError(err: unknown, operation: string, at?: Endpoint): 
   return new TransportError(opts, `${describeTransportFailure(errorCode, detail, at)} [${operation}]`);
 }
 
+/**
+ * A transport failure in a run whose service has not answered once: most likely a wrong URL or a service not
+ * started, so it was retried for a few seconds rather than for the retry budget (retry.ts). The message says
+ * how long, and what --retry-budget is for.
+ */
+export function neverAnswered(err: ApiError, waitedMs: number, budgetMs: number): ApiError {
+  const waited = Math.max(0, Math.round(waitedMs / 1000));
+  const line = `${err.message}; gave up after ${waited} s, as the service has not answered once in this run ` +
+    `(--retry-budget, ${Math.round(budgetMs / 1000)} s, is for a service that stops answering after it has answered, e.g. while it restarts)`;
+  return new TransportError({ status: err.status, errorCode: err.errorCode, message: err.serviceMessage, operation: err.operation }, line);
+}
+
 /** A 2xx answer whose body is not the JSON object we expect. */
 export function invalidResponse(status: number, operation: string, why: string): ApiError {
   return new ApiError({ status, errorCode: 'ERR_INVALID_RESPONSE', message: why, operation });

@@ -7,9 +7,9 @@ import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { ApiError } from '../errors.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';
-import { invalidResponse, postTimedOut, responseError, transportError } from './api-error.ts';
+import { invalidResponse, neverAnswered, postTimedOut, responseError, transportError } from './api-error.ts';
 import { listAll } from './paginate.ts';
-import { DEFAULT_RETRY_POLICY, isTimeout, Outage, parseRetryAfter, retryAfterOf, setRetryAfter, withRetry } from './retry.ts';
+import { DEFAULT_RETRY_POLICY, isTimeout, isUnreachable, Outage, parseRetryAfter, retryAfterOf, setRetryAfter, withRetry } from './retry.ts';
 import type { OutageEvent, PostCheck, RetryPolicy } from './retry.ts';
 import { Scheduler } from './scheduler.ts';
 import type { Outcome, SchedulerEvent, SchedulerStats } from './scheduler.ts';
@@ -152,6 +152,13 @@ export function createApi(opts: ApiOptions): HttpApi {
     return parsed as Obj;
   }
 
+  /** A failure to reach a service that never answered this run says so (see retry.ts). */
+  function explained(err: unknown): unknown {
+    if (!(err instanceof ApiError) || err.status !== 0 || !isUnreachable(err)) return err;
+    const waited = outage.neverAnsweredFor();
+    return waited === undefined ? err : neverAnswered(err, waited, outage.budgetMs);
+  }
+
   function call(method: Dispatcher.HttpMethod, rawPath: string, body?: Obj, postCheck?: PostCheck, urgentWithin?: number): Promise<Obj> {
     const operation = `${method} ${rawPath}`;
     let attempts = 0;
@@ -160,9 +167,8 @@ export function createApi(opts: ApiOptions): HttpApi {
     const result = withRetry(method, run, urgent ? { ...policy, maxElapsedMs: urgentWithin } : policy, {
       postCheck, deletedValue: {}, outage, outageCapMs: urgentWithin,
     });
-    if (method !== 'POST') return result;
     return result.catch((err: unknown) => {
-      throw err instanceof ApiError && isTimeout(err) ? postTimedOut(err, timeout) : err;
+      throw method === 'POST' && err instanceof ApiError && isTimeout(err) ? postTimedOut(err, timeout) : explained(err);
     });
   }
 

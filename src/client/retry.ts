@@ -13,6 +13,10 @@
 // shared by every request of the client), with a backoff capped low so the service is found again within
 // about two seconds of its return; POSTs still only through their landed check. The client reports when an
 // outage starts and ends (OutageEvent), once for all its requests; the CLI words it.
+// The budget is for a service that goes away in the middle of a run: it applies once the service has answered
+// (any HTTP answer). Until then a failure to reach it is most likely a wrong URL or a service not started, so
+// it is retried for NEVER_ANSWERED_MS at most (the budget, if shorter), without an announcement, and the
+// error then says so (http.ts).
 import { ApiError } from '../errors.ts';
 
 export interface RetryPolicy {
@@ -47,6 +51,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 const OUTAGE_MAX_DELAY_MS = 2_000;
 /** An outage is announced once it lasted this long (see Outage). */
 const ANNOUNCE_AFTER_MS = 2_000;
+/** Before the service's first answer of the run, an unreachable service is retried this long at most. */
+export const NEVER_ANSWERED_MS = 5_000;
 
 /**
  * Resolves true when a list shows that the create of an ambiguously failed POST did not land (so a retry
@@ -57,7 +63,7 @@ export type PostCheck = () => Promise<boolean>;
 type Verdict = 'retry' | 'retry-if-not-landed' | 'fail';
 
 /** Failures before the request reached the service: nothing was processed, so even a POST may be repeated. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** Failures that say the service is not there right now (see the header): an outage. */
 const UNREACHABLE_CODES = new Set([...NOT_SENT_CODES, 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 const UNREACHABLE_STATUSES = new Set([502, 503]);
@@ -85,45 +91,67 @@ export function isUnreachable(err: unknown): boolean {
   return err instanceof ApiError && (UNREACHABLE_STATUSES.has(err.status) || (err.status === 0 && UNREACHABLE_CODES.has(err.errorCode)));
 }
 
-/** An outage starting (with the time left of its budget and the failure that began it) or ending. */
+/** An outage starting (with its budget, the time left of it and the failure that began it) or ending. */
 export type OutageEvent =
-  | { type: 'unreachable'; remainingMs: number; cause: ApiError }
+  | { type: 'unreachable'; budgetMs: number; remainingMs: number; cause: ApiError }
   | { type: 'reachable'; downMs: number };
 
 /**
  * The outage state of one client, shared by all its requests: when the service was first found unreachable,
  * so every request gives up at the same time, and one event per outage however many requests meet it. An
  * outage is announced only once it has lasted ANNOUNCE_AFTER_MS: a passing 502 (or one refused connection)
- * that the next attempt gets past is not news, and a service that answers between failures never is.
+ * that the next attempt gets past is not news, and a service that answers between failures never is. Before
+ * the service's first answer of the run, there is no outage to ride out (see the header): failures are
+ * retried for NEVER_ANSWERED_MS at most, from the run's first one, and not announced.
  */
 export class Outage {
   private since: number | undefined;
   private announced = false;
+  private answeredOnce = false;
+  private firstFailure: number | undefined;
   constructor(
     readonly budgetMs: number,
     private readonly now: () => number = Date.now,
     private readonly onEvent?: (e: OutageEvent) => void,
   ) {}
 
+  /** A request found the service unreachable (with a budget or without). */
+  noteUnreachable(): void {
+    this.firstFailure ??= this.now();
+  }
+
   /** A request found the service unreachable: the time the outage's budget runs out. */
   failed(cause: ApiError): number {
     const now = this.now();
+    const first = (this.firstFailure ??= now);
+    if (!this.answeredOnce) return first + Math.min(NEVER_ANSWERED_MS, this.budgetMs);
     this.since ??= now;
     const until = this.since + this.budgetMs;
     if (!this.announced && now - this.since >= ANNOUNCE_AFTER_MS && until > now) {
       this.announced = true;
-      this.onEvent?.({ type: 'unreachable', remainingMs: until - now, cause });
+      this.onEvent?.({ type: 'unreachable', budgetMs: this.budgetMs, remainingMs: until - now, cause });
     }
     return until;
   }
 
-  /** The service answered: an outage in progress is over. */
+  /** The service answered (any HTTP status): an outage in progress is over. */
   answered(): void {
+    this.answeredOnce = true;
     if (this.since === undefined) return;
     const downMs = this.now() - this.since;
     if (this.announced) this.onEvent?.({ type: 'reachable', downMs });
     this.since = undefined;
     this.announced = false;
+  }
+
+  /** A gateway answered for the service (502, 503): the URL leads somewhere, though the service is not there. */
+  reached(): void {
+    this.answeredOnce = true;
+  }
+
+  /** How long ago the run's first failure was, while the service has not answered once in this run; else undefined. */
+  neverAnsweredFor(): number | undefined {
+    return this.answeredOnce ? undefined : this.now() - (this.firstFailure ?? this.now());
   }
 }
 
@@ -185,18 +213,24 @@ export async function withRetry<T>(method: string, attempt: () => Promise<T>, po
   const now = policy.now ?? Date.now;
   const sleep = policy.sleep ?? realSleep;
   const started = now();
-  const outage = opts.outage && opts.outage.budgetMs > 0 ? opts.outage : undefined;
+  // Every answer is news to the shared state; only a budget rides out an outage.
+  const shared = opts.outage;
+  const outage = shared && shared.budgetMs > 0 ? shared : undefined;
   let tries = 0;
   let outageTries = 0;
   let unreachableSince: number | undefined;
   for (let n = 1; ; n++) {
     try {
       const value = await attempt();
-      outage?.answered();
+      shared?.answered();
       return value;
     } catch (err) {
       const unreachable = isUnreachable(err);
-      if (outage && err instanceof ApiError && err.status !== 0 && !unreachable) outage.answered();
+      if (shared && err instanceof ApiError && err.status !== 0) {
+        if (unreachable) shared.reached();
+        else shared.answered();
+      }
+      if (unreachable) shared?.noteUnreachable();
       if (method === 'DELETE' && n > 1 && err instanceof ApiError && err.status === 404 && 'deletedValue' in opts) {
         return opts.deletedValue as T;
       }

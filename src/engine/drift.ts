@@ -9,7 +9,7 @@
 //              apply adopts it (writes the marker) instead of creating a copy
 import type { Json } from '../kinds/resource-kind.ts';
 import { canonicalJson } from './ownership.ts';
-import type { Action, ActionOp, FieldChange, Plan } from './plan-data.ts';
+import type { Action, ActionOp, CertificateSummary, FieldChange, Plan } from './plan-data.ts';
 import { isPendingRef } from './refs.ts';
 
 export type DriftDirection = 'changed' | 'missing' | 'live-only' | 'unmanaged';
@@ -71,6 +71,8 @@ export interface DriftReport {
   warnings: string[];
   /** The plan's names (Plan.names): `Kind/name` of each id of a managed resource the findings show. */
   names: Record<string, string>;
+  /** The plan's certificates (Plan.certificates): what the PEM values the findings show say. */
+  certificates?: Record<string, CertificateSummary[]>;
 }
 
 function isScalarList(v: Json | undefined): v is Json[] {
@@ -172,5 +174,6 @@ export function driftReport(plan: Plan): DriftReport {
     resources,
     warnings: [...plan.warnings],
     names: { ...plan.names },
+    ...(plan.certificates ? { certificates: plan.certificates } : {}),
   };
 }

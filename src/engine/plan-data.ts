@@ -1,6 +1,9 @@
 // The plan is data: diff and plan produce it without effects, apply executes it, renderers print it.
+import type { CertificateSummary } from '../contract/certificate-summary.ts';
 import type { ManifestIssue } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
+
+export type { CertificateSummary };
 
 export type ActionOp = 'create' | 'update' | 'replace' | 'delete' | 'module-put' | 'module-delete';
 
@@ -85,6 +88,11 @@ export interface Plan {
    * display next to the id. Another stack's resource reads `Kind/name of stack "x"`.
    */
   names?: Record<string, string>;
+  /**
+   * What the certificates in the PEM values the plan shows say (subject, SANs, issuer, validity, serial), by
+   * the SHA-256 (hex) of the PEM text (engine/certificate-details.ts). Display only, like `names`.
+   */
+  certificates?: Record<string, CertificateSummary[]>;
   /**
    * Set when the plan deletes every resource of a stack that has some (engine/safety.ts): a destroy, which
    * apply runs only with --destroy. `resources` is how many the stack had.

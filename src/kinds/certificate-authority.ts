@@ -9,6 +9,7 @@ export const certificateAuthority = markerKind({
   contract,
   fields: ['description', 'metadata', 'ca_pem'],
   normalize: pemNormalizer('ca_pem'),
+  certificateFields: ['ca_pem'],
   // Only by the PEM: a CA with the same description but another PEM would be replaced, not adopted.
   adoptKeys: (body) => pemKeys('ca_pem', body.ca_pem),
   valueRules: {

@@ -18,6 +18,7 @@ export interface MarkerKindDef {
   /** Rewrites a live object before its fields are picked (e.g. a returned Ref back to the sent id field). */
   liveShape?: (raw: Obj) => Obj;
   secrets?: readonly string[];
+  certificateFields?: readonly string[];
   writeOnly?: readonly string[];
   /** Module fields; the kind then gets PUT/DELETE module hooks at `${path}/${id}/${module}`. */
   modules?: readonly string[];
@@ -61,6 +62,7 @@ export function markerKind(def: MarkerKindDef): ResourceKind {
     ...(def.adoptKeys ? { adoptKeys: def.adoptKeys } : {}),
     ...(def.unique ? { unique: def.unique } : {}),
     ...(def.valueRules ? { valueRules: def.valueRules } : {}),
+    ...(def.certificateFields ? { certificateFields: def.certificateFields } : {}),
     ...crud,
     ...(modules.length > 0 ? moduleHooks((live) => `${path}/${live.id}`) : {}),
   };

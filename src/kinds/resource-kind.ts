@@ -104,6 +104,11 @@ export interface ResourceKind {
   readonly secrets: readonly string[];
   /** Top-level request fields the service never returns (e.g. `private_key_pem`): excluded from the diff. */
   readonly writeOnly: readonly string[];
+  /**
+   * Top-level fields holding PEM certificates (a chain, or a CA bundle): plans show the subject, SANs, issuer,
+   * validity and serial of each certificate beside the PEM's fingerprint (engine/certificate-details.ts).
+   */
+  readonly certificateFields?: readonly string[];
   /** Fields that are modules: sent whole, and removed only by `deleteModule` (absent from the manifest = delete). */
   readonly modules: readonly string[];
   /**

@@ -11,6 +11,7 @@ export const tlsCertificate = markerKind({
   fields: ['description', 'metadata', 'certificate_pem', 'private_key_pem'],
   normalize: pemNormalizer('certificate_pem'),
   secrets: ['private_key_pem'],
+  certificateFields: ['certificate_pem'],
   writeOnly: ['private_key_pem'],
   // Only by the certificate: a certificate with the same description but another PEM would be replaced.
   adoptKeys: (body) => pemKeys('certificate_pem', body.certificate_pem),

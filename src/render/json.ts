@@ -4,10 +4,11 @@
 // managed resources are named, labels and document positions are given, and a plan deleting every resource of
 // its stack says so (`destroy`). In a drift report ids stay ids; `label` and each finding's `names` say what a
 // reviewer reads for them, as in the JSON plan. Added within plan version 2: `errors`, what the service would
-// refuse (a plan with any is not applied).
+// refuse (a plan with any is not applied), and `certificates`, what the certificates of a PEM value say.
 import type { DriftDirection, DriftReport, ResourceApply } from '../engine/drift.ts';
 import type { Json } from '../kinds/resource-kind.ts';
-import type { Action, ActionOp, FieldChange, Plan, PlanSummary } from '../engine/plan-data.ts';
+import { pemDigest } from '../engine/certificate-details.ts';
+import type { Action, ActionOp, CertificateSummary, FieldChange, Plan, PlanSummary } from '../engine/plan-data.ts';
 import type { ViewFactory } from './view.ts';
 import { groupByAddress, moduleChanges, type ResourceOp } from './wording.ts';
 
@@ -23,6 +24,20 @@ export interface JsonChange {
   known_after_apply: boolean;
   /** `Kind/name` of each id in `old` or `new` that belongs to a managed resource (`{}` when none). */
   names: Record<string, string>;
+  /**
+   * Only when `old` or `new` is a PEM whose certificates could be read: what each certificate says, in order
+   * (`null` for a side without any).
+   */
+  certificates?: { old: CertificateSummary[] | null; new: CertificateSummary[] | null };
+}
+
+type Certificates = Readonly<Record<string, CertificateSummary[]>>;
+
+/** What the certificates of the PEM values say, by side; undefined when neither side has any. */
+function certificatesOf(a: Json, b: Json, certificates: Certificates): { a: CertificateSummary[] | null; b: CertificateSummary[] | null } | undefined {
+  const of = (v: Json): CertificateSummary[] | null => (typeof v === 'string' && Object.hasOwn(certificates, pemDigest(v)) ? certificates[pemDigest(v)]! : null);
+  const found = { a: of(a), b: of(b) };
+  return found.a || found.b ? found : undefined;
 }
 
 export interface JsonModuleAction {
@@ -98,12 +113,16 @@ export function namesIn(values: readonly Json[], names: Readonly<Record<string, 
   return named;
 }
 
-function jsonChange(change: FieldChange, names: Readonly<Record<string, string>>): JsonChange {
+function jsonChange(change: FieldChange, names: Readonly<Record<string, string>>, certificates: Certificates = {}): JsonChange {
   const hidden = change.sensitive === true;
   const old = hidden || change.kind === 'add' ? null : change.old ?? null;
   const neu = hidden || change.kind === 'remove' ? null : change.new ?? null;
   const named = namesIn([old, neu], names);
-  return { path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named };
+  const certs = certificatesOf(old, neu, certificates);
+  return {
+    path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named,
+    ...(certs ? { certificates: { old: certs.a, new: certs.b } } : {}),
+  };
 }
 
 function actionChanges(action: Action): FieldChange[] {
@@ -133,7 +152,7 @@ export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
       modules: group.actions
         .filter((a) => a.op === 'module-put' || a.op === 'module-delete')
         .map((a) => ({ module: a.module ?? '', op: a.op === 'module-put' ? 'put' as const : 'delete' as const })),
-      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map((c) => jsonChange(c, group.names)),
+      changes: group.actions.filter((a) => !a.releaseFor).flatMap(actionChanges).map((c) => jsonChange(c, group.names, group.certificates)),
       ...(group.adopt ? { adopt: group.adopt } : {}),
       ...(group.movedFrom ? { moved_from: group.movedFrom } : {}),
       ...releaseFirst(group.actions, group.names),
@@ -169,6 +188,8 @@ export interface JsonDriftFinding {
   names: Record<string, string>;
   /** Only on an "unmanaged" finding: the natural key that matched the live resource to its document. */
   adopt?: string;
+  /** Only when `live` or `desired` is a PEM whose certificates could be read: what each certificate says. */
+  certificates?: { live: CertificateSummary[] | null; desired: CertificateSummary[] | null };
 }
 
 export interface JsonDriftResource {
@@ -217,6 +238,7 @@ export function driftToJson(report: DriftReport): JsonDriftReport {
       findings: r.findings.map((f) => {
         const live = f.sensitive ? null : f.live ?? null;
         const desired = f.sensitive ? null : f.desired ?? null;
+        const certs = certificatesOf(live, desired, report.certificates ?? {});
         return {
           direction: f.direction,
           path: f.path,
@@ -229,6 +251,7 @@ export function driftToJson(report: DriftReport): JsonDriftReport {
           action: f.action,
           names: namesIn([live, desired], report.names),
           ...(f.adopt !== undefined ? { adopt: f.adopt } : {}),
+          ...(certs ? { certificates: { live: certs.a, desired: certs.b } } : {}),
         };
       }),
     })),

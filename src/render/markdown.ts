@@ -3,10 +3,11 @@
 // replacements); a drift report is its counts and one table row per finding.
 import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
+import type { Json } from '../kinds/resource-kind.ts';
 import type { ViewFactory } from './view.ts';
 import {
-  approveHint, destroyHeadline, planErrorLines, findingApply, findingSubject, groupByAddress, groupLines, resourceTitle, shownValue, summaryLine,
-  summaryText, type PlanFooter, type PlanLine, type Sign,
+  approveHint, destroyHeadline, planErrorLines, findingApply, findingSubject, groupByAddress, groupLines, resourceTitle, showFinding, shownValue,
+  summaryLine, summaryText, valueLines, type PlanFooter, type PlanLine, type Sign,
 } from './wording.ts';
 
 /** Text shown as itself in Markdown: every character Markdown (or a table cell) would read as syntax is escaped. */
@@ -35,13 +36,21 @@ function warnings(out: string[], list: readonly string[]): void {
   for (const warning of list) out.push(`> **Warning:** ${escapeMarkdown(warning)}`);
 }
 
-const DIFF_MARK: Record<Sign, string> = { '+': '+', '-': '-', '~': '!', '-/+': '!' };
+const DIFF_MARK: Record<Sign, string> = { '+': '+', '-': '-', '~': '!', '-/+': '!', ' ': ' ' };
 
 /** The mark in column 0 stands for the sign; only a replacement keeps its own `-/+` (a `!` alone reads as update). */
 function diffLine(line: PlanLine): string {
   const note = line.note ? `  # ${line.note}` : '';
   const sign = line.sign === '-/+' ? '-/+ ' : '';
-  return `${DIFF_MARK[line.sign]} ${'    '.repeat(line.depth)}${sign}${line.text}${note}`;
+  const out = `${DIFF_MARK[line.sign]} ${'    '.repeat(line.depth)}${sign}${line.text}${note}`;
+  return line.text.trim() === '' && !note ? out.trimEnd() : out;
+}
+
+/** Lines as a fenced `diff` block (first column: the mark), fenced past any backticks inside. */
+function diffBlock(lines: readonly string[]): string[] {
+  const body = lines.join('\n');
+  const fence = fenceFor(body, 3);
+  return [`${fence}diff`, body, fence];
 }
 
 export function renderPlanMarkdown(plan: Plan): string {
@@ -55,8 +64,7 @@ export function renderPlanMarkdown(plan: Plan): string {
     out.push('| to create | to update | to replace | to delete |', '|---:|---:|---:|---:|');
     out.push(`| ${s.create} | ${s.update} | ${s.replace} | ${s.delete} |`, '');
     const body = groupByAddress(plan).map((group) => groupLines(group).map(diffLine).join('\n')).join('\n\n');
-    const fence = fenceFor(body, 3);
-    out.push(`${fence}diff`, body, fence, '', summaryLine(plan));
+    out.push(...diffBlock([body]), '', summaryLine(plan));
   }
   warnings(out, plan.warnings);
   const failing = planErrorLines(plan);
@@ -92,15 +100,26 @@ export function renderDriftMarkdown(report: DriftReport): string {
     const u = s.unmanaged ? { head: ' unmanaged |', rule: '---:|', cell: ` ${s.unmanaged} |` } : { head: '', rule: '', cell: '' };
     out.push(`| changed | missing | live-only |${u.head} resources |`, `|---:|---:|---:|${u.rule}---:|`, `| ${s.changed} | ${s.missing} | ${s.liveOnly} |${u.cell} ${s.resources} |`, '');
     out.push('| resource | direction | what | live | manifests | apply |', '|---|---|---|---|---|---|');
+    // Values that do not fit in a cell are shown under the table, each in a diff block (- live, + manifests).
+    const below: string[] = [];
     for (const r of report.resources) {
       const resource = r.liveId ? `${code(resourceTitle(r))} (${code(r.liveId)})` : code(resourceTitle(r));
       for (const f of r.findings) {
         const whole = f.path === '';
-        const live = whole ? WHOLE[f.direction].live : code(shownValue(f.live, f, report.names));
-        const desired = whole ? WHOLE[f.direction].desired : code(shownValue(f.desired, f, report.names));
+        const shown = showFinding(f, report);
+        const block = shown.lines.length > 0;
+        const cell = (value: Json | undefined): string => (whole ? '' : block ? (value === undefined ? '(unset)' : 'below') : code(shownValue(value, f, report.names)));
+        const live = whole ? WHOLE[f.direction].live : cell(f.live);
+        const desired = whole ? WHOLE[f.direction].desired : cell(f.desired);
         out.push(`| ${resource} | ${f.direction} | ${escapeMarkdown(findingSubject(f))} | ${live} | ${desired} | ${escapeMarkdown(findingApply(f))} |`);
+        if (block) {
+          const sign: Sign = f.direction === 'missing' ? '+' : f.direction === 'live-only' ? '-' : '~';
+          below.push('', `${code(resourceTitle(r))} ${escapeMarkdown(findingSubject(f))} (\`-\` live, \`+\` manifests):`, '');
+          below.push(...diffBlock([{ sign, depth: 0, text: shown.text }, ...valueLines(shown, 0)].map(diffLine)));
+        }
       }
     }
+    out.push(...below);
     out.push('', escapeMarkdown(summaryText(report)).replace(/\\`/g, '`'));
   }
   warnings(out, report.warnings);

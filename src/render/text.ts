@@ -5,7 +5,7 @@ import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
 import type { ViewFactory } from './view.ts';
 import {
-  approveHint, destroyHeadline, planErrorLines, findingApply, findingText, groupByAddress, groupLines, resourceHeader, summaryLine, summaryText,
+  approveHint, destroyHeadline, planErrorLines, findingApply, groupByAddress, groupLines, resourceHeader, showFinding, summaryLine, summaryText,
   type PlanFooter, type PlanLine, type Sign,
 } from './wording.ts';
 
@@ -21,6 +21,7 @@ function paintSign(c: Colors, sign: Sign): (s: string) => string {
     case '~': return c.yellow;
     case '-/+': return c.magenta;
     case '-': return c.red;
+    case ' ': return (s) => s;
   }
 }
 
@@ -29,7 +30,8 @@ function renderLine(c: Colors, line: PlanLine): string {
   const paint = paintSign(c, line.sign);
   const text = line.depth === 0 ? c.bold(line.text) : line.text;
   const note = line.note ? c.dim(`  # ${line.note}`) : '';
-  return `${indent}${paint(line.sign)} ${text}${note}`;
+  const out = `${indent}${paint(line.sign)} ${text}${note}`;
+  return line.text.trim() === '' && !note ? out.trimEnd() : out;
 }
 
 export function renderPlanText(plan: Plan, opts: TextOptions): string {
@@ -67,7 +69,10 @@ function paintDirection(c: Colors, direction: DriftDirection): (s: string) => st
   }
 }
 
-/** One block per resource, one line per finding. */
+/** Where a finding's text starts: after its indentation and its direction column. */
+const FINDING_INDENT = ' '.repeat(4 + 9 + 2);
+
+/** One block per resource, one line per finding (and the lines of its values, when they do not fit on it). */
 export function renderDriftText(report: DriftReport, opts: TextOptions): string {
   const c = pc.createColors(opts.color);
   const out: string[] = [];
@@ -77,7 +82,12 @@ export function renderDriftText(report: DriftReport, opts: TextOptions): string 
       out.push(c.bold(resourceHeader(r)));
       for (const f of r.findings) {
         const apply = f.action === 'module-put' || f.action === 'module-delete' ? c.dim(`  # apply: ${findingApply(f)}`) : '';
-        out.push(`    ${paintDirection(c, f.direction)(f.direction.padEnd(9))}  ${findingText(f, report.names)}${apply}`);
+        const shown = showFinding(f, report);
+        out.push(`    ${paintDirection(c, f.direction)(f.direction.padEnd(9))}  ${shown.text}${apply}`);
+        for (const line of shown.lines) {
+          const text = `${FINDING_INDENT}${paintSign(c, line.mark)(line.mark)} ${'    '.repeat(line.depth)}${line.text}`;
+          out.push(line.text.trim() === '' ? text.trimEnd() : text);
+        }
       }
       out.push('');
     }

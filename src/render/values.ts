@@ -1,5 +1,6 @@
-// How one value or one field path is shown in a plan. Shared by the text and Markdown renderers so both
-// print exactly the same words; the JSON renderer keeps raw values instead.
+// How one value or one field path is shown in a plan, on one line. Shared by the text and Markdown renderers so
+// both print exactly the same words; the JSON renderer keeps raw values instead. Values that do not fit on one
+// line (multi-line strings, long lists and mappings) are laid out by value-lines.ts.
 import { createHash } from 'node:crypto';
 import { unescapeSegment } from '../contract/json.ts';
 import type { Json } from '../kinds/resource-kind.ts';
@@ -10,29 +11,34 @@ export const KNOWN_AFTER_APPLY = '(known after apply)';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Strings longer than this, or spanning lines, are abbreviated: a PEM would drown the plan. */
-const LONG_STRING = 72;
+/** Text that is PEM blocks and nothing else (a certificate, a chain, a CA bundle). */
+const PEM_ONLY = /^\s*-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*-----END [A-Z0-9 ]+-----\s*$/;
 
 function isPendingRef(value: Json | undefined): value is { $ref: string } {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     && Object.keys(value).length === 1 && typeof value.$ref === 'string';
 }
 
+export function isPem(value: Json | undefined): value is string {
+  return typeof value === 'string' && PEM_ONLY.test(value);
+}
+
 /**
- * A long or multi-line string becomes `<PEM CERTIFICATE, 1 block, 1234 bytes, sha256:1a2b3c4d>` or
- * `<text, 3 lines, 200 bytes, sha256:...>`: enough to see that two values differ without printing either.
- * Only ever called for non-secret values (secrets never reach the renderers with a value).
+ * A PEM as `<PEM CERTIFICATE, 1 block, 1234 bytes, sha256:1a2b3c4d5e6f>`: its base64 says nothing to a reader,
+ * and what the certificates in it say is shown beside it (value-lines.ts). Every other value is shown in full;
+ * secrets never reach the renderers with a value.
  */
-function abbreviate(text: string): string {
+function pemFingerprint(text: string): string {
   const bytes = Buffer.byteLength(text);
   const digest = createHash('sha256').update(text).digest('hex').slice(0, 12);
-  const pem = /-----BEGIN ([A-Z0-9 ]+)-----/.exec(text);
-  if (pem) {
-    const blocks = text.match(/-----BEGIN [A-Z0-9 ]+-----/g)?.length ?? 1;
-    return `<PEM ${pem[1]}, ${blocks} block${blocks === 1 ? '' : 's'}, ${bytes} bytes, sha256:${digest}>`;
-  }
-  const lines = text.split('\n').length;
-  return `<text, ${lines} line${lines === 1 ? '' : 's'}, ${bytes} bytes, sha256:${digest}>`;
+  const label = PEM_ONLY.exec(text)?.[1] ?? 'BLOCK';
+  const blocks = text.match(/-----BEGIN [A-Z0-9 ]+-----/g)?.length ?? 1;
+  return `<PEM ${label}, ${blocks} block${blocks === 1 ? '' : 's'}, ${bytes} bytes, sha256:${digest}>`;
+}
+
+/** A string spanning lines (not a PEM): shown as its lines, not on one. */
+export function isMultiLine(value: Json | undefined): value is string {
+  return typeof value === 'string' && value.includes('\n') && !isPem(value);
 }
 
 /** `Kind/name` by live id, for the ids of managed resources (Plan.names). */
@@ -43,7 +49,7 @@ const NO_NAMES: IdNames = {};
 function formatString(text: string, names: IdNames): string {
   const name = Object.hasOwn(names, text) ? names[text] : undefined;
   if (name !== undefined) return `${name} (${text})`;
-  if (text.length > LONG_STRING || text.includes('\n')) return abbreviate(text);
+  if (isPem(text)) return pemFingerprint(text);
   return JSON.stringify(text);
 }
 
@@ -66,7 +72,7 @@ export function nameIdsIn(text: string, names: IdNames = NO_NAMES): string {
   return text.replace(/\b[a-z]+_[A-Za-z0-9]+\b/g, (id) => (Object.hasOwn(names, id) ? `${names[id]} (${id})` : id));
 }
 
-function formatKey(key: string): string {
+export function formatKey(key: string): string {
   return IDENTIFIER.test(key) ? key : JSON.stringify(key);
 }
 

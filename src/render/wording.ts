@@ -3,12 +3,14 @@
 // only), the sentences of a drift report, and the lines under a plan about approving it.
 import type { DriftFinding, DriftReport, DriftResource } from '../engine/drift.ts';
 import { formatIssue, planErrorsLine } from '../errors.ts';
-import type { Action, FieldChange, Plan } from '../engine/plan-data.ts';
+import type { Action, CertificateSummary, FieldChange, Plan } from '../engine/plan-data.ts';
 import type { Json } from '../kinds/resource-kind.ts';
-import { SENSITIVE, formatChange, formatPath, formatValue, type IdNames } from './values.ts';
+import { showChange, type ShowContext, type ShownChange } from './value-lines.ts';
+import { SENSITIVE, formatPath, formatValue, type IdNames } from './values.ts';
 
 export type ResourceOp = 'create' | 'update' | 'replace' | 'delete';
-export type Sign = '+' | '~' | '-/+' | '-';
+/** `' '`: a line of a value laid out over several lines that is the same before and after (context). */
+export type Sign = '+' | '~' | '-/+' | '-' | ' ';
 
 /** Every action of one address, with the one operation a user reads for it. */
 export interface ResourceGroup {
@@ -17,6 +19,8 @@ export interface ResourceGroup {
   label: string;
   /** Plan.names: ids of managed resources are shown with their `Kind/name`. */
   names: IdNames;
+  /** Plan.certificates: what the certificates of the PEM values shown say. */
+  certificates: Readonly<Record<string, CertificateSummary[]>>;
   kind: string;
   name: string;
   op: ResourceOp;
@@ -31,7 +35,10 @@ export interface ResourceGroup {
 
 export interface PlanLine {
   sign: Sign;
-  /** 0 for a resource header, 1 for its fields and module lines, 2 for a module's fields. */
+  /**
+   * 0 for a resource header, 1 for its fields and module lines, 2 for a module's fields. The lines of a value
+   * laid out over several lines have their field's depth, and their own indentation in `text`.
+   */
   depth: number;
   text: string;
   /** Shown dimmed after the text (the live id). */
@@ -63,6 +70,7 @@ export function groupByAddress(plan: Plan): ResourceGroup[] {
       address,
       label: actions.find((a) => a.label)?.label ?? address,
       names: plan.names ?? {},
+      certificates: plan.certificates ?? {},
       kind: first.kind,
       name: first.name,
       op,
@@ -83,8 +91,16 @@ export function moduleChanges(action: Action): FieldChange[] {
   return action.changes;
 }
 
-function changeLine(change: FieldChange, depth: number, names: IdNames): PlanLine {
-  return { sign: CHANGE_SIGN[change.kind], depth, text: `${formatPath(change.path)}: ${formatChange(change, names)}` };
+/** The lines of a value laid out under its field's line, at the field's depth. */
+export function valueLines(shown: ShownChange, depth: number): PlanLine[] {
+  return shown.lines.map((line) => ({ sign: line.mark, depth, text: `${'    '.repeat(line.depth)}${line.text}` }));
+}
+
+/** A field's line (`path: old -> new`), and the lines of its values when they do not fit on it. */
+function changeLines(change: FieldChange, depth: number, ctx: ShowContext): PlanLine[] {
+  const shown = showChange(change, ctx);
+  const head = `${formatPath(change.path)}:${shown.text === '' ? '' : ` ${shown.text}`}`;
+  return [{ sign: CHANGE_SIGN[change.kind], depth, text: head }, ...valueLines(shown, depth)];
 }
 
 export function groupLines(group: ResourceGroup): PlanLine[] {
@@ -93,19 +109,20 @@ export function groupLines(group: ResourceGroup): PlanLine[] {
   const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : '';
   const header = `${group.label}${moved}${replace}${adopt}`;
   const lines: PlanLine[] = [{ sign: OP_SIGN[group.op], depth: 0, text: header, note: group.liveId }];
+  const ctx: ShowContext = { names: group.names, certificates: group.certificates };
   for (const action of group.actions) {
     if (action.op === 'module-put') {
       lines.push({ sign: '~', depth: 1, text: `module ${action.module} (put)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+      lines.push(...action.changes.flatMap((c) => changeLines(c, 2, ctx)));
     } else if (action.releaseFor) {
       const forWhom = action.releaseFor.length > 0 ? action.releaseFor.join(', ') : 'its replacement';
       lines.push({ sign: '~', depth: 1, text: `first, release values for ${forWhom}` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+      lines.push(...action.changes.flatMap((c) => changeLines(c, 2, ctx)));
     } else if (action.op === 'module-delete') {
       lines.push({ sign: '-', depth: 1, text: `module ${action.module} (delete)` });
-      lines.push(...action.changes.map((c) => changeLine(c, 2, group.names)));
+      lines.push(...action.changes.flatMap((c) => changeLines(c, 2, ctx)));
     } else {
-      lines.push(...action.changes.map((c) => changeLine(c, 1, group.names)));
+      lines.push(...action.changes.flatMap((c) => changeLines(c, 1, ctx)));
     }
   }
   return lines;
@@ -144,6 +161,32 @@ export function findingSubject(f: DriftFinding): string {
   if (f.path === '') return 'resource';
   if (f.module !== undefined && f.path === `/${f.module}`) return `module ${f.module}`;
   return f.element ? `${formatPath(f.path)}[]` : formatPath(f.path);
+}
+
+/** The change a finding stands for, live as the old value and the manifests' as the new. */
+function findingChange(f: DriftFinding): FieldChange {
+  const kind = f.direction === 'live-only' ? 'remove' : f.direction === 'missing' ? 'add' : 'replace';
+  return { path: f.path, kind, ...(f.live !== undefined ? { old: f.live } : {}), ...(f.desired !== undefined ? { new: f.desired } : {}), ...(f.knownAfterApply ? { knownAfterApply: true } : {}) };
+}
+
+const BLOCK_PHRASE: Record<DriftFinding['direction'], string> = {
+  changed: 'live -> manifests',
+  missing: 'in the manifests, not live',
+  'live-only': 'present live, not in the manifests',
+  unmanaged: '',
+};
+
+/**
+ * A finding as a drift report shows it: one sentence, or, for values that do not fit on one line (a
+ * multi-line string, a long list, a certificate), the sentence's start and the values' lines under it
+ * (`-` live, `+` manifests).
+ */
+export function showFinding(f: DriftFinding, report: Pick<DriftReport, 'names' | 'certificates'>): ShownChange {
+  const text = findingText(f, report.names);
+  if (f.path === '' || f.direction === 'unmanaged' || f.sensitive) return { text, lines: [] };
+  const shown = showChange(findingChange(f), { names: report.names, certificates: report.certificates ?? {} });
+  if (shown.lines.length === 0) return { text, lines: [] };
+  return { text: `${findingSubject(f)}: ${BLOCK_PHRASE[f.direction]}:${shown.text === '' ? '' : ` ${shown.text}`}`, lines: shown.lines };
 }
 
 /** One sentence: what differs, with the live and desired values. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.ts';
 import { backoffDelay, classify, isTimeout, isUnreachable, Outage, parseRetryAfter, setRetryAfter, withRetry } from '../../src/client/retry.ts';
 import type { OutageEvent, RetryPolicy } from '../../src/client/retry.ts';
+import { outageLine } from '../../src/operations/connection.ts';
 
 const err = (status: number, errorCode = `E${status}`): ApiError =>
   new ApiError({ status, errorCode, message: 'm', operation: 'X /p' });
@@ -24,7 +25,12 @@ function policy(over: Partial<RetryPolicy> = {}) {
     },
     ...over,
   };
-  const outage = (budgetMs: number) => new Outage(budgetMs, () => clock, (e) => events.push(e));
+  // A service that goes away in the middle of a run: it has answered before (`answered: false` for one that never has).
+  const outage = (budgetMs: number, opts: { answered?: boolean } = {}) => {
+    const o = new Outage(budgetMs, () => clock, (e) => events.push(e));
+    if (opts.answered !== false) o.answered();
+    return o;
+  };
   return { p, slept, events, outage, now: () => clock };
 }
 
@@ -170,8 +176,10 @@ describe('outages (service unreachable: refused or reset connections, 502, 503)'
   const down = (n: number, make: () => ApiError = refused) => Array.from({ length: n }, make);
 
   it('are told apart from other failures', () => {
-    for (const e of [err(0, 'ECONNREFUSED'), err(0, 'ECONNRESET'), err(0, 'EPIPE'), err(0, 'UND_ERR_SOCKET'), err(502), err(503)]) expect(isUnreachable(e)).toBe(true);
-    for (const e of [err(500), err(504), err(429), err(0, 'UND_ERR_HEADERS_TIMEOUT'), err(0, 'ENOTFOUND'), err(404), new Error('x')]) expect(isUnreachable(e)).toBe(false);
+    for (const e of [err(0, 'ECONNREFUSED'), err(0, 'ENOTFOUND'), err(0, 'EAI_AGAIN'), err(0, 'ECONNRESET'), err(0, 'EPIPE'), err(0, 'UND_ERR_SOCKET'), err(502), err(503)]) {
+      expect(isUnreachable(e)).toBe(true);
+    }
+    for (const e of [err(500), err(504), err(429), err(0, 'UND_ERR_HEADERS_TIMEOUT'), err(404), new Error('x')]) expect(isUnreachable(e)).toBe(false);
   });
 
   it('are retried past maxAttempts and maxElapsedMs, within the budget, with a backoff capped at 2 s', async () => {
@@ -184,7 +192,7 @@ describe('outages (service unreachable: refused or reset connections, 502, 503)'
     expect(now()).toBeGreaterThan(5_000);
     // Announced once it lasted 2 s, with the time then left; and its end.
     expect(events).toEqual([
-      { type: 'unreachable', remainingMs: expect.any(Number), cause: expect.objectContaining({ errorCode: 'ECONNREFUSED' }) },
+      { type: 'unreachable', budgetMs: 60_000, remainingMs: expect.any(Number), cause: expect.objectContaining({ errorCode: 'ECONNREFUSED' }) },
       { type: 'reachable', downMs: now() },
     ]);
     const left = (events[0] as { remainingMs: number }).remainingMs;
@@ -264,5 +272,69 @@ describe('outages (service unreachable: refused or reset connections, 502, 503)'
     const s = script(...down(1000));
     await expect(withRetry('PATCH', s.attempt, p, { outage: outage(60_000), outageCapMs: 3_000 })).rejects.toMatchObject({ errorCode: 'ECONNREFUSED' });
     expect(now()).toBe(3_000);
+  });
+});
+
+describe('a service that has not answered once in the run (a wrong URL, a service not started)', () => {
+  const refused = () => err(0, 'ECONNREFUSED');
+
+  it('is retried for 5 s from the run\'s first failure, not for the budget, and nothing is announced', async () => {
+    const { p, events, outage, now } = policy();
+    const o = outage(60_000, { answered: false });
+    const attempt = async (): Promise<string> => {
+      throw refused();
+    };
+    const runs = [withRetry('GET', attempt, p, { outage: o }), withRetry('GET', attempt, p, { outage: o }), withRetry('POST', attempt, p, { outage: o })];
+    for (const run of runs) await expect(run).rejects.toMatchObject({ errorCode: 'ECONNREFUSED' });
+    expect(now()).toBe(5_000);
+    expect(o.neverAnsweredFor()).toBe(5_000);
+    expect(events).toEqual([]);
+  });
+
+  it('a DNS failure alike; and a budget shorter than 5 s is the limit', async () => {
+    const dns = policy();
+    await expect(withRetry('GET', script(...Array.from({ length: 100 }, () => err(0, 'ENOTFOUND'))).attempt, dns.p, { outage: dns.outage(60_000, { answered: false }) }))
+      .rejects.toMatchObject({ errorCode: 'ENOTFOUND' });
+    expect(dns.now()).toBe(5_000);
+    const short = policy();
+    await expect(withRetry('GET', script(...Array.from({ length: 100 }, refused)).attempt, short.p, { outage: short.outage(3_000, { answered: false }) }))
+      .rejects.toMatchObject({ errorCode: 'ECONNREFUSED' });
+    expect(short.now()).toBe(3_000);
+  });
+
+  it('a service found within the 5 s is used, and from its first answer the budget rides out an outage', async () => {
+    const { p, events, outage, now } = policy();
+    const o = outage(60_000, { answered: false });
+    await expect(withRetry('GET', script(refused(), refused(), refused()).attempt, p, { outage: o })).resolves.toBe('ok');
+    expect(o.neverAnsweredFor()).toBeUndefined();
+    const start = now();
+    await expect(withRetry('GET', script(...Array.from({ length: 40 }, refused)).attempt, p, { outage: o })).resolves.toBe('ok');
+    expect(now() - start).toBeGreaterThan(5_000);
+    expect(events.map((e) => e.type)).toEqual(['unreachable', 'reachable']);
+  });
+
+  it('any answer counts, an error or a gateway\'s 503: the URL leads somewhere', async () => {
+    for (const first of [err(404), err(503)]) {
+      const { p, outage, now } = policy();
+      const o = outage(60_000, { answered: false });
+      await withRetry('GET', script(first).attempt, p, { outage: o }).catch(() => undefined);
+      expect(o.neverAnsweredFor()).toBeUndefined();
+      const start = now();
+      await expect(withRetry('GET', script(...Array.from({ length: 40 }, refused)).attempt, p, { outage: o })).resolves.toBe('ok');
+      expect(now() - start).toBeGreaterThan(5_000);
+    }
+  });
+});
+
+describe('the outage line', () => {
+  it('says the budget as given, --retry-budget 3 as 3 s, and names the option', async () => {
+    const { p, events, outage } = policy({ random: () => 0.5 });
+    const o = outage(3_000);
+    await expect(withRetry('GET', script(...Array.from({ length: 100 }, () => err(0, 'ECONNREFUSED'))).attempt, p, { outage: o })).rejects.toBeDefined();
+    expect(events).toHaveLength(1);
+    expect(outageLine(events[0]!)).toBe('service unreachable (ECONNREFUSED), retrying for up to 3 s from the first failure (--retry-budget)\n');
+    expect(outageLine({ type: 'unreachable', budgetMs: 60_000, remainingMs: 58_000, cause: err(503) })).toBe(
+      'service unreachable (503), retrying for up to 60 s from the first failure (--retry-budget)\n');
+    expect(outageLine({ type: 'reachable', downMs: 2_600 })).toBe('service reachable again after 3 s\n');
   });
 });

@@ -126,6 +126,6 @@ describe('drift', () => {
     const unreachable = await edgeops(['drift', dir], { env: { ...env(), EDGEOPS_API_URL: 'http://127.0.0.1:9', EDGEOPS_RETRY_BUDGET: '0' } });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stdout).toBe('');
-    expect(unreachable.stderr).toMatch(/^edgeops: cannot connect to http:\/\/127\.0\.0\.1:9: connection refused; .* \[GET \/\S+\]$/m);
+    expect(unreachable.stderr).toMatch(/^edgeops: cannot connect to http:\/\/127\.0\.0\.1:9: connection refused; .* \[GET \/\S+\]; gave up after \d+ s, as the service has not answered once in this run \(--retry-budget, 0 s, .*\)$/m);
   });
 });

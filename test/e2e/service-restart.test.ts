@@ -2,7 +2,8 @@
 // started again on the same SQLite file and port. The apply rides it out (connections refused and reset are
 // retried within the retry budget, creates through their landed check): exit 0, no failed action, one live
 // resource per document, one line on stderr for the outage, and the next plan shows no changes. With
-// --retry-budget 0 the same outage fails the run fast instead.
+// --retry-budget 0 the same outage fails the run fast instead. A service that never answered (a closed port)
+// is no outage: whatever the budget, the run fails within seconds, saying why and naming --retry-budget.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +57,7 @@ describe('the service restarting during an apply', () => {
       expect(stdout).toContain(`Apply complete: ${POLICIES * 2} created, 0 updated, 0 replaced, 0 deleted.`);
       expect(stdout).not.toMatch(/fail/i);
       // One line for the outage, whatever the number of requests that met it, and one when it was over.
-      expect(stderr.match(/^service unreachable \((ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET)\), retrying for up to 5[0-9] s$/gm), stderr).toHaveLength(1);
+      expect(stderr.match(/^service unreachable \((ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET)\), retrying for up to 60 s from the first failure \(--retry-budget\)$/gm), stderr).toHaveLength(1);
       expect(stderr).toMatch(/^service reachable again after \d+ s$/m);
       const after = await policySetState({ url, apiKey: API_KEY });
       expect(after.locks).toBe(0);
@@ -81,4 +82,22 @@ describe('the service restarting during an apply', () => {
     expect(r.stderr).toMatch(/cannot connect to http:\/\/127\.0\.0\.1:\d+: connection refused/);
     expect(r.stderr).not.toContain('service unreachable');
   });
+
+  it('a plan against a closed port (nothing ever answered) exits 1 within 10 s with the default budget, the failure printed once', async () => {
+    const service = await start();
+    const url = service.url;
+    await service.close();
+    const dir = writePolicySet(base, 'never', 2);
+    for (let run = 0; run < 3; run++) {
+      const started = Date.now();
+      const r = await edgeops(['plan', dir], { env: { EDGEOPS_API_URL: url, EDGEOPS_API_KEY: API_KEY }, cwd: base });
+      const elapsed = Date.now() - started;
+      expect(r.code, r.stderr).toBe(1);
+      expect(elapsed, r.stderr).toBeLessThan(10_000);
+      // One line: the URL, the cause, why it gave up so soon, and the option for restarts.
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(/^edgeops: cannot connect to http:\/\/127\.0\.0\.1:\d+: connection refused; .*the service has not answered once in this run \(--retry-budget, 60 s, /);
+      expect(r.stdout).toBe('');
+    }
+  }, 60_000);
 });
