@@ -13,6 +13,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on processes, sockets and timers rather than the CPU: more forks than cores keep both busy.
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/scale/**'] } },
       { extends: true, test: { name: 'postgres', include: STORE_TESTS, exclude: SQLITE_ONLY, env: { EDGEOPS_TEST_STORE: 'postgres' } } },
