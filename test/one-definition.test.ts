@@ -45,6 +45,9 @@ const CONCEPTS: Concept[] = [
   { concept: 'the CIDR check', names: ['cidrProblem'] },
   { concept: 'JSON pointer segment escaping', names: ['escapeSegment', 'escapePointerSegment'] },
   { concept: "a path template's parent parameter", names: ['parentParam', 'pathParam'] },
+  { concept: 'the API version a request names', names: ['SERVICE_VERSION', 'API_VERSION'] },
+  { concept: "the error envelope's builder", names: ['errorEnvelope', 'envelopeOf'] },
+  { concept: "the error envelope's reader", names: ['readErrorEnvelope', 'parseErrorEnvelope'] },
   { concept: 'a JSON docs row read back as a document', names: ['docOfRow', 'toDoc', 'rowToDoc'] },
 ];
 

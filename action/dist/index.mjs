@@ -58498,6 +58498,17 @@ import { randomBytes as randomBytes2 } from "node:crypto";
 // src/client/http.ts
 var import_undici = __toESM(require_undici(), 1);
 
+// src/contract/protocol.ts
+var VERSION_HEADER = "service-version";
+var SERVICE_VERSION = "2";
+function readErrorEnvelope(body) {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
+  const fields2 = body;
+  const code2 = typeof fields2.error_code === "string" && fields2.error_code !== "" ? fields2.error_code : void 0;
+  const msg = fields2.msg ?? fields2.message;
+  return { ...code2 !== void 0 ? { code: code2 } : {}, ...typeof msg === "string" ? { msg } : {} };
+}
+
 // src/client/api-error.ts
 var MAX_MESSAGE = 500;
 function responseError(status, text, operation) {
@@ -58506,10 +58517,9 @@ function responseError(status, text, operation) {
   try {
     const parsed = JSON.parse(text);
     if (typeof parsed === "object" && parsed !== null) {
-      const body = parsed;
-      if (typeof body.error_code === "string" && body.error_code !== "") errorCode = body.error_code;
-      const msg = body.msg ?? body.message;
-      message = typeof msg === "string" ? msg.slice(0, MAX_MESSAGE) : "error response without a message";
+      const envelope = readErrorEnvelope(parsed);
+      if (envelope.code !== void 0) errorCode = envelope.code;
+      message = envelope.msg !== void 0 ? envelope.msg.slice(0, MAX_MESSAGE) : "error response without a message";
     }
   } catch {
   }
@@ -58945,7 +58955,7 @@ function createApi(opts) {
   });
   const commonHeaders = {
     authorization: `Bearer ${opts.apiKey}`,
-    "service-version": "2",
+    [VERSION_HEADER]: SERVICE_VERSION,
     accept: "application/json",
     "user-agent": opts.userAgent ?? `edgeops node/${process.versions.node}`
   };

@@ -1,5 +1,6 @@
 // Turning a failed exchange into an ApiError. Only the response is read (never the request body), so a
 // secret sent in a body (a private key) cannot reach an error message or a log.
+import { readErrorEnvelope } from '../contract/protocol.ts';
 import { ApiError } from '../errors.ts';
 
 const MAX_MESSAGE = 500;
@@ -11,10 +12,9 @@ export function responseError(status: number, text: string, operation: string): 
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'object' && parsed !== null) {
-      const body = parsed as Record<string, unknown>;
-      if (typeof body.error_code === 'string' && body.error_code !== '') errorCode = body.error_code;
-      const msg = body.msg ?? body.message;
-      message = typeof msg === 'string' ? msg.slice(0, MAX_MESSAGE) : 'error response without a message';
+      const envelope = readErrorEnvelope(parsed);
+      if (envelope.code !== undefined) errorCode = envelope.code;
+      message = envelope.msg !== undefined ? envelope.msg.slice(0, MAX_MESSAGE) : 'error response without a message';
     }
   } catch {
     // keep the stand-in: the body is not JSON (a proxy's HTML page, an empty body)

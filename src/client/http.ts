@@ -5,6 +5,7 @@
 // surfaces as an ApiError.
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
+import { SERVICE_VERSION, VERSION_HEADER } from '../contract/protocol.ts';
 import { ApiError } from '../errors.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';
 import { invalidResponse, neverAnswered, postTimedOut, responseError, transportError } from './api-error.ts';
@@ -103,7 +104,7 @@ export function createApi(opts: ApiOptions): HttpApi {
   });
   const commonHeaders: Record<string, string> = {
     authorization: `Bearer ${opts.apiKey}`,
-    'service-version': '2',
+    [VERSION_HEADER]: SERVICE_VERSION,
     accept: 'application/json',
     'user-agent': opts.userAgent ?? `edgeops node/${process.versions.node}`,
   };

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { keyDigest, type Accounts } from './accounts.ts';
 import { bodyCheckerReady } from './bodies.ts';
 import { REQUEST_BODY_MAX_BYTES } from '../contract/limits.ts';
+import { errorEnvelope, SERVICE_VERSION, VERSION_HEADER } from '../contract/protocol.ts';
 import { ServiceError } from './errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { ReadCache, type CachedReply } from './read-cache.ts';
@@ -15,7 +16,6 @@ import { Router } from './router.ts';
 import { StoreUnavailableError, type Store, type StoreTx, type StoredDoc } from './store.ts';
 import { isPlainObject, type JsonObject } from './validate.ts';
 
-export const SERVICE_VERSION = '2';
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
 export interface AppOptions {
@@ -59,7 +59,7 @@ export function createApp(opts: AppOptions): RequestListener {
   async function handle(req: IncomingMessage, res: ServerResponse, operationId: string): Promise<Reply | CachedReply> {
     const { key, account } = authenticate(req.headers.authorization);
     (req as AccountTagged)[ACCOUNT] = account;
-    const raw = req.headers['service-version'];
+    const raw = req.headers[VERSION_HEADER];
     const version = Array.isArray(raw) ? raw.join(', ') : raw;
     if (version === undefined) throw new ServiceError('ERR_VERSION_MISSING', `missing Service-Version header; supported versions: ${SERVICE_VERSION}`);
     if (version.trim() !== SERVICE_VERSION) throw new ServiceError('ERR_VERSION_UNSUPPORTED', `Service-Version ${JSON.stringify(version.slice(0, 20))} is not supported; supported versions: ${SERVICE_VERSION}`);
@@ -261,7 +261,7 @@ function errorReply(err: unknown, operationId: string, req: IncomingMessage, log
   return {
     status: error.status,
     headers: error.headers,
-    body: { error_code: error.code, status_code: error.status, msg: error.message, details: { operation_id: operationId } },
+    body: errorEnvelope(error.code, error.status, error.message, operationId),
   };
 }
 

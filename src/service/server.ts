@@ -3,6 +3,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { errorEnvelope } from '../contract/protocol.ts';
 import { Accounts, accountsFile, accountFlag, apiKeyFlag, type AccountKey } from './accounts.ts';
 import { accountOfRequest, createApp } from './app.ts';
 import { ServiceError } from './errors.ts';
@@ -205,7 +206,7 @@ function answerClientError(err: ClientError, socket: Duplex, methods: readonly s
 /** The error envelope written straight to the socket, which is then closed. */
 function writeEnvelope(socket: Duplex, error: ServiceError): void {
   const operationId = newOperationId();
-  const body = JSON.stringify({ error_code: error.code, status_code: error.status, msg: error.message, details: { operation_id: operationId } });
+  const body = JSON.stringify(errorEnvelope(error.code, error.status, error.message, operationId));
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Service-Operation-Id': operationId,
     ...error.headers, Connection: 'close',
