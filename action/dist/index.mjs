@@ -56320,6 +56320,188 @@ function unescapeSegment(segment) {
   return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
 }
 
+// src/contract/schema.ts
+var DESCRIPTION_MAX_BYTES = 255;
+var METADATA_MAX_BYTES = 4096;
+var description = {
+  type: "string",
+  maxBytes: DESCRIPTION_MAX_BYTES,
+  errorCode: "ERR_DESCRIPTION_TOO_LONG",
+  description: "Free text, at most 255 bytes."
+};
+var metadata = {
+  type: "string",
+  maxBytes: METADATA_MAX_BYTES,
+  errorCode: "ERR_METADATA_TOO_LONG",
+  description: "Arbitrary user data (often JSON), at most 4096 bytes."
+};
+var enabled = { type: "boolean", description: "Whether the module is active; true when left out." };
+var id = { type: "string", minLength: 1 };
+function object(properties2, required = [], extra = {}) {
+  return { type: "object", properties: properties2, required, additionalProperties: false, ...extra };
+}
+function oneOrMany(item, extra = {}) {
+  return { ...item, type: ["array", "object"], items: item, ...extra };
+}
+function optional2(schema2, without = []) {
+  const properties2 = Object.fromEntries(Object.entries(schema2.properties ?? {}).filter(([k]) => !without.includes(k)));
+  return { ...schema2, properties: properties2, required: [] };
+}
+
+// src/kinds/marker.ts
+var MARKER_KEY = "edgeops";
+var METADATA_LIMIT = METADATA_MAX_BYTES;
+function canonicalJson(value) {
+  return JSON.stringify(sortKeys(value));
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (isObj(value)) {
+    const out = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
+    return out;
+  }
+  return value;
+}
+function parseMetadata(value) {
+  let parsed = value;
+  if (typeof value === "string") {
+    if (value.trim() === "") return {};
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  if (!isObj(parsed)) return {};
+  const { [MARKER_KEY]: rawMarker, ...user } = parsed;
+  const marker2 = isObj(rawMarker) && typeof rawMarker.stack === "string" && typeof rawMarker.name === "string" ? { stack: rawMarker.stack, name: rawMarker.name } : void 0;
+  return marker2 ? { marker: marker2, user } : { user: parsed };
+}
+function serializeMetadata(user, marker2, extra = {}) {
+  return canonicalJson({ ...user ?? {}, [MARKER_KEY]: { ...extra, stack: marker2.stack, name: marker2.name } });
+}
+var BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: "", name: "" } }).length - 4;
+function metadataBytes(user, marker2) {
+  if (!user || Object.keys(user).length === 0) {
+    return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker2.stack)) + Buffer.byteLength(JSON.stringify(marker2.name));
+  }
+  return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker2.stack, name: marker2.name } }), "utf8");
+}
+function metadataProblem(user, marker2) {
+  if (Object.hasOwn(user, MARKER_KEY)) {
+    return { pointer: `/metadata/${MARKER_KEY}`, message: `metadata: the key "${MARKER_KEY}" is reserved for edgeops' ownership marker` };
+  }
+  const bytes2 = metadataBytes(user, marker2);
+  if (bytes2 <= METADATA_LIMIT) return void 0;
+  return { pointer: "/metadata", message: `metadata: is ${bytes2} bytes as stored with the ownership marker, at most ${METADATA_LIMIT} are allowed` };
+}
+
+// src/engine/fingerprint.ts
+var hmac = (key, data) => createHmac("sha256", key).update(data).digest();
+var UNKEYED = Buffer.from("edgeops/unkeyed/v1");
+function checksumKey(material) {
+  return material ? hmac(material.secret, "edgeops/plan-checksum/v1") : UNKEYED;
+}
+function keyCheck(key) {
+  return hmac(key, "edgeops/key-check/v1").toString("hex").slice(0, 16);
+}
+function newFileKey(material) {
+  const salt = randomBytes(16).toString("hex");
+  if (!material) {
+    const key2 = randomBytes(32);
+    return { key: key2, info: { algorithm: "hmac-sha256", source: "file", salt, file_key: key2.toString("hex"), key_check: keyCheck(key2) } };
+  }
+  const key = hmac(material.secret, `edgeops/saved-plan/v1/${salt}`);
+  return { key, info: { algorithm: "hmac-sha256", source: material.source, salt, key_check: keyCheck(key) } };
+}
+var SOURCE_NAME = { "plan-key": "EDGEOPS_PLAN_KEY", "api-key": "the API key" };
+function savedFileKey(info, material) {
+  if (info.source === "file") return Buffer.from(info.file_key ?? "", "hex");
+  if (!material || material.source !== info.source) {
+    throw new StalePlanError(
+      `the saved plan's secret fingerprints are keyed with ${SOURCE_NAME[info.source]}, which this run does not have` + (info.source === "plan-key" ? ": set EDGEOPS_PLAN_KEY as when the plan was made" : "")
+    );
+  }
+  const key = hmac(material.secret, `edgeops/saved-plan/v1/${info.salt}`);
+  if (keyCheck(key) !== info.key_check) {
+    throw new StalePlanError(`the saved plan was made with another ${info.source === "api-key" ? "API key" : "EDGEOPS_PLAN_KEY"}: its secret fingerprints cannot be checked; make a new plan`);
+  }
+  return key;
+}
+function secretFingerprint(key, address, field, value) {
+  return `hmac-sha256:${hmac(key, `${address}
+${field}
+${canonicalJson(value)}`).toString("hex")}`;
+}
+function sha256(text) {
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
+function liveFingerprint(normalized) {
+  return sha256(canonicalJson(normalized));
+}
+
+// src/engine/plan-meaning.ts
+function isSecretPlaceholder(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === "$secret" && typeof value.$secret === "string";
+}
+function sanitizeBody(body, secrets, address, key) {
+  if (!body) return void 0;
+  let out = body;
+  for (const field of secrets) {
+    const value = body[field];
+    if (value === void 0 || value === null || isSecretPlaceholder(value)) continue;
+    if (out === body) out = { ...body };
+    out[field] = { $secret: secretFingerprint(key, address, field, value) };
+  }
+  return out;
+}
+function sanitizeChange(change) {
+  if (!change.sensitive) return change;
+  const { old: _old, new: _new, ...rest } = change;
+  return rest;
+}
+function sanitizeAction(action, secretsOf, key) {
+  const secrets = secretsOf(action.kind);
+  const out = { ...action, changes: action.changes.map(sanitizeChange) };
+  const body = sanitizeBody(action.body, secrets, action.address, key);
+  const desired = sanitizeBody(action.desired, secrets, action.address, key);
+  if (body) out.body = body;
+  if (desired) out.desired = desired;
+  return out;
+}
+function plain(value) {
+  return JSON.parse(JSON.stringify(value));
+}
+function actionMeaning(a) {
+  return plain({
+    id: a.id,
+    op: a.op,
+    kind: a.kind,
+    address: a.address,
+    live_id: a.liveId ?? null,
+    module: a.module ?? null,
+    reason: a.reason ?? null,
+    adopt: a.adopt ?? null,
+    body: a.body ?? null,
+    desired: a.desired ?? null,
+    changes: a.changes,
+    // Only when set, so that plans without renames or release steps keep their checksums.
+    ...a.movedFrom ? { moved_from: a.movedFrom } : {},
+    ...a.releaseFor ? { release_for: a.releaseFor } : {}
+  });
+}
+function planChecksum(plan, secretsOf, key) {
+  const actions = [...plan.actions].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0).map((a) => actionMeaning(sanitizeAction(a, secretsOf, key)));
+  return sha256(canonicalJson({ format: "edgeops-plan-checksum", version: 1, stack: plan.stack, actions }));
+}
+function sameChecksum(given, actual) {
+  const bare = (c) => c.trim().toLowerCase().replace(/^sha256:/, "");
+  return bare(given) === bare(actual);
+}
+
 // src/manifest/pointer.ts
 function childPointer(parent, key) {
   return `${parent}/${typeof key === "number" ? key : escapeSegment(key)}`;
@@ -56474,45 +56656,6 @@ function refValues(body, ref2) {
 }
 
 // src/engine/ownership.ts
-var MARKER_KEY = "edgeops";
-var METADATA_LIMIT = 4096;
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value));
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObj(value)) {
-    const out = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
-    return out;
-  }
-  return value;
-}
-function parseMetadata(value) {
-  let parsed = value;
-  if (typeof value === "string") {
-    if (value.trim() === "") return {};
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  if (!isObj(parsed)) return {};
-  const { [MARKER_KEY]: rawMarker, ...user } = parsed;
-  const marker2 = isObj(rawMarker) && typeof rawMarker.stack === "string" && typeof rawMarker.name === "string" ? { stack: rawMarker.stack, name: rawMarker.name } : void 0;
-  return marker2 ? { marker: marker2, user } : { user: parsed };
-}
-function serializeMetadata(user, marker2) {
-  return canonicalJson({ ...user ?? {}, [MARKER_KEY]: { stack: marker2.stack, name: marker2.name } });
-}
-var BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: "", name: "" } }).length - 4;
-function metadataBytes(user, marker2) {
-  if (!user || Object.keys(user).length === 0) {
-    return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker2.stack)) + Buffer.byteLength(JSON.stringify(marker2.name));
-  }
-  return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker2.stack, name: marker2.name } }), "utf8");
-}
 var parsedRaw = /* @__PURE__ */ new WeakMap();
 function liveMetadata(item) {
   let parsed = parsedRaw.get(item.raw);
@@ -56546,111 +56689,6 @@ function naturalParentId(kind, liveBody2) {
   if (!first) return void 0;
   const value = refValues(liveBody2, first)[0];
   return typeof value === "string" ? value : void 0;
-}
-
-// src/engine/fingerprint.ts
-var hmac = (key, data) => createHmac("sha256", key).update(data).digest();
-var UNKEYED = Buffer.from("edgeops/unkeyed/v1");
-function checksumKey(material) {
-  return material ? hmac(material.secret, "edgeops/plan-checksum/v1") : UNKEYED;
-}
-function keyCheck(key) {
-  return hmac(key, "edgeops/key-check/v1").toString("hex").slice(0, 16);
-}
-function newFileKey(material) {
-  const salt = randomBytes(16).toString("hex");
-  if (!material) {
-    const key2 = randomBytes(32);
-    return { key: key2, info: { algorithm: "hmac-sha256", source: "file", salt, file_key: key2.toString("hex"), key_check: keyCheck(key2) } };
-  }
-  const key = hmac(material.secret, `edgeops/saved-plan/v1/${salt}`);
-  return { key, info: { algorithm: "hmac-sha256", source: material.source, salt, key_check: keyCheck(key) } };
-}
-var SOURCE_NAME = { "plan-key": "EDGEOPS_PLAN_KEY", "api-key": "the API key" };
-function savedFileKey(info, material) {
-  if (info.source === "file") return Buffer.from(info.file_key ?? "", "hex");
-  if (!material || material.source !== info.source) {
-    throw new StalePlanError(
-      `the saved plan's secret fingerprints are keyed with ${SOURCE_NAME[info.source]}, which this run does not have` + (info.source === "plan-key" ? ": set EDGEOPS_PLAN_KEY as when the plan was made" : "")
-    );
-  }
-  const key = hmac(material.secret, `edgeops/saved-plan/v1/${info.salt}`);
-  if (keyCheck(key) !== info.key_check) {
-    throw new StalePlanError(`the saved plan was made with another ${info.source === "api-key" ? "API key" : "EDGEOPS_PLAN_KEY"}: its secret fingerprints cannot be checked; make a new plan`);
-  }
-  return key;
-}
-function secretFingerprint(key, address, field, value) {
-  return `hmac-sha256:${hmac(key, `${address}
-${field}
-${canonicalJson(value)}`).toString("hex")}`;
-}
-function sha256(text) {
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
-}
-function liveFingerprint(normalized) {
-  return sha256(canonicalJson(normalized));
-}
-
-// src/engine/plan-meaning.ts
-function isSecretPlaceholder(value) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === "$secret" && typeof value.$secret === "string";
-}
-function sanitizeBody(body, secrets, address, key) {
-  if (!body) return void 0;
-  let out = body;
-  for (const field of secrets) {
-    const value = body[field];
-    if (value === void 0 || value === null || isSecretPlaceholder(value)) continue;
-    if (out === body) out = { ...body };
-    out[field] = { $secret: secretFingerprint(key, address, field, value) };
-  }
-  return out;
-}
-function sanitizeChange(change) {
-  if (!change.sensitive) return change;
-  const { old: _old, new: _new, ...rest } = change;
-  return rest;
-}
-function sanitizeAction(action, secretsOf, key) {
-  const secrets = secretsOf(action.kind);
-  const out = { ...action, changes: action.changes.map(sanitizeChange) };
-  const body = sanitizeBody(action.body, secrets, action.address, key);
-  const desired = sanitizeBody(action.desired, secrets, action.address, key);
-  if (body) out.body = body;
-  if (desired) out.desired = desired;
-  return out;
-}
-function plain(value) {
-  return JSON.parse(JSON.stringify(value));
-}
-function actionMeaning(a) {
-  return plain({
-    id: a.id,
-    op: a.op,
-    kind: a.kind,
-    address: a.address,
-    live_id: a.liveId ?? null,
-    module: a.module ?? null,
-    reason: a.reason ?? null,
-    adopt: a.adopt ?? null,
-    body: a.body ?? null,
-    desired: a.desired ?? null,
-    changes: a.changes,
-    // Only when set, so that plans without renames or release steps keep their checksums.
-    ...a.movedFrom ? { moved_from: a.movedFrom } : {},
-    ...a.releaseFor ? { release_for: a.releaseFor } : {}
-  });
-}
-function planChecksum(plan, secretsOf, key) {
-  const actions = [...plan.actions].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0).map((a) => actionMeaning(sanitizeAction(a, secretsOf, key)));
-  return sha256(canonicalJson({ format: "edgeops-plan-checksum", version: 1, stack: plan.stack, actions }));
-}
-function sameChecksum(given, actual) {
-  const bare = (c) => c.trim().toLowerCase().replace(/^sha256:/, "");
-  return bare(given) === bare(actual);
 }
 
 // src/engine/plan-names.ts
@@ -57078,7 +57116,7 @@ function lockMetadata(stack, info) {
   const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
   for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
   if (info.pid !== void 0) lock.pid = info.pid;
-  return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
+  return serializeMetadata(void 0, { stack, name: lockAddress(stack) }, { lock });
 }
 function markerOf2(raw) {
   if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
@@ -57473,34 +57511,6 @@ function fieldsKey(label, body, fields2) {
   const values = fields2.map((f) => body[f]);
   if (!values.every((v) => typeof v === "string" && v !== "")) return [];
   return [`${label} ${values.join(" ")}`];
-}
-
-// src/contract/schema.ts
-var DESCRIPTION_MAX_BYTES = 255;
-var METADATA_MAX_BYTES = 4096;
-var description = {
-  type: "string",
-  maxBytes: DESCRIPTION_MAX_BYTES,
-  errorCode: "ERR_DESCRIPTION_TOO_LONG",
-  description: "Free text, at most 255 bytes."
-};
-var metadata = {
-  type: "string",
-  maxBytes: METADATA_MAX_BYTES,
-  errorCode: "ERR_METADATA_TOO_LONG",
-  description: "Arbitrary user data (often JSON), at most 4096 bytes."
-};
-var enabled = { type: "boolean", description: "Whether the module is active; true when left out." };
-var id = { type: "string", minLength: 1 };
-function object(properties2, required = [], extra = {}) {
-  return { type: "object", properties: properties2, required, additionalProperties: false, ...extra };
-}
-function oneOrMany(item, extra = {}) {
-  return { ...item, type: ["array", "object"], items: item, ...extra };
-}
-function optional2(schema2, without = []) {
-  const properties2 = Object.fromEntries(Object.entries(schema2.properties ?? {}).filter(([k]) => !without.includes(k)));
-  return { ...schema2, properties: properties2, required: [] };
 }
 
 // src/contract/kinds/certificates.ts
@@ -59649,9 +59659,8 @@ function movesOf(kind, op, live, desired) {
 function metadataIssue(r, stack) {
   const meta = r.spec.metadata;
   const user = isObj(meta) ? meta : void 0;
-  const bytes2 = metadataBytes(user, { stack, name: r.address });
-  if (bytes2 <= METADATA_LIMIT) return void 0;
-  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes2} bytes; the service allows ${METADATA_LIMIT}` };
+  const problem = metadataProblem(user ?? {}, { stack, name: r.address });
+  return problem ? { pos: r.pos, address: r.address, message: problem.message } : void 0;
 }
 function prepareLive(kind, items, stack) {
   if (kind.identity !== "marker") return;
@@ -68760,8 +68769,823 @@ function requestProblem(schema2, modules, value) {
   return void 0;
 }
 
-// src/manifest/document.ts
-var addressOf = (doc) => doc.name === "" ? doc.kind : `${doc.kind}/${doc.name}`;
+// src/manifest/contract-check.ts
+var ID_TAIL = "0".repeat(27);
+var placeholders = /* @__PURE__ */ new Map();
+function placeholderId(address) {
+  let id2 = placeholders.get(address);
+  if (id2 === void 0) {
+    const kind = kindByName(address.slice(0, address.indexOf("/")));
+    placeholders.set(address, id2 = `${kind?.idPrefix ?? "id_"}${String(placeholders.size + 1).padStart(ID_TAIL.length, "0")}`);
+  }
+  return id2;
+}
+function withPlaceholders(value) {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(withPlaceholders);
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === "$ref" && typeof value.$ref === "string") return placeholderId(value.$ref);
+  return Object.fromEntries(keys.map((k) => [k, withPlaceholders(value[k])]));
+}
+function recorder(sent) {
+  const answer = (body) => ({ ...body, id: ID_TAIL });
+  return {
+    get: async () => ({}),
+    post: async (path, body) => (sent.push({ method: "POST", path, body }), answer(body)),
+    patch: async (path, body) => (sent.push({ method: "PATCH", path, body }), answer(body)),
+    put: async (path, body) => (sent.push({ method: "PUT", path, body }), answer(body)),
+    delete: async () => void 0,
+    list: async () => []
+  };
+}
+function createBody(kind, resource, stack) {
+  const spec = withPlaceholders(resource.spec);
+  if (kind.identity !== "marker") return kind.normalizeDesired(kind.toRequest(spec));
+  const { metadata: metadata3, ...rest } = spec;
+  const body = kind.normalizeDesired(kind.toRequest(rest));
+  const user = metadata3 !== null && typeof metadata3 === "object" && !Array.isArray(metadata3) ? metadata3 : {};
+  return { ...body, metadata: serializeMetadata(user, { stack, name: resource.address }) };
+}
+var pathPattern = (template) => new RegExp(`^${template.replace(/:\w+/g, "[^/]+")}$`);
+function contractOf(sent) {
+  for (const c of CONTRACT_KINDS) {
+    if (sent.method === "POST" && pathPattern(c.path).test(sent.path)) {
+      return (body) => {
+        const value = withoutNulls(body, c.create);
+        return requestProblem(c.create, c.modules, value) ?? documentProblem(c, value);
+      };
+    }
+    for (const m of sent.method === "PUT" ? c.modules : []) {
+      if (pathPattern(`${c.path}/:id/${m.name}`).test(sent.path)) return (body) => moduleProblem(m, withoutNulls(body, m.schema), "");
+    }
+    for (const s of sent.method === "POST" ? Object.values(c.subresources ?? {}) : []) {
+      if (pathPattern(s.path).test(sent.path)) return (body) => bodyProblem(s.create, withoutNulls(body, s.create));
+    }
+  }
+  return void 0;
+}
+function pointerOf2(path) {
+  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].reduce((p, m) => childPointer(p, m[1] ?? Number(m[2])), "");
+}
+var isKnown = (spec, pointer) => {
+  let node = spec;
+  for (const seg of pointer.split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return false;
+    node = node[Array.isArray(node) ? Number(seg) : seg];
+  }
+  return node !== void 0;
+};
+function documentPointer(spec, body, pointer) {
+  if (isKnown(spec, pointer)) return pointer;
+  const value = pointer.split("/").slice(1).reduce((node, seg) => node !== null && typeof node === "object" ? node[seg] : void 0, body);
+  for (const [field, held] of Object.entries(spec)) {
+    if (Array.isArray(held)) {
+      const i = held.findIndex((item) => item === value);
+      if (i >= 0) return childPointer(childPointer("", field), i);
+    }
+  }
+  return "";
+}
+function located(problem, resource, body) {
+  const unknown = /^unknown field "([^"]*)"/.exec(problem.message);
+  if (unknown) {
+    const pointer2 = documentPointer(resource.spec, body, pointerOf2(unknown[1]));
+    return { pointer: pointer2, key: true, message: `${fieldPath(pointer2)}: unknown field` };
+  }
+  const colon = problem.message.indexOf(": ");
+  const path = colon < 0 ? "" : problem.message.slice(0, colon);
+  const required = problem.message.endsWith(": required");
+  const pointer = documentPointer(resource.spec, body, pointerOf2(required ? path.slice(0, Math.max(0, path.lastIndexOf("."))) : path));
+  const what = colon < 0 ? problem.message : problem.message.slice(colon + 2);
+  const message = required ? `missing field "${path.slice(path.lastIndexOf(".") + 1)}"` : what;
+  const field = fieldPath(pointer);
+  return { pointer, key: false, message: field ? `${field}: ${message}` : message };
+}
+var where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+function fieldPositions(doc, pointer) {
+  const top = pointer.split("/").slice(0, 2).join("/");
+  if (top === "") return [where2(doc.pos)];
+  const inside = [...doc.positions.keys()].filter((p) => p === top || p.startsWith(`${top}/`));
+  return inside.flatMap((p) => [where2(valuePos(doc, p)), where2(keyPos(doc, p))]);
+}
+async function checkWithContract(resources, docs, opts) {
+  const docOf = new Map(docs.map((d) => [d.pos, d]));
+  const reported = new Set(opts.reported.map((i) => `${i.address ?? ""} ${where2(i.pos)}`));
+  const issues = [];
+  for (const resource of resources) {
+    const kind = kindByName(resource.kind);
+    const doc = docOf.get(resource.pos);
+    if (!kind || !doc) continue;
+    const sent = [];
+    try {
+      await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
+    } catch {
+      continue;
+    }
+    for (const request2 of sent) {
+      const contract = contractOf(request2);
+      const problem = contract?.(request2.body);
+      if (!problem) continue;
+      const { pointer, key, message } = located(problem, resource, request2.body);
+      if (fieldPositions(doc, pointer).some((pos2) => reported.has(`${resource.address} ${pos2}`))) continue;
+      const pos = key ? keyPos(doc, pointer) : valuePos(doc, pointer);
+      reported.add(`${resource.address} ${where2(pos)}`);
+      issues.push({ pos, address: resource.address, message });
+    }
+  }
+  return issues;
+}
+
+// src/manifest/discover.ts
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+
+// src/manifest/schema/messages.ts
+var TYPE_WORDS = {
+  string: "a string",
+  object: "a mapping",
+  array: "a list",
+  integer: "an integer",
+  number: "a number",
+  boolean: "true or false",
+  null: "empty"
+};
+function override(e) {
+  const m = e.parentSchema?.errorMessage;
+  if (typeof m === "string") return m;
+  if (m && typeof m === "object") {
+    const byKeyword = m[e.keyword];
+    if (typeof byKeyword === "string") return byKeyword;
+  }
+  return void 0;
+}
+var isScalarOfWrongType = (data) => typeof data === "number" || typeof data === "boolean";
+var withoutNull = (values) => values.length > 1 ? values.filter((v) => v !== null && v !== "null") : values;
+function typeMessage(e) {
+  const types = withoutNull([].concat(e.params.type));
+  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
+  const quoteHint = types.includes("string") && isScalarOfWrongType(e.data) ? " (put it in quotes)" : "";
+  return `must be ${words}${quoteHint}`;
+}
+function enumMessage(e) {
+  const allowed = withoutNull(e.params.allowedValues);
+  const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
+  const strings2 = allowed.filter((v) => typeof v === "string");
+  if (isScalarOfWrongType(e.data) && strings2.length) return `must be one of ${list} (put it in quotes)`;
+  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings2) : ""}`;
+}
+function rangeMessage(e) {
+  const s = e.parentSchema;
+  if (typeof s.minimum === "number" && typeof s.maximum === "number") return `must be between ${s.minimum} and ${s.maximum}`;
+  return e.keyword === "minimum" ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
+}
+function formatMessage(e) {
+  const value = String(e.data);
+  switch (e.params.format) {
+    case "hostport":
+    case "cidr":
+      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
+    case "uri":
+      return `"${value}" is not an http(s) URL`;
+    default:
+      return `"${value}" is not a valid ${e.params.format}`;
+  }
+}
+var plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+function baseMessage(e) {
+  const p = e.params;
+  switch (e.keyword) {
+    case "required":
+      return `missing field "${p.missingProperty}"`;
+    case "additionalProperties": {
+      const key = String(p.additionalProperty);
+      if (key === "<<") return 'merge keys ("<<") are not supported; write the fields out';
+      const known = Object.keys(e.parentSchema.properties ?? {});
+      return `unknown field "${key}"${didYouMean(key, known)}`;
+    }
+    case "type":
+      return typeMessage(e);
+    case "enum":
+      return enumMessage(e);
+    case "const":
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case "format":
+      return formatMessage(e);
+    case "pattern":
+      return `"${String(e.data)}" does not match ${p.pattern}`;
+    case "minLength":
+      return p.limit === 1 ? "must not be empty" : `must be at least ${plural(p.limit, "character")}`;
+    case "maxLength":
+      return `must be at most ${plural(p.limit, "character")}`;
+    case "minimum":
+    case "maximum":
+      return rangeMessage(e);
+    case "minItems":
+      return `must have at least ${plural(p.limit, "item")}`;
+    case "maxItems":
+      return `must have at most ${plural(p.limit, "item")}`;
+    case "uniqueItems":
+      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
+    case "minProperties":
+      return "must not be empty";
+    case "not":
+    case "false schema":
+      return "is not allowed";
+    case "oneOf":
+    case "anyOf":
+      return "does not match any allowed form";
+    default:
+      return e.message ?? "is invalid";
+  }
+}
+function relevant(errors) {
+  const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
+  const at3 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
+  const forbidden = at3("not");
+  const withEnum = at3("enum");
+  const withType = at3("type");
+  return errors.filter((e) => {
+    if (e.keyword === "if" || e.keyword === "propertyNames") return false;
+    if (e.propertyName === void 0) {
+      const p = e.instancePath;
+      if (e.keyword !== "not" && [...forbidden].some((f) => isWithin(p, f))) return false;
+      if (e.keyword === "type" && withEnum.has(p)) return false;
+      if (withType.has(p) && !["type", "enum", "not", "oneOf", "anyOf"].includes(e.keyword)) return false;
+    }
+    return !collapsing.some(
+      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`)
+    );
+  });
+}
+function wording(e) {
+  const own = override(e);
+  if (own !== void 0 && e.keyword === "pattern" && e.propertyName === void 0) return `"${String(e.data)}" ${own}`;
+  return own;
+}
+function locate(e, doc) {
+  const own = wording(e);
+  if (e.propertyName !== void 0) {
+    const names = (e.params.allowedValues ?? []).filter((v) => typeof v === "string");
+    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === "enum" ? didYouMean(e.propertyName, names) : ""}`;
+    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
+  }
+  if (e.keyword === "additionalProperties") {
+    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
+    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+  }
+  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+}
+function prefixed(pointer, message) {
+  const path = fieldPath(pointer);
+  return path ? `${path}: ${message}` : message;
+}
+function issuesFromAjv(errors, doc, address) {
+  const seen = /* @__PURE__ */ new Set();
+  const issues = [];
+  for (const e of relevant(errors)) {
+    const { pos, message } = locate(e, doc);
+    const key = `${pos.line}:${pos.col}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(address === void 0 ? { pos, message } : { pos, address, message });
+  }
+  return issues;
+}
+function distance(a, b) {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      rows[i][j] = d;
+    }
+  }
+  return rows[a.length][b.length];
+}
+function closest(word, candidates) {
+  const w = word.toLowerCase();
+  const limit = Math.max(1, Math.floor(w.length / 3));
+  let best;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const score = distance(w, c.toLowerCase());
+    if (score <= limit && score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+function didYouMean(word, candidates) {
+  const best = closest(word, candidates);
+  return best === void 0 ? "" : ` (did you mean "${best}"?)`;
+}
+
+// src/manifest/parse.ts
+var import_yaml5 = __toESM(require_dist(), 1);
+import { readFileSync as readFileSync2 } from "node:fs";
+
+// src/manifest/parse/yaml-scalars.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+
+// src/manifest/parse/yaml-tree.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+var MAX_ALIAS_VALUES = 1e4;
+var TreeError = class extends Error {
+  constructor(pos, message) {
+    super(message);
+    this.pos = pos;
+  }
+  pos;
+};
+var Walker = class {
+  constructor(file, lines) {
+    this.file = file;
+    this.lines = lines;
+  }
+  file;
+  lines;
+  positions = /* @__PURE__ */ new Map();
+  keys = /* @__PURE__ */ new Map();
+  anchors = /* @__PURE__ */ new Map();
+  open = /* @__PURE__ */ new Set();
+  aliasDepth = 0;
+  aliasValues = 0;
+  at(offset) {
+    const { line, col } = this.lines.linePos(offset);
+    return { file: this.file, line, col };
+  }
+  value(node, pointer, fallback) {
+    if (node === null) {
+      this.positions.set(pointer, fallback);
+      return null;
+    }
+    const pos = node.range ? this.at(node.range[0]) : fallback;
+    if ((0, import_yaml3.isAlias)(node)) return this.alias(node.source, pointer, pos);
+    if (this.aliasDepth > 0 && ++this.aliasValues > MAX_ALIAS_VALUES) {
+      throw new TreeError(pos, `aliases expand to more than ${MAX_ALIAS_VALUES} values`);
+    }
+    if (node.anchor) this.anchors.set(node.anchor, node);
+    this.positions.set(pointer, pos);
+    if ((0, import_yaml3.isScalar)(node)) return scalar(node.value, pos);
+    this.open.add(node);
+    try {
+      if ((0, import_yaml3.isMap)(node)) return this.map(node.items, pointer, pos);
+      if ((0, import_yaml3.isSeq)(node)) return node.items.map((item, i) => this.value(item, childPointer(pointer, i), pos));
+    } finally {
+      this.open.delete(node);
+    }
+    throw new TreeError(pos, "unsupported YAML node");
+  }
+  map(items, pointer, pos) {
+    const out = {};
+    for (const pair of items) {
+      const keyNode = pair.key;
+      if (!(0, import_yaml3.isScalar)(keyNode) || !["string", "number", "boolean"].includes(typeof keyNode.value)) {
+        throw new TreeError(keyNode?.range ? this.at(keyNode.range[0]) : pos, "mapping keys must be plain strings");
+      }
+      const key = String(keyNode.value);
+      const keyPos2 = keyNode.range ? this.at(keyNode.range[0]) : pos;
+      const child2 = childPointer(pointer, key);
+      this.keys.set(child2, keyPos2);
+      const value = this.value(pair.value, child2, keyPos2);
+      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
+    }
+    return out;
+  }
+  alias(source, pointer, pos) {
+    const target = this.anchors.get(source);
+    if (!target) throw new TreeError(pos, `alias *${source} has no anchor before it`);
+    if (this.open.has(target)) throw new TreeError(pos, `alias *${source} refers to a value that contains it`);
+    this.aliasDepth++;
+    try {
+      const value = this.value(target, pointer, pos);
+      this.positions.set(pointer, pos);
+      return value;
+    } finally {
+      this.aliasDepth--;
+    }
+  }
+};
+function scalar(value, pos) {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new TreeError(pos, "numbers must be finite (.inf and .nan have no JSON form)");
+    return value;
+  }
+  throw new TreeError(pos, "unsupported YAML value (only strings, numbers, booleans and null)");
+}
+function toTree(contents, file, lines, docPos) {
+  const walker = new Walker(file, lines);
+  const value = walker.value(contents, "", docPos);
+  return { value, positions: walker.positions, keys: walker.keys };
+}
+
+// src/manifest/parse/yaml-scalars.ts
+var GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
+var schema = new import_yaml4.Document().schema;
+var PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
+var TAG_OPTIONS = { intAsBigInt: false };
+function resolvePlain(text) {
+  const tag = PLAIN_TAGS.find((t) => t.test.test(text));
+  if (!tag) return text;
+  const resolved = tag.resolve(text, () => {
+    throw GIVE_UP;
+  }, TAG_OPTIONS);
+  const value = (0, import_yaml4.isScalar)(resolved) ? resolved.value : resolved;
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
+  throw GIVE_UP;
+}
+var KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
+var MAX_KEY = 1e3;
+function isKeyAt(text, col) {
+  const c = text[col];
+  if (c === '"' || c === "'") {
+    const end = quotedEnd(text, col);
+    return end > 0 && text[end] === ":";
+  }
+  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
+  return m !== null && text[col + m[0].length] === ":" && (col + m[0].length + 1 === text.length || text[col + m[0].length + 1] === " ");
+}
+function readKey(text, col) {
+  const c = text[col];
+  if (c === '"' || c === "'") {
+    const { value, end } = readQuoted(text, col);
+    if (typeof value !== "string" || end - col > MAX_KEY) throw GIVE_UP;
+    return { key: value, end };
+  }
+  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
+  if (!m || m[0].length > MAX_KEY) throw GIVE_UP;
+  const key = resolvePlain(m[0]);
+  if (typeof key !== "string") throw GIVE_UP;
+  return { key, end: col + m[0].length };
+}
+function quotedEnd(text, col) {
+  const q = text[col];
+  for (let i = col + 1; i < text.length; i++) {
+    const c = text[i];
+    if (q === '"' && c === "\\") i++;
+    else if (c === q) {
+      if (q === "'" && text[i + 1] === "'") i++;
+      else return i + 1;
+    }
+  }
+  return -1;
+}
+function readQuoted(text, col) {
+  const end = quotedEnd(text, col);
+  if (end < 0) throw GIVE_UP;
+  const body = text.slice(col + 1, end - 1);
+  if (text[col] === "'") return { value: body.replace(/''/g, "'"), end };
+  if (!body.includes("\\")) return { value: body, end };
+  try {
+    return { value: JSON.parse(text.slice(col, end)), end };
+  } catch {
+    throw GIVE_UP;
+  }
+}
+function plainStart(text, col, inFlow = false) {
+  const c = text[col];
+  if (c === "-") {
+    const next = text[col + 1];
+    return next !== void 0 && next !== " " && !(inFlow && ",[]{}".includes(next));
+  }
+  return !"?:,[]{}#&*!|>'\"%@`".includes(c) && c !== " ";
+}
+function restOfLine(text, end) {
+  let i = end;
+  while (text[i] === " ") i++;
+  if (i === text.length) return;
+  if (text[i] === "#" && i > end) return;
+  throw GIVE_UP;
+}
+function checked(value) {
+  try {
+    return scalar(value, { file: "", line: 0, col: 0 });
+  } catch {
+    throw GIVE_UP;
+  }
+}
+
+// src/manifest/parse/yaml-common.ts
+var OUTSIDE = /[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
+var Reader = class {
+  constructor(file, lines) {
+    this.file = file;
+    this.lines = lines;
+  }
+  file;
+  lines;
+  positions = /* @__PURE__ */ new Map();
+  keys = /* @__PURE__ */ new Map();
+  i = 0;
+  at(line, col) {
+    return { file: this.file, line: line.no, col: col + 1 };
+  }
+  /** The document's top-level mapping. */
+  document() {
+    const first = this.lines[0];
+    if (isSeqEntry(first)) throw GIVE_UP;
+    const pos = this.at(first, first.indent);
+    const value = this.map(first.indent, "", pos);
+    if (this.i < this.lines.length) throw GIVE_UP;
+    return { value, pos, positions: this.positions, keys: this.keys };
+  }
+  block(indent, pointer) {
+    const line = this.lines[this.i];
+    const pos = this.at(line, line.indent);
+    return isSeqEntry(line) ? this.seq(line.indent, pointer, pos) : this.map(indent, pointer, pos);
+  }
+  map(indent, pointer, pos) {
+    this.positions.set(pointer, pos);
+    const out = {};
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i];
+      if (line.indent < indent) break;
+      if (line.indent > indent || isSeqEntry(line)) throw GIVE_UP;
+      const { key, end } = readKey(line.text, line.indent);
+      if (line.text[end] !== ":" || end + 1 < line.text.length && line.text[end + 1] !== " ") throw GIVE_UP;
+      if (Object.hasOwn(out, key)) throw GIVE_UP;
+      const child2 = childPointer(pointer, key);
+      const keyPos2 = this.at(line, line.indent);
+      this.keys.set(child2, keyPos2);
+      this.i++;
+      let valueAt2 = end + 1;
+      while (line.text[valueAt2] === " ") valueAt2++;
+      let value;
+      if (valueAt2 === line.text.length || line.text[valueAt2] === "#") {
+        const next = this.lines[this.i];
+        if (next && next.indent > indent) value = this.block(next.indent, child2);
+        else if (next && next.indent === indent && isSeqEntry(next)) value = this.seq(indent, child2, this.at(next, next.indent));
+        else {
+          this.positions.set(child2, this.at(line, valueAt2));
+          value = null;
+        }
+      } else {
+        value = this.inline(line, valueAt2, child2);
+      }
+      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
+    }
+    return out;
+  }
+  seq(indent, pointer, pos) {
+    this.positions.set(pointer, pos);
+    const out = [];
+    while (this.i < this.lines.length) {
+      const line = this.lines[this.i];
+      if (line.indent < indent) break;
+      if (line.indent > indent) throw GIVE_UP;
+      if (!isSeqEntry(line)) break;
+      const child2 = childPointer(pointer, out.length);
+      let col = indent + 1;
+      while (line.text[col] === " ") col++;
+      if (col === line.text.length || line.text[col] === "#" || col === indent + 1) throw GIVE_UP;
+      if (line.text[col] === "-" && (col + 1 === line.text.length || line.text[col + 1] === " ")) throw GIVE_UP;
+      if (isKeyAt(line.text, col)) {
+        line.indent = col;
+        out.push(this.map(col, child2, this.at(line, col)));
+      } else {
+        this.i++;
+        out.push(this.inline(line, col, child2));
+      }
+    }
+    return out;
+  }
+  /** A value that starts on `line` at `col` and ends on it (a scalar or a flow collection); the line is consumed. */
+  inline(line, col, pointer) {
+    const text = line.text;
+    const c = text[col];
+    let value;
+    let end;
+    if (c === '"' || c === "'") {
+      ({ value, end } = readQuoted(text, col));
+      this.positions.set(pointer, this.at(line, col));
+    } else if (c === "[" || c === "{") {
+      const flow = new FlowReader(this, line, text);
+      value = flow.value(col, pointer);
+      end = flow.pos;
+    } else {
+      if (!plainStart(text, col)) throw GIVE_UP;
+      const hash = text.indexOf(" #", col);
+      end = hash < 0 ? text.length : hash;
+      const raw = text.slice(col, end).trimEnd();
+      if (raw.endsWith(":") || raw.includes(": ")) throw GIVE_UP;
+      const pos = this.at(line, col);
+      this.positions.set(pointer, pos);
+      value = checked(resolvePlain(raw));
+      return value;
+    }
+    restOfLine(text, end);
+    return value;
+  }
+  record(pointer, line, col, key) {
+    (key ? this.keys : this.positions).set(pointer, this.at(line, col));
+  }
+};
+var FlowReader = class {
+  constructor(reader, line, text) {
+    this.reader = reader;
+    this.line = line;
+    this.text = text;
+  }
+  reader;
+  line;
+  text;
+  pos = 0;
+  spaces() {
+    while (this.text[this.pos] === " ") this.pos++;
+  }
+  value(col, pointer) {
+    this.pos = col;
+    const c = this.text[col];
+    this.reader.record(pointer, this.line, col);
+    if (c === '"' || c === "'") {
+      const { value, end } = readQuoted(this.text, col);
+      this.pos = end;
+      return value;
+    }
+    if (c === "[") return this.items(pointer);
+    if (c === "{") return this.entries(pointer);
+    if (!plainStart(this.text, col, true)) throw GIVE_UP;
+    const m = /^[^,[\]{}#:]+/.exec(this.text.slice(col));
+    if (!m) throw GIVE_UP;
+    const raw = m[0].trimEnd();
+    this.pos = col + m[0].length;
+    return checked(resolvePlain(raw));
+  }
+  items(pointer) {
+    const out = [];
+    this.pos++;
+    this.spaces();
+    if (this.text[this.pos] === "]") {
+      this.pos++;
+      return out;
+    }
+    for (; ; ) {
+      out.push(this.value(this.pos, childPointer(pointer, out.length)));
+      this.spaces();
+      const c = this.text[this.pos++];
+      if (c === "]") return out;
+      if (c !== ",") throw GIVE_UP;
+      this.spaces();
+      if (this.text[this.pos] === "]" || this.text[this.pos] === ",") throw GIVE_UP;
+    }
+  }
+  entries(pointer) {
+    const out = {};
+    this.pos++;
+    this.spaces();
+    if (this.text[this.pos] === "}") {
+      this.pos++;
+      return out;
+    }
+    for (; ; ) {
+      const keyAt2 = this.pos;
+      const { key, end } = readKey(this.text, keyAt2);
+      if (this.text[end] !== ":" || this.text[end + 1] !== " " || Object.hasOwn(out, key) || key === "__proto__") throw GIVE_UP;
+      const child2 = childPointer(pointer, key);
+      this.reader.record(child2, this.line, keyAt2, true);
+      this.pos = end + 1;
+      this.spaces();
+      const c = this.text[this.pos];
+      if (c === void 0 || c === "," || c === "}" || c === "#") throw GIVE_UP;
+      out[key] = this.value(this.pos, child2);
+      this.spaces();
+      const sep2 = this.text[this.pos++];
+      if (sep2 === "}") return out;
+      if (sep2 !== ",") throw GIVE_UP;
+      this.spaces();
+      if (this.text[this.pos] === "}" || this.text[this.pos] === ",") throw GIVE_UP;
+    }
+  }
+};
+function isSeqEntry(line) {
+  const t = line.text;
+  return t[line.indent] === "-" && (line.indent + 1 === t.length || t[line.indent + 1] === " ");
+}
+function splitDocuments(text) {
+  const docs = [[]];
+  let start = 0;
+  for (let no = 1; start <= text.length; no++) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    let indent = 0;
+    while (line[indent] === " ") indent++;
+    if (indent === 0 && (line.startsWith("---") || line.startsWith("...") || line.startsWith("%"))) {
+      if (!/^---\s*$/.test(line)) throw GIVE_UP;
+      docs.push([]);
+    } else if (indent < line.length && line[indent] !== "#") {
+      docs[docs.length - 1].push({ start, no, indent, text: line });
+    }
+    start = end + 1;
+  }
+  return docs;
+}
+function parseCommonYaml(text, file) {
+  if (OUTSIDE.test(text)) return void 0;
+  try {
+    const out = [];
+    for (const lines of splitDocuments(text)) {
+      if (lines.length > 0) out.push(new Reader(file, lines).document());
+    }
+    return out;
+  } catch (err) {
+    if (err === GIVE_UP) return void 0;
+    throw err;
+  }
+}
+
+// src/manifest/parse.ts
+function keyAt(text, offset) {
+  const end = text.indexOf("\n", offset);
+  const rest = text.slice(offset, end < 0 ? void 0 : end);
+  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|.*?)\s*:(?:\s|$)/.exec(rest);
+  const raw = m ? m[1] : rest.trim();
+  return /^["']/.test(raw) ? raw.slice(1, -1) : raw;
+}
+function unclosedQuoteStart(text, to) {
+  for (let i = 0; i < to; i++) {
+    const ch = text[i];
+    const prev = i === 0 ? "\n" : text[i - 1];
+    const opensToken = /[\s[{,:]/.test(prev);
+    if (ch === "#" && /\s/.test(prev)) {
+      const eol = text.indexOf("\n", i);
+      if (eol < 0) return void 0;
+      i = eol;
+    } else if ((ch === '"' || ch === "'") && opensToken) {
+      let close = -1;
+      for (let j = i + 1; j < to; j++) {
+        if (ch === '"' && text[j] === "\\") j++;
+        else if (text[j] === ch) {
+          if (ch === "'" && text[j + 1] === "'") j++;
+          else {
+            close = j;
+            break;
+          }
+        }
+      }
+      if (close < 0) return i;
+      i = close;
+    }
+  }
+  return void 0;
+}
+function yamlMessage(e, text) {
+  if (e.code === "DUPLICATE_KEY") return `duplicate key "${keyAt(text, e.pos[0])}"`;
+  const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+  return `invalid YAML: ${first}`;
+}
+function parseFile(file) {
+  const out = { docs: [], issues: [] };
+  let text;
+  try {
+    text = readFileSync2(file.abs, "utf8");
+  } catch (err) {
+    const code2 = err.code;
+    out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code2 ?? err.message}` });
+    return out;
+  }
+  return parseText(text, file.rel);
+}
+function parseText(text, file) {
+  const common4 = parseCommonYaml(text, file);
+  return common4 ? { docs: common4, issues: [] } : parseYamlText(text, file);
+}
+function parseYamlText(text, file) {
+  const out = { docs: [], issues: [] };
+  const lines = new import_yaml5.LineCounter();
+  const at3 = (offset) => ({ file, ...lines.linePos(offset) });
+  for (const doc of (0, import_yaml5.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
+    if (doc.errors.length) {
+      for (const e of doc.errors) {
+        const quote = e.code === "MISSING_CHAR" && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : void 0;
+        if (quote === void 0) out.issues.push({ pos: at3(e.pos[0]), message: yamlMessage(e, text) });
+        else out.issues.push({ pos: at3(quote), message: `invalid YAML: the ${text[quote] === '"' ? "double" : "single"}-quoted value starting here is never closed` });
+      }
+      continue;
+    }
+    const contents = doc.contents;
+    if (contents === null || (0, import_yaml5.isScalar)(contents) && contents.value === null) continue;
+    const pos = at3(contents.range[0]);
+    if (!(0, import_yaml5.isMap)(contents)) {
+      out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
+      continue;
+    }
+    try {
+      const tree = toTree(contents, file, lines, pos);
+      out.docs.push({ ...tree, value: tree.value, pos });
+    } catch (err) {
+      if (!(err instanceof TreeError)) throw err;
+      out.issues.push({ pos: err.pos, message: err.message });
+    }
+  }
+  return out;
+}
 
 // src/manifest/schema/parts.ts
 var NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
@@ -68834,67 +69658,59 @@ function kindSchema(kind, text, fields2, required, extra = {}) {
   };
 }
 
-// src/manifest/resolve/moved-from.ts
-var MOVED_FROM = "moved_from";
-var NAME = new RegExp(NAME_PATTERN);
-var where2 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
-function oldNames(doc) {
-  const raw = doc.fields[MOVED_FROM];
-  const base = `/${MOVED_FROM}`;
-  if (raw === void 0 || raw === null) return [];
-  if (Array.isArray(raw)) return raw.map((value, i) => ({ value, pointer: childPointer(base, i) }));
-  return [{ value: raw, pointer: base }];
-}
-function movedFromAddresses(doc) {
-  const out = [];
-  for (const { value } of oldNames(doc)) {
-    const address = oldAddress(doc, value);
-    if (typeof address === "string" && !out.includes(address)) out.push(address);
-  }
-  return out;
-}
-function oldAddress(doc, value) {
-  if (typeof value !== "string") return { error: "" };
-  const slash = value.indexOf("/");
-  const kind = slash < 0 ? doc.kind : value.slice(0, slash);
-  const name2 = slash < 0 ? value : value.slice(slash + 1);
-  if (kind !== doc.kind) return { error: `"${value}" is a ${kind}; a ${doc.kind} can only move from another ${doc.kind} name (a move across kinds is a delete and a create)` };
-  if (!NAME.test(name2)) return { error: "" };
-  return `${kind}/${name2}`;
-}
-function movedFromIssues(docs) {
-  const issues = [];
-  const documents = /* @__PURE__ */ new Map();
-  for (const doc of docs) if (doc.name !== "" && !documents.has(addressOf(doc))) documents.set(addressOf(doc), doc);
-  const claimedBy = /* @__PURE__ */ new Map();
-  for (const doc of docs) {
-    const address = addressOf(doc);
-    for (const { value, pointer } of oldNames(doc)) {
-      const fail2 = (message) => void issues.push({ pos: valuePos(doc, pointer), address, message: `${MOVED_FROM}: ${message}` });
-      const old = oldAddress(doc, value);
-      if (typeof old !== "string") {
-        if (old.error !== "") fail2(old.error);
-        continue;
+// src/manifest/schema/project.ts
+var PROJECT_FILE_NAMES = ["edgeops.yaml", "edgeops.yml"];
+function projectSchema() {
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    title: "edgeops project file (edgeops.yaml)",
+    description: "Defaults for the manifests under this directory. Flags and environment variables take precedence.",
+    type: "object",
+    properties: {
+      stack: {
+        type: "string",
+        pattern: NAME_PATTERN,
+        description: 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").',
+        errorMessage: { pattern: 'must be lower-case letters, digits and "-", at most 64 characters' }
+      },
+      api_url: {
+        type: "string",
+        format: "uri",
+        description: "Base URL of the service (EDGEOPS_API_URL, --api-url)."
+      },
+      concurrency: { type: "integer", minimum: 1, maximum: 256, description: "Actions run at once (default 10)." },
+      max_deletes: {
+        type: "integer",
+        minimum: 0,
+        description: "A plan deleting more resources than this is refused without --allow-deletes."
+      },
+      max_deletes_per_kind: {
+        type: "object",
+        description: "Per-kind delete limits, e.g. {TCPEdge: 2}.",
+        propertyNames: { enum: KINDS.map((k) => k.kind), errorMessage: "is not a kind" },
+        additionalProperties: { type: "integer", minimum: 0 }
+      },
+      adopt: {
+        type: "boolean",
+        description: "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`."
+      },
+      retry_budget: {
+        type: "integer",
+        minimum: 0,
+        maximum: 3600,
+        description: "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)."
+      },
+      api_key: {
+        not: {},
+        errorMessage: "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key"
       }
-      if (old === address) {
-        fail2(`"${String(value)}" is this document's own name`);
-        continue;
-      }
-      const other = documents.get(old);
-      if (other) {
-        fail2(`${old} is also a document (at ${where2(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
-        continue;
-      }
-      const earlier = claimedBy.get(old);
-      if (earlier && earlier.doc !== doc) {
-        fail2(`${old} is also named by ${addressOf(earlier.doc)} (at ${where2(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
-        continue;
-      }
-      claimedBy.set(old, { doc, pointer });
-    }
-  }
-  return issues;
+    },
+    additionalProperties: false
+  };
 }
+
+// src/manifest/document.ts
+var addressOf = (doc) => doc.name === "" ? doc.kind : `${doc.kind}/${doc.name}`;
 
 // src/manifest/schema/formats.ts
 function isHttpUrl(value) {
@@ -77207,189 +78023,6 @@ function compileSchema(key) {
   return validate;
 }
 
-// src/manifest/schema/messages.ts
-var TYPE_WORDS = {
-  string: "a string",
-  object: "a mapping",
-  array: "a list",
-  integer: "an integer",
-  number: "a number",
-  boolean: "true or false",
-  null: "empty"
-};
-function override(e) {
-  const m = e.parentSchema?.errorMessage;
-  if (typeof m === "string") return m;
-  if (m && typeof m === "object") {
-    const byKeyword = m[e.keyword];
-    if (typeof byKeyword === "string") return byKeyword;
-  }
-  return void 0;
-}
-var isScalarOfWrongType = (data) => typeof data === "number" || typeof data === "boolean";
-var withoutNull = (values) => values.length > 1 ? values.filter((v) => v !== null && v !== "null") : values;
-function typeMessage(e) {
-  const types = withoutNull([].concat(e.params.type));
-  const words = types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
-  const quoteHint = types.includes("string") && isScalarOfWrongType(e.data) ? " (put it in quotes)" : "";
-  return `must be ${words}${quoteHint}`;
-}
-function enumMessage(e) {
-  const allowed = withoutNull(e.params.allowedValues);
-  const list = allowed.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(", ");
-  const strings2 = allowed.filter((v) => typeof v === "string");
-  if (isScalarOfWrongType(e.data) && strings2.length) return `must be one of ${list} (put it in quotes)`;
-  return `must be one of ${list}${typeof e.data === "string" ? didYouMean(e.data, strings2) : ""}`;
-}
-function rangeMessage(e) {
-  const s = e.parentSchema;
-  if (typeof s.minimum === "number" && typeof s.maximum === "number") return `must be between ${s.minimum} and ${s.maximum}`;
-  return e.keyword === "minimum" ? `must be at least ${e.params.limit}` : `must be at most ${e.params.limit}`;
-}
-function formatMessage(e) {
-  const value = String(e.data);
-  switch (e.params.format) {
-    case "hostport":
-    case "cidr":
-      return VALUE_FORMATS[e.params.format].problem(value)?.message ?? `"${value}" is not a valid ${e.params.format}`;
-    case "uri":
-      return `"${value}" is not an http(s) URL`;
-    default:
-      return `"${value}" is not a valid ${e.params.format}`;
-  }
-}
-var plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-function baseMessage(e) {
-  const p = e.params;
-  switch (e.keyword) {
-    case "required":
-      return `missing field "${p.missingProperty}"`;
-    case "additionalProperties": {
-      const key = String(p.additionalProperty);
-      if (key === "<<") return 'merge keys ("<<") are not supported; write the fields out';
-      const known = Object.keys(e.parentSchema.properties ?? {});
-      return `unknown field "${key}"${didYouMean(key, known)}`;
-    }
-    case "type":
-      return typeMessage(e);
-    case "enum":
-      return enumMessage(e);
-    case "const":
-      return `must be ${JSON.stringify(p.allowedValue)}`;
-    case "format":
-      return formatMessage(e);
-    case "pattern":
-      return `"${String(e.data)}" does not match ${p.pattern}`;
-    case "minLength":
-      return p.limit === 1 ? "must not be empty" : `must be at least ${plural(p.limit, "character")}`;
-    case "maxLength":
-      return `must be at most ${plural(p.limit, "character")}`;
-    case "minimum":
-    case "maximum":
-      return rangeMessage(e);
-    case "minItems":
-      return `must have at least ${plural(p.limit, "item")}`;
-    case "maxItems":
-      return `must have at most ${plural(p.limit, "item")}`;
-    case "uniqueItems":
-      return `items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are the same`;
-    case "minProperties":
-      return "must not be empty";
-    case "not":
-    case "false schema":
-      return "is not allowed";
-    case "oneOf":
-    case "anyOf":
-      return "does not match any allowed form";
-    default:
-      return e.message ?? "is invalid";
-  }
-}
-function relevant(errors) {
-  const collapsing = errors.filter((e) => (e.keyword === "oneOf" || e.keyword === "anyOf") && override(e) !== void 0);
-  const at3 = (keyword) => new Set(errors.filter((e) => e.keyword === keyword && e.propertyName === void 0).map((e) => e.instancePath));
-  const forbidden = at3("not");
-  const withEnum = at3("enum");
-  const withType = at3("type");
-  return errors.filter((e) => {
-    if (e.keyword === "if" || e.keyword === "propertyNames") return false;
-    if (e.propertyName === void 0) {
-      const p = e.instancePath;
-      if (e.keyword !== "not" && [...forbidden].some((f) => isWithin(p, f))) return false;
-      if (e.keyword === "type" && withEnum.has(p)) return false;
-      if (withType.has(p) && !["type", "enum", "not", "oneOf", "anyOf"].includes(e.keyword)) return false;
-    }
-    return !collapsing.some(
-      (c) => c !== e && isWithin(e.instancePath, c.instancePath) && e.schemaPath.startsWith(`${c.schemaPath}/`)
-    );
-  });
-}
-function wording(e) {
-  const own = override(e);
-  if (own !== void 0 && e.keyword === "pattern" && e.propertyName === void 0) return `"${String(e.data)}" ${own}`;
-  return own;
-}
-function locate(e, doc) {
-  const own = wording(e);
-  if (e.propertyName !== void 0) {
-    const names = (e.params.allowedValues ?? []).filter((v) => typeof v === "string");
-    const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === "enum" ? didYouMean(e.propertyName, names) : ""}`;
-    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
-  }
-  if (e.keyword === "additionalProperties") {
-    const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
-    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-  }
-  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-}
-function prefixed(pointer, message) {
-  const path = fieldPath(pointer);
-  return path ? `${path}: ${message}` : message;
-}
-function issuesFromAjv(errors, doc, address) {
-  const seen = /* @__PURE__ */ new Set();
-  const issues = [];
-  for (const e of relevant(errors)) {
-    const { pos, message } = locate(e, doc);
-    const key = `${pos.line}:${pos.col}:${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push(address === void 0 ? { pos, message } : { pos, address, message });
-  }
-  return issues;
-}
-function distance(a, b) {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
-      rows[i][j] = d;
-    }
-  }
-  return rows[a.length][b.length];
-}
-function closest(word, candidates) {
-  const w = word.toLowerCase();
-  const limit = Math.max(1, Math.floor(w.length / 3));
-  let best;
-  let bestScore = Infinity;
-  for (const c of candidates) {
-    const score = distance(w, c.toLowerCase());
-    if (score <= limit && score < bestScore) {
-      best = c;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-function didYouMean(word, candidates) {
-  const best = closest(word, candidates);
-  return best === void 0 ? "" : ` (did you mean "${best}"?)`;
-}
-
 // src/manifest/schema/modules.ts
 var policyAction2 = object2(
   {
@@ -77615,57 +78248,6 @@ function kindSchemas() {
   return out;
 }
 
-// src/manifest/schema/project.ts
-var PROJECT_FILE_NAMES = ["edgeops.yaml", "edgeops.yml"];
-function projectSchema() {
-  return {
-    $schema: "http://json-schema.org/draft-07/schema#",
-    title: "edgeops project file (edgeops.yaml)",
-    description: "Defaults for the manifests under this directory. Flags and environment variables take precedence.",
-    type: "object",
-    properties: {
-      stack: {
-        type: "string",
-        pattern: NAME_PATTERN,
-        description: 'Ownership scope of these manifests (EDGEOPS_STACK, --stack; default "default").',
-        errorMessage: { pattern: 'must be lower-case letters, digits and "-", at most 64 characters' }
-      },
-      api_url: {
-        type: "string",
-        format: "uri",
-        description: "Base URL of the service (EDGEOPS_API_URL, --api-url)."
-      },
-      concurrency: { type: "integer", minimum: 1, maximum: 256, description: "Actions run at once (default 10)." },
-      max_deletes: {
-        type: "integer",
-        minimum: 0,
-        description: "A plan deleting more resources than this is refused without --allow-deletes."
-      },
-      max_deletes_per_kind: {
-        type: "object",
-        description: "Per-kind delete limits, e.g. {TCPEdge: 2}.",
-        propertyNames: { enum: KINDS.map((k) => k.kind), errorMessage: "is not a kind" },
-        additionalProperties: { type: "integer", minimum: 0 }
-      },
-      adopt: {
-        type: "boolean",
-        description: "Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`."
-      },
-      retry_budget: {
-        type: "integer",
-        minimum: 0,
-        maximum: 3600,
-        description: "Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast)."
-      },
-      api_key: {
-        not: {},
-        errorMessage: "does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key"
-      }
-    },
-    additionalProperties: false
-  };
-}
-
 // src/manifest/schema.ts
 var leftToRules = (e) => e.instancePath === "/name" && e.keyword === "pattern" || e.instancePath === "/description" && e.keyword === "maxLength";
 function validateDocs(docs) {
@@ -77725,789 +78307,6 @@ function projectValidator() {
   return project2 ??= compileSchema(PROJECT_KEY, projectSchema());
 }
 
-// src/manifest/secrets.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-import { relative, resolve } from "node:path";
-var ENV_VAR = new RegExp(ENV_VAR_PATTERN);
-function readError(err) {
-  const code2 = err.code;
-  if (code2 === "ENOENT") return "no such file";
-  if (code2 === "EISDIR") return "it is a directory";
-  if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
-  return code2 ?? "unreadable";
-}
-function resolveSecret(value, pointer, ctx) {
-  if (!isObj(value)) return void 0;
-  const field = fieldPath(pointer);
-  if (typeof value.file === "string" && Object.keys(value).length === 1) {
-    const abs = resolve(ctx.dir, value.file);
-    try {
-      return { value: readFileSync2(abs, "utf8") };
-    } catch (err) {
-      const shown = relative(ctx.cwd, abs);
-      const also = shown === value.file ? "" : ` (${shown})`;
-      return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, "file") };
-    }
-  }
-  if (typeof value.env === "string" && ENV_VAR.test(value.env) && Object.keys(value).length === 1) {
-    const v = ctx.env[value.env];
-    if (v === void 0) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, "env") };
-    return { value: v };
-  }
-  return void 0;
-}
-function secretSource(written2, pointer) {
-  if (!isObj(written2)) return { pointer, note: "" };
-  if (typeof written2.file === "string") return { pointer: childPointer(pointer, "file"), note: ` (in file "${written2.file}")` };
-  if (typeof written2.env === "string") return { pointer: childPointer(pointer, "env"), note: ` (in environment variable ${written2.env})` };
-  return { pointer, note: "" };
-}
-
-// src/manifest/rules.ts
-var MARKER_KEY2 = "edgeops";
-var NAME2 = new RegExp(NAME_PATTERN);
-var where3 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
-var NAME_RULE = 'lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit';
-function nameIssue(doc) {
-  const { name: name2 } = doc;
-  if (!doc.positions.has("/name") || NAME2.test(name2)) return void 0;
-  if (!name2.includes("_")) return `name "${name2}" must be ${NAME_RULE}`;
-  const upper = /[A-Z]/.test(name2);
-  const message = `name "${name2}" must not contain "_" (a value with "_" is read as a literal id)${upper ? " or upper-case letters" : ""}`;
-  return NAME2.test(name2.replace(/_/g, "-").toLowerCase()) ? message : `${message}, and must be ${NAME_RULE}`;
-}
-function headerIssues(doc, address) {
-  const issues = [];
-  for (const pattern of kindValidation(doc.kind)?.headerPointers ?? []) {
-    for (const slot of slotsAt(doc.fields, pattern)) {
-      const value = slot.value;
-      const names = isObj(value) ? Object.keys(value) : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
-      const first = /* @__PURE__ */ new Map();
-      names.forEach((name2, i) => {
-        const earlier = first.get(name2.toLowerCase());
-        if (earlier === void 0) return void first.set(name2.toLowerCase(), name2);
-        if (earlier === name2) return;
-        const pos = isObj(value) ? keyPos(doc, childPointer(slot.pointer, name2)) : valuePos(doc, childPointer(slot.pointer, i));
-        issues.push({ pos, address, message: `${fieldPath(slot.pointer)}: "${earlier}" and "${name2}" are the same header (header names ignore case)` });
-      });
-    }
-  }
-  return issues;
-}
-function storedMetadata(metadata3, stack, address) {
-  return JSON.stringify({ ...metadata3, [MARKER_KEY2]: { stack, name: address } });
-}
-function fieldIssues(doc, stack, push) {
-  const { description: description2, metadata: metadata3 } = doc.fields;
-  if (typeof description2 === "string") {
-    const bytes2 = Buffer.byteLength(description2);
-    if (bytes2 > DESCRIPTION_MAX_BYTES) push("/description", `description: is ${bytes2} bytes, at most ${DESCRIPTION_MAX_BYTES} are allowed`);
-  }
-  if (isObj(metadata3)) {
-    if (Object.hasOwn(metadata3, MARKER_KEY2)) {
-      push(`/metadata/${MARKER_KEY2}`, `metadata: the key "${MARKER_KEY2}" is reserved for edgeops' ownership marker`);
-      return;
-    }
-    const bytes2 = Buffer.byteLength(storedMetadata(metadata3, stack, addressOf(doc)));
-    if (bytes2 > METADATA_MAX_BYTES) {
-      push("/metadata", `metadata: is ${bytes2} bytes as stored with the ownership marker, at most ${METADATA_MAX_BYTES} are allowed`);
-    }
-  }
-}
-function checkRules(docs, opts = {}) {
-  const kinds = new Set(opts.kinds ?? KINDS.map((k) => k.kind));
-  const stack = opts.stack ?? "default";
-  const issues = [];
-  const first = /* @__PURE__ */ new Map();
-  for (const doc of docs) {
-    const address = addressOf(doc);
-    const push = (pointer, message) => {
-      issues.push({ pos: valuePos(doc, pointer), address, message });
-    };
-    if (!kinds.has(doc.kind)) {
-      push("/kind", `unknown kind "${doc.kind}"${didYouMean(doc.kind, kinds)}`);
-      continue;
-    }
-    const bad = nameIssue(doc);
-    if (bad) push("/name", bad);
-    fieldIssues(doc, stack, push);
-    issues.push(...headerIssues(doc, address));
-    if (doc.name === "") continue;
-    const earlier = first.get(address);
-    if (!earlier) {
-      first.set(address, doc);
-      continue;
-    }
-    push("/name", `defined more than once: also at ${where3(valuePos(earlier, "/name"))}`);
-    issues.push({
-      pos: valuePos(earlier, "/name"),
-      address,
-      message: `defined more than once: also at ${where3(valuePos(doc, "/name"))}`
-    });
-  }
-  issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
-  return issues;
-}
-async function valueRuleIssues(resolved, earlier) {
-  const issues = [];
-  const checks = /* @__PURE__ */ new Map();
-  for (const { doc, kind, resource } of resolved) {
-    const rules = kind.valueRules;
-    if (!rules || !rules.fields.every((field2) => typeof resource.spec[field2] === "string")) continue;
-    const reported = (field2) => earlier.some((i) => i.address === resource.address && i.message.startsWith(`${field2}:`));
-    if (rules.fields.some(reported)) continue;
-    if (!checks.has(kind)) checks.set(kind, rules.load());
-    const problem = (await checks.get(kind))(resource.spec);
-    if (!problem) continue;
-    const field = problem.field ?? rules.fields[0];
-    const source = secretSource(doc.fields[field] ?? null, childPointer("", field));
-    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, message: `${field}: ${problem.message}${source.note}` });
-  }
-  return issues;
-}
-function policyTextIssue(written2, text, pointer, phases) {
-  if (typeof text !== "string") return void 0;
-  const found = policyDocumentProblem(text, phases);
-  if (!found) return void 0;
-  const source = secretSource(written2, pointer);
-  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
-}
-
-// src/manifest/contract-check.ts
-var ID_TAIL = "0".repeat(27);
-var placeholders = /* @__PURE__ */ new Map();
-function placeholderId(address) {
-  let id2 = placeholders.get(address);
-  if (id2 === void 0) {
-    const kind = kindByName(address.slice(0, address.indexOf("/")));
-    placeholders.set(address, id2 = `${kind?.idPrefix ?? "id_"}${String(placeholders.size + 1).padStart(ID_TAIL.length, "0")}`);
-  }
-  return id2;
-}
-function withPlaceholders(value) {
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(withPlaceholders);
-  const keys = Object.keys(value);
-  if (keys.length === 1 && keys[0] === "$ref" && typeof value.$ref === "string") return placeholderId(value.$ref);
-  return Object.fromEntries(keys.map((k) => [k, withPlaceholders(value[k])]));
-}
-function recorder(sent) {
-  const answer = (body) => ({ ...body, id: ID_TAIL });
-  return {
-    get: async () => ({}),
-    post: async (path, body) => (sent.push({ method: "POST", path, body }), answer(body)),
-    patch: async (path, body) => (sent.push({ method: "PATCH", path, body }), answer(body)),
-    put: async (path, body) => (sent.push({ method: "PUT", path, body }), answer(body)),
-    delete: async () => void 0,
-    list: async () => []
-  };
-}
-function createBody(kind, resource, stack) {
-  const spec = withPlaceholders(resource.spec);
-  if (kind.identity !== "marker") return kind.normalizeDesired(kind.toRequest(spec));
-  const { metadata: metadata3, ...rest } = spec;
-  const body = kind.normalizeDesired(kind.toRequest(rest));
-  const user = metadata3 !== null && typeof metadata3 === "object" && !Array.isArray(metadata3) ? metadata3 : {};
-  return { ...body, metadata: storedMetadata(user, stack, resource.address) };
-}
-var pathPattern = (template) => new RegExp(`^${template.replace(/:\w+/g, "[^/]+")}$`);
-function contractOf(sent) {
-  for (const c of CONTRACT_KINDS) {
-    if (sent.method === "POST" && pathPattern(c.path).test(sent.path)) {
-      return (body) => {
-        const value = withoutNulls(body, c.create);
-        return requestProblem(c.create, c.modules, value) ?? documentProblem(c, value);
-      };
-    }
-    for (const m of sent.method === "PUT" ? c.modules : []) {
-      if (pathPattern(`${c.path}/:id/${m.name}`).test(sent.path)) return (body) => moduleProblem(m, withoutNulls(body, m.schema), "");
-    }
-    for (const s of sent.method === "POST" ? Object.values(c.subresources ?? {}) : []) {
-      if (pathPattern(s.path).test(sent.path)) return (body) => bodyProblem(s.create, withoutNulls(body, s.create));
-    }
-  }
-  return void 0;
-}
-function pointerOf2(path) {
-  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].reduce((p, m) => childPointer(p, m[1] ?? Number(m[2])), "");
-}
-var isKnown = (spec, pointer) => {
-  let node = spec;
-  for (const seg of pointer.split("/").slice(1)) {
-    if (node === null || typeof node !== "object") return false;
-    node = node[Array.isArray(node) ? Number(seg) : seg];
-  }
-  return node !== void 0;
-};
-function documentPointer(spec, body, pointer) {
-  if (isKnown(spec, pointer)) return pointer;
-  const value = pointer.split("/").slice(1).reduce((node, seg) => node !== null && typeof node === "object" ? node[seg] : void 0, body);
-  for (const [field, held] of Object.entries(spec)) {
-    if (Array.isArray(held)) {
-      const i = held.findIndex((item) => item === value);
-      if (i >= 0) return childPointer(childPointer("", field), i);
-    }
-  }
-  return "";
-}
-function located(problem, resource, body) {
-  const unknown = /^unknown field "([^"]*)"/.exec(problem.message);
-  if (unknown) {
-    const pointer2 = documentPointer(resource.spec, body, pointerOf2(unknown[1]));
-    return { pointer: pointer2, key: true, message: `${fieldPath(pointer2)}: unknown field` };
-  }
-  const colon = problem.message.indexOf(": ");
-  const path = colon < 0 ? "" : problem.message.slice(0, colon);
-  const required = problem.message.endsWith(": required");
-  const pointer = documentPointer(resource.spec, body, pointerOf2(required ? path.slice(0, Math.max(0, path.lastIndexOf("."))) : path));
-  const what = colon < 0 ? problem.message : problem.message.slice(colon + 2);
-  const message = required ? `missing field "${path.slice(path.lastIndexOf(".") + 1)}"` : what;
-  const field = fieldPath(pointer);
-  return { pointer, key: false, message: field ? `${field}: ${message}` : message };
-}
-var where4 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
-function fieldPositions(doc, pointer) {
-  const top = pointer.split("/").slice(0, 2).join("/");
-  if (top === "") return [where4(doc.pos)];
-  const inside = [...doc.positions.keys()].filter((p) => p === top || p.startsWith(`${top}/`));
-  return inside.flatMap((p) => [where4(valuePos(doc, p)), where4(keyPos(doc, p))]);
-}
-async function checkWithContract(resources, docs, opts) {
-  const docOf = new Map(docs.map((d) => [d.pos, d]));
-  const reported = new Set(opts.reported.map((i) => `${i.address ?? ""} ${where4(i.pos)}`));
-  const issues = [];
-  for (const resource of resources) {
-    const kind = kindByName(resource.kind);
-    const doc = docOf.get(resource.pos);
-    if (!kind || !doc) continue;
-    const sent = [];
-    try {
-      await kind.create(recorder(sent), createBody(kind, resource, opts.stack));
-    } catch {
-      continue;
-    }
-    for (const request2 of sent) {
-      const contract = contractOf(request2);
-      const problem = contract?.(request2.body);
-      if (!problem) continue;
-      const { pointer, key, message } = located(problem, resource, request2.body);
-      if (fieldPositions(doc, pointer).some((pos2) => reported.has(`${resource.address} ${pos2}`))) continue;
-      const pos = key ? keyPos(doc, pointer) : valuePos(doc, pointer);
-      reported.add(`${resource.address} ${where4(pos)}`);
-      issues.push({ pos, address: resource.address, message });
-    }
-  }
-  return issues;
-}
-
-// src/manifest/discover.ts
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, relative as relative2, resolve as resolve2 } from "node:path";
-
-// src/manifest/parse.ts
-var import_yaml5 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync3 } from "node:fs";
-
-// src/manifest/parse/yaml-scalars.ts
-var import_yaml4 = __toESM(require_dist(), 1);
-
-// src/manifest/parse/yaml-tree.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-var MAX_ALIAS_VALUES = 1e4;
-var TreeError = class extends Error {
-  constructor(pos, message) {
-    super(message);
-    this.pos = pos;
-  }
-  pos;
-};
-var Walker = class {
-  constructor(file, lines) {
-    this.file = file;
-    this.lines = lines;
-  }
-  file;
-  lines;
-  positions = /* @__PURE__ */ new Map();
-  keys = /* @__PURE__ */ new Map();
-  anchors = /* @__PURE__ */ new Map();
-  open = /* @__PURE__ */ new Set();
-  aliasDepth = 0;
-  aliasValues = 0;
-  at(offset) {
-    const { line, col } = this.lines.linePos(offset);
-    return { file: this.file, line, col };
-  }
-  value(node, pointer, fallback) {
-    if (node === null) {
-      this.positions.set(pointer, fallback);
-      return null;
-    }
-    const pos = node.range ? this.at(node.range[0]) : fallback;
-    if ((0, import_yaml3.isAlias)(node)) return this.alias(node.source, pointer, pos);
-    if (this.aliasDepth > 0 && ++this.aliasValues > MAX_ALIAS_VALUES) {
-      throw new TreeError(pos, `aliases expand to more than ${MAX_ALIAS_VALUES} values`);
-    }
-    if (node.anchor) this.anchors.set(node.anchor, node);
-    this.positions.set(pointer, pos);
-    if ((0, import_yaml3.isScalar)(node)) return scalar(node.value, pos);
-    this.open.add(node);
-    try {
-      if ((0, import_yaml3.isMap)(node)) return this.map(node.items, pointer, pos);
-      if ((0, import_yaml3.isSeq)(node)) return node.items.map((item, i) => this.value(item, childPointer(pointer, i), pos));
-    } finally {
-      this.open.delete(node);
-    }
-    throw new TreeError(pos, "unsupported YAML node");
-  }
-  map(items, pointer, pos) {
-    const out = {};
-    for (const pair of items) {
-      const keyNode = pair.key;
-      if (!(0, import_yaml3.isScalar)(keyNode) || !["string", "number", "boolean"].includes(typeof keyNode.value)) {
-        throw new TreeError(keyNode?.range ? this.at(keyNode.range[0]) : pos, "mapping keys must be plain strings");
-      }
-      const key = String(keyNode.value);
-      const keyPos2 = keyNode.range ? this.at(keyNode.range[0]) : pos;
-      const child2 = childPointer(pointer, key);
-      this.keys.set(child2, keyPos2);
-      const value = this.value(pair.value, child2, keyPos2);
-      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      else out[key] = value;
-    }
-    return out;
-  }
-  alias(source, pointer, pos) {
-    const target = this.anchors.get(source);
-    if (!target) throw new TreeError(pos, `alias *${source} has no anchor before it`);
-    if (this.open.has(target)) throw new TreeError(pos, `alias *${source} refers to a value that contains it`);
-    this.aliasDepth++;
-    try {
-      const value = this.value(target, pointer, pos);
-      this.positions.set(pointer, pos);
-      return value;
-    } finally {
-      this.aliasDepth--;
-    }
-  }
-};
-function scalar(value, pos) {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new TreeError(pos, "numbers must be finite (.inf and .nan have no JSON form)");
-    return value;
-  }
-  throw new TreeError(pos, "unsupported YAML value (only strings, numbers, booleans and null)");
-}
-function toTree(contents, file, lines, docPos) {
-  const walker = new Walker(file, lines);
-  const value = walker.value(contents, "", docPos);
-  return { value, positions: walker.positions, keys: walker.keys };
-}
-
-// src/manifest/parse/yaml-scalars.ts
-var GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
-var schema = new import_yaml4.Document().schema;
-var PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
-var TAG_OPTIONS = { intAsBigInt: false };
-function resolvePlain(text) {
-  const tag = PLAIN_TAGS.find((t) => t.test.test(text));
-  if (!tag) return text;
-  const resolved = tag.resolve(text, () => {
-    throw GIVE_UP;
-  }, TAG_OPTIONS);
-  const value = (0, import_yaml4.isScalar)(resolved) ? resolved.value : resolved;
-  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
-  throw GIVE_UP;
-}
-var KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
-var MAX_KEY = 1e3;
-function isKeyAt(text, col) {
-  const c = text[col];
-  if (c === '"' || c === "'") {
-    const end = quotedEnd(text, col);
-    return end > 0 && text[end] === ":";
-  }
-  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
-  return m !== null && text[col + m[0].length] === ":" && (col + m[0].length + 1 === text.length || text[col + m[0].length + 1] === " ");
-}
-function readKey(text, col) {
-  const c = text[col];
-  if (c === '"' || c === "'") {
-    const { value, end } = readQuoted(text, col);
-    if (typeof value !== "string" || end - col > MAX_KEY) throw GIVE_UP;
-    return { key: value, end };
-  }
-  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
-  if (!m || m[0].length > MAX_KEY) throw GIVE_UP;
-  const key = resolvePlain(m[0]);
-  if (typeof key !== "string") throw GIVE_UP;
-  return { key, end: col + m[0].length };
-}
-function quotedEnd(text, col) {
-  const q = text[col];
-  for (let i = col + 1; i < text.length; i++) {
-    const c = text[i];
-    if (q === '"' && c === "\\") i++;
-    else if (c === q) {
-      if (q === "'" && text[i + 1] === "'") i++;
-      else return i + 1;
-    }
-  }
-  return -1;
-}
-function readQuoted(text, col) {
-  const end = quotedEnd(text, col);
-  if (end < 0) throw GIVE_UP;
-  const body = text.slice(col + 1, end - 1);
-  if (text[col] === "'") return { value: body.replace(/''/g, "'"), end };
-  if (!body.includes("\\")) return { value: body, end };
-  try {
-    return { value: JSON.parse(text.slice(col, end)), end };
-  } catch {
-    throw GIVE_UP;
-  }
-}
-function plainStart(text, col, inFlow = false) {
-  const c = text[col];
-  if (c === "-") {
-    const next = text[col + 1];
-    return next !== void 0 && next !== " " && !(inFlow && ",[]{}".includes(next));
-  }
-  return !"?:,[]{}#&*!|>'\"%@`".includes(c) && c !== " ";
-}
-function restOfLine(text, end) {
-  let i = end;
-  while (text[i] === " ") i++;
-  if (i === text.length) return;
-  if (text[i] === "#" && i > end) return;
-  throw GIVE_UP;
-}
-function checked(value) {
-  try {
-    return scalar(value, { file: "", line: 0, col: 0 });
-  } catch {
-    throw GIVE_UP;
-  }
-}
-
-// src/manifest/parse/yaml-common.ts
-var OUTSIDE = /[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
-var Reader = class {
-  constructor(file, lines) {
-    this.file = file;
-    this.lines = lines;
-  }
-  file;
-  lines;
-  positions = /* @__PURE__ */ new Map();
-  keys = /* @__PURE__ */ new Map();
-  i = 0;
-  at(line, col) {
-    return { file: this.file, line: line.no, col: col + 1 };
-  }
-  /** The document's top-level mapping. */
-  document() {
-    const first = this.lines[0];
-    if (isSeqEntry(first)) throw GIVE_UP;
-    const pos = this.at(first, first.indent);
-    const value = this.map(first.indent, "", pos);
-    if (this.i < this.lines.length) throw GIVE_UP;
-    return { value, pos, positions: this.positions, keys: this.keys };
-  }
-  block(indent, pointer) {
-    const line = this.lines[this.i];
-    const pos = this.at(line, line.indent);
-    return isSeqEntry(line) ? this.seq(line.indent, pointer, pos) : this.map(indent, pointer, pos);
-  }
-  map(indent, pointer, pos) {
-    this.positions.set(pointer, pos);
-    const out = {};
-    while (this.i < this.lines.length) {
-      const line = this.lines[this.i];
-      if (line.indent < indent) break;
-      if (line.indent > indent || isSeqEntry(line)) throw GIVE_UP;
-      const { key, end } = readKey(line.text, line.indent);
-      if (line.text[end] !== ":" || end + 1 < line.text.length && line.text[end + 1] !== " ") throw GIVE_UP;
-      if (Object.hasOwn(out, key)) throw GIVE_UP;
-      const child2 = childPointer(pointer, key);
-      const keyPos2 = this.at(line, line.indent);
-      this.keys.set(child2, keyPos2);
-      this.i++;
-      let valueAt2 = end + 1;
-      while (line.text[valueAt2] === " ") valueAt2++;
-      let value;
-      if (valueAt2 === line.text.length || line.text[valueAt2] === "#") {
-        const next = this.lines[this.i];
-        if (next && next.indent > indent) value = this.block(next.indent, child2);
-        else if (next && next.indent === indent && isSeqEntry(next)) value = this.seq(indent, child2, this.at(next, next.indent));
-        else {
-          this.positions.set(child2, this.at(line, valueAt2));
-          value = null;
-        }
-      } else {
-        value = this.inline(line, valueAt2, child2);
-      }
-      if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      else out[key] = value;
-    }
-    return out;
-  }
-  seq(indent, pointer, pos) {
-    this.positions.set(pointer, pos);
-    const out = [];
-    while (this.i < this.lines.length) {
-      const line = this.lines[this.i];
-      if (line.indent < indent) break;
-      if (line.indent > indent) throw GIVE_UP;
-      if (!isSeqEntry(line)) break;
-      const child2 = childPointer(pointer, out.length);
-      let col = indent + 1;
-      while (line.text[col] === " ") col++;
-      if (col === line.text.length || line.text[col] === "#" || col === indent + 1) throw GIVE_UP;
-      if (line.text[col] === "-" && (col + 1 === line.text.length || line.text[col + 1] === " ")) throw GIVE_UP;
-      if (isKeyAt(line.text, col)) {
-        line.indent = col;
-        out.push(this.map(col, child2, this.at(line, col)));
-      } else {
-        this.i++;
-        out.push(this.inline(line, col, child2));
-      }
-    }
-    return out;
-  }
-  /** A value that starts on `line` at `col` and ends on it (a scalar or a flow collection); the line is consumed. */
-  inline(line, col, pointer) {
-    const text = line.text;
-    const c = text[col];
-    let value;
-    let end;
-    if (c === '"' || c === "'") {
-      ({ value, end } = readQuoted(text, col));
-      this.positions.set(pointer, this.at(line, col));
-    } else if (c === "[" || c === "{") {
-      const flow = new FlowReader(this, line, text);
-      value = flow.value(col, pointer);
-      end = flow.pos;
-    } else {
-      if (!plainStart(text, col)) throw GIVE_UP;
-      const hash = text.indexOf(" #", col);
-      end = hash < 0 ? text.length : hash;
-      const raw = text.slice(col, end).trimEnd();
-      if (raw.endsWith(":") || raw.includes(": ")) throw GIVE_UP;
-      const pos = this.at(line, col);
-      this.positions.set(pointer, pos);
-      value = checked(resolvePlain(raw));
-      return value;
-    }
-    restOfLine(text, end);
-    return value;
-  }
-  record(pointer, line, col, key) {
-    (key ? this.keys : this.positions).set(pointer, this.at(line, col));
-  }
-};
-var FlowReader = class {
-  constructor(reader, line, text) {
-    this.reader = reader;
-    this.line = line;
-    this.text = text;
-  }
-  reader;
-  line;
-  text;
-  pos = 0;
-  spaces() {
-    while (this.text[this.pos] === " ") this.pos++;
-  }
-  value(col, pointer) {
-    this.pos = col;
-    const c = this.text[col];
-    this.reader.record(pointer, this.line, col);
-    if (c === '"' || c === "'") {
-      const { value, end } = readQuoted(this.text, col);
-      this.pos = end;
-      return value;
-    }
-    if (c === "[") return this.items(pointer);
-    if (c === "{") return this.entries(pointer);
-    if (!plainStart(this.text, col, true)) throw GIVE_UP;
-    const m = /^[^,[\]{}#:]+/.exec(this.text.slice(col));
-    if (!m) throw GIVE_UP;
-    const raw = m[0].trimEnd();
-    this.pos = col + m[0].length;
-    return checked(resolvePlain(raw));
-  }
-  items(pointer) {
-    const out = [];
-    this.pos++;
-    this.spaces();
-    if (this.text[this.pos] === "]") {
-      this.pos++;
-      return out;
-    }
-    for (; ; ) {
-      out.push(this.value(this.pos, childPointer(pointer, out.length)));
-      this.spaces();
-      const c = this.text[this.pos++];
-      if (c === "]") return out;
-      if (c !== ",") throw GIVE_UP;
-      this.spaces();
-      if (this.text[this.pos] === "]" || this.text[this.pos] === ",") throw GIVE_UP;
-    }
-  }
-  entries(pointer) {
-    const out = {};
-    this.pos++;
-    this.spaces();
-    if (this.text[this.pos] === "}") {
-      this.pos++;
-      return out;
-    }
-    for (; ; ) {
-      const keyAt2 = this.pos;
-      const { key, end } = readKey(this.text, keyAt2);
-      if (this.text[end] !== ":" || this.text[end + 1] !== " " || Object.hasOwn(out, key) || key === "__proto__") throw GIVE_UP;
-      const child2 = childPointer(pointer, key);
-      this.reader.record(child2, this.line, keyAt2, true);
-      this.pos = end + 1;
-      this.spaces();
-      const c = this.text[this.pos];
-      if (c === void 0 || c === "," || c === "}" || c === "#") throw GIVE_UP;
-      out[key] = this.value(this.pos, child2);
-      this.spaces();
-      const sep2 = this.text[this.pos++];
-      if (sep2 === "}") return out;
-      if (sep2 !== ",") throw GIVE_UP;
-      this.spaces();
-      if (this.text[this.pos] === "}" || this.text[this.pos] === ",") throw GIVE_UP;
-    }
-  }
-};
-function isSeqEntry(line) {
-  const t = line.text;
-  return t[line.indent] === "-" && (line.indent + 1 === t.length || t[line.indent + 1] === " ");
-}
-function splitDocuments(text) {
-  const docs = [[]];
-  let start = 0;
-  for (let no = 1; start <= text.length; no++) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    let indent = 0;
-    while (line[indent] === " ") indent++;
-    if (indent === 0 && (line.startsWith("---") || line.startsWith("...") || line.startsWith("%"))) {
-      if (!/^---\s*$/.test(line)) throw GIVE_UP;
-      docs.push([]);
-    } else if (indent < line.length && line[indent] !== "#") {
-      docs[docs.length - 1].push({ start, no, indent, text: line });
-    }
-    start = end + 1;
-  }
-  return docs;
-}
-function parseCommonYaml(text, file) {
-  if (OUTSIDE.test(text)) return void 0;
-  try {
-    const out = [];
-    for (const lines of splitDocuments(text)) {
-      if (lines.length > 0) out.push(new Reader(file, lines).document());
-    }
-    return out;
-  } catch (err) {
-    if (err === GIVE_UP) return void 0;
-    throw err;
-  }
-}
-
-// src/manifest/parse.ts
-function keyAt(text, offset) {
-  const end = text.indexOf("\n", offset);
-  const rest = text.slice(offset, end < 0 ? void 0 : end);
-  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|.*?)\s*:(?:\s|$)/.exec(rest);
-  const raw = m ? m[1] : rest.trim();
-  return /^["']/.test(raw) ? raw.slice(1, -1) : raw;
-}
-function unclosedQuoteStart(text, to) {
-  for (let i = 0; i < to; i++) {
-    const ch = text[i];
-    const prev = i === 0 ? "\n" : text[i - 1];
-    const opensToken = /[\s[{,:]/.test(prev);
-    if (ch === "#" && /\s/.test(prev)) {
-      const eol = text.indexOf("\n", i);
-      if (eol < 0) return void 0;
-      i = eol;
-    } else if ((ch === '"' || ch === "'") && opensToken) {
-      let close = -1;
-      for (let j = i + 1; j < to; j++) {
-        if (ch === '"' && text[j] === "\\") j++;
-        else if (text[j] === ch) {
-          if (ch === "'" && text[j + 1] === "'") j++;
-          else {
-            close = j;
-            break;
-          }
-        }
-      }
-      if (close < 0) return i;
-      i = close;
-    }
-  }
-  return void 0;
-}
-function yamlMessage(e, text) {
-  if (e.code === "DUPLICATE_KEY") return `duplicate key "${keyAt(text, e.pos[0])}"`;
-  const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-  return `invalid YAML: ${first}`;
-}
-function parseFile(file) {
-  const out = { docs: [], issues: [] };
-  let text;
-  try {
-    text = readFileSync3(file.abs, "utf8");
-  } catch (err) {
-    const code2 = err.code;
-    out.issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${code2 ?? err.message}` });
-    return out;
-  }
-  return parseText(text, file.rel);
-}
-function parseText(text, file) {
-  const common4 = parseCommonYaml(text, file);
-  return common4 ? { docs: common4, issues: [] } : parseYamlText(text, file);
-}
-function parseYamlText(text, file) {
-  const out = { docs: [], issues: [] };
-  const lines = new import_yaml5.LineCounter();
-  const at3 = (offset) => ({ file, ...lines.linePos(offset) });
-  for (const doc of (0, import_yaml5.parseAllDocuments)(text, { lineCounter: lines, prettyErrors: false })) {
-    if (doc.errors.length) {
-      for (const e of doc.errors) {
-        const quote = e.code === "MISSING_CHAR" && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : void 0;
-        if (quote === void 0) out.issues.push({ pos: at3(e.pos[0]), message: yamlMessage(e, text) });
-        else out.issues.push({ pos: at3(quote), message: `invalid YAML: the ${text[quote] === '"' ? "double" : "single"}-quoted value starting here is never closed` });
-      }
-      continue;
-    }
-    const contents = doc.contents;
-    if (contents === null || (0, import_yaml5.isScalar)(contents) && contents.value === null) continue;
-    const pos = at3(contents.range[0]);
-    if (!(0, import_yaml5.isMap)(contents)) {
-      out.issues.push({ pos, message: "a document must be a mapping (kind, name and the fields of the resource)" });
-      continue;
-    }
-    try {
-      const tree = toTree(contents, file, lines, pos);
-      out.docs.push({ ...tree, value: tree.value, pos });
-    } catch (err) {
-      if (!(err instanceof TreeError)) throw err;
-      out.issues.push({ pos: err.pos, message: err.message });
-    }
-  }
-  return out;
-}
-
 // src/manifest/discover.ts
 var SKIPPED_DIRS = /* @__PURE__ */ new Set(["node_modules", ".edgeops"]);
 var YAML_NAME = /\.ya?ml$/i;
@@ -78537,7 +78336,7 @@ function nearestProjectFiles(dir) {
 function discover(paths, cwd) {
   const out = { manifests: [], projectFiles: [], roots: [], issues: [] };
   const seen = /* @__PURE__ */ new Map();
-  const rel = (abs) => relative2(cwd, abs) || ".";
+  const rel = (abs) => relative(cwd, abs) || ".";
   const issue = (abs, message) => {
     out.issues.push({ pos: { file: rel(abs), line: 1, col: 1 }, message });
   };
@@ -78600,7 +78399,7 @@ function discover(paths, cwd) {
     }
   };
   for (const path of paths) {
-    const abs = resolve2(cwd, path);
+    const abs = resolve(cwd, path);
     const root = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
     out.roots.push(root);
     const stat = statOf(abs);
@@ -78673,7 +78472,7 @@ function readProjectConfig(paths, cwd) {
 }
 
 // src/manifest/resolve/parents.ts
-var where5 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+var where3 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
 function targetOf(value) {
   if (typeof value === "string" && value !== "") return { key: `id:${value}`, shown: value };
   if (isObj(value) && typeof value.$ref === "string") {
@@ -78697,7 +78496,7 @@ function duplicateParents(docs) {
       first.set(key, entry);
       continue;
     }
-    const at3 = where5(valuePos(earlier.doc, parent.pointer));
+    const at3 = where3(valuePos(earlier.doc, parent.pointer));
     issues.push({
       pos: valuePos(entry.doc, parent.pointer),
       address: entry.resource.address,
@@ -78717,7 +78516,7 @@ function disagreeingRefs(docs) {
       const other = via?.address === void 0 ? void 0 : byAddress2.get(via.address);
       const theirs = other && refAt(other.resource, ref2.sameAs.pointer);
       if (!mine || !theirs || mine.key.slice(0, 3) !== theirs.key.slice(0, 3) || mine.key === theirs.key) continue;
-      const at3 = where5(valuePos(other.doc, ref2.sameAs.pointer));
+      const at3 = where3(valuePos(other.doc, ref2.sameAs.pointer));
       issues.push({
         pos: valuePos(entry.doc, ref2.pointer),
         address: entry.resource.address,
@@ -78729,6 +78528,206 @@ function disagreeingRefs(docs) {
 }
 function checkParents(docs) {
   return [...duplicateParents(docs), ...disagreeingRefs(docs)];
+}
+
+// src/manifest/resolve/moved-from.ts
+var MOVED_FROM = "moved_from";
+var NAME = new RegExp(NAME_PATTERN);
+var where4 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+function oldNames(doc) {
+  const raw = doc.fields[MOVED_FROM];
+  const base = `/${MOVED_FROM}`;
+  if (raw === void 0 || raw === null) return [];
+  if (Array.isArray(raw)) return raw.map((value, i) => ({ value, pointer: childPointer(base, i) }));
+  return [{ value: raw, pointer: base }];
+}
+function movedFromAddresses(doc) {
+  const out = [];
+  for (const { value } of oldNames(doc)) {
+    const address = oldAddress(doc, value);
+    if (typeof address === "string" && !out.includes(address)) out.push(address);
+  }
+  return out;
+}
+function oldAddress(doc, value) {
+  if (typeof value !== "string") return { error: "" };
+  const slash = value.indexOf("/");
+  const kind = slash < 0 ? doc.kind : value.slice(0, slash);
+  const name2 = slash < 0 ? value : value.slice(slash + 1);
+  if (kind !== doc.kind) return { error: `"${value}" is a ${kind}; a ${doc.kind} can only move from another ${doc.kind} name (a move across kinds is a delete and a create)` };
+  if (!NAME.test(name2)) return { error: "" };
+  return `${kind}/${name2}`;
+}
+function movedFromIssues(docs) {
+  const issues = [];
+  const documents = /* @__PURE__ */ new Map();
+  for (const doc of docs) if (doc.name !== "" && !documents.has(addressOf(doc))) documents.set(addressOf(doc), doc);
+  const claimedBy = /* @__PURE__ */ new Map();
+  for (const doc of docs) {
+    const address = addressOf(doc);
+    for (const { value, pointer } of oldNames(doc)) {
+      const fail2 = (message) => void issues.push({ pos: valuePos(doc, pointer), address, message: `${MOVED_FROM}: ${message}` });
+      const old = oldAddress(doc, value);
+      if (typeof old !== "string") {
+        if (old.error !== "") fail2(old.error);
+        continue;
+      }
+      if (old === address) {
+        fail2(`"${String(value)}" is this document's own name`);
+        continue;
+      }
+      const other = documents.get(old);
+      if (other) {
+        fail2(`${old} is also a document (at ${where4(valuePos(other, "/name"))}); a resource cannot move from a name that still exists`);
+        continue;
+      }
+      const earlier = claimedBy.get(old);
+      if (earlier && earlier.doc !== doc) {
+        fail2(`${old} is also named by ${addressOf(earlier.doc)} (at ${where4(valuePos(earlier.doc, earlier.pointer))}); one resource can move to one name only`);
+        continue;
+      }
+      claimedBy.set(old, { doc, pointer });
+    }
+  }
+  return issues;
+}
+
+// src/manifest/secrets.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+import { relative as relative2, resolve as resolve2 } from "node:path";
+var ENV_VAR = new RegExp(ENV_VAR_PATTERN);
+function readError(err) {
+  const code2 = err.code;
+  if (code2 === "ENOENT") return "no such file";
+  if (code2 === "EISDIR") return "it is a directory";
+  if (code2 === "EACCES" || code2 === "EPERM") return "permission denied";
+  return code2 ?? "unreadable";
+}
+function resolveSecret(value, pointer, ctx) {
+  if (!isObj(value)) return void 0;
+  const field = fieldPath(pointer);
+  if (typeof value.file === "string" && Object.keys(value).length === 1) {
+    const abs = resolve2(ctx.dir, value.file);
+    try {
+      return { value: readFileSync3(abs, "utf8") };
+    } catch (err) {
+      const shown = relative2(ctx.cwd, abs);
+      const also = shown === value.file ? "" : ` (${shown})`;
+      return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, "file") };
+    }
+  }
+  if (typeof value.env === "string" && ENV_VAR.test(value.env) && Object.keys(value).length === 1) {
+    const v = ctx.env[value.env];
+    if (v === void 0) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, "env") };
+    return { value: v };
+  }
+  return void 0;
+}
+function secretSource(written2, pointer) {
+  if (!isObj(written2)) return { pointer, note: "" };
+  if (typeof written2.file === "string") return { pointer: childPointer(pointer, "file"), note: ` (in file "${written2.file}")` };
+  if (typeof written2.env === "string") return { pointer: childPointer(pointer, "env"), note: ` (in environment variable ${written2.env})` };
+  return { pointer, note: "" };
+}
+
+// src/manifest/rules.ts
+var NAME2 = new RegExp(NAME_PATTERN);
+var where5 = (pos) => `${pos.file}:${pos.line}:${pos.col}`;
+var NAME_RULE = 'lower-case letters, digits and "-", at most 64 characters, starting and ending with a letter or digit';
+function nameIssue(doc) {
+  const { name: name2 } = doc;
+  if (!doc.positions.has("/name") || NAME2.test(name2)) return void 0;
+  if (!name2.includes("_")) return `name "${name2}" must be ${NAME_RULE}`;
+  const upper = /[A-Z]/.test(name2);
+  const message = `name "${name2}" must not contain "_" (a value with "_" is read as a literal id)${upper ? " or upper-case letters" : ""}`;
+  return NAME2.test(name2.replace(/_/g, "-").toLowerCase()) ? message : `${message}, and must be ${NAME_RULE}`;
+}
+function headerIssues(doc, address) {
+  const issues = [];
+  for (const pattern of kindValidation(doc.kind)?.headerPointers ?? []) {
+    for (const slot of slotsAt(doc.fields, pattern)) {
+      const value = slot.value;
+      const names = isObj(value) ? Object.keys(value) : Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+      const first = /* @__PURE__ */ new Map();
+      names.forEach((name2, i) => {
+        const earlier = first.get(name2.toLowerCase());
+        if (earlier === void 0) return void first.set(name2.toLowerCase(), name2);
+        if (earlier === name2) return;
+        const pos = isObj(value) ? keyPos(doc, childPointer(slot.pointer, name2)) : valuePos(doc, childPointer(slot.pointer, i));
+        issues.push({ pos, address, message: `${fieldPath(slot.pointer)}: "${earlier}" and "${name2}" are the same header (header names ignore case)` });
+      });
+    }
+  }
+  return issues;
+}
+function fieldIssues(doc, stack, push) {
+  const { description: description2, metadata: metadata3 } = doc.fields;
+  if (typeof description2 === "string") {
+    const bytes2 = Buffer.byteLength(description2);
+    if (bytes2 > DESCRIPTION_MAX_BYTES) push("/description", `description: is ${bytes2} bytes, at most ${DESCRIPTION_MAX_BYTES} are allowed`);
+  }
+  if (isObj(metadata3)) {
+    const problem = metadataProblem(metadata3, { stack, name: addressOf(doc) });
+    if (problem) push(problem.pointer, problem.message);
+  }
+}
+function checkRules(docs, opts = {}) {
+  const kinds = new Set(opts.kinds ?? KINDS.map((k) => k.kind));
+  const stack = opts.stack ?? "default";
+  const issues = [];
+  const first = /* @__PURE__ */ new Map();
+  for (const doc of docs) {
+    const address = addressOf(doc);
+    const push = (pointer, message) => {
+      issues.push({ pos: valuePos(doc, pointer), address, message });
+    };
+    if (!kinds.has(doc.kind)) {
+      push("/kind", `unknown kind "${doc.kind}"${didYouMean(doc.kind, kinds)}`);
+      continue;
+    }
+    const bad = nameIssue(doc);
+    if (bad) push("/name", bad);
+    fieldIssues(doc, stack, push);
+    issues.push(...headerIssues(doc, address));
+    if (doc.name === "") continue;
+    const earlier = first.get(address);
+    if (!earlier) {
+      first.set(address, doc);
+      continue;
+    }
+    push("/name", `defined more than once: also at ${where5(valuePos(earlier, "/name"))}`);
+    issues.push({
+      pos: valuePos(earlier, "/name"),
+      address,
+      message: `defined more than once: also at ${where5(valuePos(doc, "/name"))}`
+    });
+  }
+  issues.push(...movedFromIssues(docs.filter((d) => kinds.has(d.kind))));
+  return issues;
+}
+async function valueRuleIssues(resolved, earlier) {
+  const issues = [];
+  const checks = /* @__PURE__ */ new Map();
+  for (const { doc, kind, resource } of resolved) {
+    const rules = kind.valueRules;
+    if (!rules || !rules.fields.every((field2) => typeof resource.spec[field2] === "string")) continue;
+    const reported = (field2) => earlier.some((i) => i.address === resource.address && i.message.startsWith(`${field2}:`));
+    if (rules.fields.some(reported)) continue;
+    if (!checks.has(kind)) checks.set(kind, rules.load());
+    const problem = (await checks.get(kind))(resource.spec);
+    if (!problem) continue;
+    const field = problem.field ?? rules.fields[0];
+    const source = secretSource(doc.fields[field] ?? null, childPointer("", field));
+    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, message: `${field}: ${problem.message}${source.note}` });
+  }
+  return issues;
+}
+function policyTextIssue(written2, text, pointer, phases) {
+  if (typeof text !== "string") return void 0;
+  const found = policyDocumentProblem(text, phases);
+  if (!found) return void 0;
+  const source = secretSource(written2, pointer);
+  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
 }
 
 // src/manifest/resolve.ts

@@ -11,7 +11,8 @@ import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { desiredBody, liveBody } from './diff.ts';
 import type { LiveState } from './live.ts';
-import { indexManaged, liveMetadata, serializeMetadata } from './ownership.ts';
+import { serializeMetadata } from '../kinds/marker.ts';
+import { indexManaged, liveMetadata } from './ownership.ts';
 
 export interface Adoption {
   address: string;

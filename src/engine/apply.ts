@@ -8,7 +8,7 @@ import { ApiError, EdgeopsError } from '../errors.ts';
 import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { StepGraph, type Step } from './graph.ts';
 import { createChecked } from './landed.ts';
-import { serializeMetadata } from './ownership.ts';
+import { serializeMetadata } from '../kinds/marker.ts';
 import type { Action, ActionResult, ApplyEvent, ApplyResult, Plan } from './plan-data.ts';
 import { pendingTargets, substituteRefs } from './refs.ts';
 

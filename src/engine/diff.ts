@@ -6,7 +6,8 @@ import { isObj } from '../contract/json.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { escapeSegment } from '../manifest/pointer.ts';
 import type { Action, FieldChange } from './plan-data.ts';
-import { liveMetadata, parseMetadata } from './ownership.ts';
+import { parseMetadata } from '../kinds/marker.ts';
+import { liveMetadata } from './ownership.ts';
 import { hasPendingRef, isPendingRef, pointerSegments, substituteRefs, valueAt } from './refs.ts';
 
 /**

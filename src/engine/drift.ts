@@ -8,7 +8,7 @@
 //   unmanaged  (with adopt) a document matches, by natural key, a live resource without an ownership marker:
 //              apply adopts it (writes the marker) instead of creating a copy
 import type { Json } from '../kinds/resource-kind.ts';
-import { canonicalJson } from './ownership.ts';
+import { canonicalJson } from '../kinds/marker.ts';
 import type { Action, ActionOp, CertificateSummary, FieldChange, Plan } from './plan-data.ts';
 import { isPendingRef } from './refs.ts';
 

@@ -14,7 +14,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { StalePlanError } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
-import { canonicalJson } from './ownership.ts';
+import { canonicalJson } from '../kinds/marker.ts';
 
 export type KeySource = 'plan-key' | 'api-key' | 'file';
 

@@ -2,76 +2,9 @@
 // keys plus `"edgeops": {"stack": S, "name": "Kind/name"}`. Live items are matched to documents by that marker;
 // items without this stack's marker are never touched. Natural-key kinds (no metadata) are in scope when a
 // document names their key or their parent is managed by this stack.
-import { isObj } from '../contract/json.ts';
-import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import { parseMetadata, type Marker, type ParsedMetadata } from '../kinds/marker.ts';
+import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { refValues } from './refs.ts';
-
-export const MARKER_KEY = 'edgeops';
-/** The service's limit for `metadata`, which the marker counts against. */
-export const METADATA_LIMIT = 4096;
-
-export interface Marker {
-  stack: string;
-  /** `Kind/name`. */
-  name: string;
-}
-
-export interface ParsedMetadata {
-  marker?: Marker;
-  /** The user's keys (marker removed); undefined when metadata is absent or not a JSON object. */
-  user?: Obj;
-}
-
-/** JSON with object keys sorted at every level, so equal data always gives the same string. */
-export function canonicalJson(value: Json): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-export function sortKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObj(value)) {
-    const out: Obj = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]!);
-    return out;
-  }
-  return value;
-}
-
-/** Defensive: anything that is not a JSON object string with a well-formed marker is unmanaged. */
-export function parseMetadata(value: unknown): ParsedMetadata {
-  let parsed: unknown = value;
-  if (typeof value === 'string') {
-    if (value.trim() === '') return {};
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  if (!isObj(parsed)) return {};
-  const { [MARKER_KEY]: rawMarker, ...user } = parsed;
-  const marker =
-    isObj(rawMarker) && typeof rawMarker.stack === 'string' && typeof rawMarker.name === 'string'
-      ? { stack: rawMarker.stack, name: rawMarker.name }
-      : undefined;
-  return marker ? { marker, user } : { user: parsed };
-}
-
-/** The metadata string sent to the service: the user's keys plus the marker, keys sorted. */
-export function serializeMetadata(user: Obj | undefined, marker: Marker): string {
-  return canonicalJson({ ...(user ?? {}), [MARKER_KEY]: { stack: marker.stack, name: marker.name } });
-}
-
-/** `{"edgeops":{"stack":"","name":""}}` without its two empty strings' quotes. */
-const BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: '', name: '' } }).length - 4;
-
-/** Byte size of serializeMetadata's result (key order does not change the length, so nothing is sorted). */
-export function metadataBytes(user: Obj | undefined, marker: Marker): number {
-  if (!user || Object.keys(user).length === 0) {
-    return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker.stack)) + Buffer.byteLength(JSON.stringify(marker.name));
-  }
-  return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker.stack, name: marker.name } }), 'utf8');
-}
 
 // A plan reads every live item's metadata twice (ownership, then diff): parse each raw object once.
 const parsedRaw = new WeakMap<Obj, ParsedMetadata>();

@@ -4,7 +4,7 @@
 // this sanitized form and are compared with a fresh plan through it.
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 import { secretFingerprint, sha256 } from './fingerprint.ts';
-import { canonicalJson } from './ownership.ts';
+import { canonicalJson } from '../kinds/marker.ts';
 import type { Action, FieldChange, Plan } from './plan-data.ts';
 
 /** Where a secret value stood in a body: `{"$secret": "hmac-sha256:..."}`. */

@@ -9,7 +9,8 @@ import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
 import type { GraphRefs } from './graph.ts';
 import type { LiveState } from './live.ts';
-import { indexManaged, markerOf, METADATA_LIMIT, metadataBytes, naturalParentId } from './ownership.ts';
+import { metadataProblem } from '../kinds/marker.ts';
+import { indexManaged, markerOf, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
 import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
@@ -77,9 +78,8 @@ function movesOf(kind: ResourceKind, op: Action['op'], live: Obj | undefined, de
 function metadataIssue(r: DesiredResource, stack: string): ManifestIssue | undefined {
   const meta = r.spec.metadata;
   const user = isObj(meta) ? meta : undefined;
-  const bytes = metadataBytes(user, { stack, name: r.address });
-  if (bytes <= METADATA_LIMIT) return undefined;
-  return { pos: r.pos, address: r.address, message: `metadata with the ownership marker is ${bytes} bytes; the service allows ${METADATA_LIMIT}` };
+  const problem = metadataProblem(user ?? {}, { stack, name: r.address });
+  return problem ? { pos: r.pos, address: r.address, message: problem.message } : undefined;
 }
 
 /**

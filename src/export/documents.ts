@@ -2,7 +2,7 @@
 // equal), references to exported resources by name, the user's metadata as a mapping without the marker, and a
 // `{env: ...}` placeholder for each write-only field the service never returns (a certificate's private key).
 import { isObj } from '../contract/json.ts';
-import { MARKER_KEY, parseMetadata } from '../engine/ownership.ts';
+import { MARKER_KEY, parseMetadata } from '../kinds/marker.ts';
 import { pointerSegments } from '../engine/refs.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 import { placeholderEnvVar } from './names.ts';

@@ -2,7 +2,8 @@
 // stack's marker (named by it) and the natural-key items of their parents; with `all`, also every resource
 // without a marker (named from what it is). Resources carrying another stack's marker are never exported.
 import { isObj } from '../contract/json.ts';
-import { indexManaged, markerOf, naturalParentId, parseMetadata } from '../engine/ownership.ts';
+import { parseMetadata } from '../kinds/marker.ts';
+import { indexManaged, markerOf, naturalParentId } from '../engine/ownership.ts';
 import { liveBody } from '../engine/diff.ts';
 import type { LiveState } from '../engine/live.ts';
 import { refValues } from '../engine/refs.ts';

@@ -4,7 +4,7 @@
 // `Lock/` is no manifest kind, so the planner, drift and adoption see a resource of another owner and leave it
 // alone; export leaves lock records out by `isLockRecord`.
 import { isObj } from '../contract/json.ts';
-import { canonicalJson, MARKER_KEY } from '../engine/ownership.ts';
+import { MARKER_KEY, serializeMetadata } from '../kinds/marker.ts';
 import type { Obj } from '../kinds/resource-kind.ts';
 
 export const LOCK_PATH = '/ip_policies';
@@ -53,7 +53,7 @@ export function lockMetadata(stack: string, info: LockInfo): string {
   const lock: Obj = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
   for (const key of OPTIONAL_STRINGS) if (info[key] !== undefined) lock[key] = info[key];
   if (info.pid !== undefined) lock.pid = info.pid;
-  return canonicalJson({ [MARKER_KEY]: { stack, name: lockAddress(stack), lock } });
+  return serializeMetadata(undefined, { stack, name: lockAddress(stack) }, { lock });
 }
 
 function markerOf(raw: Obj): Record<string, unknown> | undefined {

@@ -10,7 +10,7 @@ import { kindByName } from '../kinds/index.ts';
 import type { Api, Json, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
 import { childPointer, fieldPath, keyPos, valuePos } from './pointer.ts';
-import { storedMetadata } from './rules.ts';
+import { serializeMetadata } from '../kinds/marker.ts';
 
 interface Sent {
   method: 'POST' | 'PUT' | 'PATCH';
@@ -59,7 +59,7 @@ function createBody(kind: ResourceKind, resource: DesiredResource, stack: string
   const { metadata, ...rest } = spec;
   const body = kind.normalizeDesired(kind.toRequest(rest));
   const user = metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadata : {};
-  return { ...body, metadata: storedMetadata(user, stack, resource.address) };
+  return { ...body, metadata: serializeMetadata(user as Obj, { stack, name: resource.address }) };
 }
 
 const pathPattern = (template: string): RegExp => new RegExp(`^${template.replace(/:\w+/g, '[^/]+')}$`);

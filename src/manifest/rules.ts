@@ -15,17 +15,15 @@ import { isObj } from '../contract/json.ts';
 import { describePolicyProblem, policyDocumentProblem } from '../contract/traffic-policy.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
-import type { Json, ResourceKind, ValueRules } from '../kinds/resource-kind.ts';
+import { metadataProblem } from '../kinds/marker.ts';
+import type { Json, Obj, ResourceKind, ValueRules } from '../kinds/resource-kind.ts';
 import { addressOf, type ManifestDoc, type ResolvedDoc } from './document.ts';
 import { childPointer, fieldPath, keyPos, slotsAt, valuePos } from './pointer.ts';
 import { movedFromIssues } from './resolve/moved-from.ts';
 import { kindValidation } from './schema.ts';
 import { didYouMean } from './schema/messages.ts';
-import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES, NAME_PATTERN } from './schema/parts.ts';
+import { DESCRIPTION_MAX_BYTES, NAME_PATTERN } from './schema/parts.ts';
 import { secretSource } from './secrets.ts';
-
-/** The reserved metadata key holding the ownership marker (DESIGN 4). */
-export const MARKER_KEY = 'edgeops';
 
 export interface RuleOptions {
   /** The stack the marker will name (its length counts against the metadata limit). Default "default". */
@@ -69,11 +67,6 @@ function headerIssues(doc: ManifestDoc, address: string): ManifestIssue[] {
   return issues;
 }
 
-/** The metadata as stored: the user's keys plus the marker; its size is what the service limits. */
-export function storedMetadata(metadata: Record<string, unknown>, stack: string, address: string): string {
-  return JSON.stringify({ ...metadata, [MARKER_KEY]: { stack, name: address } });
-}
-
 function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, message: string) => void): void {
   const { description, metadata } = doc.fields;
   if (typeof description === 'string') {
@@ -81,14 +74,8 @@ function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, me
     if (bytes > DESCRIPTION_MAX_BYTES) push('/description', `description: is ${bytes} bytes, at most ${DESCRIPTION_MAX_BYTES} are allowed`);
   }
   if (isObj(metadata)) {
-    if (Object.hasOwn(metadata, MARKER_KEY)) {
-      push(`/metadata/${MARKER_KEY}`, `metadata: the key "${MARKER_KEY}" is reserved for edgeops' ownership marker`);
-      return;
-    }
-    const bytes = Buffer.byteLength(storedMetadata(metadata, stack, addressOf(doc)));
-    if (bytes > METADATA_MAX_BYTES) {
-      push('/metadata', `metadata: is ${bytes} bytes as stored with the ownership marker, at most ${METADATA_MAX_BYTES} are allowed`);
-    }
+    const problem = metadataProblem(metadata as Obj, { stack, name: addressOf(doc) });
+    if (problem) push(problem.pointer, problem.message);
   }
 }
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import { api, startTestService, type TestService } from '../helpers/service.ts';
 import { edgeops, type RunResult } from './run.ts';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { JsonResource } from '../../src/render/json.ts';
 import { makeCa, makeCert } from '../helpers/certs.ts';
 import { serviceForFile, type ApiClient } from '../helpers/service.ts';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import { containsKeyMaterial, makeCert, type MadeCert } from '../helpers/certs.ts';
 import { api, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 import { edgeops, type RunResult } from './run.ts';

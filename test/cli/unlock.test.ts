@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApi, type HttpApi } from '../../src/client/http.ts';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import { acquireStackLock, type StackLock } from '../../src/lock/stack-lock.ts';
 import { api as http, startTestService, type TestService } from '../helpers/service.ts';
 import { ROOT, cleanEnv, edgeops } from './run.ts';

@@ -1,7 +1,7 @@
 // Every kind: plan shows creates -> apply -> plan has no actions; what landed carries the marker and the
 // user's metadata, and references point at the ids created in the same run.
 import { describe, expect, it } from 'vitest';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import { allKinds, LISTS } from './fixtures.ts';
 import { e2eForFile, idOf, listRaw, planLines, STACK } from './harness.ts';
 

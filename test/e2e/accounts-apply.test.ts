@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createApi } from '../../src/client/http.ts';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import { acquireStackLock } from '../../src/lock/stack-lock.ts';
 import { startService, type RunningService } from '../../src/service/server.ts';
 import { edgeops, output, type RunResult } from '../cli/run.ts';

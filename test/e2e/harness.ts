@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { createApi } from '../../src/client/http.ts';
 import type { RetryPolicy } from '../../src/client/retry.ts';
 import type { HttpApi } from '../../src/client/http.ts';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { Action, ApplyEvent, ApplyResult, Plan } from '../../src/engine/plan-data.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';

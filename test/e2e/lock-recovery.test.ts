@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import { cleanEnv, edgeops, ROOT } from '../cli/run.ts';
 import { api as http, startTestService, type TestService } from '../helpers/service.ts';
 import { policySetState, writePolicySet } from '../helpers/policy-set.ts';

@@ -8,7 +8,7 @@ import { liveFingerprint, newFileKey } from '../../src/engine/fingerprint.ts';
 import { buildSavedPlan } from '../../src/engine/saved-plan.ts';
 import { checkSavedPlan } from '../../src/engine/saved-plan-check.ts';
 import { fetchLive } from '../../src/engine/live.ts';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { Plan } from '../../src/engine/plan-data.ts';
 import { describedKeys, fieldsKey, hostportKeys } from '../../src/kinds/adopt-keys.ts';
 import { HOSTPORTS } from '../../src/kinds/edge-kind.ts';

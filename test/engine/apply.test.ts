@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/apply.ts';
 import { fetchLive, liveIndex } from '../../src/engine/live.ts';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import { buildPlan } from '../../src/engine/plan.ts';
 import type { ApplyEvent, Plan } from '../../src/engine/plan-data.ts';
 import { ApiError } from '../../src/errors.ts';

@@ -3,7 +3,7 @@
 // immutable, secret and write-only fields, modules) without being any real kind.
 import type { Api, FetchContext, LiveItem, Obj, RefField, ResourceKind } from '../../src/kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../../src/manifest/document.ts';
-import { serializeMetadata } from '../../src/engine/ownership.ts';
+import { serializeMetadata } from '../../src/kinds/marker.ts';
 import { pendingTargets } from '../../src/engine/refs.ts';
 
 export interface Call {

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalJson,
-  indexManaged,
-  markerOf,
-  metadataBytes,
-  METADATA_LIMIT,
-  parseMetadata,
-  serializeMetadata,
-} from '../../src/engine/ownership.ts';
+import { canonicalJson, metadataBytes, METADATA_LIMIT, parseMetadata, serializeMetadata } from '../../src/kinds/marker.ts';
+import { indexManaged, markerOf } from '../../src/engine/ownership.ts';
 import type { LiveItem } from '../../src/kinds/resource-kind.ts';
 import { fakeWorld, marked } from './fakes.ts';
 

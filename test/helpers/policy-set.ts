@@ -2,7 +2,7 @@
 // it (so half of the actions depend on the other half), and how many live copies each document has.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import { api as http } from './service.ts';
 
 /** Writes `count` IP policies with a rule each into `base/name/all.yaml`; returns the directory. */

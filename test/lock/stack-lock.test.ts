@@ -9,7 +9,7 @@ import { acquireStackLock, StackLockedError, withStackLock } from '../../src/loc
 import { isLockRecord, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
 import { currentHolder } from '../../src/lock/holder.ts';
 import { seededRandom } from '../../src/service/faults.ts';
-import { parseMetadata } from '../../src/engine/ownership.ts';
+import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 
