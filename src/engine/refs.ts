@@ -105,9 +105,3 @@ export function refValues(body: Obj, ref: RefField): Json[] {
   return [at];
 }
 
-/** Literal ids a body references through the kind's declared refs (PendingRefs are not ids and are skipped). */
-export function referencedIds(body: Obj, refs: readonly RefField[]): string[] {
-  const ids = new Set<string>();
-  for (const ref of refs) for (const v of refValues(body, ref)) if (typeof v === 'string') ids.add(v);
-  return [...ids];
-}

@@ -31,9 +31,3 @@ export function contractRefs(contract: ContractKind): RefField[] {
   return [...parent, ...contract.refs.map(refField)];
 }
 
-/** The reference field `field` of a contract kind's create body (module fields included). */
-export function contractRef(contract: ContractKind, field: string): RefField {
-  const ref = contract.refs.find((r) => r.field === field);
-  if (!ref) throw new Error(`${contract.kind} has no reference field ${field}`);
-  return refField(ref);
-}

@@ -64,13 +64,6 @@ export function dropEmptyStrings(body: Obj, fields: readonly string[] = ['descri
   return out;
 }
 
-/** Drop keys whose value is null (an unset optional field, as the service reports it). */
-export function dropNulls(body: Obj): Obj {
-  const out: Obj = {};
-  for (const [k, v] of Object.entries(body)) if (v !== null && v !== undefined) out[k] = v;
-  return out;
-}
-
 /** A list field that is empty means the same as absent (`hostports: null` vs `[]` vs unsent). */
 export function dropEmptyList(body: Obj, field: string): Obj {
   const v = body[field];

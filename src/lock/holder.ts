@@ -50,11 +50,6 @@ export function currentHolder(env: NodeJS.ProcessEnv = process.env): HolderIdent
   return identity;
 }
 
-/** `user@host pid N`, and the CI run when there is one: who a waiting apply is waiting for. */
-export function defaultHolder(env: NodeJS.ProcessEnv = process.env): string {
-  return currentHolder(env).holder;
-}
-
 function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);

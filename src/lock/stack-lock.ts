@@ -29,7 +29,6 @@ import { isExpired, LOCK_PATH, lockBody, lockMetadata, parseLockRecord } from '.
 import { deleteLockRecord, listLockRecords, oldest } from './records.ts';
 import type { LockInfo, LockRecord } from './lock-record.ts';
 
-export { defaultHolder } from './holder.ts';
 
 export const DEFAULT_TTL_MS = 60_000;
 /** Most time the release's retries may take (the record expires by itself after the TTL anyway). */
