@@ -103,7 +103,7 @@ export interface ExecuteOutcome {
 
 /**
  * Execute the plan's actions (p-limit, dependencies first), then re-plan and check that the resources whose
- * actions all completed have nothing left to do (DESIGN 5: after apply, plan shows no changes). The check runs
+ * actions all completed have nothing left to do (design: Plan and apply: after apply, plan shows no changes). The check runs
  * after a partial failure too, over what did complete; it is skipped only when the apply was interrupted
  * (`signal`, which also stops new actions from starting). Never throws for a failed check: the caller prints
  * what was applied first, then the check's failure.

@@ -1,4 +1,4 @@
-// The wall between reconciler and service (DESIGN 9.6): src/service never imports the reconciler, and the
+// The wall between reconciler and service (docs/design.md, "The import wall"): src/service never imports the reconciler, and the
 // reconciler reaches the service only through a lazy import() in src/cli. Both may import src/contract, where
 // they meet; src/contract imports neither. Inside the reconciler the layers only look down: cli and the
 // Action -> operations -> (engine, lock, client, render); nothing below an operation imports one, or the cli.

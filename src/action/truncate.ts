@@ -1,7 +1,7 @@
 // Fitting a Markdown plan under a size limit (a pull-request comment holds at most 65,536 characters): keep the
 // heading and the summary table, then whole resources by what a reviewer must not miss (deletes and replaces
 // first, then updates, then creates) while they fit, shown in the plan's order, and say what is left out and
-// where the full plan is. Works on the CLI's Markdown (DESIGN 2) by its
+// where the full plan is. Works on the CLI's Markdown (design: CLI) by its
 // shape: one fenced `diff` block whose resource headers are the lines without indentation.
 
 export const COMMENT_LIMIT = 65_536;

@@ -1,6 +1,6 @@
 // The service a command talks to: the one named by --api-url/--api-key, or with --local the embedded service,
 // started in this process on a SQLite file under .edgeops/ next to the manifests. The service code is reached
-// only by the lazy import() below (the import wall of DESIGN 9.6): runs against a remote service never load it.
+// only by the lazy import() below (design: The import wall): runs against a remote service never load it.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createApi } from '../client/http.ts';

@@ -1,5 +1,5 @@
 // The API client: the only code that speaks HTTP to the service. undici `request` on one keep-alive Pool
-// per API origin (about 3x faster than fetch for small JSON calls, DESIGN 7a), with retries (retry.ts),
+// per API origin (about 3x faster than fetch for small JSON calls, design: Dependencies), with retries (retry.ts),
 // pagination (paginate.ts), and one rate-limit-aware scheduler (scheduler.ts) that every attempt of every call
 // passes through (the `urgent` view's past its queue and pauses, on a connection of its own). Every failure
 // surfaces as an ApiError.

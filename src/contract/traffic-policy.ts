@@ -2,7 +2,7 @@
 // ERR_TRAFFIC_POLICY_INVALID) and the manifest pipeline (which reports the same problem at the field's position
 // before any request). Policy text is JSON or YAML parsing into a mapping of phases, each a list of rules
 // `{name?, expressions?, actions: [{type, config?}]}`. TCP and TLS edges carry only on_tcp_connect; HTTPS edge
-// routes also the HTTP phases. This module imports neither side (DESIGN 9.6).
+// routes also the HTTP phases. This module imports neither side (design: The import wall).
 import { parseDocument } from 'yaml';
 import { isObj } from './json.ts';
 

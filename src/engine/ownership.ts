@@ -1,4 +1,4 @@
-// Ownership without a state file (DESIGN 4): a managed resource's `metadata` is a JSON object holding the user's
+// Ownership without a state file (design: Ownership): a managed resource's `metadata` is a JSON object holding the user's
 // keys plus `"edgeops": {"stack": S, "name": "Kind/name"}`. Live items are matched to documents by that marker;
 // items without this stack's marker are never touched. Natural-key kinds (no metadata) are in scope when a
 // document names their key or their parent is managed by this stack.

@@ -1,6 +1,6 @@
 // Edge modules, normalized to the sent shape. Each normalizer accepts either the returned shape
 // (`backend: {backend: Ref}`) or the sent one (`backend_id`), so fromLive and normalizeDesired share them
-// and both sides of a diff meet in the request shape (DESIGN 5).
+// and both sides of a diff meet in the request shape (design: Plan and apply).
 import { parse as parseYaml } from 'yaml';
 import { isObj, refId, refIds, lowerKeys } from './normalize.ts';
 import type { Json, Obj, ResourceKind } from './resource-kind.ts';

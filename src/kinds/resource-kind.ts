@@ -93,7 +93,7 @@ export interface ResourceKind {
   /** Literal ids of this kind start with this prefix (`edgtcp_`); absent for natural-key kinds. */
   readonly idPrefix?: string;
   /**
-   * `marker`: matched by the ownership marker in `metadata` (DESIGN section 4).
+   * `marker`: matched by the ownership marker in `metadata` (design: Ownership).
    * `natural`: no metadata; matched by `naturalKey`, and a manifest is authoritative for the parent it names.
    */
   readonly identity: 'marker' | 'natural';

@@ -1,4 +1,4 @@
-// Fault injection (DESIGN 7): the failures a real API gateway produces, on demand and reproducibly,
+// Fault injection (design: The service): the failures a real API gateway produces, on demand and reproducibly,
 // so the client's retries and the engine's create checks can be proven against the real service. The spec
 // and its `--faults` text grammar are in fault-spec.ts. app.ts calls `decide` once per routed request, after
 // auth, routing and body parsing and before the handler; with no faults configured it never calls anything.

@@ -1,4 +1,4 @@
-// The Node version edgeops asks for is what its runtime dependencies need, no more (DESIGN 7a: Node 20 is the
+// The Node version edgeops asks for is what its runtime dependencies need, no more (design: Dependencies; Node 20 is the
 // machine's Node). Dev dependencies (vitest's bundler wants 20.19) are for working on edgeops, not for running it,
 // and do not count. The Action runs on the runner's own Node 24 (action.yml `runs.using`).
 import { readFileSync } from 'node:fs';

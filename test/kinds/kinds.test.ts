@@ -16,7 +16,7 @@ describe('KINDS', () => {
     expect(kindByName('NoSuchKind')).toBeUndefined();
   });
 
-  it('holds every kind of DESIGN section 3', () => {
+  it('holds every kind of the design's Manifests section', () => {
     expect(KINDS.map((k) => k.kind).sort()).toEqual(
       [
         'CertificateAuthority',

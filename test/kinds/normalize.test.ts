@@ -1,4 +1,4 @@
-// Specific normalization rules of DESIGN 5, one case each, on plain objects.
+// Specific normalization rules of the design's "Plan and apply", one case each, on plain objects.
 import { describe, expect, it } from 'vitest';
 import { kindByName } from '../../src/kinds/index.ts';
 import type { Obj, ResourceKind } from '../../src/kinds/resource-kind.ts';

@@ -95,7 +95,7 @@ Examples:
         material: keyMaterial(settings, ctx.env),
         lock,
       };
-      // DESIGN 2: NO_COLOR and --no-color turn the live display off as well, not only the colours.
+      // design: CLI: NO_COLOR and --no-color turn the live display off as well, not only the colours.
       const view = createApplyView({ write: (text) => ctx.out(text), color: settings.color, live: settings.color, columns: ctx.stdout.columns });
       await apply.manifestsFirst(loading, withConnection(settings, paths, ({ api }) =>
         apply.run(request, { api, view, approve: () => confirmApply(ctx), signal: interrupt.signal, interrupt })))

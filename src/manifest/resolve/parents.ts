@@ -1,5 +1,5 @@
 // What only the references of several documents together show, checked once every reference is resolved:
-// - two documents of a natural-key kind for one parent (DESIGN 4: a document states the parent's whole set, so
+// - two documents of a natural-key kind for one parent (design: Manifests: a document states the parent's whole set, so
 //   two would overwrite each other on every apply; the parent is the kind's first declared reference);
 // - a reference that must agree with a reference of the resource it names (`RefField.sameAs`: a route's
 //   response headers live on that route's edge).

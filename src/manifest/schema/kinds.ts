@@ -1,4 +1,4 @@
-// The document schema of every kind (DESIGN 3), generated from the contract: a kind's fields are its create
+// The document schema of every kind (design: Manifests), generated from the contract: a kind's fields are its create
 // request's (contract.ts says how a manifest writes each), plus kind, name and moved_from. What a manifest
 // adds or says differently is the overlay below; a new kind needs none. The two manifest-only kinds
 // (RouteResponseHeaders, EventSources) are defined here, from the contract's module and sub-resource bodies.

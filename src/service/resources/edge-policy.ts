@@ -1,6 +1,6 @@
 // The traffic `policy` module of TCP and TLS edges. The spec's table shows inbound, outbound and actions as
 // single objects; the public API and its official client use lists. A single object is accepted as a list of
-// one (the contract's schema takes both), and lists are always stored and returned (DESIGN 7). Optional `name`
+// one (the contract's schema takes both), and lists are always stored and returned (design: The service). Optional `name`
 // and `config` are returned only when sent, so a policy reads back exactly as it was written.
 import { policyModule as policyContract } from '../../contract/kinds/edge-modules.ts';
 import type { JsonObject } from '../validate.ts';
