@@ -16,7 +16,7 @@ describe('KINDS', () => {
     expect(kindByName('NoSuchKind')).toBeUndefined();
   });
 
-  it('holds every kind of the design's Manifests section', () => {
+  it('holds every kind of the design (docs/design.md, Manifests)', () => {
     expect(KINDS.map((k) => k.kind).sort()).toEqual(
       [
         'CertificateAuthority',
