@@ -21,11 +21,12 @@ import { planMemory } from './plan-memory.ts';
 import { planRefresh } from './plan-refresh.ts';
 import { serviceScale } from './service-scale.ts';
 import { serviceThroughput } from './service-throughput.ts';
+import { sqliteDrivers } from './sqlite-drivers.ts';
 import { validateScale } from './validate-scale.ts';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   planFloor, planRefresh, applyConcurrency, validateScale, serviceThroughput, planMemory,
-  planProcess, applyProcess, startup, npmInstall, loadSpeed, serviceScale,
+  planProcess, applyProcess, startup, npmInstall, loadSpeed, serviceScale, sqliteDrivers,
 ];
 
 const { values, positionals } = parseArgs({

@@ -17,10 +17,11 @@ process.once('exit', () => {
   for (const p of live) p.kill('SIGKILL');
 });
 
-export async function startServeProcess(opts: { db: string; apiKey: string; poolSize?: number; extra?: string[] }): Promise<ServeProcess> {
+/** `node` picks the Node binary (default: this process's); `env` adds to the environment (e.g. a SQLite driver). */
+export async function startServeProcess(opts: { db: string; apiKey: string; poolSize?: number; extra?: string[]; node?: string; env?: Record<string, string> }): Promise<ServeProcess> {
   const args = [CLI_ENTRY, 'serve', '--port', '0', '--db', opts.db, '--api-key', opts.apiKey, '--quiet', ...(opts.extra ?? [])];
   if (opts.poolSize !== undefined) args.push('--pool-size', String(opts.poolSize));
-  const proc = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(opts.node ?? process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(proc);
   let stderr = '';
   proc.stderr!.setEncoding('utf8').on('data', (c: string) => {
