@@ -6,6 +6,7 @@ import { applyPlan } from './engine/apply.ts';
 import { describeCertificates } from './engine/certificate-details.ts';
 import { namePlan } from './engine/plan-names.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
+import { isLockRecord } from './lock/lock-record.ts';
 import type { LiveState } from './engine/live.ts';
 import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
@@ -55,7 +56,7 @@ export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts
  * prepared for the plan as it arrives.
  */
 export function startFetch(api: Api, opts: { stack: string; kinds?: readonly ResourceKind[] }): Promise<LiveState> {
-  const fetching = fetchLive(opts.kinds ?? KINDS, api, (kind, items) => prepareLive(kind, items, opts.stack));
+  const fetching = fetchLive(opts.kinds ?? KINDS, api, (kind, items) => prepareLive(kind, items, opts.stack), isLockRecord);
   fetching.catch(() => undefined); // awaited by computePlan: a failed fetch must not count as unhandled meanwhile
   return fetching;
 }
@@ -86,7 +87,7 @@ export async function precheckPlan(desired: DesiredState, api: Api, opts: { stac
   const kinds = opts.kinds ?? KINDS;
   const errors = staticPlanErrors(kinds, desired, opts.stack);
   const needed = errors.length > 0 ? [] : liveCheckKinds(kinds, desired);
-  if (needed.length > 0) errors.push(...livePlanErrors(kinds, desired, await fetchLive(needed, api), opts.stack, { adopt: opts.adopt }));
+  if (needed.length > 0) errors.push(...livePlanErrors(kinds, desired, await fetchLive(needed, api, undefined, isLockRecord), opts.stack, { adopt: opts.adopt }));
   return sortIssues(errors);
 }
 

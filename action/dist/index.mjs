@@ -57101,57 +57101,9 @@ function moduleHooks(itemPath2) {
   };
 }
 
-// src/lock/lock-record.ts
-var LOCK_PATH = "/ip_policies";
-var LOCK_LIST_KEY = "ip_policies";
-var LOCK_PREFIX = "Lock/";
-var OPTIONAL_STRINGS = ["host", "pidns", "ci"];
-function lockAddress(stack) {
-  return `${LOCK_PREFIX}${stack}`;
-}
-function lockBody(stack, info) {
-  return { description: `edgeops apply lock of stack ${stack}`.slice(0, 255), metadata: lockMetadata(stack, info) };
-}
-function lockMetadata(stack, info) {
-  const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
-  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
-  if (info.pid !== void 0) lock.pid = info.pid;
-  return serializeMetadata(void 0, { stack, name: lockAddress(stack) }, { lock });
-}
-function markerOf2(raw) {
-  if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
-  let parsed;
-  try {
-    parsed = JSON.parse(raw.metadata);
-  } catch {
-    return void 0;
-  }
-  const marker2 = isObj(parsed) ? parsed[MARKER_KEY] : void 0;
-  return isObj(marker2) && typeof marker2.name === "string" && marker2.name.startsWith(LOCK_PREFIX) ? marker2 : void 0;
-}
-function isLockRecord(raw) {
-  return markerOf2(raw) !== void 0;
-}
-function parseLockRecord(raw, stack) {
-  const marker2 = markerOf2(raw);
-  if (!marker2 || marker2.stack !== stack || marker2.name !== lockAddress(stack)) return void 0;
-  const lock = marker2.lock;
-  if (!isObj(lock)) return void 0;
-  const { holder, token, acquired, expires } = lock;
-  if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
-  const record = { id: String(raw.id), stack, holder, token, acquired, expires };
-  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
-  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
-  if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
-  return record;
-}
-function isExpired(record, now) {
-  const at3 = Date.parse(record.expires);
-  return !Number.isFinite(at3) || at3 <= now;
-}
-
 // src/engine/live.ts
-function createFetchContext(api) {
+var NOTHING_HIDDEN = () => false;
+function createFetchContext(api, hidden = NOTHING_HIDDEN) {
   const lists = /* @__PURE__ */ new Map();
   return {
     api,
@@ -57159,16 +57111,16 @@ function createFetchContext(api) {
       const key = `${path}\0${listKey}`;
       let pending = lists.get(key);
       if (!pending) {
-        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !isLockRecord(raw))));
-        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
+        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !hidden(raw))));
+        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !hidden(raw)));
         lists.set(key, pending);
       }
       return pending;
     }
   };
 }
-async function fetchLive(kinds, api, prepare) {
-  const shared = createFetchContext(api);
+async function fetchLive(kinds, api, prepare, hidden) {
+  const shared = createFetchContext(api, hidden);
   const lists = await Promise.all(
     kinds.map(async (kind) => {
       const ctx = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
@@ -59111,6 +59063,55 @@ function holderState(record, self2) {
   if (record.host !== self2.host || record.pidns !== self2.pidns) return "unknown";
   if (record.pid === self2.pid) return "running";
   return pidExists(record.pid) ? "running" : "gone";
+}
+
+// src/lock/lock-record.ts
+var LOCK_PATH = "/ip_policies";
+var LOCK_LIST_KEY = "ip_policies";
+var LOCK_PREFIX = "Lock/";
+var OPTIONAL_STRINGS = ["host", "pidns", "ci"];
+function lockAddress(stack) {
+  return `${LOCK_PREFIX}${stack}`;
+}
+function lockBody(stack, info) {
+  return { description: `edgeops apply lock of stack ${stack}`.slice(0, 255), metadata: lockMetadata(stack, info) };
+}
+function lockMetadata(stack, info) {
+  const lock = { holder: info.holder, token: info.token, acquired: info.acquired, expires: info.expires };
+  for (const key of OPTIONAL_STRINGS) if (info[key] !== void 0) lock[key] = info[key];
+  if (info.pid !== void 0) lock.pid = info.pid;
+  return serializeMetadata(void 0, { stack, name: lockAddress(stack) }, { lock });
+}
+function markerOf2(raw) {
+  if (typeof raw.metadata !== "string" || !raw.metadata.includes(LOCK_PREFIX)) return void 0;
+  let parsed;
+  try {
+    parsed = JSON.parse(raw.metadata);
+  } catch {
+    return void 0;
+  }
+  const marker2 = isObj(parsed) ? parsed[MARKER_KEY] : void 0;
+  return isObj(marker2) && typeof marker2.name === "string" && marker2.name.startsWith(LOCK_PREFIX) ? marker2 : void 0;
+}
+function isLockRecord(raw) {
+  return markerOf2(raw) !== void 0;
+}
+function parseLockRecord(raw, stack) {
+  const marker2 = markerOf2(raw);
+  if (!marker2 || marker2.stack !== stack || marker2.name !== lockAddress(stack)) return void 0;
+  const lock = marker2.lock;
+  if (!isObj(lock)) return void 0;
+  const { holder, token, acquired, expires } = lock;
+  if (typeof holder !== "string" || typeof token !== "string" || typeof acquired !== "string" || typeof expires !== "string") return void 0;
+  const record = { id: String(raw.id), stack, holder, token, acquired, expires };
+  for (const key of OPTIONAL_STRINGS) if (typeof lock[key] === "string") record[key] = lock[key];
+  if (Number.isSafeInteger(lock.pid) && lock.pid > 0) record.pid = lock.pid;
+  if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
+  return record;
+}
+function isExpired(record, now) {
+  const at3 = Date.parse(record.expires);
+  return !Number.isFinite(at3) || at3 <= now;
 }
 
 // src/lock/records.ts
@@ -78963,7 +78964,7 @@ async function loadDesired(paths, env, opts = {}) {
   return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty });
 }
 function startFetch(api, opts) {
-  const fetching = fetchLive(opts.kinds ?? KINDS, api, (kind, items) => prepareLive(kind, items, opts.stack));
+  const fetching = fetchLive(opts.kinds ?? KINDS, api, (kind, items) => prepareLive(kind, items, opts.stack), isLockRecord);
   fetching.catch(() => void 0);
   return fetching;
 }
@@ -78982,7 +78983,7 @@ async function precheckPlan(desired, api, opts) {
   const kinds = opts.kinds ?? KINDS;
   const errors = staticPlanErrors(kinds, desired, opts.stack);
   const needed = errors.length > 0 ? [] : liveCheckKinds(kinds, desired);
-  if (needed.length > 0) errors.push(...livePlanErrors(kinds, desired, await fetchLive(needed, api), opts.stack, { adopt: opts.adopt }));
+  if (needed.length > 0) errors.push(...livePlanErrors(kinds, desired, await fetchLive(needed, api, void 0, isLockRecord), opts.stack, { adopt: opts.adopt }));
   return sortIssues(errors);
 }
 async function executeAndCheck(ctx, api, opts) {

@@ -1,15 +1,19 @@
 // Live state: every kind's items, fetched in parallel. Kinds that read the same list (HTTPS edges embed their
-// routes and response-headers modules) share one fetch through the memoized listOnce. Lock records of applies
-// in progress (src/lock/) are no resources: they are left out here, so no plan, drift or export sees them.
+// routes and response-headers modules) share one fetch through the memoized listOnce. Items the caller says are
+// no resources (the stack lock's records) are left out as the lists arrive, so no plan, drift or export sees them.
 import type { Api, FetchContext, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { liveItem } from '../kinds/crud.ts';
-import { isLockRecord } from '../lock/lock-record.ts';
 
 export interface LiveState {
   byKind: Map<string, LiveItem[]>;
 }
 
-export function createFetchContext(api: Api): FetchContext {
+/** Raw list items that are not resources of any kind. */
+export type HiddenItems = (raw: Obj) => boolean;
+
+const NOTHING_HIDDEN: HiddenItems = () => false;
+
+export function createFetchContext(api: Api, hidden: HiddenItems = NOTHING_HIDDEN): FetchContext {
   const lists = new Map<string, Promise<Obj[]>>();
   return {
     api,
@@ -18,8 +22,8 @@ export function createFetchContext(api: Api): FetchContext {
       let pending = lists.get(key);
       if (!pending) {
         // Only the first caller's onPage sees the pages: later callers share the fetch already under way.
-        const pageHook = onPage && ((items: Obj[]) => onPage(items.filter((raw) => !isLockRecord(raw))));
-        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !isLockRecord(raw)));
+        const pageHook = onPage && ((items: Obj[]) => onPage(items.filter((raw) => !hidden(raw))));
+        pending = api.list(path, listKey, pageHook).then((items) => items.filter((raw) => !hidden(raw)));
         lists.set(key, pending);
       }
       return pending;
@@ -36,8 +40,9 @@ export async function fetchLive(
   kinds: readonly ResourceKind[],
   api: Api,
   prepare?: (kind: ResourceKind, items: LiveItem[]) => void,
+  hidden?: HiddenItems,
 ): Promise<LiveState> {
-  const shared = createFetchContext(api);
+  const shared = createFetchContext(api, hidden);
   const lists = await Promise.all(
     kinds.map(async (kind) => {
       const ctx: FetchContext = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;

@@ -23,7 +23,7 @@ export async function takeSnapshot(api: Api, opts: { kinds?: readonly ResourceKi
     },
     'a snapshot',
   );
-  const live = await fetchLive(opts.kinds ?? KINDS, recorder);
+  const live = await fetchLive(opts.kinds ?? KINDS, recorder, undefined, isLockRecord);
   const sorted = [...lists.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const snapshot: Snapshot = {
     format: SNAPSHOT_FORMAT,
