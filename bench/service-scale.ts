@@ -17,25 +17,19 @@
 // that two instances serve one database correctly, not how the service scales.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Pool, request } from 'undici';
-import { benchScript, spawnTs } from './lib/child.ts';
+import { request } from 'undici';
 import { expectExit, timeEdgeops, type ProcessRun } from './lib/cli.ts';
 import type { Benchmark } from './lib/context.ts';
 import { ms, perSec, spread, type Figure } from './lib/figure.ts';
 import { generateDocs, writeManifests } from './lib/generate.ts';
-import type { LoadOptions, LoadResult } from './lib/load.ts';
+import type { LoadOptions } from './lib/load.ts';
 import { median } from './lib/measure.ts';
 import { startDurablePostgres, type BenchPostgres } from './lib/postgres.ts';
 import { STACK } from './lib/seed.ts';
 import { startServeProcess, type ServeProcess } from './lib/serve-process.ts';
+import { CONNECTIONS, CREATE_BODY, CREATE_PATH, fill, HEADERS, KEY, load, READ_PATH } from './lib/ip-policy-load.ts';
 
-const CONNECTIONS = 16;
-const KEY = 'bench-key';
 const POOL_SIZE = 10;
-const READ_PATH = '/ip_policies?limit=100';
-const CREATE_PATH = '/ip_policies';
-const CREATE_BODY = JSON.stringify({ description: 'bench write', metadata: '{"bench":true}' });
-const HEADERS = { authorization: `Bearer ${KEY}`, 'service-version': '2' };
 
 type Proxy = { url: string; hits: number[]; close(): Promise<void> | void };
 
@@ -51,33 +45,6 @@ function scalingNote(): string {
   return `on ${availableParallelism()} cores shared by the instances, PostgreSQL, the proxy and the load generator, the 2-instance figures show correctness, not scaling`;
 }
 
-/** One load phase in the load-generator process. */
-async function load(origin: string, path: string, opts: LoadOptions): Promise<LoadResult> {
-  const child = spawnTs(benchScript('scale-load-child.ts'), [origin, path, JSON.stringify(opts)]);
-  try {
-    return await child.next<LoadResult>(120_000);
-  } finally {
-    await child.stop();
-  }
-}
-
-/** `count` IP policies created with CONNECTIONS in flight (untimed), so list pages read a populated table. */
-async function fill(origin: string, count: number): Promise<void> {
-  const pool = new Pool(origin, { connections: CONNECTIONS });
-  let left = count;
-  try {
-    const worker = async () => {
-      while (left-- > 0) {
-        const res = await pool.request({ path: CREATE_PATH, method: 'POST', headers: { ...HEADERS, 'content-type': 'application/json' }, body: CREATE_BODY });
-        const text = await res.body.text();
-        if (res.statusCode !== 201) throw new Error(`fill ${origin}: ${res.statusCode} ${text.slice(0, 200)}`);
-      }
-    };
-    await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  } finally {
-    await pool.close();
-  }
-}
 
 async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await request(url, { headers: HEADERS });

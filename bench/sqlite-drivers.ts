@@ -5,48 +5,15 @@
 // the read cache on as users run it), 16 connections, the load from a process of its own, rounds interleaved.
 // Reported, with node:sqlite / better-sqlite3 as the ratio: what a user gains or loses by the driver.
 import { join } from 'node:path';
-import { Pool } from 'undici';
 import { fetchNode } from '../scripts/fetch-node.ts';
-import { benchScript, spawnTs } from './lib/child.ts';
 import type { Benchmark } from './lib/context.ts';
 import { perSec, spread, type Figure } from './lib/figure.ts';
-import type { LoadOptions, LoadResult } from './lib/load.ts';
+import type { LoadOptions } from './lib/load.ts';
+import { CONNECTIONS, CREATE_BODY, CREATE_PATH, fill, HEADERS, KEY, load, READ_PATH } from './lib/ip-policy-load.ts';
 import { median } from './lib/measure.ts';
 import { startServeProcess, type ServeProcess } from './lib/serve-process.ts';
 
-const CONNECTIONS = 16;
-const KEY = 'bench-key';
-const READ_PATH = '/ip_policies?limit=100';
-const CREATE_PATH = '/ip_policies';
-const CREATE_BODY = JSON.stringify({ description: 'bench write', metadata: '{"bench":true}' });
-const HEADERS = { authorization: `Bearer ${KEY}`, 'service-version': '2' };
 const quick = () => Boolean(process.env.BENCH_QUICK);
-
-async function load(origin: string, path: string, opts: LoadOptions): Promise<LoadResult> {
-  const child = spawnTs(benchScript('scale-load-child.ts'), [origin, path, JSON.stringify(opts)]);
-  try {
-    return await child.next<LoadResult>(120_000);
-  } finally {
-    await child.stop();
-  }
-}
-
-async function fill(origin: string, count: number): Promise<void> {
-  const pool = new Pool(origin, { connections: CONNECTIONS });
-  let left = count;
-  try {
-    const worker = async () => {
-      while (left-- > 0) {
-        const res = await pool.request({ path: CREATE_PATH, method: 'POST', headers: { ...HEADERS, 'content-type': 'application/json' }, body: CREATE_BODY });
-        const text = await res.body.text();
-        if (res.statusCode !== 201) throw new Error(`fill ${origin}: ${res.statusCode} ${text.slice(0, 200)}`);
-      }
-    };
-    await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  } finally {
-    await pool.close();
-  }
-}
 
 export const sqliteDrivers: Benchmark = {
   name: 'sqlite-drivers',
