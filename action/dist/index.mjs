@@ -82382,6 +82382,7 @@ function nextLink(header) {
   return void 0;
 }
 var ActionOctokit = Octokit.plugin(retry, throttling);
+var GITHUB_API_VERSION = "2022-11-28";
 var RATE_LIMIT_RETRIES = 3;
 var GitHubClient = class {
   apiUrl;
@@ -82398,8 +82399,10 @@ var GitHubClient = class {
       auth: opts.token,
       baseUrl: this.apiUrl,
       userAgent: "edgeops-action",
-      throttle: { onRateLimit: limited("rate limit"), onSecondaryRateLimit: limited("secondary rate limit") },
-      request: { headers: { "x-github-api-version": "2022-11-28" } }
+      throttle: { onRateLimit: limited("rate limit"), onSecondaryRateLimit: limited("secondary rate limit") }
+    });
+    this.octokit.hook.before("request", (options) => {
+      options.headers["x-github-api-version"] = GITHUB_API_VERSION;
     });
   }
   repoPath() {

@@ -61,6 +61,9 @@ export function nextLink(header: string | string[] | undefined): string | undefi
 
 const ActionOctokit = Octokit.plugin(retry, throttling);
 
+/** The GitHub REST API version every request names. */
+const GITHUB_API_VERSION = '2022-11-28';
+
 /** How many times a rate-limited request is tried again before the call fails. */
 const RATE_LIMIT_RETRIES = 3;
 
@@ -90,7 +93,11 @@ export class GitHubClient {
       baseUrl: this.apiUrl,
       userAgent: 'edgeops-action',
       throttle: { onRateLimit: limited('rate limit'), onSecondaryRateLimit: limited('secondary rate limit') },
-      request: { headers: { 'x-github-api-version': '2022-11-28' } },
+    });
+    // Octokit's constructor takes no default headers (its `request` option is fetch's), so the REST API version
+    // is pinned on every request through the request hook.
+    this.octokit.hook.before('request', (options) => {
+      options.headers['x-github-api-version'] = GITHUB_API_VERSION;
     });
   }
 

@@ -34,6 +34,9 @@ describe('the plan comment', () => {
       expect(mine(31, 'retry')[0]!.id).toBe(first!.id);
       expect(mine(31, 'retry')[0]!.body).toContain('+ TunnelGroupBackend/b');
       expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      // Every request, retries included, pins the REST API version.
+      expect(gh.requests.length).toBeGreaterThan(0);
+      expect(new Set(gh.requests.map((r) => r.apiVersion))).toEqual(new Set(['2022-11-28']));
     } finally {
       ws.dispose();
     }

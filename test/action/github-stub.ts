@@ -16,6 +16,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization?: string;
+  /** The X-GitHub-Api-Version header the request carried. */
+  apiVersion?: string;
   body: string;
 }
 
@@ -99,7 +101,8 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
     let body = '';
     for await (const chunk of req) body += chunk;
     const url = new URL(req.url ?? '/', base);
-    requests.push({ method: req.method ?? '', path: url.pathname + url.search, authorization: req.headers.authorization, body });
+    const apiVersion = req.headers['x-github-api-version'];
+    requests.push({ method: req.method ?? '', path: url.pathname + url.search, authorization: req.headers.authorization, apiVersion: Array.isArray(apiVersion) ? apiVersion.join(', ') : apiVersion, body });
     // Both schemes GitHub accepts for a token.
     if (req.headers.authorization !== `Bearer ${token}` && req.headers.authorization !== `token ${token}`) return send(res, 401, { message: 'Bad credentials' });
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : '';
