@@ -34,7 +34,8 @@ export async function buildProgram(ctx: CliContext, done: (code: number) => void
     .description('Declarative GitOps for network-edge configuration: validate, plan and apply YAML manifests')
     .version(edgeopsVersion(), '-V, --version')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
+    // A usage error reads like every other error: `edgeops: unknown command 'fmt'`, not commander's `error: ...`.
+    .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s), outputError: (s, write) => write(s.replace(/^error: /, 'edgeops: ')) })
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', `
 Exit codes: 0 success, 1 error (invalid manifests, bad options, a failed apply), 2 changes found

@@ -35,16 +35,16 @@ describe('--help', () => {
   it('exits 1 on an unknown command or option, with a hint', async () => {
     const unknown = await edgeops(['deploy']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("unknown command 'deploy'");
+    expect(unknown.stderr).toMatch(/^edgeops: unknown command 'deploy'\n/);
     const badOption = await edgeops(['plan', 'x', '--colour']);
     expect(badOption.code).toBe(1);
-    expect(badOption.stderr).toContain("unknown option '--colour'");
+    expect(badOption.stderr).toMatch(/^edgeops: unknown option '--colour'\n/);
     expect(badOption.stderr).toContain('(add --help for usage)');
   });
 
   it('exits 1 when a command misses its paths', async () => {
     const r = await edgeops(['plan']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("missing required argument 'paths'");
+    expect(r.stderr).toMatch(/^edgeops: missing required argument 'paths'\n/);
   });
 });
