@@ -120,10 +120,12 @@ export class Accounts {
     return [...counts].map(([name, n]) => `${name} (${n} ${n === 1 ? 'key' : 'keys'})`);
   }
 
-  /** The account of `key`, or undefined. Every configured key is compared, so the time says nothing of which matched. */
-  accountOf(key: string): string | undefined {
+  /**
+   * The account of the key with this digest (keyDigest), or undefined. Every configured key is compared, so the
+   * time says nothing of which matched.
+   */
+  accountOf(digest: Buffer): string | undefined {
     if (this.open) return DEFAULT_ACCOUNT;
-    const digest = keyDigest(key);
     let found: string | undefined;
     for (const k of this.keys) if (timingSafeEqual(k.digest, digest) && found === undefined) found = k.account;
     return found;

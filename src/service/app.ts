@@ -45,19 +45,19 @@ export function createApp(opts: AppOptions): RequestListener {
   }
   const cache = opts.readCache === false ? undefined : new ReadCache();
 
-  /** The caller's key and the account it acts for. */
-  function authenticate(header: string | undefined): { key: string; account: string } {
+  /** The digest of the caller's key and the account it acts for. */
+  function authenticate(header: string | undefined): { digest: Buffer; account: string } {
     if (header === undefined || header === '') throw new ServiceError('ERR_AUTH_MISSING', 'missing Authorization header; send "Authorization: Bearer <API key>"');
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
     if (!m) throw new ServiceError('ERR_AUTH_NOT_BEARER', 'Authorization header must be "Bearer <API key>"');
-    const key = m[1]!;
-    const account = opts.accounts.accountOf(key);
+    const digest = keyDigest(m[1]!);
+    const account = opts.accounts.accountOf(digest);
     if (account === undefined) throw new ServiceError('ERR_AUTH_INVALID_KEY', 'the API key is not valid');
-    return { key, account };
+    return { digest, account };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, operationId: string): Promise<Reply | CachedReply> {
-    const { key, account } = authenticate(req.headers.authorization);
+    const { digest, account } = authenticate(req.headers.authorization);
     (req as AccountTagged)[ACCOUNT] = account;
     const raw = req.headers[VERSION_HEADER];
     const version = Array.isArray(raw) ? raw.join(', ') : raw;
@@ -66,7 +66,7 @@ export function createApp(opts: AppOptions): RequestListener {
     if (opts.rateLimit !== undefined) {
       // With no keys configured any token is admitted, so the token cannot be the bucket: one for everybody.
       // The bucket is the key's digest, so no key is ever written to the database.
-      const bucket = opts.accounts.open ? '' : keyDigest(key).toString('base64');
+      const bucket = opts.accounts.open ? '' : digest.toString('base64');
       const r = await opts.store.rateTake(bucket, opts.rateLimit, opts.rateLimitWindowMs ?? 60_000);
       if (!r.ok) {
         throw new ServiceError('ERR_RATE_LIMITED', `rate limited to ${opts.rateLimit} requests per 60 s; retry after ${r.retryAfterSeconds} s`, { 'Retry-After': String(r.retryAfterSeconds) });

@@ -92,10 +92,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     rateLimitWindowMs: opts.rateLimitWindowMs, faults, log, readCache: opts.readCache,
   });
   const server = createServer({ keepAliveTimeout: 5_000 }, opts.logRequests && !opts.quiet ? logged(app, log) : app);
-  // Responses under way when close() starts are told to end their connection (Connection: close), so their
-  // client does not send another request on a connection the drain is about to close.
+  // Once close() starts, every response not yet under way ends its connection (Connection: close), so no
+  // client sends another request on a connection the drain is about to close. Ahead of the app's listener:
+  // a response must know before its head is written.
   const inFlight = new Set<ServerResponse>();
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+  let draining = false;
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (draining) res.shouldKeepAlive = false;
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
@@ -124,7 +127,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     backend: store.backend,
     accounts: accounts.summary(),
     close: (closeOpts = {}) => {
-      closing ??= drain(server, closeOpts.graceMs ?? 0, inFlight).then(() => store.close());
+      draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      closing ??= drain(server, closeOpts.graceMs ?? 0).then(() => store.close());
       return closing;
     },
   };
@@ -135,27 +140,19 @@ const HANDED_OFF_WAIT_MS = 1_000;
 
 /**
  * Stops listening (new connections are refused), lets the requests in flight finish for up to graceMs, then cuts
- * off whatever is still open. A request that still arrives on a kept-alive connection is the last one on it
- * (answered with Connection: close), and connections are closed as soon as they are idle, so a client sending
- * request after request on one connection neither keeps the service up until the cutoff nor has a request cut
- * there. Resolves once every connection is closed, and at the latest HANDED_OFF_WAIT_MS after the cutoff: a
+ * off whatever is still open. Connections are closed as soon as they are idle (their responses were told to end
+ * them), so a client sending request after request on one connection neither keeps the service up until the
+ * cutoff nor has a request cut there. Resolves once every connection is closed, and at the latest HANDED_OFF_WAIT_MS after the cutoff: a
  * socket the HTTP server handed off (a refused CONNECT whose client keeps its half of the connection open) is
  * one closeAllConnections() cannot reach, and must not hold the stop up forever.
  */
-function drain(server: Server, graceMs: number, inFlight: ReadonlySet<ServerResponse>): Promise<void> {
-  for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+function drain(server: Server, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const timers: NodeJS.Timeout[] = [];
-    const last = (_req: IncomingMessage, res: ServerResponse): void => {
-      res.shouldKeepAlive = false;
-    };
     const done = (): void => {
       for (const timer of timers) clearTimeout(timer);
-      server.off('request', last);
       resolve();
     };
-    // Ahead of the app's listener: the response must know before its head is written.
-    server.prependListener('request', last);
     server.close(() => done());
     if (graceMs <= 0) {
       server.closeAllConnections();

@@ -48,8 +48,6 @@ export interface StoreTx {
   /** The database's clock: in a write, read after the write lock, so created_at follows commit order. */
   now(): Date;
   get<D = JsonObject>(id: string): Promise<StoredDoc<D> | undefined>;
-  /** Kind and parent of a document without reading its data: enough to build its uri. */
-  locate(id: string): Promise<{ kind: string; parentId: string | null } | undefined>;
   /** Inserts with created_at from now(). */
   insert<D>(meta: { id: string; kind: string; parentId?: string | null }, data: D): Promise<StoredDoc<D>>;
   update<D>(id: string, data: D): Promise<void>;

@@ -150,7 +150,8 @@ Examples:
       const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
       const poolSize = integerSetting(flags.poolSize ?? '10', '--pool-size', 'pool size', 1, 1000);
       const db = flags.db ?? (process.env.EDGEOPS_DATABASE_URL || undefined);
-      const postgres = db !== undefined && /^postgres(?:ql)?:\/\//i.test(db);
+      const { isPostgresUrl } = await import('../../service/stores/open.ts');
+      const postgres = isPostgresUrl(db);
       const dbProblem = db === undefined || postgres ? undefined : dbPathProblem(db);
       if (dbProblem) throw new ConfigError(`--db ${db}: ${dbProblem}`);
       if (flags.migrateOnly) {

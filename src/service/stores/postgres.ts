@@ -46,7 +46,6 @@ const IDLE_IN_TRANSACTION_MS = 30_000;
 /** The hot statements, prepared once per connection by name. */
 const SQL = {
   get: `SELECT ${DOC_COLUMNS} FROM docs WHERE id = $1 AND account_id = $2`,
-  locate: 'SELECT kind, parent_id FROM docs WHERE id = $1 AND account_id = $2',
   insert: "INSERT INTO docs (seq, id, account_id, kind, parent_id, created_at, data) VALUES (nextval('doc_seq'), $1, $2, $3, $4, $5, $6) RETURNING seq",
   update: 'UPDATE docs SET data = $1 WHERE id = $2 AND account_id = $3',
   // Outgoing refs and claims go with the document (ON DELETE CASCADE); a ref to it fails the statement (23503).
@@ -406,10 +405,6 @@ export class PostgresStore implements Store {
       get: async <D>(id: string) => {
         const row = (await s.run<DocRow>('get', [id, accountId])).rows[0];
         return row ? docOfRow<D>(row) : undefined;
-      },
-      locate: async (id) => {
-        const row = (await s.run<{ kind: string; parent_id: string | null }>('locate', [id, accountId])).rows[0];
-        return row ? { kind: row.kind, parentId: row.parent_id } : undefined;
       },
       insert: async <D>(meta: { id: string; kind: string; parentId?: string | null }, data: D) => {
         const createdAt = timestampOf(clock);

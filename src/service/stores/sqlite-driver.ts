@@ -2,11 +2,6 @@
 // from Node 22.13) or, on older Node, better-sqlite3, an optional peer dependency that Node 20 users install
 // beside edgeops. Both are synchronous; the store serializes its transactions itself, so the driver needs no
 // transaction helper of its own.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 export interface SqliteStatement {
   run(...params: unknown[]): { lastInsertRowid: number | bigint };
   get(...params: unknown[]): unknown;
@@ -47,40 +42,12 @@ async function loadDriver(): Promise<SqliteDriver> {
   return { name: 'better-sqlite3', open: (file) => new Database(file) as unknown as SqliteDatabase };
 }
 
-type BetterSqlite = typeof import('better-sqlite3');
-
 /**
- * better-sqlite3 as Node resolves it from here (a project's node_modules), else the one installed beside this
- * package: for a global edgeops, `npm install -g better-sqlite3` puts it in the same global node_modules. Not
- * found: the import's own ERR_MODULE_NOT_FOUND.
+ * better-sqlite3 as Node resolves it from here: a project's node_modules, or for a global edgeops the global
+ * node_modules that `npm install -g better-sqlite3` fills (Node's lookup reaches it from this package's folder).
  */
-async function betterSqlite(): Promise<BetterSqlite> {
-  try {
-    return (await import('better-sqlite3')).default;
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
-    const beside = besideThisPackage('better-sqlite3');
-    if (!beside) throw err;
-    return createRequire(import.meta.url)(beside) as BetterSqlite;
-  }
-}
-
-/**
- * `<node_modules>/<name>` where <node_modules> holds the package this file belongs to (found by walking up from
- * this file to the directory whose parent is a node_modules), if that exists; none in a source checkout.
- */
-function besideThisPackage(name: string): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    if (basename(parent) === 'node_modules' || (basename(parent).startsWith('@') && basename(dirname(parent)) === 'node_modules')) {
-      const modules = basename(parent) === 'node_modules' ? parent : dirname(parent);
-      const candidate = join(modules, name);
-      return existsSync(join(candidate, 'package.json')) ? candidate : undefined;
-    }
-    dir = parent;
-  }
+async function betterSqlite(): Promise<typeof import('better-sqlite3')> {
+  return (await import('better-sqlite3')).default;
 }
 
 async function nodeSqlite(): Promise<SqliteDriver | undefined> {

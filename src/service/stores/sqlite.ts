@@ -46,7 +46,6 @@ export class SqliteStore implements Store {
     // Prepared once: statement compilation is the costliest part of a small query.
     this.stmt = {
       get: p(`SELECT ${DOC_COLUMNS} FROM docs WHERE id = ? AND account_id = ?`),
-      locate: p('SELECT kind, parent_id FROM docs WHERE id = ? AND account_id = ?'),
       insert: p('INSERT INTO docs (id, account_id, kind, parent_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?)'),
       update: p('UPDATE docs SET data = ? WHERE id = ? AND account_id = ?'),
       delete: p('DELETE FROM docs WHERE id = ?'),
@@ -144,10 +143,6 @@ export class SqliteStore implements Store {
       get: async <D>(id: string) => {
         const row = s.get!.get(id, accountId) as DocRow | undefined;
         return row ? docOfRow<D>(row) : undefined;
-      },
-      locate: async (id) => {
-        const row = s.locate!.get(id, accountId) as { kind: string; parent_id: string | null } | undefined;
-        return row ? { kind: row.kind, parentId: row.parent_id } : undefined;
       },
       insert: async <D>(meta: { id: string; kind: string; parentId?: string | null }, data: D) => {
         const createdAt = timestampOf(clock);
