@@ -41,6 +41,8 @@ export interface SubresourceContract {
   path: string;
   create: BodySchema;
   update: BodySchema;
+  /** Fields the official client repeats from the path in bodies; equal values are dropped, others refused. */
+  echoedIds: readonly string[];
 }
 
 export interface ContractKind {

@@ -5,6 +5,7 @@
 import { contractKind, referencedIds } from '../contract/index.ts';
 import { parentParam } from '../contract/path.ts';
 import { checkCreate, checkDocument, checkUpdate } from './bodies.ts';
+import { withoutEchoedIds } from './echoed-ids.ts';
 import { ServiceError } from './errors.ts';
 import { newId } from './ids.ts';
 import { pageQuery, pageLinks } from './pagination.ts';
@@ -21,8 +22,6 @@ export interface CollectionDef<D> {
   create?(body: JsonObject, ctx: Ctx, parent: StoredDoc<unknown> | undefined): D | Promise<D>;
   /** The stored document after a checked PATCH body (default: the current data with the sent fields replaced). */
   update?(body: JsonObject, current: StoredDoc<D>, ctx: Ctx): D | Promise<D>;
-  /** Drops the fields a client echoes from the path (a route's edge_id) before the body is checked. */
-  echoes?(body: JsonObject, parentId: string): JsonObject;
   render(doc: StoredDoc<D>, ctx: Ctx): unknown | Promise<unknown>;
   /** Values unique across documents (hostports). */
   claims?(data: D): Claim[];
@@ -39,13 +38,12 @@ export function defineCollection<D>(def: CollectionDef<D>): ResourceModule & { d
   const base = def.kind.path;
   const create = def.create ?? ((body: JsonObject) => body as D);
   const update = def.update ?? ((body: JsonObject, current: StoredDoc<D>) => ({ ...current.data, ...body }));
-  const echoes = (body: JsonObject, parentId: string | null | undefined): JsonObject =>
-    (def.echoes && parentId ? def.echoes(body, parentId) : body);
+  const echoes = (ctx: Ctx): JsonObject => withoutEchoedIds(def.kind.echoedIds, ctx.body, ctx.params);
   const routes: RouteDef[] = [
     {
       method: 'POST', path: base, handler: async (ctx) => {
         const parent = await parentOf(ctx, def);
-        const body = checkCreate(def.kind, echoes(ctx.body, parent?.id));
+        const body = checkCreate(def.kind, echoes(ctx));
         const doc = await createDoc<D>(ctx, def, await create(body, ctx, parent), parent?.id);
         return created(await def.render(doc, ctx));
       },
@@ -54,7 +52,7 @@ export function defineCollection<D>(def: CollectionDef<D>): ResourceModule & { d
     {
       method: 'PATCH', path: `${base}/:id`, handler: async (ctx) => {
         const doc = await loadDoc<D>(ctx, def, ctx.params.id!);
-        const body = checkUpdate(def.kind, echoes(withoutBodyId(ctx), doc.parentId));
+        const body = checkUpdate(def.kind, echoes(ctx));
         return ok(await def.render(await saveDoc(ctx, def, doc, await update(body, doc, ctx)), ctx));
       },
     },
@@ -78,18 +76,6 @@ export async function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): Promise<Stor
   if (!parent) return undefined;
   const param = parentParam(def.kind.path)!;
   return loadDoc(ctx, { kind: parent }, ctx.params[param]!);
-}
-
-/**
- * A PATCH body may repeat the path id (the official TypeScript client sends it); `"id": null` is absent, as null
- * is for every other field; any other id is a 400.
- */
-export function withoutBodyId(ctx: Ctx): JsonObject {
-  const { id, ...rest } = ctx.body;
-  if (id === undefined || id === null || id === ctx.params.id) return rest;
-  // Never stringify a non-string: a deeply nested value would overflow the stack (a 500 instead of a 400).
-  if (typeof id !== 'string') throw new ServiceError('ERR_FIELD_TYPE', `id: must be a string, got ${Array.isArray(id) ? 'an array' : typeof id}`);
-  throw new ServiceError('ERR_ID_MISMATCH', `id: body id ${JSON.stringify(id.slice(0, 80))} differs from the path id`);
 }
 
 /** The document of this kind (and, for child kinds, this parent) or a 404 with the kind's code. */

@@ -27,7 +27,7 @@ describe('PATCH body id', () => {
       expectError(await c.patch(`/ip_policies/${p.body.id}`, { id, description: 'x' }), 400, 'ERR_FIELD_TYPE', `got ${shown}`);
     }
     const other = await c.patch(`/ip_policies/${p.body.id}`, { id: `ipp_${'x'.repeat(5000)}` });
-    expectError(other, 400, 'ERR_ID_MISMATCH', 'differs from the path id');
+    expectError(other, 400, 'ERR_ID_MISMATCH', 'differs from the id in the path');
     expect(other.body.msg.length).toBeLessThan(200);
     const same = await c.patch(`/ip_policies/${p.body.id}`, { id: p.body.id, description: 'ok' });
     expect(same.status).toBe(200);

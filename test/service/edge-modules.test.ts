@@ -82,7 +82,7 @@ describe('module endpoints', () => {
     expectError(await c.put(path, { id: edge.id, module: { backend_id: backend, x: 1 } }), 400, 'ERR_UNKNOWN_FIELD', 'backend.x');
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     const raw = await c.raw('PUT', path, { body: `{"id":${deep},"module":{}}`, headers: { 'content-type': 'application/json' } });
-    expectError(raw, 400, 'ERR_ID_MISMATCH', 'id: body id (a list)');
+    expectError(raw, 400, 'ERR_FIELD_TYPE', 'id: must be a string, got an array');
     expect(ok(await c.get(`/edges/tcp/${edge.id}`))).toStrictEqual(edge);
   });
 

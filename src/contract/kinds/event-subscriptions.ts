@@ -38,9 +38,11 @@ export const eventSubscription: ContractKind = {
   subresources: {
     sources: {
       path: '/event_subscriptions/:subscription_id/sources',
+      create: object({ type: eventType }, ['type']),
+      // A source has no field to change: PATCH only confirms it, and its body holds at most the echoed ids.
+      update: object({}),
       // The official client repeats the path's subscription_id (and, on PATCH, the type) in the body.
-      create: object({ type: eventType, subscription_id: { type: 'string' } }, ['type']),
-      update: object({ subscription_id: { type: 'string' }, type: { type: 'string' } }),
+      echoedIds: ['subscription_id', 'type'],
     },
   },
 };

@@ -6,9 +6,9 @@
 // - GET answers 200 with the module, or 404 ERR_MODULE_NOT_SET when it is not set.
 // - DELETE answers 204, also when the module was not set (idempotent: a retried delete is not an error).
 // Only the modules valid for a kind get routes, so any other module name is a 404 for the path.
-import { parentParam } from '../../contract/path.ts';
 import { checkModule } from '../bodies.ts';
 import { type CollectionDef, loadDoc, saveDoc } from '../collection.ts';
+import { withoutEchoedIds } from '../echoed-ids.ts';
 import { ServiceError } from '../errors.ts';
 import { noContent, ok, type Ctx, type RouteDef } from '../resource-def.ts';
 import type { StoredDoc } from '../store.ts';
@@ -19,24 +19,10 @@ import type { ModuleDef } from './edge-module-rules.ts';
 export function moduleBody(ctx: Ctx, def: CollectionDef<unknown>): unknown {
   const body: JsonObject = ctx.body;
   if (!Object.hasOwn(body, 'module')) return body;
-  const parent = def.kind.parent ? parentParam(def.kind.path) : undefined;
-  const wrapper: Record<string, string | undefined> = { id: ctx.params.id };
-  if (parent) wrapper[parent] = ctx.params[parent];
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'module') continue;
-    if (!Object.hasOwn(wrapper, key)) {
-      throw new ServiceError('ERR_UNKNOWN_FIELD', `unknown field "${clip(key)}"; allowed with "module": ${Object.keys(wrapper).join(', ')}`);
-    }
-    if (value !== null && value !== wrapper[key]) {
-      throw new ServiceError('ERR_ID_MISMATCH', `${key}: body ${key} ${shown(value)} differs from the path`);
-    }
-  }
-  return body.module;
-}
-
-/** A sent id for a message: never serialize an arbitrary value (a deeply nested one would overflow the stack). */
-function shown(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(clip(value)) : `(a ${Array.isArray(value) ? 'list' : typeof value})`;
+  const echoed = def.kind.echoedIds;
+  const unknown = Object.keys(body).find((key) => key !== 'module' && !echoed.includes(key));
+  if (unknown !== undefined) throw new ServiceError('ERR_UNKNOWN_FIELD', `unknown field "${clip(unknown)}"; allowed with "module": ${echoed.join(', ')}`);
+  return withoutEchoedIds(echoed, body, ctx.params).module;
 }
 
 type Doc = StoredDoc<Record<string, unknown>>;

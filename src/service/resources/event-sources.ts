@@ -8,6 +8,7 @@ import { created, noContent, ok, type Ctx, type ResourceModule } from '../resour
 import type { StoredDoc } from '../store.ts';
 import { eventSubscription } from '../../contract/kinds/event-subscriptions.ts';
 import { checkBody } from '../bodies.ts';
+import { withoutEchoedIds } from '../echoed-ids.ts';
 import { clip } from '../validate.ts';
 import { eventSubscriptions, renderSource, type EventSubscriptionDoc } from './event-subscriptions.ts';
 
@@ -16,16 +17,6 @@ const BASE = SOURCES.path;
 
 function subscription(ctx: Ctx): Promise<StoredDoc<EventSubscriptionDoc>> {
   return loadDoc<EventSubscriptionDoc>(ctx, eventSubscriptions.def, ctx.params.subscription_id!);
-}
-
-/** The official TypeScript client repeats subscription_id (and type) in bodies; they must match the path. */
-function checkEcho(ctx: Ctx, echoed: { subscription_id?: string; type?: string }): void {
-  if (echoed.subscription_id !== undefined && echoed.subscription_id !== ctx.params.subscription_id) {
-    throw new ServiceError('ERR_ID_MISMATCH', 'subscription_id: differs from the subscription id in the path');
-  }
-  if (echoed.type !== undefined && ctx.params.type !== undefined && echoed.type !== ctx.params.type) {
-    throw new ServiceError('ERR_ID_MISMATCH', 'type: differs from the type in the path');
-  }
 }
 
 function existingType(ctx: Ctx, doc: StoredDoc<EventSubscriptionDoc>): string {
@@ -42,8 +33,7 @@ const eventSources: ResourceModule = {
     {
       method: 'POST', path: BASE, handler: async (ctx) => {
         const doc = await subscription(ctx);
-        const body = checkBody(SOURCES.create, ctx.body) as { type: string; subscription_id?: string };
-        checkEcho(ctx, { subscription_id: body.subscription_id });
+        const body = checkBody(SOURCES.create, withoutEchoedIds(SOURCES.echoedIds, ctx.body, ctx.params)) as { type: string };
         const type = body.type;
         if (doc.data.sources.includes(type)) throw new ServiceError('ERR_EVENT_SOURCE_EXISTS', `type: ${doc.id} already has a source of type ${type}`);
         await saveDoc(ctx, eventSubscriptions.def, doc, { ...doc.data, sources: [...doc.data.sources, type] });
@@ -68,7 +58,7 @@ const eventSources: ResourceModule = {
       method: 'PATCH', path: `${BASE}/:type`, handler: async (ctx) => {
         const doc = await subscription(ctx);
         const type = existingType(ctx, doc);
-        checkEcho(ctx, checkBody(SOURCES.update, ctx.body) as { subscription_id?: string; type?: string });
+        checkBody(SOURCES.update, withoutEchoedIds(SOURCES.echoedIds, ctx.body, ctx.params));
         return ok(renderSource(ctx, doc.id, type));
       },
     },

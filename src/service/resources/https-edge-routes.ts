@@ -3,10 +3,8 @@
 // API's other route modules are not served; they are returned as null so the response has the public API's shape.
 import { httpsEdgeRoute } from '../../contract/kinds/https-edge-routes.ts';
 import { type CollectionDef, defineCollection } from '../collection.ts';
-import { ServiceError } from '../errors.ts';
 import { baseFields, describedFields, type Ctx, type ResourceModule } from '../resource-def.ts';
 import type { StoredDoc } from '../store.ts';
-import { clip, type JsonObject } from '../validate.ts';
 import { renderModules, storedModules } from './edge-module-rules.ts';
 import { moduleRoutes } from './edge-modules.ts';
 import { modulesOf } from './edge-kinds.ts';
@@ -27,14 +25,6 @@ const UNSERVED_MODULES = [
 ];
 
 /** The official TypeScript client repeats the path's edge_id in the body: allowed when equal, then dropped. */
-function withoutEdgeId(body: JsonObject, edgeId: string): JsonObject {
-  const { edge_id: sent, ...rest } = body;
-  if (sent !== undefined && sent !== null && sent !== edgeId) {
-    throw new ServiceError('ERR_ID_MISMATCH', `edge_id: body edge_id ${typeof sent === 'string' ? JSON.stringify(clip(sent)) : `(a ${Array.isArray(sent) ? 'list' : typeof sent})`} differs from the path`);
-  }
-  return rest;
-}
-
 export function renderRoute(doc: StoredDoc<RouteDoc>, ctx: Ctx): Record<string, unknown> {
   const { id, uri, created_at } = baseFields(ctx, doc);
   const out: Record<string, unknown> = {
@@ -53,7 +43,6 @@ export function renderRoute(doc: StoredDoc<RouteDoc>, ctx: Ctx): Record<string, 
 
 const routes = defineCollection<RouteDoc>({
   kind: httpsEdgeRoute,
-  echoes: withoutEdgeId,
   create(body) {
     const doc: RouteDoc = { match_type: body.match_type as RouteDoc['match_type'], match: body.match as string };
     if (body.description !== undefined) doc.description = body.description as string;
