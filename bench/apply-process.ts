@@ -100,8 +100,8 @@ export const applyProcess: Benchmark = {
         name: `apply-process/${count}@${LATENCY_MS}ms`,
         values: [['model', ms(mm)], ['edgeops apply', ms(em)]],
         ratio: em / mm,
-        target: '<= 1.2x',
-        ok: em / mm <= 1.2,
+        target: '<= 1.1x',
+        ok: em / mm <= 1.1,
         note: `${requests.length} writes (${requests.filter((r) => r.creates).length} creates), concurrency ${DEFAULT_CONCURRENCY}; edgeops ${spread(e)}; model ${spread(m)}; entry ${CLI_ENTRY}`,
       },
     ];

@@ -2,6 +2,8 @@
 // collection with 10 requests in flight, following next_page_uri, with the same HTTP client as edgeops
 // (undici). Plain JavaScript run by node itself, so its start-up is node's and nothing more.
 // Usage: node bench/list-model.mjs URL KEY DIR PATH... ; prints {"docs","items","pages":{path:n}}.
+// DIR `-` is the fetch floor of a plan (bench/plan-process.ts): no manifests, and every list at once, each
+// following its own pages in order.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
@@ -9,11 +11,13 @@ import { parseAllDocuments } from 'yaml';
 
 const [url, key, dir, ...paths] = process.argv.slice(2);
 let docs = 0;
-for (const name of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+const bare = dir === '-';
+for (const name of bare ? [] : readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
   for (const doc of parseAllDocuments(readFileSync(join(dir, name), 'utf8'))) if (doc.toJS() !== null) docs++;
 }
 const origin = new URL(url);
-const pool = new Pool(origin.origin, { connections: 10 });
+const inFlight = bare ? paths.length : 10;
+const pool = new Pool(origin.origin, { connections: inFlight });
 const headers = { authorization: `Bearer ${key}`, 'service-version': '2', accept: 'application/json' };
 const pages = {};
 let items = 0;
@@ -29,9 +33,9 @@ async function listAll(path) {
     next = body.next_page_uri ? new URL(body.next_page_uri).pathname + new URL(body.next_page_uri).search : null;
   }
 }
-// At most 10 lists at once (one request each in flight).
+// At most 10 lists at once (one request each in flight); the floor lists every kind at once.
 const queue = [...paths];
-await Promise.all(Array.from({ length: Math.min(10, queue.length) }, async () => {
+await Promise.all(Array.from({ length: Math.min(inFlight, queue.length) }, async () => {
   while (queue.length) await listAll(queue.shift());
 }));
 await pool.close();

@@ -1,5 +1,5 @@
 // The builds, with esbuild. `npm run build` writes dist/: the CLI the package ships (bin/edgeops.js runs it), one
-// chunk per lazily imported command, the dependencies left to npm but @peculiar/x509 (see BUNDLED).
+// chunk per lazily imported command, the dependencies left to npm but @peculiar/x509 and yaml (see BUNDLED).
 // `npm run build:action` writes action/dist/: the GitHub Action's committed bundle, self-contained (nothing to
 // install), without the embedded service.
 // Both swap src/manifest/schema/compile.ts and src/contract/body-compile.ts for ajv's standalone code of every
@@ -114,9 +114,10 @@ const common: BuildOptions = {
   logLevel: 'warning',
 };
 
-// The dependencies the CLI leaves to npm. @peculiar/x509 (with reflect-metadata) is bundled instead: Node
-// resolving and reading its ~60 small CommonJS files on every run with certificates cost more than running them.
-const BUNDLED = new Set(['@peculiar/x509', 'reflect-metadata']);
+// The dependencies the CLI leaves to npm. @peculiar/x509 (with reflect-metadata) and yaml are bundled instead:
+// Node resolving and reading their many small CommonJS files (yaml's ~80 on every run that reads a manifest)
+// cost more than running them.
+const BUNDLED = new Set(['@peculiar/x509', 'reflect-metadata', 'yaml']);
 const npmLoaded = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);

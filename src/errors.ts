@@ -1,5 +1,6 @@
 // Every failure edgeops reports is an EdgeopsError with a stable code; src/main.ts is the one place
 // that maps codes to exit codes, so commands throw and never call process.exit themselves.
+import { showPath } from './contract/field-path.ts';
 
 export class EdgeopsError extends Error {
   readonly code: string;
@@ -23,12 +24,31 @@ export interface ManifestIssue {
   pos: SourcePos;
   /** `Kind/name` of the document, when it is known. */
   address?: string;
+  /**
+   * The field the problem is about, as a JSON pointer into the document; `message` then says what is wrong with
+   * it and issueMessage shows its path before that. Absent for a problem of a whole file or document.
+   */
+  pointer?: string;
+  /** The service's error code for the same problem, when the contract names one. */
+  code?: string;
   message: string;
 }
 
+/** The field's path as people read it (`backend.backend_id`), or '' when the issue names no field. */
+export function issuePath(issue: ManifestIssue): string {
+  return issue.pointer === undefined ? '' : showPath(issue.pointer);
+}
+
+/** What is wrong, after the field's path when there is one: `backend.backend_id: required`. */
+export function issueMessage(issue: ManifestIssue): string {
+  const path = issuePath(issue);
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
 export function formatIssue(issue: ManifestIssue): string {
-  const where = `${issue.pos.file}:${issue.pos.line}:${issue.pos.col}`;
-  return issue.address ? `${where}: ${issue.address}: ${issue.message}` : `${where}: ${issue.message}`;
+  // No file: a plan error about a resource no document names (a delete), which has no position to show.
+  const where = issue.pos.file === '' ? '' : `${issue.pos.file}:${issue.pos.line}:${issue.pos.col}: `;
+  return issue.address ? `${where}${issue.address}: ${issueMessage(issue)}` : `${where}${issueMessage(issue)}`;
 }
 
 /** All reasons at once: loading, schema, naming, references and secrets. No API call is made when this is thrown. */
@@ -45,7 +65,9 @@ export class ManifestError extends EdgeopsError {
   }
 }
 
-export const planErrorsLine = (n: number): string => `Plan has ${n} error${n === 1 ? '' : 's'}; apply would be refused`;
+const planHasErrors = (n: number): string => `Plan has ${n} error${n === 1 ? '' : 's'}`;
+
+export const planErrorsLine = (n: number): string => `${planHasErrors(n)}; apply would be refused`;
 
 /**
  * A plan with errors (engine/plan-checks.ts): the service would refuse it, so nothing was written. `shown`:
@@ -56,7 +78,7 @@ export class PlanErrorsError extends ManifestError {
   constructor(issues: ManifestIssue[], opts: { shown: boolean; applying: boolean }) {
     super(issues, 'E_PLAN_ERRORS');
     this.shown = opts.shown;
-    this.message = opts.applying ? `${planErrorsLine(issues.length)}: apply refused it; nothing was changed` : planErrorsLine(issues.length);
+    this.message = opts.applying ? `${planHasErrors(issues.length)}, so apply refused it and changed nothing` : planErrorsLine(issues.length);
   }
 
   override get summary(): string {
@@ -125,5 +147,26 @@ export class AbortedError extends EdgeopsError {
 export class NoManifestsError extends EdgeopsError {
   constructor(message: string) {
     super('E_NO_MANIFESTS', message);
+  }
+}
+
+/** A path on the command line that does not exist: a usage error, not a problem in the manifests. */
+export class PathNotFoundError extends EdgeopsError {
+  constructor(message: string) {
+    super('E_PATH_NOT_FOUND', message);
+  }
+}
+
+/** Paths that hold part of a stack: its plan would delete the resources of the manifests left out. */
+export class PartialStackError extends EdgeopsError {
+  constructor(message: string) {
+    super('E_PARTIAL_STACK', message);
+  }
+}
+
+/** A saved plan whose content no longer matches the digest `plan --out` wrote into it. */
+export class SavedPlanEditedError extends EdgeopsError {
+  constructor(message: string) {
+    super('E_SAVED_PLAN_EDITED', message);
   }
 }

@@ -11,7 +11,10 @@ import type { LiveState } from './engine/live.ts';
 import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { livePlanErrors, liveCheckKinds, staticPlanErrors, type PlanError } from './engine/plan-checks.ts';
+import { foreignReferenceErrors } from './engine/foreign-references.ts';
+import { precheckForeignReferences } from './engine/reference-precheck.ts';
 import { completedAddresses, perpetualDiff } from './engine/self-check.ts';
+import { targetClosure, targetedErrors, targetPlan } from './engine/targets.ts';
 import { KINDS } from './kinds/index.ts';
 import type { Api, ResourceKind } from './kinds/resource-kind.ts';
 import type { DesiredState } from './manifest/document.ts';
@@ -33,6 +36,8 @@ export interface PlanOptions {
   kinds?: readonly ResourceKind[];
   /** `--adopt` (an extension): unmanaged live resources matching a document by natural key are adopted, not duplicated. */
   adopt?: boolean;
+  /** `--target Kind/name`: only these resources and what they reference are planned (engine/targets.ts). */
+  targets?: readonly string[];
 }
 
 export interface ExecuteOptions extends PlanOptions {
@@ -44,10 +49,11 @@ export interface ExecuteOptions extends PlanOptions {
 /**
  * load -> validate -> resolve; throws ManifestError with every issue; no network. `opts.stack` (an extension)
  * is the stack chosen by a flag: the metadata size limit counts the marker, which names it. A path without
- * documents is refused unless `opts.allowEmpty` (`--destroy`).
+ * documents is refused unless `opts.allowEmpty` (`--destroy`); paths holding part of a stack, with
+ * `opts.wholeStacks` (what plans from them: plan, apply, drift).
  */
-export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string; allowEmpty?: boolean } = {}): Promise<DesiredState> {
-  return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty });
+export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string; allowEmpty?: boolean; wholeStacks?: boolean } = {}): Promise<DesiredState> {
+  return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty, wholeStacks: opts.wholeStacks });
 }
 
 /**
@@ -73,9 +79,13 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const fetched = await fetching;
   const adopt = opts.adopt === true;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
-  const errors = [...staticPlanErrors(kinds, desired, opts.stack), ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt })];
+  const errors = [
+    ...staticPlanErrors(kinds, desired, opts.stack), ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
+    ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions),
+  ];
   if (errors.length > 0) plan.errors = sortIssues(errors);
-  return { plan: await describeCertificates(namePlan(plan, { kinds, live, desired }), kinds), desired, live };
+  const shown = opts.targets?.length ? targetPlan(plan, { kinds, desired, live, targets: opts.targets }) : plan;
+  return { plan: await describeCertificates(namePlan(shown, { kinds, live, desired }), kinds), desired, live };
 }
 
 /**
@@ -83,11 +93,15 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
  * lock, so that a plan the service would refuse writes nothing. Static errors need no request; the live
  * checks list only the kinds they read (none when the manifests write no literal id and claim no hostport).
  */
-export async function precheckPlan(desired: DesiredState, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[] }): Promise<PlanError[]> {
+export async function precheckPlan(desired: DesiredState, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[] }): Promise<PlanError[]> {
   const kinds = opts.kinds ?? KINDS;
-  const errors = staticPlanErrors(kinds, desired, opts.stack);
+  // A targeted apply is refused only for errors of the resources it plans.
+  const selected = opts.targets?.length ? targetClosure(desired, opts.targets) : undefined;
+  const only = (found: PlanError[]): PlanError[] => (selected ? targetedErrors(found, selected) : found);
+  const errors = only(staticPlanErrors(kinds, desired, opts.stack));
   const needed = errors.length > 0 ? [] : liveCheckKinds(kinds, desired);
-  if (needed.length > 0) errors.push(...livePlanErrors(kinds, desired, await fetchLive(needed, api, undefined, isLockRecord), opts.stack, { adopt: opts.adopt }));
+  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, desired, await fetchLive(needed, api, undefined, isLockRecord), opts.stack, { adopt: opts.adopt })));
+  if (errors.length === 0) errors.push(...only(await precheckForeignReferences(kinds, desired, api, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord })));
   return sortIssues(errors);
 }
 

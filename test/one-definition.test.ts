@@ -44,6 +44,9 @@ const CONCEPTS: Concept[] = [
   { concept: "a hostport's claim key", names: ['hostportKey'] },
   { concept: 'the CIDR check', names: ['cidrProblem'] },
   { concept: 'JSON pointer segment escaping', names: ['escapeSegment', 'escapePointerSegment'] },
+  { concept: 'JSON pointer splitting', names: ['splitPointer', 'splitJsonPointer', 'segmentsOf'] },
+  { concept: 'the natural order of names', names: ['naturalCompare', 'naturalOrder', 'compareNatural'] },
+  { concept: 'a field path as people read it', names: ['showPath', 'pointerText', 'readablePath', 'pointerToPath'] },
   { concept: "a path template's parent parameter", names: ['parentParam', 'pathParam'] },
   { concept: "the ownership marker's key", names: ['MARKER_KEY', 'OWNERSHIP_KEY'] },
   { concept: 'the metadata string with the marker', names: ['serializeMetadata', 'storedMetadata', 'lockMetadataString'] },
@@ -52,6 +55,8 @@ const CONCEPTS: Concept[] = [
   { concept: "the error envelope's builder", names: ['errorEnvelope', 'envelopeOf'] },
   { concept: "the error envelope's reader", names: ['readErrorEnvelope', 'parseErrorEnvelope'] },
   { concept: 'a JSON docs row read back as a document', names: ['docOfRow', 'toDoc', 'rowToDoc'] },
+  { concept: "the body a document's create sends", names: ['sentBody', 'createBody', 'sentJson'] },
+  { concept: 'the id a body carries for a resource not created yet', names: ['placeholderId'] },
 ];
 
 function whereDefined(names: readonly string[]): string[] {

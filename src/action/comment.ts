@@ -27,6 +27,8 @@ export interface CommentParts {
   stack: string;
   /** The Markdown plan, or a failure report. */
   planMarkdown: string;
+  /** The dependency diagram of the changed resources (graph-section.ts), under the plan. */
+  graphMarkdown?: string;
   /** The "since the previous plan" section, if there is a previous plan. */
   deltaMarkdown?: string;
   /** One line of small print under everything (commit, run link). */
@@ -41,6 +43,7 @@ export interface CommentParts {
 export function buildPlanComment(parts: CommentParts): { body: string; truncated: Truncated } {
   const head = `${commentMarker(parts.stack)}\n`;
   const rest = [
+    parts.graphMarkdown ? `\n${parts.graphMarkdown.trimEnd()}\n` : '',
     parts.deltaMarkdown ? `\n${parts.deltaMarkdown.trimEnd()}\n` : '',
     `\n<sub>${parts.footer}</sub>\n`,
     parts.stateLine ? `${parts.stateLine}\n` : '',

@@ -91,9 +91,9 @@ export async function runEdgeops(s: Session, line: string, echo: boolean, work: 
 /** The API keys of the run: redacted from everything it prints, with or without manifests. */
 const apiKeys = (s: Session): string[] => (s.edgeopsEnv.EDGEOPS_API_KEY ? [s.edgeopsEnv.EDGEOPS_API_KEY] : []);
 
-/** The manifests of the run; from here on their secret values are redacted too. */
+/** The manifests of the run; from here on their secret values are redacted too. Every run plans from them. */
 export async function loadManifests(s: Session): Promise<DesiredState> {
-  const desired = await loadDesired(s.inputs.paths, s.edgeopsEnv, {});
+  const desired = await loadDesired(s.inputs.paths, s.edgeopsEnv, { wholeStacks: true });
   s.redact = redactorFor(desired, apiKeys(s));
   return desired;
 }

@@ -8,6 +8,7 @@ import { openSnapshotApi } from '../client/snapshot.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import { keyMaterial } from '../operations/connection.ts';
 import * as drift from '../operations/drift.ts';
+import type { ResourceGraph } from '../operations/graph.ts';
 import * as plan from '../operations/plan.ts';
 import type { JsonProblem } from '../render/error-text.ts';
 import { VIEWS } from '../render/views.ts';
@@ -16,7 +17,8 @@ import { parseJsonPlan, type JsonPlan } from './plan-state.ts';
 import type { Session } from './session.ts';
 
 export type PlannedRun =
-  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string }
+  /** `graph`: the plan's dependency graph (plan only), for the comment's diagram. */
+  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string; graph?: ResourceGraph }
   | { ok: false; run: EdgeopsRun; problems: JsonProblem[] };
 
 const markdown = VIEWS.markdown({ color: false });
@@ -33,6 +35,7 @@ function against<T>(s: Session, settings: Parameters<typeof withService>[0], o: 
  */
 export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { echo?: boolean } = {}): Promise<PlannedRun> {
   let planJson: string | undefined;
+  let graph: ResourceGraph | undefined;
   const line = commandLine(s, command, [...(s.inputs.against ? ['--against', s.inputs.against] : []), '--format', 'markdown']);
   const run = await runEdgeops(s, line, opts.echo === true, async (o) => {
     const desired = await loadManifests(s);
@@ -55,8 +58,11 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
       },
       saved: () => undefined,
       notSaved: () => undefined,
+      graph: (g) => {
+        graph = g;
+      },
     };
-    const request: plan.PlanRequest = { stack, adopt, desired: async () => desired, material: keyMaterial(settings, s.edgeopsEnv) };
+    const request: plan.PlanRequest = { stack, adopt, desired: async () => desired, material: keyMaterial(settings, s.edgeopsEnv), paths: s.inputs.paths };
     const made = await against(s, settings, o, (api) => plan.run(request, { api, view, redact: s.redact }));
     return made.plan.actions.length > 0 ? 2 : 0;
   });
@@ -67,7 +73,7 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
   const file = join(s.tempDir, `edgeops-plan-${made.stack}.json`);
   writeFileSync(file, s.runner.scrub(text));
   s.runner.setOutput('plan-json', file);
-  return { ok: true, run, plan: made, file };
+  return { ok: true, run, plan: made, file, graph };
 }
 
 export function planSummaryLine(p: JsonPlan): string {

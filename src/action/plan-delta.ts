@@ -1,7 +1,9 @@
 // What changed between the plan of the previous push and this one, shown under the full plan in the
 // pull-request comment: resources that entered or left the plan, and those whose action or fields differ.
+import { formatPath } from '../render/values.ts';
 import { changesDigest, type PlanState } from './plan-state.ts';
 
+/** `path` is the field's JSON pointer (what plan states key fields by); the comment shows it as plans do. */
 export type FieldDelta = { path: string; how: 'new' | 'gone' | 'different' };
 
 export interface PlanDelta {
@@ -44,7 +46,7 @@ const FIELD_WORDS: Record<FieldDelta['how'], string> = { new: 'newly changed', g
 
 function changedLine(c: PlanDelta['changed'][number]): string {
   const action = c.action === c.before ? c.action : `${c.action} (was ${c.before})`;
-  const fields = c.fields.map((f) => `\`${f.path}\` (${FIELD_WORDS[f.how]})`);
+  const fields = c.fields.map((f) => `\`${formatPath(f.path)}\` (${FIELD_WORDS[f.how]})`);
   return `- **changed** \`${c.address}\`: ${action}${fields.length > 0 ? `; ${fields.join(', ')}` : ''}`;
 }
 

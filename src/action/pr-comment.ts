@@ -5,6 +5,8 @@
 import { againstNote } from './against.ts';
 import { buildPlanComment, findPlanComment, STATE_BUDGET, upsertPlanComment } from './comment.ts';
 import type { EdgeopsRun } from './edgeops.ts';
+import { graphSection } from './graph-section.ts';
+import type { ResourceGraph } from '../operations/graph.ts';
 import { GitHubApiError, gitHubFor, type GitHubClient, type IssueComment } from './github.ts';
 import { diffPlanStates, renderDelta } from './plan-delta.ts';
 import { extractState, extractStateLine, planState, stateFor, type JsonPlan } from './plan-state.ts';
@@ -55,8 +57,11 @@ async function guarded<T>(s: Session, stack: string, fn: (t: Target) => Promise<
   }
 }
 
-/** Posts the plan; returns the "since the previous plan" section (for the job summary too), if there was one. */
-export async function commentPlan(s: Session, plan: JsonPlan, markdown: string): Promise<Commented<string | undefined>> {
+/**
+ * Posts the plan, with the dependency diagram of what it changes when `graph` is given; returns the "since the
+ * previous plan" section (for the job summary too), if there was one.
+ */
+export async function commentPlan(s: Session, plan: JsonPlan, markdown: string, graph?: ResourceGraph): Promise<Commented<string | undefined>> {
   return guarded(s, plan.stack, async (t) => {
     const existing = findPlanComment(t.comments, plan.stack);
     const before = existing ? extractState(existing.body) : undefined;
@@ -67,6 +72,7 @@ export async function commentPlan(s: Session, plan: JsonPlan, markdown: string):
     const { body, truncated } = buildPlanComment({
       stack: plan.stack,
       planMarkdown: markdown,
+      graphMarkdown: graph && graphSection(graph),
       deltaMarkdown: delta,
       footer: footer(s.github, `edgeops plan${againstNote(s.inputs, s.cwd)}${note}`, plan.checksum ? 'merging applies exactly this plan' : undefined),
       stateLine,

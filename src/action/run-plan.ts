@@ -21,7 +21,7 @@ export async function runPlan(s: Session): Promise<number> {
   const markdown = run.stdout;
   s.runner.setOutput('has-changes', String(run.code === 2));
   const summary = planSummaryLine(plan);
-  const commented = await commentPlan(s, plan, markdown);
+  const commented = await commentPlan(s, plan, markdown, planned.graph);
   const delta = commented.value;
 
   // The job summary is where the full plan lives when the comment had to leave resources out.

@@ -7,15 +7,21 @@ import { edgeopsVersion } from '../version.ts';
 type Register = (program: Command, ctx: CliContext, done: (code: number) => void) => void;
 
 // Each command's module is imported when a run needs it, so a run loads only the code of the command it names:
-// `validate` never loads the HTTP client, `--version` no command at all. The order is the order of the help.
+// `validate` and `show` never load the HTTP client, `--version` no command at all. The order is the order of the help.
 const COMMANDS: Record<string, () => Promise<Register>> = {
   validate: async () => (await import('./commands/validate.ts')).registerValidate,
+  fmt: async () => (await import('./commands/fmt.ts')).registerFmt,
   plan: async () => (await import('./commands/plan.ts')).registerPlan,
+  show: async () => (await import('./commands/show.ts')).registerShow,
   apply: async () => (await import('./commands/apply.ts')).registerApply,
   drift: async () => (await import('./commands/drift.ts')).registerDrift,
+  list: async () => (await import('./commands/list.ts')).registerList,
   export: async () => (await import('./commands/export.ts')).registerExport,
+  graph: async () => (await import('./commands/graph.ts')).registerGraph,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   unlock: async () => (await import('./commands/unlock.ts')).registerUnlock,
+  completion: async () => (await import('./commands/completion.ts')).registerCompletion,
+  '__complete-targets': async () => (await import('./commands/complete-targets.ts')).registerCompleteTargets,
 };
 
 /**
@@ -43,12 +49,17 @@ Exit codes: 0 success, 1 error (invalid manifests, bad options, a failed apply),
 
 Examples:
   $ edgeops validate examples/basic
+  $ edgeops fmt infra/ --check
   $ edgeops plan examples/basic --local
+  $ edgeops show plan.json --format markdown
   $ edgeops apply examples/basic --local --auto-approve
   $ edgeops drift examples/basic --local --format markdown
+  $ edgeops list examples/basic --local
   $ edgeops export --local --out exported/
+  $ edgeops graph examples/full --format dot
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
   $ edgeops unlock --stack prod ipp_2rcCvYaCz4tUbWiCRVTCu2Rsx02
+  $ source <(edgeops completion bash)
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/`);
   const registers = await Promise.all(names.map((name) => COMMANDS[name]!()));
   for (const register of registers) register(program, ctx, done);

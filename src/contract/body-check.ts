@@ -1,16 +1,18 @@
 // Checking a request body against its contract schema, with the service's error codes and wording: the first
 // problem in the order of the body (a field's own problems before those of the fields after it; a missing
-// required field after every problem of the object that lacks it), as `path: what is wrong`. The validators
+// required field after every problem of the object that lacks it), as data (its pointer and reason) and as the
+// service's message, `path: what is wrong`. The validators
 // come from body-compile.ts (compiled on first use, or precompiled by the build). JSON null stands for an
 // absent field in every fixed-shape object, so it is dropped before the check (withoutNulls) and a required
 // field sent as null is missing.
 import type { ErrorObject } from 'ajv';
 import { compileBody } from './body-compile.ts';
-import { escapeSegment, isObj, unescapeSegment } from './json.ts';
+import { childPointer, showPath, splitPointer } from './field-path.ts';
+import { isObj } from './json.ts';
 import type { KeywordProblem } from './keyword-checks.ts';
 import { quoteValue } from './rule-error.ts';
 import type { ModuleContract } from './kind.ts';
-import type { BodySchema, ContractCode, ValueProblem } from './schema.ts';
+import type { BodySchema, ContractCode, LocatedProblem } from './schema.ts';
 
 /**
  * `value` without the null fields of its fixed-shape objects. Maps and free-form values keep theirs, and so does
@@ -26,21 +28,20 @@ export function withoutNulls(value: unknown, schema: BodySchema): unknown {
     .map(([k, v]) => [k, Object.hasOwn(props, k) ? withoutNulls(v, props[k]!) : v]));
 }
 
-/** 'backend.ip_policy_ids[2]' for '/backend/ip_policy_ids/2' in `root`, under `base`. */
-function fieldPath(base: string, pointer: string, root: unknown): string {
-  let path = base;
-  let value: unknown = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = unescapeSegment(raw);
-    if (Array.isArray(value)) {
-      path = `${path}[${key}]`;
-      value = value[Number(key)];
-    } else {
-      path = path ? `${path}.${key}` : key;
-      value = isObj(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-    }
-  }
-  return path;
+/** The body checked, and the field it is sent as in messages ('' for a request body, a module's name for its PUT). */
+interface Scope {
+  base: string;
+  root: unknown;
+}
+
+/** A problem at `pointer` in the scope's body; the service's message is its path, then `reason`. */
+function locate(scope: Scope, code: ContractCode, pointer: string, reason: string, message?: string): LocatedProblem {
+  return { code, pointer, reason, message: message ?? `${pathIn(scope, pointer)}: ${reason}` };
+}
+
+/** `pointer` in the body as messages show it, below the scope's base. */
+function pathIn(scope: Scope, pointer: string): string {
+  return scope.base === '' ? showPath(pointer, scope.root) : showPath(childPointer('', scope.base) + pointer, { [scope.base]: scope.root });
 }
 
 
@@ -52,7 +53,7 @@ function fieldPath(base: string, pointer: string, root: unknown): string {
 function documentPosition(root: unknown, pointer: string): number[] {
   const out: number[] = [];
   let value = root;
-  for (const segment of pointer.split('/').slice(1).map(unescapeSegment)) {
+  for (const segment of splitPointer(pointer)) {
     if (Array.isArray(value)) {
       out.push(Number(segment));
       value = value[Number(segment)];
@@ -89,38 +90,42 @@ const keywordProblem = (e: ErrorObject): KeywordProblem | undefined => e.params.
 /** Where `e` is: its value, or the item or key of that value its keyword's problem names. */
 const errorPointer = (e: ErrorObject): string => e.instancePath + (keywordProblem(e)?.at ?? '');
 
-/** The problem one ajv error stands for; its message starts with the field's path. */
-function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
+/** The problem one ajv error stands for. */
+function describe(e: ErrorObject, scope: Scope): LocatedProblem {
   const parent = (e.parentSchema ?? {}) as BodySchema;
-  const path = fieldPath(base, errorPointer(e), root);
+  const pointer = errorPointer(e);
   const code: ContractCode = parent.errorCode ?? 'ERR_FIELD_INVALID';
   switch (e.keyword) {
     case 'additionalProperties': {
-      const field = fieldPath(base, `${e.instancePath}/${escapeSegment(String(e.params.additionalProperty))}`, root);
+      const field = childPointer(e.instancePath, String(e.params.additionalProperty));
       const allowed = Object.entries(parent.properties ?? {}).filter(([, s]) => s.refused === undefined).map(([k]) => k);
-      return { code: 'ERR_UNKNOWN_FIELD', message: `unknown field ${quoteValue(field)}; allowed: ${allowed.join(', ') || 'none'}` };
+      return locate(scope, 'ERR_UNKNOWN_FIELD', field, 'unknown field',
+        `unknown field ${quoteValue(pathIn(scope, field))}; allowed: ${allowed.join(', ') || 'none'}`);
     }
-    case 'required':
-      return { code: 'ERR_FIELD_REQUIRED', message: `${path ? `${path}.` : ''}${String(e.params.missingProperty)}: required` };
+    case 'required': {
+      const missing = String(e.params.missingProperty);
+      return locate(scope, 'ERR_FIELD_REQUIRED', e.instancePath, `missing field ${quoteValue(missing)}`,
+        `${pathIn(scope, childPointer(e.instancePath, missing))}: required`);
+    }
     case 'type':
-      if (typeof e.data === 'number' && !Number.isFinite(e.data)) return { code, message: `${path}: number out of range (not finite)` };
-      return { code: 'ERR_FIELD_TYPE', message: `${path}: expected ${expected(parent)}, got ${typeName(e.data)}` };
+      if (typeof e.data === 'number' && !Number.isFinite(e.data)) return locate(scope, code, pointer, 'number out of range (not finite)');
+      return locate(scope, 'ERR_FIELD_TYPE', pointer, `expected ${expected(parent)}, got ${typeName(e.data)}`);
     case 'minLength':
     case 'minItems':
-      return { code, message: `${path}: must not be empty` };
+      return locate(scope, code, pointer, 'must not be empty');
     case 'maxItems':
-      return { code, message: `${path}: at most ${parent.maxItems} items` };
+      return locate(scope, code, pointer, `at most ${parent.maxItems} items`);
     case 'maxBytes':
-      return { code, message: `${path}: longer than ${parent.maxBytes} bytes` };
+      return locate(scope, code, pointer, `longer than ${parent.maxBytes} bytes`);
     case 'enum':
-      return { code, message: `${path}: must be one of ${(parent.enum ?? []).join(', ')}, got ${typeof e.data === 'string' ? quoteValue(e.data) : typeName(e.data)}` };
+      return locate(scope, code, pointer, `must be one of ${(parent.enum ?? []).join(', ')}, got ${typeof e.data === 'string' ? quoteValue(e.data) : typeName(e.data)}`);
     case 'minimum':
     case 'maximum':
-      return { code, message: `${path}: must be from ${parent.minimum} to ${parent.maximum}, got ${typeof e.data === 'number' ? e.data : typeName(e.data)}` };
+      return locate(scope, code, pointer, `must be from ${parent.minimum} to ${parent.maximum}, got ${typeof e.data === 'number' ? e.data : typeName(e.data)}`);
     default: {
       const found = keywordProblem(e);
-      if (found) return { code: found.code, message: `${path}${found.where ?? ''}: ${found.message}` };
-      return { code, message: `${path}: ${e.message ?? 'is invalid'}` };
+      if (found) return locate(scope, found.code, pointer, found.message);
+      return locate(scope, code, pointer, e.message ?? 'is invalid');
     }
   }
 }
@@ -129,38 +134,37 @@ function describe(e: ErrorObject, base: string, root: unknown): ValueProblem {
  * The first problem of `body` (already without nulls) against `schema`, or undefined when it holds. `base` is
  * the path of the body in messages: '' for a request body, 'traffic_policy' for a module PUT.
  */
-export function bodyProblem(schema: BodySchema, body: unknown, base = ''): ValueProblem | undefined {
+export function bodyProblem(schema: BodySchema, body: unknown, base = ''): LocatedProblem | undefined {
   const validate = compileBody(schema);
   if (validate(body)) return undefined;
   // A missing required field comes after everything inside its object; at one place, its type comes first.
   const position = (e: ErrorObject): number[] => {
     if (e.keyword === 'required') return [...documentPosition(body, e.instancePath), Number.MAX_SAFE_INTEGER];
-    if (e.keyword === 'additionalProperties') return documentPosition(body, `${e.instancePath}/${escapeSegment(String(e.params.additionalProperty))}`);
+    if (e.keyword === 'additionalProperties') return documentPosition(body, childPointer(e.instancePath, String(e.params.additionalProperty)));
     return documentPosition(body, errorPointer(e));
   };
   const ranked = (validate.errors ?? []).map((e) => ({ e, at: position(e), rank: KEYWORD_RANK[e.keyword] ?? 2 }));
   ranked.sort((a, b) => comparePositions(a.at, b.at) || a.rank - b.rank);
-  return describe(ranked[0]!.e, base, body);
+  return describe(ranked[0]!.e, { base, root: body });
 }
-
-const at = (path: string, field: string): string => (path ? `${path}.${field}` : field);
 
 /** A module's body (a PUT, or a field of a create or PATCH; already without nulls): its schema, then its own rules. */
-export function moduleProblem(module: ModuleContract, value: unknown, path = module.name): ValueProblem | undefined {
-  return bodyProblem(module.schema, value, path) ?? moduleRuleProblem(module, value, path);
+export function moduleProblem(module: ModuleContract, value: unknown, path = module.name): LocatedProblem | undefined {
+  return bodyProblem(module.schema, value, path) ?? moduleRuleProblem(module, value, { base: path, root: value }, '');
 }
 
-function moduleRuleProblem(module: ModuleContract, value: unknown, path: string): ValueProblem | undefined {
+/** The module's own rules on `value`, which is at `at` in the scope's body. */
+function moduleRuleProblem(module: ModuleContract, value: unknown, scope: Scope, at: string): LocatedProblem | undefined {
   const found = isObj(value) ? module.check?.(value) : undefined;
-  return found && { code: found.code, message: `${at(path, found.field)}: ${found.message}` };
+  return found && locate(scope, found.code, childPointer(at, found.field), found.message);
 }
 
 /** A create or PATCH body of a kind with `modules` (already without nulls): its schema, then each module's rules. */
-export function requestProblem(schema: BodySchema, modules: readonly ModuleContract[], value: unknown): ValueProblem | undefined {
+export function requestProblem(schema: BodySchema, modules: readonly ModuleContract[], value: unknown): LocatedProblem | undefined {
   const problem = bodyProblem(schema, value);
   if (problem || !isObj(value)) return problem;
   for (const module of modules) {
-    const found = moduleRuleProblem(module, value[module.name], module.name);
+    const found = moduleRuleProblem(module, value[module.name], { base: '', root: value }, childPointer('', module.name));
     if (found) return found;
   }
   return undefined;

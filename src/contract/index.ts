@@ -41,4 +41,4 @@ export function contractBodies(): [string, BodySchema][] {
 
 export { BACKEND_KINDS, documentProblem, moduleRefs, referencedIds } from './kind.ts';
 export type { ContractKind, DocumentCheck, KindName, ModuleContract, RefField, SubresourceContract } from './kind.ts';
-export type { BodySchema, ContractCode, Distinct, RuleName, ValueProblem } from './schema.ts';
+export type { BodySchema, ContractCode, Distinct, LocatedProblem, RuleName, ValueProblem } from './schema.ts';

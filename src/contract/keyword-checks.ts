@@ -1,19 +1,19 @@
 // What the contract's custom JSON Schema keywords check (see schema.ts, keywords.ts), as plain functions of the
 // keyword's value and the data. Each failure is a ValueProblem; a problem about one item or key names it in `at`
-// (a JSON pointer below the keyword's value), so the message can say where (hostports[2], headers.X-A). No ajv
+// (a JSON pointer below the keyword's value), so the message can say where (hostports[2], headers["X-A"]). No ajv
 // here: the built CLI's precompiled validators import this module and nothing of ajv's compiler.
-import { escapeSegment } from './json.ts';
+import { childPointer } from './field-path.ts';
 import { quoteValue } from './rule-error.ts';
 import { headerNameProblem, RULES } from './rules.ts';
 import type { ContractCode, Distinct, RuleName, ValueProblem } from './schema.ts';
 import { hostportKey, hostportProblem } from './values.ts';
 
-/** A keyword's problem: `where` is a path suffix for the message ('.a[2]'), `at` a JSON pointer to the item. */
-export type KeywordProblem = ValueProblem & { where?: string; at?: string };
+/** A keyword's problem: `at` is a JSON pointer, below the keyword's value, to the item or key it is about. */
+export type KeywordProblem = ValueProblem & { at?: string };
 
 /** A JSON pointer segment (RFC 6901). */
 function pointerSegment(key: string | number): string {
-  return `/${escapeSegment(String(key))}`;
+  return childPointer('', key);
 }
 
 function distinctKey(by: Distinct['by'], value: string): string | undefined {

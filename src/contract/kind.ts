@@ -2,7 +2,8 @@
 // request body (create, PATCH, each module PUT), which fields are create-only, which fields hold ids of which
 // kinds, and the rules across fields that a schema cannot say. The service serves a kind from this; the
 // manifest side derives its document schemas from it.
-import type { BodySchema, ContractCode, ValueProblem } from './schema.ts';
+import { childPointer, showPath } from './field-path.ts';
+import type { BodySchema, ContractCode, LocatedProblem, ValueProblem } from './schema.ts';
 
 /** Every kind of document the service stores. */
 export type KindName =
@@ -106,10 +107,13 @@ export function referencedIds(refs: readonly RefField[], doc: unknown): { field:
 }
 
 /** The kind's rules across the fields of a whole document (as stored after a write, or as a create sends it). */
-export function documentProblem(kind: ContractKind, data: unknown): ValueProblem | undefined {
+export function documentProblem(kind: ContractKind, data: unknown): LocatedProblem | undefined {
   for (const check of kind.checks) {
     const found = check(data as Record<string, unknown>);
-    if (found) return { code: found.code, message: `${found.field}: ${found.message}` };
+    if (found) {
+      const pointer = childPointer('', found.field);
+      return { code: found.code, pointer, reason: found.message, message: `${showPath(pointer)}: ${found.message}` };
+    }
   }
   return undefined;
 }

@@ -1,12 +1,13 @@
 // The value rules a JSON Schema cannot say, by the name a schema's `rule` keyword gives them. Each takes the
 // value (of any type: the schema's `type` reports a wrong one) and returns its first problem, or undefined.
-// `where` is a path below the value ('.a[2]') when the problem is inside it.
+// `at` is a JSON pointer below the value ('/a/2') when the problem is inside it.
+import { childPointer } from './field-path.ts';
 import { quoteValue } from './rule-error.ts';
 import type { RuleName, ValueProblem } from './schema.ts';
-import { HTTP_PHASES, policyDocumentProblem, TCP_PHASES } from './traffic-policy.ts';
+import { describePolicyProblem, HTTP_PHASES, policyDocumentProblem, TCP_PHASES } from './traffic-policy.ts';
 import { cidrProblem, hostportProblem } from './values.ts';
 
-export type RuleCheck = (value: unknown) => (ValueProblem & { where?: string }) | undefined;
+export type RuleCheck = (value: unknown) => (ValueProblem & { at?: string }) | undefined;
 
 /** An HTTP header name: an RFC 9110 token. */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -22,15 +23,15 @@ export function headerNameProblem(name: string): ValueProblem | undefined {
 }
 
 /** JSON 1e999 parses to Infinity, which would be stored as null; deep nesting would overflow the stack later. */
-function configProblem(value: unknown, where: string, left: number): (ValueProblem & { where?: string }) | undefined {
+function configProblem(value: unknown, at: string, left: number): (ValueProblem & { at?: string }) | undefined {
   if (typeof value === 'number') {
-    return Number.isFinite(value) ? undefined : { code: 'ERR_FIELD_INVALID', message: 'number out of range (not finite)', where };
+    return Number.isFinite(value) ? undefined : { code: 'ERR_FIELD_INVALID', message: 'number out of range (not finite)', at };
   }
   if (value === null || typeof value !== 'object') return undefined;
   if (left === 0) return { code: 'ERR_POLICY_INVALID', message: `nested deeper than ${CONFIG_MAX_DEPTH} levels` };
-  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`${where}[${i}]`, v]) : Object.entries(value).map(([k, v]) => [`${where}.${k}`, v]);
-  for (const [at, v] of entries) {
-    const found = configProblem(v, at, left - 1);
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [childPointer(at, i), v]) : Object.entries(value).map(([k, v]) => [childPointer(at, k), v]);
+  for (const [inside, v] of entries) {
+    const found = configProblem(v, inside, left - 1);
     if (found) return found;
   }
   return undefined;
@@ -40,7 +41,7 @@ function trafficPolicy(phases: readonly string[]): RuleCheck {
   return (value) => {
     if (typeof value !== 'string') return undefined;
     const found = policyDocumentProblem(value, phases);
-    return found && { code: 'ERR_TRAFFIC_POLICY_INVALID', message: `${found.where ? `${found.where}: ` : ''}${found.problem}` };
+    return found && { code: 'ERR_TRAFFIC_POLICY_INVALID', message: describePolicyProblem('', found) };
   };
 }
 

@@ -49,6 +49,18 @@ export interface ValueProblem {
   message: string;
 }
 
+/**
+ * A problem found in a body, as data: `pointer` is the value it is about (a JSON pointer into the checked body;
+ * for a missing field, the object that lacks it; for an unknown field, that field) and `reason` says what is
+ * wrong with it, without its path. `message` is the whole line the service answers (`path: reason`, in the
+ * notation of field-path.ts). Whoever reports the problem elsewhere finds its position from `pointer`, never
+ * from the words of `message`.
+ */
+export interface LocatedProblem extends ValueProblem {
+  pointer: string;
+  reason: string;
+}
+
 export interface BodySchema {
   type?: 'string' | 'integer' | 'boolean' | 'object' | 'array' | ('array' | 'object')[];
   description?: string;

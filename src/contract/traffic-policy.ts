@@ -4,6 +4,7 @@
 // `{name?, expressions?, actions: [{type, config?}]}`. TCP and TLS edges carry only on_tcp_connect; HTTPS edge
 // routes also the HTTP phases. This module imports neither side (design: The import wall).
 import { parseDocument } from 'yaml';
+import { childPointer, showPath } from './field-path.ts';
 import { isObj } from './json.ts';
 
 /** The largest policy document accepted, in bytes of its text. */
@@ -27,13 +28,14 @@ class PolicyFault extends Error {
   }
 }
 
+// The checks below name a place in the document by its JSON pointer; a problem says it in the one notation.
 type Fail = (where: string, problem: string) => never;
 const fail: Fail = (where, problem) => {
-  throw new PolicyFault({ where, problem });
+  throw new PolicyFault({ where: showPath(where), problem });
 };
 
 type Mapping = Record<string, unknown>;
-const at = (parent: string, key: string): string => (parent ? `${parent}.${key}` : key);
+const at = (parent: string, key: string | number): string => childPointer(parent, key);
 
 function kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
@@ -59,7 +61,7 @@ function checkDepth(value: unknown, where: string, left: number): void {
   if (typeof value === 'number' && !Number.isFinite(value)) fail(where, 'must be a finite number');
   if (value === null || typeof value !== 'object') return;
   if (left === 0) fail(where, `nested deeper than ${MAX_DEPTH} levels`);
-  if (Array.isArray(value)) value.forEach((v, i) => checkDepth(v, `${where}[${i}]`, left - 1));
+  if (Array.isArray(value)) value.forEach((v, i) => checkDepth(v, at(where, i), left - 1));
   else for (const [k, v] of Object.entries(value)) checkDepth(v, at(where, k), left - 1);
 }
 
@@ -80,12 +82,12 @@ function checkRule(rule: unknown, where: string): void {
   if (rule.name !== undefined) checkText(rule.name, at(where, 'name'), NAME_MAX_BYTES);
   if (rule.expressions !== undefined) {
     if (!Array.isArray(rule.expressions)) fail(at(where, 'expressions'), `must be a list of CEL expressions, got ${kindOf(rule.expressions)}`);
-    rule.expressions.forEach((e, i) => checkText(e, `${at(where, 'expressions')}[${i}]`, EXPRESSION_MAX_BYTES));
+    rule.expressions.forEach((e, i) => checkText(e, at(at(where, 'expressions'), i), EXPRESSION_MAX_BYTES));
   }
   const actions = rule.actions;
   if (!Array.isArray(actions) || actions.length === 0) fail(at(where, 'actions'), 'a rule needs a list of at least one action');
   actions.forEach((action, i) => {
-    const here = `${at(where, 'actions')}[${i}]`;
+    const here = at(at(where, 'actions'), i);
     if (!isObj(action)) fail(here, `an action must be a mapping, got ${kindOf(action)}`);
     checkKeys(action, here, ['type', 'config']);
     checkText(action.type, at(here, 'type'), NAME_MAX_BYTES);
@@ -106,8 +108,8 @@ function checkDocument(text: string, phases: readonly string[]): void {
   for (const phase of phases) {
     const rules = doc[phase];
     if (rules === undefined || rules === null) continue;
-    if (!Array.isArray(rules)) fail(phase, `must be a list of rules, got ${kindOf(rules)}`);
-    rules.forEach((rule, i) => checkRule(rule, `${phase}[${i}]`));
+    if (!Array.isArray(rules)) fail(at('', phase), `must be a list of rules, got ${kindOf(rules)}`);
+    rules.forEach((rule, i) => checkRule(rule, at(at('', phase), i)));
   }
 }
 
@@ -122,7 +124,11 @@ export function policyDocumentProblem(text: string, phases: readonly string[]): 
   }
 }
 
-/** `traffic_policy.value: on_http_request: unknown key; ...`: a problem as both sides print it after the field's path. */
+/**
+ * `traffic_policy.value: on_http_request: unknown key; ...`: a problem as both sides print it after the field's
+ * path; without a path (`''`), what follows the path.
+ */
 export function describePolicyProblem(path: string, found: PolicyProblem): string {
-  return `${path}${found.where ? `: ${found.where}` : ''}: ${found.problem}`;
+  const what = `${found.where ? `${found.where}: ` : ''}${found.problem}`;
+  return path ? `${path}: ${what}` : what;
 }

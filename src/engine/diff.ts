@@ -8,21 +8,16 @@ import { escapeSegment } from '../manifest/pointer.ts';
 import type { Action, FieldChange } from './plan-data.ts';
 import { parseMetadata } from '../kinds/marker.ts';
 import { liveMetadata } from './ownership.ts';
-import { hasPendingRef, isPendingRef, pointerSegments, substituteRefs, valueAt } from './refs.ts';
+import { hasPendingRef, isPendingRef, pointerSegments, valueAt } from './refs.ts';
+import { sentBody, type Ids } from './sent-body.ts';
 
 /**
  * The desired request body: refs to already-known resources replaced by their ids (others stay PendingRef),
  * the kind's toRequest + normalizeDesired applied, and the user's metadata kept as an object (the marker is
- * added only when sending).
+ * added only when sending). Shared with the other readers of a document's body (sentBody): never mutate it.
  */
-export function desiredBody(kind: ResourceKind, spec: Obj, resolve: (address: string) => string | undefined): Obj {
-  const resolved = substituteRefs(spec, resolve);
-  if (kind.identity !== 'marker') return kind.normalizeDesired(kind.toRequest(resolved));
-  const { metadata, ...rest } = resolved;
-  const body = kind.normalizeDesired(kind.toRequest(rest));
-  delete body.metadata;
-  if (isObj(metadata) && Object.keys(metadata).length > 0) body.metadata = metadata;
-  return body;
+export function desiredBody(kind: ResourceKind, spec: Obj, resolve: Ids): Obj {
+  return sentBody({ spec }, resolve, { kind });
 }
 
 // Live bodies are computed once per raw object (and may be computed while other kinds are still fetching).

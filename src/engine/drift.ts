@@ -6,16 +6,19 @@
 //   live-only  live has it, desired does not (added by hand): a resource carrying this stack's marker, a
 //              natural-key item in scope, a module, or one element of a list (an event type, a hostport)
 //   unmanaged  (with adopt) a document matches, by natural key, a live resource without an ownership marker:
-//              apply adopts it (writes the marker) instead of creating a copy
+//              apply adopts it (writes the marker) instead of creating a copy; or a live resource outside the
+//              stack is part of, or references, a managed one (engine/attachments.ts): apply leaves it, or
+//              deletes it when the stack is authoritative for its children
 import type { Json } from '../kinds/resource-kind.ts';
 import { canonicalJson } from '../kinds/marker.ts';
+import { attachmentLabel, attachmentWarning, type Attachment } from './attachments.ts';
 import type { Action, ActionOp, CertificateSummary, FieldChange, Plan } from './plan-data.ts';
 import { isPendingRef } from './refs.ts';
 
 export type DriftDirection = 'changed' | 'missing' | 'live-only' | 'unmanaged';
 
-/** What apply does to a resource as a whole (module actions count as an update). */
-export type ResourceApply = 'create' | 'update' | 'replace' | 'delete';
+/** What apply does to a resource as a whole (module actions count as an update); `none`: it leaves it as it is. */
+export type ResourceApply = 'create' | 'update' | 'replace' | 'delete' | 'none';
 
 export interface DriftFinding {
   direction: DriftDirection;
@@ -33,10 +36,12 @@ export interface DriftFinding {
   sensitive: boolean;
   /** The desired value is the id of a resource this apply would create. */
   knownAfterApply: boolean;
-  /** The plan action that resolves it. */
-  action: ActionOp;
+  /** The plan action that resolves it; `none` for an attached resource apply leaves as it is. */
+  action: ActionOp | 'none';
   /** An "unmanaged" finding: the natural key that matched the live resource (`hostport 1.tcp.example.com:20001`). */
   adopt?: string;
+  /** An "unmanaged" finding about a resource outside the stack attached to a managed one: what, and to what. */
+  attachment?: Attachment;
 }
 
 export interface DriftResource {
@@ -127,6 +132,7 @@ function actionFindings(action: Action): DriftFinding[] {
   const whole = { path: '', element: false, sensitive: false, knownAfterApply: false, action: action.op };
   // An adopted resource: the missing marker is a finding of its own, before any field that differs.
   const adoption: DriftFinding[] = action.adopt !== undefined ? [{ ...whole, direction: 'unmanaged', adopt: action.adopt }] : [];
+  if (action.attachment) return [{ ...whole, direction: 'unmanaged', attachment: action.attachment }];
   return [...adoption, ...changeFindings(action, whole)];
 }
 
@@ -152,7 +158,7 @@ export function driftReport(plan: Plan): DriftReport {
     const apply = resourceApply(actions);
     const first = actions[0]!;
     const liveId = actions.find((a) => a.liveId)?.liveId;
-    const reason = actions.find((a) => a.op === 'replace')?.reason;
+    const reason = actions.find((a) => a.op === 'replace' || a.attachment)?.reason;
     const label = actions.find((a) => a.label)?.label;
     return {
       address,
@@ -165,15 +171,32 @@ export function driftReport(plan: Plan): DriftReport {
       findings: actions.flatMap(actionFindings),
     };
   });
+  resources.push(...attachedResources(plan.attachments ?? []));
   const count = (d: DriftDirection): number => resources.filter((r) => r.findings.some((f) => f.direction === d)).length;
   const unmanaged = count('unmanaged');
+  const attached = new Set((plan.attachments ?? []).map(attachmentWarning));
   return {
     stack: plan.stack,
-    inSync: plan.actions.length === 0,
+    inSync: resources.length === 0,
     summary: { changed: count('changed'), missing: count('missing'), liveOnly: count('live-only'), ...(unmanaged > 0 ? { unmanaged } : {}), resources: resources.length },
     resources,
-    warnings: [...plan.warnings],
+    // An attachment is a finding of its own here, not a warning too.
+    warnings: plan.warnings.filter((w) => !attached.has(w)),
     names: { ...plan.names },
     ...(plan.certificates ? { certificates: plan.certificates } : {}),
   };
+}
+
+/** One resource per attached item apply leaves as it is (`Kind/id`, as its delete would be addressed), a finding per resource it touches. */
+function attachedResources(attachments: readonly Attachment[]): DriftResource[] {
+  const byItem = new Map<string, DriftResource>();
+  for (const a of attachments) {
+    const address = `${a.kind}/${a.id}`;
+    let resource = byItem.get(address);
+    if (!resource) {
+      byItem.set(address, (resource = { address, kind: a.kind, name: a.id, label: attachmentLabel(a), liveId: a.id, apply: 'none', findings: [] }));
+    }
+    resource.findings.push({ direction: 'unmanaged', path: '', element: false, sensitive: false, knownAfterApply: false, action: 'none', attachment: a });
+  }
+  return [...byItem.values()];
 }

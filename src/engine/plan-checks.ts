@@ -8,13 +8,13 @@ import { REQUEST_BODY_MAX_BYTES } from '../contract/limits.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { escapeSegment, fieldPath, sourceValuePos } from '../manifest/pointer.ts';
-import { desiredBody } from './diff.ts';
+import { escapeSegment, sourceValuePos } from '../manifest/pointer.ts';
 import type { LiveState } from './live.ts';
-import { METADATA_LIMIT, serializeMetadata } from '../kinds/marker.ts';
+import { METADATA_LIMIT } from '../kinds/marker.ts';
 import { liveMetadata, markerOf } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
-import { isPendingRef, pointerSegments, valueAt } from './refs.ts';
+import { pointerSegments, valueAt } from './refs.ts';
+import { NO_IDS, sentBody } from './sent-body.ts';
 import { uniqueValues } from './value-moves.ts';
 
 /** A refusal the plan predicts: `file:line:col: Kind/name: message`, like a manifest problem. */
@@ -98,15 +98,6 @@ function duplicateUniqueValues(kinds: ReadonlyMap<string, ResourceKind>, desired
 const MIB = 1024 * 1024;
 const size = (bytes: number): string => (bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
 
-/** JSON as sent: a reference to a resource the apply creates counts as an id of the service's length (prefix + 27). */
-function sentJson(kinds: ReadonlyMap<string, ResourceKind>, value: Json): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (!isPendingRef(v)) return v;
-    const prefix = kinds.get(v.$ref.slice(0, v.$ref.indexOf('/')))?.idPrefix ?? 'id_';
-    return `${prefix}${'x'.repeat(27)}`;
-  });
-}
-
 /** Characters of a value's strings and keys, plus a little per item: a lower bound of its JSON's length. */
 function textLength(value: Json): number {
   if (typeof value === 'string') return value.length;
@@ -133,15 +124,11 @@ function oversizedBodies(kinds: ReadonlyMap<string, ResourceKind>, desired: Desi
   for (const r of desired.resources) {
     const kind = kinds.get(r.kind);
     if (!kind || !mayBeOversized(r.spec)) continue;
-    const body: Obj = desiredBody(kind, r.spec, () => undefined);
-    if (kind.identity === 'marker') {
-      const user = body.metadata !== null && typeof body.metadata === 'object' && !Array.isArray(body.metadata) ? body.metadata : undefined;
-      body.metadata = serializeMetadata(user, { stack, name: r.address });
-    }
-    const bytes = Buffer.byteLength(sentJson(kinds, body));
+    const body = sentBody(r, NO_IDS, { kind, stack, kinds });
+    const bytes = Buffer.byteLength(JSON.stringify(body));
     if (bytes <= REQUEST_BODY_MAX_BYTES) continue;
     // Point at the largest field: the one to make smaller. Sizes only, never a value (it may be a secret).
-    const fields = Object.entries(body).map(([field, v]) => ({ field, bytes: Buffer.byteLength(sentJson(kinds, v)) }));
+    const fields = Object.entries(body).map(([field, v]) => ({ field, bytes: Buffer.byteLength(JSON.stringify(v)) }));
     const largest = fields.sort((a, b) => b.bytes - a.bytes)[0]!;
     errors.push({
       pos: posOf(r, `/${largest.field}`),
@@ -152,10 +139,21 @@ function oversizedBodies(kinds: ReadonlyMap<string, ResourceKind>, desired: Desi
   return errors;
 }
 
+// Found once per manifest set: apply asks before its lock, again for the plan under it and for the check after it.
+const foundStatic = new WeakMap<DesiredState, WeakMap<readonly ResourceKind[], Map<string, PlanError[]>>>();
+
 /** The plan errors the manifests show on their own: `validate`, `plan` and `apply` (before its lock) report them. */
 export function staticPlanErrors(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PlanError[] {
-  const byName = kindIndex(kinds);
-  return [...duplicateUniqueValues(byName, desired), ...oversizedBodies(byName, desired, stack)];
+  let byKinds = foundStatic.get(desired);
+  if (!byKinds) foundStatic.set(desired, (byKinds = new WeakMap()));
+  let byStack = byKinds.get(kinds);
+  if (!byStack) byKinds.set(kinds, (byStack = new Map()));
+  let errors = byStack.get(stack);
+  if (!errors) {
+    const byName = kindIndex(kinds);
+    byStack.set(stack, (errors = [...duplicateUniqueValues(byName, desired), ...oversizedBodies(byName, desired, stack)]));
+  }
+  return [...errors];
 }
 
 /**
@@ -202,7 +200,7 @@ function missingIds(kinds: readonly ResourceKind[], desired: DesiredState, live:
       const known = target && idsOf(target);
       if (!known) continue;
       const gone = known.has(id) ? goneBy.get(id) : `names no ${target!.kind} in the account (the plan listed every live ${target!.kind})`;
-      if (gone) errors.push({ pos: posOf(r, pointer), address: r.address, message: `${fieldPath(pointer)}: "${id}" ${gone}` });
+      if (gone) errors.push({ pos: posOf(r, pointer), address: r.address, pointer, message: `"${id}" ${gone}` });
     }
   }
   return errors;
@@ -231,9 +229,10 @@ function heldValues(kinds: readonly ResourceKind[], desired: DesiredState, live:
         const marker = liveMetadata(item).marker;
         // Apply's pre-check runs before adoption: an unmarked holder may become this document's. The plan judges it.
         if (!marker && opts.adopt && !opts.plan) continue;
-        const holder = marker ? `${kind.kind} ${item.id} of stack "${marker.stack}"` : `the unmanaged ${kind.kind} ${item.id}`;
+        // Another stack's resource is named as that stack names it (its marker); only an unmanaged one by its id.
+        const holder = marker ? `${marker.name} (stack ${marker.stack})` : `the unmanaged ${kind.kind} ${item.id}`;
         const remedy = marker
-          ? 'remove it there first'
+          ? `remove it from stack ${marker.stack} first`
           : opts.adopt ? 'it was not adopted (see the warnings); remove it there first' : 'run plan/apply with --adopt to bring it under management, or remove it there first';
         errors.push({ pos: posOf(r, slot.pointer), address: r.address, message: `${slot.scope} "${slot.value}" is held by ${holder}, and the service lets one resource hold it at a time: ${remedy}` });
       }

@@ -5,6 +5,24 @@ import type { Json, Obj } from '../kinds/resource-kind.ts';
 
 export type { CertificateSummary };
 
+/** One live resource outside the stack touching one of its managed resources. */
+export interface Attachment {
+  kind: string;
+  id: string;
+  /** The resource in a few words (`0.0.0.0/0 allow`); '' when there is nothing short to say. */
+  summary: string;
+  /** Set when another stack manages it: its stack and `Kind/name`. */
+  owner?: { stack: string; name: string };
+  /** `part`: it belongs to the managed resource (a rule of a policy); `reference`: it points at it. */
+  relation: 'part' | 'reference';
+  /** The field holding the reference, as people read it: `ip_restriction.ip_policy_ids`. */
+  field: string;
+  /** The managed resource it touches. */
+  target: { address: string; id: string };
+  /** For a part: what parts of its kind are called (`rules`). */
+  noun?: string;
+}
+
 export type ActionOp = 'create' | 'update' | 'replace' | 'delete' | 'module-put' | 'module-delete';
 
 /** One field-level change, shown as `path: old -> new`. Sensitive changes carry no values at all. */
@@ -37,8 +55,10 @@ export interface Action {
   module?: string;
   /** What a user sees: field changes (create: every field as add; delete: empty). */
   changes: FieldChange[];
-  /** For replace: why (`ip_policy_id cannot be updated`). */
+  /** For replace: why (`ip_policy_id cannot be updated`); for the delete of an unmarked part, why it goes. */
   reason?: string;
+  /** The delete of an unmarked part of a managed resource (`authoritative: children`): what it is attached to. */
+  attachment?: Attachment;
   /**
    * Adoption (`--adopt`): the natural key that matched this unmanaged live resource to its document
    * (`hostport 1.tcp.example.com:20001`); the update (or replace) also writes the ownership marker.
@@ -70,11 +90,38 @@ export interface Action {
   deleteDependsOn?: string[];
 }
 
+/** What a user reads for one resource's actions, in every output. */
+export type ResourceOp = 'create' | 'update' | 'replace' | 'delete';
+
+/** create, replace and delete describe the whole resource; update and module actions all count as an update. */
+export function resourceOp(actions: readonly Action[]): ResourceOp {
+  for (const op of ['delete', 'replace', 'create'] as const) if (actions.some((a) => a.op === op)) return op;
+  return 'update';
+}
+
 export interface PlanSummary {
   create: number;
   update: number;
   replace: number;
   delete: number;
+}
+
+/** A delete and a create that look like one resource renamed without `moved_from` (engine/rename-hints.ts). */
+export interface RenameHint {
+  /** The address the plan deletes. */
+  from: string;
+  /** The address the plan creates, which would keep `from`'s live resource with `moved_from`. */
+  to: string;
+}
+
+/** A targeted plan's record of its targets (engine/targets.ts): part of its meaning, its checksum and a saved plan. */
+export interface PlanTargets {
+  /** The targets as given (`Kind/name`), sorted and without repeats. */
+  addresses: string[];
+  /** How many resources the plan covers: the targets and what they reference. */
+  resources: number;
+  /** How many resources the whole plan covers: every document and every resource the stack manages. */
+  of: number;
 }
 
 export interface Plan {
@@ -95,14 +142,29 @@ export interface Plan {
   certificates?: Record<string, CertificateSummary[]>;
   /**
    * Set when the plan deletes every resource of a stack that has some (engine/safety.ts): a destroy, which
-   * apply runs only with --destroy. `resources` is how many the stack had.
+   * apply runs only with --destroy. `resources` is how many resources it deletes (its `N to delete`).
    */
   destroy?: { resources: number };
+  /**
+   * Set on a plan made with `--target` (engine/targets.ts): the targets, and how many resources the plan covers
+   * of all the stack's. Part of the plan's meaning: its checksum and a saved plan carry it.
+   */
+  targets?: PlanTargets;
+  /**
+   * Live resources outside the stack attached to its managed ones that the plan leaves as they are
+   * (engine/attachments.ts): plan warns about them, drift reports them. Absent when there are none.
+   */
+  attachments?: Attachment[];
   /**
    * What the service would refuse, at the manifest position that causes it (engine/plan-checks.ts). Apply
    * refuses a plan with errors before any write. Absent when there are none.
    */
   errors?: ManifestIssue[];
+  /**
+   * Deletes and creates that look like one resource renamed without `moved_from` (engine/rename-hints.ts): a
+   * hint for the reader, display only. Absent when there are none.
+   */
+  renames?: RenameHint[];
 }
 
 export type ActionStatus = 'done' | 'failed' | 'skipped';

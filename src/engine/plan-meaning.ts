@@ -80,8 +80,15 @@ export function planChecksum(plan: Plan, secretsOf: SecretsOf, key: Buffer): str
   const actions = [...plan.actions]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((a) => actionMeaning(sanitizeAction(a, secretsOf, key)));
-  return sha256(canonicalJson({ format: 'edgeops-plan-checksum', version: 1, stack: plan.stack, actions }));
+  // A targeted plan's targets are part of what is approved: two target lists never share a checksum, even where
+  // they select the same actions. Only when set, so that untargeted plans keep their checksums.
+  const meaning: Obj = { format: 'edgeops-plan-checksum', version: 1, stack: plan.stack, actions };
+  if (plan.targets) meaning.targets = [...plan.targets.addresses];
+  return sha256(canonicalJson(meaning));
 }
+
+/** What `apply --checksum` takes: a plan checksum as `plan` prints it (`sha256:` and 64 hex digits), or the bare hex. */
+export const CHECKSUM_FORM = /^(sha256:)?[0-9a-f]{64}$/i;
 
 /** `sha256:<hex>` or the bare hex, compared case-insensitively. */
 export function sameChecksum(given: string, actual: string): boolean {

@@ -3,6 +3,8 @@
 import { ManifestError } from '../errors.ts';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';
+import { naturalCompare } from '../natural-order.ts';
+import { attachmentWarning, authoritativeForChildren, childPrunes, findAttachments, keptAttachments } from './attachments.ts';
 import { linkActions, StepGraph } from './graph.ts';
 import type { LiveState } from './live.ts';
 import type { Action, Plan, PlanSummary } from './plan-data.ts';
@@ -11,6 +13,7 @@ import type { PreparedResource } from './resource-actions.ts';
 import { deleteWarnings } from './safety.ts';
 import { orderForSafety } from './ordering.ts';
 import { orderValueMoves } from './value-moves.ts';
+import { renameHints } from './rename-hints.ts';
 
 export interface PlanInput {
   kinds: readonly ResourceKind[];
@@ -28,15 +31,24 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 export function buildPlan(input: PlanInput): Plan {
   const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
+  const attached = findAttachments(input.kinds, input.live, input.stack);
+  for (const prune of authoritativeForChildren(input.desired.config) ? childPrunes(input.kinds, input.live, attached) : []) {
+    actions.push(prune.action);
+    refs.set(prune.action.id, prune.refs);
+  }
   linkActions(actions, (a) => refs.get(a.id) ?? { pending: [], liveRefs: [] });
   const kinds = new Map(input.kinds.map((k) => [k.kind, k]));
   const putFirst = (a: Action): boolean => a.module !== undefined && kinds.get(a.kind)?.modulePutFirst?.(a.module, a.body ?? {}) === true;
   orderForSafety(actions, (a) => refs.get(a.id)?.links, (a) => refs.get(a.id)?.moves, putFirst);
   actions.push(...orderValueMoves(actions, (a) => refs.get(a.id)?.moves));
   const levels = new StepGraph(actions).levels();
-  actions.sort((a, b) => levels.get(a.id)! - levels.get(b.id)! || cmp(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
+  actions.sort((a, b) => levels.get(a.id)! - levels.get(b.id)! || naturalCompare(a.address, b.address) || OP_RANK[a.op] - OP_RANK[b.op] || cmp(a.id, b.id));
   const plan: Plan = { stack: input.stack, actions, summary: summarize(actions), warnings };
-  warnings.push(...deleteWarnings(plan, input.desired.config));
+  const renames = renameHints(actions, kinds);
+  if (renames.length > 0) plan.renames = renames;
+  const kept = keptAttachments(attached, actions);
+  if (kept.length > 0) plan.attachments = kept;
+  warnings.push(...kept.map(attachmentWarning), ...deleteWarnings(plan, input.desired.config));
   return plan;
 }
 

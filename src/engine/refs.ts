@@ -2,7 +2,7 @@
 // a kind's declared RefFields point at. Both the planner and the executor walk bodies with these helpers.
 import { isObj } from '../contract/json.ts';
 import type { Json, Obj, PendingRef, RefField } from '../kinds/resource-kind.ts';
-import { unescapeSegment } from '../manifest/pointer.ts';
+import { splitPointer } from '../manifest/pointer.ts';
 
 export function isPendingRef(value: unknown): value is PendingRef {
   if (!isObj(value)) return false;
@@ -79,7 +79,7 @@ const segmentCache = new Map<string, readonly string[]>();
 export function pointerSegments(pointer: string): readonly string[] {
   let segments = segmentCache.get(pointer);
   if (!segments) {
-    segments = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeSegment);
+    segments = splitPointer(pointer);
     if (segmentCache.size < 10_000) segmentCache.set(pointer, segments);
   }
   return segments;

@@ -14,6 +14,7 @@ import { indexManaged, markerOf, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
 import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
+import { NO_IDS } from './sent-body.ts';
 import { refLinks } from './ordering.ts';
 import type { RefLinks } from './ordering.ts';
 import { valueMoves } from './value-moves.ts';
@@ -37,7 +38,7 @@ export interface ResourceActions {
 
 const NO_REFS: ActionRefs = { pending: [], liveRefs: [] };
 
-function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
+export function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
   const out: { id: string; kinds: readonly string[] }[] = [];
   for (const ref of kind.refs) for (const v of refValues(body, ref)) if (typeof v === 'string') out.push({ id: v, kinds: ref.kinds });
   return out;
@@ -79,7 +80,7 @@ function metadataIssue(r: DesiredResource, stack: string): ManifestIssue | undef
   const meta = r.spec.metadata;
   const user = isObj(meta) ? meta : undefined;
   const problem = metadataProblem(user ?? {}, { stack, name: r.address });
-  return problem ? { pos: r.pos, address: r.address, message: problem.message } : undefined;
+  return problem ? { pos: r.pos, address: r.address, pointer: problem.field, message: problem.message } : undefined;
 }
 
 /**
@@ -134,7 +135,7 @@ function preparer(kinds: readonly ResourceKind[], stack: string): (r: DesiredRes
     const kind = kindByName.get(r.kind);
     if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
     const issue = kind.identity === 'marker' ? metadataIssue(r, stack) : undefined;
-    const body = hasPendingRef(r.spec) ? undefined : desiredBody(kind, r.spec, () => undefined);
+    const body = hasPendingRef(r.spec) ? undefined : desiredBody(kind, r.spec, NO_IDS);
     return { resource: r, kind, ...(issue ? { issue } : {}), ...(body ? { body } : {}) };
   };
 }

@@ -25,7 +25,9 @@ export function markDestroy(plan: Plan, live: LiveState, kinds: readonly Resourc
     return rest;
   }
   const limitWarnings = new Set(deleteWarnings(plan, config));
-  return { ...plan, destroy: { resources: managed.byAddress.size }, warnings: plan.warnings.filter((w) => !limitWarnings.has(w)) };
+  // The banner counts what the plan deletes, as its `N to delete` does: the stack's items without a marker of
+  // their own (response headers, event sources) go with it too.
+  return { ...plan, destroy: { resources: plan.summary.delete }, warnings: plan.warnings.filter((w) => !limitWarnings.has(w)) };
 }
 
 export interface DeleteLimit {

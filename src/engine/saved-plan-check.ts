@@ -85,6 +85,11 @@ const byAddress = (actions: readonly Action[]): Map<string, Action[]> => {
 
 /** The saved plan, checked and with its secret values back; throws StalePlanError when it must not run. */
 export function checkSavedPlan(saved: SavedPlan, fresh: FreshPlan, kinds: readonly ResourceKind[], fileKey: Buffer): Plan {
+  // A targeted plan applies only as targeted: the fresh plan it is checked against must have the same targets.
+  const targetsOf = (plan: Plan): string => (plan.targets ? `--target ${plan.targets.addresses.join(', ')}` : 'no --target');
+  if (targetsOf(saved.plan) !== targetsOf(fresh.plan)) {
+    throw new StalePlanError(`the saved plan was made with ${targetsOf(saved.plan)}, but this apply plans with ${targetsOf(fresh.plan)}; apply it with its own targets, or make a new plan`);
+  }
   const stale = staleObjects(saved, asFetched(fresh.live), kinds);
   if (stale.length > 0) {
     throw new StalePlanError(`the saved plan is stale: objects it acts on changed since it was made:\n${stale.map((s) => `  ${s}`).join('\n')}\nMake a new plan.`);

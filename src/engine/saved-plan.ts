@@ -2,13 +2,16 @@
 // each is a keyed fingerprint), a fingerprint of every live object an action touches, and for each create the
 // identity that must still be absent. Pure: the CLI reads and writes the file.
 import { isObj } from '../contract/json.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError, SavedPlanEditedError } from '../errors.ts';
 import type { LiveItem, ResourceKind } from '../kinds/resource-kind.ts';
 import { realItem } from './adopt.ts';
 import type { SavedKeyInfo } from './fingerprint.ts';
 import { liveFingerprint } from './fingerprint.ts';
 import { liveIndex } from './live.ts';
 import type { LiveState } from './live.ts';
+import type { ProjectConfig } from '../manifest/document.ts';
+import { DEFAULT_MAX_DELETES } from './safety.ts';
+import { savedPlanDigest } from './saved-plan-digest.ts';
 import type { Plan } from './plan-data.ts';
 import { isSecretPlaceholder, sanitizeAction } from './plan-meaning.ts';
 import type { SecretsOf } from './plan-meaning.ts';
@@ -33,6 +36,9 @@ export interface AbsentObject {
   key?: string;
 }
 
+/** The delete limits a plan was made under: what its `Deletes: N of max M` line was measured against. */
+export type DeleteLimits = Required<Pick<ProjectConfig, 'max_deletes' | 'max_deletes_per_kind'>>;
+
 export interface SavedPlan {
   format: typeof SAVED_PLAN_FORMAT;
   format_version: typeof SAVED_PLAN_VERSION;
@@ -48,6 +54,10 @@ export interface SavedPlan {
   absent: AbsentObject[];
   /** The plan, sanitized: secret fields of bodies are `{"$secret": "hmac-sha256:..."}`. */
   plan: Plan;
+  /** So that `show` prints the plan's delete line as `plan` did. Absent in files of earlier versions. */
+  delete_limits?: DeleteLimits;
+  /** saved-plan-digest.ts: an edited file is refused. Absent in files of earlier versions. */
+  digest?: string;
 }
 
 export interface SaveInput {
@@ -60,6 +70,8 @@ export interface SaveInput {
   fileKey: Buffer;
   keyInfo: SavedKeyInfo;
   version: string;
+  /** The edgeops.yaml the plan was made with: its delete limits are recorded (the defaults without one). */
+  config?: ProjectConfig;
   now?: Date;
 }
 
@@ -122,7 +134,7 @@ export function exposedSecretFields(plan: Plan, secretsOf: SecretsOf, secret: st
 
 export function buildSavedPlan(input: SaveInput): SavedPlan {
   const secretsOf = secretsOfKinds(input.kinds);
-  return {
+  const saved: SavedPlan = {
     format: SAVED_PLAN_FORMAT,
     format_version: SAVED_PLAN_VERSION,
     created_at: (input.now ?? new Date()).toISOString(),
@@ -135,7 +147,9 @@ export function buildSavedPlan(input: SaveInput): SavedPlan {
     touched: touchedObjects(input.plan, input.live, input.kinds),
     absent: absentObjects(input.plan, input.kinds),
     plan: { ...input.plan, actions: input.plan.actions.map((a) => sanitizeAction(a, secretsOf, input.fileKey)) },
+    delete_limits: { max_deletes: input.config?.max_deletes ?? DEFAULT_MAX_DELETES, max_deletes_per_kind: { ...input.config?.max_deletes_per_kind } },
   };
+  return { ...saved, digest: savedPlanDigest({ ...saved }) };
 }
 
 // --- reading ---------------------------------------------------------------------------------------------
@@ -166,9 +180,19 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
   const listOf = (v: unknown, fields: string[]): boolean => Array.isArray(v) && v.every((e) => isObj(e) && fields.every((f) => isString(e[f])));
   if (!listOf(data.touched, ['address', 'kind', 'id', 'fingerprint'])) throw bad('"touched" is malformed');
   if (!listOf(data.absent, ['address', 'kind'])) throw bad('"absent" is malformed');
+  if (data.digest !== undefined && (!isString(data.digest) || data.digest !== savedPlanDigest(data))) {
+    throw new SavedPlanEditedError(`${file}: the saved plan was edited after it was saved (its digest does not match its content); make a new plan`);
+  }
+  const limits = data.delete_limits;
+  if (limits !== undefined && (!isObj(limits) || typeof limits.max_deletes !== 'number' || !isObj(limits.max_deletes_per_kind)
+    || !Object.values(limits.max_deletes_per_kind).every((n) => typeof n === 'number'))) throw bad('"delete_limits" is malformed');
   const plan = data.plan;
   if (!isObj(plan) || plan.stack !== data.stack || !Array.isArray(plan.actions) || !isObj(plan.summary) || !Array.isArray(plan.warnings)) {
     throw bad('"plan" is malformed');
+  }
+  const targets = plan.targets;
+  if (targets !== undefined && (!isObj(targets) || !Array.isArray(targets.addresses) || !targets.addresses.every(isString) || typeof targets.resources !== 'number' || typeof targets.of !== 'number')) {
+    throw bad('"plan.targets" is malformed');
   }
   for (const a of plan.actions) {
     if (!isObj(a) || !['id', 'kind', 'name', 'address'].every((f) => isString(a[f])) || !OPS.has(String(a.op))) throw bad('an action is malformed');

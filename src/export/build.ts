@@ -5,9 +5,11 @@ import type { LiveState } from '../engine/live.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
 import { NAME_PATTERN } from '../manifest/schema/parts.ts';
+import { naturalCompare } from '../natural-order.ts';
 import { keepAdoptable, type LeftOut } from './adoptable.ts';
 import { toDocument, type ExportedDoc, type Placeholder } from './documents.ts';
 import { kindFileName } from './names.ts';
+import { onlyIds } from './by-id.ts';
 import { selectForExport } from './select.ts';
 import { fileYaml } from './yaml.ts';
 
@@ -36,6 +38,8 @@ export interface ExportResult {
   unmanaged: number;
   /** Resources left out because another stack's marker is on them (or on their parent). */
   otherStacks: number;
+  /** With `ids`: the stack's resources not picked (a plan of the export alone would delete them). */
+  notPicked?: number;
   warnings: string[];
 }
 
@@ -43,6 +47,8 @@ export interface ExportOptions {
   stack: string;
   /** Also every resource without a marker (for adoption). */
   all: boolean;
+  /** Only these live resources (by id), with or without a marker, and their natural-key items (by-id.ts). */
+  ids?: readonly string[];
   kinds?: readonly ResourceKind[];
   /** For the header comment; a fixed value keeps test output stable. */
   now?: Date;
@@ -67,18 +73,19 @@ function projectFile(stack: string, adopt: boolean): string {
 
 export function buildExport(live: LiveState, opts: ExportOptions): ExportResult {
   const kinds = opts.kinds ?? KINDS;
-  const selected = selectForExport(kinds, live, opts);
-  const { selection, leftOut } = opts.all ? keepAdoptable(kinds, live, selected, opts.stack) : { selection: selected, leftOut: [] };
+  const picked = opts.ids ? onlyIds(kinds, live, selectForExport(kinds, live, { stack: opts.stack, all: true }), opts.ids, opts.stack) : undefined;
+  const selected = picked?.selection ?? selectForExport(kinds, live, opts);
+  const { selection, leftOut } = opts.all || opts.ids ? keepAdoptable(kinds, live, selected, opts.stack) : { selection: selected, leftOut: [] };
   const exported = selection.entries.map((e) => toDocument(e, selection));
   const when = (opts.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const files: ExportFile[] = [];
   for (const kind of kinds) {
     const docs = exported
       .filter((d) => d.entry.kind.kind === kind.kind)
-      .sort((a, b) => (a.doc.name < b.doc.name ? -1 : a.doc.name > b.doc.name ? 1 : 0));
+      .sort((a, b) => naturalCompare(a.doc.name, b.doc.name));
     if (docs.length === 0) continue;
     const header = [
-      `${kind.kind} resources of stack "${opts.stack}", written by \`edgeops export${opts.all ? ' --all' : ''}\` at ${when}.`,
+      `${kind.kind} resources of stack "${opts.stack}", written by \`edgeops export${opts.all ? ' --all' : ''}${opts.ids ? ' --id ...' : ''}\` at ${when}.`,
       'Managed resources keep the names of their ownership markers (renaming one makes apply delete and recreate it).',
       ...(docs.some((d) => !d.entry.managed) ? [`Unmanaged resources are named from what they are; rename them freely before adopting (${PROJECT_FILE} sets adopt: true).`] : []),
     ];
@@ -97,6 +104,7 @@ export function buildExport(live: LiveState, opts: ExportOptions): ExportResult 
     managed: exported.filter((d) => d.entry.managed).length,
     unmanaged,
     otherStacks: selection.otherStacks,
+    ...(picked ? { notPicked: picked.notPicked } : {}),
     warnings,
   };
 }

@@ -15,7 +15,7 @@ export const certificateAuthority = markerKind({
   valueRules: {
     fields: ['ca_pem'],
     load: async () => {
-      const { certificateChainProblem } = await import('../contract/certificates.ts');
+      const { certificateChainProblem } = await import('../contract/certificate-verdict.ts');
       return (body) => certificateChainProblem(String(body.ca_pem));
     },
   },

@@ -27,7 +27,7 @@ export function refField(ref: ContractRef): RefField {
  */
 export function contractRefs(contract: ContractKind): RefField[] {
   const param = parentParam(contract.path);
-  const parent = param && contract.parent ? [{ pointer: `/${param}`, kinds: [manifestKindName(contract.parent)] }] : [];
+  const parent = param && contract.parent ? [{ pointer: `/${param}`, kinds: [manifestKindName(contract.parent)], inPath: true }] : [];
   return [...parent, ...contract.refs.map(refField)];
 }
 

@@ -45,5 +45,6 @@ export function edgeKind(opts: { kind: string; contract: ContractKind; modules: 
     modules: moduleNames,
     adoptKeys: hostportKeys,
     unique: [HOSTPORTS],
+    brief: (body) => (Array.isArray(body.hostports) ? body.hostports.join(', ') : ''),
   }));
 }

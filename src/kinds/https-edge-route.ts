@@ -46,6 +46,8 @@ export const httpsEdgeRoute: ResourceKind = sendingPolicyText({
   normalizeDesired: normalize,
   // A route is its edge's route for one match: two routes of an edge never share a path.
   adoptKeys: (body) => fieldsKey('route', body, ['edge_id', 'match_type', 'match']),
+  brief: (body) => `${String(body.match_type)} ${String(body.match)}`,
+  partNoun: 'routes',
   ...crudHooks(crudOpts),
   async fetch(ctx) {
     return (await fetchRoutes(ctx)).map((raw) => ({ id: String(raw.id), raw }));

@@ -12,4 +12,6 @@ export const ipPolicyRule = markerKind({
   liveShape: (raw) => ({ ...raw, ip_policy_id: raw.ip_policy_id ?? refId(raw.ip_policy) }),
   // Not by description: a rule of another policy with the same words must not be adopted (and replaced).
   adoptKeys: (body) => fieldsKey('rule', body, ['ip_policy_id', 'cidr']),
+  brief: (body) => `${String(body.cidr)} ${String(body.action)}`,
+  partNoun: 'rules',
 });

@@ -29,6 +29,8 @@ export interface MarkerKindDef {
   valueRules?: ResourceKind['valueRules'];
   /** Per-field values that clear a field in a PATCH (see crud.ts). */
   clear?: Obj;
+  brief?: ResourceKind['brief'];
+  partNoun?: string;
 }
 
 export function markerKind(def: MarkerKindDef): ResourceKind {
@@ -63,6 +65,8 @@ export function markerKind(def: MarkerKindDef): ResourceKind {
     ...(def.unique ? { unique: def.unique } : {}),
     ...(def.valueRules ? { valueRules: def.valueRules } : {}),
     ...(def.certificateFields ? { certificateFields: def.certificateFields } : {}),
+    ...(def.brief ? { brief: def.brief } : {}),
+    ...(def.partNoun ? { partNoun: def.partNoun } : {}),
     ...crud,
     ...(modules.length > 0 ? moduleHooks((live) => `${path}/${live.id}`) : {}),
   };

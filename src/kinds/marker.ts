@@ -72,12 +72,15 @@ export function metadataBytes(user: Obj | undefined, marker: Marker): number {
   return Buffer.byteLength(JSON.stringify({ ...user, [MARKER_KEY]: { stack: marker.stack, name: marker.name } }), 'utf8');
 }
 
-/** Why a document's metadata cannot be stored with its marker: the user set the marker's key, or it is too large. */
-export function metadataProblem(user: Obj, marker: Marker): { pointer: string; message: string } | undefined {
+/**
+ * Why a document's metadata cannot be stored with its marker: the user set the marker's key, or it is too large.
+ * The problem is about the `metadata` field (`field`) and is reported at the value `pointer` names.
+ */
+export function metadataProblem(user: Obj, marker: Marker): { pointer: string; field: '/metadata'; message: string } | undefined {
   if (Object.hasOwn(user, MARKER_KEY)) {
-    return { pointer: `/metadata/${MARKER_KEY}`, message: `metadata: the key "${MARKER_KEY}" is reserved for edgeops' ownership marker` };
+    return { pointer: `/metadata/${MARKER_KEY}`, field: '/metadata', message: `the key "${MARKER_KEY}" is reserved for edgeops' ownership marker` };
   }
   const bytes = metadataBytes(user, marker);
   if (bytes <= METADATA_LIMIT) return undefined;
-  return { pointer: '/metadata', message: `metadata: is ${bytes} bytes as stored with the ownership marker, at most ${METADATA_LIMIT} are allowed` };
+  return { pointer: '/metadata', field: '/metadata', message: `is ${bytes} bytes as stored with the ownership marker, at most ${METADATA_LIMIT} are allowed` };
 }

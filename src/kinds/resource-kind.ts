@@ -24,6 +24,11 @@ export interface RefField {
    * show it.
    */
   sameAs?: { via: string; pointer: string };
+  /**
+   * The parent named in the item's path (a route's edge): the service deletes the item with its parent and
+   * keeps no reference record for it, so this reference never blocks a delete (409 ERR_RESOURCE_IN_USE).
+   */
+  inPath?: boolean;
 }
 
 /** A top-level list of strings whose every value is unique within `scope` (kinds sharing a scope share values). */
@@ -116,6 +121,13 @@ export interface ResourceKind {
    * across every kind sharing the scope). A plan that moves such a value frees it before it is claimed.
    */
   readonly unique?: readonly UniqueField[];
+  /**
+   * A live item in a few words, for reports naming a resource no document names (`0.0.0.0/0 allow` for a rule,
+   * the hostports of an edge). Without it the description is used.
+   */
+  brief?(body: Obj): string;
+  /** What items of this kind are to the parent they are part of, in the plural (`rules` of an IP policy). */
+  readonly partNoun?: string;
   /**
    * The service's rules for this kind's resolved body that JSON Schema cannot say (a certificate chain, a key
    * that matches it), from the contract: checked when the manifests are read, before any request. `fields` are

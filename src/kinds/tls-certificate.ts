@@ -19,7 +19,7 @@ export const tlsCertificate = markerKind({
   valueRules: {
     fields: ['certificate_pem', 'private_key_pem'],
     load: async () => {
-      const { tlsCertificateProblem } = await import('../contract/certificates.ts');
+      const { tlsCertificateProblem } = await import('../contract/certificate-verdict.ts');
       return (body) => tlsCertificateProblem(String(body.certificate_pem), String(body.private_key_pem));
     },
   },

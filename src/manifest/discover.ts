@@ -30,6 +30,8 @@ export interface DiscoveredRoot {
   projectOnly: boolean;
   /** Files below it that are not read (another extension, dot-files), relative to the cwd. */
   skipped: string[];
+  /** Project files below a directory (its own, and deeper ones), relative to the cwd: settings, not manifests. */
+  settingsFiles: string[];
   /** It could not be read at all (an issue says why). */
   unreadable: boolean;
 }
@@ -133,8 +135,8 @@ export function discover(paths: string[], cwd: string): Discovery {
       } else if (stat.isFile() && isManifestName(name)) {
         const file = add(out.manifests, abs);
         if (file) root.manifests.push(file);
-      } else if (stat.isFile() && !isProjectFileName(name)) {
-        root.skipped.push(rel(abs));
+      } else if (stat.isFile()) {
+        (isProjectFileName(name) ? root.settingsFiles : root.skipped).push(rel(abs));
       }
     }
   };
@@ -148,7 +150,7 @@ export function discover(paths: string[], cwd: string): Discovery {
 
   for (const path of paths) {
     const abs = resolve(cwd, path);
-    const root: DiscoveredRoot = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], unreadable: false };
+    const root: DiscoveredRoot = { path, manifests: [], projectFiles: [], projectOnly: false, skipped: [], settingsFiles: [], unreadable: false };
     out.roots.push(root);
     const stat = statOf(abs);
     if (!stat) {

@@ -37,6 +37,11 @@ export interface ProjectConfig {
   max_deletes_per_kind?: Record<string, number>;
   /** Adopt unmanaged resources matching a document by natural key (`--adopt`); `export --all` writes it. */
   adopt?: boolean;
+  /**
+   * `children`: the stack is authoritative for the parts of the resources it manages (the rules of its IP
+   * policies, the routes of its HTTPS edges): apply deletes the unmarked ones no document names.
+   */
+  authoritative?: 'none' | 'children';
   /** Seconds to keep retrying while the service is unreachable (`--retry-budget`). */
   retry_budget?: number;
   /** File the config came from. */

@@ -8,7 +8,7 @@ import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Obj } from '../kinds/resource-kind.ts';
 import type { FoundFile } from './document.ts';
 import { parseCommonYaml } from './parse/yaml-common.ts';
-import { toTree, TreeError, type Tree } from './parse/yaml-tree.ts';
+import { toTree, TreeError, YAML_OPTIONS, type Tree } from './parse/yaml-tree.ts';
 
 export interface ParsedDoc extends Tree {
   value: Obj;
@@ -68,6 +68,15 @@ function yamlMessage(e: YAMLError, text: string): string {
   return `invalid YAML: ${first}`;
 }
 
+/** yaml's errors of one document as issues, each where the mistake is. */
+export function yamlIssues(errors: readonly YAMLError[], text: string, at: (offset: number) => SourcePos): ManifestIssue[] {
+  return errors.map((e) => {
+    const quote = e.code === 'MISSING_CHAR' && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : undefined;
+    if (quote === undefined) return { pos: at(e.pos[0]), message: yamlMessage(e, text) };
+    return { pos: at(quote), message: `invalid YAML: the ${text[quote] === '"' ? 'double' : 'single'}-quoted value starting here is never closed` };
+  });
+}
+
 export function parseFile(file: FoundFile): ParsedFile {
   const out: ParsedFile = { docs: [], issues: [] };
   let text: string;
@@ -92,13 +101,9 @@ export function parseYamlText(text: string, file: string): ParsedFile {
   const out: ParsedFile = { docs: [], issues: [] };
   const lines = new LineCounter();
   const at = (offset: number): SourcePos => ({ file, ...lines.linePos(offset) });
-  for (const doc of parseAllDocuments(text, { lineCounter: lines, prettyErrors: false })) {
+  for (const doc of parseAllDocuments(text, { ...YAML_OPTIONS, lineCounter: lines, prettyErrors: false })) {
     if (doc.errors.length) {
-      for (const e of doc.errors) {
-        const quote = e.code === 'MISSING_CHAR' && /quote/i.test(e.message) ? unclosedQuoteStart(text, e.pos[0]) : undefined;
-        if (quote === undefined) out.issues.push({ pos: at(e.pos[0]), message: yamlMessage(e, text) });
-        else out.issues.push({ pos: at(quote), message: `invalid YAML: the ${text[quote] === '"' ? 'double' : 'single'}-quoted value starting here is never closed` });
-      }
+      out.issues.push(...yamlIssues(doc.errors, text, at));
       continue;
     }
     const contents = doc.contents;

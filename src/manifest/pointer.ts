@@ -3,27 +3,15 @@
 // document keeps every value's file:line:col by pointer (ManifestDoc.positions) and every mapping key's in a
 // side table, so "unknown field" can point at the key rather than at its value. Pointer patterns
 // (`/ip_restriction/ip_policy_ids/*`: `*` = each item of a list) find the reference and secret fields.
+import { childPointer, showPath, splitPointer } from '../contract/field-path.ts';
 import { escapeSegment, isObj, unescapeSegment } from '../contract/json.ts';
 import type { SourcePos } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 
-export { escapeSegment, unescapeSegment };
-
-export function childPointer(parent: string, key: string | number): string {
-  return `${parent}/${typeof key === 'number' ? key : escapeSegment(key)}`;
-}
+export { childPointer, escapeSegment, showPath, splitPointer, unescapeSegment };
 
 export function parentPointer(pointer: string): string {
   return pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
-}
-
-export function segments(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeSegment);
-}
-
-/** `/hostports/0` -> `hostports/0`: the field path printed before a message. */
-export function fieldPath(pointer: string): string {
-  return segments(pointer).join('/');
 }
 
 /** True when `pointer` is `ancestor` or lies below it. */
@@ -97,7 +85,7 @@ export function slotsAt(root: Obj, pattern: string): Slot[] {
       visit(value, head, tail, childPointer(pointer, head));
     }
   };
-  const [head, ...tail] = segments(pattern);
+  const [head, ...tail] = splitPointer(pattern);
   if (head === undefined) return found;
   if (head === '*') return found; // a document is a mapping, never a list
   if (Object.hasOwn(root, head)) visit(root, head, tail, childPointer('', head));

@@ -10,11 +10,14 @@ import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.t
 import { checkWithContract } from './contract-check.ts';
 import { discover, type DiscoveredRoot, readProjectFiles } from './discover.ts';
 import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './document.ts';
+import { assertPathsExist } from './missing-paths.ts';
 import { parseFile, type ParsedDoc } from './parse.ts';
 import { rememberKeyPositions } from './pointer.ts';
-import { resolveDocs } from './resolve.ts';
-import { checkRules, valueRuleIssues } from './rules.ts';
-import { validateDocs } from './schema.ts';
+import { Pace, runPaced } from './pace.ts';
+import { resolveSteps } from './resolve.ts';
+import { ruleSteps, valueRuleIssues } from './rules.ts';
+import { validationSteps } from './schema.ts';
+import { assertWholeStacks } from './stack-coverage.ts';
 
 export interface ReadOptions {
   env?: NodeJS.ProcessEnv;
@@ -24,6 +27,8 @@ export interface ReadOptions {
   cwd?: string;
   /** Paths without documents are allowed (`--destroy`: planning the deletion of a whole stack on purpose). */
   allowEmpty?: boolean;
+  /** Paths holding part of a stack are refused (plan, apply, drift: their plan would delete what is left out). */
+  wholeStacks?: boolean;
 }
 
 const SHOWN_SKIPPED = 10;
@@ -35,6 +40,8 @@ export function noDocumentsMessage(empty: readonly DiscoveredRoot[]): string {
     const holds = root.projectOnly ? 'a project file: settings, no documents'
       : files > 0
       ? `its ${files === 1 ? 'file holds' : `${files} YAML files hold`} no document (${root.manifests.slice(0, SHOWN_SKIPPED).map((f) => f.rel).join(', ')})`
+      : root.settingsFiles.length > 0
+      ? `no manifest besides the settings file${root.settingsFiles.length === 1 ? '' : 's'} ${root.settingsFiles.slice(0, SHOWN_SKIPPED).join(', ')}`
       : 'no *.yaml or *.yml file below it';
     const skipped = root.skipped.length === 0 ? ''
       : `; skipped ${root.skipped.slice(0, SHOWN_SKIPPED).join(', ')}${root.skipped.length > SHOWN_SKIPPED ? ` and ${root.skipped.length - SHOWN_SKIPPED} more` : ''} (not .yaml/.yml)`;
@@ -63,20 +70,22 @@ export function sortIssues(issues: ManifestIssue[]): ManifestIssue[] {
 export async function readDesiredState(paths: string[], opts: ReadOptions = {}): Promise<DesiredState> {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
+  // Usage errors first: a path that does not exist, or a part of a stack, is no input to report problems in.
+  assertPathsExist(paths, cwd);
+  if (opts.wholeStacks) assertWholeStacks(paths, cwd);
   const loaded = await loadManifestsYielding(paths, { cwd });
   // Problems reading what is there come first: a file that fails to parse is not an empty path.
   if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? 'default';
-  // Each stage lets answers to requests in flight be handled before it runs (see loadManifestsYielding).
-  const issues = [...loaded.issues, ...validateDocs(loaded.docs)];
-  await yieldToEventLoop();
-  issues.push(...checkRules(loaded.docs, { stack }));
-  await yieldToEventLoop();
-  const resolved = resolveDocs(loaded.docs, { env, cwd });
+  // Each stage gives answers to requests in flight (the lists' pages) a turn about every millisecond (pace.ts).
+  const pace = new Pace();
+  const issues = [...loaded.issues, ...(await runPaced(validationSteps(loaded.docs), pace))];
+  issues.push(...(await runPaced(ruleSteps(loaded.docs, { stack }), pace)));
+  const resolved = await runPaced(resolveSteps(loaded.docs, { env, cwd }), pace);
   issues.push(...resolved.issues);
   issues.push(...(await valueRuleIssues(resolved.resolved, issues)));
-  await yieldToEventLoop();
-  issues.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues })));
+  await pace.tick();
+  issues.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues, pace })));
   if (issues.length) throw new ManifestError(sortIssues(issues));
   return { resources: resolved.resources, config: loaded.config };
 }
@@ -119,7 +128,6 @@ function toManifestDoc(parsed: ParsedDoc, dir: string, issues: ManifestIssue[]):
   return doc;
 }
 
-export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The manifests of `paths`, read in one go (no await). */
 export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResult {
@@ -134,8 +142,9 @@ export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResu
  */
 export async function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
   const loading = startLoading(paths, opts);
+  const pace = new Pace();
   for (const file of loading.files) {
-    await yieldToEventLoop();
+    await pace.tick();
     loading.read(file);
   }
   return loading.result();

@@ -9,13 +9,14 @@ import { dependencyOrder } from '../graph.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
 import { addressOf, type DesiredResource, type ManifestDoc, type ResolvedDoc } from './document.ts';
-import { cloneJson, fieldPath, rememberSource, slotsAt, valuePos } from './pointer.ts';
+import { cloneJson, rememberSource, slotsAt, valuePos } from './pointer.ts';
 import { checkParents } from './resolve/parents.ts';
 import { MOVED_FROM, movedFromAddresses } from './resolve/moved-from.ts';
 import { policyTextIssue } from './rules.ts';
 import { kindValidation } from './schema.ts';
 import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './schema/formats.ts';
 import { didYouMean } from './schema/messages.ts';
+import { runAll, type Steps } from './pace.ts';
 import { resolveSecret } from './secrets.ts';
 
 export interface ResolveOptions {
@@ -34,6 +35,11 @@ export interface ResolveResult {
 }
 
 export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions = {}): ResolveResult {
+  return runAll(resolveSteps(docs, opts));
+}
+
+/** resolveDocs as steps, one per document (pace.ts). */
+export function* resolveSteps(docs: readonly ManifestDoc[], opts: ResolveOptions = {}): Steps<ResolveResult> {
   const kinds = new Map((opts.kinds ?? KINDS).map((k) => [k.kind, k]));
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
@@ -45,11 +51,13 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
   const graph = new Map<string, RefEdge[]>();
   const resolved: ResolvedDoc[] = [];
   for (const doc of docs) {
+    yield;
     const kind = kinds.get(doc.kind);
     if (!kind) continue; // the rules stage reports unknown kinds
     const address = addressOf(doc);
-    const fail = (pointer: string, message: string): void => {
-      issues.push({ pos: valuePos(doc, pointer), address, message });
+    /** A problem of the field at `field`, reported at the value at `pointer` (the field itself, or a key inside it). */
+    const fail = (pointer: string, message: string, field = pointer): void => {
+      issues.push({ pos: valuePos(doc, pointer), address, pointer: field, message });
     };
     const spec = cloneJson(doc.fields);
     delete spec[MOVED_FROM]; // not a field of the resource: it names the live resource to keep
@@ -66,7 +74,7 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
         const outcome = resolveRef(slot.value, refField.kinds, index, kinds);
         if (!outcome || 'literal' in outcome) continue;
         if ('error' in outcome) {
-          fail(slot.pointer, `${fieldPath(slot.pointer)}: ${outcome.error}`);
+          fail(slot.pointer, outcome.error);
           continue;
         }
         const pending: PendingRef = { $ref: outcome.address };
@@ -82,15 +90,15 @@ export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions =
         const written = slot.value;
         const outcome = resolveSecret(written, slot.pointer, { dir: doc.dir, cwd, env });
         if (outcome && 'error' in outcome) {
-          fail(outcome.pointer, outcome.error);
+          fail(outcome.pointer, outcome.error, outcome.field);
           continue;
         }
         if (outcome) slot.set(outcome.value);
         const policy = phases && policyTextIssue(written, outcome ? outcome.value : written, slot.pointer, phases);
-        if (policy) fail(policy.pointer, policy.message);
+        if (policy) fail(policy.pointer, policy.message, policy.field);
       }
     }
-    for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage(pointer));
+    for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage());
 
     const movedFrom = movedFromAddresses(doc);
     const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos, ...(movedFrom.length > 0 ? { movedFrom } : {}) };

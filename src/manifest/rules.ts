@@ -18,11 +18,12 @@ import { KINDS } from '../kinds/index.ts';
 import { metadataProblem } from '../kinds/marker.ts';
 import type { Json, Obj, ResourceKind, ValueRules } from '../kinds/resource-kind.ts';
 import { addressOf, type ManifestDoc, type ResolvedDoc } from './document.ts';
-import { childPointer, fieldPath, keyPos, slotsAt, valuePos } from './pointer.ts';
+import { childPointer, isWithin, keyPos, slotsAt, valuePos } from './pointer.ts';
 import { movedFromIssues } from './resolve/moved-from.ts';
 import { kindValidation } from './schema.ts';
 import { didYouMean } from './schema/messages.ts';
 import { DESCRIPTION_MAX_BYTES, NAME_PATTERN } from './schema/parts.ts';
+import { runAll, type Steps } from './pace.ts';
 import { secretSource } from './secrets.ts';
 
 export interface RuleOptions {
@@ -60,34 +61,41 @@ function headerIssues(doc: ManifestDoc, address: string): ManifestIssue[] {
         if (earlier === undefined) return void first.set(name.toLowerCase(), name);
         if (earlier === name) return; // an exact repeat: the schema's uniqueItems reports it
         const pos = isObj(value) ? keyPos(doc, childPointer(slot.pointer, name)) : valuePos(doc, childPointer(slot.pointer, i));
-        issues.push({ pos, address, message: `${fieldPath(slot.pointer)}: "${earlier}" and "${name}" are the same header (header names ignore case)` });
+        issues.push({ pos, address, pointer: slot.pointer, message: `"${earlier}" and "${name}" are the same header (header names ignore case)` });
       });
     }
   }
   return issues;
 }
 
-function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, message: string) => void): void {
+function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, message: string, field?: string) => void): void {
   const { description, metadata } = doc.fields;
   if (typeof description === 'string') {
     const bytes = Buffer.byteLength(description);
-    if (bytes > DESCRIPTION_MAX_BYTES) push('/description', `description: is ${bytes} bytes, at most ${DESCRIPTION_MAX_BYTES} are allowed`);
+    if (bytes > DESCRIPTION_MAX_BYTES) push('/description', `is ${bytes} bytes, at most ${DESCRIPTION_MAX_BYTES} are allowed`, '/description');
   }
   if (isObj(metadata)) {
     const problem = metadataProblem(metadata as Obj, { stack, name: addressOf(doc) });
-    if (problem) push(problem.pointer, problem.message);
+    if (problem) push(problem.pointer, problem.message, problem.field);
   }
 }
 
 export function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {}): ManifestIssue[] {
+  return runAll(ruleSteps(docs, opts));
+}
+
+/** checkRules as steps, one per document (pace.ts). */
+export function* ruleSteps(docs: readonly ManifestDoc[], opts: RuleOptions = {}): Steps<ManifestIssue[]> {
   const kinds = new Set(opts.kinds ?? KINDS.map((k) => k.kind));
   const stack = opts.stack ?? 'default';
   const issues: ManifestIssue[] = [];
   const first = new Map<string, ManifestDoc>();
   for (const doc of docs) {
+    yield;
     const address = addressOf(doc);
-    const push = (pointer: string, message: string): void => {
-      issues.push({ pos: valuePos(doc, pointer), address, message });
+    /** A problem reported at the value at `pointer`; with `field`, about that field (its path is shown first). */
+    const push = (pointer: string, message: string, field?: string): void => {
+      issues.push({ pos: valuePos(doc, pointer), address, ...(field === undefined ? {} : { pointer: field }), message });
     };
     if (!kinds.has(doc.kind)) {
       push('/kind', `unknown kind "${doc.kind}"${didYouMean(doc.kind, kinds)}`);
@@ -126,14 +134,14 @@ export async function valueRuleIssues(resolved: readonly ResolvedDoc[], earlier:
   for (const { doc, kind, resource } of resolved) {
     const rules = kind.valueRules;
     if (!rules || !rules.fields.every((field) => typeof resource.spec[field] === 'string')) continue;
-    const reported = (field: string): boolean => earlier.some((i) => i.address === resource.address && i.message.startsWith(`${field}:`));
+    const reported = (field: string): boolean => earlier.some((i) => i.address === resource.address && i.pointer !== undefined && isWithin(i.pointer, childPointer('', field)));
     if (rules.fields.some(reported)) continue;
     if (!checks.has(kind)) checks.set(kind, rules.load());
     const problem = (await checks.get(kind)!)(resource.spec);
     if (!problem) continue;
     const field = problem.field ?? rules.fields[0]!;
     const source = secretSource(doc.fields[field] ?? null, childPointer('', field));
-    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, message: `${field}: ${problem.message}${source.note}` });
+    issues.push({ pos: valuePos(doc, source.pointer), address: resource.address, pointer: childPointer('', field), message: `${problem.message}${source.note}` });
   }
   return issues;
 }
@@ -144,10 +152,10 @@ export function policyTextIssue(
   text: Json,
   pointer: string,
   phases: readonly string[],
-): { pointer: string; message: string } | undefined {
+): { pointer: string; field: string; message: string } | undefined {
   if (typeof text !== 'string') return undefined;
   const found = policyDocumentProblem(text, phases);
   if (!found) return undefined;
   const source = secretSource(written, pointer);
-  return { pointer: source.pointer, message: `${describePolicyProblem(fieldPath(pointer), found)}${source.note}` };
+  return { pointer: source.pointer, field: pointer, message: `${describePolicyProblem('', found)}${source.note}` };
 }

@@ -6,19 +6,26 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ManifestIssue } from '../errors.ts';
 import { addressOf, type ManifestDoc } from './document.ts';
-import { childPointer } from './pointer.ts';
+import { childPointer, splitPointer } from './pointer.ts';
 import { compileSchema } from './schema/compile.ts';
 import { issuesFromAjv } from './schema/messages.ts';
 import { kindSchemas } from './schema/kinds.ts';
 import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './schema/parts.ts';
+import { runAll, type Steps } from './pace.ts';
 import { projectSchema } from './schema/project.ts';
 
 const leftToRules = (e: ErrorObject): boolean =>
   (e.instancePath === '/name' && e.keyword === 'pattern') || (e.instancePath === '/description' && e.keyword === 'maxLength');
 
 export function validateDocs(docs: readonly ManifestDoc[]): ManifestIssue[] {
+  return runAll(validationSteps(docs));
+}
+
+/** validateDocs as steps, one per document (pace.ts). */
+export function* validationSteps(docs: readonly ManifestDoc[]): Steps<ManifestIssue[]> {
   const issues: ManifestIssue[] = [];
   for (const doc of docs) {
+    yield;
     const v = kindValidation(doc.kind);
     if (!v) continue;
     // A missing name stays missing, so the schema reports it; the loader keeps it as ''.
@@ -71,7 +78,7 @@ const policyPhases = (schema: Schema): Map<string, readonly string[]> =>
 
 /** The schema node at a pointer of findNodes (through `properties`, `*` = `items`). */
 function nodeAt(schema: Schema, pointer: string): Schema {
-  return pointer.slice(1).split('/').reduce<Schema>((node, seg) =>
+  return splitPointer(pointer).reduce<Schema>((node, seg) =>
     (seg === '*' ? node.items : (node.properties as Record<string, Schema>)[seg]) as Schema, schema);
 }
 

@@ -5,12 +5,13 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { isObj } from '../contract/json.ts';
 import type { Json } from '../kinds/resource-kind.ts';
-import { childPointer, fieldPath } from './pointer.ts';
+import { childPointer } from './pointer.ts';
 import { ENV_VAR_PATTERN } from './schema/parts.ts';
 
 const ENV_VAR = new RegExp(ENV_VAR_PATTERN);
 
-export type SecretOutcome = { value: string } | { error: string; pointer: string };
+/** An error names the secret field (`field`) and is reported at `pointer`, its `file` or `env` key. */
+export type SecretOutcome = { value: string } | { error: string; field: string; pointer: string };
 
 
 function readError(err: unknown): string {
@@ -31,7 +32,6 @@ export function resolveSecret(
   ctx: { dir: string; cwd: string; env: NodeJS.ProcessEnv },
 ): SecretOutcome | undefined {
   if (!isObj(value)) return undefined;
-  const field = fieldPath(pointer);
   if (typeof value.file === 'string' && Object.keys(value).length === 1) {
     const abs = resolve(ctx.dir, value.file);
     try {
@@ -39,12 +39,12 @@ export function resolveSecret(
     } catch (err) {
       const shown = relative(ctx.cwd, abs);
       const also = shown === value.file ? '' : ` (${shown})`;
-      return { error: `${field}: cannot read file "${value.file}"${also}: ${readError(err)}`, pointer: childPointer(pointer, 'file') };
+      return { error: `cannot read file "${value.file}"${also}: ${readError(err)}`, field: pointer, pointer: childPointer(pointer, 'file') };
     }
   }
   if (typeof value.env === 'string' && ENV_VAR.test(value.env) && Object.keys(value).length === 1) {
     const v = ctx.env[value.env];
-    if (v === undefined) return { error: `${field}: environment variable ${value.env} is not set`, pointer: childPointer(pointer, 'env') };
+    if (v === undefined) return { error: `environment variable ${value.env} is not set`, field: pointer, pointer: childPointer(pointer, 'env') };
     return { value: v };
   }
   return undefined;

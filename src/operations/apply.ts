@@ -29,6 +29,8 @@ export interface ApplyRequest {
   saved?: { file: string; contents: SavedPlan };
   /** `apply --checksum`: only a fresh plan with exactly this checksum runs. Approves the plan. */
   checksum?: string;
+  /** `--target Kind/name` (a saved plan's own with `saved`): plan only these resources and what they reference. */
+  targets?: string[];
   /** Approved already (`--auto-approve`): no prompt. */
   approved: boolean;
   allowDeletes: boolean;
@@ -61,7 +63,7 @@ export interface ApplyOutcome {
 
 export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<ApplyOutcome> {
   const { api, view, signal: interrupt } = deps;
-  const { stack, saved, material } = request;
+  const { stack, saved, material, targets } = request;
   // Invalid manifests stop a wait for the lock: their problems are the run's outcome.
   const invalid = new AbortController();
   request.desired.catch(() => invalid.abort());
@@ -71,7 +73,7 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   // first, in the manifests and in the few lists they need (pipeline.ts precheckPlan). Those reads only
   // ever refuse; the plan is made from lists read under the lock.
   const checked = unlessInterrupted(interrupt, 'while planning', async () => {
-    const errors = await precheckPlan(await request.desired, api, { stack, adopt });
+    const errors = await precheckPlan(await request.desired, api, { stack, adopt, targets });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   // The lock is held from before the plan until the apply has finished: two applies of one stack never
@@ -81,7 +83,7 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
     deps.interrupt?.onForcedExit(() => lock.release());
     const live = startFetch(api, { stack });
     const fresh = await unlessInterrupted(interrupt, 'while planning', async () =>
-      computePlan(await request.desired, api, { stack, adopt, live }));
+      computePlan(await request.desired, api, { stack, adopt, live, targets }));
     // Live state may have changed between the check and the lock.
     if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
     const { desired } = fresh;
@@ -96,6 +98,10 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
     planned = { ...planned, plan };
     view.plan(plan, { deletes: deleteStatusLine(plan, desired.config) });
     if (request.checksum) {
+      // An empty plan has no checksum to approve (plan prints none), so none is named: there is nothing to run.
+      if (plan.actions.length === 0) {
+        throw new StalePlanError(`this plan is not the approved one: live state already matches the manifests, so there is nothing to apply (the approved plan ${request.checksum} was applied already, or the manifests or live state changed since)`);
+      }
       const actual = checksumOf(plan, material);
       if (!sameChecksum(request.checksum, actual)) {
         throw new StalePlanError(`this plan is not the approved one: its checksum is ${actual}, not ${request.checksum} (the manifests or live state changed since); review it and approve the new checksum`);

@@ -13,6 +13,8 @@ export interface ExportRequest {
   stack: string;
   /** Also every resource without an ownership marker. */
   all: boolean;
+  /** Only these live resources, by id (`--id`); an unknown id or another stack's resource is refused. */
+  ids?: string[];
   /** Where the manifests go (one file per kind); none: only the snapshot. */
   dir?: string;
   /** Where the snapshot goes; none: only the manifests. */
@@ -32,7 +34,7 @@ export async function run(request: ExportRequest, deps: ExportDeps): Promise<Exp
   const { snapshot, live } = await takeSnapshot(readOnlyApi(deps.api, 'export'));
   const outcome: ExportOutcome = {};
   if (request.dir !== undefined) {
-    const result = buildExport(live, { stack: request.stack, all: request.all });
+    const result = buildExport(live, { stack: request.stack, all: request.all, ids: request.ids });
     outcome.manifests = { result, dir: request.dir, written: writeExport(request.dir, result) };
   }
   if (request.snapshot !== undefined) {

@@ -4,14 +4,16 @@
 import { PlanErrorsError } from '../errors.ts';
 import type { KeyMaterial } from '../engine/fingerprint.ts';
 import type { Plan } from '../engine/plan-data.ts';
-import { deleteStatusLine, markDestroy } from '../engine/safety.ts';
+import { planGraph } from '../engine/plan-graph.ts';
+import type { ResourceGraph } from '../engine/resource-graph.ts';
+import { markDestroy } from '../engine/safety.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';
 import { computePlan, startFetch } from '../pipeline.ts';
 import type { Redactor } from '../render/redact.ts';
 import type { PlanFooter } from '../render/view.ts';
-import { checksumOf, writeSavedPlan } from './saved-plans.ts';
+import { checksumOf, planFooter, writeSavedPlan } from './saved-plans.ts';
 
 export interface PlanRequest {
   stack: string;
@@ -22,6 +24,10 @@ export interface PlanRequest {
   material: KeyMaterial | undefined;
   /** Also save the plan for `apply --plan FILE`, recording the manifest paths it was made from. */
   save?: { file: string; paths: string[] };
+  /** The manifest paths as given, for the apply command line under the checksum. */
+  paths?: string[];
+  /** `--target Kind/name`: plan only these resources and what they reference. */
+  targets?: string[];
 }
 
 export interface PlanView {
@@ -30,6 +36,8 @@ export interface PlanView {
   saved(file: string, note: string | undefined): void;
   /** The plan has errors, so it was not saved to `file`. */
   notSaved(file: string): void;
+  /** The manifests' dependency graph with each resource's planned action, for a view that draws it. */
+  graph?(graph: ResourceGraph): void;
 }
 
 export interface PlanDeps {
@@ -48,12 +56,12 @@ export async function run(request: PlanRequest, deps: PlanDeps): Promise<PlanOut
   const { stack, adopt, material } = request;
   const live = startFetch(deps.api, { stack });
   const desired = await request.desired();
-  const planned = await computePlan(desired, deps.api, { stack, adopt, live });
+  const planned = await computePlan(desired, deps.api, { stack, adopt, live, targets: request.targets });
   const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
   const checksum = checksumOf(plan, material);
-  const footer: PlanFooter = { deletes: deleteStatusLine(plan, desired.config) };
-  // A plan with errors cannot be applied: no checksum to approve it, and it is not saved.
-  if (plan.actions.length > 0 && !plan.errors) footer.checksum = checksum;
+  // A plan with errors cannot be applied: no checksum to approve it (planFooter), and it is not saved.
+  const footer = planFooter(plan, desired.config, checksum, request.paths);
+  if (deps.view.graph) deps.view.graph(planGraph({ plan, desired, live: planned.live }, KINDS));
   deps.view.plan(plan, footer);
   if (plan.errors) {
     if (request.save) deps.view.notSaved(request.save.file);
@@ -61,7 +69,7 @@ export async function run(request: PlanRequest, deps: PlanDeps): Promise<PlanOut
   }
   if (request.save) {
     const { file, paths } = request.save;
-    const note = writeSavedPlan(deps.redact, { file, plan, live: planned.live, paths, adopt, checksum, material });
+    const note = writeSavedPlan(deps.redact, { file, plan, live: planned.live, paths, adopt, checksum, material, config: desired.config });
     deps.view.saved(file, note);
   }
   return { plan, checksum };

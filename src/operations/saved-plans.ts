@@ -15,9 +15,25 @@ import { ConfigError } from '../errors.ts';
 import { edgeopsVersion } from '../version.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { LiveState } from '../pipeline.ts';
+import { deleteStatusLine } from '../engine/safety.ts';
+import type { ProjectConfig } from '../manifest/document.ts';
+import type { PlanFooter } from '../render/view.ts';
+import { applyArgsOf } from '../render/wording.ts';
 
 export function checksumOf(plan: Plan, material: KeyMaterial | undefined): string {
   return planChecksum(plan, secretsOfKinds(KINDS), checksumKey(material));
+}
+
+/**
+ * The lines under a plan: its deletes against the limits, and the checksum that approves it, with the apply
+ * command for the manifest `paths` the plan was made from. A plan with errors cannot be applied, and an empty
+ * one needs no approval: neither gets a checksum.
+ */
+export function planFooter(plan: Plan, limits: ProjectConfig, checksum: string, paths?: readonly string[]): PlanFooter {
+  const footer: PlanFooter = { deletes: deleteStatusLine(plan, limits) };
+  if (plan.actions.length > 0 && !plan.errors) footer.checksum = checksum;
+  if (paths) footer.applyArgs = applyArgsOf(plan, paths);
+  return footer;
 }
 
 export interface WriteInput {
@@ -28,6 +44,8 @@ export interface WriteInput {
   adopt: boolean;
   checksum: string;
   material: KeyMaterial | undefined;
+  /** The edgeops.yaml of the run: the file records its delete limits. */
+  config: ProjectConfig;
 }
 
 /** Writes the saved plan; returns a note for the user when the file's secret fingerprints are only salted. */

@@ -2,7 +2,7 @@
 // listed them), then `edgeops: ` and what went wrong, and the exit code. The CLI's entry (src/main.ts) and the
 // GitHub Action report a failure with exactly these lines. As JSON (`--json-out`, the Action's annotations), a
 // failure is its code, its message and every manifest problem with its file, line and column.
-import { EdgeopsError, ManifestError, PlanErrorsError, formatIssue } from '../errors.ts';
+import { EdgeopsError, ManifestError, PlanErrorsError, formatIssue, issueMessage } from '../errors.ts';
 
 export interface ErrorText {
   text: string;
@@ -37,7 +37,7 @@ export interface JsonError {
 
 export function errorToJson(err: EdgeopsError): JsonError {
   const problems = err instanceof ManifestError
-    ? err.issues.map((i) => ({ file: i.pos.file, line: i.pos.line, col: i.pos.col, ...(i.address ? { address: i.address } : {}), message: i.message }))
+    ? err.issues.map((i) => ({ file: i.pos.file, line: i.pos.line, col: i.pos.col, ...(i.address ? { address: i.address } : {}), message: issueMessage(i) }))
     : [];
   return { format_version: 1, error: { code: err.code, message: err.message, problems } };
 }

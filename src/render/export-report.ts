@@ -35,6 +35,10 @@ function manifestsReport(result: ExportResult, dir: string, written: string[]): 
   if (result.otherStacks > 0) {
     out.push('', `Left out ${result.otherStacks} resource${result.otherStacks === 1 ? '' : 's'} managed by other stacks (--stack NAME exports another stack).`);
   }
+  if (result.notPicked) {
+    const n = result.notPicked;
+    out.push('', `Only the resources given by --id were exported; stack "${result.stack}" manages ${n} more. A plan of ${dir} alone would delete ${n === 1 ? 'it' : 'them'}: move these documents into the stack's manifests.`);
+  }
   if (!written.includes(PROJECT_FILE)) out.push('', `No ${PROJECT_FILE} was written: pass --stack ${result.stack} when planning the export.`);
   for (const warning of result.warnings) out.push(`Warning: ${warning}`);
   return `${out.join('\n')}\n`;

@@ -4,17 +4,24 @@
 // managed resources are named, labels and document positions are given, and a plan deleting every resource of
 // its stack says so (`destroy`). In a drift report ids stay ids; `label` and each finding's `names` say what a
 // reviewer reads for them, as in the JSON plan. Added within plan version 2: `errors`, what the service would
-// refuse (a plan with any is not applied), and `certificates`, what the certificates of a PEM value say.
+// refuse (a plan with any is not applied), and `certificates`, what the certificates of a PEM value say; and
+// `target`, only on a plan made with --target.
+import type { Attachment } from '../engine/attachments.ts';
 import type { DriftDirection, DriftReport, ResourceApply } from '../engine/drift.ts';
+import { showPath } from '../contract/field-path.ts';
+import { issueMessage } from '../errors.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { pemDigest } from '../engine/certificate-details.ts';
 import type { Action, ActionOp, CertificateSummary, FieldChange, Plan, PlanSummary } from '../engine/plan-data.ts';
+import { movedFromLine, renameHintText } from './rename-hint.ts';
 import type { ViewFactory } from './view.ts';
-import { groupByAddress, moduleChanges, type ResourceOp } from './wording.ts';
+import { groupByAddress, moduleChanges, targetHeadline, type ResourceOp } from './wording.ts';
 
 export interface JsonChange {
   /** JSON pointer in the request shape, e.g. `/backend/backend_id`. */
   path: string;
+  /** The same field as every other output shows it, e.g. `backend.backend_id` (contract/field-path.ts). */
+  field: string;
   op: 'add' | 'remove' | 'replace';
   /** null when absent, sensitive, or for an add. */
   old: Json;
@@ -56,7 +63,7 @@ export interface JsonResource {
   action: ResourceOp;
   /** The live id acted on (the old id for a replace); null for a create. */
   live_id: string | null;
-  /** Why a replace is needed; null for other actions. */
+  /** Why a replace is needed, or why an unmarked part of a managed resource is deleted; null for other actions. */
   reason: string | null;
   /** Edge modules replaced whole (put) or removed (delete); their field changes are in `changes` too. */
   modules: JsonModuleAction[];
@@ -79,6 +86,14 @@ export interface JsonPlanError {
   message: string;
 }
 
+/** A targeted plan's targets; `headline` is the line the text and Markdown plans start with. */
+export interface JsonPlanTarget {
+  addresses: string[];
+  resources: number;
+  of: number;
+  headline: string;
+}
+
 export const JSON_PLAN_VERSION = 2;
 
 export interface JsonPlan {
@@ -86,11 +101,19 @@ export interface JsonPlan {
   stack: string;
   /** True when the plan deletes every resource of the stack (apply needs --destroy). */
   destroy: boolean;
+  /** Only on a plan made with --target: the targets, and how many resources it covers of all the stack's. */
+  target?: JsonPlanTarget;
   summary: PlanSummary;
   resources: JsonResource[];
   warnings: string[];
   /** What the service would refuse; non-empty means `plan` exits 1 and apply refuses the plan. */
   errors: JsonPlanError[];
+  /**
+   * Only when the plan deletes and creates what looks like one resource renamed: `from` (deleted), `to`
+   * (created), `moved_from` (the line to add to `to`'s document to keep the live resource), and `message` as
+   * the text plan words it. Added within version 2.
+   */
+  rename_hints?: { from: string; to: string; moved_from: string; message: string }[];
   /** Only when the command computed it: the plan's checksum, for `apply --checksum`. */
   checksum?: string;
 }
@@ -120,7 +143,7 @@ function jsonChange(change: FieldChange, names: Readonly<Record<string, string>>
   const named = namesIn([old, neu], names);
   const certs = certificatesOf(old, neu, certificates);
   return {
-    path: change.path, op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named,
+    path: change.path, field: showPath(change.path), op: change.kind, old, new: neu, sensitive: hidden, known_after_apply: change.knownAfterApply === true, names: named,
     ...(certs ? { certificates: { old: certs.a, new: certs.b } } : {}),
   };
 }
@@ -139,6 +162,7 @@ export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
     format_version: JSON_PLAN_VERSION,
     stack: plan.stack,
     destroy: plan.destroy !== undefined,
+    ...(plan.targets ? { target: { ...plan.targets, addresses: [...plan.targets.addresses], headline: targetHeadline(plan)! } } : {}),
     summary: { ...plan.summary },
     resources: groupByAddress(plan).map((group) => ({
       address: group.address,
@@ -148,7 +172,7 @@ export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
       name: group.name,
       action: group.op,
       live_id: group.liveId ?? null,
-      reason: group.op === 'replace' ? group.reason ?? null : null,
+      reason: group.op === 'replace' || group.op === 'delete' ? group.reason ?? null : null,
       modules: group.actions
         .filter((a) => a.op === 'module-put' || a.op === 'module-delete')
         .map((a) => ({ module: a.module ?? '', op: a.op === 'module-put' ? 'put' as const : 'delete' as const })),
@@ -158,7 +182,8 @@ export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
       ...releaseFirst(group.actions, group.names),
     })),
     warnings: [...plan.warnings],
-    errors: (plan.errors ?? []).map((e) => ({ file: e.pos.file, line: e.pos.line, col: e.pos.col, ...(e.address ? { address: e.address } : {}), message: e.message })),
+    errors: (plan.errors ?? []).map((e) => ({ file: e.pos.file, line: e.pos.line, col: e.pos.col, ...(e.address ? { address: e.address } : {}), message: issueMessage(e) })),
+    ...(plan.renames ? { rename_hints: plan.renames.map((h) => ({ from: h.from, to: h.to, moved_from: movedFromLine(h), message: renameHintText(h) })) } : {}),
   };
   if (extras.checksum) json.checksum = extras.checksum;
   return json;
@@ -172,6 +197,8 @@ export interface JsonDriftFinding {
   direction: DriftDirection;
   /** JSON pointer in the request shape; '' for the whole resource. */
   path: string;
+  /** The same field as every other output shows it (`backend.backend_id`); '' for the whole resource. */
+  field: string;
   /** The edge module concerned, or null. */
   module: string | null;
   /** true: `live`/`desired` is one element of the list at `path`, present on that side only. */
@@ -182,14 +209,40 @@ export interface JsonDriftFinding {
   desired: Json;
   sensitive: boolean;
   known_after_apply: boolean;
-  /** The plan action resolving it: create, update, replace, delete, module-put, module-delete. */
-  action: ActionOp;
+  /** The plan action resolving it: create, update, replace, delete, module-put, module-delete; `none` when apply leaves it. */
+  action: ActionOp | 'none';
   /** `Kind/name` of each id in `live` or `desired` that belongs to a managed resource (`{}` when none). */
   names: Record<string, string>;
   /** Only on an "unmanaged" finding: the natural key that matched the live resource to its document. */
   adopt?: string;
+  /** Only on an "unmanaged" finding about a resource outside the stack attached to a managed one. */
+  attachment?: JsonAttachment;
   /** Only when `live` or `desired` is a PEM whose certificates could be read: what each certificate says. */
   certificates?: { live: CertificateSummary[] | null; desired: CertificateSummary[] | null };
+}
+
+/** A live resource outside the stack that is part of (`part`) or references (`reference`) a managed one. */
+export interface JsonAttachment {
+  id: string;
+  kind: string;
+  /** The resource in a few words (`0.0.0.0/0 allow`); '' when there is nothing short to say. */
+  summary: string;
+  /** The stack and `Kind/name` that manage it; null for a resource no stack manages. */
+  stack: string | null;
+  name: string | null;
+  relation: 'part' | 'reference';
+  /** The field holding the reference: `ip_policy_id`, `ip_restriction.ip_policy_ids`. */
+  field: string;
+  /** The managed resource it touches, and its id. */
+  touches: string;
+  touches_id: string;
+}
+
+function jsonAttachment(a: Attachment): JsonAttachment {
+  return {
+    id: a.id, kind: a.kind, summary: a.summary, stack: a.owner?.stack ?? null, name: a.owner?.name ?? null,
+    relation: a.relation, field: a.field, touches: a.target.address, touches_id: a.target.id,
+  };
 }
 
 export interface JsonDriftResource {
@@ -242,6 +295,7 @@ export function driftToJson(report: DriftReport): JsonDriftReport {
         return {
           direction: f.direction,
           path: f.path,
+          field: showPath(f.path),
           module: f.module ?? null,
           element: f.element,
           live,
@@ -251,6 +305,7 @@ export function driftToJson(report: DriftReport): JsonDriftReport {
           action: f.action,
           names: namesIn([live, desired], report.names),
           ...(f.adopt !== undefined ? { adopt: f.adopt } : {}),
+          ...(f.attachment ? { attachment: jsonAttachment(f.attachment) } : {}),
           ...(certs ? { certificates: { live: certs.a, desired: certs.b } } : {}),
         };
       }),

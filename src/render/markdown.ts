@@ -4,9 +4,10 @@
 import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
 import type { Json } from '../kinds/resource-kind.ts';
+import { renameHintText } from './rename-hint.ts';
 import type { ViewFactory } from './view.ts';
 import {
-  approveHint, destroyHeadline, planErrorLines, findingApply, findingSubject, groupByAddress, groupLines, resourceTitle, showFinding, shownValue,
+  approveHint, destroyHeadline, planErrorLines, targetHeadline, findingApply, findingSubject, findingText, groupByAddress, groupLines, resourceTitle, showFinding, shownValue,
   summaryLine, summaryText, valueLines, type PlanFooter, type PlanLine, type Sign,
 } from './wording.ts';
 
@@ -55,6 +56,8 @@ function diffBlock(lines: readonly string[]): string[] {
 
 export function renderPlanMarkdown(plan: Plan): string {
   const out: string[] = [heading('plan', plan.stack), ''];
+  const targeted = targetHeadline(plan);
+  if (targeted) out.push(`> **${escapeMarkdown(targeted)}**`, '');
   const destroy = destroyHeadline(plan);
   if (destroy) out.push(`> [!CAUTION]\n> **${escapeMarkdown(destroy)}**`, '');
   if (plan.actions.length === 0) {
@@ -67,6 +70,7 @@ export function renderPlanMarkdown(plan: Plan): string {
     out.push(...diffBlock([body]), '', summaryLine(plan));
   }
   warnings(out, plan.warnings);
+  if (plan.renames) out.push('', ...plan.renames.map((hint) => `> **Hint:** ${escapeMarkdown(renameHintText(hint))}`));
   const failing = planErrorLines(plan);
   if (failing) {
     out.push('', `> [!CAUTION]\n> **${escapeMarkdown(failing.closing)}**\n>`);
@@ -78,7 +82,7 @@ export function renderPlanMarkdown(plan: Plan): string {
 export function renderFooterMarkdown(footer: PlanFooter): string {
   const lines: string[] = [];
   if (footer.deletes) lines.push(escapeMarkdown(footer.deletes));
-  if (footer.checksum) lines.push(`Checksum: \`${footer.checksum}\` (${approveHint(footer.checksum)})`);
+  if (footer.checksum) lines.push(`Checksum: \`${footer.checksum}\` (${approveHint(footer.checksum, footer.applyArgs)})`);
   return lines.length > 0 ? `\n${lines.join('  \n')}\n` : '';
 }
 
@@ -109,9 +113,10 @@ export function renderDriftMarkdown(report: DriftReport): string {
         const shown = showFinding(f, report);
         const block = shown.lines.length > 0;
         const cell = (value: Json | undefined): string => (whole ? '' : block ? (value === undefined ? '(unset)' : 'below') : code(shownValue(value, f, report.names)));
-        const live = whole ? WHOLE[f.direction].live : cell(f.live);
-        const desired = whole ? WHOLE[f.direction].desired : cell(f.desired);
-        out.push(`| ${resource} | ${f.direction} | ${escapeMarkdown(findingSubject(f))} | ${live} | ${desired} | ${escapeMarkdown(findingApply(f))} |`);
+        const live = f.attachment ? 'present' : whole ? WHOLE[f.direction].live : cell(f.live);
+        const desired = f.attachment ? 'absent' : whole ? WHOLE[f.direction].desired : cell(f.desired);
+        const what = f.attachment ? findingText(f, report.names) : findingSubject(f);
+        out.push(`| ${resource} | ${f.direction} | ${escapeMarkdown(what)} | ${live} | ${desired} | ${escapeMarkdown(findingApply(f))} |`);
         if (block) {
           const sign: Sign = f.direction === 'missing' ? '+' : f.direction === 'live-only' ? '-' : '~';
           below.push('', `${code(resourceTitle(r))} ${escapeMarkdown(findingSubject(f))} (\`-\` live, \`+\` manifests):`, '');

@@ -3,9 +3,10 @@
 import pc from 'picocolors';
 import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
+import { renameHintText } from './rename-hint.ts';
 import type { ViewFactory } from './view.ts';
 import {
-  approveHint, destroyHeadline, planErrorLines, findingApply, groupByAddress, groupLines, resourceHeader, showFinding, summaryLine, summaryText,
+  approveHint, destroyHeadline, planErrorLines, targetHeadline, findingApply, groupByAddress, groupLines, resourceHeader, showFinding, summaryLine, summaryText,
   type PlanFooter, type PlanLine, type Sign,
 } from './wording.ts';
 
@@ -38,6 +39,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = pc.createColors(opts.color);
   const out: string[] = [];
   const groups = groupByAddress(plan);
+  const targeted = targetHeadline(plan);
+  if (targeted) out.push(c.bold(targeted), '');
   const destroy = destroyHeadline(plan);
   if (destroy) out.push(c.bold(c.red(destroy)), '');
   if (groups.length > 0) {
@@ -48,6 +51,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   }
   out.push(c.bold(summaryLine(plan)));
   for (const warning of plan.warnings) out.push(c.yellow(`Warning: ${warning}`));
+  for (const hint of plan.renames ?? []) out.push(c.cyan(`Hint: ${renameHintText(hint)}`));
   const failing = planErrorLines(plan);
   if (failing) out.push('', ...failing.errors.map((e) => c.red(`Error: ${e}`)), c.bold(c.red(failing.closing)));
   return `${out.join('\n')}\n`;
@@ -56,7 +60,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 export function renderFooterText(footer: PlanFooter): string {
   const lines: string[] = [];
   if (footer.deletes) lines.push(footer.deletes);
-  if (footer.checksum) lines.push(`Checksum: ${footer.checksum} (${approveHint(footer.checksum).replace(/`/g, '')})`);
+  if (footer.checksum) lines.push(`Checksum: ${footer.checksum} (${approveHint(footer.checksum, footer.applyArgs).replace(/`/g, '')})`);
   return lines.map((l) => `${l}\n`).join('');
 }
 

@@ -2,14 +2,12 @@
 // both print exactly the same words; the JSON renderer keeps raw values instead. Values that do not fit on one
 // line (multi-line strings, long lists and mappings) are laid out by value-lines.ts.
 import { createHash } from 'node:crypto';
-import { unescapeSegment } from '../contract/json.ts';
+import { showKey, showPath } from '../contract/field-path.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { FieldChange } from '../engine/plan-data.ts';
 
 export const SENSITIVE = '(sensitive)';
 export const KNOWN_AFTER_APPLY = '(known after apply)';
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Text that is PEM blocks and nothing else (a certificate, a chain, a CA bundle). */
 const PEM_ONLY = /^\s*-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*-----END [A-Z0-9 ]+-----\s*$/;
@@ -72,21 +70,11 @@ export function nameIdsIn(text: string, names: IdNames = NO_NAMES): string {
   return text.replace(/\b[a-z]+_[A-Za-z0-9]+\b/g, (id) => (Object.hasOwn(names, id) ? `${names[id]} (${id})` : id));
 }
 
-export function formatKey(key: string): string {
-  return IDENTIFIER.test(key) ? key : JSON.stringify(key);
-}
+export const formatKey = showKey;
 
-/** JSON pointer -> `backend.backend_id`, `hostports[0]`, `labels["app.kubernetes.io/name"]`. */
+/** A field's path in the one notation (contract/field-path.ts); the whole resource has a name of its own. */
 export function formatPath(pointer: string): string {
-  if (pointer === '' || pointer === '/') return '(whole resource)';
-  const segments = pointer.slice(1).split('/').map(unescapeSegment);
-  let out = '';
-  for (const segment of segments) {
-    if (/^(0|[1-9][0-9]*)$/.test(segment) && out !== '') out += `[${segment}]`;
-    else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
+  return pointer === '' || pointer === '/' ? '(whole resource)' : showPath(pointer);
 }
 
 /** The right-hand side of a change line: `new`, `old -> new` or `old` (for a removal). */

@@ -2,13 +2,14 @@
 // blocks and lines (text.ts paints them, markdown.ts turns them into a diff block, json.ts reads the grouping
 // only), the sentences of a drift report, and the lines under a plan about approving it.
 import type { DriftFinding, DriftReport, DriftResource } from '../engine/drift.ts';
+import { attachmentRelation } from '../engine/attachments.ts';
 import { formatIssue, planErrorsLine } from '../errors.ts';
-import type { Action, CertificateSummary, FieldChange, Plan } from '../engine/plan-data.ts';
+import { resourceOp, type Action, type CertificateSummary, type FieldChange, type Plan, type ResourceOp } from '../engine/plan-data.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { showChange, type ShowContext, type ShownChange } from './value-lines.ts';
 import { SENSITIVE, formatPath, formatValue, type IdNames } from './values.ts';
 
-export type ResourceOp = 'create' | 'update' | 'replace' | 'delete';
+export type { ResourceOp };
 /** `' '`: a line of a value laid out over several lines that is the same before and after (context). */
 export type Sign = '+' | '~' | '-/+' | '-' | ' ';
 
@@ -48,12 +49,6 @@ export interface PlanLine {
 const OP_SIGN: Record<ResourceOp, Sign> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 const CHANGE_SIGN: Record<FieldChange['kind'], Sign> = { add: '+', replace: '~', remove: '-' };
 
-/** create, replace and delete describe the whole resource; update and module actions all count as an update. */
-function groupOp(actions: Action[]): ResourceOp {
-  for (const op of ['delete', 'replace', 'create'] as const) if (actions.some((a) => a.op === op)) return op;
-  return 'update';
-}
-
 /** Groups in the plan's own order (the order of each address's first action). */
 export function groupByAddress(plan: Plan): ResourceGroup[] {
   const byAddress = new Map<string, Action[]>();
@@ -64,7 +59,7 @@ export function groupByAddress(plan: Plan): ResourceGroup[] {
   }
   return [...byAddress.entries()].map(([address, actions]) => {
     const first = actions[0]!;
-    const op = groupOp(actions);
+    const op = resourceOp(actions);
     const main = actions.find((a) => a.op === op);
     return {
       address,
@@ -104,7 +99,9 @@ function changeLines(change: FieldChange, depth: number, ctx: ShowContext): Plan
 }
 
 export function groupLines(group: ResourceGroup): PlanLine[] {
-  const replace = group.op === 'replace' ? ` (replace: ${group.reason ?? 'a field cannot be updated'})` : '';
+  const replace = group.op === 'replace'
+    ? ` (replace: ${group.reason ?? 'a field cannot be updated'})`
+    : group.op === 'delete' && group.reason ? ` (${group.reason})` : '';
   const adopt = group.adopt ? ` (adopt: matched by ${group.adopt})` : '';
   const moved = group.movedFrom ? ` (moved from ${group.movedFrom})` : '';
   const header = `${group.label}${moved}${replace}${adopt}`;
@@ -126,6 +123,17 @@ export function groupLines(group: ResourceGroup): PlanLine[] {
     }
   }
   return lines;
+}
+
+/**
+ * The line a targeted plan starts with, in every format: `targeted plan: 2 of 5 resources (--target
+ * TCPEdge/ssh and what it references; nothing else is planned)`.
+ */
+export function targetHeadline(plan: Plan): string | undefined {
+  const t = plan.targets;
+  if (!t) return undefined;
+  const one = t.addresses.length === 1;
+  return `targeted plan: ${t.resources} of ${t.of} resource${t.of === 1 ? '' : 's'} (--target ${t.addresses.join(', ')} and what ${one ? 'it references' : 'they reference'}; nothing else is planned)`;
 }
 
 /** The line a destroy plan starts with, in every format. */
@@ -192,6 +200,7 @@ export function showFinding(f: DriftFinding, report: Pick<DriftReport, 'names' |
 /** One sentence: what differs, with the live and desired values. */
 export function findingText(f: DriftFinding, names: IdNames): string {
   const subject = findingSubject(f);
+  if (f.attachment) return `${attachmentRelation(f.attachment)}; ${f.attachment.owner ? `managed by stack ${f.attachment.owner.stack}` : 'managed by no stack'}`;
   if (f.direction === 'unmanaged') return `live without an ownership marker, matched to the manifests by ${f.adopt ?? 'natural key'}`;
   if (f.path === '') {
     return f.direction === 'missing'
@@ -206,6 +215,7 @@ export function findingText(f: DriftFinding, names: IdNames): string {
 
 /** What apply does about one finding. */
 export function findingApply(f: DriftFinding): string {
+  if (f.attachment) return f.action === 'none' ? 'none (left as it is)' : f.action;
   if (f.direction === 'unmanaged') return 'adopt (write the ownership marker)';
   switch (f.action) {
     case 'module-put': return `put module ${f.module ?? ''}`;
@@ -221,8 +231,9 @@ export function resourceTitle(r: DriftResource): string {
 
 export function resourceHeader(r: DriftResource): string {
   const id = r.liveId ? ` (${r.liveId})` : '';
-  const why = r.apply === 'replace' && r.reason ? `: ${r.reason}` : '';
+  const why = (r.apply === 'replace' || r.apply === 'delete') && r.reason ? `: ${r.reason}` : '';
   const adopt = r.apply === 'update' && r.findings.some((f) => f.direction === 'unmanaged');
+  if (r.apply === 'none') return `${resourceTitle(r)}${id}: apply leaves it`;
   return `${resourceTitle(r)}${id}: apply would ${adopt ? 'adopt' : r.apply} it${why}`;
 }
 
@@ -231,7 +242,11 @@ export function summaryText(report: DriftReport): string {
   const s = report.summary;
   const n = s.resources;
   const unmanaged = s.unmanaged ? `, ${s.unmanaged} unmanaged` : '';
-  return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only${unmanaged} (${n} resource${n === 1 ? '' : 's'} differ${n === 1 ? 's' : ''} from the manifests). \`edgeops apply\` would restore the manifests' state.`;
+  const left = report.resources.filter((r) => r.apply === 'none').length;
+  const restores = left === n
+    ? `\`edgeops apply\` leaves ${left === 1 ? 'it' : 'them'} as ${left === 1 ? 'it is' : 'they are'}: ${left === 1 ? 'it is' : 'they are'} not managed by this stack.`
+    : `\`edgeops apply\` would restore the manifests' state${left > 0 ? ` (and leave the ${left} attached resource${left === 1 ? '' : 's'} no document of this stack manages)` : ''}.`;
+  return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only${unmanaged} (${n} resource${n === 1 ? '' : 's'} differ${n === 1 ? 's' : ''} from the manifests). ${restores}`;
 }
 
 // The plan's footer: lines about approving it rather than what it changes.
@@ -241,10 +256,23 @@ export interface PlanFooter {
   /** `Deletes: 3 of max 10, within the limits.` (absent when the plan deletes nothing). */
   deletes?: string;
   checksum?: string;
+  /**
+   * The arguments an apply needs to make the same plan again, before `--checksum`: the paths given to plan,
+   * then `--target` for each target of a targeted plan. Absent: the hint says `PATH...`.
+   */
+  applyArgs?: string[];
 }
 
+/** A word as a POSIX shell reads it back: as it is when that is safe, else in single quotes. */
+const shellWord = (word: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
 /** How to approve exactly this plan, in Markdown (text drops the backticks). */
-export const approveHint = (checksum: string): string => `to apply exactly this plan: \`edgeops apply PATH... --checksum ${checksum}\``;
+export const approveHint = (checksum: string, args: readonly string[] = ['PATH...']): string =>
+  `to apply exactly this plan: \`edgeops apply ${args.map(shellWord).join(' ')} --checksum ${checksum}\``;
+
+/** applyArgs of a plan made from `paths`: the paths, and the plan's targets, if any. */
+export const applyArgsOf = (plan: Plan, paths: readonly string[]): string[] =>
+  [...paths, ...(plan.targets?.addresses ?? []).flatMap((t) => ['--target', t])];
 
 // A plan's errors (engine/plan-checks.ts) as every format shows them: each at its manifest position, then the
 // line saying apply would refuse the plan.

@@ -78,7 +78,7 @@ describe('plan delta', () => {
       '',
       '- **added** `TunnelGroupBackend/api`: create',
       '- **no longer planned** `IPPolicyRule/v6` (was create)',
-      '- **changed** `IPPolicyRule/v4`: update; `/description` (different value), `/labels/app` (newly changed), `/metadata/ticket` (no longer changed)',
+      '- **changed** `IPPolicyRule/v4`: update; `description` (different value), `labels.app` (newly changed), `metadata.ticket` (no longer changed)',
       '- **changed** `TCPEdge/ssh`: replace (was update)',
       '',
     ].join('\n'));

@@ -2,6 +2,7 @@
 // comment created, then updated in place with the plan-to-plan difference; failures and read-only tokens.
 import { describe, expect, it } from 'vitest';
 import { serviceForFile } from '../helpers/service.ts';
+import { readMermaid } from '../cli/graph-parsers.ts';
 import { expectSecretAbsent, gitHubForFile, pullRequest, runAction, workspace, type Doc } from './harness.ts';
 
 const MARKER = '<!-- edgeops-plan:pr-stack -->';
@@ -30,6 +31,13 @@ const gh = gitHubForFile();
 const inputs = () => ({ path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey });
 const planComments = (issue: number) => gh.comments(issue).filter((c) => c.body.startsWith(MARKER));
 
+/** The comment's folded dependency diagram: its summary line, and the Mermaid block read by a Mermaid parser. */
+function diagramOf(body: string): { summary: string; graph: ReturnType<typeof readMermaid>; at: number } {
+  const m = /<details><summary>(Dependency diagram[^<]*)<\/summary>\n\n```mermaid\n([\s\S]*?)```\n\n<\/details>/.exec(body);
+  expect(m, body).not.toBeNull();
+  return { summary: m![1]!, graph: readMermaid(m![2]!), at: m!.index };
+}
+
 describe('pull_request: the plan comment', () => {
   it('creates one comment, then updates it with what changed since the previous push', async () => {
     const ws = workspace('pr-stack');
@@ -50,6 +58,17 @@ describe('pull_request: the plan comment', () => {
       expect(created.body).toContain('Plan: 4 to create, 0 to update, 0 to replace, 0 to delete.');
       expect(created.body).not.toContain('Since the previous plan');
       expect(created.body).toMatch(/<!-- edgeops-plan-state:[A-Za-z0-9+/=]+ -->/);
+      // The diagram of what the plan changes, folded under the plan.
+      const diagram = diagramOf(created.body);
+      expect(diagram.at).toBeGreaterThan(created.body.indexOf('Plan: 4 to create'));
+      expect(diagram.summary).toBe('Dependency diagram: 4 changed resources and what they touch (4 in all)');
+      expect(Object.fromEntries([...diagram.graph.nodes].map(([a, n]) => [a, n.marked]))).toEqual({
+        'IPPolicy/office': 'create', 'IPPolicyRule/office-v4': 'create', 'IPPolicyRule/office-v6': 'create', 'TunnelGroupBackend/web': 'create',
+      });
+      expect(diagram.graph.edges).toEqual([
+        'IPPolicyRule/office-v4 -> IPPolicy/office (ip_policy_id)',
+        'IPPolicyRule/office-v6 -> IPPolicy/office (ip_policy_id)',
+      ]);
       expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
       // The list was followed past its first page (4 comments, 2 per page).
       expect(gh.requests.filter((r) => r.method === 'GET' && r.path.includes('page=2')).length).toBeGreaterThan(0);
@@ -75,6 +94,13 @@ describe('pull_request: the plan comment', () => {
       expect(gh.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
       expect(updated.body).toContain('+ TunnelGroupBackend/api');
       expect(updated.body).not.toContain('+ IPPolicyRule/office-v6');
+      // Nothing was applied: the second plan creates its four resources, and the dropped rule is gone from the diagram.
+      const touched = diagramOf(updated.body);
+      expect(touched.summary).toBe('Dependency diagram: 4 changed resources and what they touch (4 in all)');
+      expect(Object.fromEntries([...touched.graph.nodes].map(([a, n]) => [a, n.marked]))).toEqual({
+        'IPPolicy/office': 'create', 'IPPolicyRule/office-v4': 'create', 'TunnelGroupBackend/api': 'create', 'TunnelGroupBackend/web': 'create',
+      });
+      expect(touched.graph.edges).toEqual(['IPPolicyRule/office-v4 -> IPPolicy/office (ip_policy_id)']);
       // The difference sits under the full plan.
       const delta = updated.body.slice(updated.body.indexOf('#### Since the previous plan (`1111111`)'));
       expect(updated.body.indexOf('#### Since the previous plan')).toBeGreaterThan(updated.body.indexOf('Plan: 4 to create'));

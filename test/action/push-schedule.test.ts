@@ -96,28 +96,27 @@ describe('push and schedule', () => {
   });
 
   it('a failed apply fails the job and reports every failure', async () => {
-    // A failure no plan can foresee: the service refuses to delete a policy that a rule made by hand refers to.
+    // A failure no plan can foresee: the service serves no event destinations, and no list shows which exist.
+    // (A policy that a rule made by hand refers to is foreseen: deleting it is a plan error, test/e2e/attachments.test.ts.)
     const other = workspace('ci-fail');
     try {
       const keep: Doc = { kind: 'TunnelGroupBackend', name: 'keep', labels: { app: 'keep' } };
-      other.write([keep, { kind: 'IPPolicy', name: 'held', description: 'held by a rule made by hand' }]);
+      other.write([keep]);
       const first = await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: other.dir });
       expect(first.code, first.stdout + first.stderr).toBe(0);
-      const held = (await policies()).find((p) => p.description === 'held by a rule made by hand')!;
-      const rule = await api(svc).post('/ip_policy_rules', { ip_policy_id: held.id, cidr: '198.51.100.0/24', action: 'allow', description: 'made by hand' });
-      expect(rule.status, rule.text).toBe(201);
-      other.write([keep, { kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } }]);
+      other.write([
+        keep,
+        { kind: 'TunnelGroupBackend', name: 'fine', labels: { app: 'fine' } },
+        { kind: 'EventSubscription', name: 'hooks', description: 'delivered nowhere', destination_ids: [`ed_${'Z'.repeat(27)}`] },
+      ]);
       const run = await runAction({ event: push('main'), inputs: inputs({ 'on-stale': 'replan' }), cwd: other.dir });
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(/^::error::edgeops apply failed: /m);
       expect(run.outputs.summary).toBe('edgeops apply failed: 1 action failed; 1 created, 0 updated, 0 replaced, 0 deleted.');
       expect(run.summary).toContain('### edgeops apply for stack `ci-fail` failed');
-      expect(run.summary).toContain('IPPolicy/held');
+      expect(run.summary).toContain('EventSubscription/hooks');
       expect(run.summary).toContain('created TunnelGroupBackend/fine');
       expectSecretAbsent(run, svc.apiKey);
-      // The other tests see the service's policies as they were.
-      expect((await api(svc).del(`/ip_policy_rules/${rule.body.id as string}`)).status).toBe(204);
-      expect((await api(svc).del(`/ip_policies/${held.id}`)).status).toBe(204);
     } finally {
       other.dispose();
     }

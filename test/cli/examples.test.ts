@@ -39,7 +39,7 @@ describe.each([
           const fresh = await edgeops(['plan', example.dir, '--local', '--stack', 'fresh', '--format', format]);
           // The stack applied above holds the edges' hostports: plan errors (exit 1), the plan printed all the same.
           expect(fresh.code).toBe(1);
-          expect(fresh.stdout).toMatch(/hostport .* is held by \w+Edge \S+ of stack \\?"example-/);
+          expect(fresh.stdout).toMatch(/hostport .* is held by \w+Edge\/\S+ \(stack example-/);
           expect(fresh.stdout).toContain(format === 'json' ? '"sensitive": true' : 'private_key_pem: (sensitive)');
           expect(containsKeyMaterial(output(fresh), key)).toBe(false);
         }

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { edgeops } from './run.ts';
+import { copyExample, edgeops } from './run.ts';
 
 describe('--help', () => {
   it('lists the commands, the exit codes and examples', async () => {
@@ -42,9 +45,23 @@ describe('--help', () => {
     expect(badOption.stderr).toContain('(add --help for usage)');
   });
 
-  it('exits 1 when a command misses its paths', async () => {
-    const r = await edgeops(['plan']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^edgeops: missing required argument 'paths'\n/);
+  it('reads the current directory when a command is given no paths', async () => {
+    const help = await edgeops(['plan', '--help']);
+    expect(help.stdout).toContain('Usage: edgeops plan [options] [paths...]');
+    expect(help.stdout).toMatch(/paths +manifest files or directories \(default: the current\s+directory\)/);
+    const example = copyExample('basic');
+    const empty = mkdtempSync(join(tmpdir(), 'edgeops-no-paths-'));
+    try {
+      const r = await edgeops(['validate'], { cwd: example.dir });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('8 resources valid\n');
+      // Where there is nothing, the current directory is named as the path that yields no document.
+      const none = await edgeops(['validate'], { cwd: empty });
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain('  .: no *.yaml or *.yml file below it\n');
+    } finally {
+      example.dispose();
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

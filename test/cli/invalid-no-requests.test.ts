@@ -38,8 +38,8 @@ const EXPECTED = [
   'headers.yaml:9:10: RouteResponseHeaders/second: edge_id: HTTPSEdge/shop is not the edge_id of HTTPSEdgeRoute/root, which is HTTPSEdge/www (site.yaml:11:10); they must name the same resource',
   'headers.yaml:10:11: RouteResponseHeaders/second: route_id: the RouteResponseHeaders of HTTPSEdgeRoute/root are already managed by RouteResponseHeaders/first (headers.yaml:4:11); one document states them all, so merge the two',
   'headers.yaml:13:7: TCPEdge/Bad_Name: name "Bad_Name" must not contain "_" (a value with "_" is read as a literal id) or upper-case letters',
-  'headers.yaml:14:23: TCPEdge/Bad_Name: backend/backend_id: no TunnelGroupBackend or HTTPResponseBackend named "nowhere"',
-  'headers.yaml:19:16: HTTPResponseBackend/hr: headers/x-a: header values must not contain control characters',
+  'headers.yaml:14:23: TCPEdge/Bad_Name: backend.backend_id: no TunnelGroupBackend or HTTPResponseBackend named "nowhere"',
+  'headers.yaml:19:16: HTTPResponseBackend/hr: headers["x-a"]: header values must not contain control characters',
   'edgeops: 6 problems in the manifests',
 ];
 

@@ -57,17 +57,20 @@ describe('a path without documents', () => {
     tree('newdir', { 'edgeops.yaml': 'stack: small\n' });
     const r = await run(['apply', 'newdir', '--auto-approve']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('  newdir: no *.yaml or *.yml file below it');
+    expect(r.stderr).toContain('  newdir: no manifest besides the settings file newdir/edgeops.yaml');
     expect(await managed('small')).toEqual(['IPPolicy/a', 'IPPolicy/b']);
     // A file without documents (comments only) yields nothing either; among other paths it still counts.
     tree('comments', { 'edgeops.yaml': 'stack: small\n', 'todo.yaml': '# to do\n' });
     const mixed = await run(['plan', 'live', 'comments']);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain('  comments: its file holds no document (comments/todo.yaml)');
-    // An edgeops.yaml named alone is settings, not documents.
-    const settingsOnly = await run(['plan', 'live/edgeops.yaml']);
+    // An edgeops.yaml named alone is settings, not documents; beside manifests, it is part of their stack.
+    const settingsOnly = await run(['plan', 'newdir/edgeops.yaml']);
     expect(settingsOnly.code).toBe(1);
-    expect(settingsOnly.stderr).toContain('  live/edgeops.yaml: a project file: settings, no documents');
+    expect(settingsOnly.stderr).toContain('  newdir/edgeops.yaml: a project file: settings, no documents');
+    const partOfLive = await run(['apply', 'live/edgeops.yaml', '--auto-approve', '--destroy']);
+    expect(partOfLive.code).toBe(1);
+    expect(partOfLive.stderr).toContain('  live/edgeops.yaml is inside the stack root live (live/edgeops.yaml), which also holds this manifest:\n    live/p.yaml\n');
     expect(await managed('small')).toEqual(['IPPolicy/a', 'IPPolicy/b']);
   });
 });
@@ -112,7 +115,7 @@ describe('--destroy', () => {
       for (const flags of [[], ['--allow-deletes']]) {
         const refused = await run(['apply', empty, '--auto-approve', ...flags]);
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toContain(`  ${empty}: no *.yaml or *.yml file below it`);
+        expect(refused.stderr).toContain(`  ${empty}: no manifest besides the settings file ${empty}/edgeops.yaml`);
       }
       // A wrong path holding other manifests for the same stack: every live resource would go.
       const wrong = tree(`${stack}-wrong`, { 'edgeops.yaml': `stack: ${stack}\nmax_deletes: ${max}\n`, 'p.yaml': policies(['other']) });

@@ -116,7 +116,7 @@ describe('plan and apply against a service', () => {
     const plan = JSON.parse(other.stdout);
     expect(plan.resources.every((r: { action: string }) => r.action === 'create')).toBe(true);
     expect(plan.errors.length).toBeGreaterThan(0);
-    for (const e of plan.errors) expect(e.message).toMatch(/^hostport ".+" is held by \w+Edge \w+ of stack "example-basic"/);
+    for (const e of plan.errors) expect(e.message).toMatch(/^hostport ".+" is held by \w+Edge\/\w+ \(stack example-basic\)/);
     const mine = await edgeops(['plan', example.dir, '--detailed-exitcode'], { env: env() });
     expect(mine.code).toBe(0);
   });

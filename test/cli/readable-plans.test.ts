@@ -104,11 +104,13 @@ describe('a second stack', () => {
     expect(plan.code).toBe(1);
     const notes = plan.stdout.split('\n').filter((l) => l.startsWith('Warning:') || l.startsWith('Error:'));
     const site = await idOf('/edges/https', 'https_edges', 'HTTPSEdge/site');
-    const error = `${join('second', 'site.yaml')}:4:13: HTTPSEdge/site-copy: hostport "site.example.com:443" is held by HTTPSEdge ${site} of stack "readable", and the service lets one resource hold it at a time: remove it there first`;
+    const error = `${join('second', 'site.yaml')}:4:13: HTTPSEdge/site-copy: hostport "site.example.com:443" is held by HTTPSEdge/site (stack readable), and the service lets one resource hold it at a time: remove it from stack readable first`;
     expect(notes).toEqual([`Error: ${error}`]);
+    // Named as its stack names it, never by its id.
+    expect(plan.stdout).not.toContain(site);
     const applied = await run(['apply', 'second', '--auto-approve']);
     expect(applied.code).toBe(1);
     expect(applied.stdout).toBe('');
-    expect(applied.stderr).toBe(`${error}\nedgeops: Plan has 1 error; apply would be refused: apply refused it; nothing was changed\n`);
+    expect(applied.stderr).toBe(`${error}\nedgeops: Plan has 1 error, so apply refused it and changed nothing\n`);
   });
 });

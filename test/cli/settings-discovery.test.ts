@@ -48,15 +48,16 @@ afterAll(async () => {
 
 describe('a file path', () => {
   it('uses the edgeops.yaml beside it: no duplicate creates, and naming the edgeops.yaml too changes nothing', async () => {
+    // Alone, backends.yaml is part of the stack whose root is infra: its plan would delete the policy, so it is refused.
     const alone = await run(['plan', 'infra/backends.yaml']);
-    expect(alone.code, alone.stderr).toBe(0);
-    // Only backends.yaml is read: the policy is this stack's and has no document in this run, so it would go.
-    expect(alone.stdout).toContain('edgeops will perform these actions on stack "infra":');
-    expect(alone.stdout).not.toContain('+ TunnelGroupBackend/mqtt');
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain('  infra/backends.yaml is inside the stack root infra (infra/edgeops.yaml), which also holds this manifest:\n    infra/policies.yaml\n');
     const both = await run(['plan', 'infra/backends.yaml', 'infra/edgeops.yaml']);
-    expect(both.stdout).toBe(alone.stdout);
+    expect(both.stderr).toContain('  infra/backends.yaml, infra/edgeops.yaml are inside the stack root infra');
     const dir = await run(['plan', 'infra/backends.yaml', 'infra/policies.yaml']);
     expect(dir.stdout).toContain('No changes.');
+    const withSettings = await run(['plan', 'infra/backends.yaml', 'infra/policies.yaml', 'infra/edgeops.yaml']);
+    expect(withSettings.stdout).toBe(dir.stdout);
     expect(await stacksOf('/backends/tunnel_group', 'backends')).toEqual(['infra TunnelGroupBackend/mqtt']);
   });
 
@@ -67,11 +68,14 @@ describe('a file path', () => {
       'repo/infra/edge/a.yaml': 'kind: IPPolicy\nname: a\n',
       'repo/infra/b.yaml': 'kind: IPPolicy\nname: b\n',
     });
-    for (const path of ['repo/infra/edge/a.yaml', 'repo/infra/edge', 'repo/infra']) {
-      const r = await run(['plan', path]);
+    for (const paths of [['repo/infra/edge/a.yaml', 'repo/infra/b.yaml'], ['repo/infra/edge', 'repo/infra/b.yaml'], ['repo/infra']]) {
+      const r = await run(['plan', ...paths]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('on stack "repo":');
     }
+    // Its stack root is the repository's: without b.yaml, a.yaml is part of it.
+    const part = await run(['plan', 'repo/infra/edge/a.yaml']);
+    expect(part.stderr).toContain('  repo/infra/edge/a.yaml is inside the stack root repo (repo/edgeops.yaml), which also holds this manifest:\n    repo/infra/b.yaml\n');
     // Above the repository root nothing is looked for: "outer" is not this repository's.
     write({ 'outer/edgeops.yaml': 'stack: outer\n', 'outer/repo2/.git/HEAD': 'x\n', 'outer/repo2/p.yaml': 'kind: IPPolicy\nname: p\n' });
     const r = await run(['plan', 'outer/repo2/p.yaml']);

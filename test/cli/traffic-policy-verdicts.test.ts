@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManifestError } from '../../src/errors.ts';
+import { issueMessage, ManifestError } from '../../src/errors.ts';
 import { readDesiredState } from '../../src/manifest/read-desired.ts';
 import { serviceForFile } from '../helpers/service.ts';
 import { edgeops, output } from './run.ts';
@@ -83,7 +83,7 @@ async function manifestProblems(i: number, text: string): Promise<{ tcp: string[
   } catch (err) {
     if (!(err instanceof ManifestError)) throw err;
     const at = (line: number): string[] =>
-      err.issues.filter((issue) => issue.pos.line === line).map((issue) => `${issue.pos.file}:${issue.pos.line}:${issue.pos.col} ${issue.message}`);
+      err.issues.filter((issue) => issue.pos.line === line).map((issue) => `${issue.pos.file}:${issue.pos.line}:${issue.pos.col} ${issueMessage(issue)}`);
     const tcp = at(4);
     const route = at(15);
     expect(err.issues.length, err.message).toBe(tcp.length + route.length);
@@ -98,7 +98,7 @@ describe('policy text: the service and validate agree', () => {
     const problems = await manifestProblems(i, text);
     expect(problems.tcp.length === 0, problems.tcp.join('\n')).toBe(tcp);
     expect(problems.route.length === 0, problems.route.join('\n')).toBe(route);
-    for (const p of [...problems.tcp, ...problems.route]) expect(p).toMatch(new RegExp(`^case-${i}/edges\\.yaml:(4|15):10 traffic_policy/value: `));
+    for (const p of [...problems.tcp, ...problems.route]) expect(p).toMatch(new RegExp(`^case-${i}/edges\\.yaml:(4|15):10 traffic_policy\\.value: `));
   });
 
   it('the same problem text on both sides', async () => {
@@ -106,7 +106,7 @@ describe('policy text: the service and validate agree', () => {
     const r = await c.put(tcpPath, { value: text });
     expect(r.body.msg).toContain('on_http_request: unknown key; allowed: on_tcp_connect');
     const problems = await manifestProblems(TABLE.length, text);
-    expect(problems.tcp).toEqual([expect.stringContaining('traffic_policy/value: on_http_request: unknown key; allowed: on_tcp_connect')]);
+    expect(problems.tcp).toEqual([expect.stringContaining('traffic_policy.value: on_http_request: unknown key; allowed: on_tcp_connect')]);
   });
 });
 

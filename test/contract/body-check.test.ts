@@ -22,7 +22,7 @@ describe('bodyProblem', () => {
   it('null is an absent field; an unknown field is refused even when null', () => {
     expect(check({ name: 'a', count: null, inner: null })).toBeUndefined();
     expect(check({ bogus: null })?.code).toBe('ERR_UNKNOWN_FIELD');
-    expect(check({ inner: { on: null } })).toEqual({ code: 'ERR_FIELD_REQUIRED', message: 'inner.on: required' });
+    expect(check({ inner: { on: null } })).toEqual({ code: 'ERR_FIELD_REQUIRED', message: 'inner.on: required', pointer: '/inner', reason: 'missing field "on"' });
   });
 
   it('names nested paths in errors', () => {
@@ -35,9 +35,9 @@ describe('bodyProblem', () => {
   it('uses distinct codes per failure', () => {
     expect(check({ nope: 1 })?.code).toBe('ERR_UNKNOWN_FIELD');
     expect(check({ name: 1 })?.code).toBe('ERR_FIELD_TYPE');
-    expect(check({ count: 9 })).toEqual({ code: 'ERR_FIELD_INVALID', message: 'count: must be from 1 to 5, got 9' });
+    expect(check({ count: 9 })).toEqual({ code: 'ERR_FIELD_INVALID', message: 'count: must be from 1 to 5, got 9', pointer: '/count', reason: 'must be from 1 to 5, got 9' });
     expect(check({ count: 1.5 })?.code).toBe('ERR_FIELD_TYPE');
-    expect(check({ count: Infinity })).toEqual({ code: 'ERR_FIELD_INVALID', message: 'count: number out of range (not finite)' });
+    expect(check({ count: Infinity })).toEqual({ code: 'ERR_FIELD_INVALID', message: 'count: number out of range (not finite)', pointer: '/count', reason: 'number out of range (not finite)' });
     expect(check({ labels: { '': 'x' } })?.code).toBe('ERR_MAP_KEY_INVALID');
   });
 
@@ -59,7 +59,9 @@ describe('bodyProblem', () => {
 
   it('header maps: names are tokens, unique ignoring case; values without control characters', () => {
     expect(check({ headers: { 'X-A': '1', b: '' } })).toBeUndefined();
-    expect(check({ headers: { 'X-A': '1', 'x-a': '2' } })).toEqual({ code: 'ERR_HEADER_DUPLICATE', message: 'headers.x-a: "x-a" given twice (names ignore case)' });
+    expect(check({ headers: { 'X-A': '1', 'x-a': '2' } })).toEqual({
+      code: 'ERR_HEADER_DUPLICATE', message: 'headers["x-a"]: "x-a" given twice (names ignore case)', pointer: '/headers/x-a', reason: '"x-a" given twice (names ignore case)',
+    });
     expect(check({ headers: { 'a b': '1' } })?.code).toBe('ERR_HEADER_NAME_INVALID');
     expect(check({ headers: { '': '1' } })?.code).toBe('ERR_HEADER_NAME_INVALID');
     expect(check({ headers: { a: 'x\r\ny' } })?.code).toBe('ERR_HEADER_VALUE_INVALID');
@@ -74,7 +76,9 @@ describe('the contract schemas', () => {
     expect(check({ cidr: '10.0.0.0/8', ip_policy_id: 'ipp_1', action: 'maybe' }, rule.create)?.code).toBe('ERR_ACTION_INVALID');
     const tcp = kind('tcp_edge');
     expect(check({ hostports: ['a.example.com:443', 'A.example.com:443'] }, tcp.create)?.code).toBe('ERR_HOSTPORT_DUPLICATE');
-    expect(check({ hostports: ['1.2.3:443'] }, tcp.create)).toEqual({ code: 'ERR_HOSTPORT_INVALID', message: 'hostports[0]: "1.2.3:443" has an invalid IPv4 address' });
+    expect(check({ hostports: ['1.2.3:443'] }, tcp.create)).toEqual({
+      code: 'ERR_HOSTPORT_INVALID', message: 'hostports[0]: "1.2.3:443" has an invalid IPv4 address', pointer: '/hostports/0', reason: '"1.2.3:443" has an invalid IPv4 address',
+    });
     expect(check({ description: 'é'.repeat(128) }, tcp.create)?.code).toBe('ERR_DESCRIPTION_TOO_LONG');
     expect(check({ ip_restriction: { ip_policy_ids: [] } }, tcp.create)?.code).toBe('ERR_IP_POLICY_IDS_EMPTY');
     expect(check({ ip_restriction: { ip_policy_ids: ['a', 'a'] } }, tcp.create)?.message).toBe('ip_restriction.ip_policy_ids[1]: "a" is listed twice');

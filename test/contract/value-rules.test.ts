@@ -175,8 +175,9 @@ async function reconcilerVerdicts(files: Record<string, string>): Promise<Map<st
   const verdicts = new Map<string, Verdict>();
   for (const issue of issues) {
     if (!issue.address || verdicts.has(issue.address)) continue;
-    // The manifest names a field `hostports/0` and says where a secret came from; the words are the rule's.
-    const words = issue.message.replace(/^[\w/]+: /, '').replace(/ \(in (file "[^"]+"|environment variable \w+)\)$/, '');
+    // The issue names its field as data (its pointer) and says where a secret came from; the words are the rule's.
+    expect(issue.pointer, issue.message).toBeDefined();
+    const words = issue.message.replace(/ \(in (file "[^"]+"|environment variable \w+)\)$/, '');
     verdicts.set(issue.address, { accepted: false, words });
   }
   return verdicts;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExport } from '../../src/export/build.ts';
 import { takeSnapshot } from '../../src/export/snapshot.ts';
 import { writeExport } from '../../src/export/write.ts';
+import { attachmentWarning } from '../../src/engine/attachments.ts';
 import { computePlan, loadDesired } from '../../src/pipeline.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { allKinds, makeCerts, type Certs } from './fixtures.ts';
@@ -90,7 +91,9 @@ describe('export (managed resources)', () => {
     const desired = await loadDesired([dir], { EDGEOPS_KEY_WILD: certs.leaf.keyPem });
     const { plan } = await computePlan(desired, e.api, { stack: STACK });
     expect(planLines(plan)).toEqual([]);
-    expect(plan.warnings).toEqual([]);
+    // The only warning: the edge made by hand uses a managed backend (engine/attachments.ts).
+    expect(plan.attachments?.map((a) => `${a.kind} ${a.relation} ${a.target.address} (${a.field})`)).toEqual(['TCPEdge reference TunnelGroupBackend/web (backend.backend_id)']);
+    expect(plan.warnings).toEqual(plan.attachments!.map(attachmentWarning));
   });
 
   it('without the key variable, plan names it instead of planning', async () => {

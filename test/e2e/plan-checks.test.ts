@@ -96,7 +96,7 @@ async function expectRefused(dir: string, { errors }: Expected): Promise<void> {
   const stderr = applied.stderr.trimEnd().split('\n');
   expect(stderr).toHaveLength(n + 1);
   errors.forEach((re, i) => expect(stderr[i]).toMatch(new RegExp(`^${re.source}$`)));
-  expect(stderr[n]).toBe(`edgeops: ${closing}: apply refused it; nothing was changed`);
+  expect(stderr[n]).toBe(`edgeops: Plan has ${n} error${n === 1 ? '' : 's'}, so apply refused it and changed nothing`);
   // Not one write: no resource, and no lock record (the lock is taken only once the plan has no errors).
   expect(writes()).toEqual([]);
 }
@@ -118,7 +118,7 @@ describe('plan errors, each with its position, and apply writes nothing', () => 
     await expectRefused(dir, {
       errors: [
         new RegExp(`m\\.yaml:3:15: IPPolicyRule/office: ip_policy_id: "${MISSING.policy}" names no IPPolicy in the account \\(the plan listed every live IPPolicy\\)`),
-        new RegExp(`m\\.yaml:10:15: TCPEdge/ssh: backend/backend_id: "${MISSING.backend}" names no TunnelGroupBackend in the account \\(the plan listed every live TunnelGroupBackend\\)`),
+        new RegExp(`m\\.yaml:10:15: TCPEdge/ssh: backend.backend_id: "${MISSING.backend}" names no TunnelGroupBackend in the account \\(the plan listed every live TunnelGroupBackend\\)`),
       ],
     });
   });
@@ -128,7 +128,7 @@ describe('plan errors, each with its position, and apply writes nothing', () => 
     for (const args of [['plan', '.'], ['plan', '.', '--format', 'json'], ['apply', '.', '--auto-approve']]) {
       const r = await run(dir, args);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`m.yaml:4:15: TCPEdge/ssh: backend/backend_id: wrong kind: "${ids.policy}" is an id of kind IPPolicy, but this field takes TunnelGroupBackend or HTTPResponseBackend`);
+      expect(r.stderr).toContain(`m.yaml:4:15: TCPEdge/ssh: backend.backend_id: wrong kind: "${ids.policy}" is an id of kind IPPolicy, but this field takes TunnelGroupBackend or HTTPResponseBackend`);
     }
     expect(writes()).toEqual([]);
   });
@@ -148,7 +148,7 @@ describe('plan errors, each with its position, and apply writes nothing', () => 
     ]);
     await expectRefused(dir, {
       errors: [
-        new RegExp(`m\\.yaml:4:5: TCPEdge/taken: hostport "9\\.tcp\\.example\\.com:29001" is held by TCPEdge ${ids.other} of stack "other", and the service lets one resource hold it at a time: remove it there first`),
+        new RegExp(`m\\.yaml:4:5: TCPEdge/taken: hostport "9\\.tcp\\.example\\.com:29001" is held by TCPEdge/x \\(stack other\\), and the service lets one resource hold it at a time: remove it from stack other first`),
         new RegExp(`m\\.yaml:10:5: TCPEdge/by-hand: hostport "9\\.TCP\\.example\\.com:29002" is held by the unmanaged TCPEdge ${ids.hand}, and the service lets one resource hold it at a time: run plan/apply with --adopt to bring it under management, or remove it there first`),
       ],
     });
@@ -200,7 +200,7 @@ describe('plan errors, each with its position, and apply writes nothing', () => 
         const r = await run(dir, args);
         expect(r.code).toBe(1);
         expect(r.stderr).toContain(`m.yaml:4:5: TCPEdge/late: hostport "9.tcp.example.com:29005" is held by the unmanaged TCPEdge ${taker}`);
-        expect(r.stderr).toContain('edgeops: Plan has 1 error; apply would be refused: apply refused it; nothing was changed');
+        expect(r.stderr).toContain('edgeops: Plan has 1 error, so apply refused it and changed nothing');
       }
       expect(writes()).toEqual([]);
     } finally {

@@ -213,7 +213,7 @@ describe('secrets never leak', () => {
     expectCode(await run(['apply', join(secretsDir, 'key-in-field'), '--auto-approve'], { EDGEOPS_STACK: 'misplaced', EDGEOPS_DEBUG: '1' }), 1);
     const pasted = await run(['validate', join(secretsDir, 'pasted-key')]);
     expectCode(pasted, 1);
-    expect(safe(pasted.stderr)).toContain('TCPEdge/pasted: hostports/0: "(sensitive)" is not host:port');
+    expect(safe(pasted.stderr)).toContain('TCPEdge/pasted: hostports[0]: "(sensitive)" is not host:port');
     expectCode(await run(['plan', join(secretsDir, 'pasted-key-plan'), '--format', 'json'], { EDGEOPS_STACK: 'pasted' }), 0);
 
     const unauthorized = await run(['plan', ok], { EDGEOPS_API_KEY: `${API_KEY.slice(0, 10)}-wrong` });

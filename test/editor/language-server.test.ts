@@ -1,7 +1,9 @@
 // Editors check every document: yaml-language-server (what VS Code's YAML extension and others run), started
 // over stdio and spoken to in LSP, with the set-up the README documents: the `yaml.schemas` glob setting of
-// examples/.vscode/settings.json, and the per-document modeline. An unknown field in the SECOND document of a
-// file gets a diagnostic; the examples get none; no diagnostic is an ajv-errors object.
+// examples/.vscode/settings.json, and the per-document modeline. An unknown field in the second or third document
+// of a file gets a diagnostic (a modeline heading only the first document covers it alone, until `edgeops fmt`
+// repeats it); the examples get none; no diagnostic is an ajv-errors object; hovering a module key shows the
+// contract's description of the module.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
@@ -10,6 +12,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractKind } from '../../src/contract/index.ts';
+import { formatText } from '../../src/format/format-text.ts';
+import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
@@ -66,6 +71,19 @@ async function diagnose(file: string, text: string): Promise<Diagnostic[]> {
   return diagnostics;
 }
 
+/** Opens `text` at `file`, waits for its validation (the schemas are loaded then), and hovers at line:character. */
+async function hover(file: string, text: string, line: number, character: number): Promise<string> {
+  const uri = pathToFileURL(file).href;
+  const validated = new Promise<Diagnostic[]>((done) => waiting.set(uri, done));
+  conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: ++version, text } });
+  await validated;
+  waiting.delete(uri);
+  const result = await conn.sendRequest<{ contents: { value: string } | string } | null>('textDocument/hover', { textDocument: { uri }, position: { line, character } });
+  conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  if (result === null) return '';
+  return typeof result.contents === 'string' ? result.contents : result.contents.value;
+}
+
 const SECOND_DOC_TYPO = [
   'kind: IPPolicy',
   'name: office',
@@ -106,5 +124,63 @@ describe('yaml-language-server with the documented set-up', () => {
     const found = await diagnose(join(EXAMPLES, 'basic', 'bad-metadata.yaml'), 'kind: IPPolicy\nname: office\n---\nkind: TunnelGroupBackend\nname: web\nlabels: {app: web}\nmetadata: 5\n');
     expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[6, 'Incorrect type. Expected "object(edgeops TunnelGroupBackend)".']]);
     for (const d of found) expect(d.message).not.toContain('{');
+  });
+});
+
+const THIRD_DOC_TYPO = [
+  'kind: IPPolicy',
+  'name: office',
+  '---',
+  'kind: TunnelGroupBackend',
+  'name: web',
+  'labels: {app: web}',
+  '---',
+  'kind: TCPEdge',
+  'name: ssh',
+  'hostports: ["1.tcp.example.com:20001"]',
+  'ip_restrictoin: {ip_policy_ids: [office]}',
+  '',
+].join('\n');
+
+describe('every document of a file is checked, set up as the README says', () => {
+  it('the yaml.schemas glob setting: a typo in the third document is a diagnostic on its line', async () => {
+    let found: Diagnostic[] = [];
+    for (let attempt = 0; attempt < 5 && found.length === 0; attempt++) {
+      found = await diagnose(join(EXAMPLES, 'basic', `third-${attempt}.yaml`), THIRD_DOC_TYPO);
+    }
+    expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[10, 'Property ip_restrictoin is not allowed.']]);
+  });
+
+  it('a modeline heading the first document only: fmt repeats it on every document, and the third one is checked', async () => {
+    const modeline = '# yaml-language-server: $schema=../../schemas/manifest.schema.json';
+    const text = `${modeline}\n${THIRD_DOC_TYPO}`;
+    // Outside examples/, so only the modelines apply: as written, the server checks the first document alone.
+    expect(await diagnose(join(ROOT, 'test', 'editor', 'one-modeline.yml'), text)).toEqual([]);
+    const formatted = formatText(text, 'one-modeline.yml', (kind) => (kind === undefined ? undefined : kindSchemas().get(kind))).text;
+    expect(formatted.split('\n').filter((line) => line === modeline)).toHaveLength(3);
+    const found = await diagnose(join(ROOT, 'test', 'editor', 'formatted.yml'), formatted);
+    expect(found.map((d) => [formatted.split('\n')[d.range.start.line], d.message])).toEqual([
+      ['ip_restrictoin: {ip_policy_ids: [office]}', 'Property ip_restrictoin is not allowed.'],
+    ]);
+  });
+});
+
+describe('hovering a key shows what it is', () => {
+  const edge = ['kind: TLSEdge', 'name: e', 'hostports: ["1.tls.example.com:443"]', 'backend: {backend_id: web}', 'ip_restriction: {ip_policy_ids: [office]}',
+    'mutual_tls: {certificate_authority_ids: [ca]}', 'tls_termination: {terminate_at: edge}', 'policy: {inbound: []}', ''].join('\n');
+
+  it.each([
+    [3, 'backend', contractKind('tls_edge').create.properties!.backend!.description!],
+    [4, 'ip_restriction', contractKind('tls_edge').create.properties!.ip_restriction!.description!],
+    [5, 'mutual_tls', contractKind('tls_edge').create.properties!.mutual_tls!.description!],
+    [6, 'tls_termination', contractKind('tls_edge').create.properties!.tls_termination!.description!],
+    [7, 'policy', contractKind('tls_edge').create.properties!.policy!.description!],
+  ])('line %i, the module key %s: the contract\'s description', async (line, key, description) => {
+    expect(description.length).toBeGreaterThan(20);
+    let shown = '';
+    for (let attempt = 0; attempt < 5 && !shown.includes(description); attempt++) {
+      shown = await hover(join(EXAMPLES, 'basic', `hover-${key}-${attempt}.yaml`), edge, line, 2);
+    }
+    expect(shown).toContain(description);
   });
 });

@@ -103,7 +103,7 @@ describe('adoption', () => {
     expect(livePlanErrors(w.kinds, ctx.desired, ctx.live, 's', { plan, adopt: true }).map((e) => `${e.address}: ${e.message}`)).toEqual([
       `Edge/both: ${held(`the unmanaged Edge ${a}`, 'h:1', 'it was not adopted (see the warnings); remove it there first')}`,
       `Edge/both: ${held(`the unmanaged Edge ${b}`, 'h:2', 'it was not adopted (see the warnings); remove it there first')}`,
-      `Edge/x: ${held(`Edge ${theirs} of stack "other"`, 'h:3', 'remove it there first')}`,
+      `Edge/x: ${held('Edge/x (stack other)', 'h:3', 'remove it from stack other first')}`,
     ]);
   });
 

@@ -3,7 +3,7 @@ import { REQUEST_BODY_MAX_BYTES } from '../../src/contract/limits.ts';
 import { planWithAdoption } from '../../src/engine/adopt-plan.ts';
 import { fetchLive } from '../../src/engine/live.ts';
 import { liveCheckKinds, livePlanErrors, staticPlanErrors } from '../../src/engine/plan-checks.ts';
-import type { SourcePos } from '../../src/errors.ts';
+import { formatIssue, type ManifestIssue, type SourcePos } from '../../src/errors.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import type { DesiredResource } from '../../src/manifest/document.ts';
 import { rememberSource } from '../../src/manifest/pointer.ts';
@@ -17,8 +17,7 @@ function located(address: string, spec: Obj, lines: Record<string, number>, docL
   return r;
 }
 
-const shown = (errors: { pos: SourcePos; address?: string; message: string }[]): string[] =>
-  errors.map((e) => `${e.pos.file}:${e.pos.line}:${e.pos.col}: ${e.address}: ${e.message}`);
+const shown = (errors: ManifestIssue[]): string[] => errors.map(formatIssue);
 
 async function planned(w: ReturnType<typeof fakeWorld>, resources: DesiredResource[], adopt = false) {
   const desired = state(resources);

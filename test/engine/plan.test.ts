@@ -253,7 +253,7 @@ describe('summary and safety', () => {
     const big = res('Pol/p', { metadata: { blob: 'x'.repeat(4080) } });
     const err = await planOf(w, [big]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ManifestError);
-    expect((err as ManifestError).issues[0]).toMatchObject({ address: 'Pol/p', message: expect.stringMatching(/^metadata: is \d+ bytes as stored with the ownership marker, at most 4096 are allowed$/) });
+    expect((err as ManifestError).issues[0]).toMatchObject({ address: 'Pol/p', pointer: '/metadata', message: expect.stringMatching(/^is \d+ bytes as stored with the ownership marker, at most 4096 are allowed$/) });
   });
 
   it('detects a dependency cycle defensively', () => {

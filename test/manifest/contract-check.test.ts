@@ -9,7 +9,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
   {
     name: 'a header value with a control character (header injection)',
     doc: yaml('kind: HTTPResponseBackend', 'name: b', 'body: hi', 'headers:', '  x-a: "one\\r\\nSet-Cookie: x"'),
-    lines: ['m.yaml:5:8: HTTPResponseBackend/b: headers/x-a: header values must not contain control characters'],
+    lines: ['m.yaml:5:8: HTTPResponseBackend/b: headers["x-a"]: header values must not contain control characters'],
   },
   {
     name: 'a route match that is not a path',
@@ -22,7 +22,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
   {
     name: 'one hostport twice in two spellings (the service compares without case)',
     doc: yaml('kind: TCPEdge', 'name: e', 'hostports: ["a.example.com:1", "A.Example.com:1"]'),
-    lines: ['m.yaml:3:32: TCPEdge/e: hostports/1: "A.Example.com:1" is listed twice'],
+    lines: ['m.yaml:3:32: TCPEdge/e: hostports[1]: "A.Example.com:1" is listed twice'],
   },
   {
     name: 'an empty label name',
@@ -32,7 +32,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
   {
     name: 'an event type the service does not take, at its item',
     doc: yaml('kind: EventSubscription', 'name: sub', '---', 'kind: EventSources', 'name: s', 'subscription_id: sub', 'types: [ip_policy_created.v0, Created.v1]'),
-    lines: ['m.yaml:7:31: EventSources/s: types/1: "Created.v1" is not an event type like ip_policy_created.v0'],
+    lines: ['m.yaml:7:31: EventSources/s: types[1]: "Created.v1" is not an event type like ip_policy_created.v0'],
   },
   {
     name: 'a response header value of a route in another document',
@@ -41,7 +41,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
       'kind: HTTPSEdgeRoute', 'name: r', 'edge_id: www', 'match_type: path_prefix', 'match: /', '---',
       'kind: RouteResponseHeaders', 'name: h', 'edge_id: www', 'route_id: r', 'remove: [Server, x-powered-by]', 'add: {x-a: "\\u0000"}',
     ),
-    lines: ['m.yaml:15:12: RouteResponseHeaders/h: add/x-a: header values must not contain control characters'],
+    lines: ['m.yaml:15:12: RouteResponseHeaders/h: add["x-a"]: header values must not contain control characters'],
   },
 ];
 

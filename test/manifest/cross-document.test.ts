@@ -124,8 +124,8 @@ describe('null for "unset"', () => {
         '---', 'kind: TLSEdge', 'name: t', 'tls_termination: {min_version: "1.1"}', 'hostports: null', 'description: null',
       ),
     })).toEqual([
-      'e.yaml:3:56: TLSEdge/pass: tls_termination/min_version: must be unset when terminate_at is upstream',
-      'e.yaml:4:23: TLSEdge/pass: backend/backend_id: must be a string',
+      'e.yaml:3:56: TLSEdge/pass: tls_termination.min_version: must be unset when terminate_at is upstream',
+      'e.yaml:4:23: TLSEdge/pass: backend.backend_id: must be a string',
       'e.yaml:9:12: TLSEdge/t: hostports: must be a list',
       'e.yaml:10:14: TLSEdge/t: description: must be a string',
     ]);
@@ -135,8 +135,8 @@ describe('null for "unset"', () => {
     expect(await errorLines({
       'e.yaml': yaml('kind: TLSEdge', 'name: t', 'tls_termination: {terminate_at: edge, min_version: 1.2, enabled: "yes"}'),
     })).toEqual([
-      'e.yaml:3:52: TLSEdge/t: tls_termination/min_version: must be one of 1.0, 1.1, 1.2, 1.3 (put it in quotes)',
-      'e.yaml:3:66: TLSEdge/t: tls_termination/enabled: must be true or false',
+      'e.yaml:3:52: TLSEdge/t: tls_termination.min_version: must be one of 1.0, 1.1, 1.2, 1.3 (put it in quotes)',
+      'e.yaml:3:66: TLSEdge/t: tls_termination.enabled: must be true or false',
     ]);
   });
 });

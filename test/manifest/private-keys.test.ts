@@ -45,7 +45,7 @@ describe('a private key outside a secret field', () => {
     const keyLines = key.trimEnd().split('\n').length;
     expect(lines.map((l) => l.replace(/: holds a PEM private key.*/, ''))).toEqual([
       'p.yaml:3:14: IPPolicy/p: description',
-      `p.yaml:${5 + keyLines}:9: IPPolicy/p: metadata/note`,
+      `p.yaml:${5 + keyLines}:9: IPPolicy/p: metadata.note`,
     ]);
     expect(containsKeyMaterial(lines.join('\n'), key)).toBe(false);
   });

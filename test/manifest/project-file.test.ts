@@ -45,7 +45,7 @@ describe('edgeops.yaml', () => {
       'edgeops.yaml:3:14: concurrency: must be between 1 and 256',
       'edgeops.yaml:4:14: max_deletes: must be at least 0',
       'edgeops.yaml:5:24: max_deletes_per_kind: "TcpEdge" is not a kind (did you mean "TCPEdge"?)',
-      'edgeops.yaml:5:46: max_deletes_per_kind/IPPolicy: must be an integer',
+      'edgeops.yaml:5:46: max_deletes_per_kind.IPPolicy: must be an integer',
       'edgeops.yaml:6:10: api_key: does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key',
       'edgeops.yaml:7:1: unknown field "stak" (did you mean "stack"?)',
     ]);

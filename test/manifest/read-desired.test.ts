@@ -154,14 +154,14 @@ describe('readDesiredState', () => {
     const B = fixture('broken');
     expect((err as ManifestError).message.split('\n')).toEqual([
       `${B}/a.yaml:2:7: TCPEdge/ssh: defined more than once: also at ${B}/b.yaml:6:7`,
-      `${B}/a.yaml:3:13: TCPEdge/ssh: hostports/0: "nope" is not host:port`,
-      `${B}/a.yaml:4:23: TCPEdge/ssh: backend/backend_id: no TunnelGroupBackend or HTTPResponseBackend named "wbe" (did you mean "web"?)`,
+      `${B}/a.yaml:3:13: TCPEdge/ssh: hostports[0]: "nope" is not host:port`,
+      `${B}/a.yaml:4:23: TCPEdge/ssh: backend.backend_id: no TunnelGroupBackend or HTTPResponseBackend named "wbe" (did you mean "web"?)`,
       `${B}/a.yaml:6:7: TcpEdge/other: unknown kind "TcpEdge" (did you mean "TCPEdge"?)`,
       `${B}/a.yaml:10:7: IPPolicy/office_hq: name "office_hq" must not contain "_" (a value with "_" is read as a literal id)`,
       `${B}/b.yaml:2:7: invalid YAML: Nested mappings are not allowed in compact mappings`,
       `${B}/b.yaml:2:7: invalid YAML: Implicit keys need to be on a single line`,
       `${B}/b.yaml:6:7: TCPEdge/ssh: defined more than once: also at ${B}/a.yaml:2:7`,
-      `${B}/b.yaml:7:34: TCPEdge/ssh: ip_restriction/ip_policy_ids/0: wrong kind: "web" names TunnelGroupBackend/web, but this field takes IPPolicy`,
+      `${B}/b.yaml:7:34: TCPEdge/ssh: ip_restriction.ip_policy_ids[0]: wrong kind: "web" names TunnelGroupBackend/web, but this field takes IPPolicy`,
       `${B}/c.yaml:7:25: TLSCertificate/cert: certificate_pem: cannot read file "missing.pem" (${B}/missing.pem): no such file`,
       `${B}/c.yaml:8:24: TLSCertificate/cert: private_key_pem: environment variable BROKEN_FIXTURE_KEY is not set`,
     ]);

@@ -50,12 +50,12 @@ describe('references', () => {
       ),
     });
     expect(lines).toEqual([
-      'e.yaml:4:19: TCPEdge/e: ip_restriction/ip_policy_ids/0: no IPPolicy named "ofice" (did you mean "office"?)',
-      'e.yaml:4:26: TCPEdge/e: ip_restriction/ip_policy_ids/1: wrong kind: "web" names TunnelGroupBackend/web and HTTPResponseBackend/web, but this field takes IPPolicy',
-      'e.yaml:4:31: TCPEdge/e: ip_restriction/ip_policy_ids/2: wrong kind: "bkdtg_1" is an id of kind TunnelGroupBackend, but this field takes IPPolicy',
-      'e.yaml:4:40: TCPEdge/e: ip_restriction/ip_policy_ids/3: "foo_bar" is neither a name (names have no "_") nor an id of IPPolicy (ipp_...)',
-      'e.yaml:4:49: TCPEdge/e: ip_restriction/ip_policy_ids/4: "ipp_" is not a complete id',
-      'e.yaml:5:23: TCPEdge/e: backend/backend_id: "web" is ambiguous: TunnelGroupBackend/web and HTTPResponseBackend/web both exist; use a literal id or rename one',
+      'e.yaml:4:19: TCPEdge/e: ip_restriction.ip_policy_ids[0]: no IPPolicy named "ofice" (did you mean "office"?)',
+      'e.yaml:4:26: TCPEdge/e: ip_restriction.ip_policy_ids[1]: wrong kind: "web" names TunnelGroupBackend/web and HTTPResponseBackend/web, but this field takes IPPolicy',
+      'e.yaml:4:31: TCPEdge/e: ip_restriction.ip_policy_ids[2]: wrong kind: "bkdtg_1" is an id of kind TunnelGroupBackend, but this field takes IPPolicy',
+      'e.yaml:4:40: TCPEdge/e: ip_restriction.ip_policy_ids[3]: "foo_bar" is neither a name (names have no "_") nor an id of IPPolicy (ipp_...)',
+      'e.yaml:4:49: TCPEdge/e: ip_restriction.ip_policy_ids[4]: "ipp_" is not a complete id',
+      'e.yaml:5:23: TCPEdge/e: backend.backend_id: "web" is ambiguous: TunnelGroupBackend/web and HTTPResponseBackend/web both exist; use a literal id or rename one',
       'e.yaml:9:15: IPPolicyRule/r: ip_policy_id: no IPPolicy named "nowhere"',
     ]);
   });

@@ -14,16 +14,16 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
     lines: ['m.yaml:5:3: TCPEdge/e: backend: unknown field "foo"'],
   },
   {
-    name: 'merge keys',
-    doc: yaml('kind: IPPolicy', 'name: p', '<<: {description: x}'),
-    lines: ['m.yaml:3:1: IPPolicy/p: merge keys ("<<") are not supported; write the fields out'],
+    name: 'an unknown field brought in by a merge key, at the key under its anchor',
+    doc: yaml('kind: TCPEdge', 'name: e', 'hostports: ["a.example.com:1"]', 'metadata: &m {descriptio: x}', 'backend: {<<: *m, backend_id: bkdtg_1}'),
+    lines: ['m.yaml:4:15: TCPEdge/e: backend: unknown field "descriptio"'],
   },
   {
     name: 'hostports that are not host:port, and duplicates',
     doc: yaml('kind: TLSEdge', 'name: e', 'hostports: [x, "a.example.com:70000", "[::1]:443", "*.example.com:443", "*.example.com:443"]'),
     lines: [
-      'm.yaml:3:13: TLSEdge/e: hostports/0: "x" is not host:port',
-      'm.yaml:3:16: TLSEdge/e: hostports/1: "a.example.com:70000" has no port from 1 to 65535',
+      'm.yaml:3:13: TLSEdge/e: hostports[0]: "x" is not host:port',
+      'm.yaml:3:16: TLSEdge/e: hostports[1]: "a.example.com:70000" has no port from 1 to 65535',
       'm.yaml:3:12: TLSEdge/e: hostports: items 3 and 4 are the same',
     ],
   },
@@ -46,8 +46,8 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
     name: 'enums',
     doc: yaml('kind: TLSEdge', 'name: e', 'tls_termination: {terminate_at: agent, min_version: 1.2}'),
     lines: [
-      'm.yaml:3:33: TLSEdge/e: tls_termination/terminate_at: must be one of edge, upstream',
-      'm.yaml:3:53: TLSEdge/e: tls_termination/min_version: must be one of 1.0, 1.1, 1.2, 1.3 (put it in quotes)',
+      'm.yaml:3:33: TLSEdge/e: tls_termination.terminate_at: must be one of edge, upstream',
+      'm.yaml:3:53: TLSEdge/e: tls_termination.min_version: must be one of 1.0, 1.1, 1.2, 1.3 (put it in quotes)',
     ],
   },
   {
@@ -61,7 +61,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
       'backend: {backend_id: bkdtg_1}',
     ),
     lines: [
-      'm.yaml:3:56: TLSEdge/e: tls_termination/min_version: must be unset when terminate_at is upstream',
+      'm.yaml:3:56: TLSEdge/e: tls_termination.min_version: must be unset when terminate_at is upstream',
       'm.yaml:4:13: TLSEdge/e: mutual_tls: is not allowed when tls_termination.terminate_at is upstream',
       'm.yaml:5:9: TLSEdge/e: policy: is not allowed when tls_termination.terminate_at is upstream',
     ],
@@ -119,7 +119,7 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
     doc: yaml('kind: HTTPResponseBackend', 'name: b', 'body: hi', 'headers: {"bad name": x, X-Ok: 1}'),
     lines: [
       'm.yaml:4:11: HTTPResponseBackend/b: headers: "bad name" is not a valid header name',
-      'm.yaml:4:32: HTTPResponseBackend/b: headers/X-Ok: must be a string (put it in quotes)',
+      'm.yaml:4:32: HTTPResponseBackend/b: headers["X-Ok"]: must be a string (put it in quotes)',
     ],
   },
   {
@@ -166,8 +166,8 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
     name: 'reference lists',
     doc: yaml('kind: TCPEdge', 'name: e', 'ip_restriction: {ip_policy_ids: []}', 'backend: {backend_id: ""}'),
     lines: [
-      'm.yaml:3:33: TCPEdge/e: ip_restriction/ip_policy_ids: must have at least 1 item',
-      'm.yaml:4:23: TCPEdge/e: backend/backend_id: must not be empty',
+      'm.yaml:3:33: TCPEdge/e: ip_restriction.ip_policy_ids: must have at least 1 item',
+      'm.yaml:4:23: TCPEdge/e: backend.backend_id: must not be empty',
     ],
   },
   {
@@ -183,9 +183,9 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
       '  outbound: {name: x}',
     ),
     lines: [
-      'm.yaml:6:20: TCPEdge/e: policy/inbound/0/expressions: must be a list',
-      'm.yaml:7:17: TCPEdge/e: policy/inbound/0/actions/0: missing field "type"',
-      'm.yaml:8:13: TCPEdge/e: policy/outbound: must be a list',
+      'm.yaml:6:20: TCPEdge/e: policy.inbound[0].expressions: must be a list',
+      'm.yaml:7:17: TCPEdge/e: policy.inbound[0].actions[0]: missing field "type"',
+      'm.yaml:8:13: TCPEdge/e: policy.outbound: must be a list',
     ],
   },
   {
@@ -201,8 +201,8 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
     ),
     lines: [
       'm.yaml:5:10: RouteResponseHeaders/h: enabled: must be true or false',
-      'm.yaml:6:12: RouteResponseHeaders/h: add/x-a: must be a string (put it in quotes)',
-      'm.yaml:7:10: RouteResponseHeaders/h: remove/0: "bad header" is not a valid header name',
+      'm.yaml:6:12: RouteResponseHeaders/h: add["x-a"]: must be a string (put it in quotes)',
+      'm.yaml:7:10: RouteResponseHeaders/h: remove[0]: "bad header" is not a valid header name',
     ],
   },
   {
@@ -226,8 +226,8 @@ const cases: { name: string; doc: string; lines: string[] }[] = [
     // not checked again: "created" in the first document would be reported once it has no duplicate).
     lines: [
       'm.yaml:4:8: EventSources/s: types: items 0 and 1 are the same',
-      'm.yaml:8:19: EventSubscription/sub: destination_ids/0: "dest1" must be an event destination id (ed_...)',
-      'm.yaml:13:31: EventSources/t: types/1: "created" is not an event type like ip_policy_created.v0',
+      'm.yaml:8:19: EventSubscription/sub: destination_ids[0]: "dest1" must be an event destination id (ed_...)',
+      'm.yaml:13:31: EventSources/t: types[1]: "created" is not an event type like ip_policy_created.v0',
     ],
   },
   {

@@ -65,8 +65,8 @@ Warning: something to know
     expect(json.resources[0]).toEqual({
       address: 'TCPEdge/ssh', label: 'TCPEdge/ssh', kind: 'TCPEdge', name: 'ssh', live_id: 'edgtcp_1', apply: 'update', reason: null,
       findings: [
-        { direction: 'changed', path: '/description', module: null, element: false, live: 'by | hand', desired: 'ssh', sensitive: false, known_after_apply: false, action: 'update', names: {} },
-        { direction: 'live-only', path: '/policy', module: 'policy', element: false, live: { enabled: true }, desired: null, sensitive: false, known_after_apply: false, action: 'module-delete', names: {} },
+        { direction: 'changed', path: '/description', field: 'description', module: null, element: false, live: 'by | hand', desired: 'ssh', sensitive: false, known_after_apply: false, action: 'update', names: {} },
+        { direction: 'live-only', path: '/policy', field: 'policy', module: 'policy', element: false, live: { enabled: true }, desired: null, sensitive: false, known_after_apply: false, action: 'module-delete', names: {} },
       ],
     });
     expect(json.resources[3].findings[0]).toMatchObject({ sensitive: true, live: null, desired: null });

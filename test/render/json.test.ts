@@ -24,7 +24,7 @@ describe('json renderer', () => {
     ]);
     for (const r of json.resources) {
       expect(Object.keys(r)).toEqual(['address', 'label', 'source', 'kind', 'name', 'action', 'live_id', 'reason', 'modules', 'changes']);
-      for (const c of r.changes) expect(Object.keys(c)).toEqual(['path', 'op', 'old', 'new', 'sensitive', 'known_after_apply', 'names']);
+      for (const c of r.changes) expect(Object.keys(c)).toEqual(['path', 'field', 'op', 'old', 'new', 'sensitive', 'known_after_apply', 'names']);
     }
   });
 
@@ -51,14 +51,14 @@ describe('json renderer', () => {
     expect(edge.action).toBe('update');
     expect(edge.live_id).toBe('edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA');
     expect(edge.modules).toEqual([{ module: 'backend', op: 'put' }, { module: 'ip_restriction', op: 'delete' }]);
-    expect(edge.changes).toContainEqual({ path: '/backend/backend_id', op: 'replace', old: 'bkdtg_old000000000000000000000', new: { $ref: 'TunnelGroupBackend/web' }, sensitive: false, known_after_apply: true, names: { bkdtg_old000000000000000000000: 'TunnelGroupBackend/web-old' } });
-    expect(edge.changes).toContainEqual({ path: '/ip_restriction', op: 'remove', old: null, new: null, sensitive: false, known_after_apply: false, names: {} });
+    expect(edge.changes).toContainEqual({ path: '/backend/backend_id', field: 'backend.backend_id', op: 'replace', old: 'bkdtg_old000000000000000000000', new: { $ref: 'TunnelGroupBackend/web' }, sensitive: false, known_after_apply: true, names: { bkdtg_old000000000000000000000: 'TunnelGroupBackend/web-old' } });
+    expect(edge.changes).toContainEqual({ path: '/ip_restriction', field: 'ip_restriction', op: 'remove', old: null, new: null, sensitive: false, known_after_apply: false, names: {} });
   });
 
   it('keeps a reference to a resource of the same plan as {"$ref": ...}', () => {
     const ssh = planToJson(samplePlan).resources.find((r) => r.address === 'TCPEdge/ssh')!;
     expect(ssh.changes[1]).toMatchObject({ new: { enabled: true, backend_id: { $ref: 'TunnelGroupBackend/web' } }, known_after_apply: true });
-    expect(ssh.changes[3]).toMatchObject({ path: '/ip_restriction/ip_policy_ids/1', new: null, known_after_apply: true });
+    expect(ssh.changes[3]).toMatchObject({ path: '/ip_restriction/ip_policy_ids/1', field: 'ip_restriction.ip_policy_ids[1]', new: null, known_after_apply: true });
     expect(ssh.live_id).toBeNull();
   });
 
@@ -67,7 +67,7 @@ describe('json renderer', () => {
     expect(text).not.toContain(SECRET_KEY_PEM.split('\n')[1]!.slice(0, 16));
     const rule = planToJson(samplePlan).resources.find((r) => r.action === 'replace')!;
     expect(rule.reason).toBe('action cannot be updated');
-    expect(rule.changes[1]).toEqual({ path: '/private_key_pem', op: 'replace', old: null, new: null, sensitive: true, known_after_apply: false, names: {} });
+    expect(rule.changes[1]).toEqual({ path: '/private_key_pem', field: 'private_key_pem', op: 'replace', old: null, new: null, sensitive: true, known_after_apply: false, names: {} });
   });
 
   it('renders an empty plan', () => {

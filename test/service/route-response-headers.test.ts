@@ -44,7 +44,7 @@ describe('response_headers module', () => {
     const { edge, route, path } = await newRoute();
     expect(ok(await c.put(path, { edge_id: edge, id: route.id, module: { add: { A: 'b' } } }))).toStrictEqual({ enabled: true, add: { a: 'b' }, remove: [] });
     expectError(await c.put(path, { edge_id: edge, id: 'edghtsrt_other', module: {} }), 400, 'ERR_ID_MISMATCH', 'id');
-    expectError(await c.put(path, { id: route.id, module: { add: { 'a b': 'c' } } }), 400, 'ERR_HEADER_NAME_INVALID', 'response_headers.add.a b');
+    expectError(await c.put(path, { id: route.id, module: { add: { 'a b': 'c' } } }), 400, 'ERR_HEADER_NAME_INVALID', 'response_headers.add["a b"]');
   });
 
   it('GET of an unset module is a 404; DELETE is a 204, also when unset', async () => {
@@ -76,8 +76,8 @@ describe('response_headers module', () => {
 
 describe('response_headers validation', () => {
   it.each([
-    [{ add: { 'Bad Name': 'v' } }, 'ERR_HEADER_NAME_INVALID', 'response_headers.add.Bad Name'],
-    [{ add: { 'x:y': 'v' } }, 'ERR_HEADER_NAME_INVALID', 'response_headers.add.x:y'],
+    [{ add: { 'Bad Name': 'v' } }, 'ERR_HEADER_NAME_INVALID', 'response_headers.add["Bad Name"]'],
+    [{ add: { 'x:y': 'v' } }, 'ERR_HEADER_NAME_INVALID', 'response_headers.add["x:y"]'],
     [{ add: { 'é': 'v' } }, 'ERR_HEADER_NAME_INVALID', 'response_headers.add'],
     [{ add: { '': 'v' } }, 'ERR_HEADER_NAME_INVALID', 'response_headers.add'],
     [{ add: { 'X-A': 'v', 'x-a': 'w' } }, 'ERR_HEADER_DUPLICATE', 'x-a'],

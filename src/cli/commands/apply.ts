@@ -17,11 +17,16 @@ import { trapInterrupts } from '../../interrupt.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 import { applyLockOptions, lockTimeoutOption } from '../apply-lock.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
+import { DEFAULT_PATHS } from '../paths-argument.ts';
+import { checksumOption, targetOption } from '../plan-options.ts';
+import { fromSavedPaths } from '../saved-plan-paths.ts';
+import { runTargets } from '../../operations/plan-selection.ts';
 
 interface ApplyFlags extends SharedFlags {
   autoApprove?: boolean;
   plan?: string;
   checksum?: string;
+  target?: string[];
   allowDeletes?: boolean;
   destroy?: boolean;
   lockTimeout?: string;
@@ -31,10 +36,11 @@ export function registerApply(program: Command, ctx: CliContext, done: (code: nu
   const cmd = program
     .command('apply')
     .description('make live state match the manifests: plan, confirm, then create, update, replace and delete')
-    .argument('[paths...]', 'manifest files or directories (with --plan: those the plan was made from, by default)')
+    .argument('[paths...]', 'manifest files or directories (default: those the plan was made from with --plan, else the current directory)')
     .addOption(new Option('--auto-approve', 'apply without asking (required when stdin is not a terminal)'))
     .addOption(new Option('--plan <file>', 'apply a plan saved by `plan --out`, exactly; refused if what it acts on changed since'))
-    .addOption(new Option('--checksum <checksum>', 'apply only if a fresh plan has this checksum (as printed by `plan`); no prompt'))
+    .addOption(checksumOption())
+    .addOption(targetOption())
     .addOption(new Option('--allow-deletes', 'apply a plan that deletes more than max_deletes (or a max_deletes_per_kind limit)'))
     .addOption(new Option('--destroy', 'apply a plan that deletes every resource of the stack (paths without documents are then allowed)'))
     .addOption(lockTimeoutOption());
@@ -54,24 +60,34 @@ Examples:
   $ EDGEOPS_STACK=staging edgeops apply infra/ --auto-approve --concurrency 4
   $ edgeops apply --plan plan.json                       # the plan saved by: edgeops plan infra/ --out plan.json
   $ edgeops apply infra/ --checksum sha256:4f1c...        # the checksum a reviewer approved
+  $ edgeops apply infra/ --target TCPEdge/ssh             # only the edge and what it references
   $ edgeops apply infra/ --auto-approve --allow-deletes
   $ edgeops apply retired/ --destroy                      # retired/ holds only edgeops.yaml: delete the whole stack`)
     .action(async (args: string[], flags: ApplyFlags) => {
       if (flags.plan && flags.checksum) throw new ConfigError('--plan and --checksum cannot be combined: a saved plan is applied as saved');
       if (flags.plan && flags.adopt !== undefined) throw new ConfigError('--adopt and --no-adopt cannot be combined with --plan: the saved plan says whether it adopts');
       const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
-      const paths = args.length > 0 ? args : saved?.paths ?? [];
-      if (paths.length === 0) throw new ConfigError('no manifest paths given: apply PATH... (or --plan FILE, which records them)');
+      const paths = args.length > 0 ? args : saved?.paths ?? [...DEFAULT_PATHS];
+      // Paths read from the saved plan: a failure to read them says so.
+      const pathFailure = (err: unknown): unknown => (saved && args.length === 0 ? fromSavedPaths(err, flags.plan!, paths, process.cwd()) : err);
+      const targets = runTargets(flags.target, saved && flags.plan ? { file: flags.plan, contents: saved } : undefined);
       // A saved destroy re-reads its empty paths, so that the refusal without --destroy names the real reason.
       const allowEmpty = flags.destroy === true || saved?.plan.destroy !== undefined;
       const isTTY = ctx.stdout.isTTY === true;
       // With the settings known before the manifests (settingsBeforeManifests), the manifests load while the
       // lock is taken and the lists are fetched; otherwise they are read first, as the settings need them.
-      let ahead = settingsBeforeManifests(paths, flags, ctx);
+      let ahead;
+      try {
+        ahead = settingsBeforeManifests(paths, flags, ctx);
+      } catch (err) {
+        throw pathFailure(err);
+      }
       if (saved && ahead && saved.stack !== ahead.stack) ahead = undefined;
-      const loading = loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty }).then((desired) => {
+      const loading = loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty, wholeStacks: true }).then((desired) => {
         learnSecrets(ctx, desired);
         return desired;
+      }, (err: unknown) => {
+        throw pathFailure(err);
       });
       loading.catch(() => undefined); // awaited by the operation, before anything is printed
       const settings = ahead ?? resolveSettings(flags, ctx.env, (await loading).config, isTTY);
@@ -88,6 +104,7 @@ Examples:
         desired: loading,
         saved: saved && flags.plan ? { file: flags.plan, contents: saved } : undefined,
         checksum: flags.checksum,
+        targets,
         approved: flags.autoApprove === true,
         allowDeletes: flags.allowDeletes === true,
         destroy: flags.destroy === true,

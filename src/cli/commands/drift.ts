@@ -1,4 +1,4 @@
-// `edgeops drift PATH...`: the planning half of the pipeline, reported as drift. Read-only by construction: the
+// `edgeops drift [PATH...]`: the planning half of the pipeline, reported as drift. Read-only by construction: the
 // planner gets a read-only view of the Api (src/client/read-only.ts), so no code path here can write.
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
@@ -11,6 +11,7 @@ import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
 import { withJsonError } from '../json-error.ts';
+import { pathsArgument } from '../paths-argument.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
 /** Exit code when live state has drifted (0 in sync, 1 error). */
@@ -26,7 +27,7 @@ export function registerDrift(program: Command, ctx: CliContext, done: (code: nu
   const cmd = program
     .command('drift')
     .description('report where live state differs from the manifests (changed, missing, live-only); never writes')
-    .argument('<paths...>', 'manifest files or directories')
+    .addArgument(pathsArgument())
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .addOption(new Option('--against <file>', 'compare with a snapshot from `edgeops export --snapshot` instead of the service'))
     .addOption(new Option('--json-out <file>', 'also write the plan that would restore the manifests\' state, in the JSON plan format, to FILE'));
@@ -37,6 +38,9 @@ deleted out of band or never applied) or "live-only" (live, not in the manifests
 marker, a module, a response-headers module or an event source added by hand), the live and desired values, and
 what apply would do about it. With adopt on (--adopt, EDGEOPS_ADOPT or edgeops.yaml \`adopt: true\`), a document
 matching a live resource that has no ownership marker is "unmanaged": apply would adopt it, not create a copy.
+A resource outside the stack that is part of a managed one (a rule added by hand to a managed IP policy) or
+references one (an edge using a managed policy) is "unmanaged" too: apply leaves it, or deletes an unmarked part
+when edgeops.yaml says \`authoritative: children\`.
 
 Exit codes: 0 in sync, 2 drift found, 1 error.
 
@@ -47,7 +51,7 @@ Examples:
     // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
     .action(async (paths: string[], flags: DriftFlags) => withJsonError(ctx, flags.jsonOut, async () => {
       const format = flags.format as Format; // commander has checked it against FORMATS
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack });
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, wholeStacks: true });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const view: drift.DriftView = {

@@ -11,7 +11,9 @@ import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { keyMaterial, withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { targetOption } from '../plan-options.ts';
 import { withJsonError } from '../json-error.ts';
+import { pathsArgument } from '../paths-argument.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type Settings, type SharedFlags } from '../settings.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
 
@@ -22,6 +24,7 @@ interface PlanFlags extends SharedFlags {
   out?: string;
   jsonOut?: string;
   destroy?: boolean;
+  target?: string[];
 }
 
 /**
@@ -30,7 +33,7 @@ interface PlanFlags extends SharedFlags {
  */
 async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Promise<plan.PlanOutcome> {
   const load = async (): Promise<DesiredState> => {
-    const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true });
+    const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: true });
     learnSecrets(ctx, desired);
     return desired;
   };
@@ -39,6 +42,8 @@ async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Prom
     const request: plan.PlanRequest = {
       stack: settings.stack, adopt: settings.adopt, desired, material: keyMaterial(settings, ctx.env),
       save: flags.out ? { file: flags.out, paths } : undefined,
+      paths,
+      targets: flags.target,
     };
     return plan.run(request, {
       api,
@@ -74,13 +79,14 @@ export function registerPlan(program: Command, ctx: CliContext, done: (code: num
   const cmd = program
     .command('plan')
     .description('show what apply would change: fetch live state, diff it with the manifests')
-    .argument('<paths...>', 'manifest files or directories')
+    .addArgument(pathsArgument())
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .addOption(new Option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are'))
     .addOption(new Option('--against <file>', 'plan against a snapshot from `edgeops export --snapshot` (no service URL or API key; no network)'))
     .addOption(new Option('--out <file>', 'also save the plan (no secret values) for `edgeops apply --plan FILE`'))
     .addOption(new Option('--json-out <file>', 'also write the plan in the JSON plan format (as --format json prints it) to FILE'))
-    .addOption(new Option('--destroy', 'allow paths without documents: plan deleting every resource of the stack (apply needs --destroy too)'));
+    .addOption(new Option('--destroy', 'allow paths without documents: plan deleting every resource of the stack (apply needs --destroy too)'))
+    .addOption(targetOption());
   addSharedOptions(addAdoptOptions(cmd))
     .addHelpText('after', `
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
@@ -93,6 +99,7 @@ Examples:
   $ edgeops plan infra/ --out plan.json                   # then: edgeops apply --plan plan.json
   $ edgeops plan infra/ --adopt                           # bring existing resources under management
   $ edgeops plan infra/ --format markdown --json-out plan.json   # one plan, two renderings
+  $ edgeops plan infra/ --target TCPEdge/ssh              # only the edge and what it references
 
 The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
 applies only if a fresh plan has exactly that checksum.`)

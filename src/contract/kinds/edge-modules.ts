@@ -17,19 +17,25 @@ function idList(empty: 'ERR_IP_POLICY_IDS_EMPTY' | 'ERR_CA_IDS_EMPTY', what: str
 
 export const backendModule: ModuleContract = {
   name: 'backend',
-  schema: object({ enabled, backend_id: id }, ['backend_id']),
+  schema: object({ enabled, backend_id: id }, ['backend_id'], {
+    description: 'Where the traffic goes: a backend (tunnel group, HTTP response, ...) by name or id.',
+  }),
   refs: [{ field: 'backend_id', kinds: BACKEND_KINDS }],
 };
 
 export const ipRestrictionModule: ModuleContract = {
   name: 'ip_restriction',
-  schema: object({ enabled, ip_policy_ids: idList('ERR_IP_POLICY_IDS_EMPTY', 'IP policies') }, ['ip_policy_ids']),
+  schema: object({ enabled, ip_policy_ids: idList('ERR_IP_POLICY_IDS_EMPTY', 'IP policies') }, ['ip_policy_ids'], {
+    description: 'Accept or refuse connections by source address, as the rules of these IP policies allow or deny.',
+  }),
   refs: [{ field: 'ip_policy_ids[]', kinds: ['ip_policy'] }],
 };
 
 export const mutualTlsModule: ModuleContract = {
   name: 'mutual_tls',
-  schema: object({ enabled, certificate_authority_ids: idList('ERR_CA_IDS_EMPTY', 'Certificate authorities') }, ['certificate_authority_ids']),
+  schema: object({ enabled, certificate_authority_ids: idList('ERR_CA_IDS_EMPTY', 'Certificate authorities') }, ['certificate_authority_ids'], {
+    description: 'Mutual TLS: clients must present a certificate signed by one of these certificate authorities.',
+  }),
   refs: [{ field: 'certificate_authority_ids[]', kinds: ['certificate_authority'] }],
 };
 
@@ -45,7 +51,10 @@ export const tlsTerminationModule: ModuleContract = {
     enabled,
     terminate_at: { type: 'string', enum: ['edge', 'upstream'], errorCode: 'ERR_TERMINATE_AT_INVALID' },
     min_version: minVersion,
-  }, ['terminate_at']),
+  }, ['terminate_at'], {
+    description: 'Where TLS ends: at the edge (which then sees the traffic) or at the upstream (passed through); '
+      + 'and the lowest TLS version accepted.',
+  }),
   refs: [],
   check: (m) => (m.terminate_at === 'upstream' && m.min_version !== undefined && m.min_version !== null
     ? { field: 'min_version', code: 'ERR_MIN_VERSION_WITH_UPSTREAM', message: 'must be null when terminate_at is upstream' }
@@ -61,7 +70,7 @@ export const httpsTlsTerminationModule: ModuleContract = {
     terminate_at: {
       refused: 'HTTPS edges always terminate TLS at the edge; leave it out', errorCode: 'ERR_TERMINATE_AT_NOT_ALLOWED',
     },
-  }),
+  }, [], { description: 'TLS termination at the edge (always there for HTTPS): the lowest TLS version accepted.' }),
   refs: [],
 };
 
@@ -78,7 +87,9 @@ const policyRule = object({
 
 export const policyModule: ModuleContract = {
   name: 'policy',
-  schema: object({ enabled, inbound: oneOrMany(policyRule), outbound: oneOrMany(policyRule) }),
+  schema: object({ enabled, inbound: oneOrMany(policyRule), outbound: oneOrMany(policyRule) }, [], {
+    description: 'Rules for inbound and outbound traffic: each selects traffic by CEL expressions and runs its actions (deny, log, ...).',
+  }),
   refs: [],
 };
 
@@ -92,7 +103,7 @@ function trafficPolicyModule(rule: 'traffic_policy_tcp' | 'traffic_policy_http')
         type: 'string', minLength: 1, maxBytes: TRAFFIC_POLICY_MAX_BYTES, errorCode: 'ERR_TRAFFIC_POLICY_INVALID', rule,
         description: 'A traffic policy document, JSON or YAML text, at most 64 KiB.',
       },
-    }, ['value']),
+    }, ['value'], { description: 'Traffic policy: a document of phases, each a list of rules with expressions and actions.' }),
     refs: [],
   };
 }
@@ -109,6 +120,6 @@ export const responseHeadersModule: ModuleContract = {
     enabled,
     add: { type: 'object', additionalProperties: { type: 'string', rule: 'header_value' }, mapKeys: 'header_name' },
     remove: { type: 'array', items: { type: 'string', rule: 'header_name' }, distinct: { by: 'casefold', code: 'ERR_HEADER_DUPLICATE' } },
-  }),
+  }, [], { description: 'Response headers: added (add, name -> value) or removed (remove, names) before the response leaves the edge.' }),
   refs: [],
 };

@@ -9,7 +9,7 @@ import { isObj } from '../../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import type { Json } from '../../kinds/resource-kind.ts';
 import type { DesiredResource, ResolvedDoc } from '../document.ts';
-import { fieldPath, slotsAt, valuePos } from '../pointer.ts';
+import { showPath, slotsAt, valuePos } from '../pointer.ts';
 
 /** What one resolved reference names: a managed resource (`Kind/name`) or a literal id. */
 interface Target {
@@ -51,7 +51,8 @@ function duplicateParents(docs: readonly ResolvedDoc[]): ManifestIssue[] {
     issues.push({
       pos: valuePos(entry.doc, parent.pointer),
       address: entry.resource.address,
-      message: `${fieldPath(parent.pointer)}: the ${entry.kind.kind} of ${target.shown} are already managed by ` +
+      pointer: parent.pointer,
+      message: `the ${entry.kind.kind} of ${target.shown} are already managed by ` +
         `${earlier.resource.address} (${at}); one document states them all, so merge the two`,
     });
   }
@@ -74,7 +75,8 @@ function disagreeingRefs(docs: readonly ResolvedDoc[]): ManifestIssue[] {
       issues.push({
         pos: valuePos(entry.doc, ref.pointer),
         address: entry.resource.address,
-        message: `${fieldPath(ref.pointer)}: ${mine.shown} is not the ${fieldPath(ref.sameAs.pointer)} of ${via!.shown}, ` +
+        pointer: ref.pointer,
+        message: `${mine.shown} is not the ${showPath(ref.sameAs.pointer)} of ${via!.shown}, ` +
           `which is ${theirs.shown} (${at}); they must name the same resource`,
       });
     }

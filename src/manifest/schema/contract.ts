@@ -49,7 +49,7 @@ function translateObject(node: BodySchema, path: string, ctx: FromContract, inMo
     const isModule = path === '' && ctx.modules.has(key);
     const phases = isModule ? policyPhases(sub) : undefined;
     if (phases) {
-      properties[key] = trafficPolicyModule(phases);
+      properties[key] = trafficPolicyModule(phases, sub.description);
       continue;
     }
     const field = translate(sub, child(path, key), ctx, inModule || isModule);

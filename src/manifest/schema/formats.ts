@@ -3,7 +3,7 @@
 // the very ones the service applies; messages.ts words their errors with the rule's own message.
 import { VALUE_FORMATS } from '../../contract/values.ts';
 import type { Json } from '../../kinds/resource-kind.ts';
-import { childPointer, fieldPath } from '../pointer.ts';
+import { childPointer } from '../pointer.ts';
 
 /** An absolute http(s) URL (the project file's api_url). */
 export function isHttpUrl(value: string): boolean {
@@ -38,9 +38,9 @@ export function misplacedPrivateKeys(fields: Json, secretFields: readonly string
   return found;
 }
 
-/** The error for a private key found by misplacedPrivateKeys; it names the field, never any of the key. */
-export function misplacedPrivateKeyMessage(pointer: string): string {
-  return `${fieldPath(pointer)}: holds a PEM private key, which is not allowed here: this field is not secret, so plans ` +
+/** The error for a private key found by misplacedPrivateKeys (reported at the field); never any of the key. */
+export function misplacedPrivateKeyMessage(): string {
+  return `holds a PEM private key, which is not allowed here: this field is not secret, so plans ` +
     'and saved plans would print it (the key is not shown). Give only certificates here; a private key belongs in ' +
     "a TLSCertificate's private_key_pem";
 }

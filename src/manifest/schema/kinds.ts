@@ -6,7 +6,7 @@
 import { CONTRACT_KINDS, contractKind, type BodySchema, type ContractKind } from '../../contract/index.ts';
 import { KINDS, kindByName } from '../../kinds/index.ts';
 import type { ResourceKind } from '../../kinds/resource-kind.ts';
-import { segments } from '../pointer.ts';
+import { splitPointer } from '../pointer.ts';
 import { translate } from './contract.ts';
 import { upstreamTermination } from './modules.ts';
 import { kindSchema, metadata, ref, secret, type Schema } from './parts.ts';
@@ -68,7 +68,7 @@ const OVERLAYS: Record<string, Overlay> = {
 };
 
 /** `backend/backend_id`, `ip_restriction/ip_policy_ids/*` -> the contract's `backend.backend_id`, `...ip_policy_ids[]`. */
-const bodyPath = (pointer: string): string => segments(pointer).join('.').replace(/\.\*/g, '[]');
+const bodyPath = (pointer: string): string => splitPointer(pointer).join('.').replace(/\.\*/g, '[]');
 
 /** The contract kind of a reconciler kind with ids: the one with its id prefix. */
 export function contractKindOf(kind: ResourceKind): ContractKind | undefined {
@@ -126,7 +126,7 @@ const MANIFEST_ONLY: Record<string, () => Schema> = { RouteResponseHeaders: rout
 /** The schema node a pointer of the document leads to (`*` = the items of a list). */
 function nodeAt(schema: Schema, pointer: string): Schema | undefined {
   let node: Schema | undefined = schema;
-  for (const seg of segments(pointer)) {
+  for (const seg of splitPointer(pointer)) {
     if (!node) return undefined;
     node = (seg === '*' ? node.items : (node.properties as Schema | undefined)?.[seg]) as Schema | undefined;
   }

@@ -4,7 +4,7 @@
 import type { ErrorObject } from 'ajv';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import { VALUE_FORMATS } from '../../contract/values.ts';
-import { childPointer, fieldPath, isWithin, keyPos, type Located, valuePos } from '../pointer.ts';
+import { childPointer, isWithin, keyPos, type Located, valuePos } from '../pointer.ts';
 
 type Err = ErrorObject & { propertyName?: string };
 type Schema = Record<string, unknown>;
@@ -78,7 +78,6 @@ function baseMessage(e: Err): string {
       return `missing field "${p.missingProperty}"`;
     case 'additionalProperties': {
       const key = String(p.additionalProperty);
-      if (key === '<<') return 'merge keys ("<<") are not supported; write the fields out';
       const known = Object.keys(((e.parentSchema as Schema).properties as Schema | undefined) ?? {});
       return `unknown field "${key}"${didYouMean(key, known)}`;
     }
@@ -151,24 +150,19 @@ function wording(e: Err): string | undefined {
   return own;
 }
 
-function locate(e: Err, doc: Located): { pos: SourcePos; message: string } {
+function locate(e: Err, doc: Located): { pos: SourcePos; pointer: string; message: string } {
   const own = wording(e);
   if (e.propertyName !== undefined) {
     // An error about a key of a mapping (propertyNames): point at the key.
     const names = ((e.params.allowedValues as unknown[] | undefined) ?? []).filter((v): v is string => typeof v === 'string');
     const message = `"${e.propertyName}" ${own ?? baseMessage(e)}${e.keyword === 'enum' ? didYouMean(e.propertyName, names) : ''}`;
-    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), message: prefixed(e.instancePath, message) };
+    return { pos: keyPos(doc, childPointer(e.instancePath, e.propertyName)), pointer: e.instancePath, message };
   }
   if (e.keyword === 'additionalProperties') {
     const pos = keyPos(doc, childPointer(e.instancePath, String(e.params.additionalProperty)));
-    return { pos, message: prefixed(e.instancePath, own ?? baseMessage(e)) };
+    return { pos, pointer: e.instancePath, message: own ?? baseMessage(e) };
   }
-  return { pos: valuePos(doc, e.instancePath), message: prefixed(e.instancePath, own ?? baseMessage(e)) };
-}
-
-function prefixed(pointer: string, message: string): string {
-  const path = fieldPath(pointer);
-  return path ? `${path}: ${message}` : message;
+  return { pos: valuePos(doc, e.instancePath), pointer: e.instancePath, message: own ?? baseMessage(e) };
 }
 
 /** Positioned issues for one document's ajv errors, without duplicates. */
@@ -176,11 +170,12 @@ export function issuesFromAjv(errors: readonly ErrorObject[], doc: Located, addr
   const seen = new Set<string>();
   const issues: ManifestIssue[] = [];
   for (const e of relevant(errors as Err[])) {
-    const { pos, message } = locate(e, doc);
-    const key = `${pos.line}:${pos.col}:${message}`;
+    const { pos, pointer, message } = locate(e, doc);
+    const key = `${pos.line}:${pos.col}:${pointer}:${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    issues.push(address === undefined ? { pos, message } : { pos, address, message });
+    const located = pointer === '' ? { pos, message } : { pos, pointer, message };
+    issues.push(address === undefined ? located : { ...located, address });
   }
   return issues;
 }
@@ -202,9 +197,12 @@ function distance(a: string, b: string): number {
   return rows[a.length]![b.length]!;
 }
 
+/** How far a candidate may be from a word of this length to be a plausible typo of it. */
+const typoLimit = (word: string): number => Math.max(1, Math.floor(word.length / 3));
+
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   const w = word.toLowerCase();
-  const limit = Math.max(1, Math.floor(w.length / 3));
+  const limit = typoLimit(w);
   let best: string | undefined;
   let bestScore = Infinity;
   for (const c of candidates) {
@@ -215,6 +213,18 @@ export function closest(word: string, candidates: Iterable<string>): string | un
     }
   }
   return best;
+}
+
+/** Up to `max` candidates close enough to `word` to be a typo of it, by the same measure as closest, closest first. */
+export function closeMatches(word: string, candidates: Iterable<string>, max = 3): string[] {
+  const w = word.toLowerCase();
+  const limit = typoLimit(w);
+  return [...candidates]
+    .map((c) => ({ c, score: distance(w, c.toLowerCase()) }))
+    .filter((m) => m.score <= limit)
+    .sort((a, b) => a.score - b.score || (a.c < b.c ? -1 : 1))
+    .slice(0, max)
+    .map((m) => m.c);
 }
 
 /** ` (did you mean "x"?)` or the empty string. */

@@ -22,9 +22,10 @@ const trafficPolicyRule: Schema = object(
 
 /**
  * The `traffic_policy` module: the policy document as a mapping (edgeops sends it to the service as text), or its
- * text from a file or variable ({file: path} / {env: VARIABLE}, or an inline JSON/YAML string).
+ * text from a file or variable ({file: path} / {env: VARIABLE}, or an inline JSON/YAML string). `description` is
+ * the contract's, as for every module.
  */
-export function trafficPolicyModule(phases: readonly string[]): Schema {
+export function trafficPolicyModule(phases: readonly string[], description: string | undefined): Schema {
   const document = object(
     Object.fromEntries(phases.map((p) => [p, unsettable({ type: 'array', items: trafficPolicyRule, description: `Rules run ${p.replace(/_/g, ' ')}.` })])),
   );
@@ -39,7 +40,7 @@ export function trafficPolicyModule(phases: readonly string[]): Schema {
         else: { $ref: SECRET_REF },
       },
     }, ['value']),
-    description: 'Traffic policy: a document of phases, each a list of rules with expressions and actions.',
+    ...(description === undefined ? {} : { description }),
   });
 }
 

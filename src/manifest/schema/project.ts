@@ -39,6 +39,13 @@ export function projectSchema(): Schema {
         description:
           'Plan and apply adopt live resources without an ownership marker that match a document by natural key, instead of creating copies (EDGEOPS_ADOPT, --adopt / --no-adopt; default false). `edgeops export --all` writes `adopt: true`.',
       },
+      authoritative: {
+        type: 'string',
+        enum: ['none', 'children'],
+        description:
+          '`children`: the stack is authoritative for the parts of the resources it manages (the rules of its IP policies, the routes of its HTTPS edges), and apply deletes those without an ownership marker that no document names; another stack\'s are only reported. Default `none`: they are reported, never changed.',
+        errorMessage: { enum: 'must be none or children' },
+      },
       retry_budget: {
         type: 'integer',
         minimum: 0,

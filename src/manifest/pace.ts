@@ -1,0 +1,49 @@
+// The manifest stages hand the event loop back about every millisecond while a command has requests in flight:
+// `plan` starts the live state's lists before it reads the manifests, and each list is a chain of pages, the next
+// asked for only once the previous one is answered. A stage that held the loop for 100 ms would stall every
+// chain for as long. A stage is written once, as a generator that yields between documents; runAll drives it
+// in one go (validate, tests), runPaced with the pauses.
+
+/** How long a stage runs before the event loop gets a turn. */
+const SLICE_MS = 1;
+
+export type Steps<T> = Generator<void, T, void>;
+
+/** Runs `steps` to its end without a pause. */
+export function runAll<T>(steps: Steps<T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** The event loop's turn: I/O callbacks (a page's answer) run before the immediate does. */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A clock for one stage: `due()` says whether it has run a slice since it last gave the loop a turn. */
+export class Pace {
+  private since = performance.now();
+
+  due(): boolean {
+    return performance.now() - this.since >= SLICE_MS;
+  }
+
+  async pause(): Promise<void> {
+    await yieldToEventLoop();
+    this.since = performance.now();
+  }
+
+  /** Pauses only when a slice has run. */
+  async tick(): Promise<void> {
+    if (this.due()) await this.pause();
+  }
+}
+
+/** Runs `steps` to its end, giving the event loop a turn whenever `pace` says a slice has run. */
+export async function runPaced<T>(steps: Steps<T>, pace = new Pace()): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (pace.due()) await pace.pause();
+  }
+}

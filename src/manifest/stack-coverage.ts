@@ -1,0 +1,86 @@
+// Whether the paths of a plan, apply or drift hold whole stacks. A stack root is the directory of the
+// edgeops.yaml a path uses (discover.ts: the one in its directory or the nearest above it), and a run at the root
+// reads every manifest below it. A plan is made from every document the run reads, and each resource of the
+// stack without a document is deleted: a file or directory inside a root, given without the root's other
+// manifests, would plan deleting the resources of every file it leaves out. That run is refused before any
+// request, whatever --destroy and the delete limits say (they are for whole stacks). `validate` checks any part.
+import { realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { PartialStackError } from '../errors.ts';
+import { discover, nearestProjectFiles } from './discover.ts';
+
+const SHOWN_LEFT_OUT = 10;
+
+/** A stack root that the paths of a run hold only part of. */
+export interface PartialStack {
+  /** The root: relative to the cwd when below it, else absolute (as are the other files named here). */
+  root: string;
+  /** Its edgeops.yaml. */
+  projectFile: string;
+  /** The paths of the run inside it, as given. */
+  given: string[];
+  /** Its manifests that no path of the run reads. */
+  leftOut: string[];
+}
+
+const realOf = (abs: string): string => {
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+};
+
+/** The edgeops.yaml a path uses, or undefined (no stack root: a path that does not exist, or none above it). */
+function projectFileOf(abs: string): string | undefined {
+  const stat = statSync(abs, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  return nearestProjectFiles(stat.isDirectory() ? abs : dirname(abs))[0];
+}
+
+/** The stack roots that `paths` hold only part of, each with the manifests left out. */
+export function partialStacks(paths: readonly string[], cwd: string): PartialStack[] {
+  const byFile = new Map<string, string[]>();
+  for (const path of paths) {
+    const file = projectFileOf(resolve(cwd, path));
+    if (file) byFile.set(file, [...(byFile.get(file) ?? []), path]);
+  }
+  if (byFile.size === 0) return [];
+  const read = new Set(discover([...paths], cwd).manifests.map((f) => realOf(f.abs)));
+  // Relative to the cwd when below it, else absolute: as the user would type it.
+  const shown = (abs: string): string => {
+    const rel = relative(cwd, abs);
+    return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? abs : rel;
+  };
+  const partial: PartialStack[] = [];
+  for (const [file, given] of byFile) {
+    const leftOut = discover([dirname(file)], cwd).manifests.filter((f) => !read.has(realOf(f.abs))).map((f) => shown(f.abs));
+    if (leftOut.length > 0) partial.push({ root: shown(dirname(file)), projectFile: shown(file), given, leftOut });
+  }
+  return partial;
+}
+
+/** A path as a shell word: as it is when it needs no quoting, else in single quotes. */
+const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);
+
+export function partialStackMessage(partial: readonly PartialStack[]): string {
+  const lines = [
+    'refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out.',
+  ];
+  for (const stack of partial) {
+    const files = stack.leftOut.length;
+    lines.push(`  ${stack.given.join(', ')} ${stack.given.length === 1 ? 'is' : 'are'} inside the stack root ${stack.root} (${stack.projectFile}), which also holds ${files === 1 ? 'this manifest' : `these ${files} manifests`}:`);
+    lines.push(...stack.leftOut.slice(0, SHOWN_LEFT_OUT).map((f) => `    ${f}`));
+    if (files > SHOWN_LEFT_OUT) lines.push(`    and ${files - SHOWN_LEFT_OUT} more`);
+  }
+  const roots = partial.map((stack) => shellWord(stack.root)).join(' ');
+  lines.push(`Plan the whole ${partial.length === 1 ? 'stack' : 'stacks'}: edgeops plan ${roots}`);
+  lines.push('To delete resources of a stack, remove their documents and plan the whole stack.');
+  return lines.join('\n');
+}
+
+/** Throws PartialStackError when `paths` hold part of a stack (see the top of this file). */
+export function assertWholeStacks(paths: readonly string[], cwd: string): void {
+  const partial = partialStacks(paths, cwd);
+  if (partial.length > 0) throw new PartialStackError(partialStackMessage(partial));
+}

@@ -1,0 +1,48 @@
+// `validate --format json`: the verdict on the manifests as data, for editors and scripts. Each problem gives its
+// position, the field it is about in the notation every output uses (contract/field-path.ts; '' for a problem of
+// a whole file or document) and what is wrong with it; `path: message` is the line the text output prints after
+// the address. Fields are only ever added; removing one or changing its meaning bumps format_version.
+import { issuePath, type ManifestIssue } from '../errors.ts';
+
+export const VALIDATE_JSON_VERSION = 1;
+
+export interface ValidateJsonProblem {
+  file: string;
+  line: number;
+  col: number;
+  /** `Kind/name` of the document, when known. */
+  address?: string;
+  path: string;
+  /** The service's error code for the same problem, when the contract names one. */
+  code?: string;
+  message: string;
+}
+
+export interface ValidateJson {
+  format_version: typeof VALIDATE_JSON_VERSION;
+  ok: boolean;
+  /** How many resources the manifests declare; only when they are valid. */
+  resources?: number;
+  problems: ValidateJsonProblem[];
+}
+
+export function validateJson(outcome: { resources: number } | { issues: readonly ManifestIssue[] }): ValidateJson {
+  if ('resources' in outcome) return { format_version: VALIDATE_JSON_VERSION, ok: true, resources: outcome.resources, problems: [] };
+  return {
+    format_version: VALIDATE_JSON_VERSION,
+    ok: false,
+    problems: outcome.issues.map((i) => ({
+      file: i.pos.file,
+      line: i.pos.line,
+      col: i.pos.col,
+      ...(i.address ? { address: i.address } : {}),
+      path: issuePath(i),
+      ...(i.code ? { code: i.code } : {}),
+      message: i.message,
+    })),
+  };
+}
+
+export function renderValidateJson(outcome: Parameters<typeof validateJson>[0]): string {
+  return `${JSON.stringify(validateJson(outcome), null, 2)}\n`;
+}

@@ -1,0 +1,51 @@
+// Which paths hold part of a stack: the stack root is the directory of the edgeops.yaml a path uses, and its
+// manifests are those a run at the root reads; the paths of a run must read all of them.
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PartialStackError } from '../../src/errors.ts';
+import { readDesiredState } from '../../src/manifest/read-desired.ts';
+import { partialStacks } from '../../src/manifest/stack-coverage.ts';
+import { writeTree } from './tree.ts';
+
+const policy = (name: string): string => `kind: IPPolicy\nname: ${name}\n`;
+
+const tree = (): string => writeTree({
+  'infra/edgeops.yaml': 'stack: infra\n',
+  'infra/a.yaml': policy('a'),
+  'infra/edges/b.yaml': policy('b'),
+  'infra/notes.md': '# not a manifest\n',
+  'infra/team/edgeops.yaml': 'stack: team\n',
+  'infra/team/t.yaml': policy('t'),
+  'loose/l.yaml': policy('l'),
+});
+
+describe('partialStacks', () => {
+  it('is empty for a root, for every file of it, and for a path that uses no edgeops.yaml', () => {
+    const cwd = tree();
+    for (const paths of [['infra'], ['infra/a.yaml', 'infra/edges', 'infra/team'], ['infra/a.yaml', 'infra'], ['loose/l.yaml'], ['infra/team'], ['infra/team/t.yaml']]) {
+      expect(partialStacks(paths, cwd), paths.join(' ')).toEqual([]);
+    }
+  });
+
+  it('names the root, the paths inside it and every manifest left out, a nested root\'s included', () => {
+    const cwd = tree();
+    expect(partialStacks(['infra/edges/b.yaml', 'loose'], cwd)).toEqual([
+      { root: 'infra', projectFile: 'infra/edgeops.yaml', given: ['infra/edges/b.yaml'], leftOut: ['infra/a.yaml', 'infra/team/t.yaml'] },
+    ]);
+  });
+
+  it('counts a file reached through a symbolic link as the file itself', () => {
+    const cwd = tree();
+    symlinkSync(join(cwd, 'infra/a.yaml'), join(cwd, 'a-link.yaml'));
+    expect(partialStacks(['a-link.yaml', 'infra/edges', 'infra/team'], cwd)).toEqual([]);
+  });
+
+  it('is refused by readDesiredState only when asked for whole stacks', async () => {
+    const cwd = tree();
+    await expect(readDesiredState(['infra/a.yaml'], { cwd, env: {} })).resolves.toBeDefined();
+    const err = await readDesiredState(['infra/a.yaml'], { cwd, env: {}, wholeStacks: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartialStackError);
+    expect((err as PartialStackError).code).toBe('E_PARTIAL_STACK');
+  });
+});
