@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileBody } from '../../src/contract/body-compile.ts';
-import { contractBodies, CONTRACT_KINDS, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
+import { contractBodies, CONTRACT_KINDS, notFoundCode, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
 import { RULE_NAMES } from '../../src/contract/schema.ts';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
 import { MODULE_DEFS, modulesOf } from '../../src/service/resources/edge-kinds.ts';
@@ -53,7 +53,7 @@ describe('the contract', () => {
         if (s.rule) expect(RULE_NAMES).toContain(s.rule);
       }
     }
-    for (const k of CONTRACT_KINDS) codes.add(k.notFound);
+    for (const k of CONTRACT_KINDS) codes.add(notFoundCode(k.kind));
     const catalog: Record<ContractCode, unknown> = ERROR_CATALOG;
     for (const code of codes) expect(catalog, code).toHaveProperty(code);
   });
@@ -88,8 +88,7 @@ describe('the service serves exactly the contract kinds', () => {
     expect(new Set(servedNames).size, 'a kind served twice').toBe(servedNames.length);
     for (const def of served) {
       const contract = CONTRACT_KINDS.find((k) => k.kind === def.kind)!;
-      expect({ prefix: def.prefix, label: def.label, path: def.path, notFound: def.notFound })
-        .toEqual({ prefix: contract.prefix, label: contract.label, path: contract.path, notFound: contract.notFound });
+      expect({ prefix: def.prefix, label: def.label, path: def.path }).toEqual({ prefix: contract.prefix, label: contract.label, path: contract.path });
     }
   });
 
@@ -155,9 +154,8 @@ describe('the reconciler and the manifests have every contract kind', () => {
   });
 
   it('every kind has its own not-found error code in the service catalog', () => {
-    const codes = CONTRACT_KINDS.map((c) => c.notFound);
+    const codes = CONTRACT_KINDS.map((c) => notFoundCode(c.kind));
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) expect(ERROR_CATALOG, `${code}: not in ERROR_CATALOG (src/service/errors.ts)`).toHaveProperty(code);
-    for (const def of served) expect(codes, def.kind).toContain(def.notFound);
   });
 });

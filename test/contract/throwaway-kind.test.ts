@@ -13,7 +13,7 @@ afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 const WIDGET = `import { ipPolicy } from './policies.ts';
 import type { ContractKind } from '../kind.ts';
-export const widget = { ...ipPolicy, kind: 'widget', prefix: 'wdg', label: 'widget', path: '/widgets', listKey: 'widgets', notFound: 'ERR_WIDGET_NOT_FOUND' } as unknown as ContractKind;
+export const widget = { ...ipPolicy, kind: 'widget', prefix: 'wdg', label: 'widget', path: '/widgets', listKey: 'widgets' } as unknown as ContractKind;
 `;
 
 const WIDGET_KIND = `import { describedKeys } from './adopt-keys.ts';
@@ -66,7 +66,7 @@ it('a kind added to the contract alone fails the completeness test, naming each 
   prepare();
   writeFileSync(join(copy, 'src/contract/kinds/widgets.ts'), WIDGET);
   addToTable('src/contract/index.ts', 'CONTRACT_KINDS', './kinds/widgets.ts');
-  expectNamed(failures(), ['KINDS (src/kinds/index.ts)', 'RESOURCES (src/service/routes.ts)', 'ERROR_CATALOG (src/service/errors.ts)']);
+  expectNamed(failures(), ['KINDS (src/kinds/index.ts)', 'RESOURCES (src/service/routes.ts)']);
 
   // With its reconciler kind, what is left is the service and the published schemas.
   writeFileSync(join(copy, 'src/kinds/widget.ts'), WIDGET_KIND);
