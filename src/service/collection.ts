@@ -14,7 +14,7 @@ import {
   type Claim, type Ctx, type KindDef, type RefDecl, type ResourceModule, type RouteDef,
 } from './resource-def.ts';
 import { ClaimTakenError, type StoredDoc } from './store.ts';
-import type { JsonObject } from './validate.ts';
+import type { JsonObject } from './json-values.ts';
 
 export interface CollectionDef<D> {
   kind: KindDef;

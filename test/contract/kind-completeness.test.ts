@@ -7,7 +7,7 @@ import { compileBody } from '../../src/contract/body-compile.ts';
 import { contractBodies, CONTRACT_KINDS, notFoundCode, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
 import { RULE_NAMES } from '../../src/contract/schema.ts';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
-import { MODULE_DEFS, modulesOf } from '../../src/service/resources/edge-kinds.ts';
+import { MODULE_DEFS, modulesOf } from '../../src/service/modules/modules-by-kind.ts';
 import { RESOURCES } from '../../src/service/routes.ts';
 import { contractRefs, manifestKindName } from '../../src/kinds/contract-kind.ts';
 import { KINDS, kindByName } from '../../src/kinds/index.ts';
