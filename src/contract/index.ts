@@ -39,6 +39,6 @@ export function contractBodies(): [string, BodySchema][] {
   ]);
 }
 
-export { BACKEND_KINDS, documentProblem, moduleRefs, referencedIds } from './kind.ts';
-export type { ContractKind, DocumentCheck, KindName, ModuleContract, RefField, SubresourceContract } from './kind.ts';
+export { BACKEND_KINDS, documentProblem, moduleRefs, notFoundCode, referencedIds } from './kind.ts';
+export type { ContractKind, DocumentCheck, KindName, ModuleContract, NotFoundCode, RefField, SubresourceContract } from './kind.ts';
 export type { BodySchema, ContractCode, Distinct, LocatedProblem, RuleName, ValueProblem } from './schema.ts';

@@ -10,6 +10,13 @@ export type KindName =
   | 'ip_policy' | 'ip_policy_rule' | 'tunnel_group_backend' | 'http_response_backend' | 'event_subscription'
   | 'tls_certificate' | 'certificate_authority' | 'tcp_edge' | 'tls_edge' | 'https_edge' | 'https_edge_route';
 
+/** The code of a 404 for an id of a kind: derived from its name, so a new kind brings its own. */
+export type NotFoundCode = `ERR_${Uppercase<KindName>}_NOT_FOUND`;
+
+export function notFoundCode(kind: KindName): NotFoundCode {
+  return `ERR_${kind.toUpperCase()}_NOT_FOUND` as NotFoundCode;
+}
+
 /** The kinds a backend module may name. */
 export const BACKEND_KINDS: readonly KindName[] = ['tunnel_group_backend', 'http_response_backend'];
 
@@ -58,8 +65,6 @@ export interface ContractKind {
   listKey: string | null;
   /** For a child collection: the parent's kind (its id is the one `:param` of `path`). */
   parent?: KindName;
-  /** Code answered when an id of this kind is not found. */
-  notFound: ContractCode;
   /** POST body. */
   create: BodySchema;
   /** PATCH body (its echoed `id` removed first). */

@@ -1,7 +1,7 @@
 // TCP, TLS and HTTPS edges differ only in path, prefix and which modules they carry: one factory builds them.
 import { hostportKey } from '../contract/values.ts';
 import { hostportKeys } from './adopt-keys.ts';
-import * as modules from './edge-modules.ts';
+import * as modules from './module-normalizers.ts';
 import { markerKind } from './marker-kind.ts';
 import { dropEmptyList, dropEmptyStrings } from './normalize.ts';
 import type { ContractKind } from '../contract/index.ts';

@@ -5,7 +5,7 @@ import { fieldsKey } from './adopt-keys.ts';
 import { crudHooks, deleteIfPresent, moduleHooks, patchBody } from './crud.ts';
 import { httpsEdgeRoute as contract } from '../contract/kinds/https-edge-routes.ts';
 import { contractRefs } from './contract-kind.ts';
-import { backend, ipRestriction, normalizeModules, sendingPolicyText, trafficPolicy } from './edge-modules.ts';
+import { backend, ipRestriction, normalizeModules, sendingPolicyText, trafficPolicy } from './module-normalizers.ts';
 import { HTTPS_EDGES_LIST_KEY } from './https-edge.ts';
 import { dropEmptyStrings, isObj, pickFields } from './normalize.ts';
 import type { FetchContext, LiveItem, Obj, ResourceKind } from './resource-kind.ts';

@@ -2,7 +2,7 @@
 // are their own kind (HTTPSEdgeRoute), so the embedded `routes` list is not among its fields.
 import { httpsEdge as contract } from '../contract/kinds/edges.ts';
 import { edgeKind } from './edge-kind.ts';
-import { httpsTlsTermination, mutualTls } from './edge-modules.ts';
+import { httpsTlsTermination, mutualTls } from './module-normalizers.ts';
 
 export const HTTPS_EDGES_LIST_KEY = contract.listKey!;
 

@@ -2,7 +2,7 @@
 // it is matched by its natural key `${edge_id}/${route_id}`. Live values come from the routes embedded in the
 // HTTPS edges list (a route whose response_headers is null has none).
 import { deleteIfPresent } from './crud.ts';
-import { responseHeaders } from './edge-modules.ts';
+import { responseHeaders } from './module-normalizers.ts';
 import { fetchRoutes } from './https-edge-route.ts';
 import { isObj } from './normalize.ts';
 import type { Api, LiveItem, Obj, ResourceKind } from './resource-kind.ts';

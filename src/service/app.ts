@@ -14,7 +14,7 @@ import { newOperationId } from './ids.ts';
 import { itemPath, type Ctx, type KindDef, type Method, type Reply, type ResourceModule } from './resource-def.ts';
 import { Router } from './router.ts';
 import { StoreUnavailableError, type Store, type StoreTx, type StoredDoc } from './store.ts';
-import { isPlainObject, type JsonObject } from './validate.ts';
+import { isPlainObject, type JsonObject } from './json-values.ts';
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 

@@ -6,7 +6,7 @@
 // by every start: app.ts awaits bodyCheckerReady() before it runs such a request's handler.
 import { documentProblem, type BodySchema, type ContractCode, type ContractKind, type ModuleContract } from '../contract/index.ts';
 import { ERROR_CATALOG, ServiceError } from './errors.ts';
-import { isPlainObject, type JsonObject } from './validate.ts';
+import { isPlainObject, type JsonObject } from './json-values.ts';
 
 let checker: typeof import('../contract/body-check.ts') | undefined;
 let loading: Promise<void> | undefined;

@@ -2,7 +2,7 @@
 // (loadDoc, createDoc, saveDoc, deleteDoc, renderList) are what custom routes use for the same guarantees:
 // bodies checked against the kind's contract schemas (bodies.ts), the contract's references checked (400) and
 // recorded, claims kept unique, referenced documents protected (409), the contract's cross-field rules held.
-import { contractKind, referencedIds } from '../contract/index.ts';
+import { contractKind, notFoundCode, referencedIds } from '../contract/index.ts';
 import { parentParam } from '../contract/path.ts';
 import { checkCreate, checkDocument, checkUpdate } from './bodies.ts';
 import { withoutEchoedIds } from './echoed-ids.ts';
@@ -14,7 +14,7 @@ import {
   type Claim, type Ctx, type KindDef, type RefDecl, type ResourceModule, type RouteDef,
 } from './resource-def.ts';
 import { ClaimTakenError, type StoredDoc } from './store.ts';
-import type { JsonObject } from './validate.ts';
+import type { JsonObject } from './json-values.ts';
 
 export interface CollectionDef<D> {
   kind: KindDef;
@@ -83,7 +83,7 @@ export async function loadDoc<D>(ctx: Ctx, def: { kind: KindDef }, id: string): 
   const doc = await ctx.tx.get<D>(id);
   const parentId = def.kind.parent ? ctx.params[parentParam(def.kind.path) ?? ''] : undefined;
   if (!doc || doc.kind !== def.kind.kind || (parentId !== undefined && doc.parentId !== parentId)) {
-    throw new ServiceError(def.kind.notFound, `${def.kind.label} ${JSON.stringify(id.slice(0, 80))} not found`);
+    throw new ServiceError(notFoundCode(def.kind.kind), `${def.kind.label} ${JSON.stringify(id.slice(0, 80))} not found`);
   }
   return doc;
 }

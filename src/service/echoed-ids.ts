@@ -2,7 +2,7 @@
 // `{id, module}` wrapper, an event source's `subscription_id` and `type`. The contract names them per kind
 // (`echoedIds`); this is the one place that holds the rule for all of them.
 import { ServiceError } from './errors.ts';
-import { clip, type JsonObject } from './validate.ts';
+import { clip, type JsonObject } from './json-values.ts';
 
 /**
  * `body` without the echoed fields whose path parameter (of the same name) is present. An echoed value equal to

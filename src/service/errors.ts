@@ -1,7 +1,16 @@
 // The service's error vocabulary. Every condition a client can hit has its own stable code and HTTP status,
 // listed once here; handlers throw `new ServiceError(code, msg)` and app.ts renders the envelope
 // {"error_code","status_code","msg","details":{"operation_id"}}. Other resource files may ADD entries.
+import { CONTRACT_KINDS, contractKind, notFoundCode, type NotFoundCode } from '../contract/index.ts';
 import type { RuleCode, RuleProblem } from '../contract/rule-error.ts';
+
+function notFoundEntries(): Record<NotFoundCode, { status: 404; condition: string }> {
+  const entries = CONTRACT_KINDS.map((k) => {
+    const within = k.parent ? ` on this ${contractKind(k.parent).label}` : '';
+    return [notFoundCode(k.kind), { status: 404, condition: `no ${k.label} with this id${within}` }] as const;
+  });
+  return Object.fromEntries(entries) as Record<NotFoundCode, { status: 404; condition: string }>;
+}
 
 export const ERROR_CATALOG = {
   // --- authentication, versioning, rate limit
@@ -43,19 +52,9 @@ export const ERROR_CATALOG = {
   ERR_REFERENCE_WRONG_KIND: { status: 400, condition: 'a referenced id exists but is of a kind the field does not take' },
   ERR_RESOURCE_IN_USE: { status: 409, condition: 'delete of a resource still referenced (the referrers are named in msg)' },
 
-  // --- not found, per resource
-  ERR_IP_POLICY_NOT_FOUND: { status: 404, condition: 'no IP policy with this id' },
-  ERR_IP_POLICY_RULE_NOT_FOUND: { status: 404, condition: 'no IP policy rule with this id' },
-  ERR_TUNNEL_GROUP_BACKEND_NOT_FOUND: { status: 404, condition: 'no tunnel group backend with this id' },
-  ERR_HTTP_RESPONSE_BACKEND_NOT_FOUND: { status: 404, condition: 'no HTTP response backend with this id' },
-  ERR_EVENT_SUBSCRIPTION_NOT_FOUND: { status: 404, condition: 'no event subscription with this id' },
+  // --- not found, per resource (one per contract kind, named after it)
+  ...notFoundEntries(),
   ERR_EVENT_SOURCE_NOT_FOUND: { status: 404, condition: 'the subscription has no source of this type' },
-  ERR_TLS_CERTIFICATE_NOT_FOUND: { status: 404, condition: 'no TLS certificate with this id' },
-  ERR_CERTIFICATE_AUTHORITY_NOT_FOUND: { status: 404, condition: 'no certificate authority with this id' },
-  ERR_TCP_EDGE_NOT_FOUND: { status: 404, condition: 'no TCP edge with this id' },
-  ERR_TLS_EDGE_NOT_FOUND: { status: 404, condition: 'no TLS edge with this id' },
-  ERR_HTTPS_EDGE_NOT_FOUND: { status: 404, condition: 'no HTTPS edge with this id' },
-  ERR_HTTPS_EDGE_ROUTE_NOT_FOUND: { status: 404, condition: 'no route with this id on this HTTPS edge' },
   ERR_MODULE_NOT_SET: { status: 404, condition: 'GET of a module that is not set on the edge/route' },
 
   // --- IP policy rules

@@ -7,7 +7,7 @@ import type { ContractKind, KindName } from '../contract/index.ts';
 import { collectionPath } from '../contract/path.ts';
 import type { ErrorCode } from './errors.ts';
 import type { StoreTx, StoredDoc } from './store.ts';
-import type { JsonObject } from './validate.ts';
+import type { JsonObject } from './json-values.ts';
 
 export type { KindName };
 

@@ -10,7 +10,7 @@
 // the store's single write lock from start to commit. Serialized writers are what make the checks here
 // correct on N instances: a claim checked then inserted, a parent document read then rewritten (module PUTs,
 // event sources), a sequence number and a created_at from the database's clock taken after the lock.
-import type { JsonObject } from './validate.ts';
+import type { JsonObject } from './json-values.ts';
 
 /** How a commit is flushed: 'full' answers a write once it survives a power loss; 'relaxed' may lose it. */
 export type Durability = 'full' | 'relaxed';

@@ -4,10 +4,10 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileBody } from '../../src/contract/body-compile.ts';
-import { contractBodies, CONTRACT_KINDS, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
+import { contractBodies, CONTRACT_KINDS, notFoundCode, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
 import { RULE_NAMES } from '../../src/contract/schema.ts';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
-import { MODULE_DEFS, modulesOf } from '../../src/service/resources/edge-kinds.ts';
+import { MODULE_DEFS, modulesOf } from '../../src/service/modules/modules-by-kind.ts';
 import { RESOURCES } from '../../src/service/routes.ts';
 import { contractRefs, manifestKindName } from '../../src/kinds/contract-kind.ts';
 import { KINDS, kindByName } from '../../src/kinds/index.ts';
@@ -53,7 +53,7 @@ describe('the contract', () => {
         if (s.rule) expect(RULE_NAMES).toContain(s.rule);
       }
     }
-    for (const k of CONTRACT_KINDS) codes.add(k.notFound);
+    for (const k of CONTRACT_KINDS) codes.add(notFoundCode(k.kind));
     const catalog: Record<ContractCode, unknown> = ERROR_CATALOG;
     for (const code of codes) expect(catalog, code).toHaveProperty(code);
   });
@@ -81,18 +81,21 @@ describe('the contract', () => {
 
 describe('the service serves exactly the contract kinds', () => {
   it('each resource module kind is a contract kind with the same names, and the reverse', () => {
-    expect(served.map((k) => k.kind).sort()).toEqual(CONTRACT_KINDS.map((k) => k.kind).sort());
+    const servedNames = served.map((k) => k.kind);
+    const contractNames = CONTRACT_KINDS.map((k) => k.kind);
+    expect(contractNames.filter((k) => !servedNames.includes(k)), 'contract kinds missing from RESOURCES (src/service/routes.ts)').toEqual([]);
+    expect(servedNames.filter((k) => !contractNames.includes(k)), 'kinds served but not in CONTRACT_KINDS (src/contract/index.ts)').toEqual([]);
+    expect(new Set(servedNames).size, 'a kind served twice').toBe(servedNames.length);
     for (const def of served) {
       const contract = CONTRACT_KINDS.find((k) => k.kind === def.kind)!;
-      expect({ prefix: def.prefix, label: def.label, path: def.path, notFound: def.notFound })
-        .toEqual({ prefix: contract.prefix, label: contract.label, path: contract.path, notFound: contract.notFound });
+      expect({ prefix: def.prefix, label: def.label, path: def.path }).toEqual({ prefix: contract.prefix, label: contract.label, path: contract.path });
     }
   });
 
   it('has the create, PATCH and module PUT route of every contract body', () => {
     for (const k of CONTRACT_KINDS) {
-      expect(routes, k.kind).toContain(`POST ${k.path}`);
-      expect(routes, k.kind).toContain(`PATCH ${k.path}/:id`);
+      expect(routes, `${k.kind}: no POST route in RESOURCES (src/service/routes.ts)`).toContain(`POST ${k.path}`);
+      expect(routes, `${k.kind}: no PATCH route in RESOURCES (src/service/routes.ts)`).toContain(`PATCH ${k.path}/:id`);
       for (const m of k.modules) expect(routes, `${k.kind} ${m.name}`).toContain(`PUT ${k.path}/:id/${m.name}`);
       for (const s of Object.values(k.subresources ?? {})) {
         expect(routes).toContain(`POST ${s.path}`);
@@ -125,7 +128,7 @@ describe('the reconciler and the manifests have every contract kind', () => {
     expect(kind!.idPrefix).toBe(`${contract.prefix}_`);
     expect(kind!.refs.map(({ pointer, kinds, inPath }) => ({ pointer, kinds, ...(inPath ? { inPath } : {}) }))).toEqual(contractRefs(contract));
     expect(kind!.immutable).toEqual(expect.arrayContaining([...contract.immutable]));
-    expect(schemas().has(kind!.kind), `no manifest schema for ${kind!.kind}`).toBe(true);
+    expect(schemas().has(kind!.kind), `no manifest schema for ${kind!.kind} (src/manifest/schema/kinds.ts)`).toBe(true);
   });
 
   it('every reconciler kind is a contract kind, or a module or sub-resource of one', () => {
@@ -145,15 +148,14 @@ describe('the reconciler and the manifests have every contract kind', () => {
 
   it('every reconciler kind has its manifest schema, published in schemas/ and named by the union schema', () => {
     expect([...schemas().keys()].sort()).toEqual(KINDS.map((k) => k.kind).sort());
-    for (const kind of KINDS) expect(published, kind.kind).toContain(`${kind.kind}.schema.json`);
+    for (const kind of KINDS) expect(published, `${kind.kind}: not in schemas/ (npm run schemas)`).toContain(`${kind.kind}.schema.json`);
     const union = unionSchema() as { properties: { kind: { enum: string[] } } };
     expect([...union.properties.kind.enum].sort()).toEqual(KINDS.map((k) => k.kind).sort());
   });
 
   it('every kind has its own not-found error code in the service catalog', () => {
-    const codes = CONTRACT_KINDS.map((c) => c.notFound);
+    const codes = CONTRACT_KINDS.map((c) => notFoundCode(c.kind));
     expect(new Set(codes).size).toBe(codes.length);
-    for (const code of codes) expect(ERROR_CATALOG).toHaveProperty(code);
-    for (const def of served) expect(codes, def.kind).toContain(def.notFound);
+    for (const code of codes) expect(ERROR_CATALOG, `${code}: not in ERROR_CATALOG (src/service/errors.ts)`).toHaveProperty(code);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
-import { renderErrorTable, withErrorTable } from '../../src/service/error-table.ts';
+import { renderErrorTable, withErrorTable } from '../../scripts/error-table.ts';
 
 describe('README service error codes', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

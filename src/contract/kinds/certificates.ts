@@ -13,7 +13,6 @@ export const tlsCertificate: ContractKind = {
   label: 'TLS certificate',
   path: '/tls_certificates',
   listKey: 'tls_certificates',
-  notFound: 'ERR_TLS_CERTIFICATE_NOT_FOUND',
   create: object({
     ...common,
     certificate_pem: pem('The certificate chain in PEM, leaf first.'),
@@ -33,7 +32,6 @@ export const certificateAuthority: ContractKind = {
   label: 'certificate authority',
   path: '/certificate_authorities',
   listKey: 'certificate_authorities',
-  notFound: 'ERR_CERTIFICATE_AUTHORITY_NOT_FOUND',
   create: object({ ...common, ca_pem: pem('One or more CA certificates in PEM.') }, ['ca_pem']),
   update: object(common),
   immutable: ['ca_pem'],

@@ -42,18 +42,15 @@ export const upstreamTermination: DocumentCheck = (doc) => {
 
 export const tcpEdge: ContractKind = {
   kind: 'tcp_edge', prefix: 'edgtcp', label: 'TCP edge', path: '/edges/tcp', listKey: 'tcp_edges',
-  notFound: 'ERR_TCP_EDGE_NOT_FOUND',
   ...edgeKind(TCP_MODULES),
 };
 
 export const tlsEdge: ContractKind = {
   kind: 'tls_edge', prefix: 'edgtls', label: 'TLS edge', path: '/edges/tls', listKey: 'tls_edges',
-  notFound: 'ERR_TLS_EDGE_NOT_FOUND',
   ...edgeKind(TLS_MODULES, [upstreamTermination]),
 };
 
 export const httpsEdge: ContractKind = {
   kind: 'https_edge', prefix: 'edghts', label: 'HTTPS edge', path: '/edges/https', listKey: 'https_edges',
-  notFound: 'ERR_HTTPS_EDGE_NOT_FOUND',
   ...edgeKind([mutualTlsModule, httpsTlsTerminationModule]),
 };

@@ -27,7 +27,6 @@ export const eventSubscription: ContractKind = {
   label: 'event subscription',
   path: '/event_subscriptions',
   listKey: 'event_subscriptions',
-  notFound: 'ERR_EVENT_SUBSCRIPTION_NOT_FOUND',
   create: fields,
   update: fields,
   immutable: [],

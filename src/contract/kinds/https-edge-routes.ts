@@ -24,7 +24,6 @@ export const httpsEdgeRoute: ContractKind = {
   path: '/edges/https/:edge_id/routes',
   listKey: 'routes',
   parent: 'https_edge',
-  notFound: 'ERR_HTTPS_EDGE_ROUTE_NOT_FOUND',
   create,
   update: optional(create),
   immutable: [],

@@ -9,7 +9,7 @@ import type { StoredDoc } from '../store.ts';
 import { eventSubscription } from '../../contract/kinds/event-subscriptions.ts';
 import { checkBody } from '../bodies.ts';
 import { withoutEchoedIds } from '../echoed-ids.ts';
-import { clip } from '../validate.ts';
+import { clip } from '../json-values.ts';
 import { eventSubscriptions, renderSource, type EventSubscriptionDoc } from './event-subscriptions.ts';
 
 const SOURCES = eventSubscription.subresources!.sources!;

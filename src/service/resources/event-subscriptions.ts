@@ -7,7 +7,7 @@ import { defineCollection } from '../collection.ts';
 import { ServiceError } from '../errors.ts';
 import { baseFields, describedFields, type Ctx } from '../resource-def.ts';
 import type { StoredDoc } from '../store.ts';
-import { clip, type JsonObject } from '../validate.ts';
+import { clip, type JsonObject } from '../json-values.ts';
 
 export interface EventSubscriptionDoc {
   description?: string;

@@ -3,7 +3,7 @@
 import { httpResponseBackend } from '../../contract/kinds/backends.ts';
 import { defineCollection } from '../collection.ts';
 import { baseFields, describedFields } from '../resource-def.ts';
-import type { JsonObject } from '../validate.ts';
+import type { JsonObject } from '../json-values.ts';
 import { lowerCaseNames } from './route-response-headers.ts';
 
 export interface HttpResponseBackendDoc {

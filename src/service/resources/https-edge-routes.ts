@@ -5,9 +5,9 @@ import { httpsEdgeRoute } from '../../contract/kinds/https-edge-routes.ts';
 import { type CollectionDef, defineCollection } from '../collection.ts';
 import { baseFields, describedFields, type Ctx, type ResourceModule } from '../resource-def.ts';
 import type { StoredDoc } from '../store.ts';
-import { renderModules, storedModules } from './edge-module-rules.ts';
-import { moduleRoutes } from './edge-modules.ts';
-import { modulesOf } from './edge-kinds.ts';
+import { renderModules, storedModules } from '../modules/stored-modules.ts';
+import { moduleRoutes } from '../modules/module-routes.ts';
+import { modulesOf } from '../modules/modules-by-kind.ts';
 
 export interface RouteDoc {
   match_type: 'exact_path' | 'path_prefix';

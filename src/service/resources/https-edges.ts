@@ -3,8 +3,8 @@
 // the public API does; nothing references a route, so nothing can dangle.
 import { httpsEdge } from '../../contract/kinds/edges.ts';
 import { deleteDoc } from '../collection.ts';
-import { modulesOf } from './edge-kinds.ts';
-import { defineEdgeResource } from './edge-resource.ts';
+import { modulesOf } from '../modules/modules-by-kind.ts';
+import { defineEdgeResource } from '../edge-resource.ts';
 import { renderRoute, routesDef, routesOf } from './https-edge-routes.ts';
 
 export default defineEdgeResource({

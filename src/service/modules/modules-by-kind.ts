@@ -1,10 +1,10 @@
 // Which modules an edge or route kind has, and in which order they are returned, is the contract's
 // (ContractKind.modules); this is how the service stores each of them. One ModuleDef per module contract.
 import type { KindDef } from '../resource-def.ts';
-import { backendModule, httpsTlsTerminationModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, type ModuleDef } from './edge-module-rules.ts';
-import { policyModule } from './edge-policy.ts';
-import { httpTrafficPolicy, tcpTrafficPolicy } from './edge-traffic-policy.ts';
-import { responseHeadersModule } from './route-response-headers.ts';
+import { backendModule, httpsTlsTerminationModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, type ModuleDef } from './stored-modules.ts';
+import { policyModule } from './policy-module.ts';
+import { httpTrafficPolicy, tcpTrafficPolicy } from './traffic-policy-module.ts';
+import { responseHeadersModule } from '../resources/route-response-headers.ts';
 
 export const MODULE_DEFS: readonly ModuleDef<unknown>[] = [
   backendModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, httpsTlsTerminationModule, policyModule,

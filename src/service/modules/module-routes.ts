@@ -12,8 +12,8 @@ import { withoutEchoedIds } from '../echoed-ids.ts';
 import { ServiceError } from '../errors.ts';
 import { noContent, ok, type Ctx, type RouteDef } from '../resource-def.ts';
 import type { StoredDoc } from '../store.ts';
-import { clip, type JsonObject } from '../validate.ts';
-import type { ModuleDef } from './edge-module-rules.ts';
+import { clip, type JsonObject } from '../json-values.ts';
+import type { ModuleDef } from './stored-modules.ts';
 
 /** The module body of a PUT: the bare module, or the `module` of the `{id, module}` wrapper. */
 export function moduleBody(ctx: Ctx, def: CollectionDef<unknown>): unknown {

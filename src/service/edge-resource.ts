@@ -2,16 +2,16 @@
 // PATCH (an omitted field or module is unchanged; a sent module replaces the stored one whole; null counts as
 // omitted, since a module is removed only through its DELETE endpoint), delete, and the module endpoints.
 // Bodies, references and the rules across modules come from the kind's contract.
-import { type CollectionDef, defineCollection } from '../collection.ts';
-import type { Ctx, KindDef, ResourceModule } from '../resource-def.ts';
-import { baseFields, describedFields } from '../resource-def.ts';
-import type { StoredDoc } from '../store.ts';
-import type { JsonObject } from '../validate.ts';
-import { renderModules, storedModules, type ModuleDef } from './edge-module-rules.ts';
-import { moduleRoutes } from './edge-modules.ts';
+import { type CollectionDef, defineCollection } from './collection.ts';
+import type { Ctx, KindDef, ResourceModule } from './resource-def.ts';
+import { baseFields, describedFields } from './resource-def.ts';
+import type { StoredDoc } from './store.ts';
+import type { JsonObject } from './json-values.ts';
+import { renderModules, storedModules, type ModuleDef } from './modules/stored-modules.ts';
+import { moduleRoutes } from './modules/module-routes.ts';
 import { hostportClaims, renderHostports } from './hostports.ts';
 
-/** The stored edge: the sent shape, each module stored (see edge-module-rules.ts) or null. */
+/** The stored edge: the sent shape, each module stored (see modules/stored-modules.ts) or null. */
 export interface EdgeDoc {
   description?: string;
   metadata?: string;

@@ -3,8 +3,8 @@
 // one (the contract's schema takes both), and lists are always stored and returned (design: The service). Optional `name`
 // and `config` are returned only when sent, so a policy reads back exactly as it was written.
 import { policyModule as policyContract } from '../../contract/kinds/edge-modules.ts';
-import type { JsonObject } from '../validate.ts';
-import { moduleDef } from './edge-module-rules.ts';
+import type { JsonObject } from '../json-values.ts';
+import { moduleDef } from './stored-modules.ts';
 
 // Type aliases, not interfaces: they must be assignable to Json for rendering.
 export type PolicyAction = { type: string; config?: JsonObject };

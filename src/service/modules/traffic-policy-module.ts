@@ -4,7 +4,7 @@
 // (src/contract/traffic-policy.ts, which the manifest pipeline checks with too).
 import { httpTrafficPolicyModule, tcpTrafficPolicyModule } from '../../contract/kinds/edge-modules.ts';
 import type { ModuleContract } from '../../contract/index.ts';
-import { moduleDef, type ModuleDef } from './edge-module-rules.ts';
+import { moduleDef, type ModuleDef } from './stored-modules.ts';
 
 export type TrafficPolicyModule = { enabled: boolean; value: string };
 

@@ -9,7 +9,7 @@ import {
   tlsTerminationModule as tlsTerminationContract,
 } from '../../contract/kinds/edge-modules.ts';
 import type { Ctx } from '../resource-def.ts';
-import type { Json, JsonObject } from '../validate.ts';
+import type { Json, JsonObject } from '../json-values.ts';
 
 export interface ModuleDef<S> {
   name: string;
