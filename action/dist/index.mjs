@@ -57730,7 +57730,6 @@ var tlsCertificate = {
   label: "TLS certificate",
   path: "/tls_certificates",
   listKey: "tls_certificates",
-  notFound: "ERR_TLS_CERTIFICATE_NOT_FOUND",
   create: object({
     ...common,
     certificate_pem: pem("The certificate chain in PEM, leaf first."),
@@ -57749,7 +57748,6 @@ var certificateAuthority = {
   label: "certificate authority",
   path: "/certificate_authorities",
   listKey: "certificate_authorities",
-  notFound: "ERR_CERTIFICATE_AUTHORITY_NOT_FOUND",
   create: object({ ...common, ca_pem: pem("One or more CA certificates in PEM.") }, ["ca_pem"]),
   update: object(common),
   immutable: ["ca_pem"],
@@ -57941,7 +57939,6 @@ var eventSubscription = {
   label: "event subscription",
   path: "/event_subscriptions",
   listKey: "event_subscriptions",
-  notFound: "ERR_EVENT_SUBSCRIPTION_NOT_FOUND",
   create: fields,
   update: fields,
   immutable: [],
@@ -57995,7 +57992,6 @@ var tunnelGroupBackend = {
   label: "tunnel group backend",
   path: "/backends/tunnel_group",
   listKey: "backends",
-  notFound: "ERR_TUNNEL_GROUP_BACKEND_NOT_FOUND",
   create: tunnelGroupFields,
   update: tunnelGroupFields,
   immutable: [],
@@ -58021,7 +58017,6 @@ var httpResponseBackend = {
   label: "HTTP response backend",
   path: "/backends/http_response",
   listKey: "backends",
-  notFound: "ERR_HTTP_RESPONSE_BACKEND_NOT_FOUND",
   create: httpResponseFields,
   update: httpResponseFields,
   immutable: [],
@@ -58295,7 +58290,6 @@ var httpsEdgeRoute = {
   path: "/edges/https/:edge_id/routes",
   listKey: "routes",
   parent: "https_edge",
-  notFound: "ERR_HTTPS_EDGE_ROUTE_NOT_FOUND",
   create,
   update: optional2(create),
   immutable: [],
@@ -58305,7 +58299,7 @@ var httpsEdgeRoute = {
   echoedIds: ["id", "edge_id"]
 };
 
-// src/kinds/edge-modules.ts
+// src/kinds/module-normalizers.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 var enabled2 = (m) => m.enabled !== false;
 function asList(v) {
@@ -58433,7 +58427,6 @@ var tcpEdge = {
   label: "TCP edge",
   path: "/edges/tcp",
   listKey: "tcp_edges",
-  notFound: "ERR_TCP_EDGE_NOT_FOUND",
   ...edgeKind(TCP_MODULES)
 };
 var tlsEdge = {
@@ -58442,7 +58435,6 @@ var tlsEdge = {
   label: "TLS edge",
   path: "/edges/tls",
   listKey: "tls_edges",
-  notFound: "ERR_TLS_EDGE_NOT_FOUND",
   ...edgeKind(TLS_MODULES, [upstreamTermination])
 };
 var httpsEdge = {
@@ -58451,7 +58443,6 @@ var httpsEdge = {
   label: "HTTPS edge",
   path: "/edges/https",
   listKey: "https_edges",
-  notFound: "ERR_HTTPS_EDGE_NOT_FOUND",
   ...edgeKind([mutualTlsModule, httpsTlsTerminationModule])
 };
 
@@ -58557,7 +58548,6 @@ var ipPolicy = {
   label: "IP policy",
   path: "/ip_policies",
   listKey: "ip_policies",
-  notFound: "ERR_IP_POLICY_NOT_FOUND",
   create: object(common3),
   update: object(common3),
   immutable: [],
@@ -58582,7 +58572,6 @@ var ipPolicyRule = {
   label: "IP policy rule",
   path: "/ip_policy_rules",
   listKey: "ip_policy_rules",
-  notFound: "ERR_IP_POLICY_RULE_NOT_FOUND",
   create: ruleCreate,
   update: optional2(ruleCreate, ["ip_policy_id", "action"]),
   immutable: ["action", "ip_policy_id"],
