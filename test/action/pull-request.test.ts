@@ -107,7 +107,7 @@ describe('pull_request: the plan comment', () => {
       expect(delta).toContain('1 added, 1 no longer planned, 1 changed.');
       expect(delta).toContain('- **added** `TunnelGroupBackend/api`: create');
       expect(delta).toContain('- **no longer planned** `IPPolicyRule/office-v6` (was create)');
-      expect(delta).toContain('- **changed** `IPPolicyRule/office-v4`: create; `/description` (different value)');
+      expect(delta).toContain('- **changed** `IPPolicyRule/office-v4`: create; `description` (different value)');
       expect(delta).not.toContain('TunnelGroupBackend/web');
       expect(second.summary).toContain('#### Since the previous plan');
       expectSecretAbsent(second, svc.apiKey, gh);
