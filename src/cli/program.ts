@@ -47,16 +47,16 @@ export async function buildProgram(ctx: CliContext, done: (code: number) => void
 Exit codes: 0 success, 1 error (invalid manifests, bad options, a failed apply), 2 changes found
 (plan --detailed-exitcode) or drift found (drift).
 
-Examples:
-  $ edgeops validate examples/basic
-  $ edgeops fmt infra/ --check
-  $ edgeops plan examples/basic --local
+Examples, run in a directory of manifests (PATH defaults to it; --local serves them from .edgeops/local.db):
+  $ edgeops validate
+  $ edgeops fmt --check
+  $ edgeops plan --local --out plan.json
   $ edgeops show plan.json --format markdown
-  $ edgeops apply examples/basic --local --auto-approve
-  $ edgeops drift examples/basic --local --format markdown
-  $ edgeops list examples/basic --local
+  $ edgeops apply --local --auto-approve
+  $ edgeops drift --local --format markdown
+  $ edgeops list --local
+  $ edgeops graph --format dot
   $ edgeops export --local --out exported/
-  $ edgeops graph examples/full --format dot
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
   $ edgeops unlock --stack prod ipp_2rcCvYaCz4tUbWiCRVTCu2Rsx02
   $ source <(edgeops completion bash)

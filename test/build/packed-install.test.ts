@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, serviceForFile } from '../helpers/service.ts';
 import { ROOT, cleanEnv, makeCerts, type RunResult } from '../cli/run.ts';
+import { runnableExamples } from '../cli/help-examples.ts';
 import { hasNodeSqlite, startServe } from './serve-process.ts';
 
 const run = promisify(execFile);
@@ -37,10 +38,10 @@ let tarball = '';
 let globalInstallOutput = '';
 
 /** A bin, run with the project as the working directory and nothing of the repository around. */
-async function runBin(bin: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+async function runBin(bin: string, args: string[], env: Record<string, string> = {}, cwd = project): Promise<RunResult> {
   const [file, argv] = bin.endsWith('.js') ? [process.execPath, [bin, ...args]] : [bin, args];
   return new Promise((done) => {
-    execFile(file, argv, { cwd: project, env: cleanEnv({ NODE_PATH: undefined, NO_COLOR: '1', PATH, ...env }) }, (err, stdout, stderr) => {
+    execFile(file, argv, { cwd, env: cleanEnv({ NODE_PATH: undefined, NO_COLOR: '1', PATH, ...env }) }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       done({ code, signal: null, stdout, stderr });
     });
@@ -204,6 +205,18 @@ describe.runIf(hasNodeSqlite())(`on Node ${process.versions.node} (node:sqlite b
     expect(planned.stdout).toContain('No changes. Live state matches the manifests.');
     expect(planned.stderr).not.toMatch(/warning/i);
     expect(existsSync(join(full, '.edgeops', 'local.db'))).toBe(true);
+  }, 120_000);
+
+  it('runs every self-contained example of its --help, in order, from a stack directory (global install)', async () => {
+    const basic = join(temp, 'basic');
+    cpSync(join(ROOT, 'examples/basic'), basic, { recursive: true, filter: (src) => !/[/\\]\.edgeops$/.test(src) });
+    const help = await runBin(globalBin, ['--help']);
+    const examples = runnableExamples(help.stdout);
+    expect(examples.length).toBeGreaterThanOrEqual(9);
+    for (const args of examples) {
+      const r = await runBin(globalBin, args, {}, basic);
+      expect(r.code, `edgeops ${args.join(' ')}\n${output(r)}`).toBe(0);
+    }
   }, 120_000);
 });
 

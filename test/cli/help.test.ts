@@ -10,14 +10,14 @@ describe('--help', () => {
     expect(r.code).toBe(0);
     for (const cmd of ['validate', 'plan', 'apply', 'serve']) expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
     expect(r.stdout).toContain('Exit codes: 0 success, 1 error');
-    expect(r.stdout).toContain('$ edgeops apply examples/basic --local --auto-approve');
+    expect(r.stdout).toContain('$ edgeops apply --local --auto-approve');
   });
 
   it.each([
-    ['validate', ['Exit codes: 0 valid, 1 invalid', '$ edgeops validate examples/basic']],
+    ['validate', ['Exit codes: 0 valid, 1 invalid', '$ edgeops validate\n']],
     ['plan', ['--format <format>', '--detailed-exitcode', '--api-url <url>', 'EDGEOPS_API_URL', 'EDGEOPS_API_KEY', 'EDGEOPS_STACK', '--local', '--no-color',
-      'with --detailed-exitcode: 0 no changes, 2 changes', '$ edgeops plan examples/basic --local']],
-    ['apply', ['--auto-approve', '--concurrency <n>', 'default 10', '$ edgeops apply examples/basic --local --auto-approve']],
+      'with --detailed-exitcode: 0 no changes, 2 changes', '$ edgeops plan --local\n']],
+    ['apply', ['--auto-approve', '--concurrency <n>', 'default 10', '$ edgeops apply --local --auto-approve']],
     ['serve', ['--host <host>', '--port <port>', '--api-key <key>', '--account <name=key>', '--accounts <file>', '--db <file-or-url>',
       'EDGEOPS_DATABASE_URL', '--pool-size <n>', '--migrate-only', '--rate-limit <n>', 'SIGINT or SIGTERM', '/healthz and /readyz',
       '$ edgeops serve --port 4010 --api-key dev --db ./edge.db', '$ edgeops serve --api-key dev --db postgres://']],

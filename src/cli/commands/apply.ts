@@ -55,7 +55,7 @@ deletes, a destroy without --destroy) or partial failure (every failure is liste
 the command again converges).
 
 Examples:
-  $ edgeops apply examples/basic --local --auto-approve
+  $ edgeops apply --local --auto-approve
   $ edgeops apply infra/ --api-url http://127.0.0.1:4010 --api-key dev
   $ EDGEOPS_STACK=staging edgeops apply infra/ --auto-approve --concurrency 4
   $ edgeops apply --plan plan.json                       # the plan saved by: edgeops plan infra/ --out plan.json

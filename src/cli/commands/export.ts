@@ -55,7 +55,7 @@ Exit codes: 0 written, 1 error.
 
 Examples:
   $ edgeops export --out infra/                  # then: edgeops plan infra/  -> "No changes."
-  $ edgeops export examples/basic --local        # the stack and local database of examples/basic
+  $ edgeops export infra/ --local                # the stack and local database of infra/
   $ edgeops export --all --out adopt/            # every resource; then: edgeops apply adopt/ (adopts them)
   $ edgeops export infra/ --out picked/ --id edgtcp_2rcC... --id bkdtg_2rcD...   # just these two
   $ edgeops export --snapshot live.json          # then: edgeops plan infra/ --against live.json`)

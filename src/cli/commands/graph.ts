@@ -32,9 +32,9 @@ its own, dashed. The service options are used only with --plan; without it nothi
 Exit codes: 0 printed, 1 error (invalid manifests, or with --plan an error of the plan).
 
 Examples:
-  $ edgeops graph examples/full
-  $ edgeops graph examples/full --format dot | dot -Tsvg > graph.svg
-  $ edgeops graph examples/basic --plan --local       # each resource marked with what apply would do`)
+  $ edgeops graph
+  $ edgeops graph infra/ --format dot | dot -Tsvg > graph.svg
+  $ edgeops graph --plan --local                  # each resource marked with what apply would do`)
     .action(async (path: string, flags: GraphFlags) => {
       const format = flags.format as GraphFormat; // commander has checked it against GRAPH_FORMAT_NAMES
       // A plan of part of a stack would draw the rest as deletes: --plan takes whole stacks, as plan does.

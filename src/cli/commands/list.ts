@@ -30,7 +30,7 @@ Exit codes: 0 listed, 1 error.
 
 Examples:
   $ edgeops list infra/ --format json
-  $ edgeops list examples/basic --local`)
+  $ edgeops list --local`)
     .action(async (path: string, flags: ListFlags) => {
       // Whole stacks only, as for plan: a document outside the part given would read as gone.
       const desired = await loadDesired([path], ctx.env, { stack: flags.stack, wholeStacks: true });

@@ -92,7 +92,7 @@ export function registerPlan(program: Command, ctx: CliContext, done: (code: num
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
 
 Examples:
-  $ edgeops plan examples/basic --local
+  $ edgeops plan --local
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/
   $ edgeops plan infra/ --format markdown > plan.md      # for a pull-request comment
   $ edgeops plan infra/ --format json --detailed-exitcode

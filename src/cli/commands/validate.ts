@@ -26,7 +26,7 @@ with --format json, as {format_version, ok, problems: [{file, line, col, address
 The service options (--api-url, --api-key, --local, --timeout) are accepted and checked, but no request is made.
 
 Examples:
-  $ edgeops validate examples/basic
+  $ edgeops validate
   $ edgeops validate infra/edges.yaml infra/backends/ --local`)
     .action(async (paths: string[], flags: SharedFlags & { format: 'text' | 'markdown' | 'json' }) => {
       const check = async (): Promise<number> => {
