@@ -1,7 +1,7 @@
 // `validate --format json`: the verdict on the manifests as data, for editors and scripts. Each problem gives its
-// position, the field it is about in the notation every output uses (contract/field-path.ts; '' for a problem of
-// a whole file or document) and what is wrong with it; `path: message` is the line the text output prints after
-// the address. Fields are only ever added; removing one or changing its meaning bumps format_version.
+// position, the field it is about as the JSON plan gives a change's field (`field` in the notation every output
+// uses, contract/field-path.ts; `path` the same as a JSON pointer; both '' for a problem of a whole file or
+// document) and what is wrong with it; `field: message` is the line the text output prints after the address. Fields are only ever added; removing one or changing its meaning bumps format_version.
 import { issuePath, type ManifestIssue } from '../errors.ts';
 
 export const VALIDATE_JSON_VERSION = 1;
@@ -12,6 +12,9 @@ export interface ValidateJsonProblem {
   col: number;
   /** `Kind/name` of the document, when known. */
   address?: string;
+  /** The field as every output shows it: `backend.backend_id`. */
+  field: string;
+  /** The same field as a JSON pointer: `/backend/backend_id`. */
   path: string;
   /** The service's error code for the same problem, when the contract names one. */
   code?: string;
@@ -36,7 +39,8 @@ export function validateJson(outcome: { resources: number } | { issues: readonly
       line: i.pos.line,
       col: i.pos.col,
       ...(i.address ? { address: i.address } : {}),
-      path: issuePath(i),
+      field: issuePath(i),
+      path: i.pointer ?? '',
       ...(i.code ? { code: i.code } : {}),
       message: i.message,
     })),

@@ -217,6 +217,9 @@ describe.runIf(hasNodeSqlite())(`on Node ${process.versions.node} (node:sqlite b
       const r = await runBin(globalBin, args, {}, basic);
       expect(r.code, `edgeops ${args.join(' ')}\n${output(r)}`).toBe(0);
     }
+    const completion = await runBin(globalBin, ['completion', 'bash'], {}, basic);
+    expect(completion.code, output(completion)).toBe(0);
+    expect(completion.stdout).toMatch(/^complete .*edgeops$/m);
   }, 120_000);
 });
 

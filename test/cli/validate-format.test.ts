@@ -20,12 +20,12 @@ describe('validate --format', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
     await expect(r.stdout).toMatchFileSnapshot(`../fixtures/validate/invalid.json`);
-    const doc = JSON.parse(r.stdout) as { format_version: number; ok: boolean; problems: { file: string; line: number; col: number; address?: string; path: string; code?: string; message: string }[] };
+    const doc = JSON.parse(r.stdout) as { format_version: number; ok: boolean; problems: { file: string; line: number; col: number; address?: string; field: string; path: string; code?: string; message: string }[] };
     expect(doc.format_version).toBe(1);
     expect(doc.ok).toBe(false);
     // Each JSON problem is the text line, cut into its parts.
     const text = (await edgeops(['validate', `${fixtures}/invalid.yaml`])).stderr.trimEnd().split('\n').slice(0, -1);
-    expect(doc.problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.address ? `${p.address}: ` : ''}${p.path ? `${p.path}: ` : ''}${p.message}`)).toEqual(text);
+    expect(doc.problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.address ? `${p.address}: ` : ''}${p.field ? `${p.field}: ` : ''}${p.message}`)).toEqual(text);
   });
 
   it('json: valid manifests are ok with no problems and exit 0', async () => {
