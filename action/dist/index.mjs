@@ -948,23 +948,28 @@ __export(certificate_verdict_exports, {
   inField: () => inField,
   parsePrivateKey: () => parsePrivateKey,
   readCertificateChain: () => readCertificateChain,
+  readOnce: () => readOnce,
   tlsCertificateProblem: () => tlsCertificateProblem
 });
 import { createPrivateKey, createPublicKey } from "node:crypto";
-function remembered(pem2, read) {
-  let got = readings.get(pem2);
-  if (got === void 0) {
-    try {
-      got = read();
-    } catch (err) {
-      if (!(err instanceof RuleError)) throw err;
-      got = err;
+function readOnce() {
+  const KEPT = 256;
+  const readings = /* @__PURE__ */ new Map();
+  return (pem2, read) => {
+    let got = readings.get(pem2);
+    if (got === void 0) {
+      try {
+        got = read();
+      } catch (err) {
+        if (!(err instanceof RuleError)) throw err;
+        got = err;
+      }
+      if (readings.size >= KEPT) readings.delete(readings.keys().next().value);
+      readings.set(pem2, got);
     }
-    if (readings.size >= KEPT) readings.delete(readings.keys().next().value);
-    readings.set(pem2, got);
-  }
-  if (got instanceof RuleError) throw got;
-  return got;
+    if (got instanceof RuleError) throw got;
+    return got;
+  };
 }
 function readCertificateChain(pem2) {
   return remembered(pem2, () => {
@@ -1076,7 +1081,7 @@ function inField(field, parse4) {
     throw err;
   }
 }
-var EC_CURVES, KEY_DER_TYPES, KEPT, readings;
+var EC_CURVES, KEY_DER_TYPES, remembered;
 var init_certificate_verdict = __esm({
   "src/contract/certificate-verdict.ts"() {
     "use strict";
@@ -1089,8 +1094,7 @@ var init_certificate_verdict = __esm({
       "RSA PRIVATE KEY": "pkcs1",
       "EC PRIVATE KEY": "sec1"
     };
-    KEPT = 256;
-    readings = /* @__PURE__ */ new Map();
+    remembered = readOnce();
   }
 });
 
@@ -54602,19 +54606,7 @@ var require_x509_cjs = __commonJS({
 
 // src/contract/certificates.ts
 function parseCertificateChain(pem2) {
-  let got = parsedChains.get(pem2);
-  if (got === void 0) {
-    try {
-      got = readCertificateChain(pem2).map((cert, i) => parseCertificate(cert.der, i + 1));
-    } catch (err) {
-      if (!(err instanceof RuleError)) throw err;
-      got = err;
-    }
-    if (parsedChains.size >= KEPT2) parsedChains.delete(parsedChains.keys().next().value);
-    parsedChains.set(pem2, got);
-  }
-  if (got instanceof RuleError) throw got;
-  return got;
+  return parsedChains(pem2, () => readCertificateChain(pem2).map((cert, i) => parseCertificate(cert.der, i + 1)));
 }
 function parseCertificate(der, index) {
   try {
@@ -54623,7 +54615,7 @@ function parseCertificate(der, index) {
     throw new RuleError("ERR_PEM_INVALID", `PEM block ${index} is not a valid X.509 certificate`);
   }
 }
-var import_reflect_metadata, x509, KEPT2, parsedChains;
+var import_reflect_metadata, x509, parsedChains;
 var init_certificates = __esm({
   "src/contract/certificates.ts"() {
     "use strict";
@@ -54632,8 +54624,7 @@ var init_certificates = __esm({
     init_certificate_verdict();
     init_rule_error();
     init_certificate_verdict();
-    KEPT2 = 256;
-    parsedChains = /* @__PURE__ */ new Map();
+    parsedChains = readOnce();
   }
 });
 

@@ -20,32 +20,37 @@ const KEY_DER_TYPES: Record<string, 'pkcs8' | 'pkcs1' | 'sec1'> = {
   'EC PRIVATE KEY': 'sec1',
 };
 
-// A PEM text is read once per process whoever asks (the value rules, the contract check, the service): the
-// last few hundred readings are kept, refusals included.
-const KEPT = 256;
-const readings = new Map<string, Certificate[] | RuleError>();
-
 /** A certificate as the verdict reads it: its DER, and the DER of its public key. */
 export interface Certificate {
   der: Buffer;
   spki: Uint8Array;
 }
 
-function remembered<T extends Certificate[]>(pem: string, read: () => T): T {
-  let got = readings.get(pem);
-  if (got === undefined) {
-    try {
-      got = read();
-    } catch (err) {
-      if (!(err instanceof RuleError)) throw err;
-      got = err;
+/**
+ * A reader of PEM texts that reads each text once per process, whoever asks (the value rules, the contract
+ * check, the service, a plan's summaries): the last few hundred readings are kept, refusals included.
+ */
+export function readOnce<T>(): (pem: string, read: () => T) => T {
+  const KEPT = 256;
+  const readings = new Map<string, T | RuleError>();
+  return (pem, read) => {
+    let got = readings.get(pem);
+    if (got === undefined) {
+      try {
+        got = read();
+      } catch (err) {
+        if (!(err instanceof RuleError)) throw err;
+        got = err;
+      }
+      if (readings.size >= KEPT) readings.delete(readings.keys().next().value!);
+      readings.set(pem, got);
     }
-    if (readings.size >= KEPT) readings.delete(readings.keys().next().value!);
-    readings.set(pem, got);
-  }
-  if (got instanceof RuleError) throw got;
-  return got as T;
+    if (got instanceof RuleError) throw got;
+    return got as T;
+  };
 }
+
+const remembered = readOnce<Certificate[]>();
 
 /** Read a chain of PEM certificates; at least one, every block a certificate, nothing else in the text. Throws RuleError. */
 export function readCertificateChain(pem: string): Certificate[] {

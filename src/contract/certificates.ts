@@ -4,33 +4,19 @@
 // first on both sides; no message carries any part of the submitted text.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { checkCertificateAuthority, checkTlsCertificate, inField, readCertificateChain, type PrivateKeyType } from './certificate-verdict.ts';
+import { checkCertificateAuthority, checkTlsCertificate, inField, readCertificateChain, readOnce, type PrivateKeyType } from './certificate-verdict.ts';
 import { RuleError } from './rule-error.ts';
 
 export { parsePrivateKey, type PrivateKeyType } from './certificate-verdict.ts';
 
-// A PEM text is parsed once per process: the service, and a plan's summaries of the same certificates.
-const KEPT = 256;
-const parsedChains = new Map<string, x509.X509Certificate[] | RuleError>();
+const parsedChains = readOnce<x509.X509Certificate[]>();
 
 /**
  * Parse a chain of PEM certificates the verdict takes (certificate-verdict.ts readCertificateChain: at least one,
  * every block a certificate, nothing else in the text); throws its RuleError.
  */
 export function parseCertificateChain(pem: string): x509.X509Certificate[] {
-  let got = parsedChains.get(pem);
-  if (got === undefined) {
-    try {
-      got = readCertificateChain(pem).map((cert, i) => parseCertificate(cert.der, i + 1));
-    } catch (err) {
-      if (!(err instanceof RuleError)) throw err;
-      got = err;
-    }
-    if (parsedChains.size >= KEPT) parsedChains.delete(parsedChains.keys().next().value!);
-    parsedChains.set(pem, got);
-  }
-  if (got instanceof RuleError) throw got;
-  return got;
+  return parsedChains(pem, () => readCertificateChain(pem).map((cert, i) => parseCertificate(cert.der, i + 1)));
 }
 
 function parseCertificate(der: Buffer, index: number): x509.X509Certificate {

@@ -11,7 +11,7 @@ import { liveIndex } from './live.ts';
 import type { LiveState } from './live.ts';
 import type { ProjectConfig } from '../manifest/document.ts';
 import { DEFAULT_MAX_DELETES } from './safety.ts';
-import { savedPlanDigest } from './saved-plan-digest.ts';
+import { digestMatches, savedPlanDigest } from './saved-plan-digest.ts';
 import type { Plan } from './plan-data.ts';
 import { isSecretPlaceholder, sanitizeAction } from './plan-meaning.ts';
 import type { SecretsOf } from './plan-meaning.ts';
@@ -180,7 +180,7 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
   const listOf = (v: unknown, fields: string[]): boolean => Array.isArray(v) && v.every((e) => isObj(e) && fields.every((f) => isString(e[f])));
   if (!listOf(data.touched, ['address', 'kind', 'id', 'fingerprint'])) throw bad('"touched" is malformed');
   if (!listOf(data.absent, ['address', 'kind'])) throw bad('"absent" is malformed');
-  if (data.digest !== undefined && (!isString(data.digest) || data.digest !== savedPlanDigest(data))) {
+  if (data.digest !== undefined && !digestMatches(data)) {
     throw new SavedPlanEditedError(`${file}: the saved plan was edited after it was saved (its digest does not match its content); make a new plan`);
   }
   const limits = data.delete_limits;

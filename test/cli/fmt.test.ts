@@ -91,9 +91,9 @@ describe('edgeops fmt', () => {
   });
 
   it.each([
-    ['basic', ['ip-policy.yaml']],
+    ['basic', []],
     ['tls', []],
-    ['full', ['access.yaml']],
+    ['full', []],
   ])('examples/%s: applied as written, then formatted, plans "No changes."', async (name, unformatted) => {
     const example = copyExample(name);
     try {

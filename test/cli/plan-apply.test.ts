@@ -81,7 +81,7 @@ describe('plan and apply against a service', () => {
 
   it('shows an update, a replace, a module delete and a delete, applies them and converges', async () => {
     edit('ip-policy.yaml', 'description: office networks', 'description: office and VPN networks');
-    edit('ip-policy.yaml', 'cidr: 203.0.113.66/32\naction: deny', 'cidr: 203.0.113.66/32\naction: allow');
+    edit('ip-policy.yaml', 'cidr: 203.0.113.66/32\nip_policy_id: office\naction: deny', 'cidr: 203.0.113.66/32\nip_policy_id: office\naction: allow');
     edit('edges.yaml', 'ip_restriction: {ip_policy_ids: [office]}\n', '');
     edit('edges.yaml', '---\nkind: TCPEdge\nname: db\n', '---\nkind: TunnelGroupBackend\nname: spare\nlabels: {app: spare}\n---\nkind: TCPEdge\nname: dbx\n');
     edit('edges.yaml', '1.tcp.example.com:20002', '1.tcp.example.com:20003');
