@@ -13,7 +13,7 @@ import { contractRefs, manifestKindName } from '../../src/kinds/contract-kind.ts
 import { KINDS, kindByName } from '../../src/kinds/index.ts';
 import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
 import { unionSchema } from '../../src/manifest/schema/project.ts';
-import { SCHEMA_DIR } from '../../src/manifest/schema/write.ts';
+import { SCHEMA_DIR } from '../../scripts/write-schemas.ts';
 
 /** Every subschema of a body schema, with its path. */
 function subschemas(schema: BodySchema, path = ''): [string, BodySchema][] {

@@ -28,7 +28,7 @@ interface Report {
 
 /** Copies the sources once; each stage then edits the copy further. */
 function prepare(): void {
-  for (const dir of ['src', 'schemas', 'test/contract']) cpSync(join(ROOT, dir), join(copy, dir), { recursive: true });
+  for (const dir of ['src', 'scripts', 'schemas', 'test/contract']) cpSync(join(ROOT, dir), join(copy, dir), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   writeFileSync(join(copy, 'vitest.config.ts'), "export default { test: { include: ['test/contract/kind-completeness.test.ts'] } };\n");

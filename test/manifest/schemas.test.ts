@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_KINDS, type BodySchema } from '../../src/contract/index.ts';
 import { KINDS } from '../../src/kinds/index.ts';
-import { SCHEMA_DIR, schemaFiles, schemaText } from '../../src/manifest/schema/write.ts';
+import { SCHEMA_DIR, schemaFiles, schemaText } from '../../scripts/write-schemas.ts';
 import { kindValidation } from '../../src/manifest/schema.ts';
 import { AJV_FORMATS } from '../../src/manifest/schema/formats.ts';
 

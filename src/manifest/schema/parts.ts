@@ -1,5 +1,5 @@
 // Building blocks of the manifest schemas (schemas/*.schema.json are generated from these by
-// write.ts). `errorMessage` is the message edgeops and editors show instead of the validator's own.
+// scripts/write-schemas.ts). `errorMessage` is the message edgeops and editors show instead of the validator's own.
 
 import { HEADER_NAME } from '../../contract/rules.ts';
 import { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES } from '../../contract/schema.ts';

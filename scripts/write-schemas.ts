@@ -6,11 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { kindSchemas } from './kinds.ts';
-import type { Schema } from './parts.ts';
-import { projectSchema, unionSchema } from './project.ts';
+import { kindSchemas } from '../src/manifest/schema/kinds.ts';
+import type { Schema } from '../src/manifest/schema/parts.ts';
+import { projectSchema, unionSchema } from '../src/manifest/schema/project.ts';
 
-export const SCHEMA_DIR = resolve(import.meta.dirname, '../../../schemas');
+export const SCHEMA_DIR = resolve(import.meta.dirname, '../schemas');
 
 /** Where the schemas are published; `$id` is this plus the file name, and the relative `$ref`s resolve beside it. */
 export const SCHEMA_ID_BASE = 'https://edgeops.dev/schemas/v1/';
