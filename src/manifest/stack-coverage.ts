@@ -7,6 +7,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { PartialStackError } from '../errors.ts';
+import { shellWord } from '../shell-word.ts';
 import { discover, nearestProjectFiles } from './discover.ts';
 
 const SHOWN_LEFT_OUT = 10;
@@ -59,9 +60,6 @@ export function partialStacks(paths: readonly string[], cwd: string): PartialSta
   }
   return partial;
 }
-
-/** A path as a shell word: as it is when it needs no quoting, else in single quotes. */
-const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);
 
 export function partialStackMessage(partial: readonly PartialStack[]): string {
   const lines = [

@@ -8,6 +8,7 @@ import { resourceOp, type Action, type CertificateSummary, type FieldChange, typ
 import type { Json } from '../kinds/resource-kind.ts';
 import { showChange, type ShowContext, type ShownChange } from './value-lines.ts';
 import { SENSITIVE, formatPath, formatValue, type IdNames } from './values.ts';
+import { shellWord } from '../shell-word.ts';
 
 export type { ResourceOp };
 /** `' '`: a line of a value laid out over several lines that is the same before and after (context). */
@@ -262,9 +263,6 @@ export interface PlanFooter {
    */
   applyArgs?: string[];
 }
-
-/** A word as a POSIX shell reads it back: as it is when that is safe, else in single quotes. */
-const shellWord = (word: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** How to approve exactly this plan, in Markdown (text drops the backticks). */
 export const approveHint = (checksum: string, args: readonly string[] = ['PATH...']): string =>
