@@ -83,7 +83,8 @@ Examples:
         throw pathFailure(err);
       }
       if (saved && ahead && saved.stack !== ahead.stack) ahead = undefined;
-      const loading = loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty, wholeStacks: true }).then((desired) => {
+      // settingsBeforeManifests has refused part of a stack: the paths are not walked for it again.
+      const loading = loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty }).then((desired) => {
         learnSecrets(ctx, desired);
         return desired;
       }, (err: unknown) => {

@@ -33,7 +33,8 @@ interface PlanFlags extends SharedFlags {
  */
 async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Promise<plan.PlanOutcome> {
   const load = async (): Promise<DesiredState> => {
-    const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: true });
+    // Against a service, settingsBeforeManifests has already refused part of a stack.
+    const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: flags.against !== undefined });
     learnSecrets(ctx, desired);
     return desired;
   };
