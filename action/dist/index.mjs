@@ -79531,6 +79531,13 @@ function findCycles(graph) {
 // src/manifest/stack-coverage.ts
 import { realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
 import { dirname as dirname2, isAbsolute, relative as relative3, resolve as resolve4 } from "node:path";
+
+// src/shell-word.ts
+function shellWord(text) {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+// src/manifest/stack-coverage.ts
 var SHOWN_LEFT_OUT = 10;
 var realOf = (abs) => {
   try {
@@ -79563,7 +79570,6 @@ function partialStacks(paths, cwd) {
   }
   return partial;
 }
-var shellWord = (text) => /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 function partialStackMessage(partial) {
   const lines = [
     "refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out."
@@ -80185,8 +80191,7 @@ function summaryText(report) {
   const restores = left === n ? `\`edgeops apply\` leaves ${left === 1 ? "it" : "them"} as ${left === 1 ? "it is" : "they are"}: ${left === 1 ? "it is" : "they are"} not managed by this stack.` : `\`edgeops apply\` would restore the manifests' state${left > 0 ? ` (and leave the ${left} attached resource${left === 1 ? "" : "s"} no document of this stack manages)` : ""}.`;
   return `Drift: ${s.changed} changed, ${s.missing} missing, ${s.liveOnly} live-only${unmanaged} (${n} resource${n === 1 ? "" : "s"} differ${n === 1 ? "s" : ""} from the manifests). ${restores}`;
 }
-var shellWord2 = (word) => /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-var approveHint = (checksum, args = ["PATH..."]) => `to apply exactly this plan: \`edgeops apply ${args.map(shellWord2).join(" ")} --checksum ${checksum}\``;
+var approveHint = (checksum, args = ["PATH..."]) => `to apply exactly this plan: \`edgeops apply ${args.map(shellWord).join(" ")} --checksum ${checksum}\``;
 var applyArgsOf = (plan, paths) => [...paths, ...(plan.targets?.addresses ?? []).flatMap((t) => ["--target", t])];
 function planErrorLines(plan) {
   const errors = plan.errors ?? [];
