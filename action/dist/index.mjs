@@ -59164,6 +59164,7 @@ function createApi(opts) {
     headersTimeout: timeout,
     bodyTimeout: timeout
   });
+  const dispatcher = pool.compose(toldWhenConnected);
   const policy2 = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   const clock = policy2.now && policy2.sleep ? { now: policy2.now, sleep: policy2.sleep } : {};
   const outage = new Outage(policy2.outageBudgetMs ?? 0, policy2.now, opts.onOutage);
@@ -59187,15 +59188,20 @@ function createApi(opts) {
     let status;
     let text;
     let retryAfter2;
-    const slow = opts.onSlow && setTimeout(() => {
-      opts.onSlow(`waiting for ${endpoint2.url} to answer ${operation} (${SLOW_NOTICE_MS / 1e3} s so far; gives up after ${timeout / 1e3} s, see --timeout)`);
-    }, SLOW_NOTICE_MS).unref();
+    let slow;
+    const onSlow = opts.onSlow;
+    const onConnected = onSlow && (() => {
+      slow = setTimeout(() => {
+        onSlow(`waiting for ${endpoint2.url} to answer ${operation} (${SLOW_NOTICE_MS / 1e3} s so far; gives up after ${timeout / 1e3} s, see --timeout)`);
+      }, SLOW_NOTICE_MS).unref();
+    });
     try {
-      const res = await pool.request({
+      const res = await dispatcher.request({
         method,
         path: rawPath,
         headers,
-        body: body === void 0 ? void 0 : JSON.stringify(body)
+        body: body === void 0 ? void 0 : JSON.stringify(body),
+        onConnected
       });
       status = res.statusCode;
       retryAfter2 = res.headers["retry-after"];
@@ -59203,7 +59209,7 @@ function createApi(opts) {
     } catch (err) {
       throw transportError(err, operation, endpoint2);
     } finally {
-      if (slow) clearTimeout(slow);
+      clearTimeout(slow);
     }
     if (status < 200 || status > 299) {
       throw setRetryAfter(responseError(status, text, operation), parseRetryAfter(retryAfter2));
@@ -59269,6 +59275,23 @@ function createApi(opts) {
       closed = true;
       return pool.close();
     }
+  };
+}
+function toldWhenConnected(dispatch) {
+  return (options, handler) => {
+    const onConnected = options.onConnected;
+    if (!onConnected) return dispatch(options, handler);
+    return dispatch(options, {
+      onRequestStart: (controller, context) => {
+        onConnected();
+        handler.onRequestStart?.(controller, context);
+      },
+      onRequestUpgrade: (controller, status, headers, socket) => handler.onRequestUpgrade?.(controller, status, headers, socket),
+      onResponseStart: (controller, status, headers, message) => handler.onResponseStart?.(controller, status, headers, message),
+      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+      onResponseError: (controller, error) => handler.onResponseError?.(controller, error)
+    });
   };
 }
 function outcomeOf(err) {

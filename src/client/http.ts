@@ -33,7 +33,8 @@ export interface ApiOptions {
   timeoutMs?: number;
   /**
    * Told once per request that has waited SLOW_NOTICE_MS for its answer (a line saying what it waits for),
-   * so a hung service is not silence until the timeout.
+   * so a hung service is not silence until the timeout. The wait counts from the moment the request has a
+   * connection: a slow name lookup or connect that fails is one error line, not a notice and then an error.
    */
   onSlow?: (line: string) => void;
 }
@@ -90,6 +91,7 @@ export function createApi(opts: ApiOptions): HttpApi {
     headersTimeout: timeout,
     bodyTimeout: timeout,
   });
+  const dispatcher = pool.compose(toldWhenConnected);
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   // One clock for retries and scheduling, so a test that injects a clock into the policy drives both; only a
   // whole clock (a sleep alone, with the real time, would make the scheduler's waits spin).
@@ -119,23 +121,28 @@ export function createApi(opts: ApiOptions): HttpApi {
     let status: number;
     let text: string;
     let retryAfter: string | string[] | undefined;
-    const slow = opts.onSlow && setTimeout(() => {
-      opts.onSlow!(`waiting for ${endpoint.url} to answer ${operation} (${SLOW_NOTICE_MS / 1000} s so far; gives up after ${timeout / 1000} s, see --timeout)`);
-    }, SLOW_NOTICE_MS).unref();
+    let slow: NodeJS.Timeout | undefined;
+    const onSlow = opts.onSlow;
+    const onConnected = onSlow && (() => {
+      slow = setTimeout(() => {
+        onSlow(`waiting for ${endpoint.url} to answer ${operation} (${SLOW_NOTICE_MS / 1000} s so far; gives up after ${timeout / 1000} s, see --timeout)`);
+      }, SLOW_NOTICE_MS).unref();
+    });
     try {
-      const res = await pool.request({
+      const res = await dispatcher.request({
         method,
         path: rawPath,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-      });
+        onConnected,
+      } as ConnectedOptions);
       status = res.statusCode;
       retryAfter = res.headers['retry-after'];
       text = await res.body.text();
     } catch (err) {
       throw transportError(err, operation, endpoint);
     } finally {
-      if (slow) clearTimeout(slow);
+      clearTimeout(slow);
     }
     if (status < 200 || status > 299) {
       throw setRetryAfter(responseError(status, text, operation), parseRetryAfter(retryAfter));
@@ -207,6 +214,30 @@ export function createApi(opts: ApiOptions): HttpApi {
       closed = true;
       return pool.close();
     },
+  };
+}
+
+type ConnectedOptions = Dispatcher.RequestOptions & { onConnected?: () => void };
+
+/**
+ * An interceptor that calls a request's `onConnected` when undici writes it to a connected socket. The handler
+ * it is given is already in undici's current form (compose wraps it), so the rest passes through unchanged.
+ */
+function toldWhenConnected(dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch {
+  return (options, handler) => {
+    const onConnected = (options as ConnectedOptions).onConnected;
+    if (!onConnected) return dispatch(options, handler);
+    return dispatch(options, {
+      onRequestStart: (controller, context) => {
+        onConnected();
+        handler.onRequestStart?.(controller, context);
+      },
+      onRequestUpgrade: (controller, status, headers, socket) => handler.onRequestUpgrade?.(controller, status, headers, socket),
+      onResponseStart: (controller, status, headers, message) => handler.onResponseStart?.(controller, status, headers, message),
+      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+    });
   };
 }
 
