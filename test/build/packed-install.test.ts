@@ -9,12 +9,15 @@
 //   test of the API and `apply --local` converges on examples/full.
 // - Node 20: serve and --local stop with exit 1 and the commands to run; the test runs those commands as
 //   printed (`npm install -g better-sqlite3` beside the global edgeops; `npm rebuild better-sqlite3` in the
-//   project, where better-sqlite3 was installed without its native build), after which both work. Each builds
-//   the native module: a couple of minutes, the two at once.
+//   project, where better-sqlite3 was installed without its native build), after which both work. The native
+//   module comes as a prebuilt binary, the way a user with GitHub access gets it (prebuild-install, pointed by
+//   an rc file in the test's temporary directory at a tarball of the checkout's own build), so the test does not
+//   compile SQLite twice; where the checkout's build does not load on this Node, each compiles it from source.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, serviceForFile } from '../helpers/service.ts';
@@ -223,7 +226,33 @@ describe.runIf(hasNodeSqlite())(`on Node ${process.versions.node} (node:sqlite b
   }, 120_000);
 });
 
+/**
+ * A prebuilt better-sqlite3 for this Node, made from the checkout's own build, where prebuild-install run under
+ * `dir` finds it (its rc file, looked up from the working directory upwards, names a local prebuilds directory):
+ * what a download from the package's releases gives a user. Nothing when the checkout's build does not load
+ * here or the platform's name for it is not the plain glibc one; then the install compiles it.
+ */
+async function offerCheckoutPrebuild(dir: string): Promise<void> {
+  const pkgDir = join(ROOT, 'node_modules', 'better-sqlite3');
+  const glibc = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
+  if (process.platform !== 'linux' || !glibc) return;
+  try {
+    const Database = createRequire(join(ROOT, 'package.json'))('better-sqlite3') as new (file: string) => { close(): void };
+    new Database(':memory:').close();
+  } catch {
+    return;
+  }
+  const { version } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string };
+  const prebuilds = join(dir, 'prebuilds');
+  mkdirSync(prebuilds, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-linux-${process.arch}.tar.gz`;
+  await run('tar', ['-czf', join(prebuilds, name), '-C', pkgDir, 'build/Release/better_sqlite3.node']);
+  writeFileSync(join(dir, '.prebuild-installrc'), `local-prebuilds=${prebuilds}\n`);
+}
+
 describe.runIf(!hasNodeSqlite())(`on Node ${process.versions.node} (no node:sqlite): the documented path to the embedded service`, () => {
+  beforeAll(() => offerCheckoutPrebuild(temp));
+
   /** The commands an error prints, in `backticks`. */
   const commandsIn = (message: string): string[] => [...message.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
