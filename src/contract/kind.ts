@@ -5,10 +5,15 @@
 import { childPointer, showPath } from './field-path.ts';
 import type { BodySchema, ContractCode, LocatedProblem, ValueProblem } from './schema.ts';
 
-/** Every kind of document the service stores. */
-export type KindName =
-  | 'ip_policy' | 'ip_policy_rule' | 'tunnel_group_backend' | 'http_response_backend' | 'event_subscription'
-  | 'tls_certificate' | 'certificate_authority' | 'tcp_edge' | 'tls_edge' | 'https_edge' | 'https_edge_route';
+/**
+ * The kinds' names, as keys. Each file under kinds/ adds the names of the kinds it defines
+ * (`declare module '../kind.ts'`), so a kind's name is written once, beside its definition.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface KindNames {}
+
+/** Every kind of document the service stores: types every reference to a kind. */
+export type KindName = keyof KindNames & string;
 
 /** The code of a 404 for an id of a kind: derived from its name, so a new kind brings its own. */
 export type NotFoundCode = `ERR_${Uppercase<KindName>}_NOT_FOUND`;

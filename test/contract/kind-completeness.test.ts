@@ -1,7 +1,8 @@
 // Every kind of the API is declared once, in the contract, and every table that serves a kind has it: the
 // contract's CONTRACT_KINDS, the service's RESOURCES (with a route per body the contract declares) and its error
 // catalog (a not-found code per kind), the reconciler's KINDS, and the manifest schemas (src/manifest, schemas/).
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileBody } from '../../src/contract/body-compile.ts';
 import { contractBodies, CONTRACT_KINDS, notFoundCode, type BodySchema, type ContractCode } from '../../src/contract/index.ts';
@@ -36,6 +37,15 @@ describe('the contract', () => {
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(CONTRACT_KINDS.map((k) => k.prefix)).size).toBe(names.length);
     expect(new Set(CONTRACT_KINDS.map((k) => k.path)).size).toBe(names.length);
+  });
+
+  it('types as KindName exactly the names of CONTRACT_KINDS (each kind file declares its own into KindNames)', () => {
+    const dir = join(import.meta.dirname, '../../src/contract/kinds');
+    const declared = readdirSync(dir).flatMap((file) => {
+      const block = /declare module '\.\.\/kind\.ts' \{\s*interface KindNames \{([^}]*)\}/.exec(readFileSync(join(dir, file), 'utf8'));
+      return block ? [...block[1]!.matchAll(/^\s*(\w+): true;/gm)].map((m) => m[1]!) : [];
+    });
+    expect(declared.sort()).toEqual(CONTRACT_KINDS.map((k) => k.kind).sort());
   });
 
   it.each(bodies)('%s: the schema compiles', (_name, schema) => {

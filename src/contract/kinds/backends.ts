@@ -3,6 +3,13 @@
 import type { ContractKind } from '../kind.ts';
 import { description, metadata, object } from '../schema.ts';
 
+declare module '../kind.ts' {
+  interface KindNames {
+    tunnel_group_backend: true;
+    http_response_backend: true;
+  }
+}
+
 const common = { description, metadata };
 
 const tunnelGroupFields = object({

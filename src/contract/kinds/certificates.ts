@@ -4,6 +4,13 @@
 import type { ContractKind } from '../kind.ts';
 import { description, metadata, object } from '../schema.ts';
 
+declare module '../kind.ts' {
+  interface KindNames {
+    tls_certificate: true;
+    certificate_authority: true;
+  }
+}
+
 const common = { description, metadata };
 const pem = (what: string) => ({ type: 'string' as const, description: what });
 

@@ -8,6 +8,14 @@ import {
   tlsTerminationModule,
 } from './edge-modules.ts';
 
+declare module '../kind.ts' {
+  interface KindNames {
+    tcp_edge: true;
+    tls_edge: true;
+    https_edge: true;
+  }
+}
+
 export const hostports: BodySchema = {
   type: 'array',
   items: { type: 'string', rule: 'hostport' },

@@ -4,6 +4,12 @@
 import type { ContractKind } from '../kind.ts';
 import { description, metadata, object } from '../schema.ts';
 
+declare module '../kind.ts' {
+  interface KindNames {
+    event_subscription: true;
+  }
+}
+
 const eventType = {
   type: 'string' as const, rule: 'event_type' as const,
   description: 'An event type such as ip_policy_created.v0 (^[a-z_]+\\.v[0-9]+$, at most 128 characters).',

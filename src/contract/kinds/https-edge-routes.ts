@@ -4,6 +4,12 @@ import { moduleRefs, type ContractKind } from '../kind.ts';
 import { description, metadata, object, optional } from '../schema.ts';
 import { backendModule, httpTrafficPolicyModule, ipRestrictionModule, responseHeadersModule } from './edge-modules.ts';
 
+declare module '../kind.ts' {
+  interface KindNames {
+    https_edge_route: true;
+  }
+}
+
 const MODULES = [backendModule, ipRestrictionModule, responseHeadersModule, httpTrafficPolicyModule];
 
 const create = object({

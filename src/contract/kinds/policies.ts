@@ -3,6 +3,13 @@
 import type { ContractKind } from '../kind.ts';
 import { description, id, metadata, object, optional } from '../schema.ts';
 
+declare module '../kind.ts' {
+  interface KindNames {
+    ip_policy: true;
+    ip_policy_rule: true;
+  }
+}
+
 const common = { description, metadata };
 
 export const ipPolicy: ContractKind = {
