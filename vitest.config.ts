@@ -5,11 +5,6 @@ import { defineConfig } from 'vitest/config';
  * that look into an SQLite file itself, or test what only the embedded store does, run on SQLite only.
  */
 const STORE_TESTS = ['test/service/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/lock/**/*.test.ts', 'test/scale/**/*.test.ts'];
-/**
- * Tests that change nothing process-wide (environment, working directory, timers, module mocks): they share their
- * worker's module cache (no isolation), which saves a fresh import of the sources for each file.
- */
-const IN_PROCESS = ['test/*.test.ts', 'test/{contract,engine,export,format,kinds,manifest,operations,render}/**/*.test.ts'];
 const SQLITE_ONLY = ['test/service/persistence.test.ts', 'test/service/postgres-cluster.test.ts', 'test/service/postgres-store.test.ts'];
 
 export default defineConfig({
@@ -18,11 +13,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A worker imports the sources once for all its files, not once per file: no test changes anything
+    // process-wide (environment, working directory, timers, module mocks), and each closes what it starts.
+    isolate: false,
     // Most files wait on processes, sockets and timers rather than the CPU: more forks than cores keep both busy.
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: 'unit', include: IN_PROCESS, isolate: false } },
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/scale/**', ...IN_PROCESS] } },
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/scale/**'] } },
       { extends: true, test: { name: 'postgres', include: STORE_TESTS, exclude: SQLITE_ONLY, env: { EDGEOPS_TEST_STORE: 'postgres' } } },
     ],
   },

@@ -6,8 +6,8 @@ import { childPointer, showPath } from './field-path.ts';
 import type { BodySchema, ContractCode, LocatedProblem, ValueProblem } from './schema.ts';
 
 /**
- * The kinds' names, as keys. Each file under kinds/ adds the names of the kinds it defines
- * (`declare module '../kind.ts'`), so a kind's name is written once, beside its definition.
+ * The kinds' names, as keys. Each file under kinds/ adds the names of the kinds it defines (declaration merging,
+ * `declare module` of this file), so a kind's name is written once, beside its definition.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface KindNames {}

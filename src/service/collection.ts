@@ -10,7 +10,7 @@ import { ServiceError } from './errors.ts';
 import { newId } from './ids.ts';
 import { pageQuery, pageLinks } from './pagination.ts';
 import {
-  created, noContent, ok,
+  baseFields, created, describedFields, noContent, ok,
   type Claim, type Ctx, type KindDef, type RefDecl, type ResourceModule, type RouteDef,
 } from './resource-def.ts';
 import { ClaimTakenError, type StoredDoc } from './store.ts';
@@ -22,7 +22,8 @@ export interface CollectionDef<D> {
   create?(body: JsonObject, ctx: Ctx, parent: StoredDoc<unknown> | undefined): D | Promise<D>;
   /** The stored document after a checked PATCH body (default: the current data with the sent fields replaced). */
   update?(body: JsonObject, current: StoredDoc<D>, ctx: Ctx): D | Promise<D>;
-  render(doc: StoredDoc<D>, ctx: Ctx): unknown | Promise<unknown>;
+  /** The response for a stored document (default: the common fields, then the stored ones; see storedAsRendered). */
+  render?(doc: StoredDoc<D>, ctx: Ctx): unknown | Promise<unknown>;
   /** Values unique across documents (hostports). */
   claims?(data: D): Claim[];
   /** Runs before the referrer check on delete: delete children here to cascade. */
@@ -34,7 +35,18 @@ export function parentKind(def: { kind: KindDef }): KindDef | undefined {
   return def.kind.parent === undefined ? undefined : contractKind(def.kind.parent);
 }
 
-export function defineCollection<D>(def: CollectionDef<D>): ResourceModule & { def: CollectionDef<D> } {
+/**
+ * A response that is the document as stored: id, uri and created_at, then the stored fields, with an empty
+ * description or metadata left out (as the public API does).
+ */
+export function storedAsRendered(doc: StoredDoc<unknown>, ctx: Ctx): JsonObject {
+  const data = doc.data as JsonObject;
+  const { description: _description, metadata: _metadata, ...rest } = data;
+  return { ...baseFields(ctx, doc), ...describedFields(data as { description?: string; metadata?: string }), ...rest };
+}
+
+export function defineCollection<D>(given: CollectionDef<D>): ResourceModule & { def: Required<Pick<CollectionDef<D>, 'render'>> & CollectionDef<D> } {
+  const def = { ...given, render: given.render ?? storedAsRendered };
   const base = def.kind.path;
   const create = def.create ?? ((body: JsonObject) => body as D);
   const update = def.update ?? ((body: JsonObject, current: StoredDoc<D>) => ({ ...current.data, ...body }));
@@ -119,8 +131,9 @@ export async function renderList<D>(ctx: Ctx, def: CollectionDef<D>, key: string
   const docs = await ctx.tx.list<D>(def.kind.kind, { parentId, beforeSeq: page.beforeSeq, limit: page.limit + 1 });
   const more = docs.length > page.limit;
   const shown = more ? docs.slice(0, page.limit) : docs;
+  const render = def.render ?? storedAsRendered;
   const items = [];
-  for (const d of shown) items.push(await def.render(d, ctx));
+  for (const d of shown) items.push(await render(d, ctx));
   return { [key]: items, ...pageLinks(ctx, page.limit, more ? shown.at(-1)!.id : null) } as JsonObject;
 }
 
