@@ -4,8 +4,13 @@
 // built first, quietly, so `npm ci` then `npx edgeops ...` works with no build step; an installed package has
 // neither and never builds. Working on edgeops, `npm run edgeops` runs the sources through tsx instead.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import module from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// Node 22.1 and later keep V8's compiled code of the CLI between runs (under the OS temp directory, or
+// NODE_COMPILE_CACHE), as tsc and npm do: a fifth of a short command's start-up. Node 20 has no such cache.
+module.enableCompileCache?.();
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (existsSync(join(root, '.git')) && existsSync(join(root, 'scripts', 'build.ts'))) await buildIfStale();
