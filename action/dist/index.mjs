@@ -41635,7 +41635,7 @@ import { createHash as createHash2 } from "node:crypto";
 
 // src/contract/values.ts
 init_rule_error();
-import { isIP } from "node:net";
+import { isIP, isIPv4 } from "node:net";
 var PREFIX = /^(0|[1-9][0-9]{0,2})$/;
 function ipv4Bits(addr) {
   return addr.split(".").reduce((acc, octet) => acc << 8n | BigInt(Number(octet)), 0n);
@@ -41686,7 +41686,7 @@ function hostProblem(host) {
     if (!host.endsWith("]") || isIP(host.slice(1, -1)) !== 6) return "has an invalid IPv6 address";
     return void 0;
   }
-  if (isIP(host) === 4) return void 0;
+  if (isIPv4(host)) return void 0;
   const name2 = host.startsWith("*.") ? host.slice(2) : host;
   if (name2.length === 0 || name2.length > 253) return "has an invalid host name";
   const labels = name2.split(".");
