@@ -1,6 +1,7 @@
 // The spine of edgeops, top-down: load -> validate -> resolve (manifests), then fetch live -> diff -> plan
 // (engine), then execute and check. Operations (src/operations/) call these functions and report what they return.
 import { EdgeopsError } from './errors.ts';
+import type { WholeStackCommand } from './manifest/stack-coverage.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
 import { describeCertificates } from './engine/certificate-details.ts';
@@ -50,9 +51,9 @@ export interface ExecuteOptions extends PlanOptions {
  * load -> validate -> resolve; throws ManifestError with every issue; no network. `opts.stack` (an extension)
  * is the stack chosen by a flag: the metadata size limit counts the marker, which names it. A path without
  * documents is refused unless `opts.allowEmpty` (`--destroy`); paths holding part of a stack, with
- * `opts.wholeStacks` (what plans from them: plan, apply, drift).
+ * `opts.wholeStacks`, the command that plans or compares from them (plan, apply, drift, list, graph --plan).
  */
-export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string; allowEmpty?: boolean; wholeStacks?: boolean } = {}): Promise<DesiredState> {
+export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string; allowEmpty?: boolean; wholeStacks?: WholeStackCommand } = {}): Promise<DesiredState> {
   return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty, wholeStacks: opts.wholeStacks });
 }
 

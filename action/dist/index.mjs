@@ -63682,24 +63682,43 @@ function partialStacks(paths, cwd) {
   }
   return partial;
 }
-function partialStackMessage(partial) {
-  const lines = [
-    "refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out."
-  ];
+function wording2(command, roots, many) {
+  const stack = many ? "stacks" : "stack";
+  switch (command) {
+    case "drift":
+      return {
+        refusal: "refusing to check part of a stack for drift: drift reports each resource of the stack that no document given states, so this one would report the resources of the manifests left out.",
+        instead: `Check the whole ${stack}: edgeops drift ${roots}`
+      };
+    case "list":
+      return {
+        refusal: "refusing to list part of a stack: list marks each resource of the stack that no document given states as not in the manifests, so this one would mark the resources of the manifests left out.",
+        instead: `List the whole ${stack}: edgeops list ${roots}`
+      };
+    default:
+      return {
+        refusal: "refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out.",
+        instead: `Plan the whole ${stack}: edgeops ${command === "graph --plan" ? "graph --plan" : "plan"} ${roots}`
+      };
+  }
+}
+function partialStackMessage(partial, command) {
+  const roots = partial.map((stack) => shellWord(stack.root)).join(" ");
+  const { refusal, instead } = wording2(command, roots, partial.length > 1);
+  const lines = [refusal];
   for (const stack of partial) {
     const files = stack.leftOut.length;
     lines.push(`  ${stack.given.join(", ")} ${stack.given.length === 1 ? "is" : "are"} inside the stack root ${stack.root} (${stack.projectFile}), which also holds ${files === 1 ? "this manifest" : `these ${files} manifests`}:`);
     lines.push(...stack.leftOut.slice(0, SHOWN_LEFT_OUT).map((f) => `    ${f}`));
     if (files > SHOWN_LEFT_OUT) lines.push(`    and ${files - SHOWN_LEFT_OUT} more`);
   }
-  const roots = partial.map((stack) => shellWord(stack.root)).join(" ");
-  lines.push(`Plan the whole ${partial.length === 1 ? "stack" : "stacks"}: edgeops plan ${roots}`);
+  lines.push(instead);
   lines.push("To delete resources of a stack, remove their documents and plan the whole stack.");
   return lines.join("\n");
 }
-function assertWholeStacks(paths, cwd) {
+function assertWholeStacks(paths, cwd, command) {
   const partial = partialStacks(paths, cwd);
-  if (partial.length > 0) throw new PartialStackError(partialStackMessage(partial));
+  if (partial.length > 0) throw new PartialStackError(partialStackMessage(partial, command));
 }
 
 // src/manifest/read-desired.ts
@@ -63726,7 +63745,7 @@ async function readDesiredState(paths, opts = {}) {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   assertPathsExist(paths, cwd);
-  if (opts.wholeStacks) assertWholeStacks(paths, cwd);
+  if (opts.wholeStacks) assertWholeStacks(paths, cwd, opts.wholeStacks);
   const loaded = await loadManifestsYielding(paths, { cwd });
   if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? "default";
@@ -64961,7 +64980,7 @@ async function runEdgeops(s, line, echo, work) {
 }
 var apiKeys = (s) => s.edgeopsEnv.EDGEOPS_API_KEY ? [s.edgeopsEnv.EDGEOPS_API_KEY] : [];
 async function loadManifests(s) {
-  const desired = await loadDesired(s.inputs.paths, s.edgeopsEnv, { wholeStacks: true });
+  const desired = await loadDesired(s.inputs.paths, s.edgeopsEnv, { wholeStacks: s.inputs.command });
   s.redact = redactorFor(desired, apiKeys(s));
   return desired;
 }

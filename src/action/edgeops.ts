@@ -93,7 +93,7 @@ const apiKeys = (s: Session): string[] => (s.edgeopsEnv.EDGEOPS_API_KEY ? [s.edg
 
 /** The manifests of the run; from here on their secret values are redacted too. Every run plans from them. */
 export async function loadManifests(s: Session): Promise<DesiredState> {
-  const desired = await loadDesired(s.inputs.paths, s.edgeopsEnv, { wholeStacks: true });
+  const desired = await loadDesired(s.inputs.paths, s.edgeopsEnv, { wholeStacks: s.inputs.command });
   s.redact = redactorFor(desired, apiKeys(s));
   return desired;
 }

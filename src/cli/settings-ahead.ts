@@ -11,9 +11,9 @@ import { assertWholeStacks } from '../manifest/stack-coverage.ts';
 import type { CliContext } from './context.ts';
 import { resolveSettings, type Settings, type SharedFlags } from './settings.ts';
 
-export function settingsBeforeManifests(paths: string[], flags: SharedFlags, ctx: CliContext): Settings | undefined {
+export function settingsBeforeManifests(paths: string[], flags: SharedFlags, ctx: CliContext, command: 'plan' | 'apply'): Settings | undefined {
   assertPathsExist(paths, process.cwd());
-  assertWholeStacks(paths, process.cwd());
+  assertWholeStacks(paths, process.cwd(), command);
   const project = readProjectConfig(paths, process.cwd());
   if (project.issues.length > 0) return undefined;
   try {

@@ -17,7 +17,7 @@ import { Pace, runPaced } from './pace.ts';
 import { resolveSteps } from './resolve.ts';
 import { ruleSteps, valueRuleIssues } from './rules.ts';
 import { validationSteps } from './schema.ts';
-import { assertWholeStacks } from './stack-coverage.ts';
+import { assertWholeStacks, type WholeStackCommand } from './stack-coverage.ts';
 
 export interface ReadOptions {
   env?: NodeJS.ProcessEnv;
@@ -27,8 +27,8 @@ export interface ReadOptions {
   cwd?: string;
   /** Paths without documents are allowed (`--destroy`: planning the deletion of a whole stack on purpose). */
   allowEmpty?: boolean;
-  /** Paths holding part of a stack are refused (plan, apply, drift: their plan would delete what is left out). */
-  wholeStacks?: boolean;
+  /** Paths holding part of a stack are refused, worded for this command (what plans or compares from them). */
+  wholeStacks?: WholeStackCommand;
 }
 
 const SHOWN_SKIPPED = 10;
@@ -72,7 +72,7 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   const cwd = opts.cwd ?? process.cwd();
   // Usage errors first: a path that does not exist, or a part of a stack, is no input to report problems in.
   assertPathsExist(paths, cwd);
-  if (opts.wholeStacks) assertWholeStacks(paths, cwd);
+  if (opts.wholeStacks) assertWholeStacks(paths, cwd, opts.wholeStacks);
   const loaded = await loadManifestsYielding(paths, { cwd });
   // Problems reading what is there come first: a file that fails to parse is not an empty path.
   if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));

@@ -61,24 +61,48 @@ export function partialStacks(paths: readonly string[], cwd: string): PartialSta
   return partial;
 }
 
-export function partialStackMessage(partial: readonly PartialStack[]): string {
-  const lines = [
-    'refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out.',
-  ];
+/** The commands that take whole stacks only, as the refusal names them. */
+export type WholeStackCommand = 'plan' | 'apply' | 'drift' | 'list' | 'graph --plan';
+
+/** What a run of each command on part of a stack would get wrong, and what to run instead. */
+function wording(command: WholeStackCommand, roots: string, many: boolean): { refusal: string; instead: string } {
+  const stack = many ? 'stacks' : 'stack';
+  switch (command) {
+    case 'drift':
+      return {
+        refusal: 'refusing to check part of a stack for drift: drift reports each resource of the stack that no document given states, so this one would report the resources of the manifests left out.',
+        instead: `Check the whole ${stack}: edgeops drift ${roots}`,
+      };
+    case 'list':
+      return {
+        refusal: 'refusing to list part of a stack: list marks each resource of the stack that no document given states as not in the manifests, so this one would mark the resources of the manifests left out.',
+        instead: `List the whole ${stack}: edgeops list ${roots}`,
+      };
+    default:
+      return {
+        refusal: 'refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out.',
+        instead: `Plan the whole ${stack}: edgeops ${command === 'graph --plan' ? 'graph --plan' : 'plan'} ${roots}`,
+      };
+  }
+}
+
+export function partialStackMessage(partial: readonly PartialStack[], command: WholeStackCommand): string {
+  const roots = partial.map((stack) => shellWord(stack.root)).join(' ');
+  const { refusal, instead } = wording(command, roots, partial.length > 1);
+  const lines = [refusal];
   for (const stack of partial) {
     const files = stack.leftOut.length;
     lines.push(`  ${stack.given.join(', ')} ${stack.given.length === 1 ? 'is' : 'are'} inside the stack root ${stack.root} (${stack.projectFile}), which also holds ${files === 1 ? 'this manifest' : `these ${files} manifests`}:`);
     lines.push(...stack.leftOut.slice(0, SHOWN_LEFT_OUT).map((f) => `    ${f}`));
     if (files > SHOWN_LEFT_OUT) lines.push(`    and ${files - SHOWN_LEFT_OUT} more`);
   }
-  const roots = partial.map((stack) => shellWord(stack.root)).join(' ');
-  lines.push(`Plan the whole ${partial.length === 1 ? 'stack' : 'stacks'}: edgeops plan ${roots}`);
+  lines.push(instead);
   lines.push('To delete resources of a stack, remove their documents and plan the whole stack.');
   return lines.join('\n');
 }
 
-/** Throws PartialStackError when `paths` hold part of a stack (see the top of this file). */
-export function assertWholeStacks(paths: readonly string[], cwd: string): void {
+/** Throws PartialStackError, worded for `command`, when `paths` hold part of a stack (see the top of this file). */
+export function assertWholeStacks(paths: readonly string[], cwd: string, command: WholeStackCommand): void {
   const partial = partialStacks(paths, cwd);
-  if (partial.length > 0) throw new PartialStackError(partialStackMessage(partial));
+  if (partial.length > 0) throw new PartialStackError(partialStackMessage(partial, command));
 }

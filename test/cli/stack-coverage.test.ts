@@ -20,15 +20,37 @@ const run = (args: string[], cwd = base): Promise<RunResult> =>
 
 const NO_CHANGES = 'No changes. Live state matches the manifests.\n';
 
-const BASIC_REFUSAL = [
-  'edgeops: refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out.',
-  '  basic/backends.yaml is inside the stack root basic (basic/edgeops.yaml), which also holds these 2 manifests:',
-  '    basic/edges.yaml',
-  '    basic/ip-policy.yaml',
-  'Plan the whole stack: edgeops plan basic',
-  'To delete resources of a stack, remove their documents and plan the whole stack.',
-  '',
-].join('\n');
+/** The refusal of a run on basic/backends.yaml alone, worded for the command that refused it. */
+const BASIC_REFUSALS: Record<string, [string, string]> = {
+  plan: [
+    'refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out.',
+    'Plan the whole stack: edgeops plan basic',
+  ],
+  drift: [
+    'refusing to check part of a stack for drift: drift reports each resource of the stack that no document given states, so this one would report the resources of the manifests left out.',
+    'Check the whole stack: edgeops drift basic',
+  ],
+  list: [
+    'refusing to list part of a stack: list marks each resource of the stack that no document given states as not in the manifests, so this one would mark the resources of the manifests left out.',
+    'List the whole stack: edgeops list basic',
+  ],
+  graph: [
+    'refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out.',
+    'Plan the whole stack: edgeops graph --plan basic',
+  ],
+};
+const basicRefusal = (command: string): string => {
+  const [refusal, instead] = BASIC_REFUSALS[command === 'apply' ? 'plan' : command]!;
+  return [
+    `edgeops: ${refusal}`,
+    '  basic/backends.yaml is inside the stack root basic (basic/edgeops.yaml), which also holds these 2 manifests:',
+    '    basic/edges.yaml',
+    '    basic/ip-policy.yaml',
+    instead,
+    'To delete resources of a stack, remove their documents and plan the whole stack.',
+    '',
+  ].join('\n');
+};
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -52,12 +74,14 @@ describe('a file of a stack given alone', () => {
     ['plan', ['--destroy']],
     ['plan', ['--against', 'snapshot.json']],
     ['drift', []],
-  ])('%s %j is refused naming the files left out, with no request sent', async (command, flags) => {
+    ['list', []],
+    ['graph', ['--plan']],
+  ])('%s %j is refused naming the files left out and the command for the whole stack, with no request sent', async (command, flags) => {
     proxy.hits.length = 0;
     const r = await run([command, 'basic/backends.yaml', ...flags]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(BASIC_REFUSAL);
+    expect(r.stderr).toBe(basicRefusal(command));
     expect(proxy.hits).toEqual([]);
   });
 

@@ -44,8 +44,11 @@ describe('partialStacks', () => {
   it('is refused by readDesiredState only when asked for whole stacks', async () => {
     const cwd = tree();
     await expect(readDesiredState(['infra/a.yaml'], { cwd, env: {} })).resolves.toBeDefined();
-    const err = await readDesiredState(['infra/a.yaml'], { cwd, env: {}, wholeStacks: true }).catch((e: unknown) => e);
+    const err = await readDesiredState(['infra/a.yaml'], { cwd, env: {}, wholeStacks: 'drift' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PartialStackError);
     expect((err as PartialStackError).code).toBe('E_PARTIAL_STACK');
+    // Worded for the command that refused it.
+    expect((err as PartialStackError).message).toMatch(/^refusing to check part of a stack for drift: /);
+    expect((err as PartialStackError).message).toContain('\nCheck the whole stack: edgeops drift infra\n');
   });
 });

@@ -78,7 +78,7 @@ Examples:
       // lock is taken and the lists are fetched; otherwise they are read first, as the settings need them.
       let ahead;
       try {
-        ahead = settingsBeforeManifests(paths, flags, ctx);
+        ahead = settingsBeforeManifests(paths, flags, ctx, 'apply');
       } catch (err) {
         throw pathFailure(err);
       }

@@ -51,7 +51,7 @@ Examples:
     // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
     .action(async (paths: string[], flags: DriftFlags) => withJsonError(ctx, flags.jsonOut, async () => {
       const format = flags.format as Format; // commander has checked it against FORMATS
-      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, wholeStacks: true });
+      const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, wholeStacks: 'drift' });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const view: drift.DriftView = {

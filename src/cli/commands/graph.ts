@@ -38,7 +38,7 @@ Examples:
     .action(async (path: string, flags: GraphFlags) => {
       const format = flags.format as GraphFormat; // commander has checked it against GRAPH_FORMAT_NAMES
       // A plan of part of a stack would draw the rest as deletes: --plan takes whole stacks, as plan does.
-      const desired = await loadDesired([path], ctx.env, { stack: flags.stack, wholeStacks: flags.plan === true });
+      const desired = await loadDesired([path], ctx.env, { stack: flags.stack, wholeStacks: flags.plan === true ? 'graph --plan' : undefined });
       learnSecrets(ctx, desired);
       const view: graphing.GraphView = {
         graph: (graph) => ctx.out(GRAPH_FORMATS[format](graph)),

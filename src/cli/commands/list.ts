@@ -33,7 +33,7 @@ Examples:
   $ edgeops list --local`)
     .action(async (path: string, flags: ListFlags) => {
       // Whole stacks only, as for plan: a document outside the part given would read as gone.
-      const desired = await loadDesired([path], ctx.env, { stack: flags.stack, wholeStacks: true });
+      const desired = await loadDesired([path], ctx.env, { stack: flags.stack, wholeStacks: 'list' });
       learnSecrets(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const view: listing.ListView = { listed: (outcome) => ctx.out(LIST_FORMATS[flags.format](outcome)) };

@@ -34,7 +34,7 @@ interface PlanFlags extends SharedFlags {
 async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Promise<plan.PlanOutcome> {
   const load = async (): Promise<DesiredState> => {
     // Against a service, settingsBeforeManifests has already refused part of a stack.
-    const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: flags.against !== undefined });
+    const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: flags.against !== undefined ? 'plan' : undefined });
     learnSecrets(ctx, desired);
     return desired;
   };
@@ -66,7 +66,7 @@ async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Prom
       },
     });
   };
-  const ahead = flags.against ? undefined : settingsBeforeManifests(paths, flags, ctx);
+  const ahead = flags.against ? undefined : settingsBeforeManifests(paths, flags, ctx, 'plan');
   if (ahead) return withConnection(ahead, paths, ({ api }) => run(api, ahead, load));
   const desired = await load();
   const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
