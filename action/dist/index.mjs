@@ -53514,10 +53514,24 @@ function compileBody(schema2) {
 // src/contract/body-check.ts
 init_rule_error();
 function withoutNulls(value, schema2) {
-  if (Array.isArray(value)) return schema2.items ? value.map((v) => withoutNulls(v, schema2.items)) : value;
+  if (Array.isArray(value)) {
+    if (!schema2.items) return value;
+    const items = value.map((v) => withoutNulls(v, schema2.items));
+    return items.some((v, i) => v !== value[i]) ? items : value;
+  }
   if (!isObj(value) || !schema2.properties) return value;
   const props = schema2.properties;
-  return Object.fromEntries(Object.entries(value).filter(([k, v]) => v !== null || !Object.hasOwn(props, k)).map(([k, v]) => [k, Object.hasOwn(props, k) ? withoutNulls(v, props[k]) : v]));
+  let entries;
+  const keys = Object.keys(value);
+  keys.forEach((k, i) => {
+    const v = value[k];
+    const known = Object.hasOwn(props, k);
+    const dropped = known && v === null;
+    const kept = known && !dropped ? withoutNulls(v, props[k]) : v;
+    if (!entries && (dropped || kept !== v)) entries = keys.slice(0, i).map((p) => [p, value[p]]);
+    if (entries && !dropped) entries.push([k, kept]);
+  });
+  return entries ? Object.fromEntries(entries) : value;
 }
 function locate2(scope, code2, pointer, reason2, message) {
   return { code: code2, pointer, reason: reason2, message: message ?? `${pathIn(scope, pointer)}: ${reason2}` };

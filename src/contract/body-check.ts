@@ -16,16 +16,30 @@ import type { BodySchema, ContractCode, LocatedProblem } from './schema.ts';
 
 /**
  * `value` without the null fields of its fixed-shape objects. Maps and free-form values keep theirs, and so does
- * an unknown field: it is refused whatever its value.
+ * an unknown field: it is refused whatever its value. What holds no such null is returned as it is, not copied:
+ * most bodies have none, and a plan checks every body of every document.
  */
 export function withoutNulls(value: unknown, schema: BodySchema): unknown {
-  if (Array.isArray(value)) return schema.items ? value.map((v) => withoutNulls(v, schema.items!)) : value;
+  if (Array.isArray(value)) {
+    if (!schema.items) return value;
+    const items = value.map((v) => withoutNulls(v, schema.items!));
+    return items.some((v, i) => v !== value[i]) ? items : value;
+  }
   if (!isObj(value) || !schema.properties) return value;
   const props = schema.properties;
+  // Copied from the first field that changes on; until then nothing is allocated.
+  let entries: [string, unknown][] | undefined;
+  const keys = Object.keys(value);
+  keys.forEach((k, i) => {
+    const v = value[k];
+    const known = Object.hasOwn(props, k);
+    const dropped = known && v === null;
+    const kept = known && !dropped ? withoutNulls(v, props[k]!) : v;
+    if (!entries && (dropped || kept !== v)) entries = keys.slice(0, i).map((p): [string, unknown] => [p, value[p]]);
+    if (entries && !dropped) entries.push([k, kept]);
+  });
   // fromEntries, not assignment: a key named "__proto__" stays an own field (and is refused as unknown).
-  return Object.fromEntries(Object.entries(value)
-    .filter(([k, v]) => v !== null || !Object.hasOwn(props, k))
-    .map(([k, v]) => [k, Object.hasOwn(props, k) ? withoutNulls(v, props[k]!) : v]));
+  return entries ? Object.fromEntries(entries) : value;
 }
 
 /** The body checked, and the field it is sent as in messages ('' for a request body, a module's name for its PUT). */

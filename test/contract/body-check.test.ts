@@ -57,6 +57,19 @@ describe('bodyProblem', () => {
     expect(check(JSON.parse('{"labels": {"__proto__": "x"}}'))).toBeUndefined();
   });
 
+  it('drops the null fields of fixed-shape objects at any depth, keeps a map\'s, and copies only what changes', () => {
+    const plain = { name: 'a', tags: ['x'], inner: { on: 'y' }, labels: { a: 'b' } };
+    expect(withoutNulls(plain, schema)).toBe(plain);
+    const nested = { name: 'a', tags: ['x'], inner: { on: 'y', off: null }, labels: { a: null } };
+    const kept = withoutNulls(nested, schema) as typeof nested;
+    expect(kept).toEqual({ name: 'a', tags: ['x'], inner: { on: 'y', off: null }, labels: { a: null } });
+    const dropped = withoutNulls({ name: null, count: 2, inner: { on: null }, tags: ['x'] }, schema) as Record<string, unknown>;
+    expect(dropped).toEqual({ count: 2, inner: {}, tags: ['x'] });
+    expect(Object.keys(dropped)).toEqual(['count', 'inner', 'tags']);
+    const shared = { tags: ['x'], inner: { on: null } };
+    expect((withoutNulls(shared, schema) as typeof shared).tags).toBe(shared.tags);
+  });
+
   it('header maps: names are tokens, unique ignoring case; values without control characters', () => {
     expect(check({ headers: { 'X-A': '1', b: '' } })).toBeUndefined();
     expect(check({ headers: { 'X-A': '1', 'x-a': '2' } })).toEqual({
