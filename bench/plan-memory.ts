@@ -3,8 +3,13 @@
 // from 10k to 20k is no more than the average RSS per resource (above the process's base) at 10k. A fixed
 // cost plus a linear part gives a ratio below 1; quadratic growth gives about 3. Slopes over 10k resources
 // rather than 5k keep GC timing noise (a few MB either way) small against the signal.
+// Two measurements of the same plan: the child (plan-memory-child.ts, under tsx) reports where the peak comes
+// from (base, after load, heap retained), and its base includes tsx's own transform; `edgeops plan` as a user
+// runs it (the built CLI, one whole process) gives the figure the 300 MB limit is for.
+import { join } from 'node:path';
 import type { Benchmark } from './lib/context.ts';
-import { benchScript, spawnTs } from './lib/child.ts';
+import { CLI_ENTRY, expectExit, timeProcess } from './lib/cli.ts';
+import { benchDir, benchScript, spawnTs } from './lib/child.ts';
 import { mb, type Figure } from './lib/figure.ts';
 import { median, reps } from './lib/measure.ts';
 import { startSeeded, STACK } from './lib/seed.ts';
@@ -25,10 +30,26 @@ interface ChildReport {
   actions: number;
 }
 
-async function measure(ctx: Parameters<Benchmark['run']>[0], count: number): Promise<ChildReport[]> {
+/** The peak RSS of one whole `edgeops plan` process, as the reporter loaded ahead of it writes it at exit. */
+async function cliPeak(service: { url: string; apiKey: string }, dir: string): Promise<number> {
+  const run = expectExit(
+    await timeProcess(process.execPath, ['--import', join(benchDir, 'lib', 'peak-rss-reporter.mjs'), CLI_ENTRY, 'plan', dir, '--stack', STACK], {
+      env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: service.apiKey, NO_COLOR: '1' },
+    }),
+    [0, 2],
+    'edgeops plan',
+  );
+  const m = /^bench-peak-rss (\d+)$/m.exec(run.stderr);
+  if (!m) throw new Error('edgeops plan reported no peak RSS (not Linux?)');
+  return Number(m[1]);
+}
+
+async function measure(ctx: Parameters<Benchmark['run']>[0], count: number): Promise<{ child: ChildReport[]; cli: number[] }> {
   const set = await ctx.seeded(count);
   const service = await startSeeded(set, ctx.tmp);
   try {
+    const cli: number[] = [];
+    for (let i = 0; i < reps(0, 3).reps; i++) cli.push(await cliPeak(service, set.manifestDir));
     const out: ChildReport[] = [];
     for (let i = 0; i < reps(0, 3).reps; i++) {
       const child = spawnTs(benchScript('plan-memory-child.ts'), ['--url', service.url, '--key', service.apiKey, '--dir', set.manifestDir, '--stack', STACK], {
@@ -40,7 +61,7 @@ async function measure(ctx: Parameters<Benchmark['run']>[0], count: number): Pro
         await child.stop();
       }
     }
-    return out;
+    return { child: out, cli };
   } finally {
     await service.stop();
   }
@@ -54,11 +75,15 @@ export const planMemory: Benchmark = {
   title: 'peak RSS of plan at 5,000, 10,000 and 20,000 resources',
   async run(ctx) {
     const peaks = new Map<number, number>();
+    const cliPeaks = new Map<number, number>();
     const bases: number[] = [];
     const notes: string[] = [];
+    const cliNotes: string[] = [];
     for (const n of SIZES) {
-      const runs = await measure(ctx, n);
+      const { child: runs, cli } = await measure(ctx, n);
       peaks.set(n, median(runs.map((r) => r.peak)));
+      cliPeaks.set(n, median(cli));
+      cliNotes.push(`${n}: ${cli.map(mb).join('/')}`);
       bases.push(...runs.map((r) => r.base));
       const r = runs[0]!;
       notes.push(
@@ -67,6 +92,7 @@ export const planMemory: Benchmark = {
       );
     }
     const [a, b, c] = SIZES.map((n) => peaks.get(n)!) as [number, number, number];
+    const [ca, cb, cc] = SIZES.map((n) => cliPeaks.get(n)!) as [number, number, number];
     const base = median(bases);
     const avg10k = (b - base) / SIZES[1];
     const marginal = (c - b) / (SIZES[2] - SIZES[1]);
@@ -74,11 +100,19 @@ export const planMemory: Benchmark = {
     const figures: Figure[] = [
       {
         name: 'plan-rss-20k',
+        values: [['5k', mb(ca)], ['10k', mb(cb)], ['20k', mb(cc)], ['limit', mb(LIMIT)]],
+        ratio: cc / LIMIT,
+        target: '<= 1.00x of 300 MB',
+        ok: cc <= LIMIT,
+        note: `whole \`edgeops plan\` processes (${CLI_ENTRY}), peaks ${cliNotes.join('; ')}`,
+      },
+      {
+        name: 'plan-rss-20k/in-harness',
         values: [['5k', mb(a)], ['10k', mb(b)], ['20k', mb(c)], ['limit', mb(LIMIT)]],
         ratio: c / LIMIT,
-        target: '<= 1.00x of 300 MB',
-        ok: c <= LIMIT,
-        note: notes.join('; '),
+        target: 'reported',
+        ok: true,
+        note: `the same plan in plan-memory-child.ts under tsx (its base includes tsx): ${notes.join('; ')}`,
       },
       {
         name: 'plan-rss-linearity',
