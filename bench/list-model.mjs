@@ -1,17 +1,23 @@
 // The list-everything model of a plan (the way decK works): parse the same YAML files, then list every
 // collection with 10 requests in flight, following next_page_uri, with the same HTTP client as edgeops
-// (undici). Plain JavaScript run by node itself, so its start-up is node's and nothing more.
+// (undici's Pool and request(), loaded alone as edgeops loads them: not the package's index). Plain JavaScript
+// run by node itself, so its start-up is node's and nothing more.
 // Usage: node bench/list-model.mjs URL KEY DIR PATH... ; prints {"docs","items","pages":{path:n}}.
 // DIR `-` is the fetch floor of a plan (bench/plan-process.ts): no manifests, and every list at once, each
 // following its own pages in order.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Pool } from 'undici';
-import { parseAllDocuments } from 'yaml';
+import api from 'undici/lib/api/index.js';
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
+
+Object.assign(Dispatcher.prototype, api);
 
 const [url, key, dir, ...paths] = process.argv.slice(2);
 let docs = 0;
 const bare = dir === '-';
+// The floor reads no manifests, so it loads no YAML parser either.
+const { parseAllDocuments } = bare ? {} : await import('yaml');
 for (const name of bare ? [] : readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
   for (const doc of parseAllDocuments(readFileSync(join(dir, name), 'utf8'))) if (doc.toJS() !== null) docs++;
 }
