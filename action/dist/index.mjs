@@ -63683,6 +63683,10 @@ function partialStacks(paths, cwd) {
     const file = projectFileOf(resolve4(cwd, path));
     if (file) byFile.set(file, [...byFile.get(file) ?? [], path]);
   }
+  for (const [file, given] of byFile) {
+    const root = realOf(dirname2(file));
+    if (given.some((path) => realOf(resolve4(cwd, path)) === root)) byFile.delete(file);
+  }
   if (byFile.size === 0) return [];
   const read = new Set(discover([...paths], cwd).manifests.map((f) => realOf(f.abs)));
   const shown = (abs) => {

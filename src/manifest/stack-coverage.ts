@@ -46,6 +46,11 @@ export function partialStacks(paths: readonly string[], cwd: string): PartialSta
     const file = projectFileOf(resolve(cwd, path));
     if (file) byFile.set(file, [...(byFile.get(file) ?? []), path]);
   }
+  // A root given itself is read whole: the usual run (`edgeops plan .`, `plan infra`) walks nothing here.
+  for (const [file, given] of byFile) {
+    const root = realOf(dirname(file));
+    if (given.some((path) => realOf(resolve(cwd, path)) === root)) byFile.delete(file);
+  }
   if (byFile.size === 0) return [];
   const read = new Set(discover([...paths], cwd).manifests.map((f) => realOf(f.abs)));
   // Relative to the cwd when below it, else absolute: as the user would type it.
