@@ -39,14 +39,19 @@ export function parentKind(def: { kind: KindDef }): KindDef | undefined {
  * A response that is the document as stored: id, uri and created_at, then the stored fields, with an empty
  * description or metadata left out (as the public API does).
  */
-export function storedAsRendered(doc: StoredDoc<unknown>, ctx: Ctx): JsonObject {
+function storedAsRendered(doc: StoredDoc<unknown>, ctx: Ctx): JsonObject {
   const data = doc.data as JsonObject;
   const { description: _description, metadata: _metadata, ...rest } = data;
   return { ...baseFields(ctx, doc), ...describedFields(data as { description?: string; metadata?: string }), ...rest };
 }
 
-export function defineCollection<D>(given: CollectionDef<D>): ResourceModule & { def: Required<Pick<CollectionDef<D>, 'render'>> & CollectionDef<D> } {
-  const def = { ...given, render: given.render ?? storedAsRendered };
+/** How a collection renders its documents: its own render, else as stored. */
+function renderOf<D>(def: CollectionDef<D>): (doc: StoredDoc<D>, ctx: Ctx) => unknown | Promise<unknown> {
+  return def.render ?? storedAsRendered;
+}
+
+export function defineCollection<D>(def: CollectionDef<D>): ResourceModule & { def: CollectionDef<D> } {
+  const render = renderOf(def);
   const base = def.kind.path;
   const create = def.create ?? ((body: JsonObject) => body as D);
   const update = def.update ?? ((body: JsonObject, current: StoredDoc<D>) => ({ ...current.data, ...body }));
@@ -57,15 +62,15 @@ export function defineCollection<D>(given: CollectionDef<D>): ResourceModule & {
         const parent = await parentOf(ctx, def);
         const body = checkCreate(def.kind, echoes(ctx));
         const doc = await createDoc<D>(ctx, def, await create(body, ctx, parent), parent?.id);
-        return created(await def.render(doc, ctx));
+        return created(await render(doc, ctx));
       },
     },
-    { method: 'GET', path: `${base}/:id`, handler: async (ctx) => ok(await def.render(await loadDoc<D>(ctx, def, ctx.params.id!), ctx)) },
+    { method: 'GET', path: `${base}/:id`, handler: async (ctx) => ok(await render(await loadDoc<D>(ctx, def, ctx.params.id!), ctx)) },
     {
       method: 'PATCH', path: `${base}/:id`, handler: async (ctx) => {
         const doc = await loadDoc<D>(ctx, def, ctx.params.id!);
         const body = checkUpdate(def.kind, echoes(ctx));
-        return ok(await def.render(await saveDoc(ctx, def, doc, await update(body, doc, ctx)), ctx));
+        return ok(await render(await saveDoc(ctx, def, doc, await update(body, doc, ctx)), ctx));
       },
     },
     {
@@ -131,7 +136,7 @@ export async function renderList<D>(ctx: Ctx, def: CollectionDef<D>, key: string
   const docs = await ctx.tx.list<D>(def.kind.kind, { parentId, beforeSeq: page.beforeSeq, limit: page.limit + 1 });
   const more = docs.length > page.limit;
   const shown = more ? docs.slice(0, page.limit) : docs;
-  const render = def.render ?? storedAsRendered;
+  const render = renderOf(def);
   const items = [];
   for (const d of shown) items.push(await render(d, ctx));
   return { [key]: items, ...pageLinks(ctx, page.limit, more ? shown.at(-1)!.id : null) } as JsonObject;
