@@ -3,12 +3,7 @@
 // Nothing else: no manifests, no lists, no lock, no check afterwards. Plain JavaScript run by node itself.
 // Usage: node bench/apply-model.mjs URL KEY REQUESTS.json CONCURRENCY ; prints {"requests","failed"}.
 import { readFileSync } from 'node:fs';
-import api from 'undici/lib/api/index.js';
-import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import Pool from 'undici/lib/dispatcher/pool.js';
-
-// undici's Pool and request() alone, as edgeops loads them (not the package's index).
-Object.assign(Dispatcher.prototype, api);
+import { Pool } from './lib/undici-pool.mjs';
 
 const [url, key, file, concurrencyText] = process.argv.slice(2);
 const requests = JSON.parse(readFileSync(file, 'utf8'));

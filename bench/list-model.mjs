@@ -7,11 +7,7 @@
 // following its own pages in order.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import api from 'undici/lib/api/index.js';
-import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import Pool from 'undici/lib/dispatcher/pool.js';
-
-Object.assign(Dispatcher.prototype, api);
+import { Pool } from './lib/undici-pool.mjs';
 
 const [url, key, dir, ...paths] = process.argv.slice(2);
 let docs = 0;

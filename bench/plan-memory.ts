@@ -8,7 +8,7 @@
 // runs it (the built CLI, one whole process) gives the figure the 300 MB limit is for.
 import { join } from 'node:path';
 import type { Benchmark } from './lib/context.ts';
-import { CLI_ENTRY, expectExit, timeProcess } from './lib/cli.ts';
+import { CLI_ENTRY, expectExit, timeEdgeops } from './lib/cli.ts';
 import { benchDir, benchScript, spawnTs } from './lib/child.ts';
 import { mb, type Figure } from './lib/figure.ts';
 import { median, reps } from './lib/measure.ts';
@@ -33,7 +33,8 @@ interface ChildReport {
 /** The peak RSS of one whole `edgeops plan` process, as the reporter loaded ahead of it writes it at exit. */
 async function cliPeak(service: { url: string; apiKey: string }, dir: string): Promise<number> {
   const run = expectExit(
-    await timeProcess(process.execPath, ['--import', join(benchDir, 'lib', 'peak-rss-reporter.mjs'), CLI_ENTRY, 'plan', dir, '--stack', STACK], {
+    await timeEdgeops(['plan', dir, '--stack', STACK], {
+      nodeArgs: ['--import', join(benchDir, 'lib', 'peak-rss-reporter.mjs')],
       env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: service.apiKey, NO_COLOR: '1' },
     }),
     [0, 2],

@@ -27,9 +27,9 @@ export function timeProcess(command: string, args: string[], opts: { env?: NodeJ
   });
 }
 
-/** `edgeops ARGS...` as a user runs it. */
-export function timeEdgeops(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<ProcessRun> {
-  return timeProcess(process.execPath, [CLI_ENTRY, ...args], opts);
+/** `edgeops ARGS...` as a user runs it; `nodeArgs` go to node ahead of the entry (a measuring `--import`). */
+export function timeEdgeops(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; nodeArgs?: string[] } = {}): Promise<ProcessRun> {
+  return timeProcess(process.execPath, [...(opts.nodeArgs ?? []), CLI_ENTRY, ...args], opts);
 }
 
 /** Fails with the process's own words when it did not exit as expected. */
