@@ -17,7 +17,7 @@ export default defineConfig({
     // process-wide (environment, working directory, timers, module mocks), and each closes what it starts.
     isolate: false,
     // Most files wait on processes, sockets and timers rather than the CPU: more forks than cores keep both busy.
-    maxWorkers: 3,
+    maxWorkers: 4,
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/scale/**'] } },
       { extends: true, test: { name: 'postgres', include: STORE_TESTS, exclude: SQLITE_ONLY, env: { EDGEOPS_TEST_STORE: 'postgres' } } },

@@ -79,9 +79,11 @@ describe('a service that cannot be reached', () => {
 
   it('a service that never answers: gives up after --timeout, saying so', async () => {
     const port = await listen(silent);
-    const r = await plan(`http://127.0.0.1:${port}`, '--timeout', '0.5');
+    const [r, fromEnv] = await Promise.all([
+      plan(`http://127.0.0.1:${port}`, '--timeout', '0.5'),
+      edgeops(['plan', manifests, '--api-url', `http://127.0.0.1:${port}`, '--api-key', 'k'], { cwd: base, env: { EDGEOPS_TIMEOUT: '0.5' } }),
+    ]);
     expectOneLine(r, new RegExp(`^edgeops: no answer from http://127\\.0\\.0\\.1:${port} within 0\\.5 s: the server accepted the connection but sent no answer.*--timeout SECONDS or EDGEOPS_TIMEOUT`));
-    const fromEnv = await edgeops(['plan', manifests, '--api-url', `http://127.0.0.1:${port}`, '--api-key', 'k'], { cwd: base, env: { EDGEOPS_TIMEOUT: '0.5' } });
     expectOneLine(fromEnv, /within 0\.5 s/);
   });
 

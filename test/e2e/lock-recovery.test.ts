@@ -68,10 +68,10 @@ describe('an apply that dies', () => {
     // Creates slow enough that the actions in flight at the first SIGINT are still running at the second.
     const svc = await startTestService({ faults: 'POST.latency=300' });
     try {
-      const dir = writePolicySet(base, 'twice', 150);
+      const dir = writePolicySet(base, 'twice', 60);
       let sent = false;
       const run = startApply(svc, dir, (stdout, child) => {
-        if (!sent && createdLines(stdout) >= 50) {
+        if (!sent && createdLines(stdout) >= 20) {
           sent = true;
           child.kill('SIGINT');
           setTimeout(() => child.kill('SIGINT'), 30);
