@@ -5,7 +5,7 @@
 // per node (a string, or the same object each time).
 
 /** The nodes `node` depends on, in the order they are to be visited. */
-export type DepsOf<N> = (node: N) => Iterable<N>;
+type DepsOf<N> = (node: N) => Iterable<N>;
 
 interface Frame<N> {
   node: N;

@@ -6,9 +6,9 @@
 // The CLI's apply and the GitHub Action's apply trap interrupts alike.
 
 /** Most time a second Ctrl-C waits for the lock's release before the process exits anyway. */
-export const FORCED_RELEASE_MS = 2500;
+const FORCED_RELEASE_MS = 2500;
 
-export interface Interrupt {
+interface Interrupt {
   signal: AbortSignal;
   /** From here on an interrupt stops actions; before it (locking, planning, the prompt) it stops the run. */
   actionsStarting(): void;

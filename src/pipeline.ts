@@ -29,7 +29,7 @@ export interface PlanContext {
   live: LiveState;
 }
 
-export interface PlanOptions {
+interface PlanOptions {
   stack: string;
   /** The live state's lists when they were started earlier (startFetch), e.g. before the manifests were read. */
   live?: Promise<LiveState>;
@@ -41,7 +41,7 @@ export interface PlanOptions {
   targets?: readonly string[];
 }
 
-export interface ExecuteOptions extends PlanOptions {
+interface ExecuteOptions extends PlanOptions {
   concurrency: number;
   onEvent?: (e: ApplyEvent) => void;
   signal?: AbortSignal;
@@ -107,7 +107,7 @@ export async function precheckPlan(desired: DesiredState, api: Api, opts: { stac
 }
 
 /** What an apply did, and what the post-apply check found. */
-export interface ExecuteOutcome {
+interface ExecuteOutcome {
   result: ApplyResult;
   /**
    * Why the self-check failed: a PerpetualDiffError naming the resources and fields a fresh plan still changes

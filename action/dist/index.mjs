@@ -944,7 +944,6 @@ __export(certificate_verdict_exports, {
   certificateChainProblem: () => certificateChainProblem,
   checkCertificateAuthority: () => checkCertificateAuthority,
   checkTlsCertificate: () => checkTlsCertificate,
-  derLength: () => derLength,
   inField: () => inField,
   parsePrivateKey: () => parsePrivateKey,
   readCertificateChain: () => readCertificateChain,

@@ -9,7 +9,7 @@ const SAFETY_MARGIN = 512;
 /** The largest fingerprint kept in a comment; larger plans keep a coarser one or none (plan-state.ts). */
 export const STATE_BUDGET = 20_000;
 
-export function commentMarker(stack: string): string {
+function commentMarker(stack: string): string {
   return `<!-- edgeops-plan:${stack} -->`;
 }
 
@@ -23,7 +23,7 @@ export function findPlanComment(comments: IssueComment[], stack: string): IssueC
   return mine.find((c) => c.user?.type === 'Bot') ?? mine[0];
 }
 
-export interface CommentParts {
+interface CommentParts {
   stack: string;
   /** The Markdown plan, or a failure report. */
   planMarkdown: string;
@@ -54,7 +54,7 @@ export function buildPlanComment(parts: CommentParts): { body: string; truncated
   return { body: `${head}${truncated.text}${rest}`, truncated };
 }
 
-export interface Upserted {
+interface Upserted {
   action: 'created' | 'updated';
   comment: IssueComment;
 }

@@ -14,10 +14,10 @@ const SEEN_RE = /<!-- edgeops-drift-seen:([A-Za-z0-9+/=]*) -->/;
 /** Rows in the issue's table; the drift report below it has every finding. */
 const MAX_ROWS = 100;
 
-export const driftIssueTitle = (stack: string): string => `Drift on edgeops stack ${stack}`;
+const driftIssueTitle = (stack: string): string => `Drift on edgeops stack ${stack}`;
 
 /** A resource's directions, from its changes as drift names them (src/engine/drift.ts). */
-export function directions(r: JsonPlanResource & { adopt?: string }): string {
+function directions(r: JsonPlanResource & { adopt?: string }): string {
   if (r.adopt) return 'unmanaged';
   if (r.action === 'create') return 'missing';
   if (r.action === 'delete') return 'live-only';
@@ -79,7 +79,7 @@ async function findIssue(gh: GitHubClient, stack: string, labels: string[]): Pro
   return (await gh.listOpenIssues(labels)).find((i) => typeof i.body === 'string' && i.body.startsWith(marker(stack)));
 }
 
-export interface DriftIssueInput {
+interface DriftIssueInput {
   stack: string;
   drifted: boolean;
   plan: JsonPlan;

@@ -67,7 +67,7 @@ const GITHUB_API_VERSION = '2022-11-28';
 /** How many times a rate-limited request is tried again before the call fails. */
 const RATE_LIMIT_RETRIES = 3;
 
-export interface GitHubOptions {
+interface GitHubOptions {
   apiUrl: string;
   token: string;
   /** Told about every retry, so the log shows why a call took long. */

@@ -42,7 +42,7 @@ export interface ActionInputs {
   driftIssueLabels: string[];
 }
 
-export type OnStale = 'fail' | 'replan';
+type OnStale = 'fail' | 'replan';
 
 export interface GitHubContext {
   eventName: string;
@@ -88,7 +88,7 @@ function readChoice<T extends string>(env: Env, name: string, choices: readonly 
   throw new ActionInputError(`input ${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`);
 }
 
-export const DEFAULT_DRIFT_LABEL = 'edgeops-drift';
+const DEFAULT_DRIFT_LABEL = 'edgeops-drift';
 
 /** Comma or line separated; the input left out means the default label, an empty one means no label. */
 function readLabels(env: Env): string[] {

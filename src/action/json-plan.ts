@@ -16,7 +16,7 @@ import { commandLine, loadManifests, runEdgeops, runSettings, withService, type 
 import { parseJsonPlan, type JsonPlan } from './plan-state.ts';
 import type { Session } from './session.ts';
 
-export type PlannedRun =
+type PlannedRun =
   /** `graph`: the plan's dependency graph (plan only), for the comment's diagram. */
   | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string; graph?: ResourceGraph }
   | { ok: false; run: EdgeopsRun; problems: JsonProblem[] };

@@ -9,7 +9,7 @@ import { planState, type JsonPlan } from './plan-state.ts';
 import type { Review } from './reviewed.ts';
 import type { Session } from './session.ts';
 
-export type StaleOutcome = 'refused' | 'replanned';
+type StaleOutcome = 'refused' | 'replanned';
 
 const shortChecksum = (c: string | null): string => (c ? `\`${c.slice(0, 'sha256:'.length + 12)}…\`` : 'none (no changes)');
 

@@ -4,9 +4,9 @@ import { formatPath } from '../render/values.ts';
 import { changesDigest, type PlanState } from './plan-state.ts';
 
 /** `path` is the field's JSON pointer (what plan states key fields by); the comment shows it as plans do. */
-export type FieldDelta = { path: string; how: 'new' | 'gone' | 'different' };
+type FieldDelta = { path: string; how: 'new' | 'gone' | 'different' };
 
-export interface PlanDelta {
+interface PlanDelta {
   added: { address: string; action: string }[];
   removed: { address: string; before: string }[];
   changed: { address: string; action: string; before: string; fields: FieldDelta[] }[];
@@ -40,7 +40,7 @@ export function diffPlanStates(before: PlanState, after: PlanState): PlanDelta {
   return delta;
 }
 
-export const deltaSize = (d: PlanDelta): number => d.added.length + d.removed.length + d.changed.length;
+const deltaSize = (d: PlanDelta): number => d.added.length + d.removed.length + d.changed.length;
 
 const FIELD_WORDS: Record<FieldDelta['how'], string> = { new: 'newly changed', gone: 'no longer changed', different: 'different value' };
 

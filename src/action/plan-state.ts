@@ -6,7 +6,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { JSON_PLAN_VERSION } from '../render/json.ts';
 
 /** The parts of the JSON plan (README "JSON plan format", src/render/json.ts) the action reads. */
-export interface JsonPlanChange {
+interface JsonPlanChange {
   path: string;
   op: string;
   old: unknown;

@@ -21,7 +21,7 @@ interface Target {
 }
 
 /** What became of the comment: `failed` when it could not be written (the job then fails or warns). */
-export interface Commented<T> {
+interface Commented<T> {
   value?: T;
   failed: boolean;
 }

@@ -9,7 +9,7 @@ import { extractState, type PlanState } from './plan-state.ts';
 import type { Session } from './session.ts';
 
 /** What the comment records; `checksum` null when the reviewed plan had no changes. */
-export interface ReviewedRecord {
+interface ReviewedRecord {
   checksum: string | null;
   sha?: string;
 }
@@ -35,7 +35,7 @@ export type Review =
   | { kind: 'none'; why: string; gh?: GitHubClient; pr?: PullRequest };
 
 /** The merged pull request the commit came from: the one whose merge commit it is, else any merged one. */
-export function mergedPull(pulls: PullRequest[], sha: string): PullRequest | undefined {
+function mergedPull(pulls: PullRequest[], sha: string): PullRequest | undefined {
   const merged = pulls.filter((p) => p.merged_at);
   return merged.find((p) => p.merge_commit_sha === sha) ?? merged[0];
 }

@@ -21,7 +21,7 @@ export interface Runner {
   group<T>(title: string, fn: () => Promise<T>): Promise<T>;
 }
 
-export interface AnnotationPosition {
+interface AnnotationPosition {
   /** Relative to the repository root (GITHUB_WORKSPACE). */
   file: string;
   line: number;

@@ -16,7 +16,7 @@ export interface Truncated {
   omittedText: string;
 }
 
-export interface TruncateOptions {
+interface TruncateOptions {
   /** How size is counted; characters by default (the comment limit), bytes for the step summary. */
   measure?: (text: string) => number;
   /** Markdown naming where the full plan is, e.g. `the [job summary](https://...)`. */

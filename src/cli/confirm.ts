@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { AbortedError, ConfigError } from '../errors.ts';
 import type { CliContext } from './context.ts';
 
-export const CONFIRM_QUESTION = "Do you want to perform these actions? Only 'yes' will be accepted.";
+const CONFIRM_QUESTION = "Do you want to perform these actions? Only 'yes' will be accepted.";
 
 export async function confirmApply(ctx: CliContext): Promise<void> {
   await confirm(ctx, CONFIRM_QUESTION, {

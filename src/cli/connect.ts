@@ -15,7 +15,7 @@ export { keyMaterial, LOCAL_API_KEY, type Connection } from '../operations/conne
 const sayOnStderr = (text: string): void => void process.stderr.write(text);
 
 /** The directory of the first PATH (itself when it is a directory): where `.edgeops/local.db` lives. */
-export function localDir(paths: string[]): string {
+function localDir(paths: string[]): string {
   const first = resolve(paths[0] ?? '.');
   try {
     return statSync(first).isDirectory() ? first : dirname(first);
@@ -24,7 +24,7 @@ export function localDir(paths: string[]): string {
   }
 }
 
-export interface ConnectOptions {
+interface ConnectOptions {
   /** Only read: with --local, a database that does not exist yet is an error, not created (export). */
   readOnly?: boolean;
 }

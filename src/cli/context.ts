@@ -17,7 +17,7 @@ export interface CliContext {
 const apiKeysOf = new WeakMap<CliContext, string[]>();
 
 /** Every API key the run was given: EDGEOPS_API_KEY and each `--api-key` value (`serve` takes several). */
-export function apiKeysIn(env: NodeJS.ProcessEnv, argv: readonly string[]): string[] {
+function apiKeysIn(env: NodeJS.ProcessEnv, argv: readonly string[]): string[] {
   const keys = env.EDGEOPS_API_KEY ? [env.EDGEOPS_API_KEY] : [];
   argv.forEach((arg, i) => {
     if (arg === '--api-key' && argv[i + 1] !== undefined) keys.push(argv[i + 1]!);

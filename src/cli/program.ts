@@ -28,7 +28,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
  * The commands a run registers: the one its first operand names; none for a bare --version; otherwise all of
  * them (the help lists every command, and a mistyped name gets a suggestion from the full list).
  */
-export function commandsFor(argv: string[]): string[] {
+function commandsFor(argv: string[]): string[] {
   const first = argv.find((a) => !a.startsWith('-'));
   if (first !== undefined && Object.hasOwn(COMMANDS, first)) return [first];
   if (first === undefined && argv.some((a) => a === '-V' || a === '--version')) return [];

@@ -6,7 +6,7 @@
 import { EdgeopsError } from '../errors.ts';
 
 /** Neither node:sqlite nor a working better-sqlite3 is available. */
-export class SqliteUnavailableError extends EdgeopsError {
+class SqliteUnavailableError extends EdgeopsError {
   constructor(message: string) {
     super('E_SQLITE_UNAVAILABLE', message);
   }

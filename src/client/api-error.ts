@@ -24,7 +24,7 @@ export function responseError(status: number, text: string, operation: string): 
 }
 
 /** Where a request went and how long it may wait, for the messages of transport failures. */
-export interface Endpoint {
+interface Endpoint {
   /** The service URL as configured (origin and any path prefix). */
   url: string;
   timeoutMs: number;
@@ -36,7 +36,7 @@ const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
  * One line for a request that got no HTTP answer: the URL and the likely cause, in words a user can act on.
  * This is what is printed when retries give up, so it says nothing about retrying.
  */
-export function describeTransportFailure(code: string, rawMessage: string, at: Endpoint): string {
+function describeTransportFailure(code: string, rawMessage: string, at: Endpoint): string {
   const { url } = at;
   const host = (() => {
     try {

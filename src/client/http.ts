@@ -39,17 +39,17 @@ export interface ApiOptions {
   onSlow?: (line: string) => void;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 export const SLOW_NOTICE_MS = 5_000;
 
 /** An Api whose POSTs are retried after an ambiguous failure only as its check allows (see retryPostIf). */
-export interface CheckedApi extends Api {
+interface CheckedApi extends Api {
   /** A view of this view with `check` in place of its own. */
   retryPostIf(check: PostCheck): CheckedApi;
 }
 
 /** An Api with a lane for the few requests that must not wait behind the others (see HttpApi.urgent). */
-export interface UrgentApi extends Api {
+interface UrgentApi extends Api {
   urgent(maxElapsedMs: number): Api;
 }
 

@@ -5,7 +5,7 @@ import type { Obj } from '../kinds/resource-kind.ts';
 import { invalidResponse } from './api-error.ts';
 
 /** The path and query of a next_page_uri, to request against our origin. */
-export function nextPagePath(nextPageUri: string, origin: string): string {
+function nextPagePath(nextPageUri: string, origin: string): string {
   const url = new URL(nextPageUri, origin);
   return url.pathname + url.search;
 }

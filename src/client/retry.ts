@@ -52,7 +52,7 @@ const OUTAGE_MAX_DELAY_MS = 2_000;
 /** An outage is announced once it lasted this long (see Outage). */
 const ANNOUNCE_AFTER_MS = 2_000;
 /** Before the service's first answer of the run, an unreachable service is retried this long at most. */
-export const NEVER_ANSWERED_MS = 5_000;
+const NEVER_ANSWERED_MS = 5_000;
 
 /**
  * Resolves true when a list shows that the create of an ambiguously failed POST did not land (so a retry
@@ -196,7 +196,7 @@ export function backoffDelay(policy: RetryPolicy, retry: number): number {
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface RetryOptions<T> {
+interface RetryOptions<T> {
   postCheck?: PostCheck;
   deletedValue?: T;
   /** The client's outage state; without it (or with a budget of 0) outages get the ordinary retries. */

@@ -52,7 +52,7 @@ export function parseSnapshot(data: unknown, source: string): Snapshot {
   return { format: SNAPSHOT_FORMAT, format_version: SNAPSHOT_VERSION, taken_at: String(data.taken_at ?? ''), lists };
 }
 
-export function readSnapshotFile(file: string): Snapshot {
+function readSnapshotFile(file: string): Snapshot {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

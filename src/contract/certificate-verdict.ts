@@ -76,7 +76,7 @@ function readCertificate(block: PemBlock, index: number): Certificate {
 }
 
 /** Total length (header + content) of the DER element at the start of `der`; the parser has already checked its form. */
-export function derLength(der: Uint8Array): number {
+function derLength(der: Uint8Array): number {
   const first = der[1] ?? 0;
   if (first < 0x80) return 2 + first;
   const n = first & 0x7f;

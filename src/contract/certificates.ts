@@ -44,7 +44,7 @@ function checkReadable(cert: x509.X509Certificate, field: string): void {
 }
 
 /** A TLS certificate upload as the service stores it: the chain (leaf first) and the type of its private key. */
-export interface TlsCertificateUpload {
+interface TlsCertificateUpload {
   chain: x509.X509Certificate[];
   leaf: x509.X509Certificate;
   privateKeyType: PrivateKeyType;

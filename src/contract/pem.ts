@@ -18,7 +18,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 // Bound the work per request: a chain is a handful of certificates, a CA bundle a few hundred at most.
 const MAX_BLOCKS = 500;
 
-export type PemErrorCode = Extract<RuleCode, 'ERR_PEM_EMPTY' | 'ERR_PEM_TRAILING_DATA' | 'ERR_PEM_INVALID' | 'ERR_KEY_INVALID'>;
+type PemErrorCode = Extract<RuleCode, 'ERR_PEM_EMPTY' | 'ERR_PEM_TRAILING_DATA' | 'ERR_PEM_INVALID' | 'ERR_KEY_INVALID'>;
 
 /**
  * Split `text` into PEM blocks, or throw a RuleError. `codes` picks the error codes, so the same reader serves

@@ -6,7 +6,7 @@ export const VERSION_HEADER = 'service-version';
 export const SERVICE_VERSION = '2';
 
 /** What a failure answers: a stable code, its HTTP status, a message, and the operation id of the request. */
-export interface ErrorEnvelope {
+interface ErrorEnvelope {
   error_code: string;
   status_code: number;
   msg: string;

@@ -7,7 +7,7 @@ import type { RuleName, ValueProblem } from './schema.ts';
 import { describePolicyProblem, HTTP_PHASES, policyDocumentProblem, TCP_PHASES } from './traffic-policy.ts';
 import { cidrProblem, hostportProblem } from './values.ts';
 
-export type RuleCheck = (value: unknown) => (ValueProblem & { at?: string }) | undefined;
+type RuleCheck = (value: unknown) => (ValueProblem & { at?: string }) | undefined;
 
 /** An HTTP header name: an RFC 9110 token. */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -16,7 +16,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e\u0080-\uffff]*$/;
 const EVENT_TYPE = /^[a-z_]+\.v[0-9]+$/;
 const EVENT_TYPE_MAX = 128;
 /** Free-form action config is bounded in depth: serializing a 1 MiB body of nested brackets overflows the stack. */
-export const CONFIG_MAX_DEPTH = 32;
+const CONFIG_MAX_DEPTH = 32;
 
 export function headerNameProblem(name: string): ValueProblem | undefined {
   return HEADER_NAME.test(name) ? undefined : { code: 'ERR_HEADER_NAME_INVALID', message: `${quoteValue(name)} is not a valid header name` };

@@ -17,7 +17,7 @@ export const TCP_PHASES: readonly string[] = ['on_tcp_connect'];
 export const HTTP_PHASES: readonly string[] = ['on_tcp_connect', 'on_http_request', 'on_http_response'];
 
 /** One problem of a policy text: where in the document (`''` = the whole text) and what is wrong there. */
-export interface PolicyProblem {
+interface PolicyProblem {
   where: string;
   problem: string;
 }

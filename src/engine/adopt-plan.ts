@@ -59,7 +59,7 @@ function insertByLevel(plan: Plan, action: Action): void {
  */
 const sharesUnique = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].some((v) => b.has(v));
 
-export function collisionWarnings(kinds: readonly ResourceKind[], plan: Plan, live: LiveState, stack: string, adopt: boolean): string[] {
+function collisionWarnings(kinds: readonly ResourceKind[], plan: Plan, live: LiveState, stack: string, adopt: boolean): string[] {
   const warnings: string[] = [];
   if (adopt) return warnings;
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
@@ -82,7 +82,7 @@ export function collisionWarnings(kinds: readonly ResourceKind[], plan: Plan, li
   return warnings;
 }
 
-export interface AdoptingPlanInput {
+interface AdoptingPlanInput {
   kinds: readonly ResourceKind[];
   desired: DesiredState;
   live: LiveState;

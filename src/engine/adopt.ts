@@ -24,7 +24,7 @@ export interface Adoption {
   desired: Obj;
 }
 
-export interface AdoptOutcome {
+interface AdoptOutcome {
   /** The live state with each adopted item replaced by a copy carrying this stack's marker. */
   live: LiveState;
   adoptions: Adoption[];
@@ -40,7 +40,7 @@ export function realItem(item: LiveItem): LiveItem {
 }
 
 /** Kinds ordered so each comes after the kinds its references point at (a cycle between kinds keeps the listed order). */
-export function kindsReferencedFirst(kinds: readonly ResourceKind[]): ResourceKind[] {
+function kindsReferencedFirst(kinds: readonly ResourceKind[]): ResourceKind[] {
   const byName = new Map(kinds.map((k) => [k.kind, k]));
   return [...dependencyOrder(kinds, (k) => k.refs.flatMap((r) => r.kinds).flatMap((target) => byName.get(target) ?? []))];
 }

@@ -12,7 +12,7 @@ import { serializeMetadata } from '../kinds/marker.ts';
 import type { Action, ActionResult, ApplyEvent, ApplyResult, Plan } from './plan-data.ts';
 import { pendingTargets, substituteRefs } from './refs.ts';
 
-export interface ExecutorOptions {
+interface ExecutorOptions {
   stack: string;
   concurrency: number;
   kindOf: (kind: string) => ResourceKind | undefined;
@@ -22,7 +22,7 @@ export interface ExecutorOptions {
   signal?: AbortSignal;
 }
 
-export interface ExecutorResult extends ApplyResult {
+interface ExecutorResult extends ApplyResult {
   /** Items created by this run, by address (for the post-apply check and callers that report ids). */
   created: Map<string, LiveItem>;
 }

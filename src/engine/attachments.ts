@@ -129,10 +129,10 @@ export function attachmentWarning(a: Attachment): string {
 }
 
 /** Why apply deletes an unmarked part: the plan shows it as the delete's reason. */
-export const pruneReason = (a: Attachment): string =>
+const pruneReason = (a: Attachment): string =>
   `not in the manifests; the stack is authoritative for the ${a.noun ?? 'parts'} of ${a.target.address}`;
 
-export interface ChildPrune {
+interface ChildPrune {
   action: Action;
   refs: ActionRefs;
 }

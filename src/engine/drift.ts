@@ -57,7 +57,7 @@ export interface DriftResource {
   findings: DriftFinding[];
 }
 
-export interface DriftSummary {
+interface DriftSummary {
   /** Resources with at least one finding of the direction (a resource may count under several). */
   changed: number;
   missing: number;

@@ -16,7 +16,7 @@ import { StalePlanError } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 import { canonicalJson } from '../kinds/marker.ts';
 
-export type KeySource = 'plan-key' | 'api-key' | 'file';
+type KeySource = 'plan-key' | 'api-key' | 'file';
 
 /** What the run can key fingerprints with. */
 export interface KeyMaterial {

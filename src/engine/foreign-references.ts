@@ -15,7 +15,7 @@ import type { PlanError } from './plan-checks.ts';
 import { refValues } from './refs.ts';
 
 /** Where an error about a resource no document names stands: nowhere in the manifests (formatIssue shows none). */
-export const NO_POSITION: SourcePos = { file: '', line: 0, col: 0 };
+const NO_POSITION: SourcePos = { file: '', line: 0, col: 0 };
 
 /** The references the service records, and so checks on delete: every one of a marker kind but a path parent's. */
 export function blockingRefs(kinds: readonly ResourceKind[]): { kind: ResourceKind; refs: RefField[] }[] {
@@ -25,7 +25,7 @@ export function blockingRefs(kinds: readonly ResourceKind[]): { kind: ResourceKi
     .filter((k) => k.refs.length > 0);
 }
 
-export interface ForeignReferenceOptions {
+interface ForeignReferenceOptions {
   /** `--adopt` before the plan is made (apply's pre-check): an unmarked referrer may become this stack's, so the plan judges it. */
   adoptPending?: boolean;
 }

@@ -19,7 +19,7 @@ export interface GraphRefs {
 }
 
 /** `run`: the action itself (a replace: creating the new resource); `delete-old`: a replace deleting the old one. */
-export type Phase = 'run' | 'delete-old';
+type Phase = 'run' | 'delete-old';
 
 export interface Step {
   action: Action;

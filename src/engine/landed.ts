@@ -8,7 +8,7 @@ import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts
 import { createFetchContext } from './live.ts';
 import { markerOf } from './ownership.ts';
 
-export interface CreateTarget {
+interface CreateTarget {
   kind: ResourceKind;
   address: string;
   stack: string;
@@ -17,12 +17,12 @@ export interface CreateTarget {
 }
 
 /** True for failures after which the service may or may not have processed the request. */
-export function isAmbiguous(err: unknown): boolean {
+function isAmbiguous(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 0 || err.status >= 500);
 }
 
 /** The live item a create of `body` would have made, if one exists now. */
-export async function findLanded(t: CreateTarget, api: Api, body: Obj): Promise<LiveItem | undefined> {
+async function findLanded(t: CreateTarget, api: Api, body: Obj): Promise<LiveItem | undefined> {
   const items = await t.kind.fetch(createFetchContext(api));
   if (t.kind.identity === 'natural') {
     const key = t.kind.naturalKey?.(body);

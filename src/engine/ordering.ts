@@ -19,7 +19,7 @@ import type { ValueMoves } from './value-moves.ts';
 import { isPendingRef, pointerSegments, refValues } from './refs.ts';
 
 /** A referenced resource: by address (created by this plan) or by live id with the kinds it may be. */
-export interface RefTarget {
+interface RefTarget {
   address?: string;
   id?: string;
   kinds?: readonly string[];

@@ -173,7 +173,7 @@ export function liveCheckKinds(kinds: readonly ResourceKind[], desired: DesiredS
   return kinds.filter((k) => needed.has(k));
 }
 
-export interface LiveCheckOptions {
+interface LiveCheckOptions {
   /** The plan made from this live state: ids it deletes are then missing too. Absent in apply's pre-check. */
   plan?: Plan;
   /** `--adopt`: an unmarked holder of a value is adopted (the plan's live state then carries it as this stack's). */

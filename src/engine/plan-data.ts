@@ -167,7 +167,7 @@ export interface Plan {
   renames?: RenameHint[];
 }
 
-export type ActionStatus = 'done' | 'failed' | 'skipped';
+type ActionStatus = 'done' | 'failed' | 'skipped';
 
 export interface ActionResult {
   actionId: string;

@@ -9,7 +9,7 @@ import { resourceOp, type Action, type Plan } from './plan-data.ts';
 import { liveNames } from './plan-names.ts';
 import { addManifests, GraphBuilder, literalAddress, type ResourceGraph } from './resource-graph.ts';
 
-export interface PlanGraphInput {
+interface PlanGraphInput {
   plan: Plan;
   desired: DesiredState;
   live: LiveState;

@@ -8,7 +8,7 @@ import { canonicalJson } from '../kinds/marker.ts';
 import type { Action, FieldChange, Plan } from './plan-data.ts';
 
 /** Where a secret value stood in a body: `{"$secret": "hmac-sha256:..."}`. */
-export interface SecretPlaceholder {
+interface SecretPlaceholder {
   $secret: string;
 }
 

@@ -9,7 +9,7 @@ import type { LiveState } from './live.ts';
 import { liveMetadata, naturalParentId } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
 
-export interface NamingInput {
+interface NamingInput {
   kinds: readonly ResourceKind[];
   live: LiveState;
   desired: DesiredState;

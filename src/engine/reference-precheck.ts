@@ -12,7 +12,7 @@ import { fetchLive, type HiddenItems, type LiveState } from './live.ts';
 import type { PlanError } from './plan-checks.ts';
 import { resourceActions } from './resource-actions.ts';
 
-export interface ReferencePrecheckOptions {
+interface ReferencePrecheckOptions {
   stack: string;
   adopt: boolean;
   hidden?: HiddenItems;

@@ -28,7 +28,7 @@ export interface ActionRefs extends GraphRefs {
   links?: RefLinks;
 }
 
-export interface ResourceActions {
+interface ResourceActions {
   actions: Action[];
   /** What the graph needs about the resource behind each action, by action id. */
   refs: Map<string, ActionRefs>;

@@ -26,7 +26,7 @@ export interface GraphNode {
   label?: string;
 }
 
-export interface GraphEdge {
+interface GraphEdge {
   from: string;
   to: string;
   /** The reference field, as messages spell fields: `backend/backend_id`, `ip_restriction/ip_policy_ids`. */
@@ -41,7 +41,7 @@ export interface ResourceGraph {
 }
 
 /** The address a literal id stands for, given the kinds its field may point at. */
-export type IdAddress = (id: string, kinds: readonly string[]) => string;
+type IdAddress = (id: string, kinds: readonly string[]) => string;
 
 /** `Kind/id`, the kind being the one whose id prefix the value has (the field's first kind otherwise). */
 export function literalAddress(kinds: readonly ResourceKind[]): IdAddress {

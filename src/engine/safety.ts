@@ -30,14 +30,14 @@ export function markDestroy(plan: Plan, live: LiveState, kinds: readonly Resourc
   return { ...plan, destroy: { resources: plan.summary.delete }, warnings: plan.warnings.filter((w) => !limitWarnings.has(w)) };
 }
 
-export interface DeleteLimit {
+interface DeleteLimit {
   /** `undefined` for the overall limit, else the kind a per-kind limit is for. */
   kind?: string;
   deletes: number;
   max: number;
 }
 
-export interface DeleteCheck {
+interface DeleteCheck {
   /** Resources the plan deletes (a replacement's old resource is not counted: it is replaced, not lost). */
   deletes: number;
   /** The overall limit, then each per-kind limit of a kind the plan deletes, by kind name. */

@@ -19,7 +19,7 @@ import { actionMeaning, isSecretPlaceholder, sanitizeAction } from './plan-meani
 import type { SavedPlan } from './saved-plan.ts';
 import { fingerprintOf, secretsOfKinds } from './saved-plan.ts';
 
-export interface FreshPlan {
+interface FreshPlan {
   plan: Plan;
   live: LiveState;
 }

@@ -17,11 +17,11 @@ import { isSecretPlaceholder, sanitizeAction } from './plan-meaning.ts';
 import type { SecretsOf } from './plan-meaning.ts';
 import { hasPendingRef } from './refs.ts';
 
-export const SAVED_PLAN_FORMAT = 'edgeops-saved-plan';
-export const SAVED_PLAN_VERSION = 1;
+const SAVED_PLAN_FORMAT = 'edgeops-saved-plan';
+const SAVED_PLAN_VERSION = 1;
 
 /** A live object an action acts on, as it was when the plan was made. */
-export interface TouchedObject {
+interface TouchedObject {
   address: string;
   kind: string;
   id: string;
@@ -29,7 +29,7 @@ export interface TouchedObject {
 }
 
 /** A create: nothing live may carry its identity yet (this stack's marker, or the natural key). */
-export interface AbsentObject {
+interface AbsentObject {
   address: string;
   kind: string;
   /** For natural-key kinds: the key that must not exist. */
@@ -37,7 +37,7 @@ export interface AbsentObject {
 }
 
 /** The delete limits a plan was made under: what its `Deletes: N of max M` line was measured against. */
-export type DeleteLimits = Required<Pick<ProjectConfig, 'max_deletes' | 'max_deletes_per_kind'>>;
+type DeleteLimits = Required<Pick<ProjectConfig, 'max_deletes' | 'max_deletes_per_kind'>>;
 
 export interface SavedPlan {
   format: typeof SAVED_PLAN_FORMAT;
@@ -60,7 +60,7 @@ export interface SavedPlan {
   digest?: string;
 }
 
-export interface SaveInput {
+interface SaveInput {
   plan: Plan;
   live: LiveState;
   kinds: readonly ResourceKind[];
@@ -85,7 +85,7 @@ export function fingerprintOf(kind: ResourceKind, item: LiveItem): string {
   return liveFingerprint(kind.fromLive(realItem(item).raw));
 }
 
-export function touchedObjects(plan: Plan, live: LiveState, kinds: readonly ResourceKind[]): TouchedObject[] {
+function touchedObjects(plan: Plan, live: LiveState, kinds: readonly ResourceKind[]): TouchedObject[] {
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
   const find = liveIndex(live);
   const out = new Map<string, TouchedObject>();
@@ -100,7 +100,7 @@ export function touchedObjects(plan: Plan, live: LiveState, kinds: readonly Reso
   return [...out.values()];
 }
 
-export function absentObjects(plan: Plan, kinds: readonly ResourceKind[]): AbsentObject[] {
+function absentObjects(plan: Plan, kinds: readonly ResourceKind[]): AbsentObject[] {
   const kindOf = new Map(kinds.map((k) => [k.kind, k]));
   const out: AbsentObject[] = [];
   for (const a of plan.actions) {

@@ -13,7 +13,7 @@ export type Ids = (address: string) => string | undefined;
 /** No id known: every reference stays a PendingRef (or, on the wire, a placeholder). */
 export const NO_IDS: Ids = () => undefined;
 
-export interface SendAs {
+interface SendAs {
   kind: ResourceKind;
   /**
    * The stack whose marker a marker kind's metadata carries, as sent (a string), with a placeholder id for every
@@ -25,7 +25,7 @@ export interface SendAs {
 }
 
 /** What sentBody reads of a document: its fields, and its address for the marker. */
-export interface SentDocument {
+interface SentDocument {
   spec: Obj;
   address?: string;
 }

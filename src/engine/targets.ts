@@ -123,7 +123,7 @@ function leftOutPrerequisites(kept: readonly Action[], dropped: ReadonlyMap<stri
   });
 }
 
-export interface TargetInput {
+interface TargetInput {
   kinds: readonly ResourceKind[];
   desired: DesiredState;
   live: LiveState;

@@ -15,7 +15,7 @@ import { fileYaml } from './yaml.ts';
 
 export const PROJECT_FILE = 'edgeops.yaml';
 
-export interface ExportFile {
+interface ExportFile {
   /** File name inside the output directory. */
   file: string;
   kind: string;
@@ -43,7 +43,7 @@ export interface ExportResult {
   warnings: string[];
 }
 
-export interface ExportOptions {
+interface ExportOptions {
   stack: string;
   /** Also every resource without a marker (for adoption). */
   all: boolean;

@@ -30,7 +30,7 @@ function refusal(id: string, found: { kind: ResourceKind; item: LiveItem } | und
   return `${id} (${found.kind.kind}) cannot be exported${why ? `: ${why}` : ''}`;
 }
 
-export interface Picked {
+interface Picked {
   selection: Selection;
   /** Resources the stack manages that were not picked: a plan of the picked documents alone deletes them. */
   notPicked: number;

@@ -9,7 +9,7 @@ import { placeholderEnvVar } from './names.ts';
 import type { ExportEntry, Selection } from './select.ts';
 
 /** The manifest document, in field order: kind, name, description, metadata, then the rest. */
-export type ManifestDocument = { kind: string; name: string } & Obj;
+type ManifestDocument = { kind: string; name: string } & Obj;
 
 export interface Placeholder {
   /** The environment variable the document reads, e.g. EDGEOPS_KEY_WILD. */

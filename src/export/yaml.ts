@@ -15,7 +15,7 @@ function docComment(d: ExportedDoc): string {
   return lines.join('\n');
 }
 
-export function documentYaml(d: ExportedDoc): string {
+function documentYaml(d: ExportedDoc): string {
   const doc = new Document(d.doc);
   if (isMap(doc.contents)) doc.contents.commentBefore = docComment(d);
   return doc.toString(OPTIONS);

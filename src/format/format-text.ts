@@ -19,7 +19,7 @@ const TO_STRING = { indent: 2, indentSeq: true, flowCollectionPadding: false, li
 
 const MODELINE = /^\s*yaml-language-server:\s*\$schema=/;
 
-export interface FormatResult {
+interface FormatResult {
   /** The formatted text (the input itself when there are issues). */
   text: string;
   issues: ManifestIssue[];

@@ -11,7 +11,7 @@ type ModuleHooks = Required<Pick<ResourceKind, 'putModule' | 'deleteModule'>>;
  */
 const DEFAULT_CLEAR: Obj = { description: '', metadata: '', hostports: [] };
 
-export interface CrudOptions {
+interface CrudOptions {
   /** Collection path (`/edges/tcp`); items live at `${path}/${id}`. */
   path: string;
   listKey: string;

@@ -31,7 +31,7 @@ export const TLS_MODULES: Normalizers = {
 };
 
 /** Shared by fromLive and normalizeDesired: modules to the sent shape, empty hostports/strings as absent. */
-export function edgeNormalizer(normalizers: Normalizers): (body: Obj) => Obj {
+function edgeNormalizer(normalizers: Normalizers): (body: Obj) => Obj {
   return (body) => dropEmptyStrings(dropEmptyList(modules.normalizeModules(body, normalizers), 'hostports'));
 }
 

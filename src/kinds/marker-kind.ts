@@ -7,7 +7,7 @@ import { crudHooks, moduleHooks } from './crud.ts';
 import { dropEmptyStrings, pickFields } from './normalize.ts';
 import type { Obj, ResourceKind } from './resource-kind.ts';
 
-export interface MarkerKindDef {
+interface MarkerKindDef {
   kind: string;
   /** Its id prefix, collection path (items at `${path}/${id}`), list key, create-only and reference fields. */
   contract: ContractKind;

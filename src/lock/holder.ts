@@ -16,7 +16,7 @@ export interface HolderIdentity {
 }
 
 /** The CI run this process belongs to, as the URL of the run where the CI names one. */
-export function ciRun(env: NodeJS.ProcessEnv): string | undefined {
+function ciRun(env: NodeJS.ProcessEnv): string | undefined {
   if (env.GITHUB_RUN_ID) {
     const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
     const attempt = env.GITHUB_RUN_ATTEMPT ? `/attempts/${env.GITHUB_RUN_ATTEMPT}` : '';

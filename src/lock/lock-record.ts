@@ -40,7 +40,7 @@ export interface LockRecord extends LockInfo {
   createdAt?: string;
 }
 
-export function lockAddress(stack: string): string {
+function lockAddress(stack: string): string {
   return `${LOCK_PREFIX}${stack}`;
 }
 

@@ -30,7 +30,7 @@ import { deleteLockRecord, listLockRecords, oldest } from './records.ts';
 import type { LockInfo, LockRecord } from './lock-record.ts';
 
 
-export const DEFAULT_TTL_MS = 60_000;
+const DEFAULT_TTL_MS = 60_000;
 /** Most time the release's retries may take (the record expires by itself after the TTL anyway). */
 const RELEASE_BUDGET_MS = 10_000;
 /** Ties broken by pausing before the wait's deadline counts (a service without created_at ties forever). */

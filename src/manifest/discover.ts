@@ -45,7 +45,7 @@ export interface Discovery {
 
 const SKIPPED_DIRS = new Set(['node_modules', '.edgeops']);
 const YAML_NAME = /\.ya?ml$/i;
-export const isProjectFileName = (name: string): boolean => PROJECT_FILE_NAMES.includes(name.toLowerCase());
+const isProjectFileName = (name: string): boolean => PROJECT_FILE_NAMES.includes(name.toLowerCase());
 const isManifestName = (name: string): boolean => YAML_NAME.test(name) && !isProjectFileName(name);
 
 const reason = (err: unknown): string => {

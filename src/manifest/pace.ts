@@ -18,7 +18,7 @@ export function runAll<T>(steps: Steps<T>): T {
 }
 
 /** The event loop's turn: I/O callbacks (a page's answer) run before the immediate does. */
-export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A clock for one stage: `due()` says whether it has run a slice since it last gave the loop a turn. */
 export class Pace {

@@ -15,7 +15,7 @@ export interface ParsedDoc extends Tree {
   pos: SourcePos;
 }
 
-export interface ParsedFile {
+interface ParsedFile {
   docs: ParsedDoc[];
   issues: ManifestIssue[];
 }
@@ -34,7 +34,7 @@ function keyAt(text: string, offset: number): string {
  * ends, lines after the mistake. Quoted values that do close, comments and apostrophes inside plain values
  * are stepped over.
  */
-export function unclosedQuoteStart(text: string, to: number): number | undefined {
+function unclosedQuoteStart(text: string, to: number): number | undefined {
   for (let i = 0; i < to; i++) {
     const ch = text[i]!;
     const prev = i === 0 ? '\n' : text[i - 1]!;

@@ -10,7 +10,7 @@ import type { Json, Obj } from '../kinds/resource-kind.ts';
 
 export { childPointer, escapeSegment, showPath, splitPointer, unescapeSegment };
 
-export function parentPointer(pointer: string): string {
+function parentPointer(pointer: string): string {
   return pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
 }
 

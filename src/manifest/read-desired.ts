@@ -19,7 +19,7 @@ import { ruleSteps, valueRuleIssues } from './rules.ts';
 import { validationSteps } from './schema.ts';
 import { assertWholeStacks, type WholeStackCommand } from './stack-coverage.ts';
 
-export interface ReadOptions {
+interface ReadOptions {
   env?: NodeJS.ProcessEnv;
   /** The stack chosen by a flag, if any (the metadata limit counts the marker, which names the stack). */
   stack?: string;
@@ -34,7 +34,7 @@ export interface ReadOptions {
 const SHOWN_SKIPPED = 10;
 
 /** Why each path yielded nothing: what it holds, and the files that were not read. */
-export function noDocumentsMessage(empty: readonly DiscoveredRoot[]): string {
+function noDocumentsMessage(empty: readonly DiscoveredRoot[]): string {
   const lines = empty.map((root) => {
     const files = root.manifests.length;
     const holds = root.projectOnly ? 'a project file: settings, no documents'
@@ -140,7 +140,7 @@ export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResu
  * The same, yielding to the event loop between files: requests started before the manifests are read (the
  * live state's lists) are sent and their answers parsed while the files are still being read.
  */
-export async function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
+async function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
   const loading = startLoading(paths, opts);
   const pace = new Pace();
   for (const file of loading.files) {

@@ -19,7 +19,7 @@ import { didYouMean } from './schema/messages.ts';
 import { runAll, type Steps } from './pace.ts';
 import { resolveSecret } from './secrets.ts';
 
-export interface ResolveOptions {
+interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
   /** Base for file names in messages (default: process.cwd()). */
   cwd?: string;
@@ -27,7 +27,7 @@ export interface ResolveOptions {
   kinds?: readonly ResourceKind[];
 }
 
-export interface ResolveResult {
+interface ResolveResult {
   resources: DesiredResource[];
   /** Each resource with its document and kind (for the checks of resolved values: the value rules, rules.ts). */
   resolved: ResolvedDoc[];
@@ -113,7 +113,7 @@ export function* resolveSteps(docs: readonly ManifestDoc[], opts: ResolveOptions
 
 // References between documents.
 /** The managed resources by name: which kinds define each name. */
-export class NameIndex {
+class NameIndex {
   private readonly kindsByName = new Map<string, string[]>();
   private readonly namesByKind = new Map<string, string[]>();
 
@@ -136,7 +136,7 @@ export class NameIndex {
   }
 }
 
-export type RefOutcome = { address: string } | { literal: string } | { error: string };
+type RefOutcome = { address: string } | { literal: string } | { error: string };
 
 const either = (kinds: readonly string[]): string => kinds.join(' or ');
 
@@ -156,7 +156,7 @@ function literal(value: string, allowed: readonly string[], kinds: ReadonlyMap<s
 }
 
 /** Resolves one reference value. Names never contain "_", so a value with "_" is a literal id. */
-export function resolveRef(
+function resolveRef(
   value: Json,
   allowed: readonly string[],
   index: NameIndex,
@@ -178,12 +178,12 @@ export function resolveRef(
 }
 
 // Cycles in the reference graph.
-export interface RefEdge {
+interface RefEdge {
   to: string;
   pos: SourcePos;
 }
 
-export function findCycles(graph: ReadonlyMap<string, RefEdge[]>): ManifestIssue[] {
+function findCycles(graph: ReadonlyMap<string, RefEdge[]>): ManifestIssue[] {
   const issues: ManifestIssue[] = [];
   const reported = new Set<string>();
   const targets = (node: string): string[] => (graph.get(node) ?? []).map((e) => e.to).filter((to) => graph.has(to));

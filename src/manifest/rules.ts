@@ -26,7 +26,7 @@ import { DESCRIPTION_MAX_BYTES, NAME_PATTERN } from './schema/parts.ts';
 import { runAll, type Steps } from './pace.ts';
 import { secretSource } from './secrets.ts';
 
-export interface RuleOptions {
+interface RuleOptions {
   /** The stack the marker will name (its length counts against the metadata limit). Default "default". */
   stack?: string;
   /** Kinds that exist (default: every kind of KINDS). */
@@ -80,7 +80,7 @@ function fieldIssues(doc: ManifestDoc, stack: string, push: (pointer: string, me
   }
 }
 
-export function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {}): ManifestIssue[] {
+function checkRules(docs: readonly ManifestDoc[], opts: RuleOptions = {}): ManifestIssue[] {
   return runAll(ruleSteps(docs, opts));
 }
 

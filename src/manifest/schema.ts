@@ -17,7 +17,7 @@ import { projectSchema } from './schema/project.ts';
 const leftToRules = (e: ErrorObject): boolean =>
   (e.instancePath === '/name' && e.keyword === 'pattern') || (e.instancePath === '/description' && e.keyword === 'maxLength');
 
-export function validateDocs(docs: readonly ManifestDoc[]): ManifestIssue[] {
+function validateDocs(docs: readonly ManifestDoc[]): ManifestIssue[] {
   return runAll(validationSteps(docs));
 }
 
@@ -37,7 +37,7 @@ export function* validationSteps(docs: readonly ManifestDoc[]): Steps<ManifestIs
   return issues;
 }
 
-export interface KindValidation {
+interface KindValidation {
   validate: ValidateFunction;
   /** Pointers of the fields that take `{file}`/`{env}` secrets (`*` = each item of a list). */
   secretPointers: string[];

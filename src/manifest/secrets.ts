@@ -11,7 +11,7 @@ import { ENV_VAR_PATTERN } from './schema/parts.ts';
 const ENV_VAR = new RegExp(ENV_VAR_PATTERN);
 
 /** An error names the secret field (`field`) and is reported at `pointer`, its `file` or `env` key. */
-export type SecretOutcome = { value: string } | { error: string; field: string; pointer: string };
+type SecretOutcome = { value: string } | { error: string; field: string; pointer: string };
 
 
 function readError(err: unknown): string {

@@ -13,7 +13,7 @@ import { discover, nearestProjectFiles } from './discover.ts';
 const SHOWN_LEFT_OUT = 10;
 
 /** A stack root that the paths of a run hold only part of. */
-export interface PartialStack {
+interface PartialStack {
   /** The root: relative to the cwd when below it, else absolute (as are the other files named here). */
   root: string;
   /** Its edgeops.yaml. */
@@ -91,7 +91,7 @@ function wording(command: WholeStackCommand, roots: string, many: boolean): { re
   }
 }
 
-export function partialStackMessage(partial: readonly PartialStack[], command: WholeStackCommand): string {
+function partialStackMessage(partial: readonly PartialStack[], command: WholeStackCommand): string {
   const roots = partial.map((stack) => shellWord(stack.root)).join(' ');
   const { refusal, instead } = wording(command, roots, partial.length > 1);
   const lines = [refusal];

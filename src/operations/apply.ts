@@ -41,7 +41,7 @@ export interface ApplyRequest {
 }
 
 /** What the caller's interrupt handling learns: when actions start, and how to release the lock at a forced exit. */
-export interface InterruptHooks {
+interface InterruptHooks {
   actionsStarting(): void;
   onForcedExit(release: () => Promise<void>): void;
 }
@@ -56,7 +56,7 @@ export interface ApplyDeps {
   interrupt?: InterruptHooks;
 }
 
-export interface ApplyOutcome {
+interface ApplyOutcome {
   /** Undefined when there was nothing to do. */
   result?: ApplyResult;
 }

@@ -7,7 +7,7 @@ import type { Api } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';
 import { computePlan } from '../pipeline.ts';
 
-export interface DriftRequest {
+interface DriftRequest {
   stack: string;
   adopt: boolean;
   desired: DesiredState;
@@ -18,7 +18,7 @@ export interface DriftView {
   drift(report: DriftReport, plan: Plan): void;
 }
 
-export interface DriftDeps {
+interface DriftDeps {
   api: Api;
   view: DriftView;
 }

@@ -25,7 +25,7 @@ export interface ExportView {
   exported(outcome: ExportOutcome): void;
 }
 
-export interface ExportDeps {
+interface ExportDeps {
   api: Api;
   view: ExportView;
 }

@@ -14,7 +14,7 @@ import { kindSchemas } from '../manifest/schema/kinds.ts';
 import { projectSchema } from '../manifest/schema/project.ts';
 import type { Schema } from '../manifest/schema/parts.ts';
 
-export interface FmtRequest {
+interface FmtRequest {
   paths: string[];
   /** Base of relative paths and of the file names reported. */
   cwd: string;
@@ -22,7 +22,7 @@ export interface FmtRequest {
   check: boolean;
 }
 
-export interface FmtResult {
+interface FmtResult {
   /** Every file looked at, relative to the cwd. */
   files: string[];
   /** The files not in the canonical layout (rewritten unless `check`), relative to the cwd. */

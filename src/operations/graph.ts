@@ -26,7 +26,7 @@ export interface GraphView {
   planErrors(plan: Plan, footer: PlanFooter): void;
 }
 
-export interface GraphDeps {
+interface GraphDeps {
   /** The service; needed only with `plan`. */
   api?: Api;
   view: GraphView;

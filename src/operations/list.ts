@@ -13,7 +13,7 @@ import type { ListedResource, ListOutcome } from '../render/list.ts';
 
 export type { ListedResource, ListOutcome } from '../render/list.ts';
 
-export interface ListRequest {
+interface ListRequest {
   stack: string;
   desired: DesiredState;
 }
@@ -22,7 +22,7 @@ export interface ListView {
   listed(outcome: ListOutcome): void;
 }
 
-export interface ListDeps {
+interface ListDeps {
   api: Api;
   view: ListView;
 }

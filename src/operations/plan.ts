@@ -40,7 +40,7 @@ export interface PlanView {
   graph?(graph: ResourceGraph): void;
 }
 
-export interface PlanDeps {
+interface PlanDeps {
   api: Api;
   view: PlanView;
   /** The run's redactor: a saved plan is checked against it before a byte is written. */

@@ -36,7 +36,7 @@ export function planFooter(plan: Plan, limits: ProjectConfig, checksum: string, 
   return footer;
 }
 
-export interface WriteInput {
+interface WriteInput {
   file: string;
   plan: Plan;
   live: LiveState;

@@ -5,7 +5,7 @@ import type { Plan } from '../engine/plan-data.ts';
 import type { PlanFooter } from '../render/view.ts';
 import { planFooter, readSavedPlan } from './saved-plans.ts';
 
-export interface ShownPlan {
+interface ShownPlan {
   plan: Plan;
   footer: PlanFooter;
 }

@@ -6,7 +6,7 @@ import { KINDS } from '../kinds/index.ts';
 import type { DesiredState } from '../manifest/document.ts';
 import { sortIssues } from '../manifest/read-desired.ts';
 
-export interface ValidateRequest {
+interface ValidateRequest {
   desired: DesiredState;
   stack: string;
 }

@@ -8,7 +8,7 @@ import { textView } from './text.ts';
 import type { IdNames } from './values.ts';
 import type { PlanFooter } from './view.ts';
 
-export interface ProgressOptions {
+interface ProgressOptions {
   /** Plan.names: an error naming a managed resource's id names the resource too. */
   names?: IdNames;
   /** Redraw a live region (stdout is a terminal and colour is on). */
@@ -21,7 +21,7 @@ export interface ProgressOptions {
   columns?: number;
 }
 
-export interface ApplyProgress {
+interface ApplyProgress {
   onEvent(event: ApplyEvent): void;
   /** Clear the live region and stop the spinner. */
   stop(): void;

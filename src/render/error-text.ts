@@ -4,7 +4,7 @@
 // failure is its code, its message and every manifest problem with its file, line and column.
 import { EdgeopsError, ManifestError, PlanErrorsError, formatIssue, issueMessage } from '../errors.ts';
 
-export interface ErrorText {
+interface ErrorText {
   text: string;
   exitCode: number;
   /** Not an EdgeopsError: an edgeops bug, worth its stack trace under EDGEOPS_DEBUG. */
@@ -30,7 +30,7 @@ export interface JsonProblem {
   message: string;
 }
 
-export interface JsonError {
+interface JsonError {
   format_version: 1;
   error: { code: string; message: string; problems: JsonProblem[] };
 }

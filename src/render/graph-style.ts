@@ -2,7 +2,7 @@
 // signs say the same in text), a dashed outline for a resource no document declares, and the caption.
 import type { GraphNode, NodeAction } from '../engine/resource-graph.ts';
 
-export interface NodeStyle {
+interface NodeStyle {
   fill: string;
   stroke: string;
 }

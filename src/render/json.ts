@@ -17,7 +17,7 @@ import { movedFromLine, renameHintText } from './rename-hint.ts';
 import type { ViewFactory } from './view.ts';
 import { groupByAddress, moduleChanges, targetHeadline, type ResourceOp } from './wording.ts';
 
-export interface JsonChange {
+interface JsonChange {
   /** JSON pointer in the request shape, e.g. `/backend/backend_id`. */
   path: string;
   /** The same field as every other output shows it, e.g. `backend.backend_id` (contract/field-path.ts). */
@@ -47,7 +47,7 @@ function certificatesOf(a: Json, b: Json, certificates: Certificates): { a: Cert
   return found.a || found.b ? found : undefined;
 }
 
-export interface JsonModuleAction {
+interface JsonModuleAction {
   module: string;
   op: 'put' | 'delete';
 }
@@ -77,7 +77,7 @@ export interface JsonResource {
 }
 
 /** A refusal the plan predicts (apply refuses a plan with any), at the manifest position that causes it. */
-export interface JsonPlanError {
+interface JsonPlanError {
   file: string;
   line: number;
   col: number;
@@ -87,7 +87,7 @@ export interface JsonPlanError {
 }
 
 /** A targeted plan's targets; `headline` is the line the text and Markdown plans start with. */
-export interface JsonPlanTarget {
+interface JsonPlanTarget {
   addresses: string[];
   resources: number;
   of: number;
@@ -118,7 +118,7 @@ export interface JsonPlan {
   checksum?: string;
 }
 
-export interface JsonExtras {
+interface JsonExtras {
   checksum?: string;
 }
 
@@ -130,7 +130,7 @@ function idsIn(value: Json, names: Readonly<Record<string, string>>, out: Record
 }
 
 /** `Kind/name` of each id in the values that belongs to a managed resource: a change's (or drift finding's) `names`. */
-export function namesIn(values: readonly Json[], names: Readonly<Record<string, string>>): Record<string, string> {
+function namesIn(values: readonly Json[], names: Readonly<Record<string, string>>): Record<string, string> {
   const named: Record<string, string> = {};
   for (const value of values) idsIn(value, names, named);
   return named;
@@ -193,7 +193,7 @@ export function renderPlanJson(plan: Plan, extras: JsonExtras = {}): string {
   return `${JSON.stringify(planToJson(plan, extras), null, 2)}\n`;
 }
 
-export interface JsonDriftFinding {
+interface JsonDriftFinding {
   direction: DriftDirection;
   /** JSON pointer in the request shape; '' for the whole resource. */
   path: string;
@@ -222,7 +222,7 @@ export interface JsonDriftFinding {
 }
 
 /** A live resource outside the stack that is part of (`part`) or references (`reference`) a managed one. */
-export interface JsonAttachment {
+interface JsonAttachment {
   id: string;
   kind: string;
   /** The resource in a few words (`0.0.0.0/0 allow`); '' when there is nothing short to say. */
@@ -245,7 +245,7 @@ function jsonAttachment(a: Attachment): JsonAttachment {
   };
 }
 
-export interface JsonDriftResource {
+interface JsonDriftResource {
   address: string;
   /** What a reviewer reads for the resource: the address, or for a natural-key item without a document its parent's name (`RouteResponseHeaders of HTTPSEdgeRoute/api`). */
   label: string;
@@ -258,7 +258,7 @@ export interface JsonDriftResource {
   findings: JsonDriftFinding[];
 }
 
-export interface JsonDriftReport {
+interface JsonDriftReport {
   format_version: 1;
   stack: string;
   in_sync: boolean;
@@ -268,7 +268,7 @@ export interface JsonDriftReport {
   warnings: string[];
 }
 
-export function driftToJson(report: DriftReport): JsonDriftReport {
+function driftToJson(report: DriftReport): JsonDriftReport {
   return {
     format_version: 1,
     stack: report.stack,

@@ -18,12 +18,12 @@ export interface ListOutcome {
   resources: ListedResource[];
 }
 
-export const NOT_IN_MANIFESTS = 'not in the manifests';
+const NOT_IN_MANIFESTS = 'not in the manifests';
 
 const where = (r: ListedResource): string =>
   r.source === undefined ? NOT_IN_MANIFESTS : r.movedTo ? `${r.source} (renamed to ${r.movedTo})` : r.source;
 
-export function listText(outcome: ListOutcome): string {
+function listText(outcome: ListOutcome): string {
   const { stack, resources } = outcome;
   const n = resources.length;
   if (n === 0) return `Stack "${stack}" manages no resources.\n`;
@@ -34,9 +34,9 @@ export function listText(outcome: ListOutcome): string {
   return `${[`Stack "${stack}" manages ${n} resource${n === 1 ? '' : 's'}:`, '', ...lines, ...footer].join('\n')}\n`;
 }
 
-export const JSON_LIST_VERSION = 1;
+const JSON_LIST_VERSION = 1;
 
-export function listJson(outcome: ListOutcome): string {
+function listJson(outcome: ListOutcome): string {
   const resources = outcome.resources.map((r) => ({
     address: r.address, kind: r.kind, name: r.name, id: r.id, source: r.source ?? null, ...(r.movedTo ? { moved_to: r.movedTo } : {}),
   }));

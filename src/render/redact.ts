@@ -58,7 +58,7 @@ const PEM_LINE = String.raw`${NL}[ \t]*(?:[A-Za-z-]+: [^\n\\]*|[A-Za-z0-9+/=]+)`
 const PRIVATE_KEY_BLOCK = new RegExp(String.raw`${BEGIN_KEY}(?:[\s\S]*?${END_KEY}|[ \t]*[A-Za-z0-9+/=]*(?:${PEM_LINE})*)`, 'g');
 
 /** Every PEM private key block in `text`, whole or cut short, replaced by `(sensitive)`. */
-export function redactPrivateKeys(text: string): string {
+function redactPrivateKeys(text: string): string {
   return text.includes('PRIVATE KEY-----') ? text.replace(PRIVATE_KEY_BLOCK, REDACTED) : text;
 }
 

@@ -3,7 +3,7 @@
 // or added. Plans use it for multi-line strings (with unchanged lines as context, as Terraform shows heredocs)
 // and for lists shown entry by entry.
 
-export type DiffOp<T> = { op: ' ' | '-' | '+'; item: T };
+type DiffOp<T> = { op: ' ' | '-' | '+'; item: T };
 
 /** Most cells of the LCS table: beyond it, the changed middle is shown as removed then added, whole. */
 const MAX_CELLS = 4_000_000;
@@ -55,7 +55,7 @@ function middle<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boole
 }
 
 /** A run of unchanged entries left out of a diff: how many. */
-export type Elided = { op: 'elided'; count: number };
+type Elided = { op: 'elided'; count: number };
 
 /**
  * The ops with only `context` unchanged entries kept next to each change; longer unchanged runs become one

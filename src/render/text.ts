@@ -10,7 +10,7 @@ import {
   type PlanFooter, type PlanLine, type Sign,
 } from './wording.ts';
 
-export interface TextOptions {
+interface TextOptions {
   color: boolean;
 }
 

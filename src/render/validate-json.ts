@@ -4,9 +4,9 @@
 // document) and what is wrong with it; `field: message` is the line the text output prints after the address. Fields are only ever added; removing one or changing its meaning bumps format_version.
 import { issuePath, type ManifestIssue } from '../errors.ts';
 
-export const VALIDATE_JSON_VERSION = 1;
+const VALIDATE_JSON_VERSION = 1;
 
-export interface ValidateJsonProblem {
+interface ValidateJsonProblem {
   file: string;
   line: number;
   col: number;
@@ -21,7 +21,7 @@ export interface ValidateJsonProblem {
   message: string;
 }
 
-export interface ValidateJson {
+interface ValidateJson {
   format_version: typeof VALIDATE_JSON_VERSION;
   ok: boolean;
   /** How many resources the manifests declare; only when they are valid. */
@@ -29,7 +29,7 @@ export interface ValidateJson {
   problems: ValidateJsonProblem[];
 }
 
-export function validateJson(outcome: { resources: number } | { issues: readonly ManifestIssue[] }): ValidateJson {
+function validateJson(outcome: { resources: number } | { issues: readonly ManifestIssue[] }): ValidateJson {
   if ('resources' in outcome) return { format_version: VALIDATE_JSON_VERSION, ok: true, resources: outcome.resources, problems: [] };
   return {
     format_version: VALIDATE_JSON_VERSION,

@@ -11,10 +11,10 @@ import { diffSequences, withContext } from './sequence-diff.ts';
 import { formatChange, formatKey, formatValue, isMultiLine, isPem, type IdNames } from './values.ts';
 
 /** ' ' unchanged (context), '+' added, '-' removed, '~' changed in place. */
-export type Mark = ' ' | '+' | '-' | '~';
+type Mark = ' ' | '+' | '-' | '~';
 
 /** One line under a field's line; `depth` 0 is the field's own column, each level four columns further in. */
-export interface ValueLine {
+interface ValueLine {
   mark: Mark;
   depth: number;
   text: string;
@@ -33,7 +33,7 @@ export interface ShowContext {
 }
 
 /** Lists and mappings whose one-line form is longer than this are laid out entry by entry. */
-export const INLINE_WIDTH = 80;
+const INLINE_WIDTH = 80;
 /** Unchanged lines shown around each changed line of a multi-line string. */
 const CONTEXT_LINES = 3;
 /** Certificates of one PEM shown; a longer bundle ends with a count. */
@@ -46,7 +46,7 @@ const isContainer = (v: Json | undefined): v is Json[] | { [k: string]: Json } =
  * Whether a value is shown on the field's own line. Measured without the `Kind/name` shown beside ids: those
  * make a line longer, not its value harder to read.
  */
-export function fitsInline(value: Json | undefined): boolean {
+function fitsInline(value: Json | undefined): boolean {
   if (isMultiLine(value)) return false;
   if (!isContainer(value)) return true;
   return !hasMultiLine(value) && formatValue(value).length <= INLINE_WIDTH;

@@ -7,7 +7,7 @@ import type { Json } from '../kinds/resource-kind.ts';
 import type { FieldChange } from '../engine/plan-data.ts';
 
 export const SENSITIVE = '(sensitive)';
-export const KNOWN_AFTER_APPLY = '(known after apply)';
+const KNOWN_AFTER_APPLY = '(known after apply)';
 
 /** Text that is PEM blocks and nothing else (a certificate, a chain, a CA bundle). */
 const PEM_ONLY = /^\s*-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*-----END [A-Z0-9 ]+-----\s*$/;

@@ -11,7 +11,7 @@ export interface View {
   drift(report: DriftReport): string;
 }
 
-export interface ViewOptions {
+interface ViewOptions {
   /** ANSI colours (a terminal, unless NO_COLOR or --no-color); formats without colour ignore it. */
   color: boolean;
 }

@@ -15,7 +15,7 @@ export type { ResourceOp };
 export type Sign = '+' | '~' | '-/+' | '-' | ' ';
 
 /** Every action of one address, with the one operation a user reads for it. */
-export interface ResourceGroup {
+interface ResourceGroup {
   address: string;
   /** What the header shows: the address, or a natural-key item's label (Action.label). */
   label: string;
@@ -152,7 +152,7 @@ export function summaryLine(plan: Plan): string {
 
 // The drift report's sentences.
 
-export const NO_DRIFT = 'No drift. Live state matches the manifests.';
+const NO_DRIFT = 'No drift. Live state matches the manifests.';
 
 const UNSET = '(unset)';
 
@@ -274,7 +274,7 @@ export const applyArgsOf = (plan: Plan, paths: readonly string[]): string[] =>
 
 // A plan's errors (engine/plan-checks.ts) as every format shows them: each at its manifest position, then the
 // line saying apply would refuse the plan.
-export interface ErrorLines {
+interface ErrorLines {
   /** `file:line:col: Kind/name: message` per error, in position order. */
   errors: string[];
   /** `Plan has N errors; apply would be refused.` */

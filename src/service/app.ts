@@ -18,7 +18,7 @@ import { isPlainObject, type JsonObject } from './json-values.ts';
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
-export interface AppOptions {
+interface AppOptions {
   store: Store;
   resources: readonly ResourceModule[];
   /** Accepted bearer keys and their accounts; none configured = any non-empty bearer token, default account. */

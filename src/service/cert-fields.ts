@@ -48,7 +48,7 @@ const OID = {
   extKeyUsage: '2.5.29.37',
 } as const;
 
-export type NameAttribute = Exclude<keyof typeof OID, 'keyUsage' | 'subjectAltName' | 'extKeyUsage'>;
+type NameAttribute = Exclude<keyof typeof OID, 'keyUsage' | 'subjectAltName' | 'extKeyUsage'>;
 
 /** The first value of a name attribute ('' when absent): the spec's subject fields are single strings. */
 export function nameField(name: x509.Name, attribute: NameAttribute): string {

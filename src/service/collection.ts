@@ -31,7 +31,7 @@ export interface CollectionDef<D> {
 }
 
 /** The parent kind of a child collection. */
-export function parentKind(def: { kind: KindDef }): KindDef | undefined {
+function parentKind(def: { kind: KindDef }): KindDef | undefined {
   return def.kind.parent === undefined ? undefined : contractKind(def.kind.parent);
 }
 
@@ -88,7 +88,7 @@ export function defineCollection<D>(def: CollectionDef<D>): ResourceModule & { d
 }
 
 /** The parent document of a child collection request (404 when missing), undefined for top-level ones. */
-export async function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): Promise<StoredDoc<unknown> | undefined> {
+async function parentOf<D>(ctx: Ctx, def: CollectionDef<D>): Promise<StoredDoc<unknown> | undefined> {
   const parent = parentKind(def);
   if (!parent) return undefined;
   const param = parentParam(def.kind.path)!;
@@ -105,7 +105,7 @@ export async function loadDoc<D>(ctx: Ctx, def: { kind: KindDef }, id: string): 
   return doc;
 }
 
-export async function createDoc<D>(ctx: Ctx, def: CollectionDef<D>, data: D, parentId?: string): Promise<StoredDoc<D>> {
+async function createDoc<D>(ctx: Ctx, def: CollectionDef<D>, data: D, parentId?: string): Promise<StoredDoc<D>> {
   const id = newId(def.kind.prefix);
   await checkWrite(ctx, def, id, data);
   const doc = await ctx.tx.insert({ id, kind: def.kind.kind, parentId: parentId ?? null }, data);
@@ -131,7 +131,7 @@ export async function deleteDoc<D>(ctx: Ctx, def: CollectionDef<D>, doc: StoredD
   await ctx.tx.delete(doc);
 }
 
-export async function renderList<D>(ctx: Ctx, def: CollectionDef<D>, key: string, parentId?: string): Promise<JsonObject> {
+async function renderList<D>(ctx: Ctx, def: CollectionDef<D>, key: string, parentId?: string): Promise<JsonObject> {
   const page = await pageQuery(ctx, def.kind.kind);
   const docs = await ctx.tx.list<D>(def.kind.kind, { parentId, beforeSeq: page.beforeSeq, limit: page.limit + 1 });
   const more = docs.length > page.limit;
@@ -181,7 +181,7 @@ async function recordWrite<D>(ctx: Ctx, def: CollectionDef<D>, id: string, data:
 }
 
 /** 400 unless ref.id names an existing document of one of ref.kinds. */
-export async function checkRef(ctx: Ctx, ref: RefDecl): Promise<void> {
+async function checkRef(ctx: Ctx, ref: RefDecl): Promise<void> {
   const target = await ctx.tx.get(ref.id);
   const wanted = ref.kinds.map((k) => ctx.kindOf(k)?.label ?? k).join(' or ');
   const shown = JSON.stringify(ref.id.slice(0, 80));

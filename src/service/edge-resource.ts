@@ -12,14 +12,14 @@ import { moduleRoutes } from './modules/module-routes.ts';
 import { hostportClaims, renderHostports } from './hostports.ts';
 
 /** The stored edge: the sent shape, each module stored (see modules/stored-modules.ts) or null. */
-export interface EdgeDoc {
+interface EdgeDoc {
   description?: string;
   metadata?: string;
   hostports: string[];
   [module: string]: unknown;
 }
 
-export interface EdgeResourceOptions {
+interface EdgeResourceOptions {
   kind: KindDef;
   /** In response order, one per module of the kind's contract. */
   modules: readonly ModuleDef<unknown>[];
@@ -30,7 +30,7 @@ export interface EdgeResourceOptions {
 }
 
 /** The fields of a checked create body: every module present, null when unset. */
-export function newEdgeDoc(body: JsonObject, modules: readonly ModuleDef<unknown>[]): EdgeDoc {
+function newEdgeDoc(body: JsonObject, modules: readonly ModuleDef<unknown>[]): EdgeDoc {
   const doc: EdgeDoc = { hostports: (body.hostports as string[] | undefined) ?? [] };
   if (body.description !== undefined) doc.description = body.description as string;
   if (body.metadata !== undefined) doc.metadata = body.metadata as string;
@@ -38,7 +38,7 @@ export function newEdgeDoc(body: JsonObject, modules: readonly ModuleDef<unknown
   return { ...doc, ...storedModules(body, modules) };
 }
 
-export function renderEdge(doc: StoredDoc<EdgeDoc>, modules: readonly ModuleDef<unknown>[], ctx: Ctx): Record<string, unknown> {
+function renderEdge(doc: StoredDoc<EdgeDoc>, modules: readonly ModuleDef<unknown>[], ctx: Ctx): Record<string, unknown> {
   const { id, uri, created_at } = baseFields(ctx, doc);
   return {
     id,

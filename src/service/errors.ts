@@ -115,7 +115,7 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 /** Every code a contract value rule answers is one of the service's: this fails to compile otherwise. */
 type RuleCodesAreServiceCodes = [RuleCode] extends [ErrorCode] ? true : never;
-export const RULE_CODES_ARE_SERVICE_CODES: RuleCodesAreServiceCodes = true;
+const RULE_CODES_ARE_SERVICE_CODES: RuleCodesAreServiceCodes = true;
 
 export class ServiceError extends Error {
   readonly code: ErrorCode;

@@ -20,7 +20,7 @@
 import type { Method } from './resource-def.ts';
 
 export const FAULT_METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
-export const FAULT_STATUSES = [500, 502, 503, 504] as const;
+const FAULT_STATUSES = [500, 502, 503, 504] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
 /** The faults of one method. Probabilities are from 0 to 1. */

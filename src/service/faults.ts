@@ -8,7 +8,7 @@ import { ServiceError, type ErrorCode } from './errors.ts';
 export { parseFaultSpec, FaultSpecError, type FaultSpec, type FaultRates } from './fault-spec.ts';
 
 /** What app.ts does with one request. */
-export interface FaultDecision {
+interface FaultDecision {
   /** Answer this instead of running the handler (5xx, 429): the request changes nothing. */
   reject?: ServiceError;
   /** Destroy the connection, without a response, once the transaction committed. */

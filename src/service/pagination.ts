@@ -3,10 +3,10 @@
 import { ServiceError } from './errors.ts';
 import type { Ctx } from './resource-def.ts';
 
-export const MAX_PAGE = 100;
+const MAX_PAGE = 100;
 const ALLOWED = new Set(['limit', 'before_id', 'beforeId']);
 
-export interface PageQuery {
+interface PageQuery {
   limit: number;
   beforeSeq?: number;
 }

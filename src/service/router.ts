@@ -10,7 +10,7 @@ interface Compiled {
   rank: string;
 }
 
-export type Match =
+type Match =
   | { kind: 'route'; handler: Handler; params: Record<string, string> }
   | { kind: 'method'; allow: Method[] }
   | { kind: 'none' };

@@ -15,7 +15,7 @@ import { pathsArgument } from '../paths-argument.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
 /** Exit code when live state has drifted (0 in sync, 1 error). */
-export const DRIFT_EXIT_CODE = 2;
+const DRIFT_EXIT_CODE = 2;
 
 interface DriftFlags extends SharedFlags {
   format: string;

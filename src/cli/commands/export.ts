@@ -12,7 +12,7 @@ import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
-export const DEFAULT_EXPORT_DIR = 'edgeops-export';
+const DEFAULT_EXPORT_DIR = 'edgeops-export';
 
 interface ExportFlags extends SharedFlags {
   out?: string;

@@ -52,7 +52,7 @@ const SQLITE_HEADER = 'SQLite format 3\u0000';
  * What is wrong with a --db path, said before SQLite says it less clearly: a missing directory, a directory, a
  * file that is not an SQLite database (a manifest given by mistake), or one that cannot be read or written.
  */
-export function dbPathProblem(file: string): string | undefined {
+function dbPathProblem(file: string): string | undefined {
   const dir = dirname(resolve(file));
   try {
     if (!statSync(dir).isDirectory()) return `${dir} is not a directory`;
@@ -83,7 +83,7 @@ export function dbPathProblem(file: string): string | undefined {
 }
 
 /** A database URL as it may be shown: without its password. */
-export function shownDatabaseUrl(url: string): string {
+function shownDatabaseUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

@@ -4,7 +4,7 @@
 import { Help, type Argument, type Command, type Option } from 'commander';
 
 /** The option whose value is a `Kind/name` of the manifests, completed by `edgeops __complete-targets`. */
-export const TARGET_OPTION = '--target';
+const TARGET_OPTION = '--target';
 
 /** The hidden command that prints the `Kind/name` of every document under a path, one per line. */
 export const TARGETS_COMMAND = '__complete-targets';
@@ -21,7 +21,7 @@ export interface OptionSpec {
   targets: boolean;
 }
 
-export interface ArgumentSpec {
+interface ArgumentSpec {
   name: string;
   choices?: string[];
 }
@@ -41,7 +41,7 @@ export interface CompletionSpec {
 }
 
 /** One line, without the trailing `[env ..., default ...]` notes: what a completion menu has room for. */
-export function shortDescription(text: string): string {
+function shortDescription(text: string): string {
   return text.replace(/\s*\[[^\]]*\]\s*$/, '').split('\n')[0]!.trim();
 }
 

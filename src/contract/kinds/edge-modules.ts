@@ -5,7 +5,7 @@ import { BACKEND_KINDS, type ModuleContract } from '../kind.ts';
 import { enabled, id, object, oneOrMany, type BodySchema } from '../schema.ts';
 import { TRAFFIC_POLICY_MAX_BYTES } from '../traffic-policy.ts';
 
-export const TLS_VERSIONS = ['1.0', '1.1', '1.2', '1.3'] as const;
+const TLS_VERSIONS = ['1.0', '1.1', '1.2', '1.3'] as const;
 
 /** A non-empty list of distinct ids; `empty` is the code for []. */
 function idList(empty: 'ERR_IP_POLICY_IDS_EMPTY' | 'ERR_CA_IDS_EMPTY', what: string): BodySchema {

@@ -14,7 +14,7 @@ import { childPointer } from '../pointer.ts';
 import type { Tree } from './yaml-tree.ts';
 import { checked, GIVE_UP, isKeyAt, plainStart, readKey, readQuoted, resolvePlain, restOfLine } from './yaml-scalars.ts';
 
-export interface CommonDoc extends Tree {
+interface CommonDoc extends Tree {
   value: Obj;
   pos: SourcePos;
 }

@@ -26,7 +26,7 @@ const POLICY_PHASES: Partial<Record<RuleName, readonly string[]>> = { traffic_po
  */
 const FILLED_BY_RECONCILER = new Set(['tls_termination.terminate_at', 'policy.inbound[].expressions', 'policy.outbound[].expressions']);
 
-export interface FromContract {
+interface FromContract {
   /** Body paths of reference fields (`backend.backend_id`, `ip_restriction.ip_policy_ids[]`). */
   refs: ReadonlySet<string>;
   /** Top-level fields that are modules: null means "unset" for them and for their optional fields. */

@@ -71,7 +71,7 @@ const OVERLAYS: Record<string, Overlay> = {
 const bodyPath = (pointer: string): string => splitPointer(pointer).join('.').replace(/\.\*/g, '[]');
 
 /** The contract kind of a reconciler kind with ids: the one with its id prefix. */
-export function contractKindOf(kind: ResourceKind): ContractKind | undefined {
+function contractKindOf(kind: ResourceKind): ContractKind | undefined {
   return CONTRACT_KINDS.find((c) => `${c.prefix}_` === kind.idPrefix);
 }
 

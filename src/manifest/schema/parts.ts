@@ -12,7 +12,7 @@ export { DESCRIPTION_MAX_BYTES, METADATA_MAX_BYTES };
 export const SECRET_REF = '#/definitions/secret';
 export const ENV_VAR_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 
-export const kindConst = (kind: string): Schema => ({ const: kind, description: `Always ${kind}.` });
+const kindConst = (kind: string): Schema => ({ const: kind, description: `Always ${kind}.` });
 
 export const name: Schema = {
   type: 'string',
@@ -51,7 +51,7 @@ export const ref: Schema = {
   description: 'The name of a resource in these manifests, or a literal id.',
 };
 
-export const secretDefinition: Schema = {
+const secretDefinition: Schema = {
   description: 'A string, or {file: path} (relative to this manifest) or {env: VARIABLE} to read it from elsewhere.',
   oneOf: [
     { type: 'string' },

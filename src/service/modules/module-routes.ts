@@ -16,7 +16,7 @@ import { clip, type JsonObject } from '../json-values.ts';
 import type { ModuleDef } from './stored-modules.ts';
 
 /** The module body of a PUT: the bare module, or the `module` of the `{id, module}` wrapper. */
-export function moduleBody(ctx: Ctx, def: CollectionDef<unknown>): unknown {
+function moduleBody(ctx: Ctx, def: CollectionDef<unknown>): unknown {
   const body: JsonObject = ctx.body;
   if (!Object.hasOwn(body, 'module')) return body;
   const echoed = def.kind.echoedIds;

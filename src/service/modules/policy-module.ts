@@ -7,9 +7,9 @@ import type { JsonObject } from '../json-values.ts';
 import { moduleDef } from './stored-modules.ts';
 
 // Type aliases, not interfaces: they must be assignable to Json for rendering.
-export type PolicyAction = { type: string; config?: JsonObject };
+type PolicyAction = { type: string; config?: JsonObject };
 export type PolicyRule = { name?: string; expressions: string[]; actions: PolicyAction[] };
-export type PolicyModule = { enabled: boolean; inbound: PolicyRule[]; outbound: PolicyRule[] };
+type PolicyModule = { enabled: boolean; inbound: PolicyRule[]; outbound: PolicyRule[] };
 
 function asList<T>(value: unknown): T[] {
   return value === undefined ? [] : Array.isArray(value) ? (value as T[]) : [value as T];

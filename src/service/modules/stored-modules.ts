@@ -19,10 +19,10 @@ export interface ModuleDef<S> {
   render(stored: S, ctx: Ctx): Json;
 }
 
-export interface BackendModule { enabled: boolean; backend_id: string }
-export interface IpRestrictionModule { enabled: boolean; ip_policy_ids: string[] }
-export interface MutualTlsModule { enabled: boolean; certificate_authority_ids: string[] }
-export interface TlsTerminationModule { enabled: boolean; terminate_at: 'edge' | 'upstream'; min_version: string | null }
+interface BackendModule { enabled: boolean; backend_id: string }
+interface IpRestrictionModule { enabled: boolean; ip_policy_ids: string[] }
+interface MutualTlsModule { enabled: boolean; certificate_authority_ids: string[] }
+interface TlsTerminationModule { enabled: boolean; terminate_at: 'edge' | 'upstream'; min_version: string | null }
 
 /** A ModuleDef for `contract`, its name taken from the contract. */
 export function moduleDef<S>(contract: ModuleContract, def: Omit<ModuleDef<S>, 'name' | 'contract'>): ModuleDef<S> {

@@ -6,7 +6,7 @@ import { httpTrafficPolicyModule, tcpTrafficPolicyModule } from '../../contract/
 import type { ModuleContract } from '../../contract/index.ts';
 import { moduleDef, type ModuleDef } from './stored-modules.ts';
 
-export type TrafficPolicyModule = { enabled: boolean; value: string };
+type TrafficPolicyModule = { enabled: boolean; value: string };
 
 function trafficPolicyModule(contract: ModuleContract): ModuleDef<TrafficPolicyModule> {
   return moduleDef<TrafficPolicyModule>(contract, {

@@ -6,7 +6,7 @@ import { certificateAuthorityFields, type CertificateAuthorityFields } from '../
 import { defineCollection } from '../collection.ts';
 import { baseFields, describedFields } from '../resource-def.ts';
 
-export interface CertificateAuthorityDoc {
+interface CertificateAuthorityDoc {
   description?: string;
   metadata?: string;
   ca_pem: string;

@@ -32,7 +32,7 @@ async function parse(body: JsonObject, ctx: Ctx): Promise<Omit<EventSubscription
   return sources === undefined ? rest : { ...rest, sources: sources.map((s) => s.type) };
 }
 
-export function sourceUri(ctx: Ctx, subscriptionId: string, type: string): string {
+function sourceUri(ctx: Ctx, subscriptionId: string, type: string): string {
   return ctx.url(`/event_subscriptions/${encodeURIComponent(subscriptionId)}/sources/${encodeURIComponent(type)}`);
 }
 

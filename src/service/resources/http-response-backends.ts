@@ -6,7 +6,7 @@ import { baseFields, describedFields } from '../resource-def.ts';
 import type { JsonObject } from '../json-values.ts';
 import { lowerCaseNames } from './route-response-headers.ts';
 
-export interface HttpResponseBackendDoc {
+interface HttpResponseBackendDoc {
   description?: string;
   metadata?: string;
   body: string;

@@ -9,7 +9,7 @@ import { renderModules, storedModules } from '../modules/stored-modules.ts';
 import { moduleRoutes } from '../modules/module-routes.ts';
 import { modulesOf } from '../modules/modules-by-kind.ts';
 
-export interface RouteDoc {
+interface RouteDoc {
   match_type: 'exact_path' | 'path_prefix';
   match: string;
   description?: string;

@@ -6,7 +6,7 @@ import { ipPolicyRule } from '../../contract/kinds/policies.ts';
 import { defineCollection } from '../collection.ts';
 import { baseFields, describedFields } from '../resource-def.ts';
 
-export interface IpPolicyRuleDoc {
+interface IpPolicyRuleDoc {
   description?: string;
   metadata?: string;
   cidr: string;

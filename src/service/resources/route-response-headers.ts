@@ -6,7 +6,7 @@
 import { responseHeadersModule as responseHeadersContract } from '../../contract/kinds/edge-modules.ts';
 import { moduleDef } from '../modules/stored-modules.ts';
 
-export type ResponseHeadersModule = { enabled: boolean; add: Record<string, string>; remove: string[] };
+type ResponseHeadersModule = { enabled: boolean; add: Record<string, string>; remove: string[] };
 
 /** Header names lower-cased; fromEntries keeps a header named "__proto__" as an own key. */
 export function lowerCaseNames(headers: unknown): Record<string, string> {

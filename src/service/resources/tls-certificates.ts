@@ -7,7 +7,7 @@ import { tlsCertificateFields, type TlsCertificateFields } from '../certs.ts';
 import { defineCollection } from '../collection.ts';
 import { baseFields, describedFields } from '../resource-def.ts';
 
-export interface TlsCertificateDoc {
+interface TlsCertificateDoc {
   description?: string;
   metadata?: string;
   certificate_pem: string;

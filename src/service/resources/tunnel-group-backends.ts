@@ -4,7 +4,7 @@ import { tunnelGroupBackend } from '../../contract/kinds/backends.ts';
 import { defineCollection } from '../collection.ts';
 import { baseFields, describedFields } from '../resource-def.ts';
 
-export interface TunnelGroupBackendDoc {
+interface TunnelGroupBackendDoc {
   description?: string;
   metadata?: string;
   labels: Record<string, string>;

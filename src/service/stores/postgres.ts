@@ -80,7 +80,7 @@ function writeBegin(syncCommit: boolean): string {
 
 // --- connection settings ---------------------------------------------------------------------------------------
 
-export interface PostgresTarget {
+interface PostgresTarget {
   /** The URL for pg, without our own parameters. */
   connectionString: string;
   /** From `?schema=`: every connection's search_path, created by the migration if missing. */
@@ -153,7 +153,7 @@ const GONE_MESSAGES: readonly [RegExp, 'busy' | 'unavailable', string][] = [
 ];
 
 /** A driver or server error as the store's 503, or undefined when it is not one. */
-export function unavailableOf(err: unknown): StoreUnavailableError | undefined {
+function unavailableOf(err: unknown): StoreUnavailableError | undefined {
   if (err instanceof StoreUnavailableError) return err;
   if (!(err instanceof Error)) return undefined;
   const code = (err as { code?: unknown }).code;
@@ -314,7 +314,7 @@ class Session {
   }
 }
 
-export class PostgresStore implements Store {
+class PostgresStore implements Store {
   readonly backend = 'postgres';
   private ending: Promise<void> | undefined;
   private readonly beginWrite: string;

@@ -14,10 +14,10 @@ export interface SqliteDatabase {
   close(): void;
 }
 
-export type SqliteOpen = (file: string) => SqliteDatabase;
+type SqliteOpen = (file: string) => SqliteDatabase;
 
 /** The driver's name and its open(); the error says what to install when neither loads. */
-export interface SqliteDriver {
+interface SqliteDriver {
   name: 'node:sqlite' | 'better-sqlite3';
   open: SqliteOpen;
 }

@@ -22,7 +22,7 @@ export async function openSqliteStore(file: string | undefined, durability: Dura
   }
 }
 
-export class SqliteStore implements Store {
+class SqliteStore implements Store {
   readonly backend: string;
   private readonly stmt: Record<string, SqliteStatement>;
   /** Writes committed through this connection; with data_version (other connections' commits), see version(). */
