@@ -13,7 +13,7 @@ import { buildPlan, summarize } from './plan.ts';
 import type { PlanInput } from './plan.ts';
 
 /** Mutates the plan: each adoption's update carries metadata (so the executor writes the marker) and `adopt`. */
-export function finishAdoptions(plan: Plan, adoptions: readonly Adoption[]): Plan {
+function finishAdoptions(plan: Plan, adoptions: readonly Adoption[]): Plan {
   for (const adoption of adoptions) {
     const own = plan.actions.filter((a) => a.address === adoption.address);
     // A replace creates the new resource with the marker; the adopted one is deleted as the old copy.

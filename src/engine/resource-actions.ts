@@ -106,7 +106,7 @@ export interface PreparedResource {
  * The live-independent half of planning: documents in reference order, their kinds, their metadata checks and
  * the bodies of documents without references. computePlan runs it while the live lists are in flight.
  */
-export function prepareDesired(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PreparedResource[] {
+function prepareDesired(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PreparedResource[] {
   const prepare = preparer(kinds, stack);
   return resourcesReferencedFirst(desired.resources).map(prepare);
 }

@@ -200,7 +200,7 @@ function distance(a: string, b: string): number {
 /** How far a candidate may be from a word of this length to be a plausible typo of it. */
 const typoLimit = (word: string): number => Math.max(1, Math.floor(word.length / 3));
 
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
+function closest(word: string, candidates: Iterable<string>): string | undefined {
   const w = word.toLowerCase();
   const limit = typoLimit(w);
   let best: string | undefined;
