@@ -3,9 +3,10 @@
 // `npm run build:action` writes action/dist/: the GitHub Action's committed bundle, self-contained (nothing to
 // install), without the embedded service.
 // Both swap src/manifest/schema/compile.ts and src/contract/body-compile.ts for ajv's standalone code of every
-// manifest and contract body schema, so no run compiles one.
+// manifest and contract body schema, so no run compiles one, and src/service/resource-modules.ts, which reads
+// a directory, for static imports of the files it would find.
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
@@ -17,6 +18,7 @@ import { newAjv } from '../src/manifest/schema/compile.ts';
 import { kindSchemas } from '../src/manifest/schema/kinds.ts';
 import { projectSchema } from '../src/manifest/schema/project.ts';
 import { PROJECT_KEY } from '../src/manifest/schema.ts';
+import { resourceModuleNames } from '../src/service/resource-def.ts';
 
 // The module is CommonJS with a `default` too; Node hands over module.exports, TypeScript sees the namespace.
 const standaloneCode = standalone.default;
@@ -82,6 +84,16 @@ export function precompiledBodyValidators(): string {
   ].join('\n');
 }
 
+/** service/resource-modules.ts as static imports of the files it finds in service/resources/ when it runs. */
+export function staticResourceModules(): string {
+  const names = resourceModuleNames(readdirSync(join(ROOT, 'src/service/resources')));
+  return [
+    ...names.map((name, i) => `import m${i} from './resources/${name}.ts';`),
+    `export const RESOURCE_MODULES = [${names.map((_, i) => `m${i}`).join(', ')}];`,
+    '',
+  ].join('\n');
+}
+
 export const precompile: Plugin = {
   name: 'precompiled-validators',
   setup(b) {
@@ -94,6 +106,11 @@ export const precompile: Plugin = {
       contents: precompiledBodyValidators(),
       loader: 'js',
       resolveDir: join(ROOT, 'src/contract'),
+    }));
+    b.onLoad({ filter: /[/\\]src[/\\]service[/\\]resource-modules\.ts$/ }, () => ({
+      contents: staticResourceModules(),
+      loader: 'js',
+      resolveDir: join(ROOT, 'src/service'),
     }));
   },
 };

@@ -40,6 +40,11 @@ export interface ResourceModule {
   routes: RouteDef[];
 }
 
+/** The resource modules among the entries of the resources/ directory: their names without `.ts`, in load order. */
+export function resourceModuleNames(entries: readonly string[]): string[] {
+  return entries.filter((entry) => entry.endsWith('.ts')).map((entry) => entry.slice(0, -'.ts'.length)).sort();
+}
+
 export interface Ref {
   id: string;
   uri: string;

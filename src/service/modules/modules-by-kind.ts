@@ -4,9 +4,9 @@ import type { KindDef } from '../resource-def.ts';
 import { backendModule, httpsTlsTerminationModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, type ModuleDef } from './stored-modules.ts';
 import { policyModule } from './policy-module.ts';
 import { httpTrafficPolicy, tcpTrafficPolicy } from './traffic-policy-module.ts';
-import { responseHeadersModule } from '../resources/route-response-headers.ts';
+import { responseHeadersModule } from './route-response-headers.ts';
 
-export const MODULE_DEFS: readonly ModuleDef<unknown>[] = [
+const MODULE_DEFS: readonly ModuleDef<unknown>[] = [
   backendModule, ipRestrictionModule, mutualTlsModule, tlsTerminationModule, httpsTlsTerminationModule, policyModule,
   tcpTrafficPolicy, httpTrafficPolicy, responseHeadersModule,
 ];

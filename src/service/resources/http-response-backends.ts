@@ -4,7 +4,7 @@ import { httpResponseBackend } from '../../contract/kinds/backends.ts';
 import { defineCollection } from '../collection.ts';
 import { baseFields, describedFields } from '../resource-def.ts';
 import type { JsonObject } from '../json-values.ts';
-import { lowerCaseNames } from './route-response-headers.ts';
+import { lowerCaseNames } from '../modules/route-response-headers.ts';
 
 interface HttpResponseBackendDoc {
   description?: string;

@@ -4,7 +4,7 @@
 // kept as sent. Unsent `add` is returned as {} and unsent `remove` as []. Its endpoints (PUT/GET/DELETE
 // /edges/https/{edge_id}/routes/{id}/response_headers) are built with the route's other module endpoints.
 import { responseHeadersModule as responseHeadersContract } from '../../contract/kinds/edge-modules.ts';
-import { moduleDef } from '../modules/stored-modules.ts';
+import { moduleDef } from './stored-modules.ts';
 
 type ResponseHeadersModule = { enabled: boolean; add: Record<string, string>; remove: string[] };
 
