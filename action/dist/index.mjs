@@ -41634,7 +41634,7 @@ import { createHash as createHash2 } from "node:crypto";
 
 // src/contract/values.ts
 init_rule_error();
-import { isIP, isIPv4 } from "node:net";
+import { isIPv4, SocketAddress } from "node:net";
 var PREFIX = /^(0|[1-9][0-9]{0,2})$/;
 function ipv4Bits(addr) {
   return addr.split(".").reduce((acc, octet) => acc << 8n | BigInt(Number(octet)), 0n);
@@ -41657,13 +41657,23 @@ function addressText(bits, family) {
   const groups2 = [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((shift) => (bits >> shift & 0xffffn).toString(16));
   return new URL(`http://[${groups2.join(":")}]`).hostname.slice(1, -1);
 }
+function ipFamily(text) {
+  if (isIPv4(text)) return 4;
+  if (!text.includes(":")) return 0;
+  try {
+    new SocketAddress({ address: text, family: "ipv6" });
+    return 6;
+  } catch {
+    return 0;
+  }
+}
 function cidrProblem(text) {
   const invalid = (why) => ({ code: "ERR_CIDR_INVALID", message: `${quoteValue(text)} is not an IP address or CIDR range: ${why}` });
   const parts = text.split("/");
   if (parts.length > 2) return invalid('it has more than one "/"');
   const [addr, prefix] = parts;
   if (addr.includes("%")) return invalid("an IPv6 zone (%...) names no address a policy can match");
-  const family = isIP(addr);
+  const family = ipFamily(addr);
   if (family !== 4 && family !== 6) return invalid("the address is not IPv4 or IPv6");
   if (prefix === void 0) return void 0;
   const max = family === 4 ? 32 : 128;
@@ -41682,7 +41692,7 @@ var PORT = /^[1-9][0-9]{0,4}$/;
 function hostProblem(host) {
   if (host.startsWith("[")) {
     if (host.includes("%")) return "has an IPv6 zone (%...), which names no address on the edge";
-    if (!host.endsWith("]") || isIP(host.slice(1, -1)) !== 6) return "has an invalid IPv6 address";
+    if (!host.endsWith("]") || ipFamily(host.slice(1, -1)) !== 6) return "has an invalid IPv6 address";
     return void 0;
   }
   if (isIPv4(host)) return void 0;
@@ -68297,9 +68307,6 @@ async function runAction(env, runner = createRunner(env)) {
   }
 }
 process.exitCode = await runAction(process.env);
-export {
-  runAction
-};
 /*! Bundled license information:
 
 fast-json-patch/commonjs/helpers.js:

@@ -49,7 +49,7 @@ export interface Issue {
 }
 
 /** `<https://api.github.com/...?page=2>; rel="next", <...>; rel="last"` -> the next URL. */
-export function nextLink(header: string | string[] | undefined): string | undefined {
+function nextLink(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header.join(',') : header;
   if (!value) return undefined;
   for (const part of value.split(',')) {

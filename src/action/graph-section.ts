@@ -4,7 +4,7 @@
 import { changedNeighbourhood, isChanged, type ResourceGraph } from '../operations/graph.ts';
 import { mermaidGraph } from '../render/graph-mermaid.ts';
 
-export const GRAPH_NODE_LIMIT = 50;
+const GRAPH_NODE_LIMIT = 50;
 
 /** The comment's diagram section; undefined when the plan changes nothing. */
 export function graphSection(graph: ResourceGraph): string | undefined {

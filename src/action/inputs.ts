@@ -110,7 +110,7 @@ function asRecord(value: unknown): Record<string, unknown> {
  * pull_request -> plan; push to the default branch -> apply (any other branch -> plan); schedule -> drift;
  * workflow_dispatch with a checksum -> apply (exactly that plan).
  */
-export function deriveCommand(eventName: string, ref: string, event: Record<string, unknown>, checksum?: string): ActionCommand {
+function deriveCommand(eventName: string, ref: string, event: Record<string, unknown>, checksum?: string): ActionCommand {
   if (eventName === 'schedule') return 'drift';
   if (eventName === 'workflow_dispatch' && checksum) return 'apply';
   if (eventName === 'push') {

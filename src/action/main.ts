@@ -14,7 +14,7 @@ const COMMANDS: Record<ActionCommand, (s: Session) => Promise<number>> = {
   drift: runDrift,
 };
 
-export async function runAction(env: NodeJS.ProcessEnv, runner: Runner = createRunner(env)): Promise<number> {
+async function runAction(env: NodeJS.ProcessEnv, runner: Runner = createRunner(env)): Promise<number> {
   // Masked before anything else can print, including an error about another input.
   runner.mask(readInput(env, 'api-key'));
   runner.mask(readInput(env, 'github-token'));

@@ -80,7 +80,7 @@ export function planState(plan: JsonPlan, sha: string | undefined, compact = fal
   return { v: 1, ...(sha ? { sha } : {}), resources };
 }
 
-export function encodeState(state: PlanState): string {
+function encodeState(state: PlanState): string {
   const packed = deflateRawSync(Buffer.from(JSON.stringify(state)), { level: 9 }).toString('base64');
   return `${STATE_PREFIX}${packed} -->`;
 }

@@ -40,7 +40,7 @@ export interface ApiOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-export const SLOW_NOTICE_MS = 5_000;
+const SLOW_NOTICE_MS = 5_000;
 
 /** An Api whose POSTs are retried after an ambiguous failure only as its check allows (see retryPostIf). */
 interface CheckedApi extends Api {

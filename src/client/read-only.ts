@@ -5,7 +5,7 @@ import { EdgeopsError } from '../errors.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 
 /** A write was attempted through a read-only Api: a bug in the caller, never a service failure. */
-export class ReadOnlyError extends EdgeopsError {
+class ReadOnlyError extends EdgeopsError {
   readonly method: string;
   readonly path: string;
   constructor(method: string, path: string, why: string) {

@@ -177,7 +177,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-export function classify(err: unknown, method: string): Verdict {
+function classify(err: unknown, method: string): Verdict {
   if (!(err instanceof ApiError)) return 'fail';
   const idempotent = method !== 'POST';
   if (err.status === 429 || (err.status === 0 && NOT_SENT_CODES.has(err.errorCode))) return 'retry';
@@ -189,7 +189,7 @@ export function classify(err: unknown, method: string): Verdict {
 }
 
 /** Full jitter: a uniform delay in [0, min(cap, base * 2^retry)] (retry counts from 0). */
-export function backoffDelay(policy: RetryPolicy, retry: number): number {
+function backoffDelay(policy: RetryPolicy, retry: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
   return Math.floor((policy.random ?? Math.random)() * ceiling);
 }

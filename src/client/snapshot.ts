@@ -27,7 +27,7 @@ export interface Snapshot {
 }
 
 /** The snapshot file is missing, unreadable, or not a snapshot this edgeops understands. */
-export class SnapshotError extends EdgeopsError {
+class SnapshotError extends EdgeopsError {
   constructor(message: string) {
     super('E_SNAPSHOT', message);
   }
@@ -35,7 +35,7 @@ export class SnapshotError extends EdgeopsError {
 
 
 /** Checks the structure of parsed JSON; `source` names the file in errors. */
-export function parseSnapshot(data: unknown, source: string): Snapshot {
+function parseSnapshot(data: unknown, source: string): Snapshot {
   if (!isObj(data) || data.format !== SNAPSHOT_FORMAT) {
     throw new SnapshotError(`${source}: not an edgeops snapshot (write one with \`edgeops export --snapshot FILE\`)`);
   }
@@ -76,7 +76,7 @@ const notFound = (path: string): ApiError =>
  * The snapshot as an Api: `list` answers the lists it holds (a path it lacks is an error, not an empty list:
  * planning on it would delete nothing and create everything), `get` finds `${listPath}/${id}` by id, writes throw.
  */
-export function snapshotApi(snapshot: Snapshot, source = 'the snapshot'): Api {
+function snapshotApi(snapshot: Snapshot, source = 'the snapshot'): Api {
   const byPath = new Map(snapshot.lists.map((l) => [l.path, l]));
   const reader: Pick<Api, 'get' | 'list'> = {
     async list(path, listKey) {

@@ -3,7 +3,7 @@
 // service's own (src/service/errors.ts lists them with their statuses; its ErrorCode must include every one).
 
 /** The error codes the value rules produce, a subset of the service's ErrorCode. */
-export const RULE_CODES = [
+const RULE_CODES = [
   'ERR_CIDR_INVALID',
   'ERR_CIDR_HOST_BITS_SET',
   'ERR_HOSTPORT_INVALID',

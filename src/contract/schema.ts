@@ -13,7 +13,7 @@
 
 import type { RuleCode } from './rule-error.ts';
 
-export const RULE_NAMES = [
+const RULE_NAMES = [
   'cidr', 'hostport', 'header_name', 'header_value', 'event_type', 'url_path', 'policy_config', 'traffic_policy_tcp', 'traffic_policy_http',
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];

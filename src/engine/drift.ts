@@ -85,7 +85,7 @@ function isScalarList(v: Json | undefined): v is Json[] {
 }
 
 /** One field change -> findings. A list of scalars is compared as elements, so an added event type reads as one. */
-export function classifyChange(change: FieldChange, action: Action): DriftFinding[] {
+function classifyChange(change: FieldChange, action: Action): DriftFinding[] {
   const base = {
     path: change.path,
     element: false,

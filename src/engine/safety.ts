@@ -46,7 +46,7 @@ interface DeleteCheck {
 }
 
 /** The one count of a plan's deletes against `max_deletes` and `max_deletes_per_kind`; every gate and line below reads it. */
-export function checkDeletes(plan: Plan, config: ProjectConfig): DeleteCheck {
+function checkDeletes(plan: Plan, config: ProjectConfig): DeleteCheck {
   const byKind = new Map<string, number>();
   for (const a of plan.actions) if (a.op === 'delete') byKind.set(a.kind, (byKind.get(a.kind) ?? 0) + 1);
   const deletes = [...byKind.values()].reduce((sum, n) => sum + n, 0);

@@ -36,7 +36,7 @@ const ID_TAIL = 27;
 const placeholders = new Map<string, string>();
 
 /** The id a body carries for a resource not created yet: its kind's prefix and a number, one per address. */
-export function placeholderId(address: string, kinds?: ReadonlyMap<string, ResourceKind>): string {
+function placeholderId(address: string, kinds?: ReadonlyMap<string, ResourceKind>): string {
   let id = placeholders.get(address);
   if (id === undefined) {
     const prefix = kinds?.get(address.slice(0, address.indexOf('/')))?.idPrefix ?? 'id_';

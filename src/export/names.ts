@@ -2,7 +2,7 @@
 // (lower-case letters, digits and "-", at most 64 characters) and be unique per kind.
 import { NAME_PATTERN } from '../manifest/schema/parts.ts';
 
-export const MAX_NAME = 64;
+const MAX_NAME = 64;
 const VALID_NAME = new RegExp(NAME_PATTERN);
 
 export function isValidName(name: string): boolean {

@@ -30,7 +30,7 @@ export interface Selection {
 }
 
 /** Kinds ordered so that every kind comes after the kinds its references point at (parents are named first). */
-export function kindsByDependency(kinds: readonly ResourceKind[]): ResourceKind[] {
+function kindsByDependency(kinds: readonly ResourceKind[]): ResourceKind[] {
   const byName = new Map(kinds.map((k) => [k.kind, k]));
   const out: ResourceKind[] = [];
   const seen = new Set<string>();
@@ -52,7 +52,7 @@ export function kindsByDependency(kinds: readonly ResourceKind[]): ResourceKind[
  * The reference to the resource this one belongs to: its first declared ref when that is a top-level field the
  * service cannot change (a rule's policy, a route's edge, a subscription's sources). Children are named after it.
  */
-export function parentRef(kind: ResourceKind): RefField | undefined {
+function parentRef(kind: ResourceKind): RefField | undefined {
   const first = kind.refs[0];
   if (!first) return undefined;
   const field = first.pointer.slice(1);

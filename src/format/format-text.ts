@@ -13,7 +13,7 @@ import type { Schema } from '../manifest/schema/parts.ts';
 import { orderDocument } from './key-order.ts';
 
 /** A flow collection whose line would run past this column is written as a block. */
-export const FLOW_WIDTH = 80;
+const FLOW_WIDTH = 80;
 
 const TO_STRING = { indent: 2, indentSeq: true, flowCollectionPadding: false, lineWidth: 0, minContentWidth: 0 } as const;
 

@@ -14,7 +14,7 @@ const str = (v: Json | undefined): string | undefined => (typeof v === 'string' 
  * The same slug as export's generated names (src/export/names.ts), so that a resource exported with `--all`
  * and named from its description is adopted by that name. Kept here: kinds do not import the exporter.
  */
-export function nameSlug(text: string): string {
+function nameSlug(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

@@ -8,7 +8,7 @@ import type { RefField } from './resource-kind.ts';
 const ACRONYMS = new Set(['ip', 'tcp', 'tls', 'http', 'https']);
 
 /** The manifest's name of a contract kind: `ip_policy_rule` -> `IPPolicyRule`. */
-export function manifestKindName(kind: KindName): string {
+function manifestKindName(kind: KindName): string {
   return kind.split('_').map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : `${w[0]!.toUpperCase()}${w.slice(1)}`)).join('');
 }
 

@@ -11,7 +11,7 @@ type Normalizers = Record<string, (m: Obj) => Obj>;
 
 
 /** A hostport is served by one edge of any kind, claimed by the contract's key (no case; IPv6 by value). */
-export const HOSTPORTS: UniqueField = {
+const HOSTPORTS: UniqueField = {
   field: 'hostports',
   scope: 'hostport',
   key: hostportKey,

@@ -26,7 +26,7 @@ export function canonicalJson(value: Json): string {
   return JSON.stringify(sortKeys(value));
 }
 
-export function sortKeys(value: Json): Json {
+function sortKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (isObj(value)) {
     const out: Obj = {};
@@ -65,7 +65,7 @@ export function serializeMetadata(user: Obj | undefined, marker: Marker, extra: 
 const BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: '', name: '' } }).length - 4;
 
 /** Byte size of serializeMetadata's result (key order does not change the length, so nothing is sorted). */
-export function metadataBytes(user: Obj | undefined, marker: Marker): number {
+function metadataBytes(user: Obj | undefined, marker: Marker): number {
   if (!user || Object.keys(user).length === 0) {
     return BARE_MARKER_BYTES + Buffer.byteLength(JSON.stringify(marker.stack)) + Buffer.byteLength(JSON.stringify(marker.name));
   }

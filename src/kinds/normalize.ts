@@ -37,7 +37,7 @@ export function lowerKeys(map: Json | undefined): Obj {
  * PEM text compared modulo line endings and trailing whitespace: files edited on Windows or saved with a
  * trailing newline must not show as a change against what the service stored.
  */
-export function normalizePem(pem: Json | undefined): Json | undefined {
+function normalizePem(pem: Json | undefined): Json | undefined {
   if (typeof pem !== 'string') return pem;
   return pem
     .replace(/\r\n?/g, '\n')

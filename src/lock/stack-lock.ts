@@ -40,7 +40,7 @@ const TIE_PAUSE_MS = 2000;
 const CREATE_ATTEMPTS = 5;
 
 /** Another apply of the stack holds the lock, and it was not released within the wait. */
-export class StackLockedError extends EdgeopsError {
+class StackLockedError extends EdgeopsError {
   readonly holder: LockRecord;
   constructor(stack: string, holder: LockRecord) {
     super('E_LOCKED', `another apply of stack "${stack}" is running (lock ${holder.id}, holder ${holder.holder}, expires ${holder.expires}); ` +
@@ -115,7 +115,7 @@ function standing(mine: LockRecord, others: readonly LockRecord[]): Standing {
   return others.some((o) => o.createdAt === mine.createdAt) ? 'tie' : 'held';
 }
 
-export async function acquireStackLock(api: Api, stack: string, opts: LockOptions = {}): Promise<StackLock> {
+async function acquireStackLock(api: Api, stack: string, opts: LockOptions = {}): Promise<StackLock> {
   const now = opts.now ?? Date.now;
   const random = opts.random ?? Math.random;
   const ttl = opts.ttlMs ?? DEFAULT_TTL_MS;

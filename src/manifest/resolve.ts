@@ -16,7 +16,7 @@ import { policyTextIssue } from './rules.ts';
 import { kindValidation } from './schema.ts';
 import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './schema/formats.ts';
 import { didYouMean } from './schema/messages.ts';
-import { runAll, type Steps } from './pace.ts';
+import type { Steps } from './pace.ts';
 import { resolveSecret } from './secrets.ts';
 
 interface ResolveOptions {
@@ -34,11 +34,7 @@ interface ResolveResult {
   issues: ManifestIssue[];
 }
 
-export function resolveDocs(docs: readonly ManifestDoc[], opts: ResolveOptions = {}): ResolveResult {
-  return runAll(resolveSteps(docs, opts));
-}
-
-/** resolveDocs as steps, one per document (pace.ts). */
+/** Documents -> desired resources, as steps, one per document (pace.ts). */
 export function* resolveSteps(docs: readonly ManifestDoc[], opts: ResolveOptions = {}): Steps<ResolveResult> {
   const kinds = new Map((opts.kinds ?? KINDS).map((k) => [k.kind, k]));
   const env = opts.env ?? process.env;

@@ -40,7 +40,7 @@ function projectFileOf(abs: string): string | undefined {
 }
 
 /** The stack roots that `paths` hold only part of, each with the manifests left out. */
-export function partialStacks(paths: readonly string[], cwd: string): PartialStack[] {
+function partialStacks(paths: readonly string[], cwd: string): PartialStack[] {
   const byFile = new Map<string, string[]>();
   for (const path of paths) {
     const file = projectFileOf(resolve(cwd, path));

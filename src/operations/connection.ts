@@ -29,7 +29,7 @@ export interface Connection {
  * One line when the service becomes unreachable, and one when it answers again: once per outage. The first
  * says the budget as given (`--retry-budget 3`: 3 s), counted from the outage's first failure.
  */
-export function outageLine(e: OutageEvent): string {
+function outageLine(e: OutageEvent): string {
   const cause = e.type === 'unreachable' ? (e.cause.status === 0 ? e.cause.errorCode : String(e.cause.status)) : '';
   return e.type === 'unreachable'
     ? `service unreachable (${cause}), retrying for up to ${Math.round(e.budgetMs / 1000)} s from the first failure (--retry-budget)\n`

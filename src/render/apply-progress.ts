@@ -31,7 +31,7 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 /** In-flight lines shown at most; the rest are counted in the status line. */
 const MAX_LIVE = 10;
 
-export function createApplyProgress(opts: ProgressOptions): ApplyProgress {
+function createApplyProgress(opts: ProgressOptions): ApplyProgress {
   const c = pc.createColors(opts.color);
   const { write } = opts;
   if (!opts.live) {

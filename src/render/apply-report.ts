@@ -32,10 +32,10 @@ const PENDING_VERB: Record<ActionOp, string> = {
 };
 
 /** Actions that never started are named up to this many; the rest are counted (`and 230 more`). */
-export const NOT_STARTED_SHOWN = 20;
+const NOT_STARTED_SHOWN = 20;
 
 /** `TCPEdge/ssh`, or `TCPEdge/ssh: module backend put` for a module action; a natural-key item by its label. */
-export function actionLabel(action: Action): string {
+function actionLabel(action: Action): string {
   const name = action.label ?? action.address;
   if (action.op === 'module-put') return `${name}: module ${action.module} put`;
   if (action.op === 'module-delete') return `${name}: module ${action.module} delete`;

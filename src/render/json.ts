@@ -52,7 +52,7 @@ interface JsonModuleAction {
   op: 'put' | 'delete';
 }
 
-export interface JsonResource {
+interface JsonResource {
   address: string;
   /** What a reviewer reads for the resource: the address, or for a natural-key item without a document its parent's name (`RouteResponseHeaders of HTTPSEdgeRoute/api`). */
   label: string;
@@ -157,7 +157,7 @@ function releaseFirst(actions: readonly Action[], names: Readonly<Record<string,
   return step ? { release_first: { for: step.releaseFor!, changes: step.changes.map((c) => jsonChange(c, names)) } } : {};
 }
 
-export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
+function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
   const json: JsonPlan = {
     format_version: JSON_PLAN_VERSION,
     stack: plan.stack,
@@ -189,7 +189,7 @@ export function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
   return json;
 }
 
-export function renderPlanJson(plan: Plan, extras: JsonExtras = {}): string {
+function renderPlanJson(plan: Plan, extras: JsonExtras = {}): string {
   return `${JSON.stringify(planToJson(plan, extras), null, 2)}\n`;
 }
 
@@ -314,7 +314,7 @@ function driftToJson(report: DriftReport): JsonDriftReport {
   };
 }
 
-export function renderDriftJson(report: DriftReport): string {
+function renderDriftJson(report: DriftReport): string {
   return `${JSON.stringify(driftToJson(report), null, 2)}\n`;
 }
 

@@ -12,7 +12,7 @@ import {
 } from './wording.ts';
 
 /** Text shown as itself in Markdown: every character Markdown (or a table cell) would read as syntax is escaped. */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_[\]<>|])/g, '\\$1');
 }
 
@@ -54,7 +54,7 @@ function diffBlock(lines: readonly string[]): string[] {
   return [`${fence}diff`, body, fence];
 }
 
-export function renderPlanMarkdown(plan: Plan): string {
+function renderPlanMarkdown(plan: Plan): string {
   const out: string[] = [heading('plan', plan.stack), ''];
   const targeted = targetHeadline(plan);
   if (targeted) out.push(`> **${escapeMarkdown(targeted)}**`, '');
@@ -79,7 +79,7 @@ export function renderPlanMarkdown(plan: Plan): string {
   return `${out.join('\n')}\n`;
 }
 
-export function renderFooterMarkdown(footer: PlanFooter): string {
+function renderFooterMarkdown(footer: PlanFooter): string {
   const lines: string[] = [];
   if (footer.deletes) lines.push(escapeMarkdown(footer.deletes));
   if (footer.checksum) lines.push(`Checksum: \`${footer.checksum}\` (${approveHint(footer.checksum, footer.applyArgs)})`);
@@ -94,7 +94,7 @@ const WHOLE: Record<DriftDirection, { live: string; desired: string }> = {
   changed: { live: 'absent', desired: 'absent' },
 };
 
-export function renderDriftMarkdown(report: DriftReport): string {
+function renderDriftMarkdown(report: DriftReport): string {
   const out: string[] = [heading('drift', report.stack), ''];
   if (report.inSync) {
     out.push(`**No drift.** Live state matches the manifests.`);

@@ -5,7 +5,7 @@
 // whoever's it is: a key given in a field that is not secret (validation refuses that too) never prints.
 import type { DesiredState } from '../manifest/document.ts';
 
-export const REDACTED = '(sensitive)';
+const REDACTED = '(sensitive)';
 
 /** Shorter whole values are not redacted: replacing every "abc" in an output would garble it and protect nothing. */
 const MIN_WHOLE = 8;

@@ -35,7 +35,7 @@ function renderLine(c: Colors, line: PlanLine): string {
   return line.text.trim() === '' && !note ? out.trimEnd() : out;
 }
 
-export function renderPlanText(plan: Plan, opts: TextOptions): string {
+function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = pc.createColors(opts.color);
   const out: string[] = [];
   const groups = groupByAddress(plan);
@@ -57,7 +57,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   return `${out.join('\n')}\n`;
 }
 
-export function renderFooterText(footer: PlanFooter): string {
+function renderFooterText(footer: PlanFooter): string {
   const lines: string[] = [];
   if (footer.deletes) lines.push(footer.deletes);
   if (footer.checksum) lines.push(`Checksum: ${footer.checksum} (${approveHint(footer.checksum, footer.applyArgs).replace(/`/g, '')})`);
@@ -77,7 +77,7 @@ function paintDirection(c: Colors, direction: DriftDirection): (s: string) => st
 const FINDING_INDENT = ' '.repeat(4 + 9 + 2);
 
 /** One block per resource, one line per finding (and the lines of its values, when they do not fit on it). */
-export function renderDriftText(report: DriftReport, opts: TextOptions): string {
+function renderDriftText(report: DriftReport, opts: TextOptions): string {
   const c = pc.createColors(opts.color);
   const out: string[] = [];
   if (!report.inSync) {

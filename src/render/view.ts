@@ -6,7 +6,7 @@ import type { PlanFooter } from './wording.ts';
 
 export type { PlanFooter } from './wording.ts';
 
-export interface View {
+interface View {
   plan(plan: Plan, footer?: PlanFooter): string;
   drift(report: DriftReport): string;
 }

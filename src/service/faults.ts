@@ -27,7 +27,7 @@ const CODE_OF: Record<FaultStatus, ErrorCode> = {
 };
 
 /** mulberry32: tiny, fast and good enough to spread faults; reproducible from a 32-bit seed. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SUFFIX_LENGTH = 27;
 
-export function randomSuffix(length = SUFFIX_LENGTH): string {
+function randomSuffix(length = SUFFIX_LENGTH): string {
   let out = '';
   while (out.length < length) {
     // 248 = 4 * 62: bytes at or above it are dropped so every character is equally likely.

@@ -3,9 +3,9 @@
 // queued lock record is deleted, and the job fails saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/client/http.ts';
-import { acquireStackLock } from '../../src/lock/stack-lock.ts';
 import { listLockRecords } from '../../src/lock/records.ts';
 import { api, serviceForFile } from '../helpers/service.ts';
+import { holdStackLock } from '../helpers/stack-lock.ts';
 import { push, runAction, workspace, type Workspace } from './harness.ts';
 
 const { svc } = serviceForFile();
@@ -21,7 +21,7 @@ afterAll(() => ws.dispose());
 describe('a cancelled job', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('%s while the apply waits for the lock: nothing written, no record left, the job fails', async (signal) => {
     const client = createApi({ url: svc.url, apiKey: svc.apiKey });
-    const held = await acquireStackLock(client, STACK, { holder: 'another apply' });
+    const held = await holdStackLock(client, STACK, { holder: 'another apply' });
     try {
       const run = await runAction({
         event: push('main'),

@@ -1,11 +1,13 @@
 // Inputs, the event, the runner's files and the comment lookup, as units.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildPlanComment, findPlanComment } from '../../src/action/comment.ts';
-import { nextLink } from '../../src/action/github.ts';
-import { deriveCommand, readGitHubContext, readInputs } from '../../src/action/inputs.ts';
+import { GitHubClient } from '../../src/action/github.ts';
+import { readGitHubContext, readInputs } from '../../src/action/inputs.ts';
 import { createRunner } from '../../src/action/runner.ts';
 import { runStack, type Session } from '../../src/action/session.ts';
 import { COMMENT_LIMIT } from '../../src/action/truncate.ts';
@@ -24,14 +26,19 @@ afterEach(() => {
 describe('inputs and event', () => {
   it('derives the command from the event', () => {
     const repo = { repository: { default_branch: 'trunk' } };
-    expect(deriveCommand('pull_request', 'refs/pull/1/merge', repo)).toBe('plan');
-    expect(deriveCommand('pull_request_target', 'refs/heads/trunk', repo)).toBe('plan');
-    expect(deriveCommand('push', 'refs/heads/trunk', repo)).toBe('apply');
-    expect(deriveCommand('push', 'refs/heads/main', repo)).toBe('plan');
-    expect(deriveCommand('push', 'refs/tags/v1', repo)).toBe('plan');
-    expect(deriveCommand('schedule', 'refs/heads/trunk', repo)).toBe('drift');
-    expect(deriveCommand('workflow_dispatch', 'refs/heads/trunk', repo)).toBe('plan');
-    expect(deriveCommand('workflow_dispatch', 'refs/heads/trunk', repo, `sha256:${'a'.repeat(64)}`)).toBe('apply');
+    const derived = (eventName: string, ref: string, env: NodeJS.ProcessEnv = {}) => {
+      const inputs = readInputs(env, { eventName, event: repo, repository: 'o/r', ref, sha: 's', apiUrl: 'https://api', headSha: 's' });
+      expect(inputs.derived).toBe(true);
+      return inputs.command;
+    };
+    expect(derived('pull_request', 'refs/pull/1/merge')).toBe('plan');
+    expect(derived('pull_request_target', 'refs/heads/trunk')).toBe('plan');
+    expect(derived('push', 'refs/heads/trunk')).toBe('apply');
+    expect(derived('push', 'refs/heads/main')).toBe('plan');
+    expect(derived('push', 'refs/tags/v1')).toBe('plan');
+    expect(derived('schedule', 'refs/heads/trunk')).toBe('drift');
+    expect(derived('workflow_dispatch', 'refs/heads/trunk')).toBe('plan');
+    expect(derived('workflow_dispatch', 'refs/heads/trunk', { INPUT_CHECKSUM: `sha256:${'a'.repeat(64)}` })).toBe('apply');
   });
 
   it('reads the pull request, the API base and the inputs', () => {
@@ -153,9 +160,30 @@ describe('comment lookup and size', () => {
     expect(truncated.omitted).toBeGreaterThan(0);
   });
 
-  it('follows only a rel="next" link', () => {
-    expect(nextLink('<https://api/x?page=2>; rel="next", <https://api/x?page=5>; rel="last"')).toBe('https://api/x?page=2');
-    expect(nextLink('<https://api/x?page=1>; rel="prev"')).toBeUndefined();
-    expect(nextLink(undefined)).toBeUndefined();
+  it('follows only a rel="next" link', async () => {
+    // The first page links to the next and the last, the second only back (to page 1, which links nowhere), and
+    // the pull requests of a commit come without a Link header: two requests, then one.
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://stand-in');
+      seen.push(url.pathname + url.search);
+      const here = `http://127.0.0.1:${(server.address() as AddressInfo).port}${url.pathname}`;
+      const page = url.searchParams.get('page');
+      const link = !url.pathname.endsWith('/comments') || page === '1' ? undefined
+        : page === '2' ? `<${here}?page=1>; rel="prev"` : `<${here}?page=2>; rel="next", <${here}?page=5>; rel="last"`;
+      res.writeHead(200, { 'content-type': 'application/json', ...(link ? { link } : {}) });
+      res.end(JSON.stringify([{ id: Number(page ?? '1'), number: Number(page ?? '1'), body: '' }]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const gh = new GitHubClient({ apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't', repository: 'o/r' });
+      expect((await gh.listIssueComments(1)).map((c) => c.id)).toEqual([1, 2]);
+      expect(seen).toEqual(['/repos/o/r/issues/1/comments?per_page=100', '/repos/o/r/issues/1/comments?page=2']);
+      seen.length = 0;
+      expect(await gh.pullsOfCommit('abc')).toHaveLength(1);
+      expect(seen).toEqual(['/repos/o/r/commits/abc/pulls?per_page=100']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

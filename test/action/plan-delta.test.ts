@@ -2,7 +2,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { diffPlanStates, renderDelta } from '../../src/action/plan-delta.ts';
-import { encodeState, extractState, extractStateLine, planState, stateFor, type JsonPlan, type JsonPlanResource } from '../../src/action/plan-state.ts';
+import { extractState, extractStateLine, planState, stateFor, type JsonPlan, type JsonPlanResource } from '../../src/action/plan-state.ts';
 
 const change = (path: string, value: unknown, op = 'add') => ({ path, op, old: null, new: value, sensitive: false, known_after_apply: false });
 
@@ -26,7 +26,7 @@ const after = jsonPlan([
 describe('plan state', () => {
   it('round-trips through the hidden comment line, which holds no readable value', () => {
     const state = planState(after, 'abc1234def');
-    const line = encodeState(state);
+    const line = stateFor(after, 'abc1234def', Infinity)!;
     expect(line).toMatch(/^<!-- edgeops-plan-state:[A-Za-z0-9+/=]+ -->$/);
     expect(line).not.toContain('office');
     const body = `<!-- edgeops-plan:s -->\nplan\n${line}\n`;
@@ -46,11 +46,13 @@ describe('plan state', () => {
   });
 
   it('falls back to one hash per resource, then to none, as the budget shrinks', () => {
-    const full = encodeState(planState(after, 'sha'));
-    const compact = encodeState(planState(after, 'sha', true));
-    expect(compact.length).toBeLessThan(full.length);
+    const full = stateFor(after, 'sha', Infinity)!;
+    expect(extractState(full)).toEqual(planState(after, 'sha'));
     expect(stateFor(after, 'sha', full.length)).toBe(full);
-    expect(stateFor(after, 'sha', full.length - 1)).toBe(compact);
+    const compact = stateFor(after, 'sha', full.length - 1)!;
+    expect(compact).toBeDefined();
+    expect(compact.length).toBeLessThan(full.length);
+    expect(extractState(compact)).toEqual(planState(after, 'sha', true));
     expect(stateFor(after, 'sha', compact.length - 1)).toBeUndefined();
   });
 });

@@ -2,8 +2,10 @@
 // the summary table and the first whole resources, count the rest, and never pass the limit.
 import { describe, expect, it } from 'vitest';
 import type { Action, Plan } from '../../src/engine/plan-data.ts';
-import { renderPlanMarkdown } from '../../src/render/markdown.ts';
+import { VIEWS } from '../../src/render/views.ts';
 import { COMMENT_LIMIT, truncatePlanMarkdown } from '../../src/action/truncate.ts';
+
+const markdown = VIEWS.markdown({ color: false });
 
 function plan(count: number, description: (i: number) => string = (i) => `rule ${i}: one of the many office ranges`, warnings: string[] = []): Plan {
   const actions: Action[] = Array.from({ length: count }, (_, i) => ({
@@ -26,12 +28,12 @@ const headers = (text: string): string[] => text.match(/^\+ IPPolicyRule\/r-\d+$
 
 describe('truncatePlanMarkdown', () => {
   it('leaves a plan that fits exactly as it is', () => {
-    const md = renderPlanMarkdown(plan(5));
+    const md = markdown.plan(plan(5));
     expect(truncatePlanMarkdown(md, COMMENT_LIMIT)).toEqual({ text: md, total: 5, shown: 5, omitted: 0, omittedText: '' });
   });
 
   it('keeps the first resources in order, counts the rest, and stays under the limit', () => {
-    const md = renderPlanMarkdown(plan(2000));
+    const md = markdown.plan(plan(2000));
     expect(md.length).toBeGreaterThan(COMMENT_LIMIT * 3);
     const cut = truncatePlanMarkdown(md, COMMENT_LIMIT, { fullPlanAt: 'the [job summary](https://example/run)' });
     expect(cut.text.length).toBeLessThanOrEqual(COMMENT_LIMIT);
@@ -60,7 +62,7 @@ describe('truncatePlanMarkdown', () => {
     // The deletes come last in the plan, where cutting from the top dropped them.
     big.actions.push(other('update', 'u-1'), other('replace', 'x-1'), other('delete', 'd-1'), other('delete', 'd-2'));
     big.summary = { create: 1200, update: 1, replace: 1, delete: 2 };
-    const cut = truncatePlanMarkdown(renderPlanMarkdown(big), COMMENT_LIMIT);
+    const cut = truncatePlanMarkdown(markdown.plan(big), COMMENT_LIMIT);
     expect(cut.text.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(cut.text).toMatch(/^- IPPolicy\/d-1\b/m);
     expect(cut.text).toMatch(/^- IPPolicy\/d-2\b/m);
@@ -74,16 +76,16 @@ describe('truncatePlanMarkdown', () => {
     // At any size, a resource is shown only when every one of a higher priority is.
     const rank = ['- ', '! -/+ ', '! ', '+ '];
     const rankOf = (line: string) => rank.findIndex((p) => line.startsWith(p));
-    const all = renderPlanMarkdown(big).split('\n').filter((l) => /^[-+!] \S/.test(l));
+    const all = markdown.plan(big).split('\n').filter((l) => /^[-+!] \S/.test(l));
     for (const limit of [700, 800, 900, 1_000, 1_200, 5_000]) {
-      const shown = new Set(truncatePlanMarkdown(renderPlanMarkdown(big), limit).text.split('\n').filter((l) => /^[-+!] \S/.test(l)));
+      const shown = new Set(truncatePlanMarkdown(markdown.plan(big), limit).text.split('\n').filter((l) => /^[-+!] \S/.test(l)));
       const lowest = Math.max(-1, ...[...shown].map(rankOf));
       for (const line of all) if (rankOf(line) < lowest) expect(shown.has(line), `${limit}: ${line}`).toBe(true);
     }
   });
 
   it('measures in bytes when told to (the step summary), with multi-byte text', () => {
-    const md = renderPlanMarkdown(plan(1500, (i) => `Büro ${i} – Zürich, København, 東京`));
+    const md = markdown.plan(plan(1500, (i) => `Büro ${i} – Zürich, København, 東京`));
     const limit = 40_000;
     const bytes = (t: string) => Buffer.byteLength(t);
     const cut = truncatePlanMarkdown(md, limit, { measure: bytes });
@@ -94,7 +96,7 @@ describe('truncatePlanMarkdown', () => {
 
   it('keeps the first of thousands of warnings, counts the rest, and leaves room for resources', () => {
     const warnings = Array.from({ length: 3000 }, (_, i) => `warning number ${i} about something rather long to read`);
-    const md = renderPlanMarkdown(plan(300, undefined, warnings));
+    const md = markdown.plan(plan(300, undefined, warnings));
     const cut = truncatePlanMarkdown(md, COMMENT_LIMIT);
     expect(cut.text.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(cut.shown).toBeGreaterThan(100);
@@ -106,13 +108,13 @@ describe('truncatePlanMarkdown', () => {
   });
 
   it('keeps every warning when they fit, cutting resources instead', () => {
-    const cut = truncatePlanMarkdown(renderPlanMarkdown(plan(2000, undefined, ['deletes 12 resources; max_deletes is 10'])), COMMENT_LIMIT);
+    const cut = truncatePlanMarkdown(markdown.plan(plan(2000, undefined, ['deletes 12 resources; max_deletes is 10'])), COMMENT_LIMIT);
     expect(cut.omitted).toBeGreaterThan(0);
     expect(cut.text).toContain('> **Warning:** deletes 12 resources; max\\_deletes is 10');
   });
 
   it('finds a longer fence (a value holding ```)', () => {
-    const md = renderPlanMarkdown(plan(1000, (i) => `has \`\`\` in it ${i}`));
+    const md = markdown.plan(plan(1000, (i) => `has \`\`\` in it ${i}`));
     expect(md).toContain('````diff');
     const cut = truncatePlanMarkdown(md, 20_000);
     expect(cut.text.length).toBeLessThanOrEqual(20_000);

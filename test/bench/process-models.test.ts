@@ -6,7 +6,7 @@ import { modelRequests } from '../../bench/apply-process.ts';
 import { startRecorder } from '../../bench/lib/recorder.ts';
 import { LIST_PATHS } from '../../bench/plan-process.ts';
 import { createApi } from '../../src/client/http.ts';
-import { acquireStackLock } from '../../src/lock/stack-lock.ts';
+import { withStackLock } from '../../src/lock/stack-lock.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
 import { generateDocs, writeManifests } from '../../bench/lib/generate.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -33,12 +33,12 @@ describe('the process models', () => {
       const dir = join(tmp, 'm');
       await writeManifests(dir, generateDocs(30), 3);
       const desired = await loadDesired([dir], undefined, { stack: 'models' });
-      const lock = await acquireStackLock(api, 'models');
-      const ctx = await computePlan(desired, api, { stack: 'models' });
-      const lists = new Set(recorder.exchanges.filter((x) => x.method === 'GET').map((x) => x.path.split('?')[0]));
-      expect([...lists].sort()).toEqual([...LIST_PATHS].sort());
-      expect((await executePlan(ctx, api, { stack: 'models', concurrency: 4 })).ok).toBe(true);
-      await lock.release();
+      await withStackLock(api, 'models', {}, async () => {
+        const ctx = await computePlan(desired, api, { stack: 'models' });
+        const lists = new Set(recorder.exchanges.filter((x) => x.method === 'GET').map((x) => x.path.split('?')[0]));
+        expect([...lists].sort()).toEqual([...LIST_PATHS].sort());
+        expect((await executePlan(ctx, api, { stack: 'models', concurrency: 4 })).ok).toBe(true);
+      });
 
       const requests = modelRequests(recorder.exchanges);
       const creates = requests.filter((r) => r.creates);

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/kinds/marker.ts';
-import type { JsonResource } from '../../src/render/json.ts';
 import { makeCa, makeCert } from '../helpers/certs.ts';
 import { serviceForFile, type ApiClient } from '../helpers/service.ts';
 import { edgeops, type RunResult } from './run.ts';
@@ -88,7 +87,7 @@ describe('export --all, then plan and apply the directory as it is', () => {
   it('plan shows adoptions only: no create, no field change', async () => {
     const json = await edgeops(['plan', dir, '--format', 'json', '--detailed-exitcode'], { env, cwd: base });
     expect(json.code, json.stderr).toBe(2);
-    const plan = JSON.parse(json.stdout) as { summary: Record<string, number>; resources: JsonResource[] };
+    const plan = JSON.parse(json.stdout) as { summary: Record<string, number>; resources: { address: string; live_id: string | null }[] };
     const ids = [...(await liveById()).keys()];
     // Every resource with an id is adopted (the route is not in a top-level list: counted on top).
     expect(plan.resources).toHaveLength(ids.length + 1);

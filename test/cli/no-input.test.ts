@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/kinds/marker.ts';
-import { planToJson } from '../../src/render/json.ts';
 import { api, startTestService, type TestService } from '../helpers/service.ts';
 import { edgeops, output, type RunResult } from './run.ts';
 
@@ -106,7 +105,7 @@ describe('--destroy', () => {
 
       const plan = await run(['plan', empty, '--destroy', '--format', 'json']);
       expect(plan.code, plan.stderr).toBe(0);
-      const json = JSON.parse(plan.stdout) as ReturnType<typeof planToJson>;
+      const json = JSON.parse(plan.stdout) as { destroy: boolean; summary: { delete: number }; warnings: string[] };
       expect(json.destroy).toBe(true);
       expect(json.summary.delete).toBe(size);
       expect(json.warnings.filter((w) => w.includes('--allow-deletes'))).toEqual([]);

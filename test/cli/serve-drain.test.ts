@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { parsePostgresUrl } from '../../src/service/stores/postgres.ts';
+import { parsePostgresUrl } from '../../src/service/stores/postgres-url.ts';
 import { sqliteDriver } from '../../src/service/stores/sqlite-driver.ts';
 import { api, type ApiResponse } from '../helpers/service.ts';
 import { serve, type ServeChild } from './serve-child.ts';

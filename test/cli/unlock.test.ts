@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApi, type HttpApi } from '../../src/client/http.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
-import { acquireStackLock, type StackLock } from '../../src/lock/stack-lock.ts';
+import type { StackLock } from '../../src/lock/stack-lock.ts';
 import { api as http, startTestService, type TestService } from '../helpers/service.ts';
+import { holdStackLock } from '../helpers/stack-lock.ts';
 import { ROOT, cleanEnv, edgeops } from './run.ts';
 
 let svc: TestService;
@@ -29,7 +30,7 @@ async function lockIds(stack: string): Promise<string[]> {
 }
 
 /** A lock held by another "apply" of this process (its renewals stop once the record is gone). */
-const hold = (stack: string): Promise<StackLock> => acquireStackLock(api, stack, { holder: 'deploy@runner-3 pid 4121', heartbeatMs: 200 });
+const hold = (stack: string): Promise<StackLock> => holdStackLock(api, stack, { holder: 'deploy@runner-3 pid 4121', heartbeatMs: 200 });
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;

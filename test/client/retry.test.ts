@@ -1,9 +1,10 @@
 // The retry policy as a pure function of attempts' outcomes: injected clock, sleep and jitter.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.ts';
-import { backoffDelay, classify, isTimeout, isUnreachable, Outage, parseRetryAfter, setRetryAfter, withRetry } from '../../src/client/retry.ts';
+import { isTimeout, isUnreachable, Outage, parseRetryAfter, setRetryAfter, withRetry } from '../../src/client/retry.ts';
 import type { OutageEvent, RetryPolicy } from '../../src/client/retry.ts';
-import { outageLine } from '../../src/operations/connection.ts';
+import { outageOptions } from '../../src/operations/connection.ts';
+import { resolveSettings } from '../../src/operations/settings.ts';
 
 const err = (status: number, errorCode = `E${status}`): ApiError =>
   new ApiError({ status, errorCode, message: 'm', operation: 'X /p' });
@@ -46,35 +47,62 @@ function script(...failures: ApiError[]) {
   return { attempt, calls: () => calls };
 }
 
-describe('classify', () => {
-  it('retries 429 and refused connections for every method, POST included', () => {
+/**
+ * What withRetry does after one failure `e` of `method`: tries again ('retry'), tries again only when the
+ * POST check proves the create did not land ('retry-if-not-landed'), or throws it at once ('fail').
+ */
+async function verdict(e: unknown, method: string): Promise<string> {
+  const once = async (landed: boolean) => {
+    let calls = 0;
+    let checked = false;
+    const attempt = async (): Promise<string> => {
+      if (calls++ === 0) throw e;
+      return 'ok';
+    };
+    const postCheck = async () => {
+      checked = true;
+      return !landed;
+    };
+    const outcome = await withRetry(method, attempt, policy().p, { postCheck }).then(() => 'ok', (x: unknown) => (x === e ? 'threw' : 'other'));
+    return { outcome, calls, checked };
+  };
+  const notLanded = await once(false);
+  const landed = await once(true);
+  if (!notLanded.checked && !landed.checked && notLanded.outcome === 'ok' && landed.outcome === 'ok') return 'retry';
+  if (notLanded.checked && landed.checked && notLanded.outcome === 'ok' && landed.outcome === 'threw' && landed.calls === 1) return 'retry-if-not-landed';
+  if (!notLanded.checked && !landed.checked && notLanded.outcome === 'threw' && landed.outcome === 'threw' && notLanded.calls === 1) return 'fail';
+  return `inconsistent: ${JSON.stringify({ notLanded, landed })}`;
+}
+
+describe('what is retried', () => {
+  it('retries 429 and refused connections for every method, POST included', async () => {
     for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-      expect(classify(err(429), m)).toBe('retry');
-      expect(classify(err(0, 'ECONNREFUSED'), m)).toBe('retry');
+      expect(await verdict(err(429), m)).toBe('retry');
+      expect(await verdict(err(0, 'ECONNREFUSED'), m)).toBe('retry');
     }
   });
 
-  it('retries 5xx and resets for idempotent methods, and a POST only if it did not land', () => {
+  it('retries 5xx and resets for idempotent methods, and a POST only if it did not land', async () => {
     for (const e of [err(500), err(502), err(503), err(0, 'ECONNRESET'), err(0, 'UND_ERR_SOCKET')]) {
-      expect(classify(e, 'GET')).toBe('retry');
-      expect(classify(e, 'DELETE')).toBe('retry');
-      expect(classify(e, 'POST')).toBe('retry-if-not-landed');
+      expect(await verdict(e, 'GET')).toBe('retry');
+      expect(await verdict(e, 'DELETE')).toBe('retry');
+      expect(await verdict(e, 'POST')).toBe('retry-if-not-landed');
     }
   });
 
-  it('never retries a POST that timed out (it may still commit), but retries the idempotent methods', () => {
+  it('never retries a POST that timed out (it may still commit), but retries the idempotent methods', async () => {
     for (const e of [err(504), err(0, 'UND_ERR_HEADERS_TIMEOUT'), err(0, 'UND_ERR_BODY_TIMEOUT'), err(0, 'ETIMEDOUT')]) {
       expect(isTimeout(e)).toBe(true);
-      expect(classify(e, 'POST')).toBe('fail');
-      for (const m of ['GET', 'PUT', 'PATCH', 'DELETE']) expect(classify(e, m)).toBe('retry');
+      expect(await verdict(e, 'POST')).toBe('fail');
+      for (const m of ['GET', 'PUT', 'PATCH', 'DELETE']) expect(await verdict(e, m)).toBe('retry');
     }
     expect(isTimeout(err(503))).toBe(false);
     expect(isTimeout(err(0, 'ECONNRESET'))).toBe(false);
   });
 
-  it('never retries client errors, other 5xx, or non-API errors', () => {
-    for (const s of [400, 401, 404, 409, 422, 501, 505]) expect(classify(err(s), 'GET')).toBe('fail');
-    expect(classify(new Error('x'), 'GET')).toBe('fail');
+  it('never retries client errors, other 5xx, or non-API errors', async () => {
+    for (const s of [400, 401, 404, 409, 422, 501, 505]) expect(await verdict(err(s), 'GET')).toBe('fail');
+    expect(await verdict(new Error('x'), 'GET')).toBe('fail');
   });
 });
 
@@ -89,11 +117,14 @@ describe('parseRetryAfter', () => {
   });
 });
 
-describe('backoffDelay', () => {
-  it('is full jitter under an exponentially growing, capped ceiling', () => {
-    const { p } = policy({ random: () => 0.999999 });
-    expect([0, 1, 2, 3, 4, 5].map((n) => backoffDelay(p, n))).toEqual([99, 199, 399, 799, 999, 999]);
-    expect(backoffDelay({ ...p, random: () => 0 }, 3)).toBe(0);
+describe('the backoff', () => {
+  it('is full jitter under an exponentially growing, capped ceiling', async () => {
+    const top = policy({ random: () => 0.999999, maxAttempts: 7 });
+    await expect(withRetry('GET', script(...Array.from({ length: 6 }, () => err(503))).attempt, top.p)).resolves.toBe('ok');
+    expect(top.slept).toEqual([99, 199, 399, 799, 999, 999]);
+    const bottom = policy({ random: () => 0 });
+    await expect(withRetry('GET', script(err(503), err(503), err(503), err(503)).attempt, bottom.p)).resolves.toBe('ok');
+    expect(bottom.slept).toEqual([0, 0, 0, 0]);
   });
 });
 
@@ -327,14 +358,22 @@ describe('a service that has not answered once in the run (a wrong URL, a servic
 });
 
 describe('the outage line', () => {
+  /** What a run prints for outage events: the lines the client's onOutage, as outageOptions makes it, gives `say`. */
+  function printed(events: readonly OutageEvent[]): string[] {
+    const lines: string[] = [];
+    const { onOutage } = outageOptions(resolveSettings({ color: false }, {}, {}, false), (t) => lines.push(t));
+    for (const e of events) onOutage!(e);
+    return lines;
+  }
+
   it('says the budget as given, --retry-budget 3 as 3 s, and names the option', async () => {
     const { p, events, outage } = policy({ random: () => 0.5 });
     const o = outage(3_000);
     await expect(withRetry('GET', script(...Array.from({ length: 100 }, () => err(0, 'ECONNREFUSED'))).attempt, p, { outage: o })).rejects.toBeDefined();
     expect(events).toHaveLength(1);
-    expect(outageLine(events[0]!)).toBe('service unreachable (ECONNREFUSED), retrying for up to 3 s from the first failure (--retry-budget)\n');
-    expect(outageLine({ type: 'unreachable', budgetMs: 60_000, remainingMs: 58_000, cause: err(503) })).toBe(
-      'service unreachable (503), retrying for up to 60 s from the first failure (--retry-budget)\n');
-    expect(outageLine({ type: 'reachable', downMs: 2_600 })).toBe('service reachable again after 3 s\n');
+    expect(printed(events)).toEqual(['service unreachable (ECONNREFUSED), retrying for up to 3 s from the first failure (--retry-budget)\n']);
+    expect(printed([{ type: 'unreachable', budgetMs: 60_000, remainingMs: 58_000, cause: err(503) }])).toEqual([
+      'service unreachable (503), retrying for up to 60 s from the first failure (--retry-budget)\n']);
+    expect(printed([{ type: 'reachable', downMs: 2_600 }])).toEqual(['service reachable again after 3 s\n']);
   });
 });

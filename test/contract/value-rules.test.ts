@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RULE_CODES } from '../../src/contract/rule-error.ts';
+import type { RuleCode } from '../../src/contract/rule-error.ts';
 import { hostportKey } from '../../src/contract/values.ts';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
 import { ManifestError, type ManifestIssue } from '../../src/errors.ts';
@@ -196,6 +196,22 @@ function compare(rows: readonly Row[], service: readonly Verdict[], reconciler: 
   });
   expect(table).toEqual(rows.map((row) => ({ row: row.name, service: row.expect, reconciler: row.expect === 'accept' ? 'accept' : 'refuse', sameWords: true })));
 }
+
+/** Every code a value rule answers: the type checks that the list is RuleCode, no code missing and none extra. */
+const RULE_CODES = Object.keys({
+  ERR_CIDR_INVALID: true,
+  ERR_CIDR_HOST_BITS_SET: true,
+  ERR_HOSTPORT_INVALID: true,
+  ERR_PEM_EMPTY: true,
+  ERR_PEM_TRAILING_DATA: true,
+  ERR_PEM_INVALID: true,
+  ERR_PEM_WRONG_TYPE: true,
+  ERR_KEY_INVALID: true,
+  ERR_KEY_ENCRYPTED: true,
+  ERR_KEY_TYPE_UNSUPPORTED: true,
+  ERR_KEY_MISMATCH: true,
+  ERR_CERT_FIELD_UNREADABLE: true,
+} satisfies Record<RuleCode, true>) as RuleCode[];
 
 const yamlDocs = (docs: string[][]): string => docs.map((lines) => lines.join('\n')).join('\n---\n') + '\n';
 

@@ -4,7 +4,7 @@
 // one run, with no failed action and no duplicate type.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultSpec } from '../../src/service/fault-spec.ts';
-import { seededRandom } from '../../src/service/faults.ts';
+import { createFaultInjector } from '../../src/service/faults.ts';
 import { tempDbFile } from '../helpers/service.ts';
 import { planLines, startE2E } from './harness.ts';
 import type { Doc, E2E } from './harness.ts';
@@ -18,16 +18,17 @@ const SECOND = ['ip_policy_created.v0', 'tcp_edge_created.v0', 'tls_edge_created
 const FAULTS: FaultSpec = { methods: ['POST', 'DELETE'], errorRate: 0.25, statuses: [500, 502, 503], dropRate: 0.35, seed: 12 };
 
 /**
- * The outcome of the first `n` faulted requests, drawn as faults.ts draws them (two numbers per request, the
- * first deciding): what this seed does to the create's POSTs, which arrive one at a time.
+ * The outcome of the first `n` faulted requests, as the service's fault injector for `spec` decides them: what
+ * this seed does to the create's POSTs, which arrive one at a time.
  */
-function drawn(spec: FaultSpec, n: number): string[] {
-  const random = seededRandom(spec.seed!);
-  return Array.from({ length: n }, () => {
-    const u = random();
-    random();
-    return u < spec.errorRate! ? 'error' : u < spec.errorRate! + spec.dropRate! ? 'drop' : 'ok';
-  });
+async function drawn(spec: FaultSpec, n: number): Promise<string[]> {
+  const injector = createFaultInjector(spec)!;
+  const outcomes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const decision = await injector.decide('POST', '/event_subscriptions/esb_x/sources');
+    outcomes.push(decision.reject ? 'error' : decision.dropAfterCommit ? 'drop' : 'ok');
+  }
+  return outcomes;
 }
 
 let db: { dbFile: string; cleanup(): void };
@@ -55,9 +56,9 @@ describe('EventSources under dropped and failed POSTs', () => {
     return sub!.sources.map((s) => s.type).sort();
   };
 
-  it('the seed drops the first POST and fails or drops others', () => {
+  it('the seed drops the first POST and fails or drops others', async () => {
     // POSTs arrive one at a time: a dropped one is found by the check and not sent again, a failed one is.
-    expect(drawn(FAULTS, 9)).toEqual(['drop', 'drop', 'error', 'ok', 'drop', 'error', 'drop', 'ok', expect.any(String)]);
+    expect(await drawn(FAULTS, 9)).toEqual(['drop', 'drop', 'error', 'ok', 'drop', 'error', 'drop', 'ok', expect.any(String)]);
   });
 
   it('a create converges in one run with no error', async () => {

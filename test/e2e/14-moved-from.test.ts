@@ -4,7 +4,7 @@
 // backend, rules and restrictions of an IP policy) follow without any change of their own.
 import { describe, expect, it } from 'vitest';
 import { groupByAddress, groupLines } from '../../src/render/wording.ts';
-import { planToJson } from '../../src/render/json.ts';
+import { VIEWS } from '../../src/render/views.ts';
 import { e2eForFile, idOf, listRaw, ownerOf, planLines } from './harness.ts';
 import type { Doc } from './harness.ts';
 
@@ -25,7 +25,7 @@ describe('moved_from', () => {
     expect(planLines(plan)).toEqual(['update TCPEdge/ssh-bastion /description']);
     expect(plan.summary).toEqual({ create: 0, update: 1, replace: 0, delete: 0 });
     expect(header(plan, 'TCPEdge/ssh-bastion')).toBe('~ TCPEdge/ssh-bastion (moved from TCPEdge/ssh)');
-    expect(planToJson(plan).resources[0]).toMatchObject({ address: 'TCPEdge/ssh-bastion', action: 'update', moved_from: 'TCPEdge/ssh', live_id: id });
+    expect(JSON.parse(VIEWS.json({ color: false }).plan(plan)).resources[0]).toMatchObject({ address: 'TCPEdge/ssh-bastion', action: 'update', moved_from: 'TCPEdge/ssh', live_id: id });
     await e.converge(renamed); // moved_from left in place: the next plan is clean
     expect(await idOf(e, '/edges/tcp', 'tcp_edges', 'TCPEdge/ssh-bastion')).toBe(id);
     const owners = (await listRaw(e, '/edges/tcp', 'tcp_edges')).map((r) => ownerOf(r));

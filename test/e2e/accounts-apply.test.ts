@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createApi } from '../../src/client/http.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
-import { acquireStackLock } from '../../src/lock/stack-lock.ts';
 import { startService, type RunningService } from '../../src/service/server.ts';
 import { edgeops, output, type RunResult } from '../cli/run.ts';
 import { api, storeOf, type ApiClient } from '../helpers/service.ts';
+import { holdStackLock } from '../helpers/stack-lock.ts';
 import { newKey } from '../service/accounts-fixtures.ts';
 import { allKinds, LISTS, makeCerts } from './fixtures.ts';
 import type { Doc } from './harness.ts';
@@ -129,7 +129,7 @@ describe('applies of two accounts under the same stack name', () => {
     }
 
     // A's lock of the stack does not hold B's apply of the same stack name.
-    const lock = await acquireStackLock(createApi({ url: svc.url, apiKey: keys.a }), STACK, { holder: 'alpha@ci pid 1' });
+    const lock = await holdStackLock(createApi({ url: svc.url, apiKey: keys.a }), STACK, { holder: 'alpha@ci pid 1' });
     try {
       const r = await cli(keys.b, ['apply', dirB, '--auto-approve', '--lock-timeout', '0']);
       expect(r.code, output(r)).toBe(0);

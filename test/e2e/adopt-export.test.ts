@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
-import type { JsonResource } from '../../src/render/json.ts';
 import { edgeops } from '../cli/run.ts';
 import { makeByHand, type HandMade } from './export-fixtures.ts';
 import { LISTS, allKinds, makeCerts, type Certs } from './fixtures.ts';
@@ -65,7 +64,7 @@ describe('export --all, then adopt', () => {
   it('plan (adopt from edgeops.yaml) adopts every exported resource, with no create and no field change', async () => {
     const r = await edgeops(['plan', out, '--format', 'json'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const resources = JSON.parse(r.stdout).resources as JsonResource[];
+    const resources = JSON.parse(r.stdout).resources as { address: string; live_id: string | null }[];
     for (const id of ids()) expect(resources.map((x) => x.live_id), id).toContain(id);
     for (const x of resources) expect(x, x.address).toMatchObject({ action: 'update', adopt: expect.any(String), changes: [] });
 

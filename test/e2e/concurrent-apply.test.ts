@@ -15,13 +15,13 @@ import { fetchLive } from '../../src/engine/live.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
 import { indexManaged } from '../../src/engine/ownership.ts';
 import { KINDS } from '../../src/kinds/index.ts';
-import { acquireStackLock } from '../../src/lock/stack-lock.ts';
 import { LOCK_PATH, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
 import { startProxy, type Hit } from '../cli/proxy.ts';
 import { cleanEnv, edgeops, ROOT, type RunResult } from '../cli/run.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { holdStackLock } from '../helpers/stack-lock.ts';
 import { allKinds, makeCerts } from './fixtures.ts';
 import type { Doc } from './harness.ts';
 import { walkFiles } from './secret-scan.ts';
@@ -110,7 +110,7 @@ describe('concurrent applies of one stack', () => {
 
   it('with --lock-timeout 0, an apply refuses while another holds the lock, naming it, and changes nothing', async () => {
     const dir = writeDocs('refused', docs.slice(0, 3));
-    const held = await acquireStackLock(api, 'refused', { holder: 'deploy@ci pid 42' });
+    const held = await holdStackLock(api, 'refused', { holder: 'deploy@ci pid 42' });
     try {
       const r = await cli(['apply', dir, '--auto-approve', '--lock-timeout', '0'], 'refused');
       expect(r.code).toBe(1);
@@ -123,7 +123,7 @@ describe('concurrent applies of one stack', () => {
 
   it('Ctrl-C while waiting for the lock stops the wait, deletes its queued record and changes nothing', async () => {
     const dir = writeDocs('waiting', docs.slice(0, 2));
-    const held = await acquireStackLock(api, 'waiting', { holder: 'long@apply pid 1' });
+    const held = await holdStackLock(api, 'waiting', { holder: 'long@apply pid 1' });
     try {
       const child = spawn(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'apply', dir, '--auto-approve'], {
         cwd: base, env: cleanEnv({ EDGEOPS_API_URL: svc.url, EDGEOPS_API_KEY: svc.apiKey, EDGEOPS_STACK: 'waiting' }), stdio: 'pipe',
@@ -208,8 +208,8 @@ describe('concurrent applies of one stack', () => {
     expect(before.codes).toEqual([0, 0, 0]);
     expect(Object.keys(before.files)).toEqual(expect.arrayContaining(['ip-policies.yaml', 'snapshot.json']));
     // This stack's lock and another stack's, as during two applies.
-    const held = await acquireStackLock(api, 'quiet');
-    const other = await acquireStackLock(api, 'another-stack');
+    const held = await holdStackLock(api, 'quiet');
+    const other = await holdStackLock(api, 'another-stack');
     try {
       expect([await lockRecords('quiet'), await lockRecords('another-stack')]).toEqual([[held.id], [other.id]]);
       expect(await look('export-during')).toEqual(before);
@@ -228,7 +228,7 @@ describe('the lock under rate limits', () => {
     const client = createApi({ url: limited.url, apiKey: limited.apiKey, concurrency: 4, retry: { maxElapsedMs: 8000 } });
     const plain = http(limited);
     const ttlMs = 3000;
-    const lock = await acquireStackLock(client, 'busy', { ttlMs, heartbeatMs: 600 });
+    const lock = await holdStackLock(client, 'busy', { ttlMs, heartbeatMs: 600 });
     try {
       // Writes that keep the client's scheduler paused: each PUT is retried after every Retry-After, and the
       // retries go before any new request in its queue.
@@ -247,7 +247,7 @@ describe('the lock under rate limits', () => {
       // A contender (its own client, not paused) does not take it for a dead holder's.
       const contender = createApi({ url: limited.url, apiKey: limited.apiKey });
       try {
-        await expect(acquireStackLock(contender, 'busy', { waitMs: 0 })).rejects.toThrow(/another apply of stack "busy" is running/);
+        await expect(holdStackLock(contender, 'busy', { waitMs: 0 })).rejects.toThrow(/another apply of stack "busy" is running/);
       } finally {
         await contender.close();
       }

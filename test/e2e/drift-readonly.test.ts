@@ -1,8 +1,9 @@
 // Drift is read-only by construction: the Api it plans with refuses every write before sending a byte. Shown on
-// the real service: each write method throws ReadOnlyError, and even the executor driving a whole plan through
+// the real service: each write method throws a ReadOnlyError (E_READ_ONLY), and even the executor driving a whole plan through
 // the read-only view changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOnlyApi, ReadOnlyError } from '../../src/client/read-only.ts';
+import { readOnlyApi } from '../../src/client/read-only.ts';
+import { EdgeopsError } from '../../src/errors.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
 import { allKinds, makeCerts, type Certs } from './fixtures.ts';
 import { edit, startE2E, STACK, type E2E } from './harness.ts';
@@ -34,10 +35,11 @@ describe('the read-only Api', () => {
     ];
     for (const [method, write] of writes) {
       const err = await write().then(() => undefined, (x: unknown) => x);
-      expect(err, method).toBeInstanceOf(ReadOnlyError);
-      expect((err as ReadOnlyError).code).toBe('E_READ_ONLY');
-      expect((err as ReadOnlyError).message).toContain(`${method} /`);
-      expect((err as ReadOnlyError).message).toContain('drift is read-only');
+      expect(err, method).toBeInstanceOf(EdgeopsError);
+      expect((err as EdgeopsError).name).toBe('ReadOnlyError');
+      expect((err as EdgeopsError).code).toBe('E_READ_ONLY');
+      expect((err as EdgeopsError).message).toContain(`${method} /`);
+      expect((err as EdgeopsError).message).toContain('drift is read-only');
     }
     expect(await serviceText(e.http)).toBe(before);
   });

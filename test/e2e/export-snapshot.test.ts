@@ -4,9 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReadOnlyError } from '../../src/client/read-only.ts';
-import { SnapshotError, snapshotApi, parseSnapshot } from '../../src/client/snapshot.ts';
-import { ApiError } from '../../src/errors.ts';
+import { openSnapshotApi } from '../../src/client/snapshot.ts';
+import { ApiError, EdgeopsError } from '../../src/errors.ts';
 import { takeSnapshot } from '../../src/export/snapshot.ts';
 import { computePlan, loadDesired } from '../../src/pipeline.ts';
 import { edgeops } from '../cli/run.ts';
@@ -50,7 +49,9 @@ describe('snapshots', () => {
     const desired = await loadDesired([writeDocs(changed)], {});
     const { snapshot } = await takeSnapshot(e.api);
     const live = await computePlan(desired, e.api, { stack: STACK });
-    const offline = await computePlan(desired, snapshotApi(parseSnapshot(JSON.parse(JSON.stringify(snapshot)), 'test')), { stack: STACK });
+    const file = join(work, 'same-plan.json');
+    writeFileSync(file, JSON.stringify(snapshot));
+    const offline = await computePlan(desired, openSnapshotApi(file), { stack: STACK });
     expect([...planLines(live.plan)].sort()).toEqual([
       'create IPPolicy/new-one',
       'delete IPPolicyRule/partner-v4',
@@ -67,17 +68,24 @@ describe('snapshots', () => {
 
   it('the snapshot Api reads by list and id, refuses writes, and names what it lacks', async () => {
     const { snapshot } = await takeSnapshot(e.api);
-    const api = snapshotApi(snapshot, 'the snapshot s.json');
+    const file = join(work, 's.json');
+    writeFileSync(file, JSON.stringify(snapshot));
+    const api = openSnapshotApi(file);
     const policies = await api.list('/ip_policies', 'ip_policies');
     expect((await api.get(`/ip_policies/${String(policies[0]!.id)}`)).id).toBe(policies[0]!.id);
     await expect(api.get('/ip_policies/ipp_nope')).rejects.toMatchObject({ status: 404 });
     await expect(api.get('/ip_policies/ipp_nope')).rejects.toBeInstanceOf(ApiError);
-    await expect(api.list('/nowhere', 'x')).rejects.toThrow(SnapshotError);
+    await expect(api.list('/nowhere', 'x')).rejects.toBeInstanceOf(EdgeopsError);
+    await expect(api.list('/nowhere', 'x')).rejects.toMatchObject({ name: 'SnapshotError', code: 'E_SNAPSHOT' });
     await expect(api.list('/ip_policies', 'wrong_key')).rejects.toThrow(/under "ip_policies"/);
-    await expect(api.post('/ip_policies', {})).rejects.toThrow(ReadOnlyError);
-    await expect(api.delete('/ip_policies/x')).rejects.toThrow(/the snapshot s\.json is read-only/);
-    expect(() => parseSnapshot({ format: 'edgeops-snapshot', format_version: 9, lists: [] }, 'f.json')).toThrow(/format_version 9 is not supported/);
-    expect(() => parseSnapshot({ lists: [] }, 'f.json')).toThrow(/f\.json: not an edgeops snapshot/);
+    await expect(api.post('/ip_policies', {})).rejects.toBeInstanceOf(EdgeopsError);
+    await expect(api.post('/ip_policies', {})).rejects.toMatchObject({ name: 'ReadOnlyError', code: 'E_READ_ONLY' });
+    await expect(api.delete('/ip_policies/x')).rejects.toThrow(`the snapshot ${file} is read-only`);
+    const other = join(work, 'f.json');
+    writeFileSync(other, JSON.stringify({ format: 'edgeops-snapshot', format_version: 9, lists: [] }));
+    expect(() => openSnapshotApi(other)).toThrow(/format_version 9 is not supported/);
+    writeFileSync(other, JSON.stringify({ lists: [] }));
+    expect(() => openSnapshotApi(other)).toThrow(`${other}: not an edgeops snapshot`);
   });
 
   it('through the CLI: export --snapshot, then plan --against with no URL and no key prints the live plan', async () => {

@@ -3,8 +3,7 @@
 // after the other exercises creates, updates, module puts/deletes, replaces and deletes together.
 // Hostports are a function of the edge's name, so no hostport ever moves between edges.
 import type { Json, Obj } from '../../src/kinds/resource-kind.ts';
-import { seededRandom as prng } from '../../src/service/faults.ts';
-import type { Rng } from '../helpers/service.ts';
+import { prng, type Rng } from '../helpers/service.ts';
 import type { Certs } from './fixtures.ts';
 import type { Doc } from './harness.ts';
 

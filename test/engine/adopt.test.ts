@@ -1,4 +1,4 @@
-// Adoption over the fake kinds (given the real adoptKeys helpers): matched unmanaged items are planned as
+// Adoption over the fake kinds (given the real adoptKeys helpers, and the edges' hostport claim): matched unmanaged items are planned as
 // updates that write the marker, referenced kinds first; ambiguous matches and other stacks' items are never
 // adopted; without --adopt a colliding create carries the hint.
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { fetchLive } from '../../src/engine/live.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { Plan } from '../../src/engine/plan-data.ts';
 import { describedKeys, fieldsKey, hostportKeys } from '../../src/kinds/adopt-keys.ts';
-import { HOSTPORTS } from '../../src/kinds/edge-kind.ts';
+import { kindByName } from '../../src/kinds/index.ts';
 import type { ResourceKind } from '../../src/kinds/resource-kind.ts';
 import type { DesiredResource } from '../../src/manifest/document.ts';
 import { executePlan } from '../../src/pipeline.ts';
@@ -24,7 +24,7 @@ function world() {
     Pol: describedKeys,
     Rule: (body) => fieldsKey('rule', body, ['pol_id', 'cidr']),
   };
-  const kinds = w.kinds.map((k) => (hooks[k.kind] ? { ...k, adoptKeys: hooks[k.kind], ...(k.kind === 'Edge' ? { unique: [HOSTPORTS] } : {}) } : k));
+  const kinds = w.kinds.map((k) => (hooks[k.kind] ? { ...k, adoptKeys: hooks[k.kind], ...(k.kind === 'Edge' ? { unique: kindByName('TCPEdge')!.unique } : {}) } : k));
   return { ...w, kinds };
 }
 type World = ReturnType<typeof world>;

@@ -1,7 +1,7 @@
 // Drift classification as a pure function of a Plan: each action and field change gets its direction.
 import { describe, expect, it } from 'vitest';
-import { classifyChange, driftReport } from '../../src/engine/drift.ts';
-import type { Action, Plan } from '../../src/engine/plan-data.ts';
+import { driftReport, type DriftFinding } from '../../src/engine/drift.ts';
+import type { Action, FieldChange, Plan } from '../../src/engine/plan-data.ts';
 import { summarize } from '../../src/engine/plan.ts';
 
 function action(a: Partial<Action> & Pick<Action, 'op' | 'address'>): Action {
@@ -89,25 +89,27 @@ describe('driftReport', () => {
   });
 });
 
-describe('classifyChange', () => {
+describe('the findings of one field change', () => {
+  /** What driftReport finds for `change` as the one change of `a`. */
+  const findingsOf = (change: FieldChange, a: Action): DriftFinding[] => driftReport(plan([{ ...a, changes: [change] }])).resources[0]!.findings;
   const update = action({ op: 'update', address: 'EventSources/audit' });
 
   it('splits a list of scalars into the elements present on one side only', () => {
-    expect(classifyChange({ path: '/types', kind: 'replace', old: ['a.v0', 'b.v0', 'x.v0'], new: ['a.v0', 'b.v0', 'c.v0'] }, update)).toEqual([
+    expect(findingsOf({ path: '/types', kind: 'replace', old: ['a.v0', 'b.v0', 'x.v0'], new: ['a.v0', 'b.v0', 'c.v0'] }, update)).toEqual([
       { direction: 'live-only', path: '/types', live: 'x.v0', element: true, sensitive: false, knownAfterApply: false, action: 'update' },
       { direction: 'missing', path: '/types', desired: 'c.v0', element: true, sensitive: false, knownAfterApply: false, action: 'update' },
     ]);
   });
 
   it('a list with the same elements in another order is changed as a whole', () => {
-    expect(classifyChange({ path: '/hostports', kind: 'replace', old: ['b:1', 'a:1'], new: ['a:1', 'b:1'] }, update)).toEqual([
+    expect(findingsOf({ path: '/hostports', kind: 'replace', old: ['b:1', 'a:1'], new: ['a:1', 'b:1'] }, update)).toEqual([
       { direction: 'changed', path: '/hostports', live: ['b:1', 'a:1'], desired: ['a:1', 'b:1'], element: false, sensitive: false, knownAfterApply: false, action: 'update' },
     ]);
   });
 
   it('a reference to a resource apply would create is a missing element known after apply', () => {
     const put = action({ op: 'module-put', address: 'TCPEdge/ssh', module: 'ip_restriction' });
-    const found = classifyChange({ path: '/ip_restriction/ip_policy_ids', kind: 'replace', old: ['ipp_old'], new: [{ $ref: 'IPPolicy/office' }], knownAfterApply: true }, put);
+    const found = findingsOf({ path: '/ip_restriction/ip_policy_ids', kind: 'replace', old: ['ipp_old'], new: [{ $ref: 'IPPolicy/office' }], knownAfterApply: true }, put);
     expect(found.map((f) => [f.direction, f.live ?? f.desired, f.knownAfterApply])).toEqual([
       ['live-only', 'ipp_old', false],
       ['missing', { $ref: 'IPPolicy/office' }, true],
@@ -115,13 +117,13 @@ describe('classifyChange', () => {
   });
 
   it('a field set or cleared by hand is changed, with the side that has it', () => {
-    expect(classifyChange({ path: '/description', kind: 'remove', old: 'added by hand' }, update)[0]).toMatchObject({ direction: 'changed', live: 'added by hand' });
-    expect(classifyChange({ path: '/description', kind: 'add', new: 'in git' }, update)[0]).toMatchObject({ direction: 'changed', desired: 'in git' });
-    expect(classifyChange({ path: '/description', kind: 'add', new: 'in git' }, update)[0]).not.toHaveProperty('live');
+    expect(findingsOf({ path: '/description', kind: 'remove', old: 'added by hand' }, update)[0]).toMatchObject({ direction: 'changed', live: 'added by hand' });
+    expect(findingsOf({ path: '/description', kind: 'add', new: 'in git' }, update)[0]).toMatchObject({ direction: 'changed', desired: 'in git' });
+    expect(findingsOf({ path: '/description', kind: 'add', new: 'in git' }, update)[0]).not.toHaveProperty('live');
   });
 
   it('a sensitive change carries no values at all', () => {
-    const found = classifyChange({ path: '/private_key_pem', kind: 'replace', sensitive: true }, action({ op: 'replace', address: 'TLSCertificate/w' }));
+    const found = findingsOf({ path: '/private_key_pem', kind: 'replace', sensitive: true }, action({ op: 'replace', address: 'TLSCertificate/w' }));
     expect(found).toEqual([{ direction: 'changed', path: '/private_key_pem', element: false, sensitive: true, knownAfterApply: false, action: 'replace' }]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, metadataBytes, METADATA_LIMIT, parseMetadata, serializeMetadata } from '../../src/kinds/marker.ts';
+import { canonicalJson, METADATA_LIMIT, metadataProblem, parseMetadata, serializeMetadata } from '../../src/kinds/marker.ts';
 import { indexManaged, markerOf } from '../../src/engine/ownership.ts';
 import type { LiveItem } from '../../src/kinds/resource-kind.ts';
 import { fakeWorld, marked } from './fakes.ts';
@@ -27,9 +27,15 @@ describe('marker serialization', () => {
   });
 
   it('counts the marker in the byte size (multi-byte characters in bytes)', () => {
+    // The size metadataProblem reports for metadata over the limit.
+    const bytes = (user: Record<string, string>, marker: { stack: string; name: string }): number =>
+      Number(/^is (\d+) bytes as stored with the ownership marker/.exec(metadataProblem(user, marker)?.message ?? '')?.[1]);
+    // No user keys: the marker alone, made too large by its stack name.
+    const alone = { stack: 'x'.repeat(4100), name: 'Pol/p' };
+    expect(bytes({}, alone)).toBe(Buffer.byteLength(serializeMetadata(undefined, alone)));
     const m = { stack: 'default', name: 'Pol/p' };
-    expect(metadataBytes(undefined, m)).toBe(Buffer.byteLength(serializeMetadata(undefined, m)));
-    expect(metadataBytes({ k: 'é' }, m)).toBe(serializeMetadata({ k: 'é' }, m).length + 1);
+    const user = { k: `é${'x'.repeat(4100)}` };
+    expect(bytes(user, m)).toBe(serializeMetadata(user, m).length + 1);
     expect(METADATA_LIMIT).toBe(4096);
   });
 });

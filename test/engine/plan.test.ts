@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { StepGraph } from '../../src/engine/graph.ts';
 import { fetchLive } from '../../src/engine/live.ts';
 import { buildPlan } from '../../src/engine/plan.ts';
-import { checkDeletes } from '../../src/engine/safety.ts';
+import { deleteStatusLine } from '../../src/engine/safety.ts';
 import type { Action, Plan } from '../../src/engine/plan-data.ts';
 import { ManifestError } from '../../src/errors.ts';
 import type { DesiredResource } from '../../src/manifest/document.ts';
@@ -245,7 +245,7 @@ describe('summary and safety', () => {
     expect((await planOf(w, [], { config: { max_deletes: 20 } })).warnings).toEqual([]);
     const perKind = await planOf(w, [], { config: { max_deletes: 20, max_deletes_per_kind: { Pol: 3 } } });
     expect(perKind.warnings).toEqual([expect.stringContaining('deletes 11 Pol resources')]);
-    expect(checkDeletes(perKind, { max_deletes: 20 })).toMatchObject({ deletes: 11, limits: [{ deletes: 11, max: 20 }], exceeded: [] });
+    expect(deleteStatusLine(perKind, { max_deletes: 20 })).toBe('Deletes: 11 of max 20, within the limits.');
   });
 
   it('rejects metadata that no longer fits 4096 bytes once the marker is added', async () => {

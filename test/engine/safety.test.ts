@@ -1,7 +1,7 @@
-// Delete safety as pure functions: the status line plan prints, and the refusal apply raises.
+// Delete safety as pure functions: the warnings a plan carries, the status line plan prints, and the refusal apply raises.
 import { describe, expect, it } from 'vitest';
 import type { Action, Plan } from '../../src/engine/plan-data.ts';
-import { assertDeletesAllowed, checkDeletes, deleteStatusLine } from '../../src/engine/safety.ts';
+import { assertDeletesAllowed, deleteStatusLine, deleteWarnings } from '../../src/engine/safety.ts';
 import { UnsafePlanError } from '../../src/errors.ts';
 
 function action(op: Action['op'], address: string): Action {
@@ -17,14 +17,14 @@ function planWith(deletes: Record<string, number>, extra: Action[] = []): Plan {
 describe('delete safety', () => {
   it('counts deletes only (a replacement replaces, it does not lose a resource)', () => {
     const plan = planWith({ TCPEdge: 2 }, [action('replace', 'IPPolicyRule/r'), action('module-delete', 'TCPEdge/x'), action('create', 'IPPolicy/p')]);
-    expect(checkDeletes(plan, {})).toMatchObject({ deletes: 2, exceeded: [] });
+    expect(deleteStatusLine(plan, {})).toBe('Deletes: 2 of max 10, within the limits.');
   });
 
   it('shows the status within the limits (over them, the plan warning says so), without failing', () => {
     expect(deleteStatusLine(planWith({}), {})).toBeUndefined();
     expect(deleteStatusLine(planWith({ TCPEdge: 3 }), {})).toBe('Deletes: 3 of max 10, within the limits.');
     expect(deleteStatusLine(planWith({ TCPEdge: 6, IPPolicy: 6 }), {})).toBeUndefined();
-    expect(checkDeletes(planWith({ TCPEdge: 6, IPPolicy: 6 }), {}).exceeded).toEqual([{ deletes: 12, max: 10 }]);
+    expect(deleteWarnings(planWith({ TCPEdge: 6, IPPolicy: 6 }), {})).toEqual(['This plan deletes 12 resources, more than max_deletes (10); apply refuses it without --allow-deletes.']);
   });
 
   it('refuses over max_deletes, naming the count and the limit, unless deletes are allowed', () => {
@@ -39,7 +39,7 @@ describe('delete safety', () => {
   it('applies per-kind limits on their own', () => {
     const plan = planWith({ TCPEdge: 3, IPPolicy: 1 });
     const config = { max_deletes_per_kind: { TCPEdge: 2, IPPolicy: 5, TLSEdge: 0 } };
-    expect(checkDeletes(plan, config).exceeded).toEqual([{ kind: 'TCPEdge', deletes: 3, max: 2 }]);
+    expect(deleteWarnings(plan, config)).toEqual(['This plan deletes 3 TCPEdge resources, more than max_deletes_per_kind.TCPEdge (2); apply refuses it without --allow-deletes.']);
     expect(deleteStatusLine(plan, config)).toBeUndefined();
     expect(() => assertDeletesAllowed(plan, config, { deletes: false, destroy: false })).toThrow('it deletes 3 TCPEdge resources, more than max_deletes_per_kind.TCPEdge (2)');
     expect(() => assertDeletesAllowed(plan, config, { deletes: true, destroy: false })).not.toThrow();

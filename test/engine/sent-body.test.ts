@@ -3,7 +3,7 @@
 // once per manifest set, however often apply asks (before its lock, under it, after it).
 import { describe, expect, it } from 'vitest';
 import { staticPlanErrors } from '../../src/engine/plan-checks.ts';
-import { NO_IDS, placeholderId, sentBody } from '../../src/engine/sent-body.ts';
+import { NO_IDS, sentBody } from '../../src/engine/sent-body.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { ResourceKind } from '../../src/kinds/resource-kind.ts';
 import { fakeWorld, ref, res, state } from './fakes.ts';
@@ -35,11 +35,13 @@ describe('sentBody', () => {
     expect(sentBody(doc, NO_IDS, { kind: w.rule })).toEqual({ pol_id: { $ref: 'Pol/a' }, action: 'allow' });
     expect(sentBody(doc, (a) => (a === 'Pol/a' ? 'pol_live' : undefined), { kind: w.rule })).toMatchObject({ pol_id: 'pol_live' });
     const wire = sentBody(doc, NO_IDS, { kind: w.rule, stack: 's', kinds });
-    expect(wire.pol_id).toBe(placeholderId('Pol/a', kinds));
     expect(wire.pol_id).toMatch(/^pol_[0-9]{27}$/);
-    // One id per address, as distinct as the service's.
-    expect(placeholderId('Pol/b', kinds)).not.toBe(placeholderId('Pol/a', kinds));
-    expect(placeholderId('Pol/a', kinds)).toBe(wire.pol_id);
+    // One id per address, as distinct as the service's: another document naming Pol/a sends the same one.
+    const placeholder = (address: string, name: string): unknown =>
+      sentBody(res(`Rule/${name}`, { pol_id: ref(address), action: 'allow' }), NO_IDS, { kind: w.rule, stack: 's', kinds }).pol_id;
+    expect(placeholder('Pol/b', 'other')).toMatch(/^pol_[0-9]{27}$/);
+    expect(placeholder('Pol/b', 'other')).not.toBe(placeholder('Pol/a', 'again'));
+    expect(placeholder('Pol/a', 'again')).toBe(wire.pol_id);
   });
 });
 

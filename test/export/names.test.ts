@@ -1,8 +1,13 @@
 // Generated names and file names of an export: valid manifest names, readable, unique per kind.
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.ts';
-import { isValidName, kindFileName, kindSlug, MAX_NAME, NameBook, placeholderEnvVar, slugify } from '../../src/export/names.ts';
-import { kindsByDependency, parentRef } from '../../src/export/select.ts';
+import type { Obj } from '../../src/kinds/resource-kind.ts';
+import { isValidName, kindFileName, kindSlug, NameBook, placeholderEnvVar, slugify } from '../../src/export/names.ts';
+import { selectForExport } from '../../src/export/select.ts';
+import { FIXTURES } from '../kinds/fixtures.ts';
+
+/** The manifest rule's length limit of a name. */
+const MAX_NAME = 64;
 
 describe('export names', () => {
   it('slugifies into valid manifest names', () => {
@@ -42,9 +47,31 @@ describe('export names', () => {
   });
 
   it('names parents before children, and knows which kinds have a parent', () => {
-    const order = kindsByDependency(KINDS).map((k) => k.kind);
+    // One live resource of every kind, none with a marker: the kinds' fixtures, which reference each other by id.
+    const liveId = (raw: Obj): string => (typeof raw.id === 'string' ? raw.id : raw.route_id ? `${String(raw.edge_id)}/${String(raw.route_id)}` : String(raw.subscription_id));
+    const live = { byKind: new Map(KINDS.map((k) => [k.kind, [{ id: liveId(FIXTURES[k.kind]!.live), raw: FIXTURES[k.kind]!.live }]])) };
+    // Given children first: the export orders the kinds by their references itself.
+    const { entries } = selectForExport([...KINDS].reverse(), live, { stack: 's', all: true });
+    const order = entries.map((e) => e.kind.kind);
+    expect([...order].sort()).toEqual(KINDS.map((k) => k.kind).sort());
     for (const kind of KINDS) for (const target of kind.refs.flatMap((r) => r.kinds)) expect(order.indexOf(target)).toBeLessThan(order.indexOf(kind.kind));
-    const withParent = KINDS.filter((k) => parentRef(k)).map((k) => `${k.kind}${parentRef(k)!.pointer}`);
-    expect(withParent).toEqual(['IPPolicyRule/ip_policy_id', 'HTTPSEdgeRoute/edge_id', 'RouteResponseHeaders/route_id', 'EventSources/subscription_id']);
+    // A kind with a parent (its first reference, a top-level field the service cannot change) is named after it:
+    // IPPolicyRule by ip_policy_id, HTTPSEdgeRoute by edge_id, RouteResponseHeaders by route_id, EventSources by
+    // subscription_id. No other kind is, whatever it references.
+    expect(Object.fromEntries(entries.map((e) => [e.kind.kind, e.name]))).toEqual({
+      IPPolicy: 'office',
+      IPPolicyRule: 'office-hq',
+      CertificateAuthority: 'clients',
+      TLSCertificate: 'wildcard',
+      TunnelGroupBackend: 'web',
+      HTTPResponseBackend: 'http-response-backend',
+      TCPEdge: 'ssh',
+      TLSEdge: 'app-example-com-443',
+      HTTPSEdge: 'site',
+      HTTPSEdgeRoute: 'site-api',
+      RouteResponseHeaders: 'site-api-headers',
+      EventSubscription: 'audit',
+      EventSources: 'audit-sources',
+    });
   });
 });

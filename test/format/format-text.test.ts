@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
-import { FLOW_WIDTH, formatText } from '../../src/format/format-text.ts';
+import { formatText } from '../../src/format/format-text.ts';
 import { parseText } from '../../src/manifest/parse.ts';
 import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
 import { CORPUS, FORMATTED } from './corpus.ts';
@@ -81,11 +81,16 @@ describe('the layout', () => {
     expect(fmt(text)).toBe('kind: TLSEdge\nname: e\nmetadata: {z: 1, a: 2}\ntls_termination: {terminate_at: edge, min_version: "1.3"}\nzeta: 1\nalpha: 2\n');
   });
 
-  it(`keeps a flow collection within ${FLOW_WIDTH} columns on its line, and writes a longer one as a block`, () => {
+  it('keeps a flow collection within 80 columns on its line, and writes a longer one as a block', () => {
     const short = `kind: TCPEdge\nname: e\nhostports: [${'"a.example.com:1", '.repeat(2)}"b.example.com:1"]\n`;
     expect(fmt(short)).toBe(short);
     const long = `kind: TCPEdge\nname: e\nhostports: [${'"a.example.com:1", '.repeat(4)}"b.example.com:1"]\n`;
     expect(fmt(long)).toBe(`kind: TCPEdge\nname: e\nhostports:\n${'  - "a.example.com:1"\n'.repeat(4)}  - "b.example.com:1"\n`);
+    // The line's length decides: 80 characters keep the flow collection, 81 do not.
+    const hostports = (width: number): string => `hostports: ["${'a'.repeat(width - 17)}:1"]`;
+    expect(hostports(80)).toHaveLength(80);
+    expect(fmt(`kind: TCPEdge\nname: e\n${hostports(80)}\n`)).toBe(`kind: TCPEdge\nname: e\n${hostports(80)}\n`);
+    expect(fmt(`kind: TCPEdge\nname: e\n${hostports(81)}\n`)).toBe(`kind: TCPEdge\nname: e\nhostports:\n  - "${'a'.repeat(64)}:1"\n`);
     // A short flow collection written over several lines comes back on one.
     expect(fmt('kind: TCPEdge\nname: e\nhostports: [\n  "a.example.com:1"]\n')).toBe('kind: TCPEdge\nname: e\nhostports: ["a.example.com:1"]\n');
   });

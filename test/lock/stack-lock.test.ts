@@ -5,13 +5,15 @@ import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApi, type HttpApi } from '../../src/client/http.ts';
-import { acquireStackLock, StackLockedError, withStackLock } from '../../src/lock/stack-lock.ts';
-import { isLockRecord, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
+import { EdgeopsError } from '../../src/errors.ts';
+import { withStackLock } from '../../src/lock/stack-lock.ts';
+import { isLockRecord, LOCK_PATH, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
 import { currentHolder } from '../../src/lock/holder.ts';
-import { seededRandom } from '../../src/service/faults.ts';
+import { createFaultInjector, parseFaultSpec } from '../../src/service/faults.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
+import { holdStackLock } from '../helpers/stack-lock.ts';
 
 let svc: TestService;
 let raw: ApiClient;
@@ -70,7 +72,7 @@ describe('the lock record', () => {
 
 describe('acquire and release', () => {
   it('holds the lock through a record on the service, deleted on release', async () => {
-    const lock = await acquireStackLock(client(), 'solo', { ...FAST, holder: 'solo-holder' });
+    const lock = await holdStackLock(client(), 'solo', { ...FAST, holder: 'solo-holder' });
     const records = await lockRecords('solo');
     expect(records.map((r) => r.id)).toEqual([lock.id]);
     expect(parseLockRecord({ ...records[0]! }, 'solo')?.holder).toBe('solo-holder');
@@ -98,18 +100,19 @@ describe('acquire and release', () => {
   }, 120_000);
 
   it('refuses at once with the holder named when not told to wait, and leaves no record of its own', async () => {
-    const held = await acquireStackLock(client(), 'busy', { ...FAST, holder: 'ci@runner pid 7' });
-    const err = await acquireStackLock(client(), 'busy', { ...FAST, waitMs: 0 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(StackLockedError);
+    const held = await holdStackLock(client(), 'busy', { ...FAST, holder: 'ci@runner pid 7' });
+    const err = await holdStackLock(client(), 'busy', { ...FAST, waitMs: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EdgeopsError);
+    expect(err).toMatchObject({ name: 'StackLockedError', code: 'E_LOCKED' });
     expect((err as Error).message).toMatch(new RegExp(`^another apply of stack "busy" is running \\(lock ${held.id}, holder ci@runner pid 7, expires \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)`));
     expect((await lockRecords('busy')).map((r) => r.id)).toEqual([held.id]);
     await held.release();
   });
 
   it('waits in the queue, says so once, and takes the lock when the holder releases it', async () => {
-    const held = await acquireStackLock(client(), 'queue', FAST);
+    const held = await holdStackLock(client(), 'queue', FAST);
     const waits: string[] = [];
-    const waiting = acquireStackLock(client(), 'queue', { ...FAST, waitMs: 60_000, onWait: (h) => waits.push(h.id) });
+    const waiting = holdStackLock(client(), 'queue', { ...FAST, waitMs: 60_000, onWait: (h) => waits.push(h.id) });
     await vi.waitFor(() => expect(waits).toEqual([held.id]), { timeout: 30_000, interval: 50 });
     await held.release();
     const next = await waiting;
@@ -120,14 +123,14 @@ describe('acquire and release', () => {
   it('takes over a record whose expiry has passed (its holder died) and deletes it', async () => {
     const stale = await raw.post('/ip_policies', lockBody('stale', { holder: 'dead@host pid 1', token: 'x', acquired: '2020-01-01T00:00:00.000Z', expires: '2020-01-01T00:01:00.000Z' }));
     expect(stale.status).toBe(201);
-    const lock = await acquireStackLock(client(), 'stale', { ...FAST, waitMs: 0 });
+    const lock = await holdStackLock(client(), 'stale', { ...FAST, waitMs: 0 });
     expect((await lockRecords('stale')).map((r) => r.id)).toEqual([lock.id]);
     expect((await raw.get(`/ip_policies/${stale.body.id}`)).status).toBe(404);
     await lock.release();
   });
 
   it('renews its record while held, and raises `lost` when the record is deleted under it', async () => {
-    const lock = await acquireStackLock(client(), 'renew', { ...FAST, heartbeatMs: 50 });
+    const lock = await holdStackLock(client(), 'renew', { ...FAST, heartbeatMs: 50 });
     const first = parseLockRecord({ ...(await lockRecords('renew'))[0]! }, 'renew')!.expires;
     await vi.waitFor(async () => {
       expect(parseLockRecord({ ...(await lockRecords('renew'))[0]! }, 'renew')!.expires > first).toBe(true);
@@ -138,9 +141,9 @@ describe('acquire and release', () => {
   });
 
   it('a wait stopped by a signal deletes its record', async () => {
-    const held = await acquireStackLock(client(), 'stop', FAST);
+    const held = await holdStackLock(client(), 'stop', FAST);
     const controller = new AbortController();
-    const waiting = acquireStackLock(client(), 'stop', { ...FAST, waitMs: 60_000, signal: controller.signal, onWait: () => controller.abort() });
+    const waiting = holdStackLock(client(), 'stop', { ...FAST, waitMs: 60_000, signal: controller.signal, onWait: () => controller.abort() });
     await expect(waiting).rejects.toThrow('stopped waiting for the lock of stack "stop"');
     expect((await lockRecords('stop')).map((r) => r.id)).toEqual([held.id]);
     await held.release();
@@ -171,7 +174,7 @@ describe('holders that are gone', () => {
     const dead = await raw.post('/ip_policies', lockBody('killed', { holder: `x@${me.host} pid ${pid}`, token: 'd', ...farFuture, host: me.host, pid, pidns: me.pidns }));
     expect(dead.status).toBe(201);
     const taken: [string, string][] = [];
-    const lock = await acquireStackLock(client(), 'killed', { ...FAST, waitMs: 0, onTakeover: (r, why) => taken.push([r.id, why]) });
+    const lock = await holdStackLock(client(), 'killed', { ...FAST, waitMs: 0, onTakeover: (r, why) => taken.push([r.id, why]) });
     expect(taken).toEqual([[dead.body.id, 'holder-gone']]);
     expect((await lockRecords('killed')).map((r) => r.id)).toEqual([lock.id]);
     await lock.release();
@@ -188,15 +191,15 @@ describe('holders that are gone', () => {
     for (const [i, where] of others.entries()) {
       const stack = `kept-${i}`;
       const held = await raw.post('/ip_policies', lockBody(stack, { holder: 'h', token: 'k', ...farFuture, ...where }));
-      await expect(acquireStackLock(client(), stack, { ...FAST, waitMs: 0 })).rejects.toBeInstanceOf(StackLockedError);
+      await expect(holdStackLock(client(), stack, { ...FAST, waitMs: 0 })).rejects.toMatchObject({ name: 'StackLockedError', code: 'E_LOCKED' });
       expect((await lockRecords(stack)).map((r) => r.id)).toEqual([held.body.id]);
       await raw.del(`/ip_policies/${held.body.id}`);
     }
   });
 
   it('the refusal names the lock id and the command that releases it', async () => {
-    const held = await acquireStackLock(client(), 'named', FAST);
-    const err = (await acquireStackLock(client(), 'named', { ...FAST, waitMs: 0 }).catch((e: unknown) => e)) as Error;
+    const held = await holdStackLock(client(), 'named', FAST);
+    const err = (await holdStackLock(client(), 'named', { ...FAST, waitMs: 0 }).catch((e: unknown) => e)) as Error;
     expect(err.message).toContain(`If its holder is gone for good: edgeops unlock --stack named ${held.id}`);
     await held.release();
   });
@@ -205,18 +208,19 @@ describe('holders that are gone', () => {
 describe('a lock POST answered 504 (the gateway gave up; nothing was written)', () => {
   it('is looked for, repeated, and the lock taken', async () => {
     // Only POSTs are faulted, so their draws alone decide: find a seed whose first POST gets the 504 and whose
-    // second does not.
+    // second does not, as the service's fault injector decides them.
+    const faults = (seed: number): string => `POST.error=0.5,POST.status=504,seed=${seed}`;
     let seed = 0;
     for (;; seed++) {
-      const r = seededRandom(seed);
-      const first = r();
-      r();
-      if (first < 0.5 && r() >= 0.5) break;
+      const injector = createFaultInjector(parseFaultSpec(faults(seed)))!;
+      const first = await injector.decide('POST', LOCK_PATH);
+      const second = await injector.decide('POST', LOCK_PATH);
+      if (first.reject?.status === 504 && !second.reject) break;
     }
-    const faulty = await startTestService({ faults: `POST.error=0.5,POST.status=504,seed=${seed}` });
+    const faulty = await startTestService({ faults: faults(seed) });
     const api = createApi({ url: faulty.url, apiKey: faulty.apiKey });
     try {
-      const lock = await acquireStackLock(api, 'gateway', FAST);
+      const lock = await holdStackLock(api, 'gateway', FAST);
       const records = (await http(faulty).listAll('/ip_policies', 'ip_policies')) as { id: string }[];
       expect(records.map((r) => r.id)).toEqual([lock.id]);
       await lock.release();

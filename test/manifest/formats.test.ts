@@ -2,7 +2,7 @@
 // is test/contract/value-rules.test.ts); here: the schemas' formats answer as the rules do, and api_url.
 import { describe, expect, it } from 'vitest';
 import { cidrProblem, hostportProblem } from '../../src/contract/values.ts';
-import { AJV_FORMATS, isHttpUrl } from '../../src/manifest/schema/formats.ts';
+import { AJV_FORMATS } from '../../src/manifest/schema/formats.ts';
 
 describe('cidr', () => {
   it.each(['10.0.0.0/8', '0.0.0.0/0', '203.0.113.7/32', '203.0.113.7', '2001:db8::/32', '::/0', '::1/128', 'fe80::/10', '::ffff:10.0.0.0/104'])(
@@ -52,9 +52,9 @@ describe('hostport', () => {
 
 describe('api_url', () => {
   it('takes http and https URLs only', () => {
-    expect(isHttpUrl('https://api.example.com')).toBe(true);
-    expect(isHttpUrl('http://127.0.0.1:4010/')).toBe(true);
-    expect(isHttpUrl('ftp://example.com')).toBe(false);
-    expect(isHttpUrl('api.example.com')).toBe(false);
+    expect(AJV_FORMATS.uri('https://api.example.com')).toBe(true);
+    expect(AJV_FORMATS.uri('http://127.0.0.1:4010/')).toBe(true);
+    expect(AJV_FORMATS.uri('ftp://example.com')).toBe(false);
+    expect(AJV_FORMATS.uri('api.example.com')).toBe(false);
   });
 });

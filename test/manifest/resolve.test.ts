@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
 import type { ResourceKind } from '../../src/kinds/resource-kind.ts';
 import { loadManifests } from '../../src/manifest/read-desired.ts';
-import { resolveDocs } from '../../src/manifest/resolve.ts';
+import { runAll } from '../../src/manifest/pace.ts';
+import { resolveSteps } from '../../src/manifest/resolve.ts';
 import { errorLines, readTree, writeTree, yaml } from './tree.ts';
 import { makeCa, makeCert } from '../helpers/certs.ts';
 
@@ -105,7 +106,7 @@ describe('references', () => {
       ),
     });
     const { docs } = loadManifests(['.'], { cwd });
-    const { issues, resources } = resolveDocs(docs, { kinds: [fake('A', 'a_'), fake('B', 'b_')], cwd, env: {} });
+    const { issues, resources } = runAll(resolveSteps(docs, { kinds: [fake('A', 'a_'), fake('B', 'b_')], cwd, env: {} }));
     expect(issues.map(formatIssue)).toEqual([
       'g.yaml:3:8: A/x: reference cycle: A/x -> B/y -> A/x',
       'g.yaml:15:8: B/self: reference cycle: B/self -> B/self',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PartialStackError } from '../../src/errors.ts';
 import { readDesiredState } from '../../src/manifest/read-desired.ts';
-import { partialStacks } from '../../src/manifest/stack-coverage.ts';
+import { assertWholeStacks } from '../../src/manifest/stack-coverage.ts';
 import { writeTree } from './tree.ts';
 
 const policy = (name: string): string => `kind: IPPolicy\nname: ${name}\n`;
@@ -20,25 +20,42 @@ const tree = (): string => writeTree({
   'loose/l.yaml': policy('l'),
 });
 
-describe('partialStacks', () => {
-  it('is empty for a root, for every file of it, and for a path that uses no edgeops.yaml', () => {
+/** What assertWholeStacks throws for a plan of `paths`, if anything. */
+function refusal(paths: string[], cwd: string): Error | undefined {
+  try {
+    assertWholeStacks(paths, cwd, 'plan');
+    return undefined;
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+describe('assertWholeStacks', () => {
+  it('passes a root, every file of it, and a path that uses no edgeops.yaml', () => {
     const cwd = tree();
     for (const paths of [['infra'], ['infra/a.yaml', 'infra/edges', 'infra/team'], ['infra/a.yaml', 'infra'], ['loose/l.yaml'], ['infra/team'], ['infra/team/t.yaml']]) {
-      expect(partialStacks(paths, cwd), paths.join(' ')).toEqual([]);
+      expect(() => assertWholeStacks(paths, cwd, 'plan'), paths.join(' ')).not.toThrow();
     }
   });
 
   it('names the root, the paths inside it and every manifest left out, a nested root\'s included', () => {
     const cwd = tree();
-    expect(partialStacks(['infra/edges/b.yaml', 'loose'], cwd)).toEqual([
-      { root: 'infra', projectFile: 'infra/edgeops.yaml', given: ['infra/edges/b.yaml'], leftOut: ['infra/a.yaml', 'infra/team/t.yaml'] },
+    const err = refusal(['infra/edges/b.yaml', 'loose'], cwd);
+    expect(err).toBeInstanceOf(PartialStackError);
+    expect(err!.message.split('\n')).toEqual([
+      'refusing to plan part of a stack: a plan deletes each resource of the stack that no document given states, so this one would delete the resources of the manifests left out.',
+      '  infra/edges/b.yaml is inside the stack root infra (infra/edgeops.yaml), which also holds these 2 manifests:',
+      '    infra/a.yaml',
+      '    infra/team/t.yaml',
+      'Plan the whole stack: edgeops plan infra',
+      'To delete resources of a stack, remove their documents and plan the whole stack.',
     ]);
   });
 
   it('counts a file reached through a symbolic link as the file itself', () => {
     const cwd = tree();
     symlinkSync(join(cwd, 'infra/a.yaml'), join(cwd, 'a-link.yaml'));
-    expect(partialStacks(['a-link.yaml', 'infra/edges', 'infra/team'], cwd)).toEqual([]);
+    expect(() => assertWholeStacks(['a-link.yaml', 'infra/edges', 'infra/team'], cwd, 'plan')).not.toThrow();
   });
 
   it('is refused by readDesiredState only when asked for whole stacks', async () => {

@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readSavedPlan } from '../../src/operations/saved-plans.ts';
 import * as apply from '../../src/operations/apply.ts';
 import * as plan from '../../src/operations/plan.ts';
-import { acquireStackLock } from '../../src/lock/stack-lock.ts';
 import { loadDesired } from '../../src/pipeline.ts';
 import { AbortedError } from '../../src/errors.ts';
 import { FakeApi, manifests, recordingApplyView } from './fakes.ts';
+import { holdStackLock } from '../helpers/stack-lock.ts';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 
@@ -223,7 +223,7 @@ describe('apply operation', () => {
   it('refuses while another apply holds the lock, writing nothing; invalid manifests are reported first', async () => {
     const m = project();
     const api = new FakeApi();
-    const other = await acquireStackLock(api, STACK, { holder: 'someone else' });
+    const other = await holdStackLock(api, STACK, { holder: 'someone else' });
     try {
       const err = await refusal(apply.run(request(m.dir), deps(api).deps));
       expect(err.code).toBe('E_LOCKED');

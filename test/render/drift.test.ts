@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { driftReport } from '../../src/engine/drift.ts';
 import type { Action, Plan } from '../../src/engine/plan-data.ts';
 import { summarize } from '../../src/engine/plan.ts';
-import { renderDriftJson } from '../../src/render/json.ts';
-import { renderDriftMarkdown } from '../../src/render/markdown.ts';
-import { renderDriftText } from '../../src/render/text.ts';
+import { VIEWS } from '../../src/render/views.ts';
 
 const base = { dependsOn: [] as string[] };
 const actions: Action[] = [
@@ -20,7 +18,7 @@ const report = driftReport(plan);
 
 describe('drift renderers', () => {
   it('text: one block per resource, one line per finding, the summary', () => {
-    expect(renderDriftText(report, { color: false })).toBe(`Drift on stack "prod": live state differs from the manifests.
+    expect(VIEWS.text({ color: false }).drift(report)).toBe(`Drift on stack "prod": live state differs from the manifests.
 
 TCPEdge/ssh (edgtcp_1): apply would update it
     changed    description: live "by | hand", manifests "ssh"
@@ -42,12 +40,12 @@ Warning: something to know
 
   it('text in sync', () => {
     const inSync = driftReport({ stack: 'prod', actions: [], summary: summarize([]), warnings: [] });
-    expect(renderDriftText(inSync, { color: false })).toBe('No drift. Live state matches the manifests.\n');
-    expect(renderDriftMarkdown(inSync)).toBe('### edgeops drift for stack `prod`\n\n**No drift.** Live state matches the manifests.\n');
+    expect(VIEWS.text({ color: false }).drift(inSync)).toBe('No drift. Live state matches the manifests.\n');
+    expect(VIEWS.markdown({ color: false }).drift(inSync)).toBe('### edgeops drift for stack `prod`\n\n**No drift.** Live state matches the manifests.\n');
   });
 
   it('markdown: counts and a table row per finding, table cells escaped', () => {
-    const md = renderDriftMarkdown(report);
+    const md = VIEWS.markdown({ color: false }).drift(report);
     expect(md).toContain('| changed | missing | live-only | resources |\n|---:|---:|---:|---:|\n| 2 | 1 | 2 | 4 |\n');
     expect(md).toContain('| `TCPEdge/ssh` (`edgtcp_1`) | changed | description | `"by \\| hand"` | `"ssh"` | update |\n');
     expect(md).toContain('| `TCPEdge/ssh` (`edgtcp_1`) | live-only | module policy | `{enabled: true}` | `(unset)` | delete module policy |\n');
@@ -58,7 +56,7 @@ Warning: something to know
   });
 
   it('json: the documented structure', () => {
-    const json = JSON.parse(renderDriftJson(report));
+    const json = JSON.parse(VIEWS.json({ color: false }).drift(report));
     expect(json.format_version).toBe(1);
     expect(json.in_sync).toBe(false);
     expect(json.summary).toEqual({ changed: 2, missing: 1, live_only: 2, resources: 4 });
@@ -90,7 +88,7 @@ const namedReport = driftReport(namedPlan);
 
 describe('drift renderers name managed resources as plans do', () => {
   it('text: ids as Kind/name (id), natural-key items by their parents', () => {
-    expect(renderDriftText(namedReport, { color: false })).toBe(`Drift on stack "prod": live state differs from the manifests.
+    expect(VIEWS.text({ color: false }).drift(namedReport)).toBe(`Drift on stack "prod": live state differs from the manifests.
 
 TLSEdge/devices (edgtls_1): apply would update it
     changed    backend.backend_id: live TunnelGroupBackend/web (bkdtg_web), manifests TunnelGroupBackend/mqtt (bkdtg_mqtt)
@@ -107,7 +105,7 @@ Drift: 1 changed, 0 missing, 3 live-only (3 resources differ from the manifests)
   });
 
   it('markdown: the same names and labels', () => {
-    const md = renderDriftMarkdown(namedReport);
+    const md = VIEWS.markdown({ color: false }).drift(namedReport);
     expect(md).toContain('| `TLSEdge/devices` (`edgtls_1`) | changed | backend.backend\\_id | `TunnelGroupBackend/web (bkdtg_web)` | `TunnelGroupBackend/mqtt (bkdtg_mqtt)` | update |\n');
     expect(md).toContain('| `TLSEdge/devices` (`edgtls_1`) | live-only | module ip\\_restriction | `{enabled: true, ip_policy_ids: [IPPolicy/office (ipp_office), "ipp_foreign"]}` | `(unset)` | delete module ip\\_restriction |\n');
     expect(md).toContain('| `RouteResponseHeaders of HTTPSEdgeRoute/api` (`edghts_1/edghtsrt_1`) | live-only | resource | present | absent | delete |\n');
@@ -115,7 +113,7 @@ Drift: 1 changed, 0 missing, 3 live-only (3 resources differ from the manifests)
   });
 
   it('json: ids kept, each finding names the managed ids it holds, each resource has a label', () => {
-    const json = JSON.parse(renderDriftJson(namedReport));
+    const json = JSON.parse(VIEWS.json({ color: false }).drift(namedReport));
     expect(json.format_version).toBe(1);
     const [devices, headers, sources] = json.resources;
     expect(devices.label).toBe('TLSEdge/devices');

@@ -1,14 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { planToJson, renderPlanJson } from '../../src/render/json.ts';
+import type { Plan } from '../../src/engine/plan-data.ts';
+import { VIEWS } from '../../src/render/views.ts';
 import { SECRET_KEY_PEM, emptyPlan, samplePlan } from './sample-plan.ts';
+
+const view = VIEWS.json({ color: false });
+
+/** The parts of the JSON plan (README, "JSON plan format") these tests read. */
+interface JsonPlanRead {
+  resources: {
+    address: string;
+    label: string;
+    source: string | null;
+    action: string;
+    live_id: string | null;
+    reason: string | null;
+    modules: unknown[];
+    changes: { path: string; op: string; old: unknown; names: Record<string, string> }[];
+  }[];
+  errors: unknown[];
+}
+
+const planJson = (plan: Plan): JsonPlanRead => JSON.parse(view.plan(plan)) as JsonPlanRead;
 
 describe('json renderer', () => {
   it('matches the golden file', async () => {
-    await expect(renderPlanJson(samplePlan)).toMatchFileSnapshot('../fixtures/render/plan.json');
+    await expect(view.plan(samplePlan)).toMatchFileSnapshot('../fixtures/render/plan.json');
   });
 
   it('has the documented top-level structure', () => {
-    const json = JSON.parse(renderPlanJson(samplePlan));
+    const json = JSON.parse(view.plan(samplePlan));
     expect(Object.keys(json)).toEqual(['format_version', 'stack', 'destroy', 'summary', 'resources', 'warnings', 'errors']);
     expect(json.format_version).toBe(2);
     expect(json.destroy).toBe(false);
@@ -29,7 +49,7 @@ describe('json renderer', () => {
   });
 
   it('keeps ids, names each id of a managed resource, labels natural-key items and lists what a delete destroys', () => {
-    const json = planToJson(samplePlan);
+    const json = planJson(samplePlan);
     const ssh = json.resources.find((r) => r.address === 'TCPEdge/ssh')!;
     expect(ssh.source).toBe('infra/edges.yaml:12');
     expect(ssh.changes[2]).toMatchObject({ new: 'ipp_1234567890abcdefghijklmnopq', names: { ipp_1234567890abcdefghijklmnopq: 'IPPolicy/office' } });
@@ -47,7 +67,7 @@ describe('json renderer', () => {
   });
 
   it('folds module actions into their resource and shows a module delete as a removal', () => {
-    const edge = planToJson(samplePlan).resources.find((r) => r.address === 'TLSEdge/secure')!;
+    const edge = planJson(samplePlan).resources.find((r) => r.address === 'TLSEdge/secure')!;
     expect(edge.action).toBe('update');
     expect(edge.live_id).toBe('edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA');
     expect(edge.modules).toEqual([{ module: 'backend', op: 'put' }, { module: 'ip_restriction', op: 'delete' }]);
@@ -56,28 +76,28 @@ describe('json renderer', () => {
   });
 
   it('keeps a reference to a resource of the same plan as {"$ref": ...}', () => {
-    const ssh = planToJson(samplePlan).resources.find((r) => r.address === 'TCPEdge/ssh')!;
+    const ssh = planJson(samplePlan).resources.find((r) => r.address === 'TCPEdge/ssh')!;
     expect(ssh.changes[1]).toMatchObject({ new: { enabled: true, backend_id: { $ref: 'TunnelGroupBackend/web' } }, known_after_apply: true });
     expect(ssh.changes[3]).toMatchObject({ path: '/ip_restriction/ip_policy_ids/1', field: 'ip_restriction.ip_policy_ids[1]', new: null, known_after_apply: true });
     expect(ssh.live_id).toBeNull();
   });
 
   it('carries no value for a sensitive change', () => {
-    const text = renderPlanJson(samplePlan);
+    const text = view.plan(samplePlan);
     expect(text).not.toContain(SECRET_KEY_PEM.split('\n')[1]!.slice(0, 16));
-    const rule = planToJson(samplePlan).resources.find((r) => r.action === 'replace')!;
+    const rule = planJson(samplePlan).resources.find((r) => r.action === 'replace')!;
     expect(rule.reason).toBe('action cannot be updated');
     expect(rule.changes[1]).toEqual({ path: '/private_key_pem', field: 'private_key_pem', op: 'replace', old: null, new: null, sensitive: true, known_after_apply: false, names: {} });
   });
 
   it('renders an empty plan', () => {
-    expect(JSON.parse(renderPlanJson(emptyPlan))).toEqual({
+    expect(JSON.parse(view.plan(emptyPlan))).toEqual({
       format_version: 2, stack: 'default', destroy: false, summary: { create: 0, update: 0, replace: 0, delete: 0 }, resources: [], warnings: [], errors: [],
     });
   });
 
   it('lists the plan errors with their positions', () => {
     const plan = { ...emptyPlan, errors: [{ pos: { file: 'm.yaml', line: 4, col: 5 }, address: 'TCPEdge/a', message: 'hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"' }] };
-    expect(planToJson(plan).errors).toEqual([{ file: 'm.yaml', line: 4, col: 5, address: 'TCPEdge/a', message: 'hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"' }]);
+    expect(planJson(plan).errors).toEqual([{ file: 'm.yaml', line: 4, col: 5, address: 'TCPEdge/a', message: 'hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"' }]);
   });
 });

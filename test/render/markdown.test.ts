@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/engine/plan-data.ts';
-import { renderPlanMarkdown } from '../../src/render/markdown.ts';
+import { VIEWS } from '../../src/render/views.ts';
 import { SECRET_KEY_PEM, emptyPlan, samplePlan } from './sample-plan.ts';
+
+const markdown = VIEWS.markdown({ color: false });
 
 describe('markdown renderer', () => {
   it('matches the golden file for a plan with every operation', async () => {
-    await expect(renderPlanMarkdown(samplePlan)).toMatchFileSnapshot('../fixtures/render/plan.md');
+    await expect(markdown.plan(samplePlan)).toMatchFileSnapshot('../fixtures/render/plan.md');
   });
 
   it('holds a summary table and a diff block whose first column GitHub colours', () => {
-    const md = renderPlanMarkdown(samplePlan);
+    const md = markdown.plan(samplePlan);
     expect(md).toContain('| to create | to update | to replace | to delete |\n|---:|---:|---:|---:|\n| 3 | 1 | 1 | 2 |');
     const block = /```diff\n([\s\S]*?)\n```/.exec(md)?.[1];
     expect(block).toBeDefined();
@@ -24,8 +26,8 @@ describe('markdown renderer', () => {
   });
 
   it('says "No changes." for an empty plan', () => {
-    expect(renderPlanMarkdown(emptyPlan)).toContain('**No changes.** Live state matches the manifests.');
-    expect(renderPlanMarkdown(emptyPlan)).not.toContain('```');
+    expect(markdown.plan(emptyPlan)).toContain('**No changes.** Live state matches the manifests.');
+    expect(markdown.plan(emptyPlan)).not.toContain('```');
   });
 
   it('uses a longer fence when a value holds backticks', () => {
@@ -35,13 +37,13 @@ describe('markdown renderer', () => {
         changes: [{ path: '/description', kind: 'add', new: 'a ``` b ```` c' }] }],
       summary: { create: 1, update: 0, replace: 0, delete: 0 },
     };
-    const md = renderPlanMarkdown(plan);
+    const md = markdown.plan(plan);
     expect(md).toContain('`````diff\n');
     expect(md).toMatch(/\n`````\n/);
   });
 
   it('never prints a sensitive value', () => {
-    const md = renderPlanMarkdown(samplePlan);
+    const md = markdown.plan(samplePlan);
     for (const line of SECRET_KEY_PEM.split('\n').filter((l) => l.length > 16 && !l.startsWith('-----'))) {
       expect(md).not.toContain(line.slice(0, 16));
     }
@@ -56,7 +58,7 @@ describe('markdown renderer', () => {
         { pos: at(9), address: 'TLSEdge/b', message: 'hostport "h:2" is also claimed by TCPEdge/a at m.yaml:5:5' },
       ],
     };
-    const out = renderPlanMarkdown(plan);
+    const out = markdown.plan(plan);
     expect(out).toContain('> [!CAUTION]\n> **Plan has 2 errors; apply would be refused.**\n>\n> - m.yaml:4:5: TCPEdge/a: hostport "h:1" is held by TCPEdge edgtcp\\_x of stack "other"\n> - m.yaml:9:5: TLSEdge/b: hostport "h:2" is also claimed by TCPEdge/a at m.yaml:5:5\n');
   });
 });

@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { renderPlanText } from '../../src/render/text.ts';
+import { VIEWS } from '../../src/render/views.ts';
 import { CERT_PEM, SECRET_KEY_PEM, emptyPlan, samplePlan } from './sample-plan.ts';
 
 const secretLines = SECRET_KEY_PEM.split('\n').filter((l) => l.length > 0 && !l.startsWith('-----'));
 
 describe('text renderer', () => {
   it('matches the golden file for a plan with every operation', async () => {
-    await expect(renderPlanText(samplePlan, { color: false })).toMatchFileSnapshot('../fixtures/render/plan.txt');
+    await expect(VIEWS.text({ color: false }).plan(samplePlan)).toMatchFileSnapshot('../fixtures/render/plan.txt');
   });
 
   it('says "No changes." for an empty plan', async () => {
-    const text = renderPlanText(emptyPlan, { color: false });
+    const text = VIEWS.text({ color: false }).plan(emptyPlan);
     expect(text).toBe('No changes. Live state matches the manifests.\n');
   });
 
   it('prints Terraform-like headers, field lines and the summary', () => {
-    const text = renderPlanText(samplePlan, { color: false });
+    const text = VIEWS.text({ color: false }).plan(samplePlan);
     expect(text).toContain('  + TunnelGroupBackend/web\n');
     expect(text).toContain('  ~ TLSEdge/secure  # edgtls_2rcCvYaCz4tUbWiCRVTCu2RsxrA\n');
     expect(text).toContain('      ~ description: "old words" -> "new words"\n');
@@ -29,13 +29,13 @@ describe('text renderer', () => {
   });
 
   it('shows a reference to a resource of the same plan as known after apply, with its address', () => {
-    const text = renderPlanText(samplePlan, { color: false });
+    const text = VIEWS.text({ color: false }).plan(samplePlan);
     expect(text).toContain('+ backend: {enabled: true, backend_id: id of TunnelGroupBackend/web (known after apply)}');
     expect(text).toContain('+ ip_restriction.ip_policy_ids[1]: (known after apply)\n');
   });
 
   it('abbreviates PEMs and never prints a sensitive value, even one left on the change', () => {
-    const text = renderPlanText(samplePlan, { color: false });
+    const text = VIEWS.text({ color: false }).plan(samplePlan);
     expect(text).toMatch(/\+ certificate_pem: <PEM CERTIFICATE, 1 block, \d+ bytes, sha256:[0-9a-f]{12}>/);
     expect(text).not.toContain(CERT_PEM.split('\n')[1]!);
     expect(text).toContain('+ private_key_pem: (sensitive)');
@@ -46,10 +46,10 @@ describe('text renderer', () => {
   });
 
   it('colours only when asked', () => {
-    expect(renderPlanText(samplePlan, { color: false })).not.toContain('\x1b[');
-    const coloured = renderPlanText(samplePlan, { color: true });
+    expect(VIEWS.text({ color: false }).plan(samplePlan)).not.toContain('\x1b[');
+    const coloured = VIEWS.text({ color: true }).plan(samplePlan);
     expect(coloured).toContain('\x1b[32m+\x1b[39m');
-    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(renderPlanText(samplePlan, { color: false }));
+    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(VIEWS.text({ color: false }).plan(samplePlan));
   });
 
   it('closes with the plan errors, each at its position', () => {
@@ -61,7 +61,7 @@ describe('text renderer', () => {
         { pos: at(9), address: 'TLSEdge/b', message: 'hostport "h:2" is also claimed by TCPEdge/a at m.yaml:5:5' },
       ],
     };
-    const out = renderPlanText(plan, { color: false });
+    const out = VIEWS.text({ color: false }).plan(plan);
     expect(out.endsWith('\nError: m.yaml:4:5: TCPEdge/a: hostport "h:1" is held by TCPEdge edgtcp_x of stack "other"\nError: m.yaml:9:5: TLSEdge/b: hostport "h:2" is also claimed by TCPEdge/a at m.yaml:5:5\nPlan has 2 errors; apply would be refused.\n')).toBe(true);
   });
 });

@@ -6,10 +6,9 @@ import { describeCertificates } from '../../src/engine/certificate-details.ts';
 import { driftReport } from '../../src/engine/drift.ts';
 import type { FieldChange, Plan } from '../../src/engine/plan-data.ts';
 import { KINDS } from '../../src/kinds/index.ts';
-import { renderDriftMarkdown, renderPlanMarkdown } from '../../src/render/markdown.ts';
 import { diffSequences, withContext } from '../../src/render/sequence-diff.ts';
-import { renderDriftText, renderPlanText } from '../../src/render/text.ts';
 import { showChange } from '../../src/render/value-lines.ts';
+import { VIEWS } from '../../src/render/views.ts';
 import { makeCa, makeCert, type MadeCert } from '../helpers/certs.ts';
 
 const ctx = { names: {}, certificates: {} };
@@ -100,7 +99,7 @@ describe('certificates', () => {
 
   it('a rotation shows the fingerprints, then each certificate field by field, old and new', async () => {
     const p = await describeCertificates(plan('TLSCertificate', [{ path: '/certificate_pem', kind: 'replace', old: a.chainPem, new: b.chainPem }], 'replace'), KINDS);
-    const text = renderPlanText(p, { color: false });
+    const text = VIEWS.text({ color: false }).plan(p);
     expect(text).toMatch(/~ certificate_pem: <PEM CERTIFICATE, 2 blocks, \d+ bytes, sha256:[0-9a-f]{12}> -> <PEM CERTIFICATE, 2 blocks, \d+ bytes, sha256:[0-9a-f]{12}>\n/);
     expect(text).toContain([
       '      ~     certificate 1 of 2: {',
@@ -113,20 +112,20 @@ describe('certificates', () => {
       '            }',
       '            certificate 2 of 2: unchanged, subject "CN=Example CA"',
     ].join('\n'));
-    expect(renderPlanMarkdown(p)).toContain('!             not_after: "2027-01-01T00:00:00Z" -> "2028-06-30T12:00:00Z"');
+    expect(VIEWS.markdown({ color: false }).plan(p)).toContain('!             not_after: "2027-01-01T00:00:00Z" -> "2028-06-30T12:00:00Z"');
     // Drift says the same, live against the manifests.
     const drift = driftReport(p);
-    expect(renderDriftText(drift, { color: false })).toContain('~         not_after: "2027-01-01T00:00:00Z" -> "2028-06-30T12:00:00Z"');
-    expect(renderDriftMarkdown(drift)).toContain('!         not_after: "2027-01-01T00:00:00Z" -> "2028-06-30T12:00:00Z"');
+    expect(VIEWS.text({ color: false }).drift(drift)).toContain('~         not_after: "2027-01-01T00:00:00Z" -> "2028-06-30T12:00:00Z"');
+    expect(VIEWS.markdown({ color: false }).drift(drift)).toContain('!         not_after: "2027-01-01T00:00:00Z" -> "2028-06-30T12:00:00Z"');
   });
 
   it('a certificate created or deleted lists what it says under its sign; an unreadable PEM its fingerprint alone', async () => {
     const created = await describeCertificates(plan('CertificateAuthority', [{ path: '/ca_pem', kind: 'add', new: ca.certPem }], 'create'), KINDS);
-    expect(renderPlanText(created, { color: false })).toContain('      +     certificate 1 of 1: {\n      +         subject: "CN=Example CA"\n');
+    expect(VIEWS.text({ color: false }).plan(created)).toContain('      +     certificate 1 of 1: {\n      +         subject: "CN=Example CA"\n');
     const garbage = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
     const unreadable = await describeCertificates(plan('CertificateAuthority', [{ path: '/ca_pem', kind: 'remove', old: garbage }], 'delete'), KINDS);
     expect(unreadable.certificates).toBeUndefined();
-    expect(renderPlanText(unreadable, { color: false })).toMatch(/- ca_pem: <PEM CERTIFICATE, 1 block, \d+ bytes, sha256:[0-9a-f]{12}> -> null\n\nPlan/);
+    expect(VIEWS.text({ color: false }).plan(unreadable)).toMatch(/- ca_pem: <PEM CERTIFICATE, 1 block, \d+ bytes, sha256:[0-9a-f]{12}> -> null\n\nPlan/);
   });
 
   it('only the kinds\' certificate fields are read: a plan without one loads no X.509 reader', async () => {

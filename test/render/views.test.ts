@@ -1,10 +1,7 @@
-// The VIEWS table is the one list of output formats: each entry renders a plan (with its footer) and a drift
-// report exactly as that format's own renderers do, and the commands' --format choices are its keys.
+// The VIEWS table is the one list of output formats: each entry renders a plan (with its footer, after the plan in
+// the format's own form) and a drift report in its format, and the commands' --format choices are its keys.
 import { describe, expect, it } from 'vitest';
 import { driftReport } from '../../src/engine/drift.ts';
-import { renderDriftJson, renderPlanJson } from '../../src/render/json.ts';
-import { renderDriftMarkdown, renderFooterMarkdown, renderPlanMarkdown } from '../../src/render/markdown.ts';
-import { renderDriftText, renderFooterText, renderPlanText } from '../../src/render/text.ts';
 import { FORMATS, VIEWS } from '../../src/render/views.ts';
 import { samplePlan } from './sample-plan.ts';
 
@@ -17,12 +14,19 @@ describe('VIEWS', () => {
   });
 
   it('each view is its format: the plan with its footer, and the drift report', () => {
-    expect(VIEWS.text({ color: false }).plan(samplePlan, footer)).toBe(renderPlanText(samplePlan, { color: false }) + renderFooterText(footer));
-    expect(VIEWS.text({ color: true }).drift(report)).toBe(renderDriftText(report, { color: true }));
-    expect(VIEWS.markdown({ color: false }).plan(samplePlan, footer)).toBe(renderPlanMarkdown(samplePlan) + renderFooterMarkdown(footer));
-    expect(VIEWS.markdown({ color: false }).drift(report)).toBe(renderDriftMarkdown(report));
-    expect(VIEWS.json({ color: false }).plan(samplePlan, footer)).toBe(renderPlanJson(samplePlan, { checksum: footer.checksum }));
-    expect(VIEWS.json({ color: false }).drift(report)).toBe(renderDriftJson(report));
+    const text = VIEWS.text({ color: false });
+    expect(text.plan(samplePlan, footer)).toBe(`${text.plan(samplePlan)}Deletes: 1 of max 10, within the limits.\nChecksum: sha256:abc (to apply exactly this plan: edgeops apply PATH... --checksum sha256:abc)\n`);
+    expect(text.drift(report)).toMatch(/^Drift on stack "default": live state differs from the manifests\.\n/);
+    const coloured = VIEWS.text({ color: true }).drift(report);
+    expect(coloured).toContain('\x1b[');
+    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(text.drift(report));
+    const markdown = VIEWS.markdown({ color: false });
+    expect(markdown.plan(samplePlan, footer)).toBe(
+      `${markdown.plan(samplePlan)}\nDeletes: 1 of max 10, within the limits.  \nChecksum: \`sha256:abc\` (to apply exactly this plan: \`edgeops apply PATH... --checksum sha256:abc\`)\n`);
+    expect(markdown.drift(report)).toMatch(/^### edgeops drift for stack `default`\n\n\| changed \|/);
+    const json = VIEWS.json({ color: false });
+    expect(json.plan(samplePlan, footer)).toBe(`${JSON.stringify({ ...JSON.parse(json.plan(samplePlan)), checksum: 'sha256:abc' }, null, 2)}\n`);
+    expect(JSON.parse(json.drift(report))).toMatchObject({ format_version: 1, stack: 'default', in_sync: false });
   });
 
   it('a plan without a footer renders as the plan alone in every format', () => {

@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/server.ts';
 import { StoreSchemaError } from '../../src/service/store.ts';
 import { POSTGRES_MIGRATIONS } from '../../src/service/stores/postgres-migrations.ts';
-import { parsePostgresUrl } from '../../src/service/stores/postgres.ts';
+import { parsePostgresUrl } from '../../src/service/stores/postgres-url.ts';
 import { cleanEnv, edgeops, ROOT, type RunResult } from '../cli/run.ts';
 import { api, expectError } from '../helpers/service.ts';
 

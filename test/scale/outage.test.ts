@@ -10,7 +10,7 @@ import pg from 'pg';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startService, type RunningService } from '../../src/service/server.ts';
-import { parsePostgresUrl } from '../../src/service/stores/postgres.ts';
+import { parsePostgresUrl } from '../../src/service/stores/postgres-url.ts';
 import { expectError, type ApiResponse } from '../helpers/service.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { pausable, socketDirOf, type PausableCluster } from '../support/postgres-pause.ts';

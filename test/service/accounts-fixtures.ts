@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { eventSubscription } from '../../src/contract/kinds/event-subscriptions.ts';
 import type { KindDef, Method } from '../../src/service/resource-def.ts';
 import { RESOURCES } from '../../src/service/routes.ts';
-import { randomSuffix } from '../../src/service/ids.ts';
+import { newId } from '../../src/service/ids.ts';
 import { makeCa, makeCert } from '../helpers/certs.ts';
 import type { ApiClient, ApiResponse } from '../helpers/service.ts';
 
@@ -27,7 +27,7 @@ export const newKey = (tag: string): string => `${tag}-key-${randomBytes(16).toS
 
 /** A well-formed id of `prefix` that no account has: what "does not exist" answers to. */
 export function randomId(prefix: string): string {
-  return `${prefix}_${randomSuffix()}`;
+  return newId(prefix);
 }
 
 export const prefixOf = (id: string): string => id.slice(0, id.indexOf('_'));
@@ -192,7 +192,7 @@ export async function populate(c: ApiClient, name: string, key: string, tag: str
   const pems = await makePems(tag);
   const secrets: string[] = [...pems.names];
   const text: Texts = (what) => {
-    const t = `${tag}-${what}-${randomSuffix(12)}`;
+    const t = `${tag}-${what}-${randomBytes(9).toString('hex')}`;
     secrets.push(t);
     return t;
   };

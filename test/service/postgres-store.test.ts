@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { ClaimTakenError, StoreSchemaError, StoreUnavailableError, timestampOf, type Store } from '../../src/service/store.ts';
-import { migratePostgres, openPostgresStore, parsePostgresUrl } from '../../src/service/stores/postgres.ts';
+import { migratePostgres, openPostgresStore } from '../../src/service/stores/postgres.ts';
+import { parsePostgresUrl } from '../../src/service/stores/postgres-url.ts';
 import { POSTGRES_MIGRATIONS } from '../../src/service/stores/postgres-migrations.ts';
 
 const BASE = process.env.EDGEOPS_TEST_PG || inject('pgUrl');

@@ -6,7 +6,7 @@ import type { Json } from '../../kinds/resource-kind.ts';
 import { childPointer } from '../pointer.ts';
 
 /** An absolute http(s) URL (the project file's api_url). */
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return url.protocol === 'http:' || url.protocol === 'https:';

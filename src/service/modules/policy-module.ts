@@ -8,7 +8,7 @@ import { moduleDef } from './stored-modules.ts';
 
 // Type aliases, not interfaces: they must be assignable to Json for rendering.
 type PolicyAction = { type: string; config?: JsonObject };
-export type PolicyRule = { name?: string; expressions: string[]; actions: PolicyAction[] };
+type PolicyRule = { name?: string; expressions: string[]; actions: PolicyAction[] };
 type PolicyModule = { enabled: boolean; inbound: PolicyRule[]; outbound: PolicyRule[] };
 
 function asList<T>(value: unknown): T[] {

@@ -21,10 +21,10 @@ import {
 import { DOC_COLUMNS, docOfRow, type DocRow } from './doc-row.ts';
 import type { StoreOptions } from './open.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
+import { parsePostgresUrl, type PostgresTarget } from './postgres-url.ts';
 
 /** Held (session-level) while migrating, so instances starting together migrate one at a time. ASCII "edgeops". */
 const MIGRATION_LOCK = '28539367893987443';
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const LOCK_TIMEOUT = '2s';
 const CONNECT_TIMEOUT_MS = 2000;
 const PING_TIMEOUT_MS = 2000;
@@ -79,48 +79,6 @@ function writeBegin(syncCommit: boolean): string {
 }
 
 // --- connection settings ---------------------------------------------------------------------------------------
-
-interface PostgresTarget {
-  /** The URL for pg, without our own parameters. */
-  connectionString: string;
-  /** From `?schema=`: every connection's search_path, created by the migration if missing. */
-  schema?: string;
-  /** The URL's own `options` parameter, which pg would otherwise let override ours. */
-  options?: string;
-}
-
-/** Splits off our `schema` parameter (and `options`, to merge with the search_path) from a postgres URL. */
-export function parsePostgresUrl(url: string): PostgresTarget {
-  const hash = url.indexOf('#');
-  const withoutHash = hash < 0 ? url : url.slice(0, hash);
-  const q = withoutHash.indexOf('?');
-  if (q < 0) return { connectionString: url };
-  const params = withoutHash.slice(q + 1).split('&').filter((p) => p !== '');
-  let schema: string | undefined;
-  let options: string | undefined;
-  const kept: string[] = [];
-  for (const param of params) {
-    const eq = param.indexOf('=');
-    const key = decode(eq < 0 ? param : param.slice(0, eq));
-    const value = eq < 0 ? '' : decode(param.slice(eq + 1));
-    if (key === 'schema') schema = value;
-    else if (key === 'options') options = value;
-    else kept.push(param);
-  }
-  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
-    throw new Error(`the database URL's schema parameter must match ${SCHEMA_NAME} (lowercase letters, digits, _; at most 63), got ${JSON.stringify(schema.slice(0, 80))}`);
-  }
-  const connectionString = withoutHash.slice(0, q) + (kept.length > 0 ? `?${kept.join('&')}` : '');
-  return { connectionString, ...(schema !== undefined ? { schema } : {}), ...(options !== undefined ? { options } : {}) };
-}
-
-function decode(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
-}
 
 function clientConfig(target: PostgresTarget): PoolConfig {
   const options = [target.options, target.schema !== undefined ? `-c search_path=${target.schema}` : undefined].filter((o) => o).join(' ');
