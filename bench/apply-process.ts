@@ -8,7 +8,7 @@ import { DEFAULT_CONCURRENCY } from '../src/cli/settings.ts';
 import { isLockRecord } from '../src/lock/lock-record.ts';
 import type { Obj } from '../src/kinds/resource-kind.ts';
 import { benchDir } from './lib/child.ts';
-import { CLI_ENTRY, expectExit, timeEdgeops, timeProcess, type ProcessRun } from './lib/cli.ts';
+import { cliEntry, expectExit, timeEdgeops, timeProcess, type ProcessRun } from './lib/cli.ts';
 import type { Benchmark } from './lib/context.ts';
 import { ms, spread } from './lib/figure.ts';
 import { generateDocs, writeManifests } from './lib/generate.ts';
@@ -102,7 +102,7 @@ export const applyProcess: Benchmark = {
         ratio: em / mm,
         target: '<= 1.1x',
         ok: em / mm <= 1.1,
-        note: `${requests.length} writes (${requests.filter((r) => r.creates).length} creates), concurrency ${DEFAULT_CONCURRENCY}; edgeops ${spread(e)}; model ${spread(m)}; entry ${CLI_ENTRY}`,
+        note: `${requests.length} writes (${requests.filter((r) => r.creates).length} creates), concurrency ${DEFAULT_CONCURRENCY}; edgeops ${spread(e)}; model ${spread(m)}; entry ${cliEntry()}`,
       },
     ];
   },

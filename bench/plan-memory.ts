@@ -8,7 +8,7 @@
 // runs it (the built CLI, one whole process) gives the figure the 300 MB limit is for.
 import { join } from 'node:path';
 import type { Benchmark } from './lib/context.ts';
-import { CLI_ENTRY, expectExit, timeEdgeops } from './lib/cli.ts';
+import { cliEntry, expectExit, timeEdgeops } from './lib/cli.ts';
 import { benchDir, benchScript, spawnTs } from './lib/child.ts';
 import { mb, type Figure } from './lib/figure.ts';
 import { median, reps } from './lib/measure.ts';
@@ -105,7 +105,7 @@ export const planMemory: Benchmark = {
         ratio: cc / LIMIT,
         target: '<= 1.00x of 300 MB',
         ok: cc <= LIMIT,
-        note: `whole \`edgeops plan\` processes (${CLI_ENTRY}), peaks ${cliNotes.join('; ')}`,
+        note: `whole \`edgeops plan\` processes (${cliEntry()}), peaks ${cliNotes.join('; ')}`,
       },
       {
         name: 'plan-rss-20k/in-harness',

@@ -5,7 +5,7 @@
 // once, each kind's pages in order; that is node's start-up plus the longest page chain. The service injects
 // the latency into every request. Paired: floor, edgeops and the model alternate; medians of 5 rounds.
 import { join } from 'node:path';
-import { CLI_ENTRY, expectExit, timeEdgeops, timeProcess } from './lib/cli.ts';
+import { cliEntry, expectExit, timeEdgeops, timeProcess } from './lib/cli.ts';
 import type { BenchContext, Benchmark } from './lib/context.ts';
 import { ms, spread, type Figure } from './lib/figure.ts';
 import { median } from './lib/measure.ts';
@@ -54,7 +54,7 @@ async function measure(ctx: BenchContext, count: number, latencyMs: number, floo
     const f = median(s.floor);
     const chain = Math.max(...Object.values(shape.pages));
     const name = `plan-process/${count}@${latencyMs}ms`;
-    const note = `${shape.docs} documents, ${shape.items} live items, longest page chain ${chain} pages; edgeops ${spread(s.plan)}; model ${spread(s.model)}; entry ${CLI_ENTRY}`;
+    const note = `${shape.docs} documents, ${shape.items} live items, longest page chain ${chain} pages; edgeops ${spread(s.plan)}; model ${spread(s.model)}; entry ${cliEntry()}`;
     return [
       { name, values: [['decK-style model', ms(m)], ['edgeops plan', ms(p)]], ratio: p / m, target: '<= 1.0x', ok: p <= m, note },
       {

@@ -2,7 +2,7 @@
 // `node -e 0` (the least a Node program costs), paired, medians of whole-process times.
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLI_ENTRY, expectExit, repoRoot, timeEdgeops, timeProcess } from './lib/cli.ts';
+import { cliEntry, expectExit, repoRoot, timeEdgeops, timeProcess } from './lib/cli.ts';
 import type { Benchmark } from './lib/context.ts';
 import { ms, spread, type Figure } from './lib/figure.ts';
 import { median } from './lib/measure.ts';
@@ -32,7 +32,7 @@ export const startup: Benchmark = {
     const n = median(s.node);
     const v = median(s.version);
     const val = median(s.validate);
-    const note = `node -e 0 ${spread(s.node)}; entry ${CLI_ENTRY}`;
+    const note = `node -e 0 ${spread(s.node)}; entry ${cliEntry()}`;
     const figures: Figure[] = [
       { name: 'startup/version', values: [['node -e 0', ms(n)], ['edgeops --version', ms(v)]], ratio: v / n, target: '<= 2.5x', ok: v / n <= 2.5, note: `${note}; --version ${spread(s.version)}` },
       {

@@ -1,10 +1,31 @@
-// How the benchmarks start edgeops as a user does: `node ENTRY ARGS...`, timed from spawn to exit. ENTRY is
-// bin/edgeops.js unless EDGEOPS_BENCH_CLI names another entry (the one place to change when the bin moves).
+// How the benchmarks start edgeops as a user does: `node ENTRY ARGS...`, timed from spawn to exit. ENTRY is the
+// bin of an installed copy (cliEntry) unless EDGEOPS_BENCH_CLI names another entry.
 import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-export const CLI_ENTRY = process.env.EDGEOPS_BENCH_CLI ?? `${repoRoot}bin/edgeops.js`;
+
+let entry: string | undefined;
+
+/**
+ * bin/edgeops.js as npm installs it: bin/, dist/ and package.json in a directory of their own, with the
+ * checkout's node_modules beside them. In the checkout itself the bin first checks that dist/ is not older than
+ * any source file (a walk of src/, a few milliseconds), which an installed package never does. Made once per
+ * process, from the dist/ that `npm run bench` has just built, and removed at exit.
+ */
+export function cliEntry(): string {
+  if (process.env.EDGEOPS_BENCH_CLI) return process.env.EDGEOPS_BENCH_CLI;
+  if (entry) return entry;
+  const dir = mkdtempSync(join(tmpdir(), 'edgeops-bench-installed-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(repoRoot, part), join(dir, part), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  entry = join(dir, 'bin', 'edgeops.js');
+  return entry;
+}
 
 export interface ProcessRun {
   ms: number;
@@ -29,7 +50,7 @@ export function timeProcess(command: string, args: string[], opts: { env?: NodeJ
 
 /** `edgeops ARGS...` as a user runs it; `nodeArgs` go to node ahead of the entry (a measuring `--import`). */
 export function timeEdgeops(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; nodeArgs?: string[] } = {}): Promise<ProcessRun> {
-  return timeProcess(process.execPath, [...(opts.nodeArgs ?? []), CLI_ENTRY, ...args], opts);
+  return timeProcess(process.execPath, [...(opts.nodeArgs ?? []), cliEntry(), ...args], opts);
 }
 
 /** Fails with the process's own words when it did not exit as expected. */

@@ -1,9 +1,9 @@
 // `edgeops serve` as an operator runs it, in a child process: `node ENTRY serve --port 0 --db DB --api-key KEY
-// --quiet [--pool-size N]` (ENTRY from bench/lib/cli.ts: the built bin unless EDGEOPS_BENCH_CLI says otherwise).
+// --quiet [--pool-size N]` (ENTRY from bench/lib/cli.ts: the bin of an installed copy unless EDGEOPS_BENCH_CLI says otherwise).
 // Ready when it prints "listening on URL"; stopped by SIGTERM (its graceful stop), SIGKILL after a grace period.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { CLI_ENTRY, repoRoot } from './cli.ts';
+import { cliEntry, repoRoot } from './cli.ts';
 
 export interface ServeProcess {
   url: string;
@@ -19,7 +19,7 @@ process.once('exit', () => {
 
 /** `node` picks the Node binary (default: this process's); `env` adds to the environment (e.g. a SQLite driver). */
 export async function startServeProcess(opts: { db: string; apiKey: string; poolSize?: number; extra?: string[]; node?: string; env?: Record<string, string> }): Promise<ServeProcess> {
-  const args = [CLI_ENTRY, 'serve', '--port', '0', '--db', opts.db, '--api-key', opts.apiKey, '--quiet', ...(opts.extra ?? [])];
+  const args = [cliEntry(), 'serve', '--port', '0', '--db', opts.db, '--api-key', opts.apiKey, '--quiet', ...(opts.extra ?? [])];
   if (opts.poolSize !== undefined) args.push('--pool-size', String(opts.poolSize));
   const proc = spawn(opts.node ?? process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(proc);
