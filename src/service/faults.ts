@@ -4,6 +4,7 @@
 // auth, routing and body parsing and before the handler; with no faults configured it never calls anything.
 import { checkFaultSpec, FAULT_METHODS, resolveRates, type FaultSpec, type FaultStatus, type ResolvedRates } from './fault-spec.ts';
 import { ServiceError, type ErrorCode } from './errors.ts';
+import { seededRandom } from './seeded-random.ts';
 
 export { parseFaultSpec, FaultSpecError, type FaultSpec, type FaultRates } from './fault-spec.ts';
 
@@ -25,18 +26,6 @@ const CODE_OF: Record<FaultStatus, ErrorCode> = {
   503: 'ERR_FAULT_UNAVAILABLE',
   504: 'ERR_FAULT_GATEWAY_TIMEOUT',
 };
-
-/** mulberry32: tiny, fast and good enough to spread faults; reproducible from a 32-bit seed. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const isActive = (r: ResolvedRates) => r.errorRate > 0 || r.rate429 > 0 || r.dropRate > 0 || r.latencyMs > 0;
 // Unref'd: injected latency must not keep a stopping process alive.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { seededRandom } from '../../src/service/seeded-random.ts';
 import { startService } from '../../src/service/server.ts';
 import { late } from './late.ts';
 
@@ -164,17 +165,8 @@ export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 // --- seeded fuzzing -------------------------------------------------------------------------------------
 
-/** A seeded PRNG (mulberry32), so a failing fuzz case reproduces from its seed. */
-export function prng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG (the service's own), so a failing fuzz case reproduces from its seed. */
+export const prng = (seed: number): Rng => seededRandom(seed);
 
 export type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
