@@ -18,6 +18,15 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/**
+ * a against b as the median of the rounds' own ratios (a[i] / b[i], both measured in round i): a round that
+ * the machine slowed down slows both sides, so the drift between rounds cancels out.
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new Error(`paired samples differ in number: ${a.length} and ${b.length}`);
+  return median(a.map((x, i) => x / b[i]!));
+}
+
 export interface RepeatOptions {
   warmup: number;
   reps: number;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatFigure, spread } from '../../bench/lib/figure.ts';
 import { countByKind, generateDocs, writeManifests } from '../../bench/lib/generate.ts';
-import { median } from '../../bench/lib/measure.ts';
+import { median, pairedRatio } from '../../bench/lib/measure.ts';
 import { recordingApi, replayReads } from '../../bench/lib/recording-api.ts';
 import { seed, startSeeded, STACK } from '../../bench/lib/seed.ts';
 import { createApi } from '../../src/client/http.ts';
@@ -103,6 +103,16 @@ describe('figures', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(() => median([])).toThrow();
+  });
+
+  it('a paired ratio is the median of the rounds\' own ratios, not the ratio of the medians', () => {
+    // Round 2 ran on a slowed machine: both sides took twice as long, and the paired ratio does not move.
+    expect(pairedRatio([100, 200, 110], [50, 100, 55])).toBe(2);
+    expect(median([100, 200, 110]) / median([50, 100, 55])).toBe(2);
+    // Here each side's median comes from another round: the ratio of the medians says 1x, the rounds 1.5x.
+    expect(pairedRatio([90, 300, 100], [100, 200, 50])).toBe(1.5);
+    expect(median([90, 300, 100]) / median([100, 200, 50])).toBe(1);
+    expect(() => pairedRatio([1, 2], [1])).toThrow(/differ in number/);
   });
 
   it('prints the values, then the ratio and the verdict last', () => {
