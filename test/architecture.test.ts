@@ -2,20 +2,16 @@
 // reconciler reaches the service only through a lazy import() in src/cli. Both may import src/contract, where
 // they meet; src/contract imports neither. Inside the reconciler the layers only look down: cli and the
 // Action -> operations -> (engine, lock, client, render); nothing below an operation imports one, or the cli.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../src/kinds/index.ts';
+import { filesUnder } from './helpers/source-files.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const src = join(root, 'src');
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
-  });
-}
+const walk = (dir: string): string[] => filesUnder(dir, /\.ts$/);
 
 /** Static imports (`import ... from 'x'`, `export ... from 'x'`) and dynamic `import('x')` of one file. */
 function importsOf(file: string): { target: string; dynamic: boolean }[] {

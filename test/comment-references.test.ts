@@ -1,17 +1,13 @@
 // What the comments cite is in the repository: a design decision by its section of docs/design.md
 // ("design: Ownership"), a file by a path that exists. No comment cites a document the repository does not hold.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from './helpers/source-files.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? walk(path) : /\.(ts|mjs)$/.test(entry) ? [path] : [];
-  });
-}
+const walk = (dir: string): string[] => filesUnder(dir, /\.(ts|mjs)$/);
 
 /** The comment text of a source file: `//` lines and block comments. */
 function comments(text: string): string {

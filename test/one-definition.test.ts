@@ -2,19 +2,15 @@
 // of it has gone by. A second definition fails this test: import the one that exists instead. Beside the list,
 // the shapes a copy would take without a known name: a hand-written depth-first walk, a replace phase spelled
 // as a string, a kind reaching into the concrete client, an import circle.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dependencyOrder } from '../src/graph.ts';
+import { filesUnder } from './helpers/source-files.ts';
 
 const src = resolve(import.meta.dirname, '..', 'src');
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
-  });
-}
+const walk = (dir: string): string[] => filesUnder(dir, /\.ts$/);
 
 /** Source without comments (a name in a comment or a doc line defines nothing). */
 const code = (text: string): string => text.replace(/^\s*\/\*[\s\S]*?\*\//gm, '').replace(/(^|\s)\/\/.*$/gm, '$1');

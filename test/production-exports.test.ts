@@ -2,9 +2,10 @@
 // module of the program (src/, bin/, scripts/, bench/), so tests reach it the way the program does. A type or
 // interface may be named by tests alone: it is the shape of something the program passes around, and tests
 // write values of it. An export nothing outside its own file names is a local.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from './helpers/source-files.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -20,20 +21,12 @@ interface Exported {
   typeOnly: boolean;
 }
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    if (entry === 'node_modules' || entry === 'dist') return [];
-    return statSync(path).isDirectory() ? walk(path) : /\.(ts|mts|mjs|js)$/.test(entry) ? [path] : [];
-  });
-}
-
 function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
 
 function read(dirs: string[]): SourceFile[] {
-  return dirs.flatMap((dir) => walk(join(root, dir))).map((path) => ({ file: relative(root, path), code: withoutComments(readFileSync(path, 'utf8')) }));
+  return dirs.flatMap((dir) => filesUnder(join(root, dir), /\.(ts|mts|mjs|js)$/)).map((path) => ({ file: relative(root, path), code: withoutComments(readFileSync(path, 'utf8')) }));
 }
 
 /** The names a module exports: declarations, `export { a, type B }` lists, and re-exports. */

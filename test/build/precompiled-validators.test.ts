@@ -1,7 +1,7 @@
 // The built CLI validates with ajv's standalone code generated at build time (scripts/build.ts) instead of
 // compiling the schemas on each run. Both must judge every document alike, down to each error object, which
 // messages.ts words: the manifests of the examples and fixtures, and many broken variants of each.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,15 +14,11 @@ import { compileSchema } from '../../src/manifest/schema/compile.ts';
 import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
 import { projectSchema } from '../../src/manifest/schema/project.ts';
 import { PROJECT_KEY } from '../../src/manifest/schema.ts';
+import { filesUnder } from '../helpers/source-files.ts';
 
 type Doc = Record<string, unknown>;
 
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? yamlFiles(path) : /\.ya?ml$/.test(entry) ? [path] : [];
-  });
-}
+const yamlFiles = (dir: string): string[] => filesUnder(dir, /\.ya?ml$/);
 
 const corpus: Doc[] = [join(ROOT, 'examples'), join(ROOT, 'test/fixtures/manifests')]
   .flatMap(yamlFiles)
