@@ -84,17 +84,19 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
     res.end(JSON.stringify(body));
   };
 
-  /** One page of `all` with the Link header GitHub sends. */
+  /** One page of `all` with the Link header GitHub sends: next and last while there are more, prev and first after page 1. */
   const sendPage = (res: ServerResponse, url: URL, all: unknown[]) => {
     const page = Number(url.searchParams.get('page') ?? '1');
     const items = all.slice((page - 1) * PAGE, page * PAGE);
-    const headers: Record<string, string> = {};
-    if (page * PAGE < all.length) {
-      const next = new URL(url);
-      next.searchParams.set('page', String(page + 1));
-      headers.link = `<${next.toString()}>; rel="next", <${url.origin}${url.pathname}?page=99>; rel="last"`;
-    }
-    return send(res, 200, items, headers);
+    const pageUrl = (n: number) => {
+      const to = new URL(url);
+      to.searchParams.set('page', String(n));
+      return to.toString();
+    };
+    const links: string[] = [];
+    if (page * PAGE < all.length) links.push(`<${pageUrl(page + 1)}>; rel="next"`, `<${url.origin}${url.pathname}?page=99>; rel="last"`);
+    if (page > 1) links.push(`<${pageUrl(1)}>; rel="first"`, `<${pageUrl(page - 1)}>; rel="prev"`);
+    return send(res, 200, items, links.length > 0 ? { link: links.join(', ') } : {});
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse, base: string) {

@@ -1,7 +1,5 @@
 // Inputs, the event, the runner's files and the comment lookup, as units.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +9,7 @@ import { readGitHubContext, readInputs } from '../../src/action/inputs.ts';
 import { createRunner } from '../../src/action/runner.ts';
 import { runStack, type Session } from '../../src/action/session.ts';
 import { COMMENT_LIMIT } from '../../src/action/truncate.ts';
+import { startGitHubStub } from './github-stub.ts';
 import { parseOutputs } from './harness.ts';
 
 const dirs: string[] = [];
@@ -161,29 +160,19 @@ describe('comment lookup and size', () => {
   });
 
   it('follows only a rel="next" link', async () => {
-    // The first page links to the next and the last, the second only back (to page 1, which links nowhere), and
-    // the pull requests of a commit come without a Link header: two requests, then one.
-    const seen: string[] = [];
-    const server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://stand-in');
-      seen.push(url.pathname + url.search);
-      const here = `http://127.0.0.1:${(server.address() as AddressInfo).port}${url.pathname}`;
-      const page = url.searchParams.get('page');
-      const link = !url.pathname.endsWith('/comments') || page === '1' ? undefined
-        : page === '2' ? `<${here}?page=1>; rel="prev"` : `<${here}?page=2>; rel="next", <${here}?page=5>; rel="last"`;
-      res.writeHead(200, { 'content-type': 'application/json', ...(link ? { link } : {}) });
-      res.end(JSON.stringify([{ id: Number(page ?? '1'), number: Number(page ?? '1'), body: '' }]));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // The stub's pages hold 2 items and link as GitHub does: pages after the first also link back (prev, first).
+    // Five comments are three pages, each fetched once; a commit with no pull requests is one page, no Link.
+    const gh = await startGitHubStub('o/r');
     try {
-      const gh = new GitHubClient({ apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't', repository: 'o/r' });
-      expect((await gh.listIssueComments(1)).map((c) => c.id)).toEqual([1, 2]);
-      expect(seen).toEqual(['/repos/o/r/issues/1/comments?per_page=100', '/repos/o/r/issues/1/comments?page=2']);
-      seen.length = 0;
-      expect(await gh.pullsOfCommit('abc')).toHaveLength(1);
-      expect(seen).toEqual(['/repos/o/r/commits/abc/pulls?per_page=100']);
+      const seeded = [1, 2, 3, 4, 5].map((n) => gh.seed(1, `comment ${n}`).id);
+      const client = new GitHubClient({ apiUrl: gh.apiUrl, token: gh.token, repository: 'o/r' });
+      expect((await client.listIssueComments(1)).map((c) => c.id)).toEqual(seeded);
+      const pages = (path: string) => gh.requests.filter((r) => r.method === 'GET' && r.path.includes(path)).map((r) => new URL(r.path, 'http://x').searchParams.get('page') ?? '1');
+      expect(pages('/issues/1/comments')).toEqual(['1', '2', '3']);
+      expect(await client.pullsOfCommit('abc')).toEqual([]);
+      expect(pages('/commits/abc/pulls')).toEqual(['1']);
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gh.close();
     }
   });
 });
