@@ -13,7 +13,7 @@ import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.t
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { livePlanErrors, liveCheckKinds, staticPlanErrors, type PlanError } from './engine/plan-checks.ts';
 import { foreignReferenceErrors } from './engine/foreign-references.ts';
-import { precheckForeignReferences } from './engine/reference-precheck.ts';
+import { precheckForeignReferences, startReferenceLists } from './engine/reference-precheck.ts';
 import { completedAddresses, perpetualDiff } from './engine/self-check.ts';
 import { targetClosure, targetedErrors, targetPlan } from './engine/targets.ts';
 import { KINDS } from './kinds/index.ts';
@@ -93,16 +93,23 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
  * The plan's errors as far as they show before the plan is made: apply runs this before it takes the stack
  * lock, so that a plan the service would refuse writes nothing. Static errors need no request; the live
  * checks list only the kinds they read (none when the manifests write no literal id and claim no hostport).
+ * The reference check's first lists read no manifest, so they start at once, while `desired` is still being
+ * read; the live checks' lists start beside the reference check's, and its errors count only without theirs.
  */
-export async function precheckPlan(desired: DesiredState, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[] }): Promise<PlanError[]> {
+export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[] }): Promise<PlanError[]> {
   const kinds = opts.kinds ?? KINDS;
+  const first = startReferenceLists(kinds, api, isLockRecord);
+  const manifests = await desired;
   // A targeted apply is refused only for errors of the resources it plans.
-  const selected = opts.targets?.length ? targetClosure(desired, opts.targets) : undefined;
+  const selected = opts.targets?.length ? targetClosure(manifests, opts.targets) : undefined;
   const only = (found: PlanError[]): PlanError[] => (selected ? targetedErrors(found, selected) : found);
-  const errors = only(staticPlanErrors(kinds, desired, opts.stack));
-  const needed = errors.length > 0 ? [] : liveCheckKinds(kinds, desired);
-  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, desired, await fetchLive(needed, api, undefined, isLockRecord), opts.stack, { adopt: opts.adopt })));
-  if (errors.length === 0) errors.push(...only(await precheckForeignReferences(kinds, desired, api, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord })));
+  const errors = only(staticPlanErrors(kinds, manifests, opts.stack));
+  if (errors.length > 0) return sortIssues(errors);
+  const needed = liveCheckKinds(kinds, manifests);
+  const references = precheckForeignReferences(kinds, manifests, api, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, first });
+  references.catch(() => undefined); // awaited below unless the live checks fail first
+  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await fetchLive(needed, api, undefined, isLockRecord), opts.stack, { adopt: opts.adopt })));
+  if (errors.length === 0) errors.push(...only(await references));
   return sortIssues(errors);
 }
 

@@ -16,14 +16,33 @@ interface ReferencePrecheckOptions {
   stack: string;
   adopt: boolean;
   hidden?: HiddenItems;
+  /** The first step's lists, when they were started earlier (startReferenceLists). */
+  first?: Promise<LiveState>;
+}
+
+/** The kinds references point at, and the kinds that reference them. */
+function referenceKinds(kinds: readonly ResourceKind[]): { blocking: ReturnType<typeof blockingRefs>; targetNames: Set<string>; targets: ResourceKind[] } {
+  const blocking = blockingRefs(kinds);
+  const targetNames = new Set(blocking.flatMap(({ refs }) => refs.flatMap((r) => r.kinds)));
+  return { blocking, targetNames, targets: kinds.filter((k) => targetNames.has(k.kind) && k.identity === 'marker') };
+}
+
+/**
+ * Starts the first step's lists, which read no manifest: apply starts them while the manifests are read.
+ * Undefined when no kind is a reference's target.
+ */
+export function startReferenceLists(kinds: readonly ResourceKind[], api: Api, hidden?: HiddenItems): Promise<LiveState> | undefined {
+  const { targets } = referenceKinds(kinds);
+  if (targets.length === 0) return undefined;
+  const lists = fetchLive(targets, api, undefined, hidden);
+  lists.catch(() => undefined); // awaited by precheckForeignReferences, unless the manifests stop the run first
+  return lists;
 }
 
 export async function precheckForeignReferences(kinds: readonly ResourceKind[], desired: DesiredState, api: Api, opts: ReferencePrecheckOptions): Promise<PlanError[]> {
-  const blocking = blockingRefs(kinds);
-  const targetNames = new Set(blocking.flatMap(({ refs }) => refs.flatMap((r) => r.kinds)));
-  const targets = kinds.filter((k) => targetNames.has(k.kind) && k.identity === 'marker');
+  const { blocking, targetNames, targets } = referenceKinds(kinds);
   if (targets.length === 0) return [];
-  const first = await fetchLive(targets, api, undefined, opts.hidden);
+  const first = await (opts.first ?? fetchLive(targets, api, undefined, opts.hidden));
   const ownDocuments = { ...desired, resources: desired.resources.filter((r) => targetNames.has(r.kind)) };
   const removals = resourceActions(targets, ownDocuments, first, opts.stack).actions.filter((a) => a.op === 'delete' || a.op === 'replace');
   if (removals.length === 0) return [];

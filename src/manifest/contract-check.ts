@@ -46,13 +46,14 @@ function pathPattern(template: string): RegExp {
 /** The first problem the service would find in one request's body, or undefined when it holds. */
 type RequestCheck = (body: Obj) => LocatedProblem | undefined;
 
-// Found once per method and path: the recorder answers every create with one id, so a kind's requests have
-// the same few paths in every document.
+// Found once per method and route: ids in a path (the recorder's, a placeholder of a resource not created yet,
+// a literal one) are a prefix and 27 characters, and every document of a kind sends to the same few routes.
 const contracts = new Map<string, RequestCheck | undefined>();
+const ID_SEGMENT = /\/[a-z_]*[A-Za-z0-9]{27}(?=\/|$)/g;
 
 /** The contract of one request, found by its method and path (the service's own routes). */
 function contractOf(sent: Sent): RequestCheck | undefined {
-  const key = `${sent.method} ${sent.path}`;
+  const key = `${sent.method} ${sent.path.replace(ID_SEGMENT, '/:id')}`;
   if (contracts.has(key)) return contracts.get(key);
   const found = findContract(sent);
   if (contracts.size < 1000) contracts.set(key, found);

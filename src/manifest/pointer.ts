@@ -68,27 +68,44 @@ export interface Slot {
   unset(): void;
 }
 
+// A pattern's segments, split once: the resolver looks for the same few patterns in every document.
+const patternSegments = new Map<string, string[]>();
+
+function segmentsOf(pattern: string): string[] {
+  let segments = patternSegments.get(pattern);
+  if (!segments) {
+    segments = splitPointer(pattern);
+    if (patternSegments.size < 1000) patternSegments.set(pattern, segments);
+  }
+  return segments;
+}
+
+/**
+ * The values at `pattern` (`*` for every item of a list), in document order. Most patterns are absent from most
+ * documents: nothing is allocated until a value is found.
+ */
 export function slotsAt(root: Obj, pattern: string): Slot[] {
+  const segments = segmentsOf(pattern);
   const found: Slot[] = [];
-  const visit = (container: Obj | Json[], key: string | number, rest: string[], pointer: string): void => {
-    const value = (container as Record<string | number, Json>)[key];
+  const path: (string | number)[] = [];
+  const visit = (container: Record<string | number, Json>, key: string | number, depth: number): void => {
+    const value = container[key];
     if (value === undefined) return;
-    if (rest.length === 0) {
-      const record = container as Record<string | number, Json>;
-      found.push({ value, pointer, set: (v) => (record[key] = v), unset: () => delete record[key] });
-      return;
+    path.push(key);
+    const next = segments[depth + 1];
+    if (next === undefined) {
+      const pointer = path.reduce<string>((at, step) => childPointer(at, step), '');
+      found.push({ value, pointer, set: (v) => (container[key] = v), unset: () => delete container[key] });
+    } else if (next === '*') {
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value as Record<number, Json>, i, depth + 1);
+    } else if (isObj(value) && Object.hasOwn(value, next)) {
+      visit(value, next, depth + 1);
     }
-    const [head, ...tail] = rest as [string, ...string[]];
-    if (head === '*') {
-      if (Array.isArray(value)) value.forEach((_, i) => visit(value, i, tail, childPointer(pointer, i)));
-    } else if (isObj(value) && Object.hasOwn(value, head)) {
-      visit(value, head, tail, childPointer(pointer, head));
-    }
+    path.pop();
   };
-  const [head, ...tail] = splitPointer(pattern);
-  if (head === undefined) return found;
-  if (head === '*') return found; // a document is a mapping, never a list
-  if (Object.hasOwn(root, head)) visit(root, head, tail, childPointer('', head));
+  const head = segments[0];
+  // A document is a mapping, never a list.
+  if (head !== undefined && head !== '*' && Object.hasOwn(root, head)) visit(root, head, 0);
   return found;
 }
 

@@ -70,10 +70,10 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   const lockSignal = AbortSignal.any([interrupt, invalid.signal, ...(request.lock.signal ? [request.lock.signal] : [])]);
   const adopt = saved?.contents.adopt ?? request.adopt;
   // A plan the service would refuse writes nothing, not even the lock record: its errors are looked for
-  // first, in the manifests and in the few lists they need (pipeline.ts precheckPlan). Those reads only
-  // ever refuse; the plan is made from lists read under the lock.
+  // first, in the manifests and in the few lists they need (pipeline.ts precheckPlan, which starts the lists
+  // it can while the manifests load). Those reads only ever refuse; the plan is made from lists read under the lock.
   const checked = unlessInterrupted(interrupt, 'while planning', async () => {
-    const errors = await precheckPlan(await request.desired, api, { stack, adopt, targets });
+    const errors = await precheckPlan(request.desired, api, { stack, adopt, targets });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   // The lock is held from before the plan until the apply has finished: two applies of one stack never
