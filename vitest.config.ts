@@ -10,6 +10,7 @@ const SQLITE_ONLY = ['test/service/persistence.test.ts', 'test/service/postgres-
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup-files.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -3,12 +3,13 @@
 // GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as real files in a temp RUNNER_TEMP, the inputs as INPUT_* variables
 // named as the runner names them, and manifests written into a temp workspace.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { late } from '../helpers/late.ts';
+import { fileTempDir } from '../helpers/temp-dirs.ts';
 import { startGitHubStub, type GitHubStub } from './github-stub.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -20,16 +21,12 @@ const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: 
  */
 let actionPath: string | undefined;
 function actionDir(): string {
-  if (actionPath) return actionPath;
-  const dir = mkdtempSync(join(tmpdir(), 'edgeops-action-path-'));
+  if (actionPath && existsSync(actionPath)) return actionPath;
+  const dir = fileTempDir('edgeops-action-path-');
   cpSync(join(ROOT, 'action.yml'), join(dir, 'action.yml'));
   cpSync(join(ROOT, dirname(ACTION.runs.main)), join(dir, dirname(ACTION.runs.main)), { recursive: true });
   return (actionPath = dir);
 }
-afterAll(() => {
-  if (actionPath) rmSync(actionPath, { recursive: true, force: true });
-  actionPath = undefined;
-});
 
 /** The runner's variable for an input: `INPUT_` and the name in upper case, spaces as `_`, `-` kept. */
 export const inputVariable = (name: string): string => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;

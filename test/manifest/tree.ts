@@ -1,22 +1,16 @@
 // Test helper: a temporary directory holding a small manifest tree, and shortcuts that run the manifest
 // pipeline in it and return its messages (file names relative to that directory).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { ManifestError } from '../../src/errors.ts';
 import { readDesiredState } from '../../src/manifest/read-desired.ts';
 import type { DesiredState } from '../../src/manifest/document.ts';
-
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
+import { fileTempDir } from '../helpers/temp-dirs.ts';
 
 /** Writes `files` (path -> text) into a new temporary directory (removed after the test file) and returns it. */
 export function writeTree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'edgeops-manifest-'));
-  roots.push(root);
+  const root = fileTempDir('edgeops-manifest-');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
