@@ -1,10 +1,13 @@
 // `npm run bench` runs every benchmark; `npm run bench -- <name|number>...` runs some of them.
 // Prints one line per figure (ratio last) on stdout, progress on stderr. `--md FILE` also writes the
-// results table with the machine it ran on; `--json FILE` the raw figures.
+// results table with the machine it ran on; `--json FILE` the raw figures; `--node 24` runs under Node 24.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { fetchNode } from '../scripts/fetch-node.ts';
 import { applyConcurrency } from './apply-concurrency.ts';
 import { applyProcess } from './apply-process.ts';
 import { loadSpeed } from './load-speed.ts';
@@ -31,8 +34,17 @@ export const BENCHMARKS: readonly Benchmark[] = [
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { md: { type: 'string' }, json: { type: 'string' }, list: { type: 'boolean' }, quick: { type: 'boolean' } },
+  options: { md: { type: 'string' }, json: { type: 'string' }, list: { type: 'boolean' }, quick: { type: 'boolean' }, node: { type: 'string' } },
 });
+
+// --node 24: the whole run under that Node (fetched from the npm registry, scripts/fetch-node.ts), every process
+// it starts included: users run Node 22 and 24, whose start-up and compilers differ from the machine's Node.
+if (values.node && values.node !== process.versions.node.split('.')[0]) {
+  const bin = await fetchNode(Number(values.node));
+  const args = [...positionals, ...(values.md ? ['--md', values.md] : []), ...(values.json ? ['--json', values.json] : []), ...(values.quick ? ['--quick'] : []), ...(values.list ? ['--list'] : [])];
+  const child = spawnSync(bin, ['--import', 'tsx', fileURLToPath(import.meta.url), ...args], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
 
 // --quick: one repetition and the small sizes, a smoke run (the same as BENCH_QUICK=1).
 if (values.quick) process.env.BENCH_QUICK = '1';

@@ -40819,27 +40819,36 @@ function sourceValuePos(resource, pointer) {
   const doc = sources.get(resource);
   return doc ? valuePos(doc, pointer) : resource.pos;
 }
+var patternSegments = /* @__PURE__ */ new Map();
+function patternSteps(pattern) {
+  let segments = patternSegments.get(pattern);
+  if (!segments) {
+    segments = splitPointer(pattern);
+    if (patternSegments.size < 1e3) patternSegments.set(pattern, segments);
+  }
+  return segments;
+}
 function slotsAt(root, pattern) {
+  const segments = patternSteps(pattern);
   const found = [];
-  const visit = (container, key, rest, pointer) => {
+  const path = [];
+  const visit = (container, key, depth) => {
     const value = container[key];
     if (value === void 0) return;
-    if (rest.length === 0) {
-      const record = container;
-      found.push({ value, pointer, set: (v3) => record[key] = v3, unset: () => delete record[key] });
-      return;
+    path.push(key);
+    const next = segments[depth + 1];
+    if (next === void 0) {
+      const pointer = path.reduce((at2, step) => childPointer(at2, step), "");
+      found.push({ value, pointer, set: (v3) => container[key] = v3, unset: () => delete container[key] });
+    } else if (next === "*") {
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value, i, depth + 1);
+    } else if (isObj(value) && Object.hasOwn(value, next)) {
+      visit(value, next, depth + 1);
     }
-    const [head2, ...tail3] = rest;
-    if (head2 === "*") {
-      if (Array.isArray(value)) value.forEach((_2, i) => visit(value, i, tail3, childPointer(pointer, i)));
-    } else if (isObj(value) && Object.hasOwn(value, head2)) {
-      visit(value, head2, tail3, childPointer(pointer, head2));
-    }
+    path.pop();
   };
-  const [head, ...tail2] = splitPointer(pattern);
-  if (head === void 0) return found;
-  if (head === "*") return found;
-  if (Object.hasOwn(root, head)) visit(root, head, tail2, childPointer("", head));
+  const head = segments[0];
+  if (head !== void 0 && head !== "*" && Object.hasOwn(root, head)) visit(root, head, 0);
   return found;
 }
 function cloneJson(value) {
@@ -41204,17 +41213,8 @@ function isScalarArray(v3) {
 function fieldChanges(kind, from, to) {
   if (jsonEqual(from, to)) return [];
   const byPath = /* @__PURE__ */ new Map();
-  for (const op of import_fast_json_patch.default.compare(from, to)) {
-    const segments = pointerSegments(op.path);
-    let cut = segments.length;
-    for (let i = 1; i < segments.length; i++) {
-      const prefix = segments.slice(0, i);
-      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
-        cut = i;
-        break;
-      }
-    }
-    const at2 = segments.slice(0, cut);
+  const wholeFields = Object.keys(from).length === 0 ? Object.keys(to) : Object.keys(to).length === 0 ? Object.keys(from) : void 0;
+  for (const at2 of wholeFields?.map((field) => [field]) ?? patchedPaths(from, to)) {
     const path = "/" + at2.map(escapeSegment).join("/");
     if (byPath.has(path)) continue;
     const old = valueAt(from, at2);
@@ -41229,6 +41229,20 @@ function fieldChanges(kind, from, to) {
     byPath.set(path, change);
   }
   return [...byPath.values()].sort((a, b3) => a.path < b3.path ? -1 : a.path > b3.path ? 1 : 0);
+}
+function* patchedPaths(from, to) {
+  for (const op of import_fast_json_patch.default.compare(from, to)) {
+    const segments = pointerSegments(op.path);
+    let cut = segments.length;
+    for (let i = 1; i < segments.length; i++) {
+      const prefix = segments.slice(0, i);
+      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
+        cut = i;
+        break;
+      }
+    }
+    yield segments.slice(0, cut);
+  }
 }
 var topField = (change) => pointerSegments(change.path)[0];
 function createAction(t, desired) {
@@ -45054,12 +45068,22 @@ function foreignReferenceErrors(kinds, desired, live, stack, actions, opts = {})
 }
 
 // src/engine/reference-precheck.ts
-async function precheckForeignReferences(kinds, desired, api2, opts) {
+function referenceKinds(kinds) {
   const blocking = blockingRefs(kinds);
   const targetNames = new Set(blocking.flatMap(({ refs }) => refs.flatMap((r) => r.kinds)));
-  const targets = kinds.filter((k2) => targetNames.has(k2.kind) && k2.identity === "marker");
+  return { blocking, targetNames, targets: kinds.filter((k2) => targetNames.has(k2.kind) && k2.identity === "marker") };
+}
+function startReferenceLists(kinds, api2, hidden) {
+  const { targets } = referenceKinds(kinds);
+  if (targets.length === 0) return void 0;
+  const lists = fetchLive(targets, api2, void 0, hidden);
+  lists.catch(() => void 0);
+  return lists;
+}
+async function precheckForeignReferences(kinds, desired, api2, opts) {
+  const { blocking, targetNames, targets } = referenceKinds(kinds);
   if (targets.length === 0) return [];
-  const first = await fetchLive(targets, api2, void 0, opts.hidden);
+  const first = await (opts.first ?? fetchLive(targets, api2, void 0, opts.hidden));
   const ownDocuments = { ...desired, resources: desired.resources.filter((r) => targetNames.has(r.kind)) };
   const removals = resourceActions(targets, ownDocuments, first, opts.stack).actions.filter((a) => a.op === "delete" || a.op === "replace");
   if (removals.length === 0) return [];
@@ -49932,8 +49956,9 @@ function pathPattern(template) {
   return re2;
 }
 var contracts = /* @__PURE__ */ new Map();
+var ID_SEGMENT = /\/[a-z_]*[A-Za-z0-9]{27}(?=\/|$)/g;
 function contractOf(sent) {
-  const key = `${sent.method} ${sent.path}`;
+  const key = `${sent.method} ${sent.path.replace(ID_SEGMENT, "/:id")}`;
   if (contracts.has(key)) return contracts.get(key);
   const found = findContract(sent);
   if (contracts.size < 1e3) contracts.set(key, found);
@@ -56197,12 +56222,17 @@ async function computePlan(desired, api2, opts) {
 }
 async function precheckPlan(desired, api2, opts) {
   const kinds = opts.kinds ?? KINDS;
-  const selected = opts.targets?.length ? targetClosure(desired, opts.targets) : void 0;
+  const first = startReferenceLists(kinds, api2, isLockRecord);
+  const manifests = await desired;
+  const selected = opts.targets?.length ? targetClosure(manifests, opts.targets) : void 0;
   const only = (found) => selected ? targetedErrors(found, selected) : found;
-  const errors = only(staticPlanErrors(kinds, desired, opts.stack));
-  const needed = errors.length > 0 ? [] : liveCheckKinds(kinds, desired);
-  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, desired, await fetchLive(needed, api2, void 0, isLockRecord), opts.stack, { adopt: opts.adopt })));
-  if (errors.length === 0) errors.push(...only(await precheckForeignReferences(kinds, desired, api2, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord })));
+  const errors = only(staticPlanErrors(kinds, manifests, opts.stack));
+  if (errors.length > 0) return sortIssues(errors);
+  const needed = liveCheckKinds(kinds, manifests);
+  const references = precheckForeignReferences(kinds, manifests, api2, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, first });
+  references.catch(() => void 0);
+  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await fetchLive(needed, api2, void 0, isLockRecord), opts.stack, { adopt: opts.adopt })));
+  if (errors.length === 0) errors.push(...only(await references));
   return sortIssues(errors);
 }
 async function executeAndCheck(ctx, api2, opts) {
@@ -56502,12 +56532,12 @@ function certificateLines(old, neu, ctx) {
   return lines;
 }
 function showChange(change, ctx) {
-  const inline = formatChange(change, ctx.names);
-  if (change.sensitive) return { text: inline, lines: [] };
+  const inline = () => formatChange(change, ctx.names);
+  if (change.sensitive) return { text: inline(), lines: [] };
   const old = change.kind === "add" ? void 0 : change.old;
   const neu = change.kind === "remove" ? void 0 : change.new;
-  if (isPem(old) || isPem(neu)) return { text: inline, lines: certificateLines(old, neu, ctx) };
-  if (fitsInline(old) && fitsInline(neu)) return { text: inline, lines: [] };
+  if (isPem(old) || isPem(neu)) return { text: inline(), lines: certificateLines(old, neu, ctx) };
+  if (fitsInline(old) && fitsInline(neu)) return { text: inline(), lines: [] };
   if (old === void 0 || neu === void 0) {
     const mark = old === void 0 ? "+" : "-";
     return layout(old ?? neu, mark, 0, ctx.names);
@@ -56717,7 +56747,7 @@ async function run(request2, deps) {
   const lockSignal = AbortSignal.any([interrupt, invalid.signal, ...request2.lock.signal ? [request2.lock.signal] : []]);
   const adopt = saved?.contents.adopt ?? request2.adopt;
   const checked2 = unlessInterrupted(interrupt, "while planning", async () => {
-    const errors = await precheckPlan(await request2.desired, api2, { stack, adopt, targets });
+    const errors = await precheckPlan(request2.desired, api2, { stack, adopt, targets });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   return manifestsFirst(request2.desired, checked2.then(() => withStackLock(api2, stack, { ...request2.lock, signal: lockSignal }, async (lock) => {

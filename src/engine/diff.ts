@@ -82,17 +82,9 @@ export function fieldChanges(kind: ResourceKind, from: Obj, to: Obj): FieldChang
   // Most resources of a plan are unchanged: a plain equality walk is cheaper than building an empty patch.
   if (jsonEqual(from, to)) return [];
   const byPath = new Map<string, FieldChange>();
-  for (const op of jsonpatch.compare(from, to)) {
-    const segments = pointerSegments(op.path);
-    let cut = segments.length;
-    for (let i = 1; i < segments.length; i++) {
-      const prefix = segments.slice(0, i);
-      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
-        cut = i;
-        break;
-      }
-    }
-    const at = segments.slice(0, cut);
+  // A create or a delete changes every top-level field, whole: no patch (which copies every value) is needed.
+  const wholeFields = Object.keys(from).length === 0 ? Object.keys(to) : Object.keys(to).length === 0 ? Object.keys(from) : undefined;
+  for (const at of wholeFields?.map((field) => [field]) ?? patchedPaths(from, to)) {
     const path = '/' + at.map(escapeSegment).join('/');
     if (byPath.has(path)) continue;
     const old = valueAt(from, at);
@@ -107,6 +99,22 @@ export function fieldChanges(kind: ResourceKind, from: Obj, to: Obj): FieldChang
     byPath.set(path, change);
   }
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The paths a patch from `from` to `to` changes, each cut at the first list of scalars (a list changes whole). */
+function* patchedPaths(from: Obj, to: Obj): Generator<string[]> {
+  for (const op of jsonpatch.compare(from, to)) {
+    const segments = pointerSegments(op.path);
+    let cut = segments.length;
+    for (let i = 1; i < segments.length; i++) {
+      const prefix = segments.slice(0, i);
+      if (isScalarArray(valueAt(from, prefix)) || isScalarArray(valueAt(to, prefix))) {
+        cut = i;
+        break;
+      }
+    }
+    yield segments.slice(0, cut);
+  }
 }
 
 const topField = (change: FieldChange): string => pointerSegments(change.path)[0]!;

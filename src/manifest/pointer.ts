@@ -71,7 +71,7 @@ export interface Slot {
 // A pattern's segments, split once: the resolver looks for the same few patterns in every document.
 const patternSegments = new Map<string, string[]>();
 
-function segmentsOf(pattern: string): string[] {
+function patternSteps(pattern: string): string[] {
   let segments = patternSegments.get(pattern);
   if (!segments) {
     segments = splitPointer(pattern);
@@ -85,7 +85,7 @@ function segmentsOf(pattern: string): string[] {
  * documents: nothing is allocated until a value is found.
  */
 export function slotsAt(root: Obj, pattern: string): Slot[] {
-  const segments = segmentsOf(pattern);
+  const segments = patternSteps(pattern);
   const found: Slot[] = [];
   const path: (string | number)[] = [];
   const visit = (container: Record<string | number, Json>, key: string | number, depth: number): void => {

@@ -160,12 +160,13 @@ function certificateLines(old: Json | undefined, neu: Json | undefined, ctx: Sho
 
 /** A change as its field's line shows it, with the lines under it when its values do not fit on one line. */
 export function showChange(change: FieldChange, ctx: ShowContext): ShownChange {
-  const inline = formatChange(change, ctx.names);
-  if (change.sensitive) return { text: inline, lines: [] };
+  // Formatted only when it is shown: most values of a large plan are laid out on lines of their own.
+  const inline = (): string => formatChange(change, ctx.names);
+  if (change.sensitive) return { text: inline(), lines: [] };
   const old = change.kind === 'add' ? undefined : change.old;
   const neu = change.kind === 'remove' ? undefined : change.new;
-  if (isPem(old) || isPem(neu)) return { text: inline, lines: certificateLines(old, neu, ctx) };
-  if (fitsInline(old) && fitsInline(neu)) return { text: inline, lines: [] };
+  if (isPem(old) || isPem(neu)) return { text: inline(), lines: certificateLines(old, neu, ctx) };
+  if (fitsInline(old) && fitsInline(neu)) return { text: inline(), lines: [] };
   if (old === undefined || neu === undefined) {
     const mark: Mark = old === undefined ? '+' : '-';
     return layout((old ?? neu)!, mark, 0, ctx.names);

@@ -1,7 +1,6 @@
 // Shared by the drift and export scenarios: writing manifest documents to a directory, reading every list of
 // the service (for byte-level before/after comparisons), and a set of resources made by hand through the API.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { expect } from 'vitest';
@@ -9,8 +8,10 @@ import type { Certs } from './fixtures.ts';
 import type { Doc, E2E } from './harness.ts';
 import { LISTS } from './fixtures.ts';
 import type { ApiClient } from '../helpers/service.ts';
+import { fileTempDir } from '../helpers/temp-dirs.ts';
 
-export function writeDocs(docs: Doc[], dir = mkdtempSync(join(tmpdir(), 'edgeops-docs-'))): string {
+/** Writes `docs` to all.yaml in `dir` (by default a new temporary directory, removed after the test file). */
+export function writeDocs(docs: Doc[], dir = fileTempDir('edgeops-docs-')): string {
   writeFileSync(join(dir, 'all.yaml'), docs.map((d) => stringify(d)).join('---\n'));
   return dir;
 }
