@@ -15,6 +15,7 @@ import { _ } from 'ajv';
 import { newContractAjv } from '../src/contract/body-compile.ts';
 import { contractBodies, type BodySchema } from '../src/contract/index.ts';
 import { newAjv } from '../src/manifest/schema/compile.ts';
+import { schemaFacts } from '../src/manifest/schema/facts.ts';
 import { kindSchemas } from '../src/manifest/schema/kinds.ts';
 import { projectSchema } from '../src/manifest/schema/project.ts';
 import { PROJECT_KEY } from '../src/manifest/schema.ts';
@@ -48,6 +49,18 @@ export function precompiledValidators(): string {
     '  const validate = VALIDATORS[key];',
     '  if (!validate) throw new Error(`no precompiled validator for ${key}`);',
     '  return validate;',
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** schema/facts.ts with every kind's facts written out: the built CLI reads them, and never builds a schema. */
+export function precomputedSchemaFacts(): string {
+  const facts = Object.fromEntries([...kindSchemas()].map(([kind, schema]) => [kind, schemaFacts(schema)]));
+  return [
+    `const FACTS = ${JSON.stringify(facts)};`,
+    'export function kindFacts(kind) {',
+    '  return Object.hasOwn(FACTS, kind) ? FACTS[kind] : undefined;',
     '}',
     '',
   ].join('\n');
@@ -107,6 +120,11 @@ export const precompile: Plugin = {
   setup(b) {
     b.onLoad({ filter: /[/\\]src[/\\]manifest[/\\]schema[/\\]compile\.ts$/ }, () => ({
       contents: minified(precompiledValidators()),
+      loader: 'js',
+      resolveDir: join(ROOT, 'src/manifest/schema'),
+    }));
+    b.onLoad({ filter: /[/\\]src[/\\]manifest[/\\]schema[/\\]facts\.ts$/ }, () => ({
+      contents: precomputedSchemaFacts(),
       loader: 'js',
       resolveDir: join(ROOT, 'src/manifest/schema'),
     }));

@@ -6,11 +6,11 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ManifestIssue } from '../errors.ts';
 import { addressOf, type ManifestDoc } from './document.ts';
-import { childPointer, splitPointer } from './pointer.ts';
 import { compileSchema } from './schema/compile.ts';
 import { issuesFromAjv } from './schema/messages.ts';
+import { kindFacts } from './schema/facts.ts';
 import { kindSchemas } from './schema/kinds.ts';
-import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './schema/parts.ts';
+import type { Schema } from './schema/parts.ts';
 import { runAll, type Steps } from './pace.ts';
 import { projectSchema } from './schema/project.ts';
 
@@ -49,43 +49,6 @@ interface KindValidation {
   policyPhases: Map<string, readonly string[]>;
 }
 
-/** Walks `properties` and `items` for fields declared with the secret definition. */
-function findSecrets(schema: Schema, pointer = ''): string[] {
-  // Also a field that is a secret unless it is a literal mapping (traffic_policy.value: `else` a secret).
-  if (schema.$ref === SECRET_REF || (schema.else as Schema | undefined)?.$ref === SECRET_REF) return [pointer];
-  const found: string[] = [];
-  const props = schema.properties as Record<string, Schema> | undefined;
-  for (const [key, sub] of Object.entries(props ?? {})) found.push(...findSecrets(sub, childPointer(pointer, key)));
-  if (schema.items && typeof schema.items === 'object') found.push(...findSecrets(schema.items as Schema, `${pointer}/*`));
-  return found;
-}
-
-/** Walks `properties` and `items` for the nodes `match` picks. */
-function findNodes(schema: Schema, match: (node: Schema) => boolean, pointer = ''): string[] {
-  const found = match(schema) && pointer !== '' ? [pointer] : [];
-  const props = schema.properties as Record<string, Schema> | undefined;
-  for (const [key, sub] of Object.entries(props ?? {})) found.push(...findNodes(sub, match, childPointer(pointer, key)));
-  if (schema.items && typeof schema.items === 'object') found.push(...findNodes(schema.items as Schema, match, `${pointer}/*`));
-  return found;
-}
-
-/** A policy field: a document mapping (`then`, its phases as properties) or else a secret-capable text. */
-const policyDocument = (node: Schema): Schema | undefined =>
-  (node.else as Schema | undefined)?.$ref === SECRET_REF ? (node.then as Schema | undefined) : undefined;
-const policyPhases = (schema: Schema): Map<string, readonly string[]> =>
-  new Map(findNodes(schema, (node) => policyDocument(node)?.properties !== undefined)
-    .map((pointer) => [pointer, Object.keys(policyDocument(nodeAt(schema, pointer))!.properties as Schema)]));
-
-/** The schema node at a pointer of findNodes (through `properties`, `*` = `items`). */
-function nodeAt(schema: Schema, pointer: string): Schema {
-  return splitPointer(pointer).reduce<Schema>((node, seg) =>
-    (seg === '*' ? node.items : (node.properties as Record<string, Schema>)[seg]) as Schema, schema);
-}
-
-const takesNull = (node: Schema): boolean => Array.isArray(node.type) && node.type.includes('null');
-const namesHeaders = (node: Schema): boolean =>
-  (node.propertyNames as Schema | undefined)?.pattern === HEADER_NAME_PATTERN || (node.items as Schema | undefined)?.pattern === HEADER_NAME_PATTERN;
-
 // Compiling costs milliseconds per kind, so each schema is compiled the first time a document needs it.
 let schemas: Map<string, Schema> | undefined;
 const kindCache = new Map<string, KindValidation>();
@@ -94,14 +57,12 @@ let project: ValidateFunction | undefined;
 export function kindValidation(kind: string): KindValidation | undefined {
   const cached = kindCache.get(kind);
   if (cached) return cached;
-  const schema = (schemas ??= kindSchemas()).get(kind);
-  if (!schema) return undefined;
+  const facts = kindFacts(kind);
+  if (!facts) return undefined;
   const v: KindValidation = {
-    validate: compileSchema(kind, schema),
-    secretPointers: findSecrets(schema),
-    unsetPointers: findNodes(schema, takesNull),
-    headerPointers: findNodes(schema, namesHeaders),
-    policyPhases: policyPhases(schema),
+    validate: compileSchema(kind, () => (schemas ??= kindSchemas()).get(kind)!),
+    ...facts,
+    policyPhases: new Map(facts.policyPhases),
   };
   kindCache.set(kind, v);
   return v;
@@ -111,5 +72,5 @@ export function kindValidation(kind: string): KindValidation | undefined {
 export const PROJECT_KEY = 'project';
 
 export function projectValidator(): ValidateFunction {
-  return (project ??= compileSchema(PROJECT_KEY, projectSchema()));
+  return (project ??= compileSchema(PROJECT_KEY, projectSchema));
 }

@@ -9,8 +9,9 @@ import type { ValidateFunction } from 'ajv';
 import { build } from 'esbuild';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompiledValidators, ROOT } from '../../scripts/build.ts';
+import { precomputedSchemaFacts, precompiledValidators, ROOT } from '../../scripts/build.ts';
 import { compileSchema } from '../../src/manifest/schema/compile.ts';
+import { kindFacts, schemaFacts } from '../../src/manifest/schema/facts.ts';
 import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
 import { projectSchema } from '../../src/manifest/schema/project.ts';
 import { PROJECT_KEY } from '../../src/manifest/schema.ts';
@@ -66,7 +67,7 @@ describe('precompiled validators', () => {
     let compared = 0;
     let invalid = 0;
     for (const [kind, schema] of schemas) {
-      const compiled = compileSchema(kind, schema);
+      const compiled = compileSchema(kind, () => schema);
       const pre = precompiled(kind);
       for (const doc of corpus.filter((d) => d.kind === kind).flatMap(variants)) {
         const expected = judge(compiled, doc);
@@ -79,8 +80,24 @@ describe('precompiled validators', () => {
     expect(invalid).toBeGreaterThan(400);
   });
 
+  it("write out every kind's schema facts as the sources read them, and none for a kind that is not one", async () => {
+    const outfile = join(temp, 'facts.mjs');
+    await build({ stdin: { contents: precomputedSchemaFacts(), loader: 'js' }, format: 'esm', outfile, logLevel: 'warning' });
+    const built = ((await import(pathToFileURL(outfile).href)) as { kindFacts: typeof kindFacts }).kindFacts;
+    const schemas = kindSchemas();
+    expect(schemas.size).toBeGreaterThanOrEqual(10);
+    for (const [kind, schema] of schemas) {
+      expect(built(kind), kind).toEqual(schemaFacts(schema));
+      expect(kindFacts(kind), kind).toEqual(schemaFacts(schema));
+    }
+    // Some kind has each fact, so the comparison above compares something.
+    const all = [...schemas.keys()].map((kind) => built(kind)!);
+    for (const fact of ['secretPointers', 'unsetPointers', 'headerPointers', 'policyPhases'] as const) expect(all.some((f) => f[fact].length > 0), fact).toBe(true);
+    for (const missing of ['NoSuchKind', 'toString', '__proto__']) expect(built(missing)).toBeUndefined();
+  });
+
   it("judge edgeops.yaml's settings alike too", () => {
-    const compiled = compileSchema(PROJECT_KEY, projectSchema());
+    const compiled = compileSchema(PROJECT_KEY, projectSchema);
     const base: Doc = { stack: 'prod', max_deletes: 3, concurrency: 4 };
     for (const doc of variants(base)) expect(judge(precompiled(PROJECT_KEY), doc)).toEqual(judge(compiled, doc));
   });

@@ -15,8 +15,8 @@ export function newAjv(options: Options = {}): Ajv {
 
 let ajv: Ajv | undefined;
 
-/** The validator of `schema`; `key` names it (a kind, or `project`) for the precompiled module. */
-export function compileSchema(key: string, schema: Schema): ValidateFunction {
+/** The validator of `schema`; `key` names it (a kind, or `project`) for the precompiled module, which never builds the schema. */
+export function compileSchema(key: string, schema: () => Schema): ValidateFunction {
   void key;
-  return (ajv ??= newAjv()).compile(schema);
+  return (ajv ??= newAjv()).compile(schema());
 }
