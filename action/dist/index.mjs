@@ -55152,6 +55152,12 @@ function Ce2(o) {
   return r;
 }
 
+// src/manifest/schema/facts.ts
+var FACTS = { "IPPolicy": { "secretPointers": [], "unsetPointers": [], "headerPointers": [], "policyPhases": [] }, "IPPolicyRule": { "secretPointers": [], "unsetPointers": [], "headerPointers": [], "policyPhases": [] }, "CertificateAuthority": { "secretPointers": ["/ca_pem"], "unsetPointers": [], "headerPointers": [], "policyPhases": [] }, "TLSCertificate": { "secretPointers": ["/certificate_pem", "/private_key_pem"], "unsetPointers": [], "headerPointers": [], "policyPhases": [] }, "TunnelGroupBackend": { "secretPointers": [], "unsetPointers": [], "headerPointers": [], "policyPhases": [] }, "HTTPResponseBackend": { "secretPointers": ["/body"], "unsetPointers": [], "headerPointers": ["/headers"], "policyPhases": [] }, "TCPEdge": { "secretPointers": ["/traffic_policy/value"], "unsetPointers": ["/backend", "/backend/enabled", "/ip_restriction", "/ip_restriction/enabled", "/policy", "/policy/enabled", "/policy/inbound", "/policy/inbound/*/name", "/policy/inbound/*/expressions", "/policy/inbound/*/actions/*/config", "/policy/outbound", "/policy/outbound/*/name", "/policy/outbound/*/expressions", "/policy/outbound/*/actions/*/config", "/traffic_policy", "/traffic_policy/enabled"], "headerPointers": [], "policyPhases": [["/traffic_policy/value", ["on_tcp_connect"]]] }, "TLSEdge": { "secretPointers": ["/traffic_policy/value"], "unsetPointers": ["/backend", "/backend/enabled", "/ip_restriction", "/ip_restriction/enabled", "/mutual_tls", "/mutual_tls/enabled", "/tls_termination", "/tls_termination/enabled", "/tls_termination/terminate_at", "/tls_termination/min_version", "/policy", "/policy/enabled", "/policy/inbound", "/policy/inbound/*/name", "/policy/inbound/*/expressions", "/policy/inbound/*/actions/*/config", "/policy/outbound", "/policy/outbound/*/name", "/policy/outbound/*/expressions", "/policy/outbound/*/actions/*/config", "/traffic_policy", "/traffic_policy/enabled"], "headerPointers": [], "policyPhases": [["/traffic_policy/value", ["on_tcp_connect"]]] }, "HTTPSEdge": { "secretPointers": [], "unsetPointers": ["/mutual_tls", "/mutual_tls/enabled", "/tls_termination", "/tls_termination/enabled", "/tls_termination/min_version"], "headerPointers": [], "policyPhases": [] }, "HTTPSEdgeRoute": { "secretPointers": ["/traffic_policy/value"], "unsetPointers": ["/backend", "/backend/enabled", "/ip_restriction", "/ip_restriction/enabled", "/traffic_policy", "/traffic_policy/enabled"], "headerPointers": [], "policyPhases": [["/traffic_policy/value", ["on_tcp_connect", "on_http_request", "on_http_response"]]] }, "RouteResponseHeaders": { "secretPointers": [], "unsetPointers": ["/enabled", "/add", "/remove"], "headerPointers": ["/add", "/remove"], "policyPhases": [] }, "EventSubscription": { "secretPointers": [], "unsetPointers": [], "headerPointers": [], "policyPhases": [] }, "EventSources": { "secretPointers": [], "unsetPointers": [], "headerPointers": [], "policyPhases": [] } };
+function kindFacts(kind) {
+  return Object.hasOwn(FACTS, kind) ? FACTS[kind] : void 0;
+}
+
 // src/manifest/schema/modules.ts
 var policyAction2 = object2(
   {
@@ -55392,49 +55398,25 @@ function* validationSteps(docs) {
   }
   return issues;
 }
-function findSecrets(schema2, pointer = "") {
-  if (schema2.$ref === SECRET_REF || schema2.else?.$ref === SECRET_REF) return [pointer];
-  const found = [];
-  const props = schema2.properties;
-  for (const [key, sub] of Object.entries(props ?? {})) found.push(...findSecrets(sub, childPointer(pointer, key)));
-  if (schema2.items && typeof schema2.items === "object") found.push(...findSecrets(schema2.items, `${pointer}/*`));
-  return found;
-}
-function findNodes(schema2, match, pointer = "") {
-  const found = match(schema2) && pointer !== "" ? [pointer] : [];
-  const props = schema2.properties;
-  for (const [key, sub] of Object.entries(props ?? {})) found.push(...findNodes(sub, match, childPointer(pointer, key)));
-  if (schema2.items && typeof schema2.items === "object") found.push(...findNodes(schema2.items, match, `${pointer}/*`));
-  return found;
-}
-var policyDocument2 = (node) => node.else?.$ref === SECRET_REF ? node.then : void 0;
-var policyPhases2 = (schema2) => new Map(findNodes(schema2, (node) => policyDocument2(node)?.properties !== void 0).map((pointer) => [pointer, Object.keys(policyDocument2(nodeAt2(schema2, pointer)).properties)]));
-function nodeAt2(schema2, pointer) {
-  return splitPointer(pointer).reduce((node, seg) => seg === "*" ? node.items : node.properties[seg], schema2);
-}
-var takesNull = (node) => Array.isArray(node.type) && node.type.includes("null");
-var namesHeaders = (node) => node.propertyNames?.pattern === HEADER_NAME_PATTERN || node.items?.pattern === HEADER_NAME_PATTERN;
 var schemas;
 var kindCache = /* @__PURE__ */ new Map();
 var project;
 function kindValidation(kind) {
   const cached2 = kindCache.get(kind);
   if (cached2) return cached2;
-  const schema2 = (schemas ??= kindSchemas()).get(kind);
-  if (!schema2) return void 0;
+  const facts = kindFacts(kind);
+  if (!facts) return void 0;
   const v3 = {
-    validate: Ce2(kind, schema2),
-    secretPointers: findSecrets(schema2),
-    unsetPointers: findNodes(schema2, takesNull),
-    headerPointers: findNodes(schema2, namesHeaders),
-    policyPhases: policyPhases2(schema2)
+    validate: Ce2(kind, () => (schemas ??= kindSchemas()).get(kind)),
+    ...facts,
+    policyPhases: new Map(facts.policyPhases)
   };
   kindCache.set(kind, v3);
   return v3;
 }
 var PROJECT_KEY = "project";
 function projectValidator() {
-  return project ??= Ce2(PROJECT_KEY, projectSchema());
+  return project ??= Ce2(PROJECT_KEY, projectSchema);
 }
 
 // src/manifest/discover.ts
