@@ -77,11 +77,13 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const fetching = opts.live ?? startFetch(api, { stack: opts.stack, kinds });
   // The manifest-only half of planning runs while the lists are in flight, in slices between their pages.
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
+  // The manifests' own plan errors read no live state: they are found while the last pages are still coming.
+  const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;
   const adopt = opts.adopt === true;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
   const errors = [
-    ...staticPlanErrors(kinds, desired, opts.stack), ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
+    ...staticErrors, ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
     ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions),
   ];
   if (errors.length > 0) plan.errors = sortIssues(errors);

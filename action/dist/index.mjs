@@ -56190,11 +56190,12 @@ async function computePlan(desired, api2, opts) {
   const kinds = opts.kinds ?? KINDS;
   const fetching = opts.live ?? startFetch(api2, { stack: opts.stack, kinds });
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
+  const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;
   const adopt = opts.adopt === true;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
   const errors = [
-    ...staticPlanErrors(kinds, desired, opts.stack),
+    ...staticErrors,
     ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
     ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions)
   ];
