@@ -1,6 +1,7 @@
 // Invalid manifests stop plan and apply before any change: exit 1, every problem printed as file:line:col, and
 // no write reaches the service (a recording server counts them), not even apply's lock record: apply reads the
-// manifests before it takes the lock. What may reach it is what starts while they load: plan's list reads.
+// manifests before it takes the lock. What may reach it is what starts while they load: plan's list reads, and
+// the reads of apply's check before the lock that need no manifest.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
