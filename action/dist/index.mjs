@@ -45084,6 +45084,7 @@ async function precheckForeignReferences(kinds, desired, api2, opts) {
   const { blocking, targetNames, targets } = referenceKinds(kinds);
   if (targets.length === 0) return [];
   const first = await (opts.first ?? fetchLive(targets, api2, void 0, opts.hidden));
+  if (indexManaged(targets, first.byKind, opts.stack).byAddress.size === 0) return [];
   const ownDocuments = { ...desired, resources: desired.resources.filter((r) => targetNames.has(r.kind)) };
   const removals = resourceActions(targets, ownDocuments, first, opts.stack).actions.filter((a) => a.op === "delete" || a.op === "replace");
   if (removals.length === 0) return [];

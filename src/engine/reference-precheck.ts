@@ -9,6 +9,7 @@ import type { DesiredState } from '../manifest/document.ts';
 import { authoritativeForChildren, childPrunes, findAttachments } from './attachments.ts';
 import { blockingRefs, foreignReferenceErrors } from './foreign-references.ts';
 import { fetchLive, type HiddenItems, type LiveState } from './live.ts';
+import { indexManaged } from './ownership.ts';
 import type { PlanError } from './plan-checks.ts';
 import { resourceActions } from './resource-actions.ts';
 
@@ -43,6 +44,9 @@ export async function precheckForeignReferences(kinds: readonly ResourceKind[], 
   const { blocking, targetNames, targets } = referenceKinds(kinds);
   if (targets.length === 0) return [];
   const first = await (opts.first ?? fetchLive(targets, api, undefined, opts.hidden));
+  // Only a live resource of this stack is deleted or replaced: with none of these kinds yet (a stack's first
+  // apply), nothing is, and there is no plan of them to make.
+  if (indexManaged(targets, first.byKind, opts.stack).byAddress.size === 0) return [];
   const ownDocuments = { ...desired, resources: desired.resources.filter((r) => targetNames.has(r.kind)) };
   const removals = resourceActions(targets, ownDocuments, first, opts.stack).actions.filter((a) => a.op === 'delete' || a.op === 'replace');
   if (removals.length === 0) return [];
