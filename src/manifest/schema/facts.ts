@@ -5,7 +5,7 @@ import { childPointer, splitPointer } from '../pointer.ts';
 import { kindSchemas } from './kinds.ts';
 import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './parts.ts';
 
-export interface SchemaFacts {
+interface SchemaFacts {
   /** Pointers of the fields that take `{file}`/`{env}` secrets (`*` = each item of a list). */
   secretPointers: string[];
   /** Pointers of the fields that may be null for "unset" (parts.ts `unsettable`): the resolver drops them. */
