@@ -7,6 +7,7 @@
 // field sent as null is missing.
 import type { ErrorObject } from 'ajv';
 import { compileBody } from './body-compile.ts';
+import { withContext } from './error-context.ts';
 import { childPointer, showPath, splitPointer } from './field-path.ts';
 import { isObj } from './json.ts';
 import type { KeywordProblem } from './keyword-checks.ts';
@@ -157,7 +158,7 @@ export function bodyProblem(schema: BodySchema, body: unknown, base = ''): Locat
     if (e.keyword === 'additionalProperties') return documentPosition(body, childPointer(e.instancePath, String(e.params.additionalProperty)));
     return documentPosition(body, errorPointer(e));
   };
-  const ranked = (validate.errors ?? []).map((e) => ({ e, at: position(e), rank: KEYWORD_RANK[e.keyword] ?? 2 }));
+  const ranked = withContext(validate.errors ?? [], schema, body).map((e) => ({ e, at: position(e), rank: KEYWORD_RANK[e.keyword] ?? 2 }));
   ranked.sort((a, b) => comparePositions(a.at, b.at) || a.rank - b.rank);
   return describe(ranked[0]!.e, { base, root: body });
 }

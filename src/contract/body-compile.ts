@@ -6,9 +6,12 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { addContractKeywords } from './keywords.ts';
 import type { BodySchema } from './schema.ts';
 
-/** The contract's ajv: every error (the first in body order is reported), strict numbers (no Infinity). */
+/**
+ * The contract's ajv: every error (the first in body order is reported), strict numbers (no Infinity); what
+ * verbose mode would add to an error is found once one is reported (error-context.ts).
+ */
 export function newContractAjv(options: Options = {}): Ajv {
-  return addContractKeywords(new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, strictNumbers: true, ...options }));
+  return addContractKeywords(new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, strictNumbers: true, ...options }));
 }
 
 let ajv: Ajv | undefined;

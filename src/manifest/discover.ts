@@ -16,7 +16,7 @@ import { issuesFromAjv } from './schema/messages.ts';
 import { parseFile } from './parse.ts';
 import { childPointer, keyPos, rememberKeyPositions } from './pointer.ts';
 import { PROJECT_FILE_NAMES } from './schema/project.ts';
-import { projectValidator } from './schema.ts';
+import { projectErrors } from './schema.ts';
 
 /** One path as given, with what it yielded: a path that yields no document is an error (read-desired.ts). */
 export interface DiscoveredRoot {
@@ -193,9 +193,9 @@ export function readProjectFiles(files: FoundFile[], roots: readonly DiscoveredR
     const doc = parsed.docs[0];
     if (!doc) continue;
     rememberKeyPositions(doc, doc.keys);
-    const validate = projectValidator();
-    if (!validate(doc.value)) {
-      issues.push(...issuesFromAjv(validate.errors ?? [], doc));
+    const wrong = projectErrors(doc.value);
+    if (wrong.length > 0) {
+      issues.push(...issuesFromAjv(wrong, doc));
       continue;
     }
     config.file ??= file.rel;

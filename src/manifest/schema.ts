@@ -6,6 +6,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ManifestIssue } from '../errors.ts';
 import { addressOf, type ManifestDoc } from './document.ts';
+import { withContext } from '../contract/error-context.ts';
 import { compileSchema } from './schema/compile.ts';
 import { issuesFromAjv } from './schema/messages.ts';
 import { kindFacts } from './schema/facts.ts';
@@ -31,7 +32,8 @@ export function* validationSteps(docs: readonly ManifestDoc[]): Steps<ManifestIs
     // A missing name stays missing, so the schema reports it; the loader keeps it as ''.
     const data = doc.positions.has('/name') ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
     if (v.validate(data)) continue;
-    const errors = (v.validate.errors ?? []).filter((e) => !leftToRules(e));
+    const schema = (schemas ??= kindSchemas()).get(doc.kind)!;
+    const errors = withContext(v.validate.errors ?? [], schema, data).filter((e) => !leftToRules(e));
     issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
   }
   return issues;
@@ -71,6 +73,8 @@ export function kindValidation(kind: string): KindValidation | undefined {
 /** The key of edgeops.yaml's schema among the compiled ones (no kind is named so). */
 export const PROJECT_KEY = 'project';
 
-export function projectValidator(): ValidateFunction {
-  return (project ??= compileSchema(PROJECT_KEY, projectSchema));
+/** What is wrong with edgeops.yaml's settings `value`, as ajv's errors; none when they are valid. */
+export function projectErrors(value: unknown): ErrorObject[] {
+  const validate = (project ??= compileSchema(PROJECT_KEY, projectSchema));
+  return validate(value) ? [] : withContext(validate.errors ?? [], projectSchema(), value);
 }
