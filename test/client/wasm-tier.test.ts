@@ -9,15 +9,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { cleanEnv, ROOT } from '../cli/run.ts';
 import { serviceForFile } from '../helpers/service.ts';
 
 const { svc } = serviceForFile();
-const dir = mkdtempSync(join(tmpdir(), 'edgeops-wasm-tier-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it.runIf(process.versions.node.startsWith('20.'))('on Node 20 a plan compiles undici\'s HTTP parser with the baseline tier only', async () => {
+  // Made here, not for the file: where the test is skipped, so are the file's hooks.
+  const dir = mkdtempSync(join(tmpdir(), 'edgeops-wasm-tier-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'a.yaml'), 'kind: IPPolicy\nname: office\ndescription: office\n');
   const { stdout } = await promisify(execFile)(
     process.execPath,
