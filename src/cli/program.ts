@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import type { CliContext } from './context.ts';
 import { edgeopsVersion } from '../version.ts';
+import { tuneForShortRun } from './short-run.ts';
 
 type Register = (program: Command, ctx: CliContext, done: (code: number) => void) => void;
 
@@ -67,6 +68,7 @@ Examples, run in a directory of manifests (PATH defaults to it; --local serves t
 }
 
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  tuneForShortRun(argv.find((a) => !a.startsWith('-')));
   let code = 0;
   const program = await buildProgram(ctx, (c) => {
     code = c;
