@@ -40319,6 +40319,15 @@ function escapeSegment(key) {
 function unescapeSegment(segment) {
   return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
 }
+function valueAt(root, path) {
+  let node = root;
+  for (const key of path) {
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObj(node) && Object.hasOwn(node, key)) node = node[key];
+    else return void 0;
+  }
+  return node;
+}
 
 // src/contract/field-path.ts
 var IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -40926,14 +40935,6 @@ function pointerSegments(pointer) {
   }
   return segments;
 }
-function valueAt(root, segments) {
-  let cur = root;
-  for (const seg of segments) {
-    if (cur === null || cur === void 0 || typeof cur !== "object") return void 0;
-    cur = Array.isArray(cur) ? cur[Number(seg)] : cur[seg];
-  }
-  return cur;
-}
 function refValues(body, ref2) {
   const segments = pointerSegments(ref2.pointer);
   const many = segments[segments.length - 1] === "*";
@@ -41123,15 +41124,26 @@ function reaches(from, to, depsOf) {
 // src/engine/diff.ts
 var import_fast_json_patch = __toESM(require_fast_json_patch(), 1);
 
+// src/contract/protocol.ts
+var VERSION_HEADER = "service-version";
+var SERVICE_VERSION = "2";
+var ID_SUFFIX_LENGTH = 27;
+function readErrorEnvelope(body) {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
+  const fields2 = body;
+  const code2 = typeof fields2.error_code === "string" && fields2.error_code !== "" ? fields2.error_code : void 0;
+  const msg = fields2.msg ?? fields2.message;
+  return { ...code2 !== void 0 ? { code: code2 } : {}, ...typeof msg === "string" ? { msg } : {} };
+}
+
 // src/engine/sent-body.ts
 var NO_IDS = () => void 0;
-var ID_TAIL = 27;
 var placeholders = /* @__PURE__ */ new Map();
 function placeholderId(address, kinds) {
   let id2 = placeholders.get(address);
   if (id2 === void 0) {
     const prefix = kinds?.get(address.slice(0, address.indexOf("/")))?.idPrefix ?? "id_";
-    placeholders.set(address, id2 = `${prefix}${String(placeholders.size + 1).padStart(ID_TAIL, "0")}`);
+    placeholders.set(address, id2 = `${prefix}${String(placeholders.size + 1).padStart(ID_SUFFIX_LENGTH, "0")}`);
   }
   return id2;
 }
@@ -42832,17 +42844,6 @@ import v8 from "node:v8";
 if (process.versions.node.startsWith("20.")) v8.setFlagsFromString("--liftoff-only");
 Object.assign(import_dispatcher.default.prototype, import_api.default);
 var Pool = import_pool.default;
-
-// src/contract/protocol.ts
-var VERSION_HEADER = "service-version";
-var SERVICE_VERSION = "2";
-function readErrorEnvelope(body) {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
-  const fields2 = body;
-  const code2 = typeof fields2.error_code === "string" && fields2.error_code !== "" ? fields2.error_code : void 0;
-  const msg = fields2.msg ?? fields2.message;
-  return { ...code2 !== void 0 ? { code: code2 } : {}, ...typeof msg === "string" ? { msg } : {} };
-}
 
 // src/client/api-error.ts
 var MAX_MESSAGE = 500;
@@ -49658,23 +49659,14 @@ function ot(d) {
 }
 
 // src/contract/error-context.ts
-function walk(root, path) {
-  let node = root;
-  for (const key of path) {
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObj(node) && Object.hasOwn(node, key)) node = node[key];
-    else return void 0;
-  }
-  return node;
-}
 var schemaSteps = (schemaPath) => schemaPath.replace(/^#/, "").split("/").slice(1).map((segment) => unescapeSegment(decodeURIComponent(segment)));
 function withContext(errors, schema2, data) {
   return errors.map((e) => ({
     ...e,
     // The last step is the keyword itself; a path this schema does not hold gives an empty node, not a crash.
-    parentSchema: walk(schema2, schemaSteps(e.schemaPath).slice(0, -1)) ?? {},
+    parentSchema: valueAt(schema2, schemaSteps(e.schemaPath).slice(0, -1)) ?? {},
     // An error about a key (propertyNames) is about the key itself.
-    data: e.propertyName ?? walk(data, splitPointer(e.instancePath))
+    data: e.propertyName ?? valueAt(data, splitPointer(e.instancePath))
   }));
 }
 
@@ -49839,10 +49831,10 @@ async function runPaced(steps, pace = new Pace()) {
 }
 
 // src/manifest/contract-check.ts
-var ID_TAIL2 = "0".repeat(27);
+var ID_TAIL = "0".repeat(ID_SUFFIX_LENGTH);
 var KINDS_BY_NAME = new Map(KINDS.map((k) => [k.kind, k]));
 function recorder(sent) {
-  const answer = (body) => ({ ...body, id: ID_TAIL2 });
+  const answer = (body) => ({ ...body, id: ID_TAIL });
   return {
     get: async () => ({}),
     post: async (path, body) => (sent.push({ method: "POST", path, body }), answer(body)),
@@ -49859,7 +49851,7 @@ function pathPattern(template) {
   return re3;
 }
 var contracts = /* @__PURE__ */ new Map();
-var ID_SEGMENT = /\/[a-z_]*[A-Za-z0-9]{27}(?=\/|$)/g;
+var ID_SEGMENT = new RegExp(`/[a-z_]*[A-Za-z0-9]{${ID_SUFFIX_LENGTH}}(?=/|$)`, "g");
 function contractOf(sent) {
   const key = `${sent.method} ${sent.path.replace(ID_SEGMENT, "/:id")}`;
   if (contracts.has(key)) return contracts.get(key);
@@ -49884,17 +49876,10 @@ function findContract(sent) {
   }
   return void 0;
 }
-var isKnown = (spec, pointer) => {
-  let node = spec;
-  for (const seg of splitPointer(pointer)) {
-    if (node === null || typeof node !== "object") return false;
-    node = node[Array.isArray(node) ? Number(seg) : seg];
-  }
-  return node !== void 0;
-};
 function documentPointer(spec, body, pointer) {
-  if (isKnown(spec, pointer)) return pointer;
-  const value = splitPointer(pointer).reduce((node, seg) => node !== null && typeof node === "object" ? node[seg] : void 0, body);
+  const path = splitPointer(pointer);
+  if (valueAt(spec, path) !== void 0) return pointer;
+  const value = valueAt(body, path);
   for (const [field, held] of Object.entries(spec)) {
     if (Array.isArray(held)) {
       const i = held.findIndex((item) => item === value);
@@ -55237,13 +55222,13 @@ function* validationSteps(docs) {
     if (!v2) continue;
     const data = doc.positions.has("/name") ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
     if (v2.validate(data)) continue;
-    const schema2 = (schemas ??= kindSchemas()).get(doc.kind);
-    const errors = withContext(v2.validate.errors ?? [], schema2, data).filter((e) => !leftToRules(e));
+    const errors = withContext(v2.validate.errors ?? [], schemaOf(doc.kind), data).filter((e) => !leftToRules(e));
     issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
   }
   return issues;
 }
 var schemas;
+var schemaOf = (kind) => (schemas ??= kindSchemas()).get(kind);
 var kindCache = /* @__PURE__ */ new Map();
 var project;
 function kindValidation(kind) {
@@ -55252,7 +55237,7 @@ function kindValidation(kind) {
   const facts = kindFacts(kind);
   if (!facts) return void 0;
   const v2 = {
-    validate: Ce2(kind, () => (schemas ??= kindSchemas()).get(kind)),
+    validate: Ce2(kind, () => schemaOf(kind)),
     ...facts,
     policyPhases: new Map(facts.policyPhases)
   };
@@ -55321,7 +55306,7 @@ function discover(paths, cwd) {
       return void 0;
     }
   };
-  const walk2 = (dir, visited, root) => {
+  const walk = (dir, visited, root) => {
     let entries;
     try {
       entries = readdirSync(dir).sort();
@@ -55341,7 +55326,7 @@ function discover(paths, cwd) {
       if (stat.isDirectory()) {
         const real = realpathSync(abs);
         if (visited.has(real)) continue;
-        walk2(abs, new Set(visited).add(real), root);
+        walk(abs, new Set(visited).add(real), root);
       } else if (stat.isFile() && isManifestName(name2)) {
         const file = add(out.manifests, abs);
         if (file) root.manifests.push(file);
@@ -55367,7 +55352,7 @@ function discover(paths, cwd) {
     }
     if (stat.isDirectory()) {
       useProjectFiles(root, nearestProjectFiles(abs));
-      walk2(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
+      walk(abs, /* @__PURE__ */ new Set([realpathSync(abs)]), root);
     } else if (isProjectFileName(basename(abs))) {
       root.projectOnly = true;
       useProjectFiles(root, [abs]);

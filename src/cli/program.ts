@@ -25,12 +25,15 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   '__complete-targets': async () => (await import('./commands/complete-targets.ts')).registerCompleteTargets,
 };
 
+/** The command a run names: its first operand. */
+const firstOperand = (argv: string[]): string | undefined => argv.find((a) => !a.startsWith('-'));
+
 /**
  * The commands a run registers: the one its first operand names; none for a bare --version; otherwise all of
  * them (the help lists every command, and a mistyped name gets a suggestion from the full list).
  */
 function commandsFor(argv: string[]): string[] {
-  const first = argv.find((a) => !a.startsWith('-'));
+  const first = firstOperand(argv);
   if (first !== undefined && Object.hasOwn(COMMANDS, first)) return [first];
   if (first === undefined && argv.some((a) => a === '-V' || a === '--version')) return [];
   return Object.keys(COMMANDS);
@@ -68,7 +71,7 @@ Examples, run in a directory of manifests (PATH defaults to it; --local serves t
 }
 
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
-  tuneForShortRun(argv.find((a) => !a.startsWith('-')));
+  tuneForShortRun(firstOperand(argv));
   let code = 0;
   const program = await buildProgram(ctx, (c) => {
     code = c;

@@ -4,18 +4,7 @@
 // compile, for two fields that only an invalid document needs.
 import type { ErrorObject } from 'ajv';
 import { splitPointer } from './field-path.ts';
-import { isObj, unescapeSegment } from './json.ts';
-
-/** The value at a path of keys and indexes, or undefined where the path leads nowhere. */
-function walk(root: unknown, path: readonly string[]): unknown {
-  let node = root;
-  for (const key of path) {
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObj(node) && Object.hasOwn(node, key)) node = node[key];
-    else return undefined;
-  }
-  return node;
-}
+import { unescapeSegment, valueAt } from './json.ts';
 
 /** The steps of a schema path as ajv writes it (`#/properties/a~1b/type`: URI-encoded pointer segments). */
 const schemaSteps = (schemaPath: string): string[] =>
@@ -26,8 +15,8 @@ export function withContext(errors: readonly ErrorObject[], schema: object, data
   return errors.map((e) => ({
     ...e,
     // The last step is the keyword itself; a path this schema does not hold gives an empty node, not a crash.
-    parentSchema: (walk(schema, schemaSteps(e.schemaPath).slice(0, -1)) as object | undefined) ?? {},
+    parentSchema: (valueAt(schema, schemaSteps(e.schemaPath).slice(0, -1)) as object | undefined) ?? {},
     // An error about a key (propertyNames) is about the key itself.
-    data: (e as { propertyName?: string }).propertyName ?? walk(data, splitPointer(e.instancePath)),
+    data: (e as { propertyName?: string }).propertyName ?? valueAt(data, splitPointer(e.instancePath)),
   }));
 }

@@ -18,3 +18,19 @@ export function escapeSegment(key: string): string {
 export function unescapeSegment(segment: string): string {
   return segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
 }
+
+/**
+ * The value at a path of keys and indexes (a pointer's segments, unescaped), or undefined where the path leads
+ * nowhere; only a value's own fields are followed.
+ */
+export function valueAt(root: Json | undefined, path: readonly string[]): Json | undefined;
+export function valueAt(root: unknown, path: readonly string[]): unknown;
+export function valueAt(root: unknown, path: readonly string[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObj(node) && Object.hasOwn(node, key)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}

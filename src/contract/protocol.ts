@@ -5,6 +5,9 @@
 export const VERSION_HEADER = 'service-version';
 export const SERVICE_VERSION = '2';
 
+/** An id is its kind's prefix and "_" (`ipp_`), then this many base62 characters. */
+export const ID_SUFFIX_LENGTH = 27;
+
 /** What a failure answers: a stable code, its HTTP status, a message, and the operation id of the request. */
 interface ErrorEnvelope {
   error_code: string;

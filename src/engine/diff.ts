@@ -2,13 +2,13 @@
 // the marker is taken out of live metadata, write-only fields are left out, and the result is the resource's
 // actions (create | update + module put/delete | replace) without their dependencies.
 import jsonpatch from 'fast-json-patch';
-import { isObj } from '../contract/json.ts';
+import { isObj, valueAt } from '../contract/json.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { escapeSegment } from '../manifest/pointer.ts';
 import type { Action, FieldChange } from './plan-data.ts';
 import { parseMetadata } from '../kinds/marker.ts';
 import { liveMetadata } from './ownership.ts';
-import { hasPendingRef, isPendingRef, pointerSegments, valueAt } from './refs.ts';
+import { hasPendingRef, isPendingRef, pointerSegments } from './refs.ts';
 import { sentBody, type Ids } from './sent-body.ts';
 
 /**

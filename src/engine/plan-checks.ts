@@ -4,6 +4,7 @@
 // id that names nothing live (or a resource the plan deletes), a unique value held by a resource this stack
 // does not manage. Apply runs both before it takes the stack lock, listing only what the live checks read
 // (liveCheckKinds), so a plan the service would refuse writes nothing, not even the lock record.
+import { valueAt } from '../contract/json.ts';
 import { REQUEST_BODY_MAX_BYTES } from '../contract/limits.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
@@ -13,7 +14,7 @@ import type { LiveState } from './live.ts';
 import { METADATA_LIMIT } from '../kinds/marker.ts';
 import { liveMetadata, markerOf } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
-import { pointerSegments, valueAt } from './refs.ts';
+import { pointerSegments } from './refs.ts';
 import { NO_IDS, sentBody } from './sent-body.ts';
 import { uniqueValues } from './value-moves.ts';
 

@@ -1,6 +1,6 @@
 // References inside request bodies: PendingRef placeholders (`{ $ref: 'Kind/name' }`) and the id values that
 // a kind's declared RefFields point at. Both the planner and the executor walk bodies with these helpers.
-import { isObj } from '../contract/json.ts';
+import { isObj, valueAt } from '../contract/json.ts';
 import type { Json, Obj, PendingRef, RefField } from '../kinds/resource-kind.ts';
 import { splitPointer } from '../manifest/pointer.ts';
 
@@ -83,16 +83,6 @@ export function pointerSegments(pointer: string): readonly string[] {
     if (segmentCache.size < 10_000) segmentCache.set(pointer, segments);
   }
   return segments;
-}
-
-/** The value at a pointer, or undefined when any step is missing. */
-export function valueAt(root: Json | undefined, segments: readonly string[]): Json | undefined {
-  let cur: Json | undefined = root;
-  for (const seg of segments) {
-    if (cur === null || cur === undefined || typeof cur !== 'object') return undefined;
-    cur = Array.isArray(cur) ? cur[Number(seg)] : cur[seg];
-  }
-  return cur;
 }
 
 /** The values a RefField points at in a request-shaped body (`/a/b` -> one value, `/a/ids/*` -> each element). */

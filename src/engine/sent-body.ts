@@ -3,6 +3,7 @@
 // check (as it goes on the wire: the marker in metadata, a placeholder id for every resource not created yet).
 // A body without references is built once per document per run: a 5,000-document plan reads it up to three times.
 import { isObj } from '../contract/json.ts';
+import { ID_SUFFIX_LENGTH } from '../contract/protocol.ts';
 import { serializeMetadata } from '../kinds/marker.ts';
 import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { hasPendingRef, substituteRefs } from './refs.ts';
@@ -30,9 +31,8 @@ interface SentDocument {
   address?: string;
 }
 
-// The service's ids are a prefix and 27 characters; a placeholder has that length, one per address, so two
-// resources not created yet never look like the same one.
-const ID_TAIL = 27;
+// A placeholder has the length of the service's ids, one per address, so two resources not created yet never
+// look like the same one.
 const placeholders = new Map<string, string>();
 
 /** The id a body carries for a resource not created yet: its kind's prefix and a number, one per address. */
@@ -40,7 +40,7 @@ function placeholderId(address: string, kinds?: ReadonlyMap<string, ResourceKind
   let id = placeholders.get(address);
   if (id === undefined) {
     const prefix = kinds?.get(address.slice(0, address.indexOf('/')))?.idPrefix ?? 'id_';
-    placeholders.set(address, (id = `${prefix}${String(placeholders.size + 1).padStart(ID_TAIL, '0')}`));
+    placeholders.set(address, (id = `${prefix}${String(placeholders.size + 1).padStart(ID_SUFFIX_LENGTH, '0')}`));
   }
   return id;
 }

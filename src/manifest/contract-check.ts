@@ -5,9 +5,11 @@
 // plan's own body (sentBody) to a recorder. A problem is reported at the position of the manifest value it is about.
 import { bodyProblem, moduleProblem, requestProblem, withoutNulls } from '../contract/body-check.ts';
 import { CONTRACT_KINDS, documentProblem, type LocatedProblem } from '../contract/index.ts';
+import { valueAt } from '../contract/json.ts';
+import { ID_SUFFIX_LENGTH } from '../contract/protocol.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { KINDS, kindByName } from '../kinds/index.ts';
-import type { Api, Json, Obj } from '../kinds/resource-kind.ts';
+import type { Api, Obj } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
 import { childPointer, keyPos, splitPointer, valuePos } from './pointer.ts';
 import { NO_IDS, sentBody } from '../engine/sent-body.ts';
@@ -19,7 +21,7 @@ interface Sent {
   body: Obj;
 }
 
-const ID_TAIL = '0'.repeat(27);
+const ID_TAIL = '0'.repeat(ID_SUFFIX_LENGTH);
 const KINDS_BY_NAME = new Map(KINDS.map((k) => [k.kind, k]));
 
 /** An Api that answers every request at once and keeps the writes. */
@@ -47,9 +49,9 @@ function pathPattern(template: string): RegExp {
 type RequestCheck = (body: Obj) => LocatedProblem | undefined;
 
 // Found once per method and route: ids in a path (the recorder's, a placeholder of a resource not created yet,
-// a literal one) are a prefix and 27 characters, and every document of a kind sends to the same few routes.
+// a literal one) end in ID_SUFFIX_LENGTH characters, and every document of a kind sends to the same few routes.
 const contracts = new Map<string, RequestCheck | undefined>();
-const ID_SEGMENT = /\/[a-z_]*[A-Za-z0-9]{27}(?=\/|$)/g;
+const ID_SEGMENT = new RegExp(`/[a-z_]*[A-Za-z0-9]{${ID_SUFFIX_LENGTH}}(?=/|$)`, 'g');
 
 /** The contract of one request, found by its method and path (the service's own routes). */
 function contractOf(sent: Sent): RequestCheck | undefined {
@@ -78,19 +80,11 @@ function findContract(sent: Sent): RequestCheck | undefined {
   return undefined;
 }
 
-const isKnown = (spec: Json, pointer: string): boolean => {
-  let node: Json | undefined = spec;
-  for (const seg of splitPointer(pointer)) {
-    if (node === null || typeof node !== 'object') return false;
-    node = (node as Record<string, Json>)[Array.isArray(node) ? Number(seg) : seg];
-  }
-  return node !== undefined;
-};
-
 /** The pointer in the document of a value the request sent at `pointer` (an event source's type is one of `types`). */
 function documentPointer(spec: Obj, body: Obj, pointer: string): string {
-  if (isKnown(spec, pointer)) return pointer;
-  const value = splitPointer(pointer).reduce<Json | undefined>((node, seg) => (node !== null && typeof node === 'object' ? (node as Record<string, Json>)[seg] : undefined), body);
+  const path = splitPointer(pointer);
+  if (valueAt(spec, path) !== undefined) return pointer;
+  const value = valueAt(body, path);
   for (const [field, held] of Object.entries(spec)) {
     if (Array.isArray(held)) {
       const i = held.findIndex((item) => item === value);

@@ -32,8 +32,7 @@ export function* validationSteps(docs: readonly ManifestDoc[]): Steps<ManifestIs
     // A missing name stays missing, so the schema reports it; the loader keeps it as ''.
     const data = doc.positions.has('/name') ? { kind: doc.kind, name: doc.name, ...doc.fields } : { kind: doc.kind, ...doc.fields };
     if (v.validate(data)) continue;
-    const schema = (schemas ??= kindSchemas()).get(doc.kind)!;
-    const errors = withContext(v.validate.errors ?? [], schema, data).filter((e) => !leftToRules(e));
+    const errors = withContext(v.validate.errors ?? [], schemaOf(doc.kind), data).filter((e) => !leftToRules(e));
     issues.push(...issuesFromAjv(errors, doc, addressOf(doc)));
   }
   return issues;
@@ -53,6 +52,8 @@ interface KindValidation {
 
 // Compiling costs milliseconds per kind, so each schema is compiled the first time a document needs it.
 let schemas: Map<string, Schema> | undefined;
+/** A kind's schema, built (with every other) only when the sources compile it or an error is worded. */
+const schemaOf = (kind: string): Schema => (schemas ??= kindSchemas()).get(kind)!;
 const kindCache = new Map<string, KindValidation>();
 let project: ValidateFunction | undefined;
 
@@ -62,7 +63,7 @@ export function kindValidation(kind: string): KindValidation | undefined {
   const facts = kindFacts(kind);
   if (!facts) return undefined;
   const v: KindValidation = {
-    validate: compileSchema(kind, () => (schemas ??= kindSchemas()).get(kind)!),
+    validate: compileSchema(kind, () => schemaOf(kind)),
     ...facts,
     policyPhases: new Map(facts.policyPhases),
   };

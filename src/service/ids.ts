@@ -1,10 +1,10 @@
 // Ids look like the public API's: a kind prefix, "_", then 27 base62 characters drawn from crypto randomness.
 import { randomBytes } from 'node:crypto';
+import { ID_SUFFIX_LENGTH } from '../contract/protocol.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const SUFFIX_LENGTH = 27;
 
-function randomSuffix(length = SUFFIX_LENGTH): string {
+function randomSuffix(length = ID_SUFFIX_LENGTH): string {
   let out = '';
   while (out.length < length) {
     // 248 = 4 * 62: bytes at or above it are dropped so every character is equally likely.

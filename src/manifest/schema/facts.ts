@@ -1,8 +1,8 @@
 // What the manifest stages read off a kind's schema besides validating with it: where its secrets, its
 // unsettable fields, its header names and its traffic policies are. Read from the schemas (kinds.ts) in the
 // sources; the build (scripts/build.ts) writes every kind's facts out, so the built CLI never builds a schema.
-import { childPointer, splitPointer } from '../pointer.ts';
-import { kindSchemas } from './kinds.ts';
+import { childPointer } from '../pointer.ts';
+import { kindSchemas, nodeAt } from './kinds.ts';
 import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './parts.ts';
 
 interface SchemaFacts {
@@ -41,13 +41,7 @@ const policyDocument = (node: Schema): Schema | undefined =>
   (node.else as Schema | undefined)?.$ref === SECRET_REF ? (node.then as Schema | undefined) : undefined;
 const policyPhases = (schema: Schema): [string, string[]][] =>
   findNodes(schema, (node) => policyDocument(node)?.properties !== undefined)
-    .map((pointer) => [pointer, Object.keys(policyDocument(nodeAt(schema, pointer))!.properties as Schema)]);
-
-/** The schema node at a pointer of findNodes (through `properties`, `*` = `items`). */
-function nodeAt(schema: Schema, pointer: string): Schema {
-  return splitPointer(pointer).reduce<Schema>((node, seg) =>
-    (seg === '*' ? node.items : (node.properties as Record<string, Schema>)[seg]) as Schema, schema);
-}
+    .map((pointer) => [pointer, Object.keys(policyDocument(nodeAt(schema, pointer)!)!.properties as Schema)]);
 
 const takesNull = (node: Schema): boolean => Array.isArray(node.type) && node.type.includes('null');
 const namesHeaders = (node: Schema): boolean =>

@@ -124,7 +124,7 @@ function eventSources(): Schema {
 const MANIFEST_ONLY: Record<string, () => Schema> = { RouteResponseHeaders: routeResponseHeaders, EventSources: eventSources };
 
 /** The schema node a pointer of the document leads to (`*` = the items of a list). */
-function nodeAt(schema: Schema, pointer: string): Schema | undefined {
+export function nodeAt(schema: Schema, pointer: string): Schema | undefined {
   let node: Schema | undefined = schema;
   for (const seg of splitPointer(pointer)) {
     if (!node) return undefined;
