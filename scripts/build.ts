@@ -6,8 +6,9 @@
 // manifest and contract body schema, so no run compiles one, and src/service/resource-modules.ts, which reads
 // a directory, for static imports of the files it would find.
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, transformSync, type BuildOptions, type Plugin } from 'esbuild';
 import standalone from 'ajv/dist/standalone/index.js';
@@ -164,26 +165,65 @@ const NPM_LOADED = ['pg'];
 const npmLoaded = NPM_LOADED.flatMap((name) => [name, `${name}/*`]);
 
 /**
- * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. Written beside
- * and swapped in, so a CLI running from dist/ meanwhile (a test, while `npm pack` builds) never sees it half-made.
+ * A chunk of the ES module build as CommonJS, for src/launch/code-cache.ts to compile with vm.Script (which
+ * caches a script's code, unlike a module's): imports become require() calls, dynamic ones too, and
+ * import.meta.url the chunk's own URL.
+ */
+function asCommonJs(code: string): string {
+  const meta = code.includes('import.meta') ? 'var __edgeopsImportMetaUrl=require("node:url").pathToFileURL(__filename).href;' : '';
+  return transformSync(code, {
+    loader: 'js',
+    format: 'cjs',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__edgeopsImportMetaUrl' },
+    banner: meta,
+    minifyWhitespace: true,
+    logLevel: 'error',
+  }).code;
+}
+
+/**
+ * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. dist/main.js
+ * (src/launch.ts) starts it: the CLI itself is CommonJS chunks under dist/cli/, whose compiled code a run keeps
+ * for the next (src/launch/code-cache.ts). Written beside and swapped in, so a CLI running from dist/ meanwhile
+ * (a test, while `npm pack` builds) never sees it half-made.
  */
 export async function buildCli(outdir = CLI_OUT): Promise<void> {
   const fresh = `${outdir}.new-${process.pid}`;
   const old = `${outdir}.old-${process.pid}`;
   rmSync(fresh, { recursive: true, force: true });
-  await build({
+  const cli = await build({
     ...common,
-    entryPoints: { main: 'src/main.ts' },
-    outdir: fresh,
+    banner: {},
+    entryPoints: { main: 'src/cli/main.ts' },
+    outdir: join(fresh, 'cli'),
+    outExtension: { '.js': '.cjs' },
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    // V8 reads every byte of a module it loads, and Node 20 keeps no compiled code between runs: without
+    write: false,
+    // V8 reads every byte of a module it loads, and a run without cached code compiles what it calls: without
     // whitespace and with shorter syntax (names kept, so stack traces still name functions) a command starts
     // faster. The action's committed bundle stays readable, but for its generated validators.
     minifyWhitespace: true,
     minifySyntax: true,
     external: [...common.external!, ...npmLoaded],
     plugins: [precompile],
+  });
+  const digest = createHash('sha256');
+  for (const file of cli.outputFiles) {
+    const code = file.path.endsWith('.cjs') ? asCommonJs(file.text) : file.text;
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, code);
+    digest.update(file.path.slice(fresh.length)).update(code);
+  }
+  await build({
+    ...common,
+    banner: {},
+    entryPoints: { main: 'src/launch.ts' },
+    outdir: fresh,
+    define: { ...common.define, EDGEOPS_BUILD_ID: JSON.stringify(digest.digest('hex').slice(0, 16)) },
+    minifyWhitespace: true,
   });
   if (existsSync(outdir)) renameSync(outdir, old);
   try {

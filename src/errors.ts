@@ -1,4 +1,4 @@
-// Every failure edgeops reports is an EdgeopsError with a stable code; src/main.ts is the one place
+// Every failure edgeops reports is an EdgeopsError with a stable code; src/cli/main.ts is the one place
 // that maps codes to exit codes, so commands throw and never call process.exit themselves.
 import { showPath } from './contract/field-path.ts';
 

@@ -1,5 +1,5 @@
 // What a command may touch of the process: streams, environment and the redactor every output goes through.
-// Commands never call process.exit; they return an exit code or throw (src/main.ts maps errors to codes).
+// Commands never call process.exit; they return an exit code or throw (src/cli/main.ts maps errors to codes).
 import { createRedactor, type Redactor } from '../render/redact.ts';
 
 export interface CliContext {

@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import type { CliContext } from './context.ts';
 import { edgeopsVersion } from '../version.ts';
-import { tuneForShortRun } from './short-run.ts';
+import { firstOperand } from './short-run.ts';
 
 type Register = (program: Command, ctx: CliContext, done: (code: number) => void) => void;
 
@@ -24,9 +24,6 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   completion: async () => (await import('./commands/completion.ts')).registerCompletion,
   '__complete-targets': async () => (await import('./commands/complete-targets.ts')).registerCompleteTargets,
 };
-
-/** The command a run names: its first operand. */
-const firstOperand = (argv: string[]): string | undefined => argv.find((a) => !a.startsWith('-'));
 
 /**
  * The commands a run registers: the one its first operand names; none for a bare --version; otherwise all of
@@ -71,7 +68,6 @@ Examples, run in a directory of manifests (PATH defaults to it; --local serves t
 }
 
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
-  tuneForShortRun(firstOperand(argv));
   let code = 0;
   const program = await buildProgram(ctx, (c) => {
     code = c;

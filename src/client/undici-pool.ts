@@ -11,6 +11,7 @@ import PoolClass from 'undici/lib/dispatcher/pool.js';
 // optimizing tier too, in the background, and waits for that work at exit: about 110 ms of CPU and of wall time
 // in every command that talks to the service. The baseline tier parses a command's responses as fast. Later
 // Nodes optimize it only once it runs hot, and do not wait at exit; their V8 also ignores this flag once running.
+// The CLI sets it before its code loads (src/cli/short-run.ts); this covers the Action and the other callers.
 if (process.versions.node.startsWith('20.')) v8.setFlagsFromString('--liftoff-only');
 
 // What undici's index does for every dispatcher: request(), stream() and the rest are methods of them all.

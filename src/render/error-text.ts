@@ -1,5 +1,5 @@
 // How a failed run reads: a manifest problem per line (`file:line:col: ...`, unless the plan shown already
-// listed them), then `edgeops: ` and what went wrong, and the exit code. The CLI's entry (src/main.ts) and the
+// listed them), then `edgeops: ` and what went wrong, and the exit code. The CLI's main (src/cli/main.ts) and the
 // GitHub Action report a failure with exactly these lines. As JSON (`--json-out`, the Action's annotations), a
 // failure is its code, its message and every manifest problem with its file, line and column.
 import { EdgeopsError, ManifestError, PlanErrorsError, formatIssue, issueMessage } from '../errors.ts';

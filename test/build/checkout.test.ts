@@ -91,7 +91,7 @@ describe('a development checkout', () => {
   }, 180_000);
 
   it('says what to do when a build fails, and runs nothing', async () => {
-    const source = join(clone, 'src', 'main.ts');
+    const source = join(clone, 'src', 'cli', 'main.ts');
     const text = readFileSync(source, 'utf8');
     try {
       cpSync(source, `${source}.orig`);
