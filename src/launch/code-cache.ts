@@ -31,6 +31,24 @@ export function cacheRoot(env: NodeJS.ProcessEnv, uid = process.getuid?.()): str
   return env.NODE_COMPILE_CACHE ? resolve(env.NODE_COMPILE_CACHE, 'edgeops') : join(tmpdir(), `edgeops-compile-cache-${uid ?? 'user'}`);
 }
 
+/** FNV-1a of `text`, as 8 hex digits: a short name for a path, with no module loaded for it. */
+function pathTag(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
+/**
+ * The cache directory of `command` for the build `buildId` whose chunks are under `cliDir`, by Node version: V8
+ * refuses another version's code anyway. Where the chunks are is part of it: Node 20's V8 names the file the
+ * cached code was made from in stack traces, so two installs of one version keep apart.
+ */
+export function commandCacheDir(root: string, buildId: string, cliDir: string, command: string | undefined): string {
+  // A command's own cache; anything else a run may name (a typo, --help) shares one.
+  const key = command !== undefined && /^[a-z][a-z_-]{0,31}$/.test(command) ? command : '-';
+  return join(root, `${buildId}-${pathTag(cliDir)}-${process.version}-${process.arch}`, key);
+}
+
 /** Makes `dir` (mode 0700) if missing; true when it is a real directory, ours, that no one else may write. */
 function privateDir(dir: string, uid = process.getuid?.()): boolean {
   try {

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { cacheRoot, CodeCache } from '../../src/launch/code-cache.ts';
+import { cacheRoot, CodeCache, commandCacheDir } from '../../src/launch/code-cache.ts';
 import { cleanEnv, ROOT } from '../cli/run.ts';
 import { fileTempDir } from '../helpers/temp-dirs.ts';
 
@@ -100,6 +100,19 @@ describe('the compiled-code cache', () => {
     expect(readdirSync(root).sort()).toEqual(['recent-build', 'this-build']);
   });
 
+  it('keeps apart builds, installs of one build, Node versions and commands', () => {
+    const dirs = [
+      commandCacheDir('/c', 'build-1', '/usr/lib/node_modules/edgeops/dist/cli', 'plan'),
+      commandCacheDir('/c', 'build-2', '/usr/lib/node_modules/edgeops/dist/cli', 'plan'),
+      commandCacheDir('/c', 'build-1', '/home/me/app/node_modules/edgeops/dist/cli', 'plan'),
+      commandCacheDir('/c', 'build-1', '/usr/lib/node_modules/edgeops/dist/cli', 'validate'),
+    ];
+    expect(new Set(dirs).size).toBe(4);
+    expect(dirs[0]).toContain(`-${process.version}-${process.arch}/plan`);
+    expect(commandCacheDir('/c', 'b', '/d', 'plan')).toBe(commandCacheDir('/c', 'b', '/d', 'plan'));
+    for (const other of [undefined, '../etc', 'A'.repeat(40), 'plan/../x']) expect(commandCacheDir('/c', 'b', '/d', other)).toMatch(/\/-$/);
+  });
+
   it('is off with NODE_DISABLE_COMPILE_CACHE, inside NODE_COMPILE_CACHE when set, and per user otherwise', () => {
     expect(cacheRoot({ NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
     expect(cacheRoot({ NODE_COMPILE_CACHE: '/var/cache/node' })).toBe('/var/cache/node/edgeops');
@@ -119,7 +132,7 @@ describe('the compiled-code cache', () => {
 
     expect((await validate()).stdout).toContain('1 resource valid');
     const [build] = readdirSync(join(root, 'edgeops'));
-    expect(build).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version}-${process.arch}$`));
+    expect(build).toMatch(new RegExp(`^[0-9a-f]{16}-[0-9a-f]{8}-${process.version}-${process.arch}$`));
     const cached = join(root, 'edgeops', build!, 'validate');
     expect(cacheFiles(cached)).toContain('main.cjs.v8cache');
     expect(cacheFiles(cached).length).toBeGreaterThan(5);
