@@ -8,7 +8,7 @@
 //   node --import tsx scripts/build.ts [cli|action]... [--outdir DIR]
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, transformSync, type BuildOptions, type Plugin } from 'esbuild';
 import standalone from 'ajv/dist/standalone/index.js';
@@ -200,8 +200,12 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
     outdir: join(fresh, 'cli'),
     outExtension: { '.js': '.cjs' },
     splitting: true,
+    // Every file is named by its content, the entry too: the cache of a file's compiled code is named after
+    // it, and V8 checks no more of the source than its length.
+    entryNames: '[name]-[hash]',
     chunkNames: 'chunks/[name]-[hash]',
     write: false,
+    metafile: true,
     // V8 reads every byte of a module it loads, and a run without cached code compiles what it calls: without
     // whitespace and with shorter syntax (names kept, so stack traces still name functions) a command starts
     // faster. The action's committed bundle stays readable, but for its generated validators.
@@ -217,12 +221,17 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
     writeFileSync(file.path, code);
     digest.update(file.path.slice(fresh.length)).update(code);
   }
+  const entry = Object.entries(cli.metafile.outputs).find(([, output]) => output.entryPoint === 'src/cli/main.ts')![0];
   await build({
     ...common,
     banner: {},
     entryPoints: { main: 'src/launch.ts' },
     outdir: fresh,
-    define: { ...common.define, EDGEOPS_BUILD_ID: JSON.stringify(digest.digest('hex').slice(0, 16)) },
+    define: {
+      ...common.define,
+      EDGEOPS_BUILD_ID: JSON.stringify(digest.digest('hex').slice(0, 16)),
+      EDGEOPS_CLI_MAIN: JSON.stringify(relative(fresh, resolve(ROOT, entry)).split(sep).join('/')),
+    },
     minifyWhitespace: true,
   });
   if (existsSync(outdir)) renameSync(outdir, old);

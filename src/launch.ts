@@ -7,10 +7,12 @@ import { cacheRoot, CodeCache, commandCacheDir } from './launch/code-cache.ts';
 
 /** Identifies the build's chunks (a digest of them, written in by scripts/build.ts): a rebuild caches afresh. */
 declare const EDGEOPS_BUILD_ID: string;
+/** The CLI's entry chunk beside this file (`cli/main-HASH.cjs`), named by its content as every chunk is. */
+declare const EDGEOPS_CLI_MAIN: string;
 
 const command = firstOperand(process.argv.slice(2));
 tuneForShortRun(command);
-const main = fileURLToPath(new URL('./cli/main.cjs', import.meta.url));
+const main = fileURLToPath(new URL(`./${EDGEOPS_CLI_MAIN}`, import.meta.url));
 const root = cacheRoot(process.env);
 const cache = new CodeCache(root && commandCacheDir(root, EDGEOPS_BUILD_ID, dirname(main), command), root);
 const cli = cache.require(main) as { main(): Promise<void> };

@@ -134,7 +134,7 @@ describe('the compiled-code cache', () => {
     const [build] = readdirSync(join(root, 'edgeops'));
     expect(build).toMatch(new RegExp(`^[0-9a-f]{16}-[0-9a-f]{8}-${process.version}-${process.arch}$`));
     const cached = join(root, 'edgeops', build!, 'validate');
-    expect(cacheFiles(cached)).toContain('main.cjs.v8cache');
+    expect(cacheFiles(cached).filter((f) => /^main-[A-Z0-9]+\.cjs\.v8cache$/.test(f))).toHaveLength(1);
     expect(cacheFiles(cached).length).toBeGreaterThan(5);
     const written = mtimes(cached);
 
