@@ -1,5 +1,6 @@
-// On Node 22.1 and later the CLI keeps V8's compiled code between runs in the OS temp directory (a fifth of a
-// short command's start-up); Node 20 has no such cache and the CLI writes nothing there.
+// On Node 22.1 and later the bin keeps V8's compiled code of its own modules between runs in the OS temp
+// directory, as Node does; Node 20 has no such cache and writes nothing there. (The CLI's own chunks keep theirs
+// beside it, on every Node: test/launch/code-cache.test.ts.)
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import module from 'node:module';
 import { tmpdir } from 'node:os';
