@@ -3,10 +3,12 @@
 // edgeops (a .git and scripts/build.ts beside bin/), a dist/ that is missing or older than a file under src/ is
 // built first, quietly, so `npm ci` then `npx edgeops ...` works with no build step; an installed package has
 // neither and never builds. Working on edgeops, `npm run edgeops` runs the sources through tsx instead.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
-import module from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Built-in modules as values, not imports: importing node:fs makes its module facade, which loads its promises
+// and its streams (a dozen modules) for nothing.
+const { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } = process.getBuiltinModule('node:fs');
+const module = process.getBuiltinModule('node:module');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 // Node 22.1 and later keep V8's compiled code of the CLI between runs (under the OS temp directory, or
 // NODE_COMPILE_CACHE), as tsc and npm do: a fifth of a short command's start-up. Node 20 has no such cache.

@@ -42840,8 +42840,7 @@ import { randomBytes as randomBytes2 } from "node:crypto";
 var import_api = __toESM(require_api(), 1);
 var import_dispatcher = __toESM(require_dispatcher(), 1);
 var import_pool = __toESM(require_pool(), 1);
-import v8 from "node:v8";
-if (process.versions.node.startsWith("20.")) v8.setFlagsFromString("--liftoff-only");
+if (process.versions.node.startsWith("20.")) process.getBuiltinModule("node:v8").setFlagsFromString("--liftoff-only");
 Object.assign(import_dispatcher.default.prototype, import_api.default);
 var Pool = import_pool.default;
 

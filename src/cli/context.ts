@@ -30,7 +30,11 @@ export function createContext(proc: NodeJS.Process = process): CliContext {
   const apiKeys = apiKeysIn(proc.env, proc.argv.slice(2));
   const ctx: CliContext = {
     env: proc.env,
-    stdin: proc.stdin,
+    // Made when a command asks for it (a prompt): Node builds stdin's stream on first use, and with it the
+    // stream and file-handle modules, which a run that never reads stdin does not need.
+    get stdin() {
+      return proc.stdin;
+    },
     stdout: proc.stdout,
     stderr: proc.stderr,
     // From the start, before any manifest is read: API keys and any PEM private key block (render/redact.ts).

@@ -9,10 +9,11 @@
 // Maglev), and do not know the flags.
 // Every flag is set before the CLI's code is compiled: V8's cached code (src/launch/code-cache.ts) holds only
 // for the flags it was made under.
-import v8 from 'node:v8';
-
 /** Node 20's (V8 11.3's) default interrupt budget, in bytes of bytecode run. */
 const NODE20_INTERRUPT_BUDGET = 67_584;
+
+/** V8's own setter, from node:v8 loaded only then: the module loads the stream modules with it. */
+const setV8Flag = (flag: string): void => process.getBuiltinModule('node:v8').setFlagsFromString(flag);
 
 /** The command a run names: its first operand. */
 export const firstOperand = (argv: readonly string[]): string | undefined => argv.find((a) => !a.startsWith('-'));
@@ -21,7 +22,7 @@ export const firstOperand = (argv: readonly string[]): string | undefined => arg
  * Sets the V8 flags of a run of `command` (its first operand) under Node `node`, before the command runs, so
  * that its own code is tiered by them. `setFlag` is V8's, unless a test looks at what would be set.
  */
-export function tuneForShortRun(command: string | undefined, node = process.versions.node, setFlag = (flag: string): void => v8.setFlagsFromString(flag)): void {
+export function tuneForShortRun(command: string | undefined, node = process.versions.node, setFlag = setV8Flag): void {
   if (!node.startsWith('20.') || command === 'serve') return;
   setFlag(`--interrupt-budget=${NODE20_INTERRUPT_BUDGET * 8}`);
   setFlag('--liftoff-only');
