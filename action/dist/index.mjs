@@ -14902,7 +14902,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance2 } = __require("node:perf_hooks");
+    var { performance } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -15057,7 +15057,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance2.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -39405,20 +39405,20 @@ var require_light = __commonJS({
           var base;
           if (this.heartbeat == null && (this.storeOptions.reservoirRefreshInterval != null && this.storeOptions.reservoirRefreshAmount != null || this.storeOptions.reservoirIncreaseInterval != null && this.storeOptions.reservoirIncreaseAmount != null)) {
             return typeof (base = this.heartbeat = setInterval(() => {
-              var amount, incr, maximum, now, reservoir;
-              now = Date.now();
-              if (this.storeOptions.reservoirRefreshInterval != null && now >= this._lastReservoirRefresh + this.storeOptions.reservoirRefreshInterval) {
-                this._lastReservoirRefresh = now;
+              var amount, incr, maximum, now2, reservoir;
+              now2 = Date.now();
+              if (this.storeOptions.reservoirRefreshInterval != null && now2 >= this._lastReservoirRefresh + this.storeOptions.reservoirRefreshInterval) {
+                this._lastReservoirRefresh = now2;
                 this.storeOptions.reservoir = this.storeOptions.reservoirRefreshAmount;
                 this.instance._drainAll(this.computeCapacity());
               }
-              if (this.storeOptions.reservoirIncreaseInterval != null && now >= this._lastReservoirIncrease + this.storeOptions.reservoirIncreaseInterval) {
+              if (this.storeOptions.reservoirIncreaseInterval != null && now2 >= this._lastReservoirIncrease + this.storeOptions.reservoirIncreaseInterval) {
                 ({
                   reservoirIncreaseAmount: amount,
                   reservoirIncreaseMaximum: maximum,
                   reservoir
                 } = this.storeOptions);
-                this._lastReservoirIncrease = now;
+                this._lastReservoirIncrease = now2;
                 incr = maximum != null ? Math.min(amount, maximum - reservoir) : amount;
                 if (incr > 0) {
                   this.storeOptions.reservoir += incr;
@@ -39500,29 +39500,29 @@ var require_light = __commonJS({
           await this.yieldLoop();
           return this.storeOptions.reservoir;
         }
-        isBlocked(now) {
-          return this._unblockTime >= now;
+        isBlocked(now2) {
+          return this._unblockTime >= now2;
         }
-        check(weight, now) {
-          return this.conditionsCheck(weight) && this._nextRequest - now <= 0;
+        check(weight, now2) {
+          return this.conditionsCheck(weight) && this._nextRequest - now2 <= 0;
         }
         async __check__(weight) {
-          var now;
+          var now2;
           await this.yieldLoop();
-          now = Date.now();
-          return this.check(weight, now);
+          now2 = Date.now();
+          return this.check(weight, now2);
         }
         async __register__(index, weight, expiration) {
-          var now, wait;
+          var now2, wait;
           await this.yieldLoop();
-          now = Date.now();
+          now2 = Date.now();
           if (this.conditionsCheck(weight)) {
             this._running += weight;
             if (this.storeOptions.reservoir != null) {
               this.storeOptions.reservoir -= weight;
             }
-            wait = Math.max(this._nextRequest - now, 0);
-            this._nextRequest = now + wait + this.storeOptions.minTime;
+            wait = Math.max(this._nextRequest - now2, 0);
+            this._nextRequest = now2 + wait + this.storeOptions.minTime;
             return {
               success: true,
               wait,
@@ -39538,16 +39538,16 @@ var require_light = __commonJS({
           return this.storeOptions.strategy === 3;
         }
         async __submit__(queueLength, weight) {
-          var blocked, now, reachedHWM;
+          var blocked, now2, reachedHWM;
           await this.yieldLoop();
           if (this.storeOptions.maxConcurrent != null && weight > this.storeOptions.maxConcurrent) {
             throw new BottleneckError$2(`Impossible to add a job having a weight of ${weight} to a limiter having a maxConcurrent setting of ${this.storeOptions.maxConcurrent}`);
           }
-          now = Date.now();
-          reachedHWM = this.storeOptions.highWater != null && queueLength === this.storeOptions.highWater && !this.check(weight, now);
-          blocked = this.strategyIsBlock() && (reachedHWM || this.isBlocked(now));
+          now2 = Date.now();
+          reachedHWM = this.storeOptions.highWater != null && queueLength === this.storeOptions.highWater && !this.check(weight, now2);
+          blocked = this.strategyIsBlock() && (reachedHWM || this.isBlocked(now2));
           if (blocked) {
-            this._unblockTime = now + this.computePenalty();
+            this._unblockTime = now2 + this.computePenalty();
             this._nextRequest = this._unblockTime + this.storeOptions.minTime;
             this.instance._dropAllQueued();
           }
@@ -41590,8 +41590,8 @@ function secretMismatches(saved, fresh, key) {
     for (const part of ["body", "desired"]) {
       for (const [field, value] of Object.entries(a[part] ?? {})) {
         if (!isSecretPlaceholder(value)) continue;
-        const now = fresh.get(a.id)?.[part]?.[field];
-        if (now === void 0 || now === null || secretFingerprint(key, a.address, field, now) !== value.$secret) out.add(`${a.address}: ${field}`);
+        const now2 = fresh.get(a.id)?.[part]?.[field];
+        if (now2 === void 0 || now2 === null || secretFingerprint(key, a.address, field, now2) !== value.$secret) out.add(`${a.address}: ${field}`);
       }
     }
   }
@@ -41644,10 +41644,10 @@ The manifests changed since the plan was made, or a resource they reference did.
     );
   }
   const actions = saved.plan.actions.map((a) => {
-    const now = freshById.get(a.id);
+    const now2 = freshById.get(a.id);
     const out = { ...a };
-    const body = restoreSecrets(a.body, now.body);
-    const desired = restoreSecrets(a.desired, now.desired);
+    const body = restoreSecrets(a.body, now2.body);
+    const desired = restoreSecrets(a.desired, now2.desired);
     if (body) out.body = body;
     if (desired) out.desired = desired;
     return out;
@@ -42985,9 +42985,9 @@ function isUnreachable(err) {
   return err instanceof ApiError && (UNREACHABLE_STATUSES.has(err.status) || err.status === 0 && UNREACHABLE_CODES.has(err.errorCode));
 }
 var Outage = class {
-  constructor(budgetMs, now = Date.now, onEvent) {
+  constructor(budgetMs, now2 = Date.now, onEvent) {
     this.budgetMs = budgetMs;
-    this.now = now;
+    this.now = now2;
     this.onEvent = onEvent;
   }
   budgetMs;
@@ -43003,14 +43003,14 @@ var Outage = class {
   }
   /** A request found the service unreachable: the time the outage's budget runs out. */
   failed(cause) {
-    const now = this.now();
-    const first = this.firstFailure ??= now;
+    const now2 = this.now();
+    const first = this.firstFailure ??= now2;
     if (!this.answeredOnce) return first + Math.min(NEVER_ANSWERED_MS, this.budgetMs);
-    this.since ??= now;
+    this.since ??= now2;
     const until = this.since + this.budgetMs;
-    if (!this.announced && now - this.since >= ANNOUNCE_AFTER_MS && until > now) {
+    if (!this.announced && now2 - this.since >= ANNOUNCE_AFTER_MS && until > now2) {
       this.announced = true;
-      this.onEvent?.({ type: "unreachable", budgetMs: this.budgetMs, remainingMs: until - now, cause });
+      this.onEvent?.({ type: "unreachable", budgetMs: this.budgetMs, remainingMs: until - now2, cause });
     }
     return until;
   }
@@ -43040,12 +43040,12 @@ function setRetryAfter(err, ms) {
 function retryAfterOf(err) {
   return err instanceof ApiError ? retryAfter.get(err) : void 0;
 }
-function parseRetryAfter(value, now = Date.now()) {
+function parseRetryAfter(value, now2 = Date.now()) {
   const v2 = Array.isArray(value) ? value[0] : value;
   if (v2 === void 0 || v2.trim() === "") return void 0;
   if (/^\d+$/.test(v2.trim())) return Number(v2.trim()) * 1e3;
   const at2 = Date.parse(v2);
-  return Number.isNaN(at2) ? void 0 : Math.max(0, at2 - now);
+  return Number.isNaN(at2) ? void 0 : Math.max(0, at2 - now2);
 }
 function classify(err, method) {
   if (!(err instanceof ApiError)) return "fail";
@@ -43063,9 +43063,9 @@ function backoffDelay(policy2, retry2) {
 }
 var realSleep = (ms) => new Promise((resolve8) => setTimeout(resolve8, ms));
 async function withRetry(method, attempt, policy2, opts = {}) {
-  const now = policy2.now ?? Date.now;
+  const now2 = policy2.now ?? Date.now;
   const sleep2 = policy2.sleep ?? realSleep;
-  const started = now();
+  const started = now2();
   const shared = opts.outage;
   const outage = shared && shared.budgetMs > 0 ? shared : void 0;
   let tries = 0;
@@ -43090,16 +43090,16 @@ async function withRetry(method, attempt, policy2, opts = {}) {
       if (verdict === "fail") throw err;
       let delay;
       if (outage && unreachable) {
-        unreachableSince ??= now();
+        unreachableSince ??= now2();
         const until = Math.min(outage.failed(err), unreachableSince + outage.budgetMs, started + (opts.outageCapMs ?? Infinity));
-        const left = until - now();
+        const left = until - now2();
         if (left <= 0) throw err;
         delay = Math.min(left, backoffDelay({ ...policy2, maxDelayMs: Math.min(policy2.maxDelayMs, OUTAGE_MAX_DELAY_MS) }, outageTries++));
       } else {
         if (++tries >= policy2.maxAttempts) throw err;
         const hinted = err instanceof ApiError ? retryAfter.get(err) : void 0;
         delay = hinted ?? backoffDelay(policy2, tries - 1);
-        if (now() - started + delay > policy2.maxElapsedMs) throw err;
+        if (now2() - started + delay > policy2.maxElapsedMs) throw err;
       }
       if (verdict === "retry-if-not-landed" && !await notLanded(opts.postCheck)) throw err;
       await sleep2(delay);
@@ -43201,15 +43201,15 @@ var Scheduler = class {
   }
   pump() {
     while (this.queue.length > 0 && this.inFlight < this.limit) {
-      const now = this.now();
-      if (now < this.pausedUntil) return this.wakeIn(this.pausedUntil - now);
+      const now2 = this.now();
+      if (now2 < this.pausedUntil) return this.wakeIn(this.pausedUntil - now2);
       if (this.rate !== Infinity) {
-        this.tokens = Math.min(this.max, this.tokens + (now - this.refilledAt) * this.rate / 1e3);
-        this.refilledAt = now;
+        this.tokens = Math.min(this.max, this.tokens + (now2 - this.refilledAt) * this.rate / 1e3);
+        this.refilledAt = now2;
         if (this.tokens < 1) return this.wakeIn(Math.ceil((1 - this.tokens) * 1e3 / this.rate));
         this.tokens -= 1;
       }
-      this.epochStart ??= now;
+      this.epochStart ??= now2;
       this.queue.shift()();
     }
   }
@@ -43237,8 +43237,8 @@ var Scheduler = class {
   }
   onRateLimited(generation, retryAfterMs) {
     this.rateLimited++;
-    const now = this.now();
-    if (retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+    const now2 = this.now();
+    if (retryAfterMs !== void 0) this.pausedUntil = Math.max(this.pausedUntil, now2 + retryAfterMs);
     const reduced = generation === this.generation;
     if (reduced) {
       this.generation++;
@@ -43246,16 +43246,16 @@ var Scheduler = class {
       this.limit = Math.max(1, Math.floor(this.limit / 2));
       this.successes = 0;
       if (this.answered >= MIN_SAMPLES && this.epochStart !== void 0) {
-        const seen = this.answered * 1e3 / Math.max(1, now - this.epochStart + (retryAfterMs ?? 0));
+        const seen = this.answered * 1e3 / Math.max(1, now2 - this.epochStart + (retryAfterMs ?? 0));
         const next = Math.min(this.cap, Math.max(this.minRate, Math.min(this.rate, seen)));
         if (this.rate === Infinity) this.tokens = Math.min(this.tokens, this.max);
         this.rate = next;
-        this.refilledAt = now;
+        this.refilledAt = now2;
       }
       this.answered = 0;
       this.epochStart = void 0;
     }
-    this.opts.onEvent?.({ type: "rate-limited", at: now, retryAfterMs, reduced, limit: this.limit, requestsPerSecond: this.rate });
+    this.opts.onEvent?.({ type: "rate-limited", at: now2, retryAfterMs, reduced, limit: this.limit, requestsPerSecond: this.rate });
   }
 };
 
@@ -43505,9 +43505,9 @@ function parseLockRecord(raw, stack) {
   if (typeof raw.created_at === "string") record.createdAt = raw.created_at;
   return record;
 }
-function isExpired(record, now) {
+function isExpired(record, now2) {
   const at2 = Date.parse(record.expires);
-  return !Number.isFinite(at2) || at2 <= now;
+  return !Number.isFinite(at2) || at2 <= now2;
 }
 
 // src/lock/records.ts
@@ -43565,18 +43565,18 @@ function standing(mine, others) {
   return others.some((o) => o.createdAt === mine.createdAt) ? "tie" : "held";
 }
 async function acquireStackLock(api2, stack, opts = {}) {
-  const now = opts.now ?? Date.now;
+  const now2 = opts.now ?? Date.now;
   const random = opts.random ?? Math.random;
   const ttl = opts.ttlMs ?? DEFAULT_TTL_MS;
   const poll = opts.pollMs ?? 1e3;
   const identity = opts.identity ?? currentHolder();
   const holder = opts.holder ?? identity.holder;
-  const deadline = now() + (opts.waitMs ?? 0);
-  const acquired = new Date(now()).toISOString();
+  const deadline = now2() + (opts.waitMs ?? 0);
+  const acquired = new Date(now2()).toISOString();
   let held = false;
   const lost = new AbortController();
   const { host, pid, pidns, ci } = identity;
-  const infoOf = (token2) => ({ holder, token: token2, acquired, expires: new Date(now() + ttl).toISOString(), host, pid, pidns, ci });
+  const infoOf = (token2) => ({ holder, token: token2, acquired, expires: new Date(now2() + ttl).toISOString(), host, pid, pidns, ci });
   const token = randomBytes2(16).toString("hex");
   let copiesPossible = false;
   const heartbeatMs = opts.heartbeatMs ?? Math.max(1, Math.floor(ttl / 4));
@@ -43648,7 +43648,7 @@ async function acquireStackLock(api2, stack, opts = {}) {
           await deleteLockRecord(api2, r.id);
           continue;
         }
-        const why = isExpired(r, now()) ? "expired" : holderState(r, identity) === "gone" ? "holder-gone" : void 0;
+        const why = isExpired(r, now2()) ? "expired" : holderState(r, identity) === "gone" ? "holder-gone" : void 0;
         if (why === void 0) {
           others.push(r);
           continue;
@@ -43671,17 +43671,17 @@ async function acquireStackLock(api2, stack, opts = {}) {
         };
       }
       if (where6 === "tie") {
-        if (++ties > MAX_FREE_TIES && now() >= deadline) throw new StackLockedError(stack, oldest(others));
+        if (++ties > MAX_FREE_TIES && now2() >= deadline) throw new StackLockedError(stack, oldest(others));
         await deleteLockRecord(api2, mine.id);
         await sleep(TIE_PAUSE_MS * (0.25 + random()), opts.signal);
         mine = await create2();
         continue;
       }
       const blocker = oldest(others);
-      if (now() >= deadline) throw new StackLockedError(stack, blocker);
+      if (now2() >= deadline) throw new StackLockedError(stack, blocker);
       if (!told) opts.onWait?.(blocker);
       told = true;
-      await sleep(Math.min(poll * (0.75 + 0.5 * random()), Math.max(1, deadline - now())), opts.signal);
+      await sleep(Math.min(poll * (0.75 + 0.5 * random()), Math.max(1, deadline - now2())), opts.signal);
     }
   } catch (err) {
     await stop();
@@ -49806,15 +49806,16 @@ function requestProblem(schema2, modules, value) {
 
 // src/manifest/pace.ts
 var SLICE_MS = 1;
+var now = () => Number(process.hrtime.bigint()) / 1e6;
 var yieldToEventLoop = () => new Promise((resolve8) => setImmediate(resolve8));
 var Pace = class {
-  since = performance.now();
+  since = now();
   due() {
-    return performance.now() - this.since >= SLICE_MS;
+    return now() - this.since >= SLICE_MS;
   }
   async pause() {
     await yieldToEventLoop();
-    this.since = performance.now();
+    this.since = now();
   }
   /** Pauses only when a slice has run. */
   async tick() {
@@ -60222,19 +60223,19 @@ async function syncDriftIssue(s, d) {
   if (!gh) return void 0;
   const labels = s.inputs.driftIssueLabels;
   const existing = await findIssue(gh, d.stack, labels);
-  const now = (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const now2 = (/* @__PURE__ */ new Date()).toISOString().replace(/\.\d{3}Z$/, "Z");
   if (!d.drifted) {
     if (!existing) return void 0;
     const since2 = SINCE_RE.exec(existing.body ?? "")?.[1];
     const run4 = s.github.runUrl ? ` ([workflow run](${s.github.runUrl}))` : "";
-    await gh.createIssueComment(existing.number, `Stack \`${d.stack}\` is in sync again as of **${now}**${run4}: live state matches the manifests${since2 ? ` (it had drifted since ${since2})` : ""}. Closing.`);
+    await gh.createIssueComment(existing.number, `Stack \`${d.stack}\` is in sync again as of **${now2}**${run4}: live state matches the manifests${since2 ? ` (it had drifted since ${since2})` : ""}. Closing.`);
     await gh.updateIssue(existing.number, { state: "closed", state_reason: "completed" });
     return `closed drift issue #${existing.number}: the stack is in sync again`;
   }
-  const since = existing && SINCE_RE.exec(existing.body ?? "")?.[1] || now;
+  const since = existing && SINCE_RE.exec(existing.body ?? "")?.[1] || now2;
   const before = existing ? readSeen(existing.body ?? "") : {};
-  const seen = Object.fromEntries(d.plan.resources.map((r) => [r.address, before[r.address] ?? now]));
-  const body = s.runner.scrub(issueBody({ stack: d.stack, since, now, seen, plan: d.plan, report: d.report, commit: s.github.sha, runUrl: s.github.runUrl }));
+  const seen = Object.fromEntries(d.plan.resources.map((r) => [r.address, before[r.address] ?? now2]));
+  const body = s.runner.scrub(issueBody({ stack: d.stack, since, now: now2, seen, plan: d.plan, report: d.report, commit: s.github.sha, runUrl: s.github.runUrl }));
   if (existing) {
     const issue2 = await gh.updateIssue(existing.number, { body });
     return `updated drift issue #${issue2.number}${issue2.html_url ? ` ${issue2.html_url}` : ""} (drifted since ${since})`;
