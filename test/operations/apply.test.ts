@@ -178,8 +178,10 @@ describe('apply operation', () => {
     const api = new FakeApi();
     const interrupt = new AbortController();
     let holding!: () => void;
+    let edgeLists = 0;
     api.beforeList = (path) => {
-      if (path !== '/edges/tcp') return;
+      // The second list of TCP edges is the plan's, under the lock (the first is the check's before it).
+      if (path !== '/edges/tcp' || ++edgeLists < 2) return;
       interrupt.abort();
       return new Promise<void>((resolve) => (holding = resolve));
     };
