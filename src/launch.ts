@@ -17,4 +17,5 @@ const root = cacheRoot(process.env);
 const cache = new CodeCache(root && commandCacheDir(root, EDGEOPS_BUILD_ID, dirname(main), command), root);
 const cli = cache.require(main) as { main(): Promise<void> };
 await cli.main();
-cache.save();
+// Only a run that did its work (0, or 2: changes found) leaves the code it compiled for the next.
+if (process.exitCode === undefined || [0, 2].includes(Number(process.exitCode))) cache.save();

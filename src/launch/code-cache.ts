@@ -5,7 +5,8 @@
 // no compile cache at all, the whole CLI. A cache made at the end of a run (createCachedData) holds every function
 // the run compiled: the next run of that command starts with them compiled.
 // One cache per command: a plan compiles other functions than a validate, and each run's cache is its own
-// command's. The cache is written once, by a run that found none (or one V8 refused: another Node, other flags),
+// command's. The cache is written once, by a run that found none (or one V8 refused: another Node, other flags)
+// and did its work (launch.ts: a run that failed early, on a usage error, compiled little of it),
 // atomically (another process may read it meanwhile), and only into a directory of the user's own that no one
 // else can write: V8 trusts cached code as it trusts the source.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -22,8 +23,8 @@ interface Loaded {
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
 /**
- * Where this build's caches live under `root`, or undefined when the cache is off: NODE_DISABLE_COMPILE_CACHE
- * (Node's own switch) is set, or `root` is not a directory only its owner can write.
+ * The directory above every build's cache, or undefined when the cache is off (NODE_DISABLE_COMPILE_CACHE, Node's
+ * own switch). CodeCache reads and writes under it only while it is a directory only its owner can write.
  */
 export function cacheRoot(env: NodeJS.ProcessEnv, uid = process.getuid?.()): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;

@@ -3,7 +3,7 @@
 // it at its end, a later run reads it and writes nothing, a damaged cache is replaced, and a cache directory
 // others could write is never read or written. Then the real CLI: a command's second run has its cache.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -123,12 +123,18 @@ describe('the compiled-code cache', () => {
     cache.save();
   });
 
-  it('keeps each command of the built CLI its own cache: the second run of a command writes none', async () => {
+  it('keeps each command of the built CLI its own cache, written by a run that did its work: the second run writes none', async () => {
     const root = fileTempDir('edgeops-code-cache-cli-');
     const dir = fileTempDir('edgeops-code-cache-docs-');
     writeFileSync(join(dir, 'a.yaml'), 'kind: IPPolicy\nname: office\ndescription: office\n');
     const env = cleanEnv({ NODE_COMPILE_CACHE: root });
     const validate = () => run(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'validate', dir], { cwd: dir, env });
+
+    // A run that fails (here on a document of no kind) compiled little of its command: it keeps nothing.
+    writeFileSync(join(dir, 'bad.yaml'), 'kind: NoSuchKind\nname: x\n');
+    await expect(validate()).rejects.toMatchObject({ code: 1 });
+    expect(readdirSync(root, { recursive: true }).filter((f) => String(f).endsWith('.v8cache'))).toEqual([]);
+    rmSync(join(dir, 'bad.yaml'));
 
     expect((await validate()).stdout).toContain('1 resource valid');
     const [build] = readdirSync(join(root, 'edgeops'));
