@@ -56034,9 +56034,21 @@ async function computePlan(desired, api2, opts) {
   const shown = opts.targets?.length ? targetPlan(plan, { kinds, desired, live, targets: opts.targets }) : plan;
   return { plan: await describeCertificates(namePlan(shown, { kinds, live, desired }), kinds), desired, live };
 }
+async function listsOf(needed, early, api2) {
+  const rest = needed.filter((k) => !early?.kinds.includes(k));
+  const [started, fetched] = await Promise.all([
+    early && rest.length < needed.length ? early.lists : void 0,
+    rest.length > 0 ? fetchLive(rest, api2, void 0, isLockRecord) : void 0
+  ]);
+  const names = new Set(needed.map((k) => k.kind));
+  return { byKind: new Map([...started?.byKind ?? [], ...fetched?.byKind ?? []].filter(([kind]) => names.has(kind))) };
+}
 async function precheckPlan(desired, api2, opts) {
   const kinds = opts.kinds ?? KINDS;
   const first = startReferenceLists(kinds, api2, isLockRecord);
+  const uniqueKinds = kinds.filter((k) => (k.unique?.length ?? 0) > 0);
+  const unique = uniqueKinds.length > 0 ? { kinds: uniqueKinds, lists: fetchLive(uniqueKinds, api2, void 0, isLockRecord) } : void 0;
+  unique?.lists.catch(() => void 0);
   const manifests = await desired;
   const selected = opts.targets?.length ? targetClosure(manifests, opts.targets) : void 0;
   const only = (found) => selected ? targetedErrors(found, selected) : found;
@@ -56045,7 +56057,7 @@ async function precheckPlan(desired, api2, opts) {
   const needed = liveCheckKinds(kinds, manifests);
   const references = precheckForeignReferences(kinds, manifests, api2, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, first });
   references.catch(() => void 0);
-  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await fetchLive(needed, api2, void 0, isLockRecord), opts.stack, { adopt: opts.adopt })));
+  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await listsOf(needed, unique, api2), opts.stack, { adopt: opts.adopt })));
   if (errors.length === 0) errors.push(...only(await references));
   return sortIssues(errors);
 }
