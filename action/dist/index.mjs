@@ -50625,19 +50625,26 @@ function isHttpUrl(value) {
 var PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 function misplacedPrivateKeys(fields2, secretFields) {
   const found = [];
-  const visit = (value, pointer) => {
+  const path = [];
+  const visit = (value) => {
     if (typeof value === "string") {
-      if (PRIVATE_KEY_BEGIN.test(value)) found.push(pointer);
+      if (PRIVATE_KEY_BEGIN.test(value)) found.push(path.reduce((pointer, step) => childPointer(pointer, step), ""));
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, childPointer(pointer, i)));
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        visit(value[i]);
+        path.pop();
+      }
     } else if (value !== null && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) {
-        if (pointer === "" && secretFields.includes(key)) continue;
-        visit(item, childPointer(pointer, key));
+      for (const key of Object.keys(value)) {
+        if (path.length === 0 && secretFields.includes(key)) continue;
+        path.push(key);
+        visit(value[key]);
+        path.pop();
       }
     }
   };
-  visit(fields2, "");
+  visit(fields2);
   return found;
 }
 function misplacedPrivateKeyMessage() {

@@ -22,19 +22,27 @@ const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
  */
 export function misplacedPrivateKeys(fields: Json, secretFields: readonly string[]): string[] {
   const found: string[] = [];
-  const visit = (value: Json, pointer: string): void => {
+  // The path to the value at hand: its pointer is built only for a value that holds a key (almost never).
+  const path: (string | number)[] = [];
+  const visit = (value: Json): void => {
     if (typeof value === 'string') {
-      if (PRIVATE_KEY_BEGIN.test(value)) found.push(pointer);
+      if (PRIVATE_KEY_BEGIN.test(value)) found.push(path.reduce<string>((pointer, step) => childPointer(pointer, step), ''));
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, childPointer(pointer, i)));
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        visit(value[i]!);
+        path.pop();
+      }
     } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (pointer === '' && secretFields.includes(key)) continue;
-        visit(item, childPointer(pointer, key));
+      for (const key of Object.keys(value)) {
+        if (path.length === 0 && secretFields.includes(key)) continue;
+        path.push(key);
+        visit(value[key]!);
+        path.pop();
       }
     }
   };
-  visit(fields, '');
+  visit(fields);
   return found;
 }
 
