@@ -9,7 +9,7 @@
 // and did its work (launch.ts: a run that failed early, on a usage error, compiled little of it),
 // atomically (another process may read it meanwhile), and only into a directory of the user's own that no one
 // else can write: V8 trusts cached code as it trusts the source.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -50,10 +50,26 @@ export function commandCacheDir(root: string, buildId: string, cliDir: string, c
   return join(root, `${buildId}-${pathTag(cliDir)}-${process.version}-${process.arch}`, key);
 }
 
+/**
+ * Makes `dir` and the directories missing above it (mode 0700), one at a time. Not mkdirSync's `recursive`:
+ * under a directory that refuses new entries with ENOENT (a TMPDIR inside /proc) it retries forever.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const at of missing) {
+    try {
+      mkdirSync(at, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
 /** Makes `dir` (mode 0700) if missing; true when it is a real directory, ours, that no one else may write. */
 function privateDir(dir: string, uid = process.getuid?.()): boolean {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir);
     const stat = lstatSync(dir);
     return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
   } catch {
@@ -95,7 +111,7 @@ export class CodeCache {
   save(): void {
     if (this.uncached.length === 0 || !this.usable()) return;
     try {
-      mkdirSync(this.dir!, { recursive: true, mode: 0o700 });
+      makeDirs(this.dir!);
       for (const { file, script } of this.uncached) {
         const target = this.cacheFile(file);
         const partial = `${target}.${process.pid}`;

@@ -100,6 +100,19 @@ describe('the compiled-code cache', () => {
     expect(readdirSync(root).sort()).toEqual(['recent-build', 'this-build']);
   });
 
+  it.runIf(existsSync('/proc/self'))('runs without a cache, and at once, where no directory can be made (a TMPDIR inside /proc)', async () => {
+    // In a child first, with a time limit: a loop making the directory would hang this process for good.
+    const dir = fileTempDir('edgeops-code-cache-docs-');
+    writeFileSync(join(dir, 'a.yaml'), 'kind: IPPolicy\nname: office\ndescription: office\n');
+    const env = cleanEnv({ TMPDIR: '/proc/edgeops-no-such-dir', NODE_COMPILE_CACHE: undefined });
+    const { stdout } = await run(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'validate', dir], { cwd: dir, env, timeout: 30_000 });
+    expect(stdout).toContain('1 resource valid');
+    const root = '/proc/edgeops-no-such-dir/cache';
+    const cache = new CodeCache(join(root, 'build-1', 'plan'), root);
+    expect((cache.require(join(chunks(), 'main.cjs')) as { main(): string }).main()).toBe('main.cjs 42 4');
+    cache.save();
+  });
+
   it('keeps apart builds, installs of one build, Node versions and commands', () => {
     const dirs = [
       commandCacheDir('/c', 'build-1', '/usr/lib/node_modules/edgeops/dist/cli', 'plan'),
