@@ -63,8 +63,8 @@ const selected = positionals.length
   : BENCHMARKS;
 
 const tmp = await mkdtemp(join(tmpdir(), 'edgeops-bench-'));
-// The compiled code edgeops and Node keep between runs starts empty in every bench run, inherited by every
-// process it starts: each figure's warm-up run writes what its timed runs read, as a user's first run does.
+// The compiled code edgeops keeps between runs starts empty in every bench run, inherited by every process it
+// starts: each figure's warm-up run writes what its timed runs read, as a user's first run does.
 if (!process.env.NODE_DISABLE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = join(tmp, 'compile-cache');
 const seeds = new Map<number, Promise<SeedSet>>();
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);

@@ -6,14 +6,12 @@
 // Built-in modules as values, not imports: importing node:fs makes its module facade, which loads its promises
 // and its streams (a dozen modules) for nothing.
 const { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } = process.getBuiltinModule('node:fs');
-const module = process.getBuiltinModule('node:module');
 const { dirname, join } = process.getBuiltinModule('node:path');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
 
-// Node 22.1 and later keep V8's compiled code of the CLI between runs (under the OS temp directory, or
-// NODE_COMPILE_CACHE), as tsc and npm do: a fifth of a short command's start-up. Node 20 has no such cache.
-module.enableCompileCache?.();
-
+// The CLI keeps the code V8 compiled for a command between runs itself (src/launch/code-cache.ts), on every
+// Node. Node's own compile cache is left off: it would keep only this file and dist/main.js, and under a TMPDIR
+// where no directory can be made (inside /proc) Node 22+'s module.enableCompileCache() never returns.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (existsSync(join(root, '.git')) && existsSync(join(root, 'scripts', 'build.ts'))) await buildIfStale();
 

@@ -4,9 +4,9 @@
 // named by EDGEOPS_TEST_PG when that is set, else a throwaway cluster started here and stopped at teardown.
 // Each test project (sqlite, postgres) runs this file; the build and the cluster are made once for all of them
 // (kept on globalThis, as each project may load this module anew) and stopped after the last project's teardown.
-// The compiled code the CLI keeps between runs (src/launch/code-cache.ts) and Node's own go to a directory of
-// the test run's (NODE_COMPILE_CACHE, inherited by every process a test starts), removed at the end: the many
-// copies of the CLI the tests install each get a cache of their own, which would otherwise stay in the user's.
+// The compiled code the CLI keeps between runs (src/launch/code-cache.ts) goes to a directory of the test run's
+// (NODE_COMPILE_CACHE, inherited by every process a test starts), removed at the end: the many copies of the CLI
+// the tests install each get a cache of their own, which would otherwise stay in the user's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
