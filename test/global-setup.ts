@@ -4,9 +4,10 @@
 // named by EDGEOPS_TEST_PG when that is set, else a throwaway cluster started here and stopped at teardown.
 // Each test project (sqlite, postgres) runs this file; the build and the cluster are made once for all of them
 // (kept on globalThis, as each project may load this module anew) and stopped after the last project's teardown.
-// The compiled code the CLI keeps between runs (src/launch/code-cache.ts) goes to a directory of the test run's
-// (NODE_COMPILE_CACHE, inherited by every process a test starts), removed at the end: the many copies of the CLI
-// the tests install each get a cache of their own, which would otherwise stay in the user's.
+// The compiled code the CLI keeps between runs (src/launch/code-cache.ts) goes to a directory of the test run's,
+// removed at the end: the many copies of the CLI the tests install each get a cache of their own, which would
+// otherwise stay in the user's. Tests hand it to the processes they start as NODE_COMPILE_CACHE (cleanEnv), not
+// to vitest's own workers: Node 22+ would fill it with theirs as they exit, after the teardown.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ async function prepare(): Promise<{ url: string; cluster?: PostgresCluster }> {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const shared = (holder[KEY] ??= { ready: prepare(), users: 0, compileCache: mkdtempSync(join(tmpdir(), 'edgeops-test-compile-cache-')) });
-  process.env.NODE_COMPILE_CACHE = shared.compileCache;
+  process.env.EDGEOPS_TEST_COMPILE_CACHE = shared.compileCache;
   shared.users++;
   const { url, cluster } = await shared.ready;
   project.provide('pgUrl', url);
@@ -47,7 +48,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (--shared.users > 0) return;
     holder[KEY] = undefined;
     if (cluster) delete process.env.EDGEOPS_TEST_PG;
-    delete process.env.NODE_COMPILE_CACHE;
+    delete process.env.EDGEOPS_TEST_COMPILE_CACHE;
     rmSync(shared.compileCache, { recursive: true, force: true });
     await cluster?.stop();
   };

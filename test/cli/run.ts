@@ -21,10 +21,14 @@ export interface RunOptions {
   input?: string;
 }
 
-/** The parent's environment without any EDGEOPS_* or NO_COLOR, so each test states exactly what it sets (undefined unsets). */
+/**
+ * The parent's environment without any EDGEOPS_* or NO_COLOR, so each test states exactly what it sets (undefined
+ * unsets), and with the test run's compile cache (test/global-setup.ts) as NODE_COMPILE_CACHE.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('EDGEOPS_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR') env[k] = v;
+  if (process.env.EDGEOPS_TEST_COMPILE_CACHE) env.NODE_COMPILE_CACHE = process.env.EDGEOPS_TEST_COMPILE_CACHE;
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
