@@ -40338,6 +40338,9 @@ function splitPointer(pointer) {
 function childPointer(parent, key) {
   return `${parent}/${typeof key === "number" ? key : escapeSegment(key)}`;
 }
+function joinPointer(path) {
+  return path.reduce((pointer, key) => childPointer(pointer, key), "");
+}
 function showKey(key) {
   return IDENTIFIER.test(key) ? key : JSON.stringify(key);
 }
@@ -40847,8 +40850,7 @@ function slotsAt(root, pattern) {
     path.push(key);
     const next = segments[depth + 1];
     if (next === void 0) {
-      const pointer = path.reduce((at2, step) => childPointer(at2, step), "");
-      found.push({ value, pointer, set: (v2) => container[key] = v2, unset: () => delete container[key] });
+      found.push({ value, pointer: joinPointer(path), set: (v2) => container[key] = v2, unset: () => delete container[key] });
     } else if (next === "*") {
       if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value, i, depth + 1);
     } else if (isObj(value) && Object.hasOwn(value, next)) {
@@ -50628,7 +50630,7 @@ function misplacedPrivateKeys(fields2, secretFields) {
   const path = [];
   const visit = (value) => {
     if (typeof value === "string") {
-      if (PRIVATE_KEY_BEGIN.test(value)) found.push(path.reduce((pointer, step) => childPointer(pointer, step), ""));
+      if (PRIVATE_KEY_BEGIN.test(value)) found.push(joinPointer(path));
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         path.push(i);

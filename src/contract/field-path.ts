@@ -17,6 +17,11 @@ export function childPointer(parent: string, key: string | number): string {
   return `${parent}/${typeof key === 'number' ? key : escapeSegment(key)}`;
 }
 
+/** The pointer of a path of keys and indexes (splitPointer's inverse): `['a/b', 0]` -> `/a~1b/0`. */
+export function joinPointer(path: readonly (string | number)[]): string {
+  return path.reduce<string>((pointer, key) => childPointer(pointer, key), '');
+}
+
 /** A mapping key as the notation shows it: bare when it is an identifier, else quoted (`["x-test"]`). */
 export function showKey(key: string): string {
   return IDENTIFIER.test(key) ? key : JSON.stringify(key);

@@ -3,12 +3,12 @@
 // document keeps every value's file:line:col by pointer (ManifestDoc.positions) and every mapping key's in a
 // side table, so "unknown field" can point at the key rather than at its value. Pointer patterns
 // (`/ip_restriction/ip_policy_ids/*`: `*` = each item of a list) find the reference and secret fields.
-import { childPointer, showPath, splitPointer } from '../contract/field-path.ts';
+import { childPointer, joinPointer, showPath, splitPointer } from '../contract/field-path.ts';
 import { escapeSegment, isObj, unescapeSegment } from '../contract/json.ts';
 import type { SourcePos } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 
-export { childPointer, escapeSegment, showPath, splitPointer, unescapeSegment };
+export { childPointer, escapeSegment, joinPointer, showPath, splitPointer, unescapeSegment };
 
 function parentPointer(pointer: string): string {
   return pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
@@ -94,8 +94,7 @@ export function slotsAt(root: Obj, pattern: string): Slot[] {
     path.push(key);
     const next = segments[depth + 1];
     if (next === undefined) {
-      const pointer = path.reduce<string>((at, step) => childPointer(at, step), '');
-      found.push({ value, pointer, set: (v) => (container[key] = v), unset: () => delete container[key] });
+      found.push({ value, pointer: joinPointer(path), set: (v) => (container[key] = v), unset: () => delete container[key] });
     } else if (next === '*') {
       if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value as Record<number, Json>, i, depth + 1);
     } else if (isObj(value) && Object.hasOwn(value, next)) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cacheRoot, CodeCache, commandCacheDir } from '../../src/launch/code-cache.ts';
-import { cleanEnv, ROOT } from '../cli/run.ts';
+import { cleanEnv, edgeops, ROOT } from '../cli/run.ts';
 import { fileTempDir } from '../helpers/temp-dirs.ts';
 
 const run = promisify(execFile);
@@ -140,12 +140,12 @@ describe('the compiled-code cache', () => {
     const root = fileTempDir('edgeops-code-cache-cli-');
     const dir = fileTempDir('edgeops-code-cache-docs-');
     writeFileSync(join(dir, 'a.yaml'), 'kind: IPPolicy\nname: office\ndescription: office\n');
-    const env = cleanEnv({ NODE_COMPILE_CACHE: root });
-    const validate = () => run(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'validate', dir], { cwd: dir, env });
+    const env = { NODE_COMPILE_CACHE: root };
+    const validate = () => edgeops(['validate', dir], { cwd: dir, env });
 
     // A run that fails (here on a document of no kind) compiled little of its command: it keeps nothing.
     writeFileSync(join(dir, 'bad.yaml'), 'kind: NoSuchKind\nname: x\n');
-    await expect(validate()).rejects.toMatchObject({ code: 1 });
+    expect((await validate()).code).toBe(1);
     expect(readdirSync(root, { recursive: true }).filter((f) => String(f).endsWith('.v8cache'))).toEqual([]);
     rmSync(join(dir, 'bad.yaml'));
 
@@ -160,11 +160,11 @@ describe('the compiled-code cache', () => {
     expect((await validate()).stdout).toContain('1 resource valid');
     expect(mtimes(cached)).toEqual(written);
 
-    await run(process.execPath, [join(ROOT, 'bin/edgeops.js'), '--version'], { env });
+    expect((await edgeops(['--version'], { env })).code).toBe(0);
     expect(readdirSync(join(root, 'edgeops', build!)).sort()).toEqual(['-', 'validate']);
 
     const off = fileTempDir('edgeops-code-cache-off-');
-    await run(process.execPath, [join(ROOT, 'bin/edgeops.js'), 'validate', dir], { cwd: dir, env: cleanEnv({ NODE_COMPILE_CACHE: off, NODE_DISABLE_COMPILE_CACHE: '1' }) });
+    expect((await edgeops(['validate', dir], { cwd: dir, env: { NODE_COMPILE_CACHE: off, NODE_DISABLE_COMPILE_CACHE: '1' } })).code).toBe(0);
     expect(readdirSync(off)).toEqual([]);
   });
 });

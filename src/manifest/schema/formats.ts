@@ -3,7 +3,7 @@
 // the very ones the service applies; messages.ts words their errors with the rule's own message.
 import { VALUE_FORMATS } from '../../contract/values.ts';
 import type { Json } from '../../kinds/resource-kind.ts';
-import { childPointer } from '../pointer.ts';
+import { joinPointer } from '../pointer.ts';
 
 /** An absolute http(s) URL (the project file's api_url). */
 function isHttpUrl(value: string): boolean {
@@ -26,7 +26,7 @@ export function misplacedPrivateKeys(fields: Json, secretFields: readonly string
   const path: (string | number)[] = [];
   const visit = (value: Json): void => {
     if (typeof value === 'string') {
-      if (PRIVATE_KEY_BEGIN.test(value)) found.push(path.reduce<string>((pointer, step) => childPointer(pointer, step), ''));
+      if (PRIVATE_KEY_BEGIN.test(value)) found.push(joinPointer(path));
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         path.push(i);
