@@ -4,10 +4,11 @@ import { isObj, valueAt } from '../contract/json.ts';
 import type { Json, Obj, PendingRef, RefField } from '../kinds/resource-kind.ts';
 import { splitPointer } from '../manifest/pointer.ts';
 
+// Every object of every body is asked: most have no `$ref`, and are told so without their keys being listed.
 export function isPendingRef(value: unknown): value is PendingRef {
-  if (!isObj(value)) return false;
+  if (!isObj(value) || !Object.hasOwn(value, '$ref') || typeof value.$ref !== 'string') return false;
   const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === '$ref' && typeof value.$ref === 'string';
+  return keys.length === 1 && keys[0] === '$ref';
 }
 
 // The walkers below are module-level functions rather than per-call closures: planning calls them for every

@@ -70,7 +70,7 @@ export function sentBody(document: SentDocument, ids: Ids, as: SendAs): Obj {
   let body: Obj | undefined;
   if (hasReference(spec)) body = comparedBody(as.kind, spec, ids);
   else if (!(body = compared.get(spec))) compared.set(spec, (body = comparedBody(as.kind, spec, NO_IDS)));
-  return as.stack === undefined ? body : wireBody(body, document, as.stack, as);
+  return as.stack === undefined ? body : wireBody(body, document, as.stack, as, hasReference(spec));
 }
 
 function comparedBody(kind: ResourceKind, spec: Obj, ids: Ids): Obj {
@@ -83,8 +83,8 @@ function comparedBody(kind: ResourceKind, spec: Obj, ids: Ids): Obj {
   return body;
 }
 
-function wireBody(diffed: Obj, document: SentDocument, stack: string, as: SendAs): Obj {
-  const body = { ...substituteRefs(diffed, (address) => placeholderId(address, as.kinds)) };
+function wireBody(diffed: Obj, document: SentDocument, stack: string, as: SendAs, referencing: boolean): Obj {
+  const body = { ...(referencing ? substituteRefs(diffed, (address) => placeholderId(address, as.kinds)) : diffed) };
   if (as.kind.identity === 'marker') {
     const user = isObj(body.metadata) ? body.metadata : undefined;
     body.metadata = serializeMetadata(user, { stack, name: document.address ?? '' });

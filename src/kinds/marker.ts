@@ -57,7 +57,10 @@ export function parseMetadata(value: unknown): ParsedMetadata {
 }
 
 /** The metadata string sent to the service: the user's keys plus the marker (and `extra` in it), keys sorted. */
-export function serializeMetadata(user: Obj | undefined, marker: Marker, extra: Obj = {}): string {
+export function serializeMetadata(user: Obj | undefined, marker: Marker, extra?: Obj): string {
+  // Most documents set no metadata of their own: their string is written out, keys in sorted order, without
+  // building and sorting an object first.
+  if (extra === undefined && (user === undefined || Object.keys(user).length === 0)) return `{"${MARKER_KEY}":{"name":${JSON.stringify(marker.name)},"stack":${JSON.stringify(marker.stack)}}}`;
   return canonicalJson({ ...(user ?? {}), [MARKER_KEY]: { ...extra, stack: marker.stack, name: marker.name } });
 }
 

@@ -20,6 +20,17 @@ describe('marker serialization', () => {
     expect(serializeMetadata(undefined, { stack: 'default', name: 'Pol/p' })).toBe('{"edgeops":{"name":"Pol/p","stack":"default"}}');
   });
 
+  it('writes the marker alone exactly as the canonical JSON of it, whatever the stack and name hold', () => {
+    const awkward = ['', 'a"b', 'back\\slash', 'line\nbreak', 'é ü 漢', '\u2028', '\u0000', '{"edgeops":1}'];
+    for (const stack of awkward) {
+      for (const name of awkward) {
+        const canonical = canonicalJson({ edgeops: { stack, name } });
+        expect(serializeMetadata(undefined, { stack, name })).toBe(canonical);
+        expect(serializeMetadata({}, { stack, name })).toBe(canonical);
+      }
+    }
+  });
+
   it('round-trips: parse gives back the marker and the user keys', () => {
     const user = { team: 'web', nested: { x: [1, 2] } };
     const parsed = parseMetadata(serializeMetadata(user, { stack: 'a', name: 'Back/b' }));

@@ -3,10 +3,24 @@
 // once per manifest set, however often apply asks (before its lock, under it, after it).
 import { describe, expect, it } from 'vitest';
 import { staticPlanErrors } from '../../src/engine/plan-checks.ts';
+import { isPendingRef } from '../../src/engine/refs.ts';
 import { NO_IDS, sentBody } from '../../src/engine/sent-body.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
 import type { ResourceKind } from '../../src/kinds/resource-kind.ts';
 import { fakeWorld, ref, res, state } from './fakes.ts';
+
+describe('isPendingRef', () => {
+  it('is an object of one field, $ref, holding a string: nothing else, nothing inherited', () => {
+    expect(isPendingRef({ $ref: 'Pol/a' })).toBe(true);
+    expect(isPendingRef({ $ref: 'Pol/a', id: 'x' })).toBe(false);
+    expect(isPendingRef({ $ref: 1 })).toBe(false);
+    expect(isPendingRef({ ref: 'Pol/a' })).toBe(false);
+    expect(isPendingRef(Object.create({ $ref: 'Pol/a' }) as object)).toBe(false);
+    expect(isPendingRef([{ $ref: 'Pol/a' }])).toBe(false);
+    expect(isPendingRef('Pol/a')).toBe(false);
+    expect(isPendingRef(null)).toBe(false);
+  });
+});
 
 describe('sentBody', () => {
   it('builds a document body once per run: the same object for every reader, a new one for a new run', () => {
