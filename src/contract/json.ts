@@ -27,7 +27,8 @@ export function valueAt(root: Json | undefined, path: readonly string[]): Json |
 export function valueAt(root: unknown, path: readonly string[]): unknown;
 export function valueAt(root: unknown, path: readonly string[]): unknown {
   let node = root;
-  for (const key of path) {
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i]!;
     if (Array.isArray(node)) node = node[Number(key)];
     else if (isObj(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;

@@ -31,7 +31,9 @@ export const CONTRACT_KEYWORD_FNS = {
 
   distinct(spec: Distinct, data: unknown[]): KeywordProblem | undefined {
     const seen = new Set<string>();
-    for (const [i, item] of data.entries()) {
+    // Indexed, not entries(): a plan checks every document's lists, mostly before V8 optimizes this.
+    for (let i = 0; i < data.length; i++) {
+      const item = data[i];
       const value = spec.property === undefined ? item : (item as Record<string, unknown> | null)?.[spec.property];
       if (typeof value !== 'string') continue;
       const key = distinctKey(spec.by, value);

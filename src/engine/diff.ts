@@ -63,10 +63,16 @@ export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  // Object.keys + hasOwnProperty: measurably faster than for-in over both objects on 5,000-resource plans.
+  // Object.keys + hasOwnProperty: measurably faster than for-in over both objects on 5,000-resource plans. The
+  // other side's keys are only counted, not listed.
   const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const k of keys) if (!hasOwn.call(b, k) || !jsonEqual(a[k], b[k])) return false;
+  let count = 0;
+  for (const k in b) if (hasOwn.call(b, k)) count++;
+  if (keys.length !== count) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (!hasOwn.call(b, k) || !jsonEqual(a[k], b[k])) return false;
+  }
   return true;
 }
 

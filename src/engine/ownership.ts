@@ -46,7 +46,7 @@ export function indexManaged(kinds: readonly ResourceKind[], live: Map<string, L
     }
   }
   // Lowest id first: ids are time-ordered, so the oldest copy is kept and later duplicates are deleted.
-  for (const list of byAddress.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const list of byAddress.values()) if (list.length > 1) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { byAddress, managedIds };
 }
 

@@ -57,9 +57,10 @@ function stringsAt(spec: Obj, pointer: string): { pointer: string; value: string
   if (!Array.isArray(list)) return [];
   const base = pointer.slice(0, -2);
   const out: { pointer: string; value: string }[] = [];
-  list.forEach((value, i) => {
+  for (let i = 0; i < list.length; i++) {
+    const value = list[i];
     if (typeof value === 'string') out.push({ pointer: `${base}/${i}`, value });
-  });
+  }
   return out;
 }
 
@@ -104,7 +105,7 @@ function textLength(value: Json): number {
   if (typeof value === 'string') return value.length;
   if (value === null || typeof value !== 'object') return 8;
   let n = 2;
-  if (Array.isArray(value)) for (const item of value) n += textLength(item) + 1;
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) n += textLength(value[i]!) + 1;
   else for (const key in value) n += key.length + 4 + textLength(value[key]!);
   return n;
 }

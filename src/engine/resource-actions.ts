@@ -40,7 +40,12 @@ const NO_REFS: ActionRefs = { pending: [], liveRefs: [] };
 
 export function liveRefsOf(kind: ResourceKind, body: Obj): ActionRefs['liveRefs'] {
   const out: { id: string; kinds: readonly string[] }[] = [];
-  for (const ref of kind.refs) for (const v of refValues(body, ref)) if (typeof v === 'string') out.push({ id: v, kinds: ref.kinds });
+  // Indexed: this runs for every live item and document, mostly unoptimized, where a for-of allocates per step.
+  for (let i = 0; i < kind.refs.length; i++) {
+    const ref = kind.refs[i]!;
+    const values = refValues(body, ref);
+    for (let j = 0; j < values.length; j++) if (typeof values[j] === 'string') out.push({ id: values[j] as string, kinds: ref.kinds });
+  }
   return out;
 }
 
@@ -254,7 +259,10 @@ function addOrphans(
   add: (list: Action[], info: ActionRefs) => void,
 ): void {
   const kindByName = new Map(kinds.map((k) => [k.kind, k]));
-  for (const [address, copies] of [...managed.byAddress].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  // Only addresses with a copy to delete are sorted: in a plan with little to do, that is few of them.
+  const orphaned: [string, LiveItem[]][] = [];
+  for (const entry of managed.byAddress) if (entry[1].some((item) => item !== kept.get(entry[0]))) orphaned.push(entry);
+  for (const [address, copies] of orphaned.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const kind = kindByName.get(address.slice(0, address.indexOf('/')))!;
     const keep = kept.get(address);
     copies.forEach((item, at) => {

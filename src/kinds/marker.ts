@@ -30,7 +30,8 @@ function sortKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (isObj(value)) {
     const out: Obj = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]!);
+    const keys = Object.keys(value).sort();
+    for (let i = 0; i < keys.length; i++) out[keys[i]!] = sortKeys(value[keys[i]!]!);
     return out;
   }
   return value;

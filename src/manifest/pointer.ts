@@ -60,12 +60,37 @@ export function sourceValuePos(resource: { pos: SourcePos }, pointer: string): S
 
 // Finding and replacing values by pointer pattern; works on the resolver's own copy of a document's fields.
 export interface Slot {
-  value: Json;
+  readonly value: Json;
   /** The concrete pointer (`/ip_restriction/ip_policy_ids/0`). */
-  pointer: string;
+  readonly pointer: string;
   set(value: Json): void;
   /** Remove the value from its mapping (for a list item, the item becomes a hole: do not). */
   unset(): void;
+}
+
+const NO_SLOTS: readonly Slot[] = Object.freeze([]);
+
+// Most slots are only read (is it null? which reference?): the pointer is joined when asked for, and the methods
+// are the class's, not two closures per slot.
+class FoundSlot implements Slot {
+  constructor(
+    private readonly container: Record<string | number, Json>,
+    private readonly key: string | number,
+    readonly value: Json,
+    private readonly path: readonly (string | number)[],
+  ) {}
+
+  get pointer(): string {
+    return joinPointer(this.path);
+  }
+
+  set(value: Json): void {
+    this.container[this.key] = value;
+  }
+
+  unset(): void {
+    delete this.container[this.key];
+  }
 }
 
 // A pattern's segments, split once: the resolver looks for the same few patterns in every document.
@@ -84,8 +109,11 @@ function patternSteps(pattern: string): string[] {
  * The values at `pattern` (`*` for every item of a list), in document order. Most patterns are absent from most
  * documents: nothing is allocated until a value is found.
  */
-export function slotsAt(root: Obj, pattern: string): Slot[] {
+export function slotsAt(root: Obj, pattern: string): readonly Slot[] {
   const segments = patternSteps(pattern);
+  const head = segments[0];
+  // A document is a mapping, never a list.
+  if (head === undefined || head === '*' || !Object.hasOwn(root, head)) return NO_SLOTS;
   const found: Slot[] = [];
   const path: (string | number)[] = [];
   const visit = (container: Record<string | number, Json>, key: string | number, depth: number): void => {
@@ -94,7 +122,7 @@ export function slotsAt(root: Obj, pattern: string): Slot[] {
     path.push(key);
     const next = segments[depth + 1];
     if (next === undefined) {
-      found.push({ value, pointer: joinPointer(path), set: (v) => (container[key] = v), unset: () => delete container[key] });
+      found.push(new FoundSlot(container, key, value, path.slice()));
     } else if (next === '*') {
       if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value as Record<number, Json>, i, depth + 1);
     } else if (isObj(value) && Object.hasOwn(value, next)) {
@@ -102,9 +130,7 @@ export function slotsAt(root: Obj, pattern: string): Slot[] {
     }
     path.pop();
   };
-  const head = segments[0];
-  // A document is a mapping, never a list.
-  if (head !== undefined && head !== '*' && Object.hasOwn(root, head)) visit(root, head, 0);
+  visit(root, head, 0);
   return found;
 }
 
@@ -112,7 +138,9 @@ export function cloneJson<T extends Json>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(cloneJson) as T;
   const out: Obj = {};
-  for (const key of Object.keys(value)) {
+  // for-in, not a for-of over Object.keys: no key list and no iterator results for every object of every
+  // document (most of this runs before V8 optimizes it). A parsed document's objects inherit no enumerable key.
+  for (const key in value) {
     const v = cloneJson((value as Obj)[key]!);
     if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;

@@ -19,7 +19,21 @@ const schema = new Document().schema;
 const PLAIN_TAGS = (schema.tags as ScalarTag[]).filter((t) => t.default === true && t.test);
 const TAG_OPTIONS = { intAsBigInt: false };
 
+// The same few texts (keys, true, 443, us-east) come back in every document: each is typed once a run. Only
+// short texts are kept, and only so many of them.
+const typed = new Map<string, Json>();
+const TYPED_MAX = 4096;
+const TYPED_TEXT_MAX = 64;
+
 export function resolvePlain(text: string): Json {
+  const known = typed.get(text);
+  if (known !== undefined) return known;
+  const value = typePlain(text);
+  if (text.length <= TYPED_TEXT_MAX && typed.size < TYPED_MAX) typed.set(text, value);
+  return value;
+}
+
+function typePlain(text: string): Json {
   const tag = PLAIN_TAGS.find((t) => t.test!.test(text));
   if (!tag) return text;
   const resolved = tag.resolve(text, () => {
@@ -32,8 +46,15 @@ export function resolvePlain(text: string): Json {
 }
 
 /** A plain mapping key: a name (anything else, such as `1:` or `a b:`, is left to yaml). */
-const KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
+const KEY = /[A-Za-z_][A-Za-z0-9_./~-]*/y;
 const MAX_KEY = 1000;
+
+/** The plain key at `col`, matched in place (no copy of the line); longer than MAX_KEY + 1 counts as that long. */
+function plainKeyAt(text: string, col: number): string | undefined {
+  KEY.lastIndex = col;
+  const m = KEY.exec(text);
+  return m === null ? undefined : m[0].length > MAX_KEY + 1 ? m[0].slice(0, MAX_KEY + 1) : m[0];
+}
 
 export function isKeyAt(text: string, col: number): boolean {
   const c = text[col];
@@ -41,8 +62,8 @@ export function isKeyAt(text: string, col: number): boolean {
     const end = quotedEnd(text, col);
     return end > 0 && text[end] === ':';
   }
-  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
-  return m !== null && text[col + m[0].length] === ':' && (col + m[0].length + 1 === text.length || text[col + m[0].length + 1] === ' ');
+  const key = plainKeyAt(text, col);
+  return key !== undefined && text[col + key.length] === ':' && (col + key.length + 1 === text.length || text[col + key.length + 1] === ' ');
 }
 
 /** A mapping key at `col`: plain (a name) or quoted; it must be a string. */
@@ -53,11 +74,11 @@ export function readKey(text: string, col: number): { key: string; end: number }
     if (typeof value !== 'string' || end - col > MAX_KEY) throw GIVE_UP;
     return { key: value, end };
   }
-  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
-  if (!m || m[0].length > MAX_KEY) throw GIVE_UP;
-  const key = resolvePlain(m[0]);
+  const plain = plainKeyAt(text, col);
+  if (plain === undefined || plain.length > MAX_KEY) throw GIVE_UP;
+  const key = resolvePlain(plain);
   if (typeof key !== 'string') throw GIVE_UP;
-  return { key, end: col + m[0].length };
+  return { key, end: col + plain.length };
 }
 
 /** Index just past the closing quote, or -1 when the scalar does not end on this line. */
@@ -107,9 +128,11 @@ export function restOfLine(text: string, end: number): void {
   throw GIVE_UP;
 }
 
+const NOWHERE = { file: '', line: 0, col: 0 };
+
 export function checked(value: Json): Json {
   try {
-    return scalar(value, { file: '', line: 0, col: 0 });
+    return scalar(value, NOWHERE);
   } catch {
     throw GIVE_UP;
   }
