@@ -127,18 +127,22 @@ export async function checkWithContract(
   const reported = new Set(opts.reported.map((i) => `${i.address ?? ''} ${where(i.pos)}`));
   const issues: ManifestIssue[] = [];
   const pace = opts.pace ?? new Pace();
+  // One recorder for the run, emptied for each document.
+  const sent: Sent[] = [];
+  const api = recorder(sent);
   for (const resource of resources) {
-    await pace.tick();
+    if (pace.due()) await pace.pause();
     const kind = kindByName(resource.kind);
     const doc = docOf.get(resource.pos);
     if (!kind || !doc) continue;
-    const sent: Sent[] = [];
+    sent.length = 0;
     try {
-      await kind.create(recorder(sent), sentBody(resource, NO_IDS, { kind, stack: opts.stack, kinds: KINDS_BY_NAME }));
+      await kind.create(api, sentBody(resource, NO_IDS, { kind, stack: opts.stack, kinds: KINDS_BY_NAME }));
     } catch {
       continue; // a body the kind cannot even form is another stage's problem (a value of the wrong type)
     }
-    for (const request of sent) {
+    for (let i = 0; i < sent.length; i++) {
+      const request = sent[i]!;
       const contract = contractOf(request);
       const problem = contract?.(request.body);
       if (!problem) continue;

@@ -64,17 +64,19 @@ export interface Slot {
   /** The concrete pointer (`/ip_restriction/ip_policy_ids/0`). */
   readonly pointer: string;
   set(value: Json): void;
-  /** Remove the value from its mapping (for a list item, the item becomes a hole: do not). */
-  unset(): void;
 }
+
+type Container = Record<string | number, Json>;
+/** Called for each value a pattern finds, with the path of keys and indexes to it (reused: copy to keep). */
+type AtValue = (container: Container, key: string | number, value: Json, path: (string | number)[]) => void;
 
 const NO_SLOTS: readonly Slot[] = Object.freeze([]);
 
-// Most slots are only read (is it null? which reference?): the pointer is joined when asked for, and the methods
-// are the class's, not two closures per slot.
+// Most slots are only read (which reference? which secret?): the pointer is joined when asked for, and set is
+// the class's method, not a closure per slot.
 class FoundSlot implements Slot {
   constructor(
-    private readonly container: Record<string | number, Json>,
+    private readonly container: Container,
     private readonly key: string | number,
     readonly value: Json,
     private readonly path: readonly (string | number)[],
@@ -86,10 +88,6 @@ class FoundSlot implements Slot {
 
   set(value: Json): void {
     this.container[this.key] = value;
-  }
-
-  unset(): void {
-    delete this.container[this.key];
   }
 }
 
@@ -105,33 +103,52 @@ function patternSteps(pattern: string): string[] {
   return segments;
 }
 
-/**
- * The values at `pattern` (`*` for every item of a list), in document order. Most patterns are absent from most
- * documents: nothing is allocated until a value is found.
- */
-export function slotsAt(root: Obj, pattern: string): readonly Slot[] {
+/** The segments of `pattern` when its first one is in `root`, or undefined: most patterns are absent from most documents. */
+function patternIn(root: Obj, pattern: string): readonly string[] | undefined {
   const segments = patternSteps(pattern);
   const head = segments[0];
   // A document is a mapping, never a list.
-  if (head === undefined || head === '*' || !Object.hasOwn(root, head)) return NO_SLOTS;
+  return head === undefined || head === '*' || !Object.hasOwn(root, head) ? undefined : segments;
+}
+
+function walkPattern(container: Container, key: string | number, segments: readonly string[], depth: number, path: (string | number)[], at: AtValue): void {
+  const value = container[key];
+  if (value === undefined) return;
+  path.push(key);
+  const next = segments[depth + 1];
+  if (next === undefined) {
+    at(container, key, value, path);
+  } else if (next === '*') {
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) walkPattern(value as unknown as Container, i, segments, depth + 1, path, at);
+  } else if (isObj(value) && Object.hasOwn(value, next)) {
+    walkPattern(value, next, segments, depth + 1, path, at);
+  }
+  path.pop();
+}
+
+/**
+ * The values at `pattern` (`*` for every item of a list), in document order. Nothing is allocated for a pattern
+ * absent from the document.
+ */
+export function slotsAt(root: Obj, pattern: string): readonly Slot[] {
+  const segments = patternIn(root, pattern);
+  if (!segments) return NO_SLOTS;
   const found: Slot[] = [];
-  const path: (string | number)[] = [];
-  const visit = (container: Record<string | number, Json>, key: string | number, depth: number): void => {
-    const value = container[key];
-    if (value === undefined) return;
-    path.push(key);
-    const next = segments[depth + 1];
-    if (next === undefined) {
-      found.push(new FoundSlot(container, key, value, path.slice()));
-    } else if (next === '*') {
-      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value as Record<number, Json>, i, depth + 1);
-    } else if (isObj(value) && Object.hasOwn(value, next)) {
-      visit(value, next, depth + 1);
-    }
-    path.pop();
-  };
-  visit(root, head, 0);
+  walkPattern(root, segments[0]!, segments, 0, [], (container, key, value, path) => found.push(new FoundSlot(container, key, value, path.slice())));
   return found;
+}
+
+const unsetNull: AtValue = (container, key, value) => {
+  if (value === null) delete container[key];
+};
+
+/**
+ * Removes the nulls at `pattern` from their mappings (a pattern of list items would leave holes: do not). The
+ * resolver asks this of every field that takes null, in every document: no slot is made for it.
+ */
+export function unsetNullsAt(root: Obj, pattern: string): void {
+  const segments = patternIn(root, pattern);
+  if (segments) walkPattern(root, segments[0]!, segments, 0, [], unsetNull);
 }
 
 export function cloneJson<T extends Json>(value: T): T {

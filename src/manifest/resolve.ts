@@ -9,7 +9,7 @@ import { dependencyOrder } from '../graph.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Json, PendingRef, ResourceKind } from '../kinds/resource-kind.ts';
 import { addressOf, type DesiredResource, type ManifestDoc, type ResolvedDoc } from './document.ts';
-import { cloneJson, rememberSource, slotsAt, valuePos } from './pointer.ts';
+import { cloneJson, rememberSource, slotsAt, unsetNullsAt, valuePos } from './pointer.ts';
 import { checkParents } from './resolve/parents.ts';
 import { MOVED_FROM, movedFromAddresses } from './resolve/moved-from.ts';
 import { policyTextIssue } from './rules.ts';
@@ -62,10 +62,7 @@ export function* resolveSteps(docs: readonly ManifestDoc[], opts: ResolveOptions
     // an unoptimized for-of allocates an iterator result at every step (a tenth of a plan's garbage).
     // A null where the schema takes one means "unset": the resource is as if the field were left out.
     const unsetPointers = validation?.unsetPointers ?? [];
-    for (let i = 0; i < unsetPointers.length; i++) {
-      const slots = slotsAt(spec, unsetPointers[i]!);
-      for (let j = 0; j < slots.length; j++) if (slots[j]!.value === null) slots[j]!.unset();
-    }
+    for (let i = 0; i < unsetPointers.length; i++) unsetNullsAt(spec, unsetPointers[i]!);
     const dependsOn: string[] = [];
     const edges: RefEdge[] = [];
 
