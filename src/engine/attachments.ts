@@ -40,14 +40,19 @@ export function briefOf(kind: ResourceKind, body: Obj): string {
 export function findAttachments(kinds: readonly ResourceKind[], live: LiveState, stack: string): Attachment[] {
   const managed = indexManaged(kinds, live.byKind, stack);
   const addressOf = new Map<string, string>();
-  for (const [address, items] of managed.byAddress) for (const item of items) addressOf.set(item.id, address);
+  // forEach and an indexed loop: no iterator result for each of the stack's resources (this runs unoptimized).
+  managed.byAddress.forEach((items, address) => {
+    for (let i = 0; i < items.length; i++) addressOf.set(items[i]!.id, address);
+  });
   if (addressOf.size === 0) return [];
   // Only kinds that can reference a kind the stack manages are read item by item.
   const managedKinds = new Set([...managed.byAddress.keys()].map((address) => address.slice(0, address.indexOf('/'))));
   const out: Attachment[] = [];
   for (const kind of kinds) {
     if (kind.identity !== 'marker' || !kind.refs.some((r) => r.kinds.some((k) => managedKinds.has(k)))) continue;
-    for (const item of live.byKind.get(kind.kind) ?? []) {
+    const items = live.byKind.get(kind.kind) ?? [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       const { marker } = liveMetadata(item);
       if (marker?.stack === stack || !mentions(item.raw, addressOf)) continue;
       out.push(...attachmentsOf(kind, item, addressOf, marker));
