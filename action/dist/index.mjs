@@ -40321,7 +40321,8 @@ function unescapeSegment(segment) {
 }
 function valueAt(root, path) {
   let node = root;
-  for (const key of path) {
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i];
     if (Array.isArray(node)) node = node[Number(key)];
     else if (isObj(node) && Object.hasOwn(node, key)) node = node[key];
     else return void 0;
@@ -40656,7 +40657,8 @@ function sortKeys(value) {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (isObj(value)) {
     const out = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key]);
+    const keys = Object.keys(value).sort();
+    for (let i = 0; i < keys.length; i++) out[keys[i]] = sortKeys(value[keys[i]]);
     return out;
   }
   return value;
@@ -40676,7 +40678,8 @@ function parseMetadata(value) {
   const marker2 = isObj(rawMarker) && typeof rawMarker.stack === "string" && typeof rawMarker.name === "string" ? { stack: rawMarker.stack, name: rawMarker.name } : void 0;
   return marker2 ? { marker: marker2, user } : { user: parsed };
 }
-function serializeMetadata(user, marker2, extra = {}) {
+function serializeMetadata(user, marker2, extra) {
+  if (extra === void 0 && (user === void 0 || Object.keys(user).length === 0)) return `{"${MARKER_KEY}":{"name":${JSON.stringify(marker2.name)},"stack":${JSON.stringify(marker2.stack)}}}`;
   return canonicalJson({ ...user ?? {}, [MARKER_KEY]: { ...extra, stack: marker2.stack, name: marker2.name } });
 }
 var BARE_MARKER_BYTES = JSON.stringify({ [MARKER_KEY]: { stack: "", name: "" } }).length - 4;
@@ -40831,6 +40834,25 @@ function sourceValuePos(resource, pointer) {
   const doc = sources.get(resource);
   return doc ? valuePos(doc, pointer) : resource.pos;
 }
+var NO_SLOTS = Object.freeze([]);
+var FoundSlot = class {
+  constructor(container, key, value, path) {
+    this.container = container;
+    this.key = key;
+    this.value = value;
+    this.path = path;
+  }
+  container;
+  key;
+  value;
+  path;
+  get pointer() {
+    return joinPointer(this.path);
+  }
+  set(value) {
+    this.container[this.key] = value;
+  }
+};
 var patternSegments = /* @__PURE__ */ new Map();
 function patternSteps(pattern) {
   let segments = patternSegments.get(pattern);
@@ -40840,33 +40862,44 @@ function patternSteps(pattern) {
   }
   return segments;
 }
-function slotsAt(root, pattern) {
+function patternIn(root, pattern) {
   const segments = patternSteps(pattern);
-  const found = [];
-  const path = [];
-  const visit = (container, key, depth) => {
-    const value = container[key];
-    if (value === void 0) return;
-    path.push(key);
-    const next = segments[depth + 1];
-    if (next === void 0) {
-      found.push({ value, pointer: joinPointer(path), set: (v2) => container[key] = v2, unset: () => delete container[key] });
-    } else if (next === "*") {
-      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value, i, depth + 1);
-    } else if (isObj(value) && Object.hasOwn(value, next)) {
-      visit(value, next, depth + 1);
-    }
-    path.pop();
-  };
   const head = segments[0];
-  if (head !== void 0 && head !== "*" && Object.hasOwn(root, head)) visit(root, head, 0);
+  return head === void 0 || head === "*" || !Object.hasOwn(root, head) ? void 0 : segments;
+}
+function walkPattern(container, key, segments, depth, path, at2) {
+  const value = container[key];
+  if (value === void 0) return;
+  path.push(key);
+  const next = segments[depth + 1];
+  if (next === void 0) {
+    at2(container, key, value, path);
+  } else if (next === "*") {
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) walkPattern(value, i, segments, depth + 1, path, at2);
+  } else if (isObj(value) && Object.hasOwn(value, next)) {
+    walkPattern(value, next, segments, depth + 1, path, at2);
+  }
+  path.pop();
+}
+function slotsAt(root, pattern) {
+  const segments = patternIn(root, pattern);
+  if (!segments) return NO_SLOTS;
+  const found = [];
+  walkPattern(root, segments[0], segments, 0, [], (container, key, value, path) => found.push(new FoundSlot(container, key, value, path.slice())));
   return found;
+}
+var unsetNull = (container, key, value) => {
+  if (value === null) delete container[key];
+};
+function unsetNullsAt(root, pattern) {
+  const segments = patternIn(root, pattern);
+  if (segments) walkPattern(root, segments[0], segments, 0, [], unsetNull);
 }
 function cloneJson(value) {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(cloneJson);
   const out = {};
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     const v2 = cloneJson(value[key]);
     if (key === "__proto__") Object.defineProperty(out, key, { value: v2, enumerable: true, writable: true, configurable: true });
     else out[key] = v2;
@@ -40876,9 +40909,10 @@ function cloneJson(value) {
 
 // src/engine/refs.ts
 function isPendingRef(value) {
-  if (!isObj(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === "$ref" && typeof value.$ref === "string";
+  if (!isObj(value) || !Object.hasOwn(value, "$ref") || typeof value.$ref !== "string") return false;
+  let fields2 = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) fields2++;
+  return fields2 === 1;
 }
 function substituteWalk(v2, resolve8) {
   if (v2 === null || typeof v2 !== "object") return v2;
@@ -40906,7 +40940,7 @@ function substituteRefs(value, resolve8) {
 function collectRefs(v2, found) {
   if (v2 === null || typeof v2 !== "object") return;
   if (Array.isArray(v2)) {
-    for (const e of v2) collectRefs(e, found);
+    for (let i = 0; i < v2.length; i++) collectRefs(v2[i], found);
   } else if (isPendingRef(v2)) {
     if (!found.includes(v2.$ref)) found.push(v2.$ref);
   } else {
@@ -40921,7 +40955,7 @@ function pendingTargets(value) {
 function hasPendingRef(value) {
   if (value === null || typeof value !== "object") return false;
   if (Array.isArray(value)) {
-    for (const e of value) if (hasPendingRef(e)) return true;
+    for (let i = 0; i < value.length; i++) if (hasPendingRef(value[i])) return true;
     return false;
   }
   if (isPendingRef(value)) return true;
@@ -40963,7 +40997,9 @@ function indexManaged(kinds, live, stack) {
   const managedIds = /* @__PURE__ */ new Set();
   for (const kind of kinds) {
     if (kind.identity !== "marker") continue;
-    for (const item of live.get(kind.kind) ?? []) {
+    const items = live.get(kind.kind) ?? [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       const marker2 = markerOf(kind, item);
       if (!marker2 || marker2.stack !== stack) continue;
       const list = byAddress2.get(marker2.name);
@@ -40972,7 +41008,7 @@ function indexManaged(kinds, live, stack) {
       managedIds.add(item.id);
     }
   }
-  for (const list of byAddress2.values()) list.sort((a, b2) => a.id < b2.id ? -1 : a.id > b2.id ? 1 : 0);
+  for (const list of byAddress2.values()) if (list.length > 1) list.sort((a, b2) => a.id < b2.id ? -1 : a.id > b2.id ? 1 : 0);
   return { byAddress: byAddress2, managedIds };
 }
 function naturalParentId(kind, liveBody2) {
@@ -41161,7 +41197,7 @@ function sentBody(document, ids, as) {
   let body;
   if (hasReference(spec)) body = comparedBody(as.kind, spec, ids);
   else if (!(body = compared.get(spec))) compared.set(spec, body = comparedBody(as.kind, spec, NO_IDS));
-  return as.stack === void 0 ? body : wireBody(body, document, as.stack, as);
+  return as.stack === void 0 ? body : wireBody(body, document, as.stack, as, hasReference(spec));
 }
 function comparedBody(kind, spec, ids) {
   const resolved = ids === NO_IDS ? spec : substituteRefs(spec, ids);
@@ -41172,8 +41208,8 @@ function comparedBody(kind, spec, ids) {
   if (isObj(metadata3) && Object.keys(metadata3).length > 0) body.metadata = metadata3;
   return body;
 }
-function wireBody(diffed, document, stack, as) {
-  const body = { ...substituteRefs(diffed, (address) => placeholderId(address, as.kinds)) };
+function wireBody(diffed, document, stack, as, referencing2) {
+  const body = { ...referencing2 ? substituteRefs(diffed, (address) => placeholderId(address, as.kinds)) : diffed };
   if (as.kind.identity === "marker") {
     const user = isObj(body.metadata) ? body.metadata : void 0;
     body.metadata = serializeMetadata(user, { stack, name: document.address ?? "" });
@@ -41217,8 +41253,13 @@ function jsonEqual(a, b2) {
   }
   if (Array.isArray(b2)) return false;
   const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b2).length) return false;
-  for (const k of keys) if (!hasOwn.call(b2, k) || !jsonEqual(a[k], b2[k])) return false;
+  let count = 0;
+  for (const k in b2) if (hasOwn.call(b2, k)) count++;
+  if (keys.length !== count) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (!hasOwn.call(b2, k) || !jsonEqual(a[k], b2[k])) return false;
+  }
   return true;
 }
 function isScalarArray(v2) {
@@ -41758,7 +41799,8 @@ var VALUE_FORMATS = {
 // src/kinds/normalize.ts
 function pickFields(raw, fields2) {
   const out = {};
-  for (const f of fields2) {
+  for (let i = 0; i < fields2.length; i++) {
+    const f = fields2[i];
     const v2 = raw[f];
     if (v2 !== null && v2 !== void 0) out[f] = v2;
   }
@@ -41774,7 +41816,7 @@ function refIds(refs) {
 function lowerKeys(map) {
   const out = {};
   if (!isObj(map)) return out;
-  for (const [k, v2] of Object.entries(map)) out[k.toLowerCase()] = v2;
+  for (const k in map) out[k.toLowerCase()] = map[k];
   return out;
 }
 function normalizePem(pem2) {
@@ -41791,7 +41833,7 @@ function pemNormalizer(field) {
 }
 function dropEmptyStrings(body, fields2 = ["description", "metadata"]) {
   const out = { ...body };
-  for (const f of fields2) if (out[f] === "" || out[f] === null) delete out[f];
+  for (let i = 0; i < fields2.length; i++) if (out[fields2[i]] === "" || out[fields2[i]] === null) delete out[fields2[i]];
   return out;
 }
 function dropEmptyList(body, field) {
@@ -42497,11 +42539,15 @@ var responseHeaders = (m) => ({
   add: lowerKeys(m.add),
   remove: asList(m.remove).map((h2) => typeof h2 === "string" ? h2.toLowerCase() : h2)
 });
+var listed = /* @__PURE__ */ new WeakMap();
 function normalizeModules(body, normalizers) {
+  let entries = listed.get(normalizers);
+  if (!entries) listed.set(normalizers, entries = Object.entries(normalizers));
   const out = { ...body };
-  for (const [field, norm] of Object.entries(normalizers)) {
+  for (let i = 0; i < entries.length; i++) {
+    const field = entries[i][0];
     const m = out[field];
-    if (isObj(m)) out[field] = norm(m);
+    if (isObj(m)) out[field] = entries[i][1](m);
     else delete out[field];
   }
   return out;
@@ -44054,7 +44100,11 @@ function orderForSafety(actions, linksOf, movesOf2, putFirst = () => false) {
 var NO_REFS = { pending: [], liveRefs: [] };
 function liveRefsOf(kind, body) {
   const out = [];
-  for (const ref2 of kind.refs) for (const v2 of refValues(body, ref2)) if (typeof v2 === "string") out.push({ id: v2, kinds: ref2.kinds });
+  for (let i = 0; i < kind.refs.length; i++) {
+    const ref2 = kind.refs[i];
+    const values = refValues(body, ref2);
+    for (let j = 0; j < values.length; j++) if (typeof values[j] === "string") out.push({ id: values[j], kinds: ref2.kinds });
+  }
   return out;
 }
 function resourcesReferencedFirst(resources) {
@@ -44203,7 +44253,9 @@ function renamed(planned, t, item, desired, movedFrom2) {
 }
 function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
   const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
-  for (const [address, copies] of [...managed.byAddress].sort(([a], [b2]) => a < b2 ? -1 : 1)) {
+  const orphaned = [];
+  for (const entry of managed.byAddress) if (entry[1].some((item) => item !== kept.get(entry[0]))) orphaned.push(entry);
+  for (const [address, copies] of orphaned.sort((a, b2) => a[0] < b2[0] ? -1 : 1)) {
     const kind = kindByName2.get(address.slice(0, address.indexOf("/")));
     const keep = kept.get(address);
     copies.forEach((item, at2) => {
@@ -44238,13 +44290,17 @@ function briefOf(kind, body) {
 function findAttachments(kinds, live, stack) {
   const managed = indexManaged(kinds, live.byKind, stack);
   const addressOf2 = /* @__PURE__ */ new Map();
-  for (const [address, items] of managed.byAddress) for (const item of items) addressOf2.set(item.id, address);
+  managed.byAddress.forEach((items, address) => {
+    for (let i = 0; i < items.length; i++) addressOf2.set(items[i].id, address);
+  });
   if (addressOf2.size === 0) return [];
   const managedKinds = new Set([...managed.byAddress.keys()].map((address) => address.slice(0, address.indexOf("/"))));
   const out = [];
   for (const kind of kinds) {
     if (kind.identity !== "marker" || !kind.refs.some((r) => r.kinds.some((k) => managedKinds.has(k)))) continue;
-    for (const item of live.byKind.get(kind.kind) ?? []) {
+    const items = live.byKind.get(kind.kind) ?? [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       const { marker: marker2 } = liveMetadata(item);
       if (marker2?.stack === stack || !mentions(item.raw, addressOf2)) continue;
       out.push(...attachmentsOf(kind, item, addressOf2, marker2));
@@ -44877,9 +44933,10 @@ function stringsAt(spec, pointer) {
   if (!Array.isArray(list)) return [];
   const base = pointer.slice(0, -2);
   const out = [];
-  list.forEach((value, i) => {
+  for (let i = 0; i < list.length; i++) {
+    const value = list[i];
     if (typeof value === "string") out.push({ pointer: `${base}/${i}`, value });
-  });
+  }
   return out;
 }
 function kindOfId(kinds, id2) {
@@ -44914,7 +44971,7 @@ function textLength(value) {
   if (typeof value === "string") return value.length;
   if (value === null || typeof value !== "object") return 8;
   let n = 2;
-  if (Array.isArray(value)) for (const item of value) n += textLength(item) + 1;
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) n += textLength(value[i]) + 1;
   else for (const key in value) n += key.length + 4 + textLength(value[key]);
   return n;
 }
@@ -45093,9 +45150,9 @@ async function precheckForeignReferences(kinds, desired, api2, opts) {
   const referrers = blocking.map(({ kind }) => kind).filter((k) => !targets.includes(k));
   const rest = await fetchLive(referrers, api2, void 0, opts.hidden);
   const live = { byKind: new Map([...first.byKind, ...rest.byKind]) };
-  const listed = [...targets, ...referrers];
-  const prunes = authoritativeForChildren(desired.config) ? childPrunes(listed, live, findAttachments(listed, live, opts.stack)).map((p) => p.action) : [];
-  return foreignReferenceErrors(listed, desired, live, opts.stack, [...removals, ...prunes], { adoptPending: opts.adopt });
+  const listed2 = [...targets, ...referrers];
+  const prunes = authoritativeForChildren(desired.config) ? childPrunes(listed2, live, findAttachments(listed2, live, opts.stack)).map((p) => p.action) : [];
+  return foreignReferenceErrors(listed2, desired, live, opts.stack, [...removals, ...prunes], { adoptPending: opts.adopt });
 }
 
 // src/engine/self-check.ts
@@ -45477,7 +45534,8 @@ var CONTRACT_KEYWORD_FNS = {
   },
   distinct(spec, data) {
     const seen = /* @__PURE__ */ new Set();
-    for (const [i, item] of data.entries()) {
+    for (let i = 0; i < data.length; i++) {
+      const item = data[i];
       const value = spec.property === void 0 ? item : item?.[spec.property];
       if (typeof value !== "string") continue;
       const key = distinctKey(spec.by, value);
@@ -49683,14 +49741,15 @@ function withoutNulls(value, schema2) {
   const props = schema2.properties;
   let entries;
   const keys = Object.keys(value);
-  keys.forEach((k, i) => {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
     const v2 = value[k];
     const known = Object.hasOwn(props, k);
     const dropped = known && v2 === null;
     const kept = known && !dropped ? withoutNulls(v2, props[k]) : v2;
     if (!entries && (dropped || kept !== v2)) entries = keys.slice(0, i).map((p) => [p, value[p]]);
     if (entries && !dropped) entries.push([k, kept]);
-  });
+  }
   return entries ? Object.fromEntries(entries) : value;
 }
 function locate2(scope, code2, pointer, reason2, message) {
@@ -49855,9 +49914,10 @@ function pathPattern(template) {
 var contracts = /* @__PURE__ */ new Map();
 var ID_SEGMENT = new RegExp(`/[a-z_]*[A-Za-z0-9]{${ID_SUFFIX_LENGTH}}(?=/|$)`, "g");
 function contractOf(sent) {
+  const written2 = `${sent.method} ${sent.path}`;
+  if (contracts.has(written2)) return contracts.get(written2);
   const key = `${sent.method} ${sent.path.replace(ID_SEGMENT, "/:id")}`;
-  if (contracts.has(key)) return contracts.get(key);
-  const found = findContract(sent);
+  const found = contracts.has(key) ? contracts.get(key) : findContract(sent);
   if (contracts.size < 1e3) contracts.set(key, found);
   return found;
 }
@@ -49905,18 +49965,21 @@ async function checkWithContract(resources, docs, opts) {
   const reported = new Set(opts.reported.map((i) => `${i.address ?? ""} ${where2(i.pos)}`));
   const issues = [];
   const pace = opts.pace ?? new Pace();
+  const sent = [];
+  const api2 = recorder(sent);
   for (const resource of resources) {
-    await pace.tick();
+    if (pace.due()) await pace.pause();
     const kind = kindByName(resource.kind);
     const doc = docOf.get(resource.pos);
     if (!kind || !doc) continue;
-    const sent = [];
+    sent.length = 0;
     try {
-      await kind.create(recorder(sent), sentBody(resource, NO_IDS, { kind, stack: opts.stack, kinds: KINDS_BY_NAME }));
+      await kind.create(api2, sentBody(resource, NO_IDS, { kind, stack: opts.stack, kinds: KINDS_BY_NAME }));
     } catch {
       continue;
     }
-    for (const request2 of sent) {
+    for (let i = 0; i < sent.length; i++) {
+      const request2 = sent[i];
       const contract = contractOf(request2);
       const problem = contract?.(request2.body);
       if (!problem) continue;
@@ -50086,7 +50149,17 @@ var GIVE_UP = /* @__PURE__ */ Symbol("outside the common subset");
 var schema = new import_yaml4.Document().schema;
 var PLAIN_TAGS = schema.tags.filter((t) => t.default === true && t.test);
 var TAG_OPTIONS = { intAsBigInt: false };
+var typed = /* @__PURE__ */ new Map();
+var TYPED_MAX = 4096;
+var TYPED_TEXT_MAX = 64;
 function resolvePlain(text) {
+  const known = typed.get(text);
+  if (known !== void 0) return known;
+  const value = typePlain(text);
+  if (text.length <= TYPED_TEXT_MAX && typed.size < TYPED_MAX) typed.set(text, value);
+  return value;
+}
+function typePlain(text) {
   const tag = PLAIN_TAGS.find((t) => t.test.test(text));
   if (!tag) return text;
   const resolved = tag.resolve(text, () => {
@@ -50096,16 +50169,21 @@ function resolvePlain(text) {
   if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
   throw GIVE_UP;
 }
-var KEY = /^[A-Za-z_][A-Za-z0-9_./~-]*/;
+var KEY = /[A-Za-z_][A-Za-z0-9_./~-]*/y;
 var MAX_KEY = 1e3;
+function plainKeyAt(text, col) {
+  KEY.lastIndex = col;
+  const m = KEY.exec(text);
+  return m === null ? void 0 : m[0].length > MAX_KEY + 1 ? m[0].slice(0, MAX_KEY + 1) : m[0];
+}
 function isKeyAt(text, col) {
   const c = text[col];
   if (c === '"' || c === "'") {
     const end = quotedEnd(text, col);
     return end > 0 && text[end] === ":";
   }
-  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
-  return m !== null && text[col + m[0].length] === ":" && (col + m[0].length + 1 === text.length || text[col + m[0].length + 1] === " ");
+  const key = plainKeyAt(text, col);
+  return key !== void 0 && text[col + key.length] === ":" && (col + key.length + 1 === text.length || text[col + key.length + 1] === " ");
 }
 function readKey(text, col) {
   const c = text[col];
@@ -50114,11 +50192,11 @@ function readKey(text, col) {
     if (typeof value !== "string" || end - col > MAX_KEY) throw GIVE_UP;
     return { key: value, end };
   }
-  const m = KEY.exec(text.slice(col, col + MAX_KEY + 1));
-  if (!m || m[0].length > MAX_KEY) throw GIVE_UP;
-  const key = resolvePlain(m[0]);
+  const plain2 = plainKeyAt(text, col);
+  if (plain2 === void 0 || plain2.length > MAX_KEY) throw GIVE_UP;
+  const key = resolvePlain(plain2);
   if (typeof key !== "string") throw GIVE_UP;
-  return { key, end: col + m[0].length };
+  return { key, end: col + plain2.length };
 }
 function quotedEnd(text, col) {
   const q3 = text[col];
@@ -50159,9 +50237,10 @@ function restOfLine(text, end) {
   if (text[i] === "#" && i > end) return;
   throw GIVE_UP;
 }
+var NOWHERE = { file: "", line: 0, col: 0 };
 function checked(value) {
   try {
-    return scalar(value, { file: "", line: 0, col: 0 });
+    return scalar(value, NOWHERE);
   } catch {
     throw GIVE_UP;
   }
@@ -50626,6 +50705,7 @@ function isHttpUrl(value) {
 }
 var PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 function misplacedPrivateKeys(fields2, secretFields) {
+  if (!PRIVATE_KEY_BEGIN.test(JSON.stringify(fields2))) return [];
   const found = [];
   const path = [];
   const visit = (value) => {
@@ -50638,7 +50718,7 @@ function misplacedPrivateKeys(fields2, secretFields) {
         path.pop();
       }
     } else if (value !== null && typeof value === "object") {
-      for (const key of Object.keys(value)) {
+      for (const key in value) {
         if (path.length === 0 && secretFields.includes(key)) continue;
         path.push(key);
         visit(value[key]);
@@ -55724,12 +55804,12 @@ function* resolveSteps(docs, opts = {}) {
     const spec = cloneJson(doc.fields);
     delete spec[MOVED_FROM];
     const validation = kindValidation(doc.kind);
-    for (const pattern of validation?.unsetPointers ?? []) {
-      for (const slot of slotsAt(spec, pattern)) if (slot.value === null) slot.unset();
-    }
+    const unsetPointers = validation?.unsetPointers ?? [];
+    for (let i = 0; i < unsetPointers.length; i++) unsetNullsAt(spec, unsetPointers[i]);
     const dependsOn = [];
     const edges = [];
-    for (const refField2 of kind.refs) {
+    for (let i = 0; i < kind.refs.length; i++) {
+      const refField2 = kind.refs[i];
       for (const slot of slotsAt(spec, refField2.pointer)) {
         const outcome = resolveRef(slot.value, refField2.kinds, index, kinds);
         if (!outcome || "literal" in outcome) continue;
@@ -55743,7 +55823,9 @@ function* resolveSteps(docs, opts = {}) {
         edges.push({ to: outcome.address, pos: valuePos(doc, slot.pointer) });
       }
     }
-    for (const pattern of validation?.secretPointers ?? []) {
+    const secretPointers = validation?.secretPointers ?? [];
+    for (let i = 0; i < secretPointers.length; i++) {
+      const pattern = secretPointers[i];
       const phases = validation?.policyPhases.get(pattern);
       for (const slot of slotsAt(spec, pattern)) {
         const written2 = slot.value;
