@@ -8,7 +8,7 @@ import { pemDigest } from '../engine/certificate-details.ts';
 import { jsonEqual } from '../engine/diff.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { diffSequences, withContext } from './sequence-diff.ts';
-import { formatChange, formatKey, formatValue, isMultiLine, isPem, type IdNames } from './values.ts';
+import { formatChange, formatKey, formatValue, formatWithin, isMultiLine, isPem, type IdNames } from './values.ts';
 
 /** ' ' unchanged (context), '+' added, '-' removed, '~' changed in place. */
 type Mark = ' ' | '+' | '-' | '~';
@@ -49,7 +49,7 @@ const isContainer = (v: Json | undefined): v is Json[] | { [k: string]: Json } =
 function fitsInline(value: Json | undefined): boolean {
   if (isMultiLine(value)) return false;
   if (!isContainer(value)) return true;
-  return !hasMultiLine(value) && formatValue(value).length <= INLINE_WIDTH;
+  return formatWithin(value, INLINE_WIDTH) !== undefined && !hasMultiLine(value);
 }
 
 function hasMultiLine(value: Json): boolean {

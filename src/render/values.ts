@@ -56,13 +56,36 @@ function formatString(text: string, names: IdNames): string {
  * the id of a managed resource as `Kind/name (id)`.
  */
 export function formatValue(value: Json | undefined, names: IdNames = NO_NAMES): string {
-  if (value === undefined) return 'null';
-  if (typeof value === 'string') return formatString(value, names);
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (isPendingRef(value)) return `id of ${value.$ref} ${KNOWN_AFTER_APPLY}`;
-  if (Array.isArray(value)) return `[${value.map((v) => formatValue(v, names)).join(', ')}]`;
-  const entries = Object.entries(value).map(([k, v]) => `${formatKey(k)}: ${formatValue(v, names)}`);
-  return entries.length === 0 ? '{}' : `{${entries.join(', ')}}`;
+  return formatWithin(value, Infinity, names)!;
+}
+
+const within = (text: string, limit: number): string | undefined => (text.length <= limit ? text : undefined);
+
+/**
+ * formatValue's text when it is at most `limit` characters long, else undefined, found out as soon as the text
+ * passes the limit: whether a large value fits on one line is known without writing all of it out.
+ */
+export function formatWithin(value: Json | undefined, limit: number, names: IdNames = NO_NAMES): string | undefined {
+  if (value === undefined) return within('null', limit);
+  if (typeof value === 'string') return within(formatString(value, names), limit);
+  if (value === null || typeof value !== 'object') return within(JSON.stringify(value), limit);
+  if (isPendingRef(value)) return within(`id of ${value.$ref} ${KNOWN_AFTER_APPLY}`, limit);
+  const parts: string[] = [];
+  let length = 2; // the brackets
+  const add = (prefix: string, item: Json): boolean => {
+    const separator = parts.length === 0 ? 0 : 2;
+    const text = formatWithin(item, limit - length - separator - prefix.length, names);
+    if (text === undefined) return false;
+    parts.push(prefix + text);
+    length += separator + prefix.length + text.length;
+    return true;
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!add('', value[i]!)) return undefined;
+    return within(`[${parts.join(', ')}]`, limit);
+  }
+  for (const key in value) if (Object.hasOwn(value, key) && !add(`${formatKey(key)}: `, value[key]!)) return undefined;
+  return within(parts.length === 0 ? '{}' : `{${parts.join(', ')}}`, limit);
 }
 
 /** Each known id in a message (an API error naming a resource) followed by its `Kind/name`. */

@@ -8,6 +8,7 @@ import type { FieldChange, Plan } from '../../src/engine/plan-data.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import { diffSequences, withContext } from '../../src/render/sequence-diff.ts';
 import { showChange } from '../../src/render/value-lines.ts';
+import { formatValue, formatWithin } from '../../src/render/values.ts';
 import { VIEWS } from '../../src/render/views.ts';
 import { makeCa, makeCert, type MadeCert } from '../helpers/certs.ts';
 
@@ -24,6 +25,28 @@ function plan(kind: string, changes: FieldChange[], op: 'update' | 'create' | 'r
     actions: [{ id: `${op}:${kind}/x`, op, kind, name: 'x', address: `${kind}/x`, liveId: 'id_1', changes, dependsOn: [] }],
   };
 }
+
+describe('a value on one line, within a width', () => {
+  const values = [
+    null, 0, 'x', { $ref: 'Pol/a' }, [], {}, ['a', 1, true, null], { a: 1, 'b c': [1, { d: 'e' }], f: { $ref: 'Pol/b' } },
+    { inbound: [{ name: 'deny', expressions: ["conn.client_ip.startsWith('192.0.2.')"], actions: [{ type: 'deny' }] }] },
+  ];
+
+  it('is the one-line text when it is that long or shorter, and nothing when it is longer', () => {
+    for (const value of values) {
+      const text = formatValue(value);
+      expect(formatWithin(value, Infinity)).toBe(text);
+      expect(formatWithin(value, text.length)).toBe(text);
+      expect(formatWithin(value, text.length - 1)).toBeUndefined();
+    }
+  });
+
+  it('names managed ids as the one-line text does', () => {
+    const names = { ipp_1: 'IPPolicy/office' };
+    expect(formatWithin({ ids: ['ipp_1'] }, Infinity, names)).toBe(formatValue({ ids: ['ipp_1'] }, names));
+    expect(formatValue({ ids: ['ipp_1'] }, names)).toBe('{ids: [IPPolicy/office (ipp_1)]}');
+  });
+});
 
 describe('long and multi-line values', () => {
   it('a long single-line string is shown whole, quoted', () => {
