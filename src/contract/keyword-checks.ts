@@ -70,6 +70,7 @@ export const CONTRACT_KEYWORD_FNS = {
   },
 
   tooLong(max: number, data: string): boolean {
-    return Buffer.byteLength(data, 'utf8') > max;
+    // No UTF-16 unit takes more than 3 bytes in UTF-8: most strings are short enough to need no count.
+    return data.length * 3 > max && Buffer.byteLength(data, 'utf8') > max;
   },
 };

@@ -19,6 +19,13 @@ const check = (body: unknown, s: BodySchema = schema, base = '') => bodyProblem(
 const kind = (name: string) => CONTRACT_KINDS.find((k) => k.kind === name)!;
 
 describe('bodyProblem', () => {
+  it('counts a length limit in UTF-8 bytes, at the limit and one past it', () => {
+    const limited: BodySchema = object({ text: { type: 'string', maxBytes: 6 } });
+    for (const [text, over] of [['abcdef', false], ['abcdefg', true], ['ééé', false], ['éééa', true], ['漢漢', false], ['漢漢a', true], ['😀', false], ['😀😀', true], ['', false]] as const) {
+      expect(check({ text }, limited)?.message, text).toBe(over ? 'text: longer than 6 bytes' : undefined);
+    }
+  });
+
   it('null is an absent field; an unknown field is refused even when null', () => {
     expect(check({ name: 'a', count: null, inner: null })).toBeUndefined();
     expect(check({ bogus: null })?.code).toBe('ERR_UNKNOWN_FIELD');
