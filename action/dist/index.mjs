@@ -45569,7 +45569,7 @@ var CONTRACT_KEYWORD_FNS = {
     return { code: code2 ?? "ERR_FIELD_INVALID", message };
   },
   tooLong(max, data) {
-    return Buffer.byteLength(data, "utf8") > max;
+    return data.length * 3 > max && Buffer.byteLength(data, "utf8") > max;
   }
 };
 
@@ -56330,13 +56330,30 @@ function formatString(text, names) {
   return JSON.stringify(text);
 }
 function formatValue(value, names = NO_NAMES) {
-  if (value === void 0) return "null";
-  if (typeof value === "string") return formatString(value, names);
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (isPendingRef2(value)) return `id of ${value.$ref} ${KNOWN_AFTER_APPLY}`;
-  if (Array.isArray(value)) return `[${value.map((v2) => formatValue(v2, names)).join(", ")}]`;
-  const entries = Object.entries(value).map(([k, v2]) => `${formatKey(k)}: ${formatValue(v2, names)}`);
-  return entries.length === 0 ? "{}" : `{${entries.join(", ")}}`;
+  return formatWithin(value, Infinity, names);
+}
+var within = (text, limit) => text.length <= limit ? text : void 0;
+function formatWithin(value, limit, names = NO_NAMES) {
+  if (value === void 0) return within("null", limit);
+  if (typeof value === "string") return within(formatString(value, names), limit);
+  if (value === null || typeof value !== "object") return within(JSON.stringify(value), limit);
+  if (isPendingRef2(value)) return within(`id of ${value.$ref} ${KNOWN_AFTER_APPLY}`, limit);
+  const parts = [];
+  let length = 2;
+  const add = (prefix, item) => {
+    const separator = parts.length === 0 ? 0 : 2;
+    const text = formatWithin(item, limit - length - separator - prefix.length, names);
+    if (text === void 0) return false;
+    parts.push(prefix + text);
+    length += separator + prefix.length + text.length;
+    return true;
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!add("", value[i])) return void 0;
+    return within(`[${parts.join(", ")}]`, limit);
+  }
+  for (const key in value) if (Object.hasOwn(value, key) && !add(`${formatKey(key)}: `, value[key])) return void 0;
+  return within(parts.length === 0 ? "{}" : `{${parts.join(", ")}}`, limit);
 }
 function nameIdsIn(text, names = NO_NAMES) {
   return text.replace(/\b[a-z]+_[A-Za-z0-9]+\b/g, (id2) => Object.hasOwn(names, id2) ? `${names[id2]} (${id2})` : id2);
@@ -56366,7 +56383,7 @@ var isContainer = (v2) => typeof v2 === "object" && v2 !== null && !(Object.keys
 function fitsInline(value) {
   if (isMultiLine(value)) return false;
   if (!isContainer(value)) return true;
-  return !hasMultiLine(value) && formatValue(value).length <= INLINE_WIDTH;
+  return formatWithin(value, INLINE_WIDTH) !== void 0 && !hasMultiLine(value);
 }
 function hasMultiLine(value) {
   if (isMultiLine(value)) return true;
