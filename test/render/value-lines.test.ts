@@ -8,6 +8,7 @@ import type { FieldChange, Plan } from '../../src/engine/plan-data.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import { diffSequences, withContext } from '../../src/render/sequence-diff.ts';
 import { showChange } from '../../src/render/value-lines.ts';
+import type { Json } from '../../src/kinds/resource-kind.ts';
 import { formatValue, formatWithin } from '../../src/render/values.ts';
 import { VIEWS } from '../../src/render/views.ts';
 import { makeCa, makeCert, type MadeCert } from '../helpers/certs.ts';
@@ -27,7 +28,7 @@ function plan(kind: string, changes: FieldChange[], op: 'update' | 'create' | 'r
 }
 
 describe('a value on one line, within a width', () => {
-  const values = [
+  const values: Json[] = [
     null, 0, 'x', { $ref: 'Pol/a' }, [], {}, ['a', 1, true, null], { a: 1, 'b c': [1, { d: 'e' }], f: { $ref: 'Pol/b' } },
     { inbound: [{ name: 'deny', expressions: ["conn.client_ip.startsWith('192.0.2.')"], actions: [{ type: 'deny' }] }] },
   ];
