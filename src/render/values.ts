@@ -5,17 +5,13 @@ import { createHash } from 'node:crypto';
 import { showKey, showPath } from '../contract/field-path.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { FieldChange } from '../engine/plan-data.ts';
+import { isPendingRef } from '../engine/refs.ts';
 
 export const SENSITIVE = '(sensitive)';
 const KNOWN_AFTER_APPLY = '(known after apply)';
 
 /** Text that is PEM blocks and nothing else (a certificate, a chain, a CA bundle). */
 const PEM_ONLY = /^\s*-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*-----END [A-Z0-9 ]+-----\s*$/;
-
-function isPendingRef(value: Json | undefined): value is { $ref: string } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    && Object.keys(value).length === 1 && typeof value.$ref === 'string';
-}
 
 export function isPem(value: Json | undefined): value is string {
   return typeof value === 'string' && PEM_ONLY.test(value);
