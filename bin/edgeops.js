@@ -3,29 +3,29 @@
 // edgeops (a .git and scripts/build.ts beside bin/), a dist/ that is missing or older than a file under src/ is
 // built first, quietly, so `npm ci` then `npx edgeops ...` works with no build step; an installed package has
 // neither and never builds. Working on edgeops, `npm run edgeops` runs the sources through tsx instead.
-// Built-in modules as values, not imports: importing node:fs makes its module facade, which loads its promises
-// and its streams (a dozen modules) for nothing.
+// CommonJS (bin/package.json says so), as is dist/main.cjs: on Node 20 an ES module entry loads Node's whole ES
+// module loader first, about 7 ms of a run. Built-in modules as values, not through require: node:fs's lazy
+// exports (its promises, its streams) load a dozen modules more.
+'use strict';
 const { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } = process.getBuiltinModule('node:fs');
 const { dirname, join } = process.getBuiltinModule('node:path');
-const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 // The CLI keeps the code V8 compiled for a command between runs itself (src/launch/code-cache.ts), on every
-// Node. Node's own compile cache is left off: it would keep only this file and dist/main.js, and under a TMPDIR
+// Node. Node's own compile cache is left off: it would keep only this file and dist/main.cjs, and under a TMPDIR
 // where no directory can be made (inside /proc) Node 22+'s module.enableCompileCache() never returns.
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-if (existsSync(join(root, '.git')) && existsSync(join(root, 'scripts', 'build.ts'))) await buildIfStale();
+const root = join(__dirname, '..');
+const launcher = join(root, 'dist', 'main.cjs');
+if (existsSync(join(root, '.git')) && existsSync(join(root, 'scripts', 'build.ts'))) buildIfStale();
 
-try {
-  await import('../dist/main.js');
-} catch (err) {
-  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/main.js')) throw err;
+if (existsSync(launcher)) require(launcher);
+else {
   process.stderr.write('edgeops: the built CLI (dist/) is missing: run `npm run build` in the edgeops directory\n');
   process.exitCode = 1;
 }
 
-/** The build's time (dist/main.js), or 0 when there is none. */
+/** The build's time (dist/main.cjs), or 0 when there is none. */
 function builtAt() {
-  return statSync(join(root, 'dist', 'main.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return statSync(launcher, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
 /** Whether a file under dir (or dir itself, a file) changed after `since`; stops at the first. */
@@ -43,10 +43,10 @@ function stale() {
 
 /**
  * Builds dist/ when stale, one process at a time (a lock directory under node_modules/.cache; a second CLI
- * started meanwhile waits, then finds it fresh). dist/main.js is then dated to the build's start, so a source
+ * started meanwhile waits, then finds it fresh). dist/main.cjs is then dated to the build's start, so a source
  * saved during the build makes the next run build again.
  */
-async function buildIfStale() {
+function buildIfStale() {
   if (!stale()) return;
   if (!existsSync(join(root, 'node_modules', 'tsx'))) {
     fail(`edgeops: dist/ is missing or older than src/, and the checkout's dependencies are not installed: run \`npm ci\` in ${root}\n`);
@@ -71,9 +71,9 @@ async function buildIfStale() {
   try {
     if (!stale()) return;
     const started = new Date();
-    const { spawnSync } = await import('node:child_process');
+    const { spawnSync } = process.getBuiltinModule('node:child_process');
     const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', 'cli'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-    if (built.status === 0) utimesSync(join(root, 'dist', 'main.js'), started, started);
+    if (built.status === 0) utimesSync(launcher, started, started);
     else failure = `edgeops: building dist/ from the sources failed (node --import tsx scripts/build.ts cli in ${root}):\n${built.stdout ?? ''}${built.stderr ?? built.error?.message ?? ''}\n`;
   } finally {
     rmSync(lock, { recursive: true, force: true });

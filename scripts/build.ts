@@ -228,7 +228,7 @@ function asCommonJs(code: string): string {
 }
 
 /**
- * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. dist/main.js
+ * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. dist/main.cjs
  * (src/launch.ts) starts it: the CLI itself is CommonJS chunks under dist/cli/, whose compiled code a run keeps
  * for the next (src/launch/code-cache.ts). Written beside and swapped in, so a CLI running from dist/ meanwhile
  * (a test, while `npm pack` builds) never sees it half-made.
@@ -268,9 +268,12 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
   const entry = Object.entries(cli.metafile.outputs).find(([, output]) => output.entryPoint === 'src/cli/main.ts')![0];
   await build({
     ...common,
+    // CommonJS, as the bin that requires it (src/launch.ts says why).
+    format: 'cjs',
     banner: {},
     entryPoints: { main: 'src/launch.ts' },
     outdir: fresh,
+    outExtension: { '.js': '.cjs' },
     define: {
       ...common.define,
       EDGEOPS_BUILD_ID: JSON.stringify(digest.digest('hex').slice(0, 16)),

@@ -56306,9 +56306,6 @@ import { createHash as createHash4 } from "node:crypto";
 var SENSITIVE = "(sensitive)";
 var KNOWN_AFTER_APPLY = "(known after apply)";
 var PEM_ONLY = /^\s*-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*-----END [A-Z0-9 ]+-----\s*$/;
-function isPendingRef2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && typeof value.$ref === "string";
-}
 function isPem(value) {
   return typeof value === "string" && PEM_ONLY.test(value);
 }
@@ -56337,7 +56334,7 @@ function formatWithin(value, limit, names = NO_NAMES) {
   if (value === void 0) return within("null", limit);
   if (typeof value === "string") return within(formatString(value, names), limit);
   if (value === null || typeof value !== "object") return within(JSON.stringify(value), limit);
-  if (isPendingRef2(value)) return within(`id of ${value.$ref} ${KNOWN_AFTER_APPLY}`, limit);
+  if (isPendingRef(value)) return within(`id of ${value.$ref} ${KNOWN_AFTER_APPLY}`, limit);
   const parts = [];
   let length = 2;
   const add = (prefix, item) => {

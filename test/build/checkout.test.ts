@@ -14,7 +14,7 @@ import { cleanEnv, ROOT } from '../cli/run.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'edgeops-checkout-'));
 const clone = join(temp, 'edgeops');
-const mainJs = join(clone, 'dist', 'main.js');
+const launcher = join(clone, 'dist', 'main.cjs');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -62,17 +62,17 @@ describe('a development checkout', () => {
     expect(applied.code, applied.out + applied.err).toBe(0);
     expect(applied.out).toContain('Apply complete');
     expect(applied.err).toBe('');
-    expect(existsSync(mainJs)).toBe(true);
-    const builtAt = statSync(mainJs).mtimeMs;
+    expect(existsSync(launcher)).toBe(true);
+    const builtAt = statSync(launcher).mtimeMs;
     const planned = await sh(plan!);
     expect(planned.code, planned.out + planned.err).toBe(0);
     expect(planned.out).toContain('No changes. Live state matches the manifests.');
-    expect(statSync(mainJs).mtimeMs, 'a fresh dist/ is not built again').toBe(builtAt);
+    expect(statSync(launcher).mtimeMs, 'a fresh dist/ is not built again').toBe(builtAt);
   }, 180_000);
 
   it('builds again when a file under src/ is newer than dist/, also for two runs started together, and not when it is older', async () => {
-    if (!existsSync(mainJs)) expect((await sh('node bin/edgeops.js --version')).code).toBe(0);
-    const before = statSync(mainJs).mtimeMs;
+    if (!existsSync(launcher)) expect((await sh('node bin/edgeops.js --version')).code).toBe(0);
+    const before = statSync(launcher).mtimeMs;
     const now = new Date();
     utimesSync(join(clone, 'src', 'main.ts'), now, now);
     // The second waits for the first one's build (a lock), then finds dist/ fresh.
@@ -82,11 +82,11 @@ describe('a development checkout', () => {
       expect(r.out).toBe(`${version}\n`);
       expect(r.err).toBe('');
     }
-    const rebuilt = statSync(mainJs).mtimeMs;
+    const rebuilt = statSync(launcher).mtimeMs;
     expect(rebuilt).toBeGreaterThan(before);
     expect(rebuilt).toBeGreaterThanOrEqual(now.getTime());
     expect((await sh('node bin/edgeops.js --version')).code).toBe(0);
-    expect(statSync(mainJs).mtimeMs, 'built once').toBe(rebuilt);
+    expect(statSync(launcher).mtimeMs, 'built once').toBe(rebuilt);
     expect(existsSync(join(ROOT, 'node_modules', '.cache', 'edgeops-build.lock'))).toBe(false);
   }, 180_000);
 

@@ -122,7 +122,7 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
   it('ships the built CLI, the schemas and the documents, not the sources or the tests', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'bin/edgeops.js', 'dist/main.js', 'README.md', 'CHANGELOG.md', 'LICENSE', 'schemas/manifest.schema.json']));
+    expect(packedFiles).toEqual(expect.arrayContaining(['package.json', 'bin/edgeops.js', 'bin/package.json', 'dist/main.cjs', 'README.md', 'CHANGELOG.md', 'LICENSE', 'schemas/manifest.schema.json']));
     const unexpected = packedFiles.filter((f) => !/^(bin|dist|schemas)\//.test(f) && !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(f));
     expect(unexpected).toEqual([]);
   });
@@ -137,7 +137,7 @@ describe('the packed tarball', () => {
   });
 
   it('installs without better-sqlite3, tsx or esbuild, and no package installed has an install script or a native build', () => {
-    expect(existsSync(join(project, 'node_modules', 'edgeops', 'dist', 'main.js'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', 'edgeops', 'dist', 'main.cjs'))).toBe(true);
     for (const modules of [join(project, 'node_modules'), join(prefix, 'lib', 'node_modules')]) {
       const packages = packagesUnder(modules);
       expect(packages.map((p) => p.name)).toContain('edgeops');
