@@ -4,11 +4,11 @@
 // built first, quietly, so `npm ci` then `npx edgeops ...` works with no build step; an installed package has
 // neither and never builds. Working on edgeops, `npm run edgeops` runs the sources through tsx instead.
 // CommonJS (bin/package.json says so), as is dist/main.cjs: on Node 20 an ES module entry loads Node's whole ES
-// module loader first, about 7 ms of a run. Built-in modules as values, not through require: node:fs's lazy
-// exports (its promises, its streams) load a dozen modules more.
+// module loader first, about 7 ms of a run, and an ES module import of node:fs makes its module facade, which
+// loads its promises and its streams; require() reads only what is named.
 'use strict';
-const { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } = process.getBuiltinModule('node:fs');
-const { dirname, join } = process.getBuiltinModule('node:path');
+const { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 
 // The CLI keeps the code V8 compiled for a command between runs itself (src/launch/code-cache.ts), on every
 // Node. Node's own compile cache is left off: it would keep only this file and dist/main.cjs, and under a TMPDIR
@@ -71,7 +71,7 @@ function buildIfStale() {
   try {
     if (!stale()) return;
     const started = new Date();
-    const { spawnSync } = process.getBuiltinModule('node:child_process');
+    const { spawnSync } = require('node:child_process');
     const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', 'cli'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     if (built.status === 0) utimesSync(launcher, started, started);
     else failure = `edgeops: building dist/ from the sources failed (node --import tsx scripts/build.ts cli in ${root}):\n${built.stdout ?? ''}${built.stderr ?? built.error?.message ?? ''}\n`;

@@ -197,18 +197,6 @@ const lazyRequires: Plugin = {
 };
 
 /**
- * Built-in modules taken from process.getBuiltinModule, not imported: an ES module import of one makes its module
- * facade, which reads every export, and node:fs's lazy ones (its promises, its streams) load a dozen modules more.
- */
-const builtinsAsValues: Plugin = {
-  name: 'builtins-as-values',
-  setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'builtin' }));
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' }));
-  },
-};
-
-/**
  * A chunk of the ES module build as CommonJS, for src/launch/code-cache.ts to compile with vm.Script (which
  * caches a script's code, unlike a module's): imports become require() calls, dynamic ones too, and
  * import.meta.url the chunk's own URL.
@@ -280,7 +268,6 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
       EDGEOPS_CLI_MAIN: JSON.stringify(relative(fresh, resolve(ROOT, entry)).split(sep).join('/')),
     },
     minifyWhitespace: true,
-    plugins: [builtinsAsValues],
   });
   if (existsSync(outdir)) renameSync(outdir, old);
   try {

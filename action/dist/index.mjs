@@ -41194,10 +41194,11 @@ function hasReference(spec) {
 }
 function sentBody(document, ids, as) {
   const { spec } = document;
+  const referencing2 = hasReference(spec);
   let body;
-  if (hasReference(spec)) body = comparedBody(as.kind, spec, ids);
+  if (referencing2) body = comparedBody(as.kind, spec, ids);
   else if (!(body = compared.get(spec))) compared.set(spec, body = comparedBody(as.kind, spec, NO_IDS));
-  return as.stack === void 0 ? body : wireBody(body, document, as.stack, as, hasReference(spec));
+  return as.stack === void 0 ? body : wireBody(body, document, as.stack, as, referencing2);
 }
 function comparedBody(kind, spec, ids) {
   const resolved = ids === NO_IDS ? spec : substituteRefs(spec, ids);

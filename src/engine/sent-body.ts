@@ -67,10 +67,11 @@ function hasReference(spec: Obj): boolean {
  */
 export function sentBody(document: SentDocument, ids: Ids, as: SendAs): Obj {
   const { spec } = document;
+  const referencing = hasReference(spec);
   let body: Obj | undefined;
-  if (hasReference(spec)) body = comparedBody(as.kind, spec, ids);
+  if (referencing) body = comparedBody(as.kind, spec, ids);
   else if (!(body = compared.get(spec))) compared.set(spec, (body = comparedBody(as.kind, spec, NO_IDS)));
-  return as.stack === undefined ? body : wireBody(body, document, as.stack, as, hasReference(spec));
+  return as.stack === undefined ? body : wireBody(body, document, as.stack, as, referencing);
 }
 
 function comparedBody(kind: ResourceKind, spec: Obj, ids: Ids): Obj {

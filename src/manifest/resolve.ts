@@ -58,8 +58,8 @@ export function* resolveSteps(docs: readonly ManifestDoc[], opts: ResolveOptions
     const spec = cloneJson(doc.fields);
     delete spec[MOVED_FROM]; // not a field of the resource: it names the live resource to keep
     const validation = kindValidation(doc.kind);
-    // Indexed loops here and below: they run for every document, mostly before V8 optimizes this function, and
-    // an unoptimized for-of allocates an iterator result at every step (a tenth of a plan's garbage).
+    // The kind's patterns are walked by index here and below: they run for every document, mostly before V8
+    // optimizes this function, and an unoptimized for-of allocates an iterator result at every step.
     // A null where the schema takes one means "unset": the resource is as if the field were left out.
     const unsetPointers = validation?.unsetPointers ?? [];
     for (let i = 0; i < unsetPointers.length; i++) unsetNullsAt(spec, unsetPointers[i]!);
