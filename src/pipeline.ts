@@ -1,10 +1,12 @@
 // The spine of edgeops, top-down: load -> validate -> resolve (manifests), then fetch live -> diff -> plan
 // (engine), then execute and check. Operations (src/operations/) call these functions and report what they return.
 import { EdgeopsError } from './errors.ts';
+import { yieldToEventLoop } from './event-loop.ts';
 import type { WholeStackCommand } from './manifest/stack-coverage.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
 import { describeCertificates } from './engine/certificate-details.ts';
+import { jsonEqual } from './engine/diff.ts';
 import { namePlan } from './engine/plan-names.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import { isLockRecord } from './lock/lock-record.ts';
@@ -45,6 +47,8 @@ interface ExecuteOptions extends PlanOptions {
   concurrency: number;
   onEvent?: (e: ApplyEvent) => void;
   signal?: AbortSignal;
+  /** Called once the self-check's lists are read: the rest of the check reads nothing, so needs no lock. */
+  onRelisted?: () => void;
 }
 
 /**
@@ -82,6 +86,8 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const fetched = await fetching;
   const adopt = opts.adopt === true;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
+  // Requests still in flight (apply plans ahead while it takes the lock) have their answers taken in.
+  await yieldToEventLoop();
   const errors = [
     ...staticErrors, ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
     ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions),
@@ -114,11 +120,12 @@ async function listsOf(needed: readonly ResourceKind[], early: { kinds: readonly
  * claims some); the live checks' other lists start beside the reference check's, and its errors count only
  * without theirs.
  */
-export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[] }): Promise<PlanError[]> {
+export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[]; lists?: Promise<LiveState> }): Promise<PlanError[]> {
   const kinds = opts.kinds ?? KINDS;
-  const first = startReferenceLists(kinds, api, isLockRecord);
-  const uniqueKinds = kinds.filter((k) => (k.unique?.length ?? 0) > 0);
-  const unique = uniqueKinds.length > 0 ? { kinds: uniqueKinds, lists: fetchLive(uniqueKinds, api, undefined, isLockRecord) } : undefined;
+  // Every kind's lists, when the caller started them (to plan ahead from them), serve every check here.
+  const first = opts.lists ?? startReferenceLists(kinds, api, isLockRecord);
+  const uniqueKinds = opts.lists ? kinds : kinds.filter((k) => (k.unique?.length ?? 0) > 0);
+  const unique = uniqueKinds.length > 0 ? { kinds: uniqueKinds, lists: opts.lists ?? fetchLive(uniqueKinds, api, undefined, isLockRecord) } : undefined;
   unique?.lists.catch(() => undefined); // awaited below when the manifests claim such a value
   const manifests = await desired;
   // A targeted apply is refused only for errors of the resources it plans.
@@ -132,6 +139,31 @@ export async function precheckPlan(desired: DesiredState | Promise<DesiredState>
   if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await listsOf(needed, unique, api), opts.stack, { adopt: opts.adopt })));
   if (errors.length === 0) errors.push(...only(await references));
   return sortIssues(errors);
+}
+
+/**
+ * The plan from lists read now, given `ahead`: the plan made from lists read earlier (`ahead.lists`, started by
+ * startFetch). A plan is a function of the manifests and the lists alone, so when every list reads the same
+ * now, `ahead` is the plan these lists make; otherwise it is made again from them. apply plans ahead while it
+ * takes the stack's lock, and reads the lists once more when it holds it.
+ */
+export async function planAgain(ahead: { plan: Promise<PlanContext>; lists: Promise<LiveState> }, desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
+  const now = startFetch(api, { stack: opts.stack, kinds: opts.kinds });
+  const [before, planned] = await Promise.all([ahead.lists.catch(() => undefined), ahead.plan.catch(() => undefined)]);
+  const read = await now;
+  if (before && planned && sameLists(before, read)) return planned;
+  return computePlan(desired, api, { ...opts, live: now });
+}
+
+/** The same kinds, each with the same items in the same order. */
+function sameLists(a: LiveState, b: LiveState): boolean {
+  if (a.byKind.size !== b.byKind.size) return false;
+  for (const [kind, items] of a.byKind) {
+    const other = b.byKind.get(kind);
+    if (!other || other.length !== items.length) return false;
+    for (let i = 0; i < items.length; i++) if (!jsonEqual(items[i]!.raw, other[i]!.raw)) return false;
+  }
+  return true;
 }
 
 /** What an apply did, and what the post-apply check found. */
@@ -165,7 +197,9 @@ export async function executeAndCheck(ctx: PlanContext, api: Api, opts: ExecuteO
   });
   if (result.interrupted || opts.signal?.aborted || completedAddresses(ctx.plan, result).size === 0) return { result };
   try {
-    const again = await computePlan(ctx.desired, api, { stack: opts.stack, kinds });
+    const live = startFetch(api, { stack: opts.stack, kinds });
+    live.then(() => opts.onRelisted?.(), () => undefined);
+    const again = await computePlan(ctx.desired, api, { stack: opts.stack, kinds, live });
     const bug = perpetualDiff(ctx.plan, result, again.plan);
     return bug ? { result, selfCheck: bug } : { result };
   } catch (err) {

@@ -17,7 +17,7 @@ interface ReferencePrecheckOptions {
   stack: string;
   adopt: boolean;
   hidden?: HiddenItems;
-  /** The first step's lists, when they were started earlier (startReferenceLists). */
+  /** The first step's lists, when they were started earlier (startReferenceLists, or every kind's). */
   first?: Promise<LiveState>;
 }
 
@@ -51,7 +51,7 @@ export async function precheckForeignReferences(kinds: readonly ResourceKind[], 
   const removals = resourceActions(targets, ownDocuments, first, opts.stack).actions.filter((a) => a.op === 'delete' || a.op === 'replace');
   if (removals.length === 0) return [];
   const referrers = blocking.map(({ kind }) => kind).filter((k) => !targets.includes(k));
-  const rest = await fetchLive(referrers, api, undefined, opts.hidden);
+  const rest = referrers.every((k) => first.byKind.has(k.kind)) ? first : await fetchLive(referrers, api, undefined, opts.hidden);
   const live: LiveState = { byKind: new Map([...first.byKind, ...rest.byKind]) };
   const listed = [...targets, ...referrers];
   const prunes = authoritativeForChildren(desired.config) ? childPrunes(listed, live, findAttachments(listed, live, opts.stack)).map((p) => p.action) : [];

@@ -4,6 +4,7 @@
 import { isObj } from '../contract/json.ts';
 import type { ManifestIssue } from '../errors.ts';
 import { dependencyOrder } from '../graph.ts';
+import { yieldToEventLoop } from '../event-loop.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
@@ -128,7 +129,7 @@ export async function prepareDesiredInSlices(kinds: readonly ResourceKind[], des
   const out: PreparedResource[] = [];
   const ordered = resourcesReferencedFirst(desired.resources);
   for (let at = 0; at < ordered.length; at += SLICE) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
     for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));
   }
   return out;

@@ -88,7 +88,7 @@ export interface StackLock {
   readonly id: string;
   /** Aborted when the record is found gone while held: start no new action. */
   readonly lost: AbortSignal;
-  /** Stop renewing and delete the record (already gone counts as released). */
+  /** Stop renewing and delete the record (already gone counts as released). Every call after the first returns its outcome. */
   release(): Promise<void>;
 }
 
@@ -227,14 +227,18 @@ async function acquireStackLock(api: Api, stack: string, opts: LockOptions = {})
       const where = standing(mine, others);
       if (where === 'held') {
         held = true;
+        let released: Promise<void> | undefined;
         return {
           id: mine.id,
           lost: lost.signal,
-          async release() {
-            await stop();
-            const urgent = withUrgency(api, RELEASE_BUDGET_MS);
-            await deleteLockRecord(urgent, mine.id);
-            await deleteCopies(urgent);
+          release() {
+            released ??= (async () => {
+              await stop();
+              const urgent = withUrgency(api, RELEASE_BUDGET_MS);
+              await deleteLockRecord(urgent, mine.id);
+              await deleteCopies(urgent);
+            })();
+            return released;
           },
         };
       }

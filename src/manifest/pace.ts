@@ -4,6 +4,8 @@
 // chain for as long. A stage is written once, as a generator that yields between documents; runAll drives it
 // in one go (validate, tests), runPaced with the pauses.
 
+import { yieldToEventLoop } from '../event-loop.ts';
+
 /** How long a stage runs before the event loop gets a turn. */
 const SLICE_MS = 1;
 
@@ -19,9 +21,6 @@ export function runAll<T>(steps: Steps<T>): T {
 
 /** Milliseconds on a monotonic clock. (The global `performance` would load node:perf_hooks on Node 20.) */
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
-
-/** The event loop's turn: I/O callbacks (a page's answer) run before the immediate does. */
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A clock for one stage: `due()` says whether it has run a slice since it last gave the loop a turn. */
 export class Pace {

@@ -4,17 +4,18 @@
 // written, then the self-check. Every refusal throws a typed error (src/errors.ts) before any write.
 import { AbortedError, ApplyFailedError, PlanErrorsError, StalePlanError } from '../errors.ts';
 import { savedFileKey, type KeyMaterial } from '../engine/fingerprint.ts';
-import type { ApplyResult } from '../engine/plan-data.ts';
+import type { ApplyResult, Plan } from '../engine/plan-data.ts';
 import { sameChecksum } from '../engine/plan-meaning.ts';
 import { liveNames } from '../engine/plan-names.ts';
 import { assertDeletesAllowed, deleteStatusLine, markDestroy } from '../engine/safety.ts';
 import type { SavedPlan } from '../engine/saved-plan.ts';
 import { checkSavedPlan } from '../engine/saved-plan-check.ts';
+import { yieldToEventLoop } from '../event-loop.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import { LockLostError, withStackLock, type LockOptions } from '../lock/stack-lock.ts';
 import type { DesiredState } from '../manifest/document.ts';
-import { computePlan, executeAndCheck, precheckPlan, startFetch, type PlanContext } from '../pipeline.ts';
+import { computePlan, executeAndCheck, planAgain, precheckPlan, startFetch, type PlanContext } from '../pipeline.ts';
 import type { ApplyView } from '../render/apply-progress.ts';
 import { checksumOf } from './saved-plans.ts';
 
@@ -63,6 +64,13 @@ interface ApplyOutcome {
 
 export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<ApplyOutcome> {
   const { api, view, signal: interrupt } = deps;
+  // The plan a context shows (a destroy marked as one), made once: a plan made ahead is shown as its text was made.
+  const shown = new WeakMap<PlanContext, Plan>();
+  const shownPlan = (ctx: PlanContext): Plan => {
+    let plan = shown.get(ctx);
+    if (!plan) shown.set(ctx, (plan = markDestroy(ctx.plan, ctx.live, KINDS, ctx.desired.config)));
+    return plan;
+  };
   const { stack, saved, material, targets } = request;
   // Invalid manifests stop a wait for the lock: their problems are the run's outcome.
   const invalid = new AbortController();
@@ -70,20 +78,21 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   const lockSignal = AbortSignal.any([interrupt, invalid.signal, ...(request.lock.signal ? [request.lock.signal] : [])]);
   const adopt = saved?.contents.adopt ?? request.adopt;
   // A plan the service would refuse writes nothing, not even the lock record: its errors are looked for
-  // first, in the manifests and in the few lists they need (pipeline.ts precheckPlan, which starts the lists
-  // it can while the manifests load). Those reads only ever refuse; the plan is made from lists read under the lock.
+  // first, in the manifests and in the lists, which start while the manifests load (pipeline.ts precheckPlan).
+  // Those lists only ever refuse, or make a plan ahead: the plan applied is made from lists read under the lock.
+  const lists = startFetch(api, { stack });
   const checked = unlessInterrupted(interrupt, 'while planning', async () => {
-    const errors = await precheckPlan(request.desired, api, { stack, adopt, targets });
+    const errors = await precheckPlan(request.desired, api, { stack, adopt, targets, lists });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
-  // The lock is held from before the plan until the apply has finished: two applies of one stack never
-  // both plan a create of the same resource (README "Reliability"). So the lists start once it is held:
-  // a list read before could miss what the previous holder was still writing.
-  return manifestsFirst(request.desired, checked.then(() => withStackLock(api, stack, { ...request.lock, signal: lockSignal }, async (lock) => {
+  // The lock is held from before the plan until the apply's last read: two applies of one stack never both
+  // plan a create of the same resource (README "Reliability"). So the plan is made from lists read once it
+  // is held: a list read before could miss what the previous holder was still writing. The plan of the lists
+  // read before is made while the lock is taken, and stands if the lists read under it are the same.
+  const locking = checked.then(() => withStackLock(api, stack, { ...request.lock, signal: lockSignal }, async (lock) => {
     deps.interrupt?.onForcedExit(() => lock.release());
-    const live = startFetch(api, { stack });
     const fresh = await unlessInterrupted(interrupt, 'while planning', async () =>
-      computePlan(await request.desired, api, { stack, adopt, live, targets }));
+      planAgain({ plan: ahead, lists }, await request.desired, api, { stack, adopt, targets }));
     // Live state may have changed between the check and the lock.
     if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
     const { desired } = fresh;
@@ -94,7 +103,7 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
       view.savedPlan(saved.file, saved.contents.checksum);
       approved = true;
     }
-    const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
+    const plan = shownPlan(planned);
     planned = { ...planned, plan };
     view.plan(plan, { deletes: deleteStatusLine(plan, desired.config) });
     if (request.checksum) {
@@ -125,6 +134,9 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
         concurrency: request.concurrency,
         onEvent: (event) => progress.onEvent(event),
         signal: AbortSignal.any([interrupt, lock.lost]),
+        // Released as soon as the check's lists are read, while it plans: withStackLock awaits the same
+        // release and reports its failure.
+        onRelisted: () => void lock.release().catch(() => undefined),
       });
     } finally {
       progress.stop();
@@ -138,7 +150,19 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
     if (selfCheck) throw selfCheck;
     if (!result.ok) throw new ApplyFailedError('apply failed (see the failures above)');
     return { result };
-  })));
+  }));
+  const ahead = checked.then(async () => {
+    const made = await computePlan(await request.desired, api, { stack, adopt, live: lists, targets });
+    // Its text too, unless a saved plan is shown instead; between the two, the lock's answers are taken in.
+    if (!saved && !made.plan.errors) {
+      await yieldToEventLoop();
+      const plan = shownPlan(made);
+      view.planAhead?.(plan, { deletes: deleteStatusLine(plan, made.desired.config) });
+    }
+    return made;
+  });
+  ahead.catch(() => undefined); // awaited under the lock, where its failure counts only if the plan is made again
+  return manifestsFirst(request.desired, locking);
 }
 
 /** `work`'s outcome; but if it fails, the manifests' problems come first, whatever the service said meanwhile (a refused lock, a 401). */
