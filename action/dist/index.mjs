@@ -41699,6 +41699,9 @@ The manifests changed since the plan was made, or a resource they reference did.
   return { ...saved.plan, actions };
 }
 
+// src/event-loop.ts
+var yieldToEventLoop = () => new Promise((resolve8) => setImmediate(resolve8));
+
 // src/kinds/adopt-keys.ts
 import { createHash as createHash2 } from "node:crypto";
 
@@ -43708,14 +43711,18 @@ async function acquireStackLock(api2, stack, opts = {}) {
       const where6 = standing(mine, others);
       if (where6 === "held") {
         held = true;
+        let released;
         return {
           id: mine.id,
           lost: lost.signal,
-          async release() {
-            await stop();
-            const urgent = withUrgency(api2, RELEASE_BUDGET_MS);
-            await deleteLockRecord(urgent, mine.id);
-            await deleteCopies(urgent);
+          release() {
+            released ??= (async () => {
+              await stop();
+              const urgent = withUrgency(api2, RELEASE_BUDGET_MS);
+              await deleteLockRecord(urgent, mine.id);
+              await deleteCopies(urgent);
+            })();
+            return released;
           }
         };
       }
@@ -44150,7 +44157,7 @@ async function prepareDesiredInSlices(kinds, desired, stack) {
   const out = [];
   const ordered = resourcesReferencedFirst(desired.resources);
   for (let at2 = 0; at2 < ordered.length; at2 += SLICE) {
-    await new Promise((resolve8) => setImmediate(resolve8));
+    await yieldToEventLoop();
     for (const r of ordered.slice(at2, at2 + SLICE)) out.push(prepare(r));
   }
   return out;
@@ -45149,7 +45156,7 @@ async function precheckForeignReferences(kinds, desired, api2, opts) {
   const removals = resourceActions(targets, ownDocuments, first, opts.stack).actions.filter((a) => a.op === "delete" || a.op === "replace");
   if (removals.length === 0) return [];
   const referrers = blocking.map(({ kind }) => kind).filter((k) => !targets.includes(k));
-  const rest = await fetchLive(referrers, api2, void 0, opts.hidden);
+  const rest = referrers.every((k) => first.byKind.has(k.kind)) ? first : await fetchLive(referrers, api2, void 0, opts.hidden);
   const live = { byKind: new Map([...first.byKind, ...rest.byKind]) };
   const listed2 = [...targets, ...referrers];
   const prunes = authoritativeForChildren(desired.config) ? childPrunes(listed2, live, findAttachments(listed2, live, opts.stack)).map((p) => p.action) : [];
@@ -49869,7 +49876,6 @@ function requestProblem(schema2, modules, value) {
 // src/manifest/pace.ts
 var SLICE_MS = 1;
 var now = () => Number(process.hrtime.bigint()) / 1e6;
-var yieldToEventLoop = () => new Promise((resolve8) => setImmediate(resolve8));
 var Pace = class {
   since = now();
   due() {
@@ -56117,6 +56123,7 @@ async function computePlan(desired, api2, opts) {
   const fetched = await fetching;
   const adopt = opts.adopt === true;
   const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
+  await yieldToEventLoop();
   const errors = [
     ...staticErrors,
     ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
@@ -56137,9 +56144,9 @@ async function listsOf(needed, early, api2) {
 }
 async function precheckPlan(desired, api2, opts) {
   const kinds = opts.kinds ?? KINDS;
-  const first = startReferenceLists(kinds, api2, isLockRecord);
-  const uniqueKinds = kinds.filter((k) => (k.unique?.length ?? 0) > 0);
-  const unique = uniqueKinds.length > 0 ? { kinds: uniqueKinds, lists: fetchLive(uniqueKinds, api2, void 0, isLockRecord) } : void 0;
+  const first = opts.lists ?? startReferenceLists(kinds, api2, isLockRecord);
+  const uniqueKinds = opts.lists ? kinds : kinds.filter((k) => (k.unique?.length ?? 0) > 0);
+  const unique = uniqueKinds.length > 0 ? { kinds: uniqueKinds, lists: opts.lists ?? fetchLive(uniqueKinds, api2, void 0, isLockRecord) } : void 0;
   unique?.lists.catch(() => void 0);
   const manifests = await desired;
   const selected = opts.targets?.length ? targetClosure(manifests, opts.targets) : void 0;
@@ -56152,6 +56159,22 @@ async function precheckPlan(desired, api2, opts) {
   if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await listsOf(needed, unique, api2), opts.stack, { adopt: opts.adopt })));
   if (errors.length === 0) errors.push(...only(await references));
   return sortIssues(errors);
+}
+async function planAgain(ahead, desired, api2, opts) {
+  const now2 = startFetch(api2, { stack: opts.stack, kinds: opts.kinds });
+  const [before, planned] = await Promise.all([ahead.lists.catch(() => void 0), ahead.plan.catch(() => void 0)]);
+  const read = await now2;
+  if (before && planned && sameLists(before, read)) return planned;
+  return computePlan(desired, api2, { ...opts, live: now2 });
+}
+function sameLists(a, b2) {
+  if (a.byKind.size !== b2.byKind.size) return false;
+  for (const [kind, items] of a.byKind) {
+    const other = b2.byKind.get(kind);
+    if (!other || other.length !== items.length) return false;
+    for (let i = 0; i < items.length; i++) if (!jsonEqual(items[i].raw, other[i].raw)) return false;
+  }
+  return true;
 }
 async function executeAndCheck(ctx, api2, opts) {
   const kinds = opts.kinds ?? KINDS;
@@ -56166,7 +56189,9 @@ async function executeAndCheck(ctx, api2, opts) {
   });
   if (result.interrupted || opts.signal?.aborted || completedAddresses(ctx.plan, result).size === 0) return { result };
   try {
-    const again = await computePlan(ctx.desired, api2, { stack: opts.stack, kinds });
+    const live = startFetch(api2, { stack: opts.stack, kinds });
+    live.then(() => opts.onRelisted?.(), () => void 0);
+    const again = await computePlan(ctx.desired, api2, { stack: opts.stack, kinds, live });
     const bug = perpetualDiff(ctx.plan, result, again.plan);
     return bug ? { result, selfCheck: bug } : { result };
   } catch (err) {
@@ -56673,19 +56698,25 @@ function writeSavedPlan(redact, input) {
 // src/operations/apply.ts
 async function run(request2, deps) {
   const { api: api2, view, signal: interrupt } = deps;
+  const shown = /* @__PURE__ */ new WeakMap();
+  const shownPlan = (ctx) => {
+    let plan = shown.get(ctx);
+    if (!plan) shown.set(ctx, plan = markDestroy(ctx.plan, ctx.live, KINDS, ctx.desired.config));
+    return plan;
+  };
   const { stack, saved, material, targets } = request2;
   const invalid = new AbortController();
   request2.desired.catch(() => invalid.abort());
   const lockSignal = AbortSignal.any([interrupt, invalid.signal, ...request2.lock.signal ? [request2.lock.signal] : []]);
   const adopt = saved?.contents.adopt ?? request2.adopt;
+  const lists = startFetch(api2, { stack });
   const checked2 = unlessInterrupted(interrupt, "while planning", async () => {
-    const errors = await precheckPlan(request2.desired, api2, { stack, adopt, targets });
+    const errors = await precheckPlan(request2.desired, api2, { stack, adopt, targets, lists });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
-  return manifestsFirst(request2.desired, checked2.then(() => withStackLock(api2, stack, { ...request2.lock, signal: lockSignal }, async (lock) => {
+  const locking = checked2.then(() => withStackLock(api2, stack, { ...request2.lock, signal: lockSignal }, async (lock) => {
     deps.interrupt?.onForcedExit(() => lock.release());
-    const live = startFetch(api2, { stack });
-    const fresh = await unlessInterrupted(interrupt, "while planning", async () => computePlan(await request2.desired, api2, { stack, adopt, live, targets }));
+    const fresh = await unlessInterrupted(interrupt, "while planning", async () => planAgain({ plan: ahead, lists }, await request2.desired, api2, { stack, adopt, targets }));
     if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
     const { desired } = fresh;
     let planned = fresh;
@@ -56695,7 +56726,7 @@ async function run(request2, deps) {
       view.savedPlan(saved.file, saved.contents.checksum);
       approved = true;
     }
-    const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
+    const plan = shownPlan(planned);
     planned = { ...planned, plan };
     view.plan(plan, { deletes: deleteStatusLine(plan, desired.config) });
     if (request2.checksum) {
@@ -56722,7 +56753,10 @@ async function run(request2, deps) {
         stack,
         concurrency: request2.concurrency,
         onEvent: (event) => progress.onEvent(event),
-        signal: AbortSignal.any([interrupt, lock.lost])
+        signal: AbortSignal.any([interrupt, lock.lost]),
+        // Released as soon as the check's lists are read, while it plans: withStackLock awaits the same
+        // release and reports its failure.
+        onRelisted: () => void lock.release().catch(() => void 0)
       });
     } finally {
       progress.stop();
@@ -56734,7 +56768,18 @@ async function run(request2, deps) {
     if (selfCheck) throw selfCheck;
     if (!result.ok) throw new ApplyFailedError("apply failed (see the failures above)");
     return { result };
-  })));
+  }));
+  const ahead = checked2.then(async () => {
+    const made = await computePlan(await request2.desired, api2, { stack, adopt, live: lists, targets });
+    if (!saved && !made.plan.errors) {
+      await yieldToEventLoop();
+      const plan = shownPlan(made);
+      view.planAhead?.(plan, { deletes: deleteStatusLine(plan, made.desired.config) });
+    }
+    return made;
+  });
+  ahead.catch(() => void 0);
+  return manifestsFirst(request2.desired, locking);
 }
 async function manifestsFirst(desired, work) {
   try {
@@ -57096,11 +57141,18 @@ function createApplyProgress(opts) {
 function createApplyView(opts) {
   const { write, color } = opts;
   const text = textView({ color });
+  let ahead;
   return {
     savedPlan: (file, checksum) => write(`Applying the saved plan ${file} (checksum ${checksum}).
 
 `),
-    plan: (plan, footer2) => write(text.plan(plan, footer2)),
+    planAhead(plan, footer2) {
+      ahead = { plan, footer: JSON.stringify(footer2), text: text.plan(plan, footer2) };
+    },
+    plan(plan, footer2) {
+      write(ahead?.plan === plan && ahead.footer === JSON.stringify(footer2) ? ahead.text : text.plan(plan, footer2));
+      ahead = void 0;
+    },
     progress(total, names) {
       write("\n");
       return createApplyProgress({ live: opts.live, color, total, names, write, columns: opts.columns });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readSavedPlan } from '../../src/operations/saved-plans.ts';
 import * as apply from '../../src/operations/apply.ts';
 import * as plan from '../../src/operations/plan.ts';
-import { loadDesired } from '../../src/pipeline.ts';
+import { computePlan, loadDesired, planAgain, startFetch } from '../../src/pipeline.ts';
 import { AbortedError } from '../../src/errors.ts';
 import { FakeApi, manifests, recordingApplyView } from './fakes.ts';
 import { holdStackLock } from '../helpers/stack-lock.ts';
@@ -94,6 +94,49 @@ describe('apply operation', () => {
     expect(await apply.run(request(m.dir, { approved: false }), again.deps)).toEqual({});
     expect(again.asked).toEqual([]);
     expect(again.view.shown).toEqual(['plan 0/0/0/0']);
+  });
+
+  it('plans ahead while it takes the lock, but applies the plan of the lists read under it', async () => {
+    const m = project();
+    const api = new FakeApi();
+    await apply.run(request(m.dir), deps(api).deps);
+    const office = api.items('/ip_policies').find((i) => i.description === 'office networks')!;
+    await api.delete(`/ip_policies/${String(office.id)}`);
+    // Another apply's create of office lands after this apply's first lists, just before it takes the lock.
+    const post = api.post.bind(api);
+    api.post = async (path, body) => {
+      if (String(body.description).startsWith('edgeops apply lock')) api.collections.get('/ip_policies')!.set(String(office.id), office);
+      return post(path, body);
+    };
+    const { deps: d, view } = deps(api);
+    expect(await apply.run(request(m.dir), d)).toEqual({});
+    expect(view.shown).toEqual(['plan 0/0/0/0']);
+    expect(api.items('/ip_policies').map((i) => i.description).sort()).toEqual(['lab', 'office networks', 'vpn ranges']);
+  });
+
+  it('keeps the plan made ahead when every list reads the same, and plans again when one changed', async () => {
+    const m = project();
+    const api = new FakeApi();
+    const desired = await loadDesired([m.dir]);
+    const lists = startFetch(api, { stack: STACK });
+    const ahead = computePlan(desired, api, { stack: STACK, live: lists });
+    expect(await planAgain({ plan: ahead, lists }, desired, api, { stack: STACK })).toBe(await ahead);
+    await api.post('/ip_policies', { description: 'made by hand' });
+    const again = await planAgain({ plan: ahead, lists }, desired, api, { stack: STACK });
+    expect(again).not.toBe(await ahead);
+    expect(again.live.byKind.get('IPPolicy')?.map((i) => i.raw.description)).toEqual(['made by hand']);
+    expect(again.plan.summary.create).toBe(3);
+  });
+
+  it('releases the lock once the self-check has read its lists: before the summary, and once', async () => {
+    const m = project();
+    const api = new FakeApi();
+    const view = recordingApplyView();
+    let locksAtSummary: number | undefined;
+    const { deps: d } = deps(api, { view: { ...view, summary: (...args) => { locksAtSummary = lockRecords(api).length; view.summary(...args); } } });
+    expect((await apply.run(request(m.dir), d)).result?.ok).toBe(true);
+    expect(locksAtSummary).toBe(0);
+    expect(api.writes.filter((w) => w.startsWith('DELETE'))).toHaveLength(1);
   });
 
   it('refuses a saved plan when what it acts on changed since it was saved', async () => {

@@ -131,3 +131,32 @@ describe('apply progress', () => {
     expect(out.endsWith('\x1b[1F\x1b[J')).toBe(true); // stop() clears the last counter line
   });
 });
+
+describe('apply view', () => {
+  const shown = (ahead: (view: ReturnType<typeof createApplyView>) => void, plan = samplePlan, footer = {}) => {
+    let out = '';
+    const view = createApplyView({ live: false, color: false, write: (t) => { out += t; } });
+    ahead(view);
+    const before = out;
+    view.plan(plan, footer);
+    return { before, out };
+  };
+
+  it('shows a plan whose text was made ahead as it shows any plan, and showed nothing when it was made', () => {
+    const plain = shown(() => undefined);
+    const made = shown((view) => view.planAhead?.(samplePlan, {}));
+    expect(made.before).toBe('');
+    expect(made.out).toBe(plain.out);
+    expect(plain.out).toContain('TCPEdge/ssh');
+  });
+
+  it('shows the plan it is given, not a text made ahead for another plan or footer', () => {
+    const other = { ...samplePlan, actions: samplePlan.actions.slice(0, 1) };
+    const otherText = shown(() => undefined, other).out;
+    expect(shown((view) => view.planAhead?.(samplePlan, {}), other).out).toBe(otherText);
+    const footer = { deletes: 'Deletes: 2 of max 10, within the limits.' };
+    const withFooter = shown(() => undefined, samplePlan, footer).out;
+    expect(withFooter).toContain(footer.deletes);
+    expect(shown((view) => view.planAhead?.(samplePlan, {}), samplePlan, footer).out).toBe(withFooter);
+  });
+});
