@@ -1,7 +1,7 @@
 // The spine of edgeops, top-down: load -> validate -> resolve (manifests), then fetch live -> diff -> plan
 // (engine), then execute and check. Operations (src/operations/) call these functions and report what they return.
 import { EdgeopsError } from './errors.ts';
-import { yieldToEventLoop } from './event-loop.ts';
+import { runPaced } from './pace.ts';
 import type { WholeStackCommand } from './manifest/stack-coverage.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
@@ -85,9 +85,8 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;
   const adopt = opts.adopt === true;
-  const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
-  // Requests still in flight (apply plans ahead while it takes the lock) have their answers taken in.
-  await yieldToEventLoop();
+  // Paced: requests still in flight (apply plans ahead while it takes the lock) have their answers taken in.
+  const { plan, live } = await runPaced(planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared }));
   const errors = [
     ...staticErrors, ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
     ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions),

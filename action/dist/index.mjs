@@ -41699,9 +41699,6 @@ The manifests changed since the plan was made, or a resource they reference did.
   return { ...saved.plan, actions };
 }
 
-// src/event-loop.ts
-var yieldToEventLoop = () => new Promise((resolve8) => setImmediate(resolve8));
-
 // src/kinds/adopt-keys.ts
 import { createHash as createHash2 } from "node:crypto";
 
@@ -43761,6 +43758,38 @@ async function withStackLock(api2, stack, opts, fn) {
   }
 }
 
+// src/pace.ts
+var yieldToEventLoop = () => new Promise((resolve8) => setImmediate(resolve8));
+var SLICE_MS = 1;
+function runAll(steps) {
+  for (; ; ) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+var now = () => Number(process.hrtime.bigint()) / 1e6;
+var Pace = class {
+  since = now();
+  due() {
+    return now() - this.since >= SLICE_MS;
+  }
+  async pause() {
+    await yieldToEventLoop();
+    this.since = now();
+  }
+  /** Pauses only when a slice has run. */
+  async tick() {
+    if (this.due()) await this.pause();
+  }
+};
+async function runPaced(steps, pace = new Pace()) {
+  for (; ; ) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (pace.due()) await pace.pause();
+  }
+}
+
 // src/engine/graph.ts
 function stepId(action, phase = "run") {
   return phase === "delete-old" ? `${action.id}#old` : action.id;
@@ -44173,6 +44202,9 @@ function preparer(kinds, stack) {
   };
 }
 function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
+  return runAll(resourceActionSteps(kinds, desired, live, stack, prepared));
+}
+function* resourceActionSteps(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
   const out = { actions: [], refs: /* @__PURE__ */ new Map(), warnings: [], issues: [] };
   const add = (list, info) => {
     for (const a of list) {
@@ -44192,6 +44224,7 @@ function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(
   const claimed = /* @__PURE__ */ new Map();
   const kept = /* @__PURE__ */ new Map();
   for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+    yield;
     if (issue) out.issues.push(issue);
     if (!kind) continue;
     const body = readyBody ?? desiredBody(kind, r.spec, (address) => known.get(address));
@@ -44427,8 +44460,8 @@ function renameHints(actions, kinds) {
 // src/engine/plan.ts
 var OP_RANK = { delete: 0, replace: 1, create: 2, update: 3, "module-put": 4, "module-delete": 5 };
 var cmp = (a, b2) => a < b2 ? -1 : a > b2 ? 1 : 0;
-function buildPlan(input) {
-  const { actions, refs, warnings: warnings2, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
+function* buildPlan(input) {
+  const { actions, refs, warnings: warnings2, issues } = yield* resourceActionSteps(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   const attached = findAttachments(input.kinds, input.live, input.stack);
   for (const prune of authoritativeForChildren(input.desired.config) ? childPrunes(input.kinds, input.live, attached) : []) {
@@ -44522,10 +44555,10 @@ function collisionWarnings(kinds, plan, live, stack, adopt) {
   }
   return warnings2;
 }
-function planWithAdoption(input) {
+function* planWithAdoption(input) {
   const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : void 0;
   const live = outcome?.live ?? input.live;
-  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
+  const plan = yield* buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
   if (outcome) finishAdoptions(plan, outcome.adoptions);
   plan.warnings.push(...outcome?.warnings ?? [], ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
   return { plan, live };
@@ -49871,31 +49904,6 @@ function requestProblem(schema2, modules, value) {
     if (found) return found;
   }
   return void 0;
-}
-
-// src/manifest/pace.ts
-var SLICE_MS = 1;
-var now = () => Number(process.hrtime.bigint()) / 1e6;
-var Pace = class {
-  since = now();
-  due() {
-    return now() - this.since >= SLICE_MS;
-  }
-  async pause() {
-    await yieldToEventLoop();
-    this.since = now();
-  }
-  /** Pauses only when a slice has run. */
-  async tick() {
-    if (this.due()) await this.pause();
-  }
-};
-async function runPaced(steps, pace = new Pace()) {
-  for (; ; ) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (pace.due()) await pace.pause();
-  }
 }
 
 // src/manifest/contract-check.ts
@@ -56122,8 +56130,7 @@ async function computePlan(desired, api2, opts) {
   const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;
   const adopt = opts.adopt === true;
-  const { plan, live } = planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared });
-  await yieldToEventLoop();
+  const { plan, live } = await runPaced(planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared }));
   const errors = [
     ...staticErrors,
     ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
@@ -56772,9 +56779,8 @@ async function run(request2, deps) {
   const ahead = checked2.then(async () => {
     const made = await computePlan(await request2.desired, api2, { stack, adopt, live: lists, targets });
     if (!saved && !made.plan.errors) {
-      await yieldToEventLoop();
       const plan = shownPlan(made);
-      view.planAhead?.(plan, { deletes: deleteStatusLine(plan, made.desired.config) });
+      await view.planAhead?.(plan, { deletes: deleteStatusLine(plan, made.desired.config) });
     }
     return made;
   });
@@ -57000,7 +57006,10 @@ function renderLine(c, line) {
   const out = `${indent}${paint(line.sign)} ${text}${note}`;
   return line.text.trim() === "" && !note ? out.trimEnd() : out;
 }
-function renderPlanText(plan, opts) {
+function* planTextSteps(plan, opts, footer2 = {}) {
+  return (yield* renderPlanText(plan, opts)) + renderFooterText(footer2);
+}
+function* renderPlanText(plan, opts) {
   const c = import_picocolors.default.createColors(opts.color);
   const out = [];
   const groups2 = groupByAddress(plan);
@@ -57011,6 +57020,7 @@ function renderPlanText(plan, opts) {
   if (groups2.length > 0) {
     out.push(`edgeops will perform these actions on stack "${plan.stack}":`, "");
     for (const group of groups2) {
+      yield;
       out.push(...groupLines(group).map((line) => renderLine(c, line)), "");
     }
   }
@@ -57067,7 +57077,7 @@ function renderDriftText(report, opts) {
 `;
 }
 var textView = (opts) => ({
-  plan: (plan, footer2 = {}) => renderPlanText(plan, opts) + renderFooterText(footer2),
+  plan: (plan, footer2 = {}) => runAll(planTextSteps(plan, opts, footer2)),
   drift: (report) => renderDriftText(report, opts)
 });
 
@@ -57146,8 +57156,8 @@ function createApplyView(opts) {
     savedPlan: (file, checksum) => write(`Applying the saved plan ${file} (checksum ${checksum}).
 
 `),
-    planAhead(plan, footer2) {
-      ahead = { plan, footer: JSON.stringify(footer2), text: text.plan(plan, footer2) };
+    async planAhead(plan, footer2) {
+      ahead = { plan, footer: JSON.stringify(footer2), text: await runPaced(planTextSteps(plan, { color }, footer2)) };
     },
     plan(plan, footer2) {
       write(ahead?.plan === plan && ahead.footer === JSON.stringify(footer2) ? ahead.text : text.plan(plan, footer2));

@@ -10,6 +10,7 @@ import type { LiveState } from './live.ts';
 import type { Action, Plan } from './plan-data.ts';
 import { uniqueValues } from './value-moves.ts';
 import { buildPlan, summarize } from './plan.ts';
+import type { Steps } from '../pace.ts';
 import type { PlanInput } from './plan.ts';
 
 /** Mutates the plan: each adoption's update carries metadata (so the executor writes the marker) and `adopt`. */
@@ -92,14 +93,14 @@ interface AdoptingPlanInput {
 }
 
 /**
- * buildPlan with adoption around it: with `adopt`, matched unmanaged items are planned as this stack's (and
+ * buildPlan with adoption around it, a step per document (pace.ts): with `adopt`, matched unmanaged items are planned as this stack's (and
  * the returned live state holds them so, for the executor); either way, colliding creates are warned about.
  */
-export function planWithAdoption(input: AdoptingPlanInput): { plan: Plan; live: LiveState } {
+export function* planWithAdoption(input: AdoptingPlanInput): Steps<{ plan: Plan; live: LiveState }> {
   const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : undefined;
   const live = outcome?.live ?? input.live;
   // Adopted items change which documents have live ids: prepared bodies hold none, so they stay valid.
-  const plan = buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
+  const plan = yield* buildPlan({ kinds: input.kinds, desired: input.desired, live, stack: input.stack, prepared: input.prepared });
   if (outcome) finishAdoptions(plan, outcome.adoptions);
   plan.warnings.push(...(outcome?.warnings ?? []), ...collisionWarnings(input.kinds, plan, live, input.stack, input.adopt));
   return { plan, live };

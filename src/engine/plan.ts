@@ -8,7 +8,8 @@ import { attachmentWarning, authoritativeForChildren, childPrunes, findAttachmen
 import { linkActions, StepGraph } from './graph.ts';
 import type { LiveState } from './live.ts';
 import type { Action, Plan, PlanSummary } from './plan-data.ts';
-import { resourceActions } from './resource-actions.ts';
+import { resourceActionSteps } from './resource-actions.ts';
+import type { Steps } from '../pace.ts';
 import type { PreparedResource } from './resource-actions.ts';
 import { deleteWarnings } from './safety.ts';
 import { orderForSafety } from './ordering.ts';
@@ -28,8 +29,9 @@ const OP_RANK: Record<Action['op'], number> = { delete: 0, replace: 1, create: 2
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function buildPlan(input: PlanInput): Plan {
-  const { actions, refs, warnings, issues } = resourceActions(input.kinds, input.desired, input.live, input.stack, input.prepared);
+/** The plan, a step per document (pace.ts): runAll makes it in one go, runPaced with the event loop's turns. */
+export function* buildPlan(input: PlanInput): Steps<Plan> {
+  const { actions, refs, warnings, issues } = yield* resourceActionSteps(input.kinds, input.desired, input.live, input.stack, input.prepared);
   if (issues.length > 0) throw new ManifestError(issues);
   const attached = findAttachments(input.kinds, input.live, input.stack);
   for (const prune of authoritativeForChildren(input.desired.config) ? childPrunes(input.kinds, input.live, attached) : []) {

@@ -4,7 +4,7 @@
 import { isObj } from '../contract/json.ts';
 import type { ManifestIssue } from '../errors.ts';
 import { dependencyOrder } from '../graph.ts';
-import { yieldToEventLoop } from '../event-loop.ts';
+import { runAll, yieldToEventLoop, type Steps } from '../pace.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
@@ -153,6 +153,17 @@ export function resourceActions(
   stack: string,
   prepared: readonly PreparedResource[] = prepareDesired(kinds, desired, stack),
 ): ResourceActions {
+  return runAll(resourceActionSteps(kinds, desired, live, stack, prepared));
+}
+
+/** resourceActions, a step per document (pace.ts). */
+export function* resourceActionSteps(
+  kinds: readonly ResourceKind[],
+  desired: DesiredState,
+  live: LiveState,
+  stack: string,
+  prepared: readonly PreparedResource[] = prepareDesired(kinds, desired, stack),
+): Steps<ResourceActions> {
   const out: ResourceActions = { actions: [], refs: new Map(), warnings: [], issues: [] };
   const add = (list: Action[], info: ActionRefs): void => {
     for (const a of list) {
@@ -173,6 +184,7 @@ export function resourceActions(
   const kept = new Map<string, LiveItem>(); // address -> the live copy a document is matched to
 
   for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+    yield;
     if (issue) out.issues.push(issue);
     if (!kind) continue;
     const body = readyBody ?? desiredBody(kind, r.spec, (address) => known.get(address));

@@ -1,4 +1,4 @@
-// A lock on a stack, held by one apply from before it plans until it has finished, so two applies of one
+// A lock on a stack, held by one apply from before it plans until its last read, so two applies of one
 // stack never both see a resource missing and both create it. The service offers no lock or
 // compare-and-swap, so the lock is a queue of records (lock-record.ts) ordered by the service's clock:
 //

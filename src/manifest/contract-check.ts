@@ -13,7 +13,7 @@ import type { Api, Obj } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
 import { childPointer, keyPos, splitPointer, valuePos } from './pointer.ts';
 import { NO_IDS, sentBody } from '../engine/sent-body.ts';
-import { Pace } from './pace.ts';
+import { Pace } from '../pace.ts';
 
 interface Sent {
   method: 'POST' | 'PUT' | 'PATCH';

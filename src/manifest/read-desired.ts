@@ -13,7 +13,7 @@ import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './do
 import { assertPathsExist } from './missing-paths.ts';
 import { parseFile, type ParsedDoc } from './parse.ts';
 import { rememberKeyPositions } from './pointer.ts';
-import { Pace, runPaced } from './pace.ts';
+import { Pace, runPaced } from '../pace.ts';
 import { resolveSteps } from './resolve.ts';
 import { ruleSteps, valueRuleIssues } from './rules.ts';
 import { validationSteps } from './schema.ts';

@@ -16,7 +16,7 @@ import { policyTextIssue } from './rules.ts';
 import { kindValidation } from './schema.ts';
 import { misplacedPrivateKeyMessage, misplacedPrivateKeys } from './schema/formats.ts';
 import { didYouMean } from './schema/messages.ts';
-import type { Steps } from './pace.ts';
+import type { Steps } from '../pace.ts';
 import { resolveSecret } from './secrets.ts';
 
 interface ResolveOptions {

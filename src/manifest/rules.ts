@@ -23,7 +23,7 @@ import { movedFromIssues } from './resolve/moved-from.ts';
 import { kindValidation } from './schema.ts';
 import { didYouMean } from './schema/messages.ts';
 import { DESCRIPTION_MAX_BYTES, NAME_PATTERN } from './schema/parts.ts';
-import { runAll, type Steps } from './pace.ts';
+import { runAll, type Steps } from '../pace.ts';
 import { secretSource } from './secrets.ts';
 
 interface RuleOptions {

@@ -12,7 +12,7 @@ import { issuesFromAjv } from './schema/messages.ts';
 import { kindFacts } from './schema/facts.ts';
 import { kindSchemas } from './schema/kinds.ts';
 import type { Schema } from './schema/parts.ts';
-import { runAll, type Steps } from './pace.ts';
+import { runAll, type Steps } from '../pace.ts';
 import { projectSchema } from './schema/project.ts';
 
 const leftToRules = (e: ErrorObject): boolean =>

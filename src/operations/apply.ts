@@ -10,7 +10,6 @@ import { liveNames } from '../engine/plan-names.ts';
 import { assertDeletesAllowed, deleteStatusLine, markDestroy } from '../engine/safety.ts';
 import type { SavedPlan } from '../engine/saved-plan.ts';
 import { checkSavedPlan } from '../engine/saved-plan-check.ts';
-import { yieldToEventLoop } from '../event-loop.ts';
 import { KINDS } from '../kinds/index.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import { LockLostError, withStackLock, type LockOptions } from '../lock/stack-lock.ts';
@@ -153,11 +152,10 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   }));
   const ahead = checked.then(async () => {
     const made = await computePlan(await request.desired, api, { stack, adopt, live: lists, targets });
-    // Its text too, unless a saved plan is shown instead; between the two, the lock's answers are taken in.
+    // Its text too, unless a saved plan is shown instead.
     if (!saved && !made.plan.errors) {
-      await yieldToEventLoop();
       const plan = shownPlan(made);
-      view.planAhead?.(plan, { deletes: deleteStatusLine(plan, made.desired.config) });
+      await view.planAhead?.(plan, { deletes: deleteStatusLine(plan, made.desired.config) });
     }
     return made;
   });

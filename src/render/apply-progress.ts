@@ -4,7 +4,8 @@
 import pc from 'picocolors';
 import type { Action, ApplyEvent, ApplyResult, Plan } from '../engine/plan-data.ts';
 import { applySummary, eventLine, pendingLine } from './apply-report.ts';
-import { textView } from './text.ts';
+import { runPaced } from '../pace.ts';
+import { planTextSteps, textView } from './text.ts';
 import type { IdNames } from './values.ts';
 import type { PlanFooter } from './view.ts';
 
@@ -100,8 +101,8 @@ function createApplyProgress(opts: ProgressOptions): ApplyProgress {
 /** What an apply shows, in the order it happens: which saved plan runs, the plan, progress, the summary. */
 export interface ApplyView {
   savedPlan(file: string, checksum: string): void;
-  /** Makes the plan's text ahead, showing nothing: `plan` shows it if given the same plan and footer. */
-  planAhead?(plan: Plan, footer: PlanFooter): void;
+  /** Makes the plan's text ahead, in slices (pace.ts), showing nothing: `plan` shows it if given the same plan and footer. */
+  planAhead?(plan: Plan, footer: PlanFooter): Promise<void>;
   plan(plan: Plan, footer: PlanFooter): void;
   /** The actions start: progress until `stop()`. `names` names the ids of managed resources in failures. */
   progress(total: number, names: IdNames): ApplyProgress;
@@ -115,8 +116,8 @@ export function createApplyView(opts: { write: (text: string) => void; color: bo
   let ahead: { plan: Plan; footer: string; text: string } | undefined;
   return {
     savedPlan: (file, checksum) => write(`Applying the saved plan ${file} (checksum ${checksum}).\n\n`),
-    planAhead(plan, footer) {
-      ahead = { plan, footer: JSON.stringify(footer), text: text.plan(plan, footer) };
+    async planAhead(plan, footer) {
+      ahead = { plan, footer: JSON.stringify(footer), text: await runPaced(planTextSteps(plan, { color }, footer)) };
     },
     plan(plan, footer) {
       write(ahead?.plan === plan && ahead.footer === JSON.stringify(footer) ? ahead.text : text.plan(plan, footer));

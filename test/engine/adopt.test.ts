@@ -3,6 +3,7 @@
 // adopted; without --adopt a colliding create carries the hint.
 import { describe, expect, it } from 'vitest';
 import { planWithAdoption } from '../../src/engine/adopt-plan.ts';
+import { runAll } from '../../src/pace.ts';
 import { livePlanErrors } from '../../src/engine/plan-checks.ts';
 import { liveFingerprint, newFileKey } from '../../src/engine/fingerprint.ts';
 import { buildSavedPlan } from '../../src/engine/saved-plan.ts';
@@ -32,7 +33,7 @@ type World = ReturnType<typeof world>;
 async function planOf(w: World, resources: DesiredResource[], adopt: boolean): Promise<{ plan: Plan; ctx: Parameters<typeof executePlan>[0] }> {
   const fetched = await fetchLive(w.kinds, nullApi);
   const desired = state(resources);
-  const { plan, live } = planWithAdoption({ kinds: w.kinds, desired, live: fetched, stack: 's', adopt });
+  const { plan, live } = runAll(planWithAdoption({ kinds: w.kinds, desired, live: fetched, stack: 's', adopt }));
   return { plan, ctx: { plan, desired, live } };
 }
 

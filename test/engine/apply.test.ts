@@ -3,6 +3,7 @@ import { applyPlan } from '../../src/engine/apply.ts';
 import { fetchLive, liveIndex } from '../../src/engine/live.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
 import { buildPlan } from '../../src/engine/plan.ts';
+import { runAll } from '../../src/pace.ts';
 import type { ApplyEvent, Plan } from '../../src/engine/plan-data.ts';
 import { ApiError } from '../../src/errors.ts';
 import type { DesiredResource } from '../../src/manifest/document.ts';
@@ -13,7 +14,7 @@ type World = ReturnType<typeof fakeWorld>;
 
 async function plan(w: World, resources: DesiredResource[], stack = 's'): Promise<{ plan: Plan; live: Awaited<ReturnType<typeof fetchLive>> }> {
   const live = await fetchLive(w.kinds, nullApi);
-  return { plan: buildPlan({ kinds: w.kinds, desired: state(resources), live, stack }), live };
+  return { plan: runAll(buildPlan({ kinds: w.kinds, desired: state(resources), live, stack })), live };
 }
 
 async function apply(w: World, resources: DesiredResource[], opts: { concurrency?: number; signal?: AbortSignal; events?: ApplyEvent[] } = {}) {

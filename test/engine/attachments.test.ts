@@ -4,6 +4,7 @@
 // apply's pre-check, which lists the referencing kinds only when the plan removes something they could name.
 import { describe, expect, it } from 'vitest';
 import { planWithAdoption } from '../../src/engine/adopt-plan.ts';
+import { runAll } from '../../src/pace.ts';
 import { attachmentWarning, findAttachments } from '../../src/engine/attachments.ts';
 import { driftReport } from '../../src/engine/drift.ts';
 import { foreignReferenceErrors } from '../../src/engine/foreign-references.ts';
@@ -34,7 +35,7 @@ const docs = (withPolicy = true): DesiredResource[] => [
 
 async function planOf(w: ReturnType<typeof fakeWorld>, resources: DesiredResource[], config: ProjectConfig = {}) {
   const desired = state(resources, config);
-  const { plan, live } = planWithAdoption({ kinds: w.kinds, desired, live: await fetchLive(w.kinds, nullApi), stack: 's', adopt: false });
+  const { plan, live } = runAll(planWithAdoption({ kinds: w.kinds, desired, live: await fetchLive(w.kinds, nullApi), stack: 's', adopt: false }));
   return { desired, live, plan };
 }
 

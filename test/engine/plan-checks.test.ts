@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REQUEST_BODY_MAX_BYTES } from '../../src/contract/limits.ts';
 import { planWithAdoption } from '../../src/engine/adopt-plan.ts';
+import { runAll } from '../../src/pace.ts';
 import { fetchLive } from '../../src/engine/live.ts';
 import { liveCheckKinds, livePlanErrors, staticPlanErrors } from '../../src/engine/plan-checks.ts';
 import { formatIssue, type ManifestIssue, type SourcePos } from '../../src/errors.ts';
@@ -21,7 +22,7 @@ const shown = (errors: ManifestIssue[]): string[] => errors.map(formatIssue);
 
 async function planned(w: ReturnType<typeof fakeWorld>, resources: DesiredResource[], adopt = false) {
   const desired = state(resources);
-  const { plan, live } = planWithAdoption({ kinds: w.kinds, desired, live: await fetchLive(w.kinds, nullApi), stack: 's', adopt });
+  const { plan, live } = runAll(planWithAdoption({ kinds: w.kinds, desired, live: await fetchLive(w.kinds, nullApi), stack: 's', adopt }));
   return { desired, plan, live };
 }
 

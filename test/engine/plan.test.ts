@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { StepGraph } from '../../src/engine/graph.ts';
 import { fetchLive } from '../../src/engine/live.ts';
 import { buildPlan } from '../../src/engine/plan.ts';
+import { runAll } from '../../src/pace.ts';
 import { deleteStatusLine } from '../../src/engine/safety.ts';
 import type { Action, Plan } from '../../src/engine/plan-data.ts';
 import { ManifestError } from '../../src/errors.ts';
@@ -12,7 +13,7 @@ type World = ReturnType<typeof fakeWorld>;
 
 async function planOf(w: World, resources: DesiredResource[], opts: { stack?: string; config?: object } = {}): Promise<Plan> {
   const live = await fetchLive(w.kinds, nullApi);
-  return buildPlan({ kinds: w.kinds, desired: state(resources, opts.config ?? {}), live, stack: opts.stack ?? 's' });
+  return runAll(buildPlan({ kinds: w.kinds, desired: state(resources, opts.config ?? {}), live, stack: opts.stack ?? 's' }));
 }
 
 const byId = (plan: Plan): Map<string, Action> => new Map(plan.actions.map((a) => [a.id, a]));
@@ -26,6 +27,18 @@ describe('creates', () => {
     res('Pol/p', { description: 'office' }),
     res('Back/b', { labels: { app: 'web' } }),
   ];
+
+  it('is made a step per document, so it can give the event loop turns, and the steps make the same plan', async () => {
+    const w = fakeWorld();
+    const live = await fetchLive(w.kinds, nullApi);
+    const input = { kinds: w.kinds, desired: state(manifests()), live, stack: 's' };
+    const steps = buildPlan(input);
+    let count = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) count++;
+    expect(count).toBe(manifests().length);
+    expect(next.value).toEqual(runAll(buildPlan(input)));
+  });
 
   it('run dependencies first, linked by the references in the desired bodies', async () => {
     const plan = await planOf(fakeWorld(), manifests());

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { newFileKey } from '../../src/engine/fingerprint.ts';
 import { fetchLive } from '../../src/engine/live.ts';
 import { buildPlan } from '../../src/engine/plan.ts';
+import { runAll } from '../../src/pace.ts';
 import { buildSavedPlan, parseSavedPlan } from '../../src/engine/saved-plan.ts';
 import { digestMatches, savedPlanDigest } from '../../src/engine/saved-plan-digest.ts';
 import { SavedPlanEditedError } from '../../src/errors.ts';
@@ -16,7 +17,7 @@ async function savedText(config = {}): Promise<string> {
   w.store.seed('Edge', 'edg_', { description: 'old', hostports: ['h:1'], metadata: marked('s', 'Edge/e') });
   w.store.seed('Back', 'bak_', { description: 'gone', metadata: marked('s', 'Back/b') });
   const live = await fetchLive(w.kinds, nullApi);
-  const plan = buildPlan({ kinds: w.kinds, desired: state([res('Edge/e', { description: 'new', hostports: ['h:1'] })]), live, stack: 's' });
+  const plan = runAll(buildPlan({ kinds: w.kinds, desired: state([res('Edge/e', { description: 'new', hostports: ['h:1'] })]), live, stack: 's' }));
   const { key, info } = newFileKey(undefined);
   const saved = buildSavedPlan({ plan, live, kinds: w.kinds, paths: ['infra'], adopt: false, checksum: 'sha256:x', fileKey: key, keyInfo: info, version: '0', config });
   return JSON.stringify(saved, null, 2);

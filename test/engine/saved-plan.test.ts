@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checksumKey, newFileKey, savedFileKey } from '../../src/engine/fingerprint.ts';
 import { fetchLive } from '../../src/engine/live.ts';
 import { buildPlan } from '../../src/engine/plan.ts';
+import { runAll } from '../../src/pace.ts';
 import type { Plan } from '../../src/engine/plan-data.ts';
 import { planChecksum, sameChecksum } from '../../src/engine/plan-meaning.ts';
 import { buildSavedPlan, exposedSecretFields, parseSavedPlan, secretsOfKinds } from '../../src/engine/saved-plan.ts';
@@ -22,7 +23,7 @@ type World = ReturnType<typeof fakeWorld>;
 
 async function planOf(w: World, resources: DesiredResource[]): Promise<{ plan: Plan; live: LiveState }> {
   const live = await fetchLive(w.kinds, nullApi);
-  return { plan: buildPlan({ kinds: w.kinds, desired: state(resources), live, stack: 's' }), live };
+  return { plan: runAll(buildPlan({ kinds: w.kinds, desired: state(resources), live, stack: 's' })), live };
 }
 
 /** A managed edge and backend, and an unrelated unmanaged policy. */

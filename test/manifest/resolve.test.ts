@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
 import type { ResourceKind } from '../../src/kinds/resource-kind.ts';
 import { loadManifests } from '../../src/manifest/read-desired.ts';
-import { runAll } from '../../src/manifest/pace.ts';
+import { runAll } from '../../src/pace.ts';
 import { resolveSteps } from '../../src/manifest/resolve.ts';
 import { errorLines, readTree, writeTree, yaml } from './tree.ts';
 import { makeCa, makeCert } from '../helpers/certs.ts';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Action, ApplyEvent, ApplyResult } from '../../src/engine/plan-data.ts';
 import { createApplyView } from '../../src/render/apply-progress.ts';
+import { planTextSteps } from '../../src/render/text.ts';
+import { groupByAddress } from '../../src/render/wording.ts';
 import { applySummary, eventLine } from '../../src/render/apply-report.ts';
 import { createRedactor } from '../../src/render/redact.ts';
 import { samplePlan } from './sample-plan.ts';
@@ -133,30 +135,51 @@ describe('apply progress', () => {
 });
 
 describe('apply view', () => {
-  const shown = (ahead: (view: ReturnType<typeof createApplyView>) => void, plan = samplePlan, footer = {}) => {
+  const shown = async (ahead: (view: ReturnType<typeof createApplyView>) => Promise<void> | undefined, plan = samplePlan, footer = {}) => {
     let out = '';
     const view = createApplyView({ live: false, color: false, write: (t) => { out += t; } });
-    ahead(view);
+    await ahead(view);
     const before = out;
     view.plan(plan, footer);
     return { before, out };
   };
 
-  it('shows a plan whose text was made ahead as it shows any plan, and showed nothing when it was made', () => {
-    const plain = shown(() => undefined);
-    const made = shown((view) => view.planAhead?.(samplePlan, {}));
+  it('shows a plan whose text was made ahead as it shows any plan, and showed nothing when it was made', async () => {
+    const plain = await shown(() => undefined);
+    const made = await shown((view) => view.planAhead?.(samplePlan, {}));
     expect(made.before).toBe('');
     expect(made.out).toBe(plain.out);
     expect(plain.out).toContain('TCPEdge/ssh');
   });
 
-  it('shows the plan it is given, not a text made ahead for another plan or footer', () => {
+  it('makes a plan\'s text a step per resource, so it can give the event loop turns', () => {
+    const steps = planTextSteps(samplePlan, { color: false });
+    let count = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) count++;
+    expect(count).toBe(groupByAddress(samplePlan).length);
+    expect(next.value).toContain('Plan: ');
+  });
+
+  it('shows the text made ahead, not a text made again', async () => {
+    let out = '';
+    const view = createApplyView({ live: false, color: false, write: (t) => { out += t; } });
+    const plan = structuredClone(samplePlan);
+    await view.planAhead?.(plan, {});
+    // A plan is not changed once made; were it made again, this would show.
+    plan.stack = 'changed-after-the-text-was-made';
+    view.plan(plan, {});
+    expect(out).not.toContain('changed-after-the-text-was-made');
+    expect(out).toContain(`stack "${samplePlan.stack}"`);
+  });
+
+  it('shows the plan it is given, not a text made ahead for another plan or footer', async () => {
     const other = { ...samplePlan, actions: samplePlan.actions.slice(0, 1) };
-    const otherText = shown(() => undefined, other).out;
-    expect(shown((view) => view.planAhead?.(samplePlan, {}), other).out).toBe(otherText);
+    const otherText = (await shown(() => undefined, other)).out;
+    expect((await shown((view) => view.planAhead?.(samplePlan, {}), other)).out).toBe(otherText);
     const footer = { deletes: 'Deletes: 2 of max 10, within the limits.' };
-    const withFooter = shown(() => undefined, samplePlan, footer).out;
+    const withFooter = (await shown(() => undefined, samplePlan, footer)).out;
     expect(withFooter).toContain(footer.deletes);
-    expect(shown((view) => view.planAhead?.(samplePlan, {}), samplePlan, footer).out).toBe(withFooter);
+    expect((await shown((view) => view.planAhead?.(samplePlan, {}), samplePlan, footer)).out).toBe(withFooter);
   });
 });

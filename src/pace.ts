@@ -1,10 +1,12 @@
-// The manifest stages hand the event loop back about every millisecond while a command has requests in flight:
-// `plan` starts the live state's lists before it reads the manifests, and each list is a chain of pages, the next
-// asked for only once the previous one is answered. A stage that held the loop for 100 ms would stall every
-// chain for as long. A stage is written once, as a generator that yields between documents; runAll drives it
-// in one go (validate, tests), runPaced with the pauses.
+// CPU work in slices, with the event loop's turn between them, while a command has requests in flight: `plan`
+// starts the live state's lists before it reads the manifests, and each list is a chain of pages, the next asked
+// for only once the previous one is answered; apply makes its plan ahead while it takes the stack's lock, a chain
+// of requests too. Work that held the loop for 100 ms would stall every chain for as long. A stage is written
+// once, as a generator that yields between documents; runAll drives it in one go (validate, tests), runPaced
+// with the pauses.
 
-import { yieldToEventLoop } from '../event-loop.ts';
+/** The event loop's turn: I/O callbacks (a page's answer) run before the immediate does. */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** How long a stage runs before the event loop gets a turn. */
 const SLICE_MS = 1;

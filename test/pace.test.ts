@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDesiredState } from '../../src/manifest/read-desired.ts';
-import { Pace, runAll, runPaced, type Steps } from '../../src/manifest/pace.ts';
+import { readDesiredState } from '../src/manifest/read-desired.ts';
+import { Pace, runAll, runPaced, type Steps } from '../src/pace.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgeops-pace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
