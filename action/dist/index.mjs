@@ -56409,7 +56409,7 @@ function formatChange(change, names = NO_NAMES) {
 var INLINE_WIDTH = 80;
 var CONTEXT_LINES = 3;
 var MAX_CERTIFICATES = 10;
-var isContainer = (v2) => typeof v2 === "object" && v2 !== null && !(Object.keys(v2).length === 1 && "$ref" in v2);
+var isContainer = (v2) => typeof v2 === "object" && v2 !== null && !isPendingRef(v2);
 function fitsInline(value) {
   if (isMultiLine(value)) return false;
   if (!isContainer(value)) return true;

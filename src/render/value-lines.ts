@@ -6,6 +6,7 @@
 import type { CertificateSummary, FieldChange } from '../engine/plan-data.ts';
 import { pemDigest } from '../engine/certificate-details.ts';
 import { jsonEqual } from '../engine/diff.ts';
+import { isPendingRef } from '../engine/refs.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { diffSequences, withContext } from './sequence-diff.ts';
 import { formatChange, formatKey, formatValue, formatWithin, isMultiLine, isPem, type IdNames } from './values.ts';
@@ -39,8 +40,9 @@ const CONTEXT_LINES = 3;
 /** Certificates of one PEM shown; a longer bundle ends with a count. */
 const MAX_CERTIFICATES = 10;
 
+/** A list or a mapping, whose entries can be laid out one per line; a reference to a resource yet to be made is one value. */
 const isContainer = (v: Json | undefined): v is Json[] | { [k: string]: Json } =>
-  typeof v === 'object' && v !== null && !(Object.keys(v).length === 1 && '$ref' in v);
+  typeof v === 'object' && v !== null && !isPendingRef(v);
 
 /**
  * Whether a value is shown on the field's own line. Measured without the `Kind/name` shown beside ids: those

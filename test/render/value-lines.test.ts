@@ -106,6 +106,20 @@ describe('long and multi-line values', () => {
     ]);
   });
 
+  it('a reference to a resource yet to be made is one value; a mapping that only looks like one is a mapping', () => {
+    expect(lines({ path: '/backend_id', kind: 'replace', old: 'bkdhr_1', new: { $ref: 'HTTPResponseBackend/maintenance' } })).toEqual([
+      '/backend_id: "bkdhr_1" -> id of HTTPResponseBackend/maintenance (known after apply)',
+    ]);
+    // Not a reference: its $ref is no Kind/name. Two such mappings are compared key by key, as mappings are.
+    const long = { $ref: 7, note: 'x'.repeat(80) };
+    expect(lines({ path: '/m', kind: 'replace', old: { $ref: 6, note: 'x'.repeat(80) }, new: long })).toEqual([
+      '/m: {', '~     "$ref": 6 -> 7', `      note: "${'x'.repeat(80)}"`, '  }',
+    ]);
+    expect(lines({ path: '/m', kind: 'replace', old: { $ref: 6 }, new: { $ref: 'Kind/name', extra: true } })).toEqual([
+      '/m: {"$ref": 6} -> {"$ref": "Kind/name", extra: true}',
+    ]);
+  });
+
   it('a secret stays (sensitive), whatever it holds', () => {
     expect(lines({ path: '/private_key_pem', kind: 'replace', old: 'a\nb', new: 'c\nd', sensitive: true })).toEqual(['/private_key_pem: (sensitive)']);
   });
