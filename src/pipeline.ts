@@ -147,7 +147,9 @@ export async function precheckPlan(desired: DesiredState | Promise<DesiredState>
  * takes the stack's lock, and reads the lists once more when it holds it.
  */
 export async function planAgain(ahead: { plan: Promise<PlanContext>; lists: Promise<LiveState> }, desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
-  const now = startFetch(api, { stack: opts.stack, kinds: opts.kinds });
+  // Read as they come, not prepared page by page: when they read the same, nothing more is done with them.
+  const now = fetchLive(opts.kinds ?? KINDS, api, undefined, isLockRecord);
+  now.catch(() => undefined); // awaited below, once the plan made ahead is in
   const [before, planned] = await Promise.all([ahead.lists.catch(() => undefined), ahead.plan.catch(() => undefined)]);
   const read = await now;
   if (before && planned && sameLists(before, read)) return planned;

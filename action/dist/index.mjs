@@ -56168,7 +56168,8 @@ async function precheckPlan(desired, api2, opts) {
   return sortIssues(errors);
 }
 async function planAgain(ahead, desired, api2, opts) {
-  const now2 = startFetch(api2, { stack: opts.stack, kinds: opts.kinds });
+  const now2 = fetchLive(opts.kinds ?? KINDS, api2, void 0, isLockRecord);
+  now2.catch(() => void 0);
   const [before, planned] = await Promise.all([ahead.lists.catch(() => void 0), ahead.plan.catch(() => void 0)]);
   const read = await now2;
   if (before && planned && sameLists(before, read)) return planned;
