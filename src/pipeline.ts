@@ -141,10 +141,10 @@ export async function precheckPlan(desired: DesiredState | Promise<DesiredState>
 }
 
 /**
- * The plan from lists read now, given `ahead`: the plan made from lists read earlier (`ahead.lists`, started by
- * startFetch). A plan is a function of the manifests and the lists alone, so when every list reads the same
- * now, `ahead` is the plan these lists make; otherwise it is made again from them. apply plans ahead while it
- * takes the stack's lock, and reads the lists once more when it holds it.
+ * The plan from lists read now, given `ahead`: the plan made with the same manifests and options from lists read
+ * earlier (`ahead.lists`, started by startFetch). A plan is a function of the manifests and the lists alone, so
+ * when every list reads the same now, `ahead` is the plan these lists make; otherwise it is made again from them.
+ * apply plans ahead while it takes the stack's lock, and reads the lists once more when it holds it.
  */
 export async function planAgain(ahead: { plan: Promise<PlanContext>; lists: Promise<LiveState> }, desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
   // Read as they come, not prepared page by page: when they read the same, nothing more is done with them.

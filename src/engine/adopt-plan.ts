@@ -93,8 +93,9 @@ interface AdoptingPlanInput {
 }
 
 /**
- * buildPlan with adoption around it, a step per document (pace.ts): with `adopt`, matched unmanaged items are planned as this stack's (and
- * the returned live state holds them so, for the executor); either way, colliding creates are warned about.
+ * buildPlan with adoption around it, a step per document (pace.ts): with `adopt`, matched unmanaged items are
+ * planned as this stack's (and the returned live state holds them so, for the executor); either way, colliding
+ * creates are warned about.
  */
 export function* planWithAdoption(input: AdoptingPlanInput): Steps<{ plan: Plan; live: LiveState }> {
   const outcome = input.adopt ? adoptLive(input.kinds, input.desired, input.live, input.stack) : undefined;

@@ -150,6 +150,7 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
     if (!result.ok) throw new ApplyFailedError('apply failed (see the failures above)');
     return { result };
   }));
+  // Started after the lock, on the same check: the lock's POST goes out before the plan's work begins.
   const ahead = checked.then(async () => {
     const made = await computePlan(await request.desired, api, { stack, adopt, live: lists, targets });
     // Its text too, unless a saved plan is shown instead.
