@@ -114,6 +114,21 @@ describe('apply operation', () => {
     expect(api.items('/ip_policies').map((i) => i.description).sort()).toEqual(['lab', 'office networks', 'vpn ranges']);
   });
 
+  it('shows the plan made ahead when nothing changed while the lock was taken (its own lock record is no change)', async () => {
+    const m = project();
+    const api = new FakeApi();
+    const view = recordingApplyView();
+    const made: unknown[] = [];
+    const shownPlans: unknown[] = [];
+    const { deps: d } = deps(api, {
+      view: { ...view, planAhead: async (plan) => void made.push(plan), plan: (plan, footer) => { shownPlans.push(plan); view.plan(plan, footer); } },
+    });
+    expect((await apply.run(request(m.dir), d)).result?.ok).toBe(true);
+    expect(made).toHaveLength(1);
+    expect(shownPlans).toEqual(made);
+    expect(shownPlans[0]).toBe(made[0]);
+  });
+
   it('keeps the plan made ahead when every list reads the same, and plans again when one changed', async () => {
     const m = project();
     const api = new FakeApi();
