@@ -15,7 +15,7 @@ import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.t
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { livePlanErrors, liveCheckKinds, staticPlanErrors, type PlanError } from './engine/plan-checks.ts';
 import { foreignReferenceErrors } from './engine/foreign-references.ts';
-import { precheckForeignReferences, startReferenceLists } from './engine/reference-precheck.ts';
+import { precheckForeignReferences } from './engine/reference-precheck.ts';
 import { completedAddresses, perpetualDiff } from './engine/self-check.ts';
 import { targetClosure, targetedErrors, targetPlan } from './engine/targets.ts';
 import { KINDS } from './kinds/index.ts';
@@ -97,46 +97,22 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
 }
 
 /**
- * The lists of `needed`, those of `early` taken from its lists (started before the manifests were read), the
- * rest fetched now.
+ * The plan's errors as far as they show before the plan is made, from every kind's lists (`lists`, started by
+ * startFetch while `desired` is still being read): apply runs this before it takes the stack lock, so that a
+ * plan the service would refuse writes nothing, and plans ahead from the same lists. Static errors need no list;
+ * the live checks run only when the manifests write a literal id or claim a unique value (a hostport); the
+ * reference check's errors count only without theirs.
  */
-async function listsOf(needed: readonly ResourceKind[], early: { kinds: readonly ResourceKind[]; lists: Promise<LiveState> } | undefined, api: Api): Promise<LiveState> {
-  const rest = needed.filter((k) => !early?.kinds.includes(k));
-  const [started, fetched] = await Promise.all([
-    early && rest.length < needed.length ? early.lists : undefined,
-    rest.length > 0 ? fetchLive(rest, api, undefined, isLockRecord) : undefined,
-  ]);
-  const names = new Set(needed.map((k) => k.kind));
-  return { byKind: new Map([...(started?.byKind ?? []), ...(fetched?.byKind ?? [])].filter(([kind]) => names.has(kind))) };
-}
-
-/**
- * The plan's errors as far as they show before the plan is made: apply runs this before it takes the stack
- * lock, so that a plan the service would refuse writes nothing. Static errors need no request; the live
- * checks list only the kinds they read (none when the manifests write no literal id and claim no hostport).
- * The reference check's first lists read no manifest, so they start at once, while `desired` is still being
- * read, and so do the lists of the kinds whose values are unique in the account (hostports: a stack with edges
- * claims some); the live checks' other lists start beside the reference check's, and its errors count only
- * without theirs.
- */
-export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[]; lists?: Promise<LiveState> }): Promise<PlanError[]> {
+export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, lists: Promise<LiveState>, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[] }): Promise<PlanError[]> {
   const kinds = opts.kinds ?? KINDS;
-  // Every kind's lists, when the caller started them (to plan ahead from them), serve every check here.
-  const first = opts.lists ?? startReferenceLists(kinds, api, isLockRecord);
-  const uniqueKinds = opts.lists ? kinds : kinds.filter((k) => (k.unique?.length ?? 0) > 0);
-  const unique = uniqueKinds.length > 0 ? { kinds: uniqueKinds, lists: opts.lists ?? fetchLive(uniqueKinds, api, undefined, isLockRecord) } : undefined;
-  unique?.lists.catch(() => undefined); // awaited below when the manifests claim such a value
   const manifests = await desired;
   // A targeted apply is refused only for errors of the resources it plans.
   const selected = opts.targets?.length ? targetClosure(manifests, opts.targets) : undefined;
   const only = (found: PlanError[]): PlanError[] => (selected ? targetedErrors(found, selected) : found);
   const errors = only(staticPlanErrors(kinds, manifests, opts.stack));
   if (errors.length > 0) return sortIssues(errors);
-  const needed = liveCheckKinds(kinds, manifests);
-  const references = precheckForeignReferences(kinds, manifests, api, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, first });
-  references.catch(() => undefined); // awaited below unless the live checks fail first
-  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await listsOf(needed, unique, api), opts.stack, { adopt: opts.adopt })));
-  if (errors.length === 0) errors.push(...only(await references));
+  if (liveCheckKinds(kinds, manifests).length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await lists, opts.stack, { adopt: opts.adopt })));
+  if (errors.length === 0) errors.push(...only(await precheckForeignReferences(kinds, manifests, api, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, lists })));
   return sortIssues(errors);
 }
 

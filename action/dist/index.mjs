@@ -40313,6 +40313,11 @@ import { readFileSync } from "node:fs";
 function isObj(v2) {
   return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 }
+function ownKeyCount(v2) {
+  let count = 0;
+  for (const key in v2) if (Object.hasOwn(v2, key)) count++;
+  return count;
+}
 function escapeSegment(key) {
   return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
 }
@@ -40909,10 +40914,7 @@ function cloneJson(value) {
 
 // src/engine/refs.ts
 function isPendingRef(value) {
-  if (!isObj(value) || !Object.hasOwn(value, "$ref") || typeof value.$ref !== "string") return false;
-  let fields2 = 0;
-  for (const key in value) if (Object.hasOwn(value, key)) fields2++;
-  return fields2 === 1;
+  return isObj(value) && Object.hasOwn(value, "$ref") && typeof value.$ref === "string" && ownKeyCount(value) === 1;
 }
 function substituteWalk(v2, resolve8) {
   if (v2 === null || typeof v2 !== "object") return v2;
@@ -41254,9 +41256,7 @@ function jsonEqual(a, b2) {
   }
   if (Array.isArray(b2)) return false;
   const keys = Object.keys(a);
-  let count = 0;
-  for (const k in b2) if (hasOwn.call(b2, k)) count++;
-  if (keys.length !== count) return false;
+  if (keys.length !== ownKeyCount(b2)) return false;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     if (!hasOwn.call(b2, k) || !jsonEqual(a[k], b2[k])) return false;
@@ -44201,7 +44201,7 @@ function preparer(kinds, stack) {
     return { resource: r, kind, ...issue ? { issue } : {}, ...body ? { body } : {} };
   };
 }
-function resourceActions(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
+function resourceActions(kinds, desired, live, stack, prepared) {
   return runAll(resourceActionSteps(kinds, desired, live, stack, prepared));
 }
 function* resourceActionSteps(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
@@ -45173,17 +45173,10 @@ function referenceKinds(kinds) {
   const targetNames = new Set(blocking.flatMap(({ refs }) => refs.flatMap((r) => r.kinds)));
   return { blocking, targetNames, targets: kinds.filter((k) => targetNames.has(k.kind) && k.identity === "marker") };
 }
-function startReferenceLists(kinds, api2, hidden) {
-  const { targets } = referenceKinds(kinds);
-  if (targets.length === 0) return void 0;
-  const lists = fetchLive(targets, api2, void 0, hidden);
-  lists.catch(() => void 0);
-  return lists;
-}
 async function precheckForeignReferences(kinds, desired, api2, opts) {
   const { blocking, targetNames, targets } = referenceKinds(kinds);
   if (targets.length === 0) return [];
-  const first = await (opts.first ?? fetchLive(targets, api2, void 0, opts.hidden));
+  const first = await (opts.lists ?? fetchLive(targets, api2, void 0, opts.hidden));
   if (indexManaged(targets, first.byKind, opts.stack).byAddress.size === 0) return [];
   const ownDocuments = { ...desired, resources: desired.resources.filter((r) => targetNames.has(r.kind)) };
   const removals = resourceActions(targets, ownDocuments, first, opts.stack).actions.filter((a) => a.op === "delete" || a.op === "replace");
@@ -56140,31 +56133,15 @@ async function computePlan(desired, api2, opts) {
   const shown = opts.targets?.length ? targetPlan(plan, { kinds, desired, live, targets: opts.targets }) : plan;
   return { plan: await describeCertificates(namePlan(shown, { kinds, live, desired }), kinds), desired, live };
 }
-async function listsOf(needed, early, api2) {
-  const rest = needed.filter((k) => !early?.kinds.includes(k));
-  const [started, fetched] = await Promise.all([
-    early && rest.length < needed.length ? early.lists : void 0,
-    rest.length > 0 ? fetchLive(rest, api2, void 0, isLockRecord) : void 0
-  ]);
-  const names = new Set(needed.map((k) => k.kind));
-  return { byKind: new Map([...started?.byKind ?? [], ...fetched?.byKind ?? []].filter(([kind]) => names.has(kind))) };
-}
-async function precheckPlan(desired, api2, opts) {
+async function precheckPlan(desired, lists, api2, opts) {
   const kinds = opts.kinds ?? KINDS;
-  const first = opts.lists ?? startReferenceLists(kinds, api2, isLockRecord);
-  const uniqueKinds = opts.lists ? kinds : kinds.filter((k) => (k.unique?.length ?? 0) > 0);
-  const unique = uniqueKinds.length > 0 ? { kinds: uniqueKinds, lists: opts.lists ?? fetchLive(uniqueKinds, api2, void 0, isLockRecord) } : void 0;
-  unique?.lists.catch(() => void 0);
   const manifests = await desired;
   const selected = opts.targets?.length ? targetClosure(manifests, opts.targets) : void 0;
   const only = (found) => selected ? targetedErrors(found, selected) : found;
   const errors = only(staticPlanErrors(kinds, manifests, opts.stack));
   if (errors.length > 0) return sortIssues(errors);
-  const needed = liveCheckKinds(kinds, manifests);
-  const references = precheckForeignReferences(kinds, manifests, api2, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, first });
-  references.catch(() => void 0);
-  if (needed.length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await listsOf(needed, unique, api2), opts.stack, { adopt: opts.adopt })));
-  if (errors.length === 0) errors.push(...only(await references));
+  if (liveCheckKinds(kinds, manifests).length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await lists, opts.stack, { adopt: opts.adopt })));
+  if (errors.length === 0) errors.push(...only(await precheckForeignReferences(kinds, manifests, api2, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, lists })));
   return sortIssues(errors);
 }
 async function planAgain(ahead, desired, api2, opts) {
@@ -56719,7 +56696,7 @@ async function run(request2, deps) {
   const adopt = saved?.contents.adopt ?? request2.adopt;
   const lists = startFetch(api2, { stack });
   const checked2 = unlessInterrupted(interrupt, "while planning", async () => {
-    const errors = await precheckPlan(request2.desired, api2, { stack, adopt, targets, lists });
+    const errors = await precheckPlan(request2.desired, lists, api2, { stack, adopt, targets });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   const locking = checked2.then(() => withStackLock(api2, stack, { ...request2.lock, signal: lockSignal }, async (lock) => {

@@ -10,6 +10,13 @@ export function isObj(v: unknown): v is JsonObject {
 }
 
 /** A key as one JSON pointer segment (RFC 6901): `~` and `/` escaped. Pointers name values on both sides. */
+/** How many keys `v` has of its own, counted without listing them (a plan asks this of every object it compares). */
+export function ownKeyCount(v: object): number {
+  let count = 0;
+  for (const key in v) if (Object.hasOwn(v, key)) count++;
+  return count;
+}
+
 export function escapeSegment(key: string): string {
   return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }

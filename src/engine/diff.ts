@@ -2,7 +2,7 @@
 // the marker is taken out of live metadata, write-only fields are left out, and the result is the resource's
 // actions (create | update + module put/delete | replace) without their dependencies.
 import jsonpatch from 'fast-json-patch';
-import { isObj, valueAt } from '../contract/json.ts';
+import { isObj, ownKeyCount, valueAt } from '../contract/json.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { escapeSegment } from '../manifest/pointer.ts';
 import type { Action, FieldChange } from './plan-data.ts';
@@ -66,9 +66,7 @@ export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
   // Object.keys + hasOwnProperty: measurably faster than for-in over both objects on 5,000-resource plans. The
   // other side's keys are only counted, not listed.
   const keys = Object.keys(a);
-  let count = 0;
-  for (const k in b) if (hasOwn.call(b, k)) count++;
-  if (keys.length !== count) return false;
+  if (keys.length !== ownKeyCount(b)) return false;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     if (!hasOwn.call(b, k) || !jsonEqual(a[k], b[k])) return false;

@@ -3,7 +3,7 @@
 // lock record. In steps, each only when the one before found something: the lists of the kinds references
 // point at (IP policies, backends, certificate authorities) and the plan of those kinds alone, for what it
 // deletes or replaces; then the lists of the kinds that reference them. Most applies delete nothing of those
-// kinds and stop after the first step.
+// kinds and stop after the first step. Given every kind's lists (as apply does), it reads them instead.
 import type { Api, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';
 import { authoritativeForChildren, childPrunes, findAttachments } from './attachments.ts';
@@ -17,8 +17,8 @@ interface ReferencePrecheckOptions {
   stack: string;
   adopt: boolean;
   hidden?: HiddenItems;
-  /** The first step's lists, when they were started earlier (startReferenceLists, or every kind's). */
-  first?: Promise<LiveState>;
+  /** Every kind's lists, when they are read already (apply reads them while the manifests load): nothing is fetched. */
+  lists?: Promise<LiveState>;
 }
 
 /** The kinds references point at, and the kinds that reference them. */
@@ -28,22 +28,10 @@ function referenceKinds(kinds: readonly ResourceKind[]): { blocking: ReturnType<
   return { blocking, targetNames, targets: kinds.filter((k) => targetNames.has(k.kind) && k.identity === 'marker') };
 }
 
-/**
- * Starts the first step's lists, which read no manifest: apply starts them while the manifests are read.
- * Undefined when no kind is a reference's target.
- */
-export function startReferenceLists(kinds: readonly ResourceKind[], api: Api, hidden?: HiddenItems): Promise<LiveState> | undefined {
-  const { targets } = referenceKinds(kinds);
-  if (targets.length === 0) return undefined;
-  const lists = fetchLive(targets, api, undefined, hidden);
-  lists.catch(() => undefined); // awaited by precheckForeignReferences, unless the manifests stop the run first
-  return lists;
-}
-
 export async function precheckForeignReferences(kinds: readonly ResourceKind[], desired: DesiredState, api: Api, opts: ReferencePrecheckOptions): Promise<PlanError[]> {
   const { blocking, targetNames, targets } = referenceKinds(kinds);
   if (targets.length === 0) return [];
-  const first = await (opts.first ?? fetchLive(targets, api, undefined, opts.hidden));
+  const first = await (opts.lists ?? fetchLive(targets, api, undefined, opts.hidden));
   // Only a live resource of this stack is deleted or replaced: with none of these kinds yet (a stack's first
   // apply), nothing is, and there is no plan of them to make.
   if (indexManaged(targets, first.byKind, opts.stack).byAddress.size === 0) return [];

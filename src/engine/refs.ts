@@ -1,15 +1,12 @@
 // References inside request bodies: PendingRef placeholders (`{ $ref: 'Kind/name' }`) and the id values that
 // a kind's declared RefFields point at. Both the planner and the executor walk bodies with these helpers.
-import { isObj, valueAt } from '../contract/json.ts';
+import { isObj, ownKeyCount, valueAt } from '../contract/json.ts';
 import type { Json, Obj, PendingRef, RefField } from '../kinds/resource-kind.ts';
 import { splitPointer } from '../manifest/pointer.ts';
 
 // Every object of every body is asked: most have no `$ref`, and are told so without their keys being listed.
 export function isPendingRef(value: unknown): value is PendingRef {
-  if (!isObj(value) || !Object.hasOwn(value, '$ref') || typeof value.$ref !== 'string') return false;
-  let fields = 0;
-  for (const key in value) if (Object.hasOwn(value, key)) fields++;
-  return fields === 1;
+  return isObj(value) && Object.hasOwn(value, '$ref') && typeof value.$ref === 'string' && ownKeyCount(value) === 1;
 }
 
 // The walkers below are module-level functions rather than per-call closures: planning calls them for every

@@ -151,7 +151,7 @@ export function resourceActions(
   desired: DesiredState,
   live: LiveState,
   stack: string,
-  prepared: readonly PreparedResource[] = prepareDesired(kinds, desired, stack),
+  prepared?: readonly PreparedResource[],
 ): ResourceActions {
   return runAll(resourceActionSteps(kinds, desired, live, stack, prepared));
 }

@@ -129,10 +129,10 @@ export const responseHeaders: ModuleNormalizer = (m) => ({
   remove: asList(m.remove).map((h) => (typeof h === 'string' ? h.toLowerCase() : h)),
 });
 
-/** Normalize every module field present in `body` (null/absent modules are dropped: unset). */
 // A kind's normalizers, listed once: every body of the kind, desired and live, goes through them.
 const listed = new WeakMap<Record<string, ModuleNormalizer>, [string, ModuleNormalizer][]>();
 
+/** Normalize every module field present in `body` (null/absent modules are dropped: unset). */
 export function normalizeModules(body: Obj, normalizers: Record<string, ModuleNormalizer>): Obj {
   let entries = listed.get(normalizers);
   if (!entries) listed.set(normalizers, (entries = Object.entries(normalizers)));
