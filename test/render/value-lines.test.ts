@@ -131,8 +131,10 @@ describe('certificates', () => {
   let ca: MadeCert;
   beforeAll(async () => {
     ca = await makeCa({ commonName: 'Example CA' });
-    a = await makeCert({ commonName: 'www.example.com', dnsNames: ['www.example.com'], ips: ['203.0.113.7'], notAfter: new Date('2027-01-01T00:00:00Z'), serialNumber: '0a', issuer: ca });
-    b = await makeCert({ commonName: 'www.example.com', dnsNames: ['www.example.com'], ips: ['203.0.113.7'], notAfter: new Date('2028-06-30T12:00:00Z'), serialNumber: '0b', issuer: ca });
+    // One notBefore for both: made in the same second or not, only not_after and serial differ.
+    const notBefore = new Date(Date.now() - 3600_000);
+    a = await makeCert({ commonName: 'www.example.com', dnsNames: ['www.example.com'], ips: ['203.0.113.7'], notBefore, notAfter: new Date('2027-01-01T00:00:00Z'), serialNumber: '0a', issuer: ca });
+    b = await makeCert({ commonName: 'www.example.com', dnsNames: ['www.example.com'], ips: ['203.0.113.7'], notBefore, notAfter: new Date('2028-06-30T12:00:00Z'), serialNumber: '0b', issuer: ca });
   });
 
   it('a rotation shows the fingerprints, then each certificate field by field, old and new', async () => {
