@@ -401,15 +401,32 @@ describe.runIf(TEST_STORE === 'postgres')('two instances on one PostgreSQL schem
   });
 
   it('two `edgeops apply` of one stack, one through each instance, take turns on the lock: every document once', async () => {
-    // 200 ms more per request, so each apply lasts seconds and the two surely overlap.
+    // 200 ms more per request, so each apply lasts seconds.
     const p = await startPair({ faults: 'latency=200' });
     const docs = allKinds(await makeCerts());
     const dir = writeDocs('together', docs);
     const stack = 'together';
     const exchanges: ProxyExchange[][] = [[], []];
+    // The first apply, once it holds the lock, reads no list until the second's record is queued beside its own:
+    // so they surely contend, whatever the host's speed and however the second's record ties with it at first.
+    let firstLocked!: () => void;
+    const locked = new Promise<void>((resolve) => (firstLocked = resolve));
+    let letFirstGoOn!: () => void;
+    const contended = new Promise<void>((resolve) => (letFirstGoOn = resolve));
+    let holding = false;
     const proxies: RoundRobinProxy[] = [];
     for (const [i, upstream] of [p.A.url, p.B.url].entries()) {
-      const proxy = await startRoundRobinProxy([upstream], { onExchange: (e) => exchanges[i]!.push(e) });
+      const proxy = await startRoundRobinProxy([upstream], {
+        onExchange: (e) => {
+          exchanges[i]!.push(e);
+          if (i === 0 && e.method === 'POST' && e.path.startsWith('/ip_policies') && e.status < 300) {
+            holding = true;
+            firstLocked();
+          }
+        },
+        // Its lists before the lock are all read before its record's POST; those after it are read under the lock.
+        ...(i === 0 ? { hold: (method: string, path: string) => (holding && method === 'GET' && !path.startsWith('/ip_policies') ? contended : undefined) } : {}),
+      });
       cleanups.push(() => proxy.close());
       proxies.push(proxy);
     }
@@ -421,18 +438,26 @@ describe.runIf(TEST_STORE === 'postgres')('two instances on one PostgreSQL schem
       for (let i = 0; polling; i++) {
         const start = performance.now();
         const items = (await p.alt(i).listAll('/ip_policies', 'ip_policies')) as Obj[];
-        polls.push({ start, end: performance.now(), records: items.map((x) => parseLockRecord(x, stack)).filter((r): r is LockRecord => r !== undefined) });
+        const records = items.map((x) => parseLockRecord(x, stack)).filter((r): r is LockRecord => r !== undefined);
+        polls.push({ start, end: performance.now(), records });
+        if (records.length === 2) letFirstGoOn();
       }
     })();
     // Stopped before the instances close, also when the test fails or times out.
     cleanups.push(() => {
       polling = false;
+      letFirstGoOn();
       return poller.catch(() => undefined);
     });
+    // Never held for good: without a contender seen in time, the assertions below say so.
+    const giveUp = setTimeout(letFirstGoOn, 30_000);
+    cleanups.push(() => clearTimeout(giveUp));
     const run = (proxy: RoundRobinProxy) => edgeops(['apply', dir, '--auto-approve', '--lock-timeout', '60'], { cwd: base, env: { EDGEOPS_API_URL: proxy.url, EDGEOPS_API_KEY: KEY, EDGEOPS_STACK: stack } });
     let runs: RunResult[];
     try {
-      runs = await Promise.all([run(proxies[0]!), run(proxies[1]!)]);
+      const first = run(proxies[0]!);
+      const second = Promise.race([locked, first]).then(() => run(proxies[1]!));
+      runs = await Promise.all([first, second]);
     } finally {
       polling = false;
       await poller;

@@ -48,6 +48,11 @@ export interface RoundRobinOptions {
    * reset); 0 (the default): strict round robin. When every upstream is out, the rotation goes on over all.
    */
   ejectMs?: number;
+  /**
+   * Asked as each request arrives: a promise holds the request back (its body unread) until it settles, then it
+   * is forwarded as usual. Tests use it to keep one client at a chosen point while another catches up.
+   */
+  hold?: (method: string, path: string) => Promise<unknown> | undefined;
 }
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and the ones the proxy sets itself: never forwarded. */
@@ -102,6 +107,12 @@ export async function startRoundRobinProxy(upstreams: string[], opts: RoundRobin
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const held = opts.hold?.(req.method ?? 'GET', req.url ?? '/');
+    if (held === undefined) forward(req, res);
+    else void held.then(() => forward(req, res), () => forward(req, res));
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse): void => {
     const index = pick();
     hits[index]! += 1;
     const target = targets[index]!;
