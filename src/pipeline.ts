@@ -103,7 +103,7 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
  * the live checks run only when the manifests write a literal id or claim a unique value (a hostport); the
  * reference check's errors count only without theirs.
  */
-export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, lists: Promise<LiveState>, api: Api, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[] }): Promise<PlanError[]> {
+export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, lists: Promise<LiveState>, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[] }): Promise<PlanError[]> {
   const kinds = opts.kinds ?? KINDS;
   const manifests = await desired;
   // A targeted apply is refused only for errors of the resources it plans.
@@ -111,8 +111,9 @@ export async function precheckPlan(desired: DesiredState | Promise<DesiredState>
   const only = (found: PlanError[]): PlanError[] => (selected ? targetedErrors(found, selected) : found);
   const errors = only(staticPlanErrors(kinds, manifests, opts.stack));
   if (errors.length > 0) return sortIssues(errors);
-  if (liveCheckKinds(kinds, manifests).length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await lists, opts.stack, { adopt: opts.adopt })));
-  if (errors.length === 0) errors.push(...only(await precheckForeignReferences(kinds, manifests, api, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, lists })));
+  const live = await lists;
+  if (liveCheckKinds(kinds, manifests).length > 0) errors.push(...only(livePlanErrors(kinds, manifests, live, opts.stack, { adopt: opts.adopt })));
+  if (errors.length === 0) errors.push(...only(precheckForeignReferences(kinds, manifests, live, { stack: opts.stack, adopt: opts.adopt })));
   return sortIssues(errors);
 }
 

@@ -45173,18 +45173,14 @@ function referenceKinds(kinds) {
   const targetNames = new Set(blocking.flatMap(({ refs }) => refs.flatMap((r) => r.kinds)));
   return { blocking, targetNames, targets: kinds.filter((k) => targetNames.has(k.kind) && k.identity === "marker") };
 }
-async function precheckForeignReferences(kinds, desired, api2, opts) {
+function precheckForeignReferences(kinds, desired, live, opts) {
   const { blocking, targetNames, targets } = referenceKinds(kinds);
   if (targets.length === 0) return [];
-  const first = await (opts.lists ?? fetchLive(targets, api2, void 0, opts.hidden));
-  if (indexManaged(targets, first.byKind, opts.stack).byAddress.size === 0) return [];
+  if (indexManaged(targets, live.byKind, opts.stack).byAddress.size === 0) return [];
   const ownDocuments = { ...desired, resources: desired.resources.filter((r) => targetNames.has(r.kind)) };
-  const removals = resourceActions(targets, ownDocuments, first, opts.stack).actions.filter((a) => a.op === "delete" || a.op === "replace");
+  const removals = resourceActions(targets, ownDocuments, live, opts.stack).actions.filter((a) => a.op === "delete" || a.op === "replace");
   if (removals.length === 0) return [];
-  const referrers = blocking.map(({ kind }) => kind).filter((k) => !targets.includes(k));
-  const rest = referrers.every((k) => first.byKind.has(k.kind)) ? first : await fetchLive(referrers, api2, void 0, opts.hidden);
-  const live = { byKind: new Map([...first.byKind, ...rest.byKind]) };
-  const listed2 = [...targets, ...referrers];
+  const listed2 = [...targets, ...blocking.map(({ kind }) => kind).filter((k) => !targets.includes(k))];
   const prunes = authoritativeForChildren(desired.config) ? childPrunes(listed2, live, findAttachments(listed2, live, opts.stack)).map((p) => p.action) : [];
   return foreignReferenceErrors(listed2, desired, live, opts.stack, [...removals, ...prunes], { adoptPending: opts.adopt });
 }
@@ -56133,15 +56129,16 @@ async function computePlan(desired, api2, opts) {
   const shown = opts.targets?.length ? targetPlan(plan, { kinds, desired, live, targets: opts.targets }) : plan;
   return { plan: await describeCertificates(namePlan(shown, { kinds, live, desired }), kinds), desired, live };
 }
-async function precheckPlan(desired, lists, api2, opts) {
+async function precheckPlan(desired, lists, opts) {
   const kinds = opts.kinds ?? KINDS;
   const manifests = await desired;
   const selected = opts.targets?.length ? targetClosure(manifests, opts.targets) : void 0;
   const only = (found) => selected ? targetedErrors(found, selected) : found;
   const errors = only(staticPlanErrors(kinds, manifests, opts.stack));
   if (errors.length > 0) return sortIssues(errors);
-  if (liveCheckKinds(kinds, manifests).length > 0) errors.push(...only(livePlanErrors(kinds, manifests, await lists, opts.stack, { adopt: opts.adopt })));
-  if (errors.length === 0) errors.push(...only(await precheckForeignReferences(kinds, manifests, api2, { stack: opts.stack, adopt: opts.adopt, hidden: isLockRecord, lists })));
+  const live = await lists;
+  if (liveCheckKinds(kinds, manifests).length > 0) errors.push(...only(livePlanErrors(kinds, manifests, live, opts.stack, { adopt: opts.adopt })));
+  if (errors.length === 0) errors.push(...only(precheckForeignReferences(kinds, manifests, live, { stack: opts.stack, adopt: opts.adopt })));
   return sortIssues(errors);
 }
 async function planAgain(ahead, desired, api2, opts) {
@@ -56696,7 +56693,7 @@ async function run(request2, deps) {
   const adopt = saved?.contents.adopt ?? request2.adopt;
   const lists = startFetch(api2, { stack });
   const checked2 = unlessInterrupted(interrupt, "while planning", async () => {
-    const errors = await precheckPlan(request2.desired, lists, api2, { stack, adopt, targets });
+    const errors = await precheckPlan(request2.desired, lists, { stack, adopt, targets });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   const locking = checked2.then(() => withStackLock(api2, stack, { ...request2.lock, signal: lockSignal }, async (lock) => {

@@ -9,7 +9,7 @@ export interface LiveState {
 }
 
 /** Raw list items that are not resources of any kind. */
-export type HiddenItems = (raw: Obj) => boolean;
+type HiddenItems = (raw: Obj) => boolean;
 
 const NOTHING_HIDDEN: HiddenItems = () => false;
 

@@ -1,7 +1,7 @@
 // Resources outside the stack attached to its managed ones, on the fake kinds: found from the lists alone,
 // warned about by the plan, reported by drift, deleted (the unmarked parts) when the stack is authoritative for
 // its children; and a delete or replacement of what they reference is a plan error naming them, also in
-// apply's pre-check, which lists the referencing kinds only when the plan removes something they could name.
+// apply's pre-check, from the lists it reads while the manifests load.
 import { describe, expect, it } from 'vitest';
 import { planWithAdoption } from '../../src/engine/adopt-plan.ts';
 import { runAll } from '../../src/pace.ts';
@@ -12,7 +12,6 @@ import { fetchLive } from '../../src/engine/live.ts';
 import { StepGraph } from '../../src/engine/graph.ts';
 import { precheckForeignReferences } from '../../src/engine/reference-precheck.ts';
 import { formatIssue } from '../../src/errors.ts';
-import type { ResourceKind } from '../../src/kinds/resource-kind.ts';
 import type { DesiredResource, ProjectConfig } from '../../src/manifest/document.ts';
 import { fakeWorld, marked, nullApi, ref, res, state } from './fakes.ts';
 
@@ -117,18 +116,16 @@ describe('references from outside the stack to what a plan deletes or replaces',
     expect(errors.map(formatIssue)).toEqual([expect.stringMatching(/^certs\.yaml:4:1: Cert\/ca: this plan replaces it \(pem cannot be updated\) and then deletes the old one, but the unmanaged Edge edg_\d+ references it \(mtls\.cert_ids\)/)]);
   });
 
-  it("are found by apply's pre-check, which lists the referencing kinds only when the plan removes something they could name", async () => {
+  it("are found by apply's pre-check from every kind's lists, before any plan of the whole stack", async () => {
     const { w } = world();
-    const listed: string[] = [];
-    const counted = w.kinds.map((k): ResourceKind => ({ ...k, fetch: (ctx) => (listed.push(k.kind), k.fetch(ctx)) }));
-    expect(await precheckForeignReferences(counted, state(docs()), nullApi, { stack: 's', adopt: false })).toEqual([]);
-    expect(listed.sort()).toEqual(['Back', 'Cert', 'Pol']);
-    listed.length = 0;
-    const errors = await precheckForeignReferences(counted, state(docs(false)), nullApi, { stack: 's', adopt: false });
+    const live = await fetchLive(w.kinds, nullApi);
+    expect(precheckForeignReferences(w.kinds, state(docs()), live, { stack: 's', adopt: false })).toEqual([]);
+    const errors = precheckForeignReferences(w.kinds, state(docs(false)), live, { stack: 's', adopt: false });
     expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('the unmanaged Rule'), expect.stringContaining('Edge/ssh (stack other)')]);
-    expect(listed.sort()).toEqual(['Back', 'Cert', 'Edge', 'Pol', 'Rule']);
     // Authoritative: the unmarked rule is deleted first, so only the other stack's edge is in the way.
-    const pruned = await precheckForeignReferences(counted, state(docs(false), { authoritative: 'children' }), nullApi, { stack: 's', adopt: false });
+    const pruned = precheckForeignReferences(w.kinds, state(docs(false), { authoritative: 'children' }), live, { stack: 's', adopt: false });
     expect(pruned.map((e) => e.message)).toEqual([expect.stringContaining('Edge/ssh (stack other)')]);
+    // A stack with none of the referenced kinds live yet (its first apply) has nothing to remove.
+    expect(precheckForeignReferences(w.kinds, state(docs(false)), live, { stack: 'new', adopt: false })).toEqual([]);
   });
 });
