@@ -9,7 +9,6 @@ export function isObj(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A key as one JSON pointer segment (RFC 6901): `~` and `/` escaped. Pointers name values on both sides. */
 /** How many keys `v` has of its own, counted without listing them (a plan asks this of every object it compares). */
 export function ownKeyCount(v: object): number {
   let count = 0;
@@ -17,6 +16,7 @@ export function ownKeyCount(v: object): number {
   return count;
 }
 
+/** A key as one JSON pointer segment (RFC 6901): `~` and `/` escaped. Pointers name values on both sides. */
 export function escapeSegment(key: string): string {
   return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }
