@@ -5,9 +5,14 @@
 //   action of X and of X's parts (resources whose reference to X the service cannot change: an IP policy's
 //   rules, an edge's routes) has run, so nothing points at a policy whose rules are still being made;
 // - detach before dismantling: deleting a part of X waits for every action that stops a resource referencing X
-//   (an edge leaves the old policy before that policy's rules go);
+//   (an edge leaves the old policy before that policy's rules go): X shrinks, and whoever is still on X and
+//   leaving it would meet a rule set smaller than where it started;
 // - add before removing: a part of X is deleted only after X's new parts are made (a rule set changes through a
 //   superset of the old and new sets, never through a subset of both).
+// Neither holds the old half of a replace whose replacement is made in the very same X (a rule whose action
+// changes): by the time the old one goes, X holds its successor, so X never shrinks and no holder of X is
+// exposed. Holding it would only keep two live resources for one document whenever an unrelated action failed
+// (an edge skipped because the policy it moves to is incomplete held the old rules of the policy it leaves).
 // - restrict before exposing: within one resource, module changes (a new restriction) are made before an
 //   update adds unique values (a hostport starts being served), and a module is removed only after an update
 //   that gives values up (a hostport no longer served does not lose its restriction first).
@@ -71,6 +76,16 @@ export function refLinks(kind: ResourceKind, a: Action, live: Obj | undefined): 
   const parents = a.op === 'delete' ? [] : targetsIn(kind, a.desired ?? a.body, true);
   const liveParents = targetsIn(kind, live, true);
   return { points: after.filter((t) => !had.has(keyOf(t))), drops: before.filter((t) => !has.has(keyOf(t))), parents, liveParents };
+}
+
+/**
+ * Whether a replace's new resource is a part of the same live parent `x` as its old one: then the old one's
+ * removal takes nothing from x that its successor has not already brought. Only the same live id counts: a
+ * parent that is itself replaced (a pending ref) is a different resource.
+ */
+function swappedWithin(links: RefLinks, x: string, resolve: (t: RefTarget) => string): boolean {
+  const sameLive = (t: RefTarget): boolean => t.id !== undefined && resolve(t) === x;
+  return links.liveParents.some(sameLive) && links.parents.some((p) => sameLive(p) && links.liveParents.some((l) => l.id === p.id));
 }
 
 /** Add the safety orderings above to `dependsOn` / `deleteDependsOn`. */
@@ -137,7 +152,9 @@ export function orderForSafety(
   for (const d of actions) {
     if (!removes(d)) continue;
     const old = d.op === 'replace';
+    const links = linksOf(d);
     for (const x of liveParentsOf.get(d) ?? []) {
+      if (old && links && swappedWithin(links, x, resolve)) continue;
       // Detach before dismantling: whoever leaves X does so before X loses a part.
       for (const r of droppers.get(x) ?? []) {
         if (r.address === d.address || (liveParentsOf.get(r) ?? []).includes(x)) continue;

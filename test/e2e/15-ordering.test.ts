@@ -140,6 +140,20 @@ describe('no weaker state in between', () => {
     await applyLogged(docs);
   });
 
+  it('rules replaced in place while the holders swap policies: each old rule goes once its successor is in', async () => {
+    const deny = (docs: Doc[]): Doc[] => docs.map((d) => (d.kind === 'IPPolicyRule' ? { ...d, action: 'deny' } : d));
+    const two = (flip: boolean): Doc[] => (flip ? deny : (d: Doc[]) => d)([...policy('partners', { p1: '192.0.2.0/24' }), ...policy('office', { o1: '198.51.100.0/24' })]);
+    await applyLogged([...two(false), ...holders(['partners'], ['office'])]);
+    const docs = [...two(true), ...holders(['office'], ['partners'])];
+    const { plan } = await e.plan(docs);
+    // The old rule's delete waits for nobody leaving its policy: its successor is in that policy already.
+    expect(plan.actions.filter((a) => a.op === 'replace').map((a) => [a.id, a.deleteDependsOn])).toEqual([
+      ['replace:IPPolicyRule/o1', []],
+      ['replace:IPPolicyRule/p1', []],
+    ]);
+    await applyLogged(docs);
+  });
+
   it('everything removed', async () => {
     await applyLogged([]);
   });
