@@ -1,7 +1,8 @@
 // The executor: the only engine code with effects. Runs the plan's actions through p-limit, each as soon as
 // its prerequisites are done (so deletes run dependents first and creates dependencies first), substitutes
 // PendingRefs with ids created earlier in the run, writes the ownership marker into metadata, and on a failure
-// skips only the failed action's dependents. An aborted signal stops new actions from starting.
+// skips only the failed action's dependents. An aborted signal stops new actions from starting (but for the
+// old halves of replaces already half done). Old resources left live beside their replacements are reported.
 import pLimit from 'p-limit';
 import { isObj } from '../contract/json.ts';
 import { ApiError, EdgeopsError } from '../errors.ts';
@@ -9,7 +10,8 @@ import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts
 import { StepGraph, type Step } from './graph.ts';
 import { createChecked } from './landed.ts';
 import { serializeMetadata } from '../kinds/marker.ts';
-import type { Action, ActionResult, ApplyEvent, ApplyResult, Plan } from './plan-data.ts';
+import { keptOld, type KeptContext } from './kept-old.ts';
+import type { Action, ActionResult, ApplyEvent, ApplyResult, KeptOld, Plan } from './plan-data.ts';
 import { pendingTargets, substituteRefs } from './refs.ts';
 
 interface ExecutorOptions {
@@ -168,7 +170,9 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
 
   const start = (step: Step): void => {
     void limit(async () => {
-      if (opts.signal?.aborted) {
+      // The old half of a replace whose new half is made, with all it waits for done, still goes after an
+      // interrupt: it finishes an action already half done, and leaving it would keep two live resources.
+      if (opts.signal?.aborted && step.phase !== 'delete-old') {
         interrupted = true;
         settle(step, 'skipped', INTERRUPTED);
         return;
@@ -202,5 +206,35 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
     return { actionId: a.id, status: 'done' };
   });
   const ok = results.every((r) => r.status === 'done');
-  return interrupted ? { results, ok, interrupted, created } : { results, ok, created };
+  const kept = keptOlds(plan, graph, created, (step) => {
+    const s = state.get(step);
+    const error = errors.get(step);
+    return { state: s, detail: s === 'failed' && error ? errorText(error) : because.get(step) };
+  }, opts);
+  return { results, ok, ...(interrupted ? { interrupted } : {}), ...(kept.length > 0 ? { kept } : {}), created };
+}
+
+const errorText = (e: NonNullable<ActionResult['error']>): string =>
+  [[e.status, e.errorCode].filter((p) => p !== undefined && p !== '').join(' '), e.message].filter(Boolean).join(': ');
+
+/** The replaces whose new resource was made and whose old one is still live, each with why (kept-old.ts). */
+function keptOlds(plan: Plan, graph: StepGraph, created: Map<string, LiveItem>, outcome: KeptContext['outcome'], opts: ExecutorOptions): KeptOld[] {
+  const addressOf = new Map<string, string>();
+  for (const a of plan.actions) if (a.liveId !== undefined) addressOf.set(a.liveId, a.address);
+  const ctx: KeptContext = {
+    kindOf: opts.kindOf,
+    liveItem: opts.liveItem,
+    nameOf: (id) => plan.names?.[id] ?? addressOf.get(id) ?? id,
+    outcome,
+    waitedFor: (old) => graph.prerequisites(old).filter((s) => s.action !== old.action),
+  };
+  const out: KeptOld[] = [];
+  for (const a of plan.actions) {
+    if (a.op !== 'replace') continue;
+    const [made, old] = graph.stepsOf(a);
+    const newId = created.get(a.address)?.id;
+    if (outcome(made!).state !== 'done' || outcome(old!).state === 'done' || newId === undefined) continue;
+    out.push(keptOld(a, old!, newId, ctx));
+  }
+  return out;
 }

@@ -178,11 +178,26 @@ export interface ActionResult {
   skippedBecause?: string;
 }
 
+/**
+ * A replace's old resource still live beside its replacement after a run (engine/kept-old.ts): its delete was
+ * held back where removing it first would expose or break something, failed, or never started.
+ */
+export interface KeptOld {
+  /** `Kind/name`: the document with two live resources until the next run, whose plan deletes the old one. */
+  address: string;
+  oldId: string;
+  newId: string;
+  /** `kept until IPPolicyRule/pol-9-v4 exists: removing it first would ...`, `its delete failed: ...`. */
+  reason: string;
+}
+
 export interface ApplyResult {
   results: ActionResult[];
   ok: boolean;
   /** True when an interrupt stopped the apply before every action started. */
   interrupted?: boolean;
+  /** Replaces whose old resource the run left live beside the new one. Absent when there are none. */
+  kept?: KeptOld[];
 }
 
 /** Progress events of an apply, for the live progress display and plain log lines. */

@@ -127,6 +127,10 @@ export function applySummary(plan: Plan, result: ApplyResult, names: IdNames = p
     lines.push(`  failed:  ${label}: ${formatError(r.error ?? { message: 'unknown error' }, names)}`);
   }
   for (const r of skipped) lines.push(`  skipped: ${labelOf(r.actionId)} (depends on ${r.skippedBecause})`);
+  // Two live resources for one document: both ids and why, so nobody takes the old one for a leftover.
+  for (const k of result.kept ?? []) {
+    lines.push(`  kept:    ${k.address}: ${k.oldId} beside its replacement ${k.newId}, ${nameIdsIn(k.reason, names)}; the next plan deletes ${k.oldId}`);
+  }
   if (notStarted > 0) {
     lines.push(`  not started: ${notStarted} action${notStarted === 1 ? '' : 's'}`);
     for (const a of neverStarted.slice(0, NOT_STARTED_SHOWN)) lines.push(`    ${labelOf(a.id)}`);

@@ -238,3 +238,62 @@ describe('creates are not retried blindly', () => {
     expect(w.store.table('Edge').get(edge)!.mtls).toEqual({ enabled: true, cert_ids: [oldCert] });
   });
 });
+
+describe('the two halves of a replace', () => {
+  const seedRule = (w: World) => {
+    const pol = w.store.seed('Pol', 'pol_', { metadata: marked('s', 'Pol/p') });
+    const rule = w.store.seed('Rule', 'rul_', { action: 'allow', pol_id: pol, metadata: marked('s', 'Rule/r') });
+    return { pol, rule };
+  };
+  const flipped = [res('Pol/p', {}), res('Rule/r', { action: 'deny', pol_id: ref('Pol/p') }), res('Pol/q', {})];
+
+  it('an interrupt between them: the old one still goes once the new one is made; nothing new starts', async () => {
+    const w = fakeWorld();
+    const { rule } = seedRule(w);
+    const controller = new AbortController();
+    w.store.gate = (call) => {
+      if (call.op === 'create' && call.kind === 'Rule') controller.abort();
+    };
+    const more = [...flipped, res('Rule/s', { action: 'allow', pol_id: ref('Pol/p') })];
+    const { result } = await apply(w, more, { concurrency: 1, signal: controller.signal });
+    expect(result.interrupted).toBe(true);
+    expect(result.results.map((r) => [r.actionId, r.status])).toEqual([['create:Pol/q', 'done'], ['replace:Rule/r', 'done'], ['create:Rule/s', 'skipped']]);
+    expect([...w.store.table('Rule').values()].map((r) => r.action)).toEqual(['deny']);
+    expect(w.store.table('Rule').has(rule)).toBe(false);
+    expect(result.kept).toBeUndefined();
+  });
+
+  it('a lost connection on the old one\'s delete: both are reported with why, and the next plan deletes the old one', async () => {
+    const w = fakeWorld();
+    const { rule } = seedRule(w);
+    w.store.gate = (call) => {
+      if (call.op === 'delete') throw new ApiError({ status: 0, errorCode: 'ECONNRESET', message: 'socket hang up', operation: 'DELETE /rules' });
+    };
+    const { result } = await apply(w, flipped);
+    const made = [...w.store.table('Rule').keys()].find((id) => id !== rule)!;
+    expect(result.kept).toEqual([{ address: 'Rule/r', oldId: rule, newId: made, reason: 'its delete failed: 0 ECONNRESET: socket hang up' }]);
+    w.store.gate = () => {};
+    const next = await plan(w, flipped);
+    expect(next.plan.actions.map((a) => [a.op, a.address, a.liveId])).toEqual([['delete', 'Rule/r', rule]]);
+  });
+
+  it('an interrupt before what the old one waits for: it is kept, and the summary data says until what', async () => {
+    const w = fakeWorld();
+    const { pol, rule } = seedRule(w);
+    const q = w.store.seed('Pol', 'pol_', { metadata: marked('s', 'Pol/q') });
+    w.store.seed('Edge', 'edg_', { ip: { enabled: true, pol_ids: [pol] }, metadata: marked('s', 'Edge/e') });
+    const controller = new AbortController();
+    w.store.gate = (call) => {
+      if (call.op === 'create' && call.kind === 'Rule') controller.abort();
+    };
+    // The rule moves to q, and the edge with it: p loses its rule only once the edge has left p.
+    const moved = [res('Pol/p', {}), res('Pol/q', {}), res('Rule/r', { action: 'allow', pol_id: ref('Pol/q') }), res('Edge/e', { ip: { enabled: true, pol_ids: [ref('Pol/q')] } })];
+    const { result } = await apply(w, moved, { concurrency: 1, signal: controller.signal });
+    const made = [...w.store.table('Rule').keys()].find((id) => id !== rule)!;
+    expect(w.store.table('Rule').get(made)!.pol_id).toBe(q);
+    expect(result.kept).toEqual([{
+      address: 'Rule/r', oldId: rule, newId: made,
+      reason: `kept until Edge/e leaves ${pol}: removing it first would take one of ${pol}'s parts away while Edge/e still uses it (Edge/e did not run: the run was interrupted)`,
+    }]);
+  });
+});

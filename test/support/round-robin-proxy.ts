@@ -53,6 +53,11 @@ export interface RoundRobinOptions {
    * is forwarded as usual. Tests use it to keep one client at a chosen point while another catches up.
    */
   hold?: (method: string, path: string) => Promise<unknown> | undefined;
+  /**
+   * Asked with each request's whole body: an answer the proxy gives itself, never forwarding the request (a
+   * gateway that timed out before the upstream saw it); undefined forwards it. Set, it buffers every body.
+   */
+  answer?: (method: string, path: string, body: string) => { status: number; body: string } | undefined;
 }
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and the ones the proxy sets itself: never forwarded. */
@@ -108,11 +113,23 @@ export async function startRoundRobinProxy(upstreams: string[], opts: RoundRobin
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const held = opts.hold?.(req.method ?? 'GET', req.url ?? '/');
-    if (held === undefined) forward(req, res);
-    else void held.then(() => forward(req, res), () => forward(req, res));
+    const go = opts.answer ? () => void answerOrForward(req, res) : () => forward(req, res);
+    if (held === undefined) go();
+    else void held.then(go, go);
   };
 
-  const forward = (req: IncomingMessage, res: ServerResponse): void => {
+  const answerOrForward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const own = opts.answer!(req.method ?? 'GET', req.url ?? '/', body.toString('utf8'));
+    if (!own) return forward(req, res, body);
+    res.writeHead(own.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(own.body) });
+    res.end(own.body);
+  };
+
+  /** `body`: the request's body when already read (answer), else it is streamed. */
+  const forward = (req: IncomingMessage, res: ServerResponse, body?: Buffer): void => {
     const index = pick();
     hits[index]! += 1;
     const target = targets[index]!;
@@ -167,7 +184,8 @@ export async function startRoundRobinProxy(upstreams: string[], opts: RoundRobin
     res.on('close', () => {
       if (!answered && !res.writableFinished) outgoing.destroy();
     });
-    req.pipe(outgoing);
+    if (body) outgoing.end(body);
+    else req.pipe(outgoing);
   };
 
   const server = createServer({ keepAliveTimeout: 5_000 }, handle);
