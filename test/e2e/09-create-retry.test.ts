@@ -18,6 +18,7 @@ import { api as rawClient, startTestService, tempDbFile } from '../helpers/servi
 import { LISTS } from './fixtures.ts';
 import { e2eForFile, idOf, listRaw, ownerOf, planLines, startE2E } from './harness.ts';
 import type { Doc, E2E } from './harness.ts';
+import { expectNoUnreportedDuplicates, plainLister } from './live-copies.ts';
 
 const { e } = e2eForFile({ certs: false });
 let dir: string;
@@ -63,6 +64,7 @@ async function applyThrough(api: Api, docs: Doc[], stack: string) {
   const desired = await loadDesired([dir], {});
   const ctx = await computePlan(desired, api, { stack });
   const result = await executePlan(ctx, api, { stack, concurrency: 4 });
+  await expectNoUnreportedDuplicates(plainLister(e), stack, result, 'after the run');
   return { desired, result };
 }
 
@@ -145,6 +147,7 @@ describe('a replace whose create fails ambiguously', () => {
       const ctx = await faulty.plan(denied, 'replace-503');
       expect(planLines(ctx.plan)).toEqual(['replace IPPolicyRule/v4 /action']);
       const result = await executePlan(ctx, faulty.api, { stack: 'replace-503', concurrency: 4 });
+      await expectNoUnreportedDuplicates(plainLister(faulty), 'replace-503', result, 'after the run');
       expect(result.ok).toBe(false);
       expect(result.results).toEqual([expect.objectContaining({ actionId: 'replace:IPPolicyRule/v4', status: 'failed' })]);
       expect(await rules(faulty)).toEqual([{ owner: 'IPPolicyRule/v4', action: 'allow' }]);
@@ -169,6 +172,7 @@ describe('a replace whose create fails ambiguously', () => {
       const oldId = await idOf(faulty, '/ip_policy_rules', 'ip_policy_rules', 'IPPolicyRule/v4', 'replace-drop');
       const ctx = await faulty.plan(denied, 'replace-drop');
       const result = await executePlan(ctx, faulty.api, { stack: 'replace-drop', concurrency: 4 });
+      await expectNoUnreportedDuplicates(plainLister(faulty), 'replace-drop', result, 'after the run');
       expect(result.results.filter((r) => r.status !== 'done')).toEqual([]);
       const live = await listRaw(faulty, '/ip_policy_rules', 'ip_policy_rules');
       expect(live.map((r) => [ownerOf(r, 'replace-drop'), r.action])).toEqual([['IPPolicyRule/v4', 'deny']]);

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultSpec } from '../../src/service/fault-spec.ts';
 import { createFaultInjector } from '../../src/service/faults.ts';
 import { tempDbFile } from '../helpers/service.ts';
-import { planLines, startE2E } from './harness.ts';
+import { planLines, STACK, startE2E } from './harness.ts';
 import type { Doc, E2E } from './harness.ts';
+import { expectNoUnreportedDuplicates, plainLister } from './live-copies.ts';
 
 const subscription: Doc = { kind: 'EventSubscription', name: 'audit', description: 'audit trail' };
 const sources = (types: string[]): Doc => ({ kind: 'EventSources', name: 'audit-sources', subscription_id: 'audit', types });
@@ -65,6 +66,8 @@ describe('EventSources under dropped and failed POSTs', () => {
     const docs = [subscription, sources(FIRST)];
     expect(planLines((await e.plan(docs)).plan)).toEqual(['create EventSources/audit-sources']);
     await e.converge(docs);
+    // A run that succeeded leaves no document with two live resources, and no type twice.
+    await expectNoUnreportedDuplicates(plainLister(e), STACK, undefined, 'after the run');
     expect(await liveTypes()).toEqual([...FIRST].sort());
   });
 
@@ -72,6 +75,8 @@ describe('EventSources under dropped and failed POSTs', () => {
     const docs = [subscription, sources(SECOND)];
     expect(planLines((await e.plan(docs)).plan)).toEqual(['update EventSources/audit-sources /types']);
     await e.converge(docs);
+    // A run that succeeded leaves no document with two live resources, and no type twice.
+    await expectNoUnreportedDuplicates(plainLister(e), STACK, undefined, 'after the run');
     expect(await liveTypes()).toEqual([...SECOND].sort());
   });
 });

@@ -56,3 +56,8 @@ export async function expectNoUnreportedDuplicates(client: Pick<Api, 'list'>, st
   const dup = duplicates(await liveCopies(client, stack));
   expect(dup.filter((d) => !keptBy(result).includes(d)), `unreported duplicates ${when}`).toEqual([]);
 }
+
+/** A lister over a test service's plain HTTP (no retries, no faults of the client's own). */
+export const plainLister = (svc: { http: { listAll(path: string, key: string): Promise<unknown[]> } }): Pick<Api, 'list'> => ({
+  list: async (path, key) => (await svc.http.listAll(path, key)) as Obj[],
+});
