@@ -3,8 +3,9 @@
 // front of the service answers the replacement POST of one rule with a 504 (never forwarded: nothing landed).
 // After the run every other rule is live once, in its new version; the failed one once, in its old version;
 // the summary names the failure and counts the other replaces as done. Where keeping an old half is the safe
-// choice (a rule moving to another policy, which an edge that did not move still uses), the summary names the
-// document, both ids and why, and the next plan deletes the old one.
+// choice (a rule moving to another policy, which an edge that did not move still uses; a route moving to
+// another edge whose new route failed), the summary names the document, both ids and why, and the next plan
+// deletes the old one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type HttpApi } from '../../src/client/http.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
@@ -148,6 +149,32 @@ describe('where keeping the old half is the safe choice', () => {
 
     const next = (await e.plan(docs)).plan;
     expect(next.actions.filter((a) => a.address === 'IPPolicyRule/a-v4').map((a) => [a.op, a.liveId])).toEqual([['delete', moving!.id]]);
+    await e.converge(docs);
+    expect(duplicates(await live())).toEqual([]);
+    await e.converge([]);
+  });
+
+  it('a route moving to another edge stays on the old edge too until that edge\'s new route exists', async () => {
+    const site = (name: string): Doc => ({ kind: 'HTTPSEdge', name, hostports: [`${name}.halves.example.com:443`] });
+    const route = (name: string, edge: string): Doc => ({ kind: 'HTTPSEdgeRoute', name, edge_id: edge, match_type: 'path_prefix', match: `/${name}`, backend: { backend_id: 'app' } });
+    await e.converge([backend, site('site-a'), site('site-b'), route('mv', 'site-a')]);
+    const routesOf = async () => ((await e.http.listAll('/edges/https', 'https_edges')) as Obj[])
+      .flatMap((edge) => ((edge.routes ?? []) as Obj[]).map((r) => ({ id: String(r.id), owner: ownerOf(r), edge: String(edge.id) })));
+    const [old] = await routesOf();
+    const docs = [backend, site('site-a'), site('site-b'), route('mv', 'site-b'), route('nw', 'site-a')];
+    const { result, summary } = await applyFailing(docs, 'HTTPSEdgeRoute/nw');
+
+    expect(duplicates(await live())).toEqual(['HTTPSEdgeRoute/mv']);
+    const made = (await routesOf()).find((r) => r.owner === 'HTTPSEdgeRoute/mv' && r.id !== old!.id)!;
+    expect(made.edge).not.toBe(old!.edge);
+    expect(result.kept).toEqual([{
+      address: 'HTTPSEdgeRoute/mv', oldId: old!.id, newId: made.id,
+      reason: 'kept until HTTPSEdgeRoute/nw exists: removing it first would leave HTTPSEdge/site-a with fewer routes than both before and after'
+        + ' (HTTPSEdgeRoute/nw failed: 504 ERR_GATEWAY_TIMEOUT: ' + result.results.find((r) => r.actionId === 'create:HTTPSEdgeRoute/nw')!.error!.message + ')',
+    }]);
+    expect(summary).toContain(`  kept:    HTTPSEdgeRoute/mv: ${old!.id} beside its replacement ${made.id}, kept until HTTPSEdgeRoute/nw exists: `);
+    const next = (await e.plan(docs)).plan;
+    expect(next.actions.filter((a) => a.address === 'HTTPSEdgeRoute/mv').map((a) => [a.op, a.liveId])).toEqual([['delete', old!.id]]);
     await e.converge(docs);
     expect(duplicates(await live())).toEqual([]);
     await e.converge([]);
