@@ -61,6 +61,22 @@ describe('apply report', () => {
   });
 });
 
+describe('a replace left half done', () => {
+  it('names the document, both ids and why the old one was kept, with the ids it mentions named', () => {
+    const result: ApplyResult = {
+      ok: false,
+      results: samplePlan.actions.map((a) => (a.id === 'replace:IPPolicyRule/office-v4'
+        ? { actionId: a.id, status: 'failed' as const, error: { status: 0, errorCode: 'ECONNRESET', message: 'socket hang up' } }
+        : { actionId: a.id, status: 'done' as const })),
+      kept: [{ address: 'IPPolicyRule/office-v4', oldId: 'ipr_old', newId: 'ipr_new', reason: 'its delete failed: 0 ECONNRESET: socket hang up on bkdtg_old000000000000000000000' }],
+    };
+    expect(applySummary(samplePlan, result).split('\n')).toContain(
+      '  kept:    IPPolicyRule/office-v4: ipr_old beside its replacement ipr_new, its delete failed: 0 ECONNRESET: socket hang up on '
+        + 'TunnelGroupBackend/web-old (bkdtg_old000000000000000000000); the next plan deletes ipr_old',
+    );
+  });
+});
+
 describe('an interrupted apply', () => {
   it('counts the actions that never started and names each of them', () => {
     expect(eventLine({ type: 'skipped', action: action('create:TCPEdge/ssh'), because: 'interrupted' })).toBeUndefined();
