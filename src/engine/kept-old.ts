@@ -11,7 +11,7 @@ import type { Action, KeptOld } from './plan-data.ts';
 import { liveRefsOf } from './resource-actions.ts';
 
 /** How one step of the run ended, as the executor knows it. */
-export interface StepOutcome {
+interface StepOutcome {
   state: 'done' | 'failed' | 'skipped' | undefined;
   /** A failed step's error text; a skipped step's cause (a failed action's id, or `interrupted`). */
   detail?: string;
@@ -27,7 +27,7 @@ export interface KeptContext {
   waitedFor: (old: Step) => Step[];
 }
 
-/** What a prerequisite that did not complete says: `TCPEdge/a did not run: it depends on failed replace:...`. */
+/** What a prerequisite that did not complete says: `<address> did not run: it depends on failed <action id>`. */
 function notDone(step: Step, ctx: KeptContext): string {
   const { state, detail } = ctx.outcome(step);
   const who = step.action.label ?? step.action.address;
