@@ -3,19 +3,22 @@
 // used; a resource is unreferenced before it goes); this adds what safety requires, derived from declared refs:
 // - build before pointing: an action that makes a resource reference X waits until X is complete, i.e. every
 //   action of X and of X's parts (resources whose reference to X the service cannot change: an IP policy's
-//   rules, an edge's routes) has run, so nothing points at a policy whose rules are still being made;
+//   rules, an edge's routes) has run, so nothing points at a policy whose rules are still being made (of a
+//   replace, its new half: an old rule still there only restricts more);
 // - detach before dismantling: deleting a part of X waits for every action that stops a resource referencing X
 //   (an edge leaves the old policy before that policy's rules go): X shrinks, and whoever is still on X and
 //   leaving it would meet a rule set smaller than where it started;
 // - add before removing: a part of X is deleted only after X's new parts are made (a rule set changes through a
 //   superset of the old and new sets, never through a subset of both).
-// Neither holds the old half of a replace whose replacement is made in the very same X (a rule whose action
-// changes): by the time the old one goes, X holds its successor, so X never shrinks and no holder of X is
-// exposed. Holding it would only keep two live resources for one document whenever an unrelated action failed
-// (an edge skipped because the policy it moves to is incomplete held the old rules of the policy it leaves).
 // - restrict before exposing: within one resource, module changes (a new restriction) are made before an
 //   update adds unique values (a hostport starts being served), and a module is removed only after an update
 //   that gives values up (a hostport no longer served does not lose its restriction first).
+// Detach before dismantling and add before removing do not hold the old half of a replace whose replacement is
+// made in the very same X (a rule whose action changes): by the time the old one goes, X holds its successor,
+// so X never shrinks and no holder of X is exposed. Holding it would only keep two live resources for one
+// document whenever an unrelated action failed (an edge skipped because the policy it moves to is incomplete
+// held the old rules of the policy it leaves). A part moving to another parent still waits: its old parent
+// does shrink, and the run's summary names it when it is kept (kept-old.ts).
 // An ordering is added only where it cannot close a cycle.
 import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { removalStepId, stepId, StepGraph } from './graph.ts';
