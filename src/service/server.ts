@@ -7,6 +7,7 @@ import { errorEnvelope } from '../contract/protocol.ts';
 import { Accounts, accountsFile, accountFlag, apiKeyFlag, type AccountKey } from './accounts.ts';
 import { accountOfRequest, createApp } from './app.ts';
 import { ServiceError } from './errors.ts';
+import { checkExposure } from './exposure.ts';
 import { createFaultInjector, parseFaultSpec, type FaultSpec } from './faults.ts';
 import { newOperationId } from './ids.ts';
 import { RESOURCES } from './routes.ts';
@@ -25,6 +26,8 @@ export interface ServiceOptions {
   accounts?: string[];
   /** A YAML file of account name -> list of keys (plain or `sha256:<hex>`). */
   accountsFile?: string;
+  /** With no key configured, listen on a non-loopback host anyway (exposure.ts); refused otherwise. */
+  allowAnyKey?: boolean;
   /**
    * Where the data lives: a postgres:// or postgresql:// URL (several instances may share it), else an SQLite
    * file; omitted = in-memory SQLite.
@@ -83,6 +86,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     ...(opts.accounts ?? []).map(accountFlag),
     ...(opts.accountsFile === undefined ? [] : accountsFile(opts.accountsFile)),
   ] satisfies AccountKey[]);
+  const host = opts.host ?? '127.0.0.1';
+  await checkExposure(accounts.open, host, opts.allowAnyKey ?? false);
   const log = (line: string) => {
     if (!opts.quiet) process.stderr.write(`edgeops serve: ${line}\n`);
   };
@@ -106,7 +111,6 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   server.on('clientError', (err: ClientError, socket: Duplex) => answerClientError(err, socket, methods));
   // Node hands CONNECT to this event instead of the app, and without a listener closes the connection unanswered.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => writeEnvelope(socket, notServed(req.method ?? 'CONNECT', methods)));
-  const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -15,6 +15,7 @@ interface ServeFlags {
   apiKey: string[];
   account: string[];
   accounts?: string;
+  allowAnyKey?: boolean;
   db?: string;
   poolSize?: string;
   migrateOnly?: boolean;
@@ -106,6 +107,14 @@ function storeError(err: unknown, file: string | undefined, postgres: boolean): 
   return new ConfigError(`--db ${file}: ${why} (${code})`);
 }
 
+/** The banner's accounts line with no key configured: who can reach a service that takes any token. */
+function openAccounts(host: string, allowAnyKey: boolean): string {
+  const any = 'none configured: any bearer token is accepted, for the default account';
+  return allowAnyKey
+    ? `${any}, from anyone who can reach ${host} (--allow-any-key)`
+    : `${any}, on this machine only (a non-loopback --host needs a key: --api-key, --account or --accounts)`;
+}
+
 function waitForStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
@@ -127,6 +136,7 @@ export function registerServe(program: Command, ctx: CliContext, done: (code: nu
     .addOption(new Option('--api-key <key>', 'accepted API key of the default account; repeat for several').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
     .addOption(new Option('--account <name=key>', 'an API key of account NAME; repeat for several keys and accounts').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
     .addOption(new Option('--accounts <file>', 'YAML file of account name -> list of API keys (plain, or sha256:<hex> of the key)'))
+    .addOption(new Option('--allow-any-key', 'with no API key configured, accept any bearer token on a non-loopback --host too (refused otherwise)'))
     .addOption(new Option('--db <file-or-url>', 'SQLite database file, or a postgres:// URL that several instances share (omitted: in memory, lost on exit) [env EDGEOPS_DATABASE_URL]'))
     .addOption(new Option('--pool-size <n>', 'PostgreSQL connections this instance opens at most').default('10'))
     .addOption(new Option('--migrate-only', 'bring the database schema up to date, then exit'))
@@ -167,14 +177,14 @@ Examples:
       }
       const { startService } = await loadService('edgeops serve', db);
       const service = await startService({
-        host: flags.host, port, apiKeys: flags.apiKey, accounts: flags.account, accountsFile: flags.accounts, db, poolSize, rateLimit, faults, durability: flags.durability, logRequests: !flags.quiet,
+        host: flags.host, port, apiKeys: flags.apiKey, accounts: flags.account, accountsFile: flags.accounts, allowAnyKey: flags.allowAnyKey, db, poolSize, rateLimit, faults, durability: flags.durability, logRequests: !flags.quiet,
       }).catch((err: unknown) => {
         throw storeError(listenError(err, flags.host, port), db, postgres);
       });
       ctx.out(`edgeops service listening on ${service.url}\n`);
       const where = db === undefined ? 'in memory (pass --db FILE to keep data)' : postgres ? `${shownDatabaseUrl(db)}, pool of ${poolSize}` : db;
       ctx.out(`  storage: ${service.backend}, ${where}\n`);
-      ctx.out(`  accounts: ${service.accounts.length > 0 ? service.accounts.join(', ') : 'none configured: any bearer token is accepted, for the default account'}\n`);
+      ctx.out(`  accounts: ${service.accounts.length > 0 ? service.accounts.join(', ') : openAccounts(flags.host, flags.allowAnyKey ?? false)}\n`);
       if (rateLimit !== undefined) ctx.out(`  rate limit: ${rateLimit} requests per 60 s per key\n`);
       if (flags.faults !== undefined) ctx.out(`  faults: ${flags.faults}\n`);
       if (flags.durability === 'relaxed') ctx.out('  durability: relaxed (an answered write may be lost on power loss)\n');
