@@ -125,6 +125,11 @@ export class Accounts {
     return [...counts].map(([name, n]) => `${name} (${n} ${n === 1 ? 'key' : 'keys'})`);
   }
 
+  /** Whether some configured key acts for this account (with none configured, any token acts for the default one). */
+  reaches(account: string): boolean {
+    return this.open ? account === DEFAULT_ACCOUNT : this.keys.some((k) => k.account === account);
+  }
+
   /**
    * The account of the key with this digest (keyDigest), or undefined. Every configured key is compared, so the
    * time says nothing of which matched.

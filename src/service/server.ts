@@ -11,6 +11,7 @@ import { checkExposure } from './exposure.ts';
 import { createFaultInjector, parseFaultSpec, type FaultSpec } from './faults.ts';
 import { newOperationId } from './ids.ts';
 import { RESOURCES } from './routes.ts';
+import { unreachedAccountWarnings } from './unreached-accounts.ts';
 import type { Durability, Store } from './store.ts';
 import { openStore } from './stores/open.ts';
 
@@ -64,6 +65,8 @@ export interface RunningService {
   backend: string;
   /** The accounts that have keys, with their number of keys; none: any bearer token acts for the default account. */
   accounts: string[];
+  /** Said at start: each account holding documents that no configured key reaches (unreached-accounts.ts). */
+  warnings: string[];
   /**
    * Stops accepting connections, lets requests in flight finish for up to graceMs (default 0: cut them off),
    * then closes every connection and the store.
@@ -92,6 +95,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     if (!opts.quiet) process.stderr.write(`edgeops serve: ${line}\n`);
   };
   const store: Store = await openStore(opts.db, { durability: opts.durability, poolSize: opts.poolSize, log });
+  let warnings: string[];
+  try {
+    warnings = await unreachedAccountWarnings(store, accounts);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const app = createApp({
     store, resources: RESOURCES, accounts, rateLimit: opts.rateLimit,
     rateLimitWindowMs: opts.rateLimitWindowMs, faults, log, readCache: opts.readCache,
@@ -130,6 +140,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     url: `http://${shownHost}:${port}`,
     backend: store.backend,
     accounts: accounts.summary(),
+    warnings,
     close: (closeOpts = {}) => {
       draining = true;
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;

@@ -185,6 +185,7 @@ Examples:
       const where = db === undefined ? 'in memory (pass --db FILE to keep data)' : postgres ? `${shownDatabaseUrl(db)}, pool of ${poolSize}` : db;
       ctx.out(`  storage: ${service.backend}, ${where}\n`);
       ctx.out(`  accounts: ${service.accounts.length > 0 ? service.accounts.join(', ') : openAccounts(flags.host, flags.allowAnyKey ?? false)}\n`);
+      for (const warning of service.warnings) ctx.err(`Warning: ${warning}\n`);
       if (rateLimit !== undefined) ctx.out(`  rate limit: ${rateLimit} requests per 60 s per key\n`);
       if (flags.faults !== undefined) ctx.out(`  faults: ${flags.faults}\n`);
       if (flags.durability === 'relaxed') ctx.out('  durability: relaxed (an answered write may be lost on power loss)\n');

@@ -304,6 +304,11 @@ class PostgresStore implements Store {
     await this.poolQuery({ text: 'SELECT 1', query_timeout: PING_TIMEOUT_MS } as QueryConfig);
   }
 
+  async documentCounts(): Promise<Map<string, number>> {
+    const res = await this.poolQuery<{ account_id: string; n: string }>({ text: 'SELECT account_id, COUNT(*) AS n FROM docs GROUP BY account_id' });
+    return new Map(res.rows.map((r) => [r.account_id, Number(r.n)]));
+  }
+
   close(): Promise<void> {
     return (this.ending ??= this.pool.end().catch(() => undefined));
   }
