@@ -94,17 +94,22 @@ function shownDatabaseUrl(url: string): string {
   }
 }
 
-/** A database the store could not open, as a ConfigError naming the path (a URL without its password). */
-function storeError(err: unknown, file: string | undefined, postgres: boolean): unknown {
-  if (file !== undefined && err instanceof Error && err.name === 'StoreSchemaError') return new ConfigError(`--db ${postgres ? shownDatabaseUrl(file) : file}: ${err.message}`);
+/** A database the store could not open, as a ConfigError naming where the URL came from (without its password). */
+function storeError(err: unknown, file: string | undefined, postgres: boolean, source: string): unknown {
+  const shown = `${source} ${file !== undefined && postgres ? shownDatabaseUrl(file) : file}`;
+  if (file !== undefined && err instanceof Error && err.name === 'StoreSchemaError') return new ConfigError(`${shown}: ${err.message}`);
+  // The service's PostgresConnectError (stores/postgres-connect.ts), known by name: the service is loaded lazily.
+  if (file !== undefined && err instanceof Error && err.name === 'PostgresConnectError') {
+    return new ConfigError(`${shown}: cannot open the PostgreSQL database: ${(err as Error & { explain(source: string): string }).explain(source)}`);
+  }
   if (file !== undefined && postgres && !(err instanceof ConfigError)) {
     const code = (err as { code?: unknown } | null)?.code;
-    return new ConfigError(`--db ${shownDatabaseUrl(file)}: cannot open the PostgreSQL database (${typeof code === 'string' ? code : (err as Error).message.split('\n')[0]})`);
+    return new ConfigError(`${shown}: cannot open the PostgreSQL database (${typeof code === 'string' ? code : (err as Error).message.split('\n')[0]})`);
   }
   const code = (err as { code?: unknown } | null)?.code;
   if (file === undefined || typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
   const why = code === 'SQLITE_NOTADB' ? 'not an SQLite database' : code === 'SQLITE_CANTOPEN' ? 'cannot be opened' : (err as Error).message;
-  return new ConfigError(`--db ${file}: ${why} (${code})`);
+  return new ConfigError(`${shown}: ${why} (${code})`);
 }
 
 /** The banner's accounts line with no key configured: who can reach a service that takes any token. */
@@ -160,6 +165,7 @@ Examples:
       const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
       const poolSize = integerSetting(flags.poolSize ?? '10', '--pool-size', 'pool size', 1, 1000);
       const db = flags.db ?? (process.env.EDGEOPS_DATABASE_URL || undefined);
+      const source = flags.db !== undefined ? '--db' : 'EDGEOPS_DATABASE_URL';
       const { isPostgresUrl } = await import('../../service/stores/open.ts');
       const postgres = isPostgresUrl(db);
       const dbProblem = db === undefined || postgres ? undefined : dbPathProblem(db);
@@ -168,7 +174,7 @@ Examples:
         if (db === undefined) throw new ConfigError('--migrate-only needs --db (or EDGEOPS_DATABASE_URL): an in-memory database has nothing to migrate');
         const { migrateStore } = await loadService('edgeops serve --migrate-only', db);
         const migrated = await migrateStore(db).catch((err: unknown) => {
-          throw storeError(err, db, postgres);
+          throw storeError(err, db, postgres, source);
         });
         const what = migrated.from === migrated.to ? `already at version ${migrated.to}` : `migrated from version ${migrated.from} to ${migrated.to}`;
         ctx.out(`${postgres ? shownDatabaseUrl(db) : db}: schema ${what}\n`);
@@ -179,7 +185,7 @@ Examples:
       const service = await startService({
         host: flags.host, port, apiKeys: flags.apiKey, accounts: flags.account, accountsFile: flags.accounts, allowAnyKey: flags.allowAnyKey, db, poolSize, rateLimit, faults, durability: flags.durability, logRequests: !flags.quiet,
       }).catch((err: unknown) => {
-        throw storeError(listenError(err, flags.host, port), db, postgres);
+        throw storeError(listenError(err, flags.host, port), db, postgres, source);
       });
       ctx.out(`edgeops service listening on ${service.url}\n`);
       const where = db === undefined ? 'in memory (pass --db FILE to keep data)' : postgres ? `${shownDatabaseUrl(db)}, pool of ${poolSize}` : db;

@@ -20,6 +20,7 @@ import {
 } from '../store.ts';
 import { DOC_COLUMNS, docOfRow, type DocRow } from './doc-row.ts';
 import type { StoreOptions } from './open.ts';
+import { connectFailure } from './postgres-connect.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.ts';
 
@@ -193,7 +194,7 @@ export async function migratePostgres(url: string): Promise<{ from: number; to: 
     await client.connect();
     return await migrateOn(client, target.schema);
   } catch (err) {
-    throw mapPgError(err);
+    throw connectFailure(err, clientConfig(target)) ?? mapPgError(err);
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -224,7 +225,7 @@ export async function openPostgresStore(url: string, opts: StoreOptions = {}): P
     }
   } catch (err) {
     await pool.end().catch(() => undefined);
-    throw mapPgError(err);
+    throw connectFailure(err, clientConfig(target)) ?? mapPgError(err);
   }
   return new PostgresStore(pool, opts);
 }
