@@ -117,7 +117,7 @@ describe('PostgreSQL refusing the service at start', () => {
   it('a server that takes this user over TLS only (its pg_hba.conf has hostssl alone), as the server words it', () => {
     // Over the test cluster's unix socket there is no TLS to require, so the server's refusal is given as pg hands it on.
     const refused = Object.assign(new Error('no pg_hba.conf entry for host "10.0.0.5", user "edgeops", database "edge", no encryption'), { code: '28000' });
-    const failure = connectFailure(refused, { connectionString: `postgres://edgeops:${WRONG}@db.internal:6543/edge` });
+    const failure = connectFailure(refused, undefined, { connectionString: `postgres://edgeops:${WRONG}@db.internal:6543/edge` });
     expect(failure?.explain('EDGEOPS_DATABASE_URL')).toBe(
       'the PostgreSQL server at db.internal port 6543 accepts user "edgeops" on database "edge" only over TLS; add ?sslmode=require to the URL in EDGEOPS_DATABASE_URL',
     );

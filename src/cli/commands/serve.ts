@@ -98,9 +98,10 @@ function shownDatabaseUrl(url: string): string {
 function storeError(err: unknown, file: string | undefined, postgres: boolean, source: string): unknown {
   const shown = `${source} ${file !== undefined && postgres ? shownDatabaseUrl(file) : file}`;
   if (file !== undefined && err instanceof Error && err.name === 'StoreSchemaError') return new ConfigError(`${shown}: ${err.message}`);
-  // The service's PostgresConnectError (stores/postgres-connect.ts), known by name: the service is loaded lazily.
-  if (file !== undefined && err instanceof Error && err.name === 'PostgresConnectError') {
-    return new ConfigError(`${shown}: cannot open the PostgreSQL database: ${(err as Error & { explain(source: string): string }).explain(source)}`);
+  // A connection PostgreSQL refused, or a server it cannot reach, explained by the store (stores/postgres-connect.ts).
+  const explain = (err as { explain?: unknown } | null)?.explain;
+  if (file !== undefined && postgres && typeof explain === 'function') {
+    return new ConfigError(`${shown}: cannot open the PostgreSQL database: ${(explain as (source: string) => string)(source)}`);
   }
   if (file !== undefined && postgres && !(err instanceof ConfigError)) {
     const code = (err as { code?: unknown } | null)?.code;

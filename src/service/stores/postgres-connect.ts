@@ -4,6 +4,7 @@
 // EDGEOPS_DATABASE_URL) is the caller's to say, so the sentence takes it.
 import pg from 'pg';
 import type { PoolConfig } from 'pg';
+import type { StoreUnavailableError } from '../store.ts';
 
 interface PostgresEndpoint {
   host: string;
@@ -14,17 +15,19 @@ interface PostgresEndpoint {
 
 type Reason = 'password' | 'role' | 'tls-required' | 'hba' | 'database' | 'refused' | 'no-host' | 'timeout' | 'tls-unsupported';
 
-/** A start-up connection the server or the network refused, for a reason the operator can fix. */
+/** An error that can say itself as an operator's sentence, naming where the URL came from. */
+type Explained<E extends Error> = E & { explain(source: string): string };
+
+/** A start-up connection the server refused (a password, a role, a database, TLS), for a reason the operator can fix. */
 class PostgresConnectError extends Error {
-  constructor(readonly reason: Reason, readonly endpoint: PostgresEndpoint) {
-    super(explain(reason, endpoint, 'the database URL'));
+  constructor(message: string) {
+    super(message);
     this.name = 'PostgresConnectError';
   }
+}
 
-  /** The sentence, naming `source` (`--db` or `EDGEOPS_DATABASE_URL`) as where to fix it. */
-  explain(source: string): string {
-    return explain(this.reason, this.endpoint, source);
-  }
+function explained<E extends Error>(err: E, reason: Reason, at: PostgresEndpoint): Explained<E> {
+  return Object.assign(err, { explain: (source: string) => explain(reason, at, source) });
 }
 
 /** Host, port, database and user as pg resolves them from the URL and the PG* environment, without connecting. */
@@ -52,10 +55,17 @@ function reasonOf(err: unknown): Reason | undefined {
   return undefined;
 }
 
-/** The error as a PostgresConnectError when its cause is one an operator can fix; undefined otherwise. */
-export function connectFailure(err: unknown, config: PoolConfig): PostgresConnectError | undefined {
+/**
+ * The error with an `explain(source)` when its cause is one an operator can fix; undefined otherwise. A server
+ * that cannot be reached stays the store's 503 error (`unavailable`, as the store maps it), which says neither
+ * host nor URL itself; a refusal by the server becomes a PostgresConnectError.
+ */
+export function connectFailure(err: unknown, unavailable: StoreUnavailableError | undefined, config: PoolConfig): Explained<Error> | undefined {
   const reason = reasonOf(err);
-  return reason === undefined ? undefined : new PostgresConnectError(reason, endpointOf(config));
+  if (reason === undefined) return undefined;
+  const at = endpointOf(config);
+  if (unavailable) return explained(unavailable, reason, at);
+  return explained(new PostgresConnectError(explain(reason, at, 'the database URL')), reason, at);
 }
 
 function explain(reason: Reason, at: PostgresEndpoint, source: string): string {

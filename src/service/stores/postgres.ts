@@ -194,7 +194,7 @@ export async function migratePostgres(url: string): Promise<{ from: number; to: 
     await client.connect();
     return await migrateOn(client, target.schema);
   } catch (err) {
-    throw connectFailure(err, clientConfig(target)) ?? mapPgError(err);
+    throw connectFailure(err, unavailableOf(err), clientConfig(target)) ?? mapPgError(err);
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -225,7 +225,7 @@ export async function openPostgresStore(url: string, opts: StoreOptions = {}): P
     }
   } catch (err) {
     await pool.end().catch(() => undefined);
-    throw connectFailure(err, clientConfig(target)) ?? mapPgError(err);
+    throw connectFailure(err, unavailableOf(err), clientConfig(target)) ?? mapPgError(err);
   }
   return new PostgresStore(pool, opts);
 }
