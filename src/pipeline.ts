@@ -15,6 +15,7 @@ import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.t
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { livePlanErrors, liveCheckKinds, staticPlanErrors, type PlanError } from './engine/plan-checks.ts';
 import { foreignReferenceErrors } from './engine/foreign-references.ts';
+import { outsideClaimErrors } from './engine/outside-claims.ts';
 import { precheckForeignReferences } from './engine/reference-precheck.ts';
 import { completedAddresses, perpetualDiff } from './engine/self-check.ts';
 import { targetClosure, targetedErrors, targetPlan } from './engine/targets.ts';
@@ -84,12 +85,15 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   // The manifests' own plan errors read no live state: they are found while the last pages are still coming.
   const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;
+  // Asked while the plan is made: the service's answer needs only the lists.
+  const outside = outsideClaimErrors(kinds, desired, fetched, api);
+  outside.catch(() => undefined); // awaited below, once the plan is made
   const adopt = opts.adopt === true;
   // Paced: requests still in flight (apply plans ahead while it takes the lock) have their answers taken in.
   const { plan, live } = await runPaced(planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared }));
   const errors = [
     ...staticErrors, ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
-    ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions),
+    ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions), ...await outside,
   ];
   if (errors.length > 0) plan.errors = sortIssues(errors);
   const shown = opts.targets?.length ? targetPlan(plan, { kinds, desired, live, targets: opts.targets }) : plan;
@@ -103,7 +107,7 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
  * the live checks run only when the manifests write a literal id or claim a unique value (a hostport); the
  * reference check's errors count only without theirs.
  */
-export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, lists: Promise<LiveState>, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[] }): Promise<PlanError[]> {
+export async function precheckPlan(desired: DesiredState | Promise<DesiredState>, lists: Promise<LiveState>, opts: { stack: string; adopt: boolean; kinds?: readonly ResourceKind[]; targets?: readonly string[]; api?: Api }): Promise<PlanError[]> {
   const kinds = opts.kinds ?? KINDS;
   const manifests = await desired;
   // A targeted apply is refused only for errors of the resources it plans.
@@ -113,6 +117,8 @@ export async function precheckPlan(desired: DesiredState | Promise<DesiredState>
   if (errors.length > 0) return sortIssues(errors);
   const live = await lists;
   if (liveCheckKinds(kinds, manifests).length > 0) errors.push(...only(livePlanErrors(kinds, manifests, live, opts.stack, { adopt: opts.adopt })));
+  // With the Api, values held outside the account too: asked only about those the plan would newly claim.
+  if (opts.api) errors.push(...only(await outsideClaimErrors(kinds, manifests, live, opts.api)));
   if (errors.length === 0) errors.push(...only(precheckForeignReferences(kinds, manifests, live, { stack: opts.stack, adopt: opts.adopt })));
   return sortIssues(errors);
 }

@@ -42606,11 +42606,49 @@ var httpsEdge = {
   ...edgeKind([mutualTlsModule, httpsTlsTerminationModule])
 };
 
+// src/contract/hostport-availability.ts
+var HOSTPORT_IN_USE = "ERR_HOSTPORT_IN_USE";
+var HOSTPORT_AVAILABILITY_PATH = "/hostports/availability";
+var HOSTPORT_AVAILABILITY_PARAM = "hostport";
+var HOSTPORT_AVAILABILITY_MAX = 100;
+var AVAILABILITIES = ["free", "held_in_account", "held_outside_account"];
+function availabilityPath(hostports2) {
+  const query = new URLSearchParams(hostports2.map((h2) => [HOSTPORT_AVAILABILITY_PARAM, h2]));
+  return `${HOSTPORT_AVAILABILITY_PATH}?${query.toString()}`;
+}
+function readAvailabilityReply(body) {
+  const items = body?.hostports;
+  if (!Array.isArray(items)) throw new TypeError(`${HOSTPORT_AVAILABILITY_PATH} answered without a hostports list`);
+  const out = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const { hostport, availability } = item ?? {};
+    if (typeof hostport !== "string" || typeof availability !== "string" || !AVAILABILITIES.includes(availability)) {
+      throw new TypeError(`${HOSTPORT_AVAILABILITY_PATH} answered an item that is not {hostport, availability}`);
+    }
+    out.set(hostport, availability);
+  }
+  return out;
+}
+
+// src/kinds/hostport-availability.ts
+async function hostportAvailability(api2, hostports2) {
+  const batches = [];
+  for (let i = 0; i < hostports2.length; i += HOSTPORT_AVAILABILITY_MAX) batches.push(hostports2.slice(i, i + HOSTPORT_AVAILABILITY_MAX));
+  try {
+    const replies = await Promise.all(batches.map(async (batch) => readAvailabilityReply(await api2.get(availabilityPath(batch)))));
+    return new Map(replies.flatMap((reply) => [...reply]));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404 && err.errorCode === "ERR_NOT_FOUND_PATH") return void 0;
+    throw err;
+  }
+}
+
 // src/kinds/edge-kind.ts
 var HOSTPORTS = {
   field: "hostports",
   scope: "hostport",
-  key: hostportKey
+  key: hostportKey,
+  availability: hostportAvailability
 };
 var TCP_MODULES2 = {
   backend,
@@ -45228,6 +45266,46 @@ function foreignReferenceErrors(kinds, desired, live, stack, actions, opts = {})
           });
         }
       }
+    }
+  }
+  return errors;
+}
+
+// src/engine/outside-claims.ts
+function newClaims(kinds, desired, live) {
+  const held = /* @__PURE__ */ new Set();
+  for (const kind of kinds) {
+    if (!kind.unique?.length) continue;
+    for (const item of live.byKind.get(kind.kind) ?? []) for (const key of uniqueValues(kind, item.raw)) held.add(key);
+  }
+  const byName = new Map(kinds.map((k) => [k.kind, k]));
+  const claims = /* @__PURE__ */ new Map();
+  for (const r of desired.resources) {
+    for (const u2 of byName.get(r.kind)?.unique ?? []) {
+      const list = r.spec[u2.field];
+      if (!u2.availability || !Array.isArray(list)) continue;
+      list.forEach((value, i) => {
+        if (typeof value !== "string" || held.has(`${u2.scope}\0${u2.key(value)}`)) return;
+        let found = claims.get(u2);
+        if (!found) claims.set(u2, found = []);
+        found.push({ r, pointer: `/${escapeSegment(u2.field)}/${i}`, value });
+      });
+    }
+  }
+  return claims;
+}
+async function outsideClaimErrors(kinds, desired, live, api2) {
+  const errors = [];
+  for (const [u2, claims] of newClaims(kinds, desired, live)) {
+    const answer = await u2.availability(api2, [...new Set(claims.map((c) => c.value))]);
+    if (!answer) continue;
+    for (const { r, pointer, value } of claims) {
+      if (answer.get(value) !== "held_outside_account") continue;
+      errors.push({
+        pos: sourceValuePos(r, pointer),
+        address: r.address,
+        message: `${u2.scope} ${value} is held outside this account; the service lets one resource hold it at a time: pick another ${u2.scope}, or have it released where it is held`
+      });
     }
   }
   return errors;
@@ -56184,12 +56262,15 @@ async function computePlan(desired, api2, opts) {
   const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
   const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;
+  const outside = outsideClaimErrors(kinds, desired, fetched, api2);
+  outside.catch(() => void 0);
   const adopt = opts.adopt === true;
   const { plan, live } = await runPaced(planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared }));
   const errors = [
     ...staticErrors,
     ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
-    ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions)
+    ...foreignReferenceErrors(kinds, desired, live, opts.stack, plan.actions),
+    ...await outside
   ];
   if (errors.length > 0) plan.errors = sortIssues(errors);
   const shown = opts.targets?.length ? targetPlan(plan, { kinds, desired, live, targets: opts.targets }) : plan;
@@ -56204,6 +56285,7 @@ async function precheckPlan(desired, lists, opts) {
   if (errors.length > 0) return sortIssues(errors);
   const live = await lists;
   if (liveCheckKinds(kinds, manifests).length > 0) errors.push(...only(livePlanErrors(kinds, manifests, live, opts.stack, { adopt: opts.adopt })));
+  if (opts.api) errors.push(...only(await outsideClaimErrors(kinds, manifests, live, opts.api)));
   if (errors.length === 0) errors.push(...only(precheckForeignReferences(kinds, manifests, live, { stack: opts.stack, adopt: opts.adopt })));
   return sortIssues(errors);
 }
@@ -56759,7 +56841,7 @@ async function run(request2, deps) {
   const adopt = saved?.contents.adopt ?? request2.adopt;
   const lists = startFetch(api2, { stack });
   const checked2 = unlessInterrupted(interrupt, "while planning", async () => {
-    const errors = await precheckPlan(request2.desired, lists, { stack, adopt, targets });
+    const errors = await precheckPlan(request2.desired, lists, { stack, adopt, targets, api: api2 });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   const locking = checked2.then(() => withStackLock(api2, stack, { ...request2.lock, signal: lockSignal }, async (lock) => {
@@ -57011,9 +57093,22 @@ function applySummary(plan, result, names = plan.names ?? {}) {
     for (const a of neverStarted.slice(0, NOT_STARTED_SHOWN)) lines.push(`    ${labelOf(a.id)}`);
     if (notStarted > NOT_STARTED_SHOWN) lines.push(`    and ${notStarted - NOT_STARTED_SHOWN} more`);
   }
-  lines.push("Run the same command again to converge once the cause is fixed.");
+  const held = heldHostports(failed.map((r) => r.error));
+  if (held.length > 0) {
+    lines.push(`${held.map((h2) => `Hostport ${h2}`).join(", ")} ${held.length === 1 ? "is" : "are"} held by another resource, outside this account or claimed since the plan was made; the same command fails again until ${held.length === 1 ? "it is" : "they are"} released there, or the manifests name another hostport.`);
+  } else {
+    lines.push("Run the same command again to converge once the cause is fixed.");
+  }
   return `${lines.join("\n")}
 `;
+}
+function heldHostports(errors) {
+  const held = /* @__PURE__ */ new Set();
+  for (const error of errors) {
+    if (error?.errorCode !== HOSTPORT_IN_USE) continue;
+    held.add(/"([^"]+)"/.exec(error.message)?.[1] ?? "named above");
+  }
+  return [...held];
 }
 
 // src/render/text.ts

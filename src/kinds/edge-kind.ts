@@ -1,6 +1,7 @@
 // TCP, TLS and HTTPS edges differ only in path, prefix and which modules they carry: one factory builds them.
 import { hostportKey } from '../contract/values.ts';
 import { hostportKeys } from './adopt-keys.ts';
+import { hostportAvailability } from './hostport-availability.ts';
 import * as modules from './module-normalizers.ts';
 import { markerKind } from './marker-kind.ts';
 import { dropEmptyList, dropEmptyStrings } from './normalize.ts';
@@ -15,6 +16,7 @@ const HOSTPORTS: UniqueField = {
   field: 'hostports',
   scope: 'hostport',
   key: hostportKey,
+  availability: hostportAvailability,
 };
 
 export const TCP_MODULES: Normalizers = {

@@ -37,7 +37,16 @@ export interface UniqueField {
   scope: string;
   /** The value as the service compares it (hostports: case-insensitive). */
   key(value: string): string;
+  /**
+   * Where the service says each value is held, for values no live item of the account holds: a value held in
+   * another account is one the plan cannot claim, and no list shows it. Undefined when the service cannot say
+   * (it predates the question): the plan then goes without the check.
+   */
+  availability?(api: Api, values: readonly string[]): Promise<ReadonlyMap<string, ClaimAvailability> | undefined>;
 }
+
+/** Where a unique value is held, as the service tells it: never by what, when outside the caller's account. */
+export type ClaimAvailability = 'free' | 'held_in_account' | 'held_outside_account';
 
 /**
  * A reference whose target does not have an id yet (it is created by the same apply).

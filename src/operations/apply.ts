@@ -81,7 +81,7 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   // Those lists only ever refuse, or make a plan ahead: the plan applied is made from lists read under the lock.
   const lists = startFetch(api, { stack });
   const checked = unlessInterrupted(interrupt, 'while planning', async () => {
-    const errors = await precheckPlan(request.desired, lists, { stack, adopt, targets });
+    const errors = await precheckPlan(request.desired, lists, { stack, adopt, targets, api });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   // The lock is held from before the plan until the apply's last read: two applies of one stack never both

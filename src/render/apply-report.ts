@@ -1,5 +1,6 @@
 // What an apply prints: one line per finished action, and the closing summary with every failure.
 // Pure text builders; apply-progress.ts decides where and how they are drawn.
+import { HOSTPORT_IN_USE } from '../contract/hostport-availability.ts';
 import type { Action, ActionOp, ApplyEvent, ApplyResult, Plan } from '../engine/plan-data.ts';
 import { groupByAddress, type ResourceOp } from './wording.ts';
 import { nameIdsIn, type IdNames } from './values.ts';
@@ -136,6 +137,25 @@ export function applySummary(plan: Plan, result: ApplyResult, names: IdNames = p
     for (const a of neverStarted.slice(0, NOT_STARTED_SHOWN)) lines.push(`    ${labelOf(a.id)}`);
     if (notStarted > NOT_STARTED_SHOWN) lines.push(`    and ${notStarted - NOT_STARTED_SHOWN} more`);
   }
-  lines.push('Run the same command again to converge once the cause is fixed.');
+  const held = heldHostports(failed.map((r) => r.error));
+  if (held.length > 0) {
+    // A rerun meets the same holder: no list of this account shows it, so it cannot be released from here.
+    lines.push(`${held.map((h) => `Hostport ${h}`).join(', ')} ${held.length === 1 ? 'is' : 'are'} held by another resource, outside this account or claimed since the plan was made; the same command fails again until ${held.length === 1 ? 'it is' : 'they are'} released there, or the manifests name another hostport.`);
+  } else {
+    lines.push('Run the same command again to converge once the cause is fixed.');
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The hostports of failures the service refused because another resource holds them (the contract's
+ * HOSTPORT_IN_USE); its message quotes the hostport: `hostports[0]: "1.tcp.example.com:20002" is already in use`.
+ */
+function heldHostports(errors: readonly ({ errorCode?: string; message: string } | undefined)[]): string[] {
+  const held = new Set<string>();
+  for (const error of errors) {
+    if (error?.errorCode !== HOSTPORT_IN_USE) continue;
+    held.add(/"([^"]+)"/.exec(error.message)?.[1] ?? 'named above');
+  }
+  return [...held];
 }

@@ -24,7 +24,9 @@ export class AccountsConfigError extends Error {
 }
 
 const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const SHA256_KEY = /^sha256:([0-9a-fA-F]{64})$/;
+// Lower-case only, as sha256sum prints it: a digest mistyped into some other shape must not quietly become a
+// plain key, which the text committed in the file would then be.
+const SHA256_KEY = /^sha256:([0-9a-f]{64})$/;
 
 export function keyDigest(key: string): Buffer {
   return createHash('sha256').update(key).digest();
@@ -44,6 +46,9 @@ function configuredKey(account: string, key: string, source: string): AccountKey
   // A client sends its key as "Authorization: Bearer <key>": a key with whitespace in it could never match.
   if (/\s/.test(key)) throw new AccountsConfigError(`${source}: an API key of account ${account} holds whitespace, which no "Authorization: Bearer" header can carry`);
   const hashed = SHA256_KEY.exec(key);
+  if (!hashed && key.startsWith('sha256:')) {
+    throw new AccountsConfigError(`${source}: an API key of account ${account} starts with "sha256:" but is not a digest: a digest is "sha256:" and exactly 64 lower-case hex digits, as printf %s "$KEY" | sha256sum prints them`);
+  }
   return { account, digest: hashed ? Buffer.from(hashed[1]!, 'hex') : keyDigest(key), source };
 }
 
@@ -118,6 +123,11 @@ export class Accounts {
     const counts = new Map<string, number>();
     for (const k of this.keys) counts.set(k.account, (counts.get(k.account) ?? 0) + 1);
     return [...counts].map(([name, n]) => `${name} (${n} ${n === 1 ? 'key' : 'keys'})`);
+  }
+
+  /** Whether some configured key acts for this account (with none configured, any token acts for the default one). */
+  reaches(account: string): boolean {
+    return this.open ? account === DEFAULT_ACCOUNT : this.keys.some((k) => k.account === account);
   }
 
   /**

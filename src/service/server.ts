@@ -7,9 +7,11 @@ import { errorEnvelope } from '../contract/protocol.ts';
 import { Accounts, accountsFile, accountFlag, apiKeyFlag, type AccountKey } from './accounts.ts';
 import { accountOfRequest, createApp } from './app.ts';
 import { ServiceError } from './errors.ts';
+import { checkExposure } from './exposure.ts';
 import { createFaultInjector, parseFaultSpec, type FaultSpec } from './faults.ts';
 import { newOperationId } from './ids.ts';
 import { RESOURCES } from './routes.ts';
+import { unreachedAccountWarnings } from './unreached-accounts.ts';
 import type { Durability, Store } from './store.ts';
 import { openStore } from './stores/open.ts';
 
@@ -25,6 +27,8 @@ export interface ServiceOptions {
   accounts?: string[];
   /** A YAML file of account name -> list of keys (plain or `sha256:<hex>`). */
   accountsFile?: string;
+  /** With no key configured, listen on a non-loopback host anyway (exposure.ts); refused otherwise. */
+  allowAnyKey?: boolean;
   /**
    * Where the data lives: a postgres:// or postgresql:// URL (several instances may share it), else an SQLite
    * file; omitted = in-memory SQLite.
@@ -61,6 +65,8 @@ export interface RunningService {
   backend: string;
   /** The accounts that have keys, with their number of keys; none: any bearer token acts for the default account. */
   accounts: string[];
+  /** Said at start: each account holding documents that no configured key reaches (unreached-accounts.ts). */
+  warnings: string[];
   /**
    * Stops accepting connections, lets requests in flight finish for up to graceMs (default 0: cut them off),
    * then closes every connection and the store.
@@ -83,10 +89,19 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     ...(opts.accounts ?? []).map(accountFlag),
     ...(opts.accountsFile === undefined ? [] : accountsFile(opts.accountsFile)),
   ] satisfies AccountKey[]);
+  const host = opts.host ?? '127.0.0.1';
+  await checkExposure(accounts.open, host, opts.allowAnyKey ?? false);
   const log = (line: string) => {
     if (!opts.quiet) process.stderr.write(`edgeops serve: ${line}\n`);
   };
   const store: Store = await openStore(opts.db, { durability: opts.durability, poolSize: opts.poolSize, log });
+  let warnings: string[];
+  try {
+    warnings = await unreachedAccountWarnings(store, accounts);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const app = createApp({
     store, resources: RESOURCES, accounts, rateLimit: opts.rateLimit,
     rateLimitWindowMs: opts.rateLimitWindowMs, faults, log, readCache: opts.readCache,
@@ -106,7 +121,6 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   server.on('clientError', (err: ClientError, socket: Duplex) => answerClientError(err, socket, methods));
   // Node hands CONNECT to this event instead of the app, and without a listener closes the connection unanswered.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => writeEnvelope(socket, notServed(req.method ?? 'CONNECT', methods)));
-  const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -126,6 +140,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     url: `http://${shownHost}:${port}`,
     backend: store.backend,
     accounts: accounts.summary(),
+    warnings,
     close: (closeOpts = {}) => {
       draining = true;
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;

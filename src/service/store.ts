@@ -84,6 +84,8 @@ export interface Store {
   rateTake(key: string, limit: number, windowMs: number): Promise<RateVerdict>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
+  /** How many documents each account holds, for the start-up check that every account with data has a key. */
+  documentCounts(): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
 

@@ -111,8 +111,8 @@ describe('start-up refusals of an accounts configuration', () => {
     expect(await refused(['--accounts', inFile], [dup, other]))
       .toBe(`${inFile}:5:5: this API key is also a key of account team-a (${inFile}:3:5); a key belongs to one account`);
 
-    const hashed = accountsFile(`team-a:\n  - ${dup}\nteam-b:\n  - other-key\n  - sha256:${sha256(dup).toUpperCase()}\n`);
-    expect(await refused(['--accounts', hashed], [dup, sha256(dup), sha256(dup).toUpperCase()]))
+    const hashed = accountsFile(`team-a:\n  - ${dup}\nteam-b:\n  - other-key\n  - sha256:${sha256(dup)}\n`);
+    expect(await refused(['--accounts', hashed], [dup, sha256(dup)]))
       .toBe(`${hashed}:5:5: this API key is also a key of account team-a (${hashed}:2:5); a key belongs to one account`);
 
     const single = accountsFile(`team-b:\n  - ${dup}\n`);
@@ -141,6 +141,20 @@ describe('start-up refusals of an accounts configuration', () => {
     expect(await refused(['--account', `=${k}`], [k])).toBe('--account: expected NAME=KEY');
   });
 
+  it('a sha256: entry that is not exactly 64 lower-case hex digits, in the file and on the command line', async () => {
+    const k = key('k');
+    const digest = sha256(k);
+    const why = 'starts with "sha256:" but is not a digest: a digest is "sha256:" and exactly 64 lower-case hex digits, as printf %s "$KEY" | sha256sum prints them';
+    const wrong = [`sha256:${digest.slice(0, 63)}`, 'sha256:abc', `sha256:${digest.toUpperCase()}`, `sha256:${digest}0`, `sha256:${digest.slice(0, 63)}g`];
+    for (const value of wrong) {
+      const file = accountsFile(`team-a:\n  - ok-key-5\nteam-b:\n  - ${JSON.stringify(value)}\n`);
+      const secrets = [value, value.slice('sha256:'.length), digest.slice(0, 63).toLowerCase(), digest.toUpperCase().slice(0, 63)].filter((x) => x.length > 8);
+      expect(await refused(['--accounts', file], secrets)).toBe(`${file}:4:5: an API key of account team-b ${why}`);
+    }
+    expect(await refused(['--account', `ops=sha256:${digest.toUpperCase()}`], [digest.toUpperCase(), digest])).toBe(`--account ops: an API key of account ops ${why}`);
+    expect(await refused(['--api-key', 'sha256:abc'], ['sha256:abc'])).toBe(`--api-key: an API key of account default ${why}`);
+  });
+
   it('an accounts file that cannot be read', async () => {
     const missing = join(dir, 'missing.yaml');
     expect(await refused(['--accounts', missing], [])).toBe(`${missing}: cannot read the accounts file (ENOENT)`);
@@ -149,9 +163,9 @@ describe('start-up refusals of an accounts configuration', () => {
 });
 
 describe('serving accounts', () => {
-  it('sha256:<hex> keys in the file work (any case of hex); the hashed form itself is no key', async () => {
+  it('sha256:<hex> keys in the file work; the hashed form itself is no key', async () => {
     const [ka, kb, kc] = [key('ka'), key('kb'), key('kc')];
-    const file = accountsFile(`# teams\nteam-a:\n  - "sha256:${sha256(ka)}"\n  - sha256:${sha256(kc).toUpperCase()}\nteam-b:\n  - ${kb}\n`);
+    const file = accountsFile(`# teams\nteam-a:\n  - "sha256:${sha256(ka)}"\n  - sha256:${sha256(kc)}\nteam-b:\n  - ${kb}\n`);
     const s = serve(['--port', '0', '--accounts', file]);
     try {
       const url = await s.url;

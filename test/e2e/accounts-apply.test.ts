@@ -2,8 +2,8 @@
 // key never sees or touches account A's stack, even under the same stack name. Through the real CLI (`edgeops
 // plan/apply` with EDGEOPS_API_URL / EDGEOPS_API_KEY / EDGEOPS_STACK) against one service with two accounts:
 // A applies; B applies a different manifest (the same document names) as the same stack and creates its own;
-// A's plan still shows no changes; A's stack lock does not hold B up; a hostport of A's fails B's apply without
-// naming A's edge; B's destroy leaves A's resources as they were, byte for byte.
+// A's plan still shows no changes; A's stack lock does not hold B up; a hostport of A's is a plan error of B's,
+// naming nothing of A's and refusing B's apply before any write; B's destroy leaves A's resources as they were, byte for byte.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,13 +102,17 @@ describe('applies of two accounts under the same stack name', () => {
     expect(idsOfA.length).toBeGreaterThan(10);
     const namesOfA = await managed(A);
 
-    // B's plan of A's very manifest: everything to create, as B holds nothing of the stack.
+    // B's plan of A's very manifest: everything to create, as B holds nothing of the stack; but every hostport
+    // is A's, held outside B's account: a plan error each, naming nothing of A's.
     const seen = await cli(keys.b, ['plan', dirA, '--format', 'json']);
-    expect(seen.code, output(seen)).toBe(0);
+    expect(seen.code, output(seen)).toBe(1);
     const seenPlan = JSON.parse(seen.stdout) as { summary: Record<string, number>; resources: { action: string; live_id: string | null }[] };
     expect(seenPlan.summary).toMatchObject({ create: madeA[0], update: 0, replace: 0, delete: 0 });
     expect(new Set(seenPlan.resources.map((r) => r.action))).toEqual(new Set(['create']));
     expect(seenPlan.resources.map((r) => r.live_id).filter((id) => id !== null)).toEqual([]);
+    const hostportsOfA = docsA.flatMap((d) => (d as Doc & { hostports?: string[] }).hostports ?? []);
+    expect(hostportsOfA.length).toBeGreaterThan(2);
+    for (const h of hostportsOfA) expect(output(seen)).toContain(`hostport ${h} is held outside this account`);
 
     const applied = await cli(keys.b, ['apply', dirB, '--auto-approve']);
     expect(applied.code, output(applied)).toBe(0);
@@ -139,14 +143,15 @@ describe('applies of two accounts under the same stack name', () => {
     }
     expect(await rawLists(A)).toEqual(before);
 
-    // A hostport of A's fails B's create, without a word of which account or edge holds it.
+    // A hostport of A's refuses B's apply before anything is written, without a word of which account or edge holds it.
     const taken = (docsA.find((d) => d.name === 'ssh') as Doc & { hostports: string[] }).hostports[0]!;
+    const listsOfB = await rawLists(B);
     const clash = await cli(keys.b, ['apply', writeDocs('clash', [...docsB, { kind: 'TCPEdge', name: 'clash', description: 'bravo clash', hostports: [taken] }]), '--auto-approve']);
     expect(clash.code, output(clash)).toBe(1);
-    expect(clash.stdout).toMatch(/failed to create TCPEdge\/clash \(.+\.yaml:\d+\): 400 ERR_HOSTPORT_IN_USE/);
-    expect(clash.stdout).toContain(`"${taken}" is already in use`);
+    expect(output(clash)).toMatch(new RegExp(`clash/all\\.yaml:\\d+:\\d+: TCPEdge/clash: hostport ${taken.replace(/\./g, '\\.')} is held outside this account`));
     for (const id of idsOfA) expect(output(clash)).not.toContain(id);
     expect(await rawLists(A)).toEqual(before);
+    expect(await rawLists(B)).toEqual(listsOfB);
 
     // B destroys its stack: every resource of B's goes, none of A's.
     const destroyed = await cli(keys.b, ['apply', writeDocs('empty', []), '--auto-approve', '--destroy']);

@@ -32,6 +32,7 @@ import { allKinds, makeCerts } from '../e2e/fixtures.ts';
 import { makeCa } from '../helpers/certs.ts';
 import { api, expectError, storeOf, TEST_STORE, type ApiClient, type ApiResponse } from '../helpers/service.ts';
 import { startRoundRobinProxy, type ProxyExchange, type RoundRobinProxy } from '../support/round-robin-proxy.ts';
+import { HOSTPORT_AVAILABILITY_PATH } from '../../src/contract/hostport-availability.ts';
 
 const KEY = 'two-instances-key';
 const base = mkdtempSync(join(tmpdir(), 'edgeops-two-'));
@@ -471,11 +472,12 @@ describe.runIf(TEST_STORE === 'postgres')('two instances on one PostgreSQL schem
 
     // Each apply's turn as its requests show it: from its first request after its lock record's POST that is
     // not about lock records (it lists the other kinds only once it holds the lock) until its release (the
-    // last DELETE of a record: sent before it lets go). The two turns never overlap.
+    // last DELETE of a record: sent before it lets go). The two turns never overlap. The plan made ahead while
+    // the lock is taken asks whether its new hostports are free; that question reads no list.
     const turn = (i: number) => {
       const ex = [...exchanges[i]!].sort((x, y) => x.start - y.start);
       const lockPost = ex.findIndex((e) => e.method === 'POST' && e.path.startsWith('/ip_policies'));
-      const from = ex.slice(lockPost + 1).find((e) => !e.path.startsWith('/ip_policies'));
+      const from = ex.slice(lockPost + 1).find((e) => !e.path.startsWith('/ip_policies') && !e.path.startsWith(HOSTPORT_AVAILABILITY_PATH));
       const release = ex.filter((e) => e.method === 'DELETE' && e.path.startsWith('/ip_policies/')).at(-1);
       expect(lockPost, `apply ${i} created a lock record`).toBeGreaterThanOrEqual(0);
       expect(from && release, `apply ${i} planned and released`).toBeTruthy();

@@ -15,6 +15,7 @@ interface ServeFlags {
   apiKey: string[];
   account: string[];
   accounts?: string;
+  allowAnyKey?: boolean;
   db?: string;
   poolSize?: string;
   migrateOnly?: boolean;
@@ -93,17 +94,31 @@ function shownDatabaseUrl(url: string): string {
   }
 }
 
-/** A database the store could not open, as a ConfigError naming the path (a URL without its password). */
-function storeError(err: unknown, file: string | undefined, postgres: boolean): unknown {
-  if (file !== undefined && err instanceof Error && err.name === 'StoreSchemaError') return new ConfigError(`--db ${postgres ? shownDatabaseUrl(file) : file}: ${err.message}`);
+/** A database the store could not open, as a ConfigError naming where the URL came from (without its password). */
+function storeError(err: unknown, file: string | undefined, postgres: boolean, source: string): unknown {
+  const shown = `${source} ${file !== undefined && postgres ? shownDatabaseUrl(file) : file}`;
+  if (file !== undefined && err instanceof Error && err.name === 'StoreSchemaError') return new ConfigError(`${shown}: ${err.message}`);
+  // A connection PostgreSQL refused, or a server it cannot reach, explained by the store (stores/postgres-connect.ts).
+  const explain = (err as { explain?: unknown } | null)?.explain;
+  if (file !== undefined && postgres && typeof explain === 'function') {
+    return new ConfigError(`${shown}: cannot open the PostgreSQL database: ${(explain as (source: string) => string)(source)}`);
+  }
   if (file !== undefined && postgres && !(err instanceof ConfigError)) {
     const code = (err as { code?: unknown } | null)?.code;
-    return new ConfigError(`--db ${shownDatabaseUrl(file)}: cannot open the PostgreSQL database (${typeof code === 'string' ? code : (err as Error).message.split('\n')[0]})`);
+    return new ConfigError(`${shown}: cannot open the PostgreSQL database (${typeof code === 'string' ? code : (err as Error).message.split('\n')[0]})`);
   }
   const code = (err as { code?: unknown } | null)?.code;
   if (file === undefined || typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
   const why = code === 'SQLITE_NOTADB' ? 'not an SQLite database' : code === 'SQLITE_CANTOPEN' ? 'cannot be opened' : (err as Error).message;
-  return new ConfigError(`--db ${file}: ${why} (${code})`);
+  return new ConfigError(`${shown}: ${why} (${code})`);
+}
+
+/** The banner's accounts line with no key configured: who can reach a service that takes any token. */
+function openAccounts(host: string, allowAnyKey: boolean): string {
+  const any = 'none configured: any bearer token is accepted, for the default account';
+  return allowAnyKey
+    ? `${any}, from anyone who can reach ${host} (--allow-any-key)`
+    : `${any}, on this machine only (a non-loopback --host needs a key: --api-key, --account or --accounts)`;
 }
 
 function waitForStopSignal(): Promise<NodeJS.Signals> {
@@ -127,6 +142,7 @@ export function registerServe(program: Command, ctx: CliContext, done: (code: nu
     .addOption(new Option('--api-key <key>', 'accepted API key of the default account; repeat for several').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
     .addOption(new Option('--account <name=key>', 'an API key of account NAME; repeat for several keys and accounts').argParser((v: string, prev: string[]) => [...prev, v]).default([]))
     .addOption(new Option('--accounts <file>', 'YAML file of account name -> list of API keys (plain, or sha256:<hex> of the key)'))
+    .addOption(new Option('--allow-any-key', 'with no API key configured, accept any bearer token on a non-loopback --host too (refused otherwise)'))
     .addOption(new Option('--db <file-or-url>', 'SQLite database file, or a postgres:// URL that several instances share (omitted: in memory, lost on exit) [env EDGEOPS_DATABASE_URL]'))
     .addOption(new Option('--pool-size <n>', 'PostgreSQL connections this instance opens at most').default('10'))
     .addOption(new Option('--migrate-only', 'bring the database schema up to date, then exit'))
@@ -150,6 +166,7 @@ Examples:
       const faults = flags.faults === undefined ? undefined : await parseFaults(flags.faults);
       const poolSize = integerSetting(flags.poolSize ?? '10', '--pool-size', 'pool size', 1, 1000);
       const db = flags.db ?? (process.env.EDGEOPS_DATABASE_URL || undefined);
+      const source = flags.db !== undefined ? '--db' : 'EDGEOPS_DATABASE_URL';
       const { isPostgresUrl } = await import('../../service/stores/open.ts');
       const postgres = isPostgresUrl(db);
       const dbProblem = db === undefined || postgres ? undefined : dbPathProblem(db);
@@ -158,7 +175,7 @@ Examples:
         if (db === undefined) throw new ConfigError('--migrate-only needs --db (or EDGEOPS_DATABASE_URL): an in-memory database has nothing to migrate');
         const { migrateStore } = await loadService('edgeops serve --migrate-only', db);
         const migrated = await migrateStore(db).catch((err: unknown) => {
-          throw storeError(err, db, postgres);
+          throw storeError(err, db, postgres, source);
         });
         const what = migrated.from === migrated.to ? `already at version ${migrated.to}` : `migrated from version ${migrated.from} to ${migrated.to}`;
         ctx.out(`${postgres ? shownDatabaseUrl(db) : db}: schema ${what}\n`);
@@ -167,14 +184,15 @@ Examples:
       }
       const { startService } = await loadService('edgeops serve', db);
       const service = await startService({
-        host: flags.host, port, apiKeys: flags.apiKey, accounts: flags.account, accountsFile: flags.accounts, db, poolSize, rateLimit, faults, durability: flags.durability, logRequests: !flags.quiet,
+        host: flags.host, port, apiKeys: flags.apiKey, accounts: flags.account, accountsFile: flags.accounts, allowAnyKey: flags.allowAnyKey, db, poolSize, rateLimit, faults, durability: flags.durability, logRequests: !flags.quiet,
       }).catch((err: unknown) => {
-        throw storeError(listenError(err, flags.host, port), db, postgres);
+        throw storeError(listenError(err, flags.host, port), db, postgres, source);
       });
       ctx.out(`edgeops service listening on ${service.url}\n`);
       const where = db === undefined ? 'in memory (pass --db FILE to keep data)' : postgres ? `${shownDatabaseUrl(db)}, pool of ${poolSize}` : db;
       ctx.out(`  storage: ${service.backend}, ${where}\n`);
-      ctx.out(`  accounts: ${service.accounts.length > 0 ? service.accounts.join(', ') : 'none configured: any bearer token is accepted, for the default account'}\n`);
+      ctx.out(`  accounts: ${service.accounts.length > 0 ? service.accounts.join(', ') : openAccounts(flags.host, flags.allowAnyKey ?? false)}\n`);
+      for (const warning of service.warnings) ctx.err(`Warning: ${warning}\n`);
       if (rateLimit !== undefined) ctx.out(`  rate limit: ${rateLimit} requests per 60 s per key\n`);
       if (flags.faults !== undefined) ctx.out(`  faults: ${flags.faults}\n`);
       if (flags.durability === 'relaxed') ctx.out('  durability: relaxed (an answered write may be lost on power loss)\n');

@@ -20,6 +20,7 @@ import {
 } from '../store.ts';
 import { DOC_COLUMNS, docOfRow, type DocRow } from './doc-row.ts';
 import type { StoreOptions } from './open.ts';
+import { connectFailure } from './postgres-connect.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.ts';
 
@@ -193,7 +194,7 @@ export async function migratePostgres(url: string): Promise<{ from: number; to: 
     await client.connect();
     return await migrateOn(client, target.schema);
   } catch (err) {
-    throw mapPgError(err);
+    throw connectFailure(err, unavailableOf(err), clientConfig(target)) ?? mapPgError(err);
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -224,7 +225,7 @@ export async function openPostgresStore(url: string, opts: StoreOptions = {}): P
     }
   } catch (err) {
     await pool.end().catch(() => undefined);
-    throw mapPgError(err);
+    throw connectFailure(err, unavailableOf(err), clientConfig(target)) ?? mapPgError(err);
   }
   return new PostgresStore(pool, opts);
 }
@@ -302,6 +303,11 @@ class PostgresStore implements Store {
 
   async ping(): Promise<void> {
     await this.poolQuery({ text: 'SELECT 1', query_timeout: PING_TIMEOUT_MS } as QueryConfig);
+  }
+
+  async documentCounts(): Promise<Map<string, number>> {
+    const res = await this.poolQuery<{ account_id: string; n: string }>({ text: 'SELECT account_id, COUNT(*) AS n FROM docs GROUP BY account_id' });
+    return new Map(res.rows.map((r) => [r.account_id, Number(r.n)]));
   }
 
   close(): Promise<void> {

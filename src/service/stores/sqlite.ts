@@ -116,6 +116,12 @@ class SqliteStore implements Store {
     this.stmt.ping!.get();
   }
 
+  async documentCounts(): Promise<Map<string, number>> {
+    if (this.closed) throw new StoreUnavailableError('unavailable', 'the store is closed');
+    const rows = this.db.prepare('SELECT account_id, COUNT(*) AS n FROM docs GROUP BY account_id').all() as { account_id: string; n: number | bigint }[];
+    return new Map(rows.map((r) => [r.account_id, Number(r.n)]));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
