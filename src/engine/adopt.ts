@@ -10,9 +10,9 @@ import { dependencyOrder } from '../graph.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { desiredBody, liveBody } from './diff.ts';
-import type { LiveState } from './live.ts';
+import { liveState, managedBy, type LiveState } from './live.ts';
 import { serializeMetadata } from '../kinds/marker.ts';
-import { indexManaged, liveMetadata } from './ownership.ts';
+import { liveMetadata } from './ownership.ts';
 
 export interface Adoption {
   address: string;
@@ -72,7 +72,7 @@ export function itemsByKey(kind: ResourceKind, items: readonly LiveItem[]): Map<
 }
 
 export function adoptLive(kinds: readonly ResourceKind[], desired: DesiredState, live: LiveState, stack: string): AdoptOutcome {
-  const managed = indexManaged(kinds, live.byKind, stack);
+  const managed = managedBy(live, stack);
   const known = new Map<string, string>();
   for (const [address, copies] of managed.byAddress) known.set(address, copies[0]!.id);
   const byKind = new Map(kinds.map((k) => [k.kind, [] as DesiredResource[]]));
@@ -132,5 +132,5 @@ export function adoptLive(kinds: readonly ResourceKind[], desired: DesiredState,
     const copies = swapped.get(kind);
     byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
   }
-  return { live: { byKind: byKindLive }, adoptions, warnings };
+  return { live: liveState(kinds, byKindLive), adoptions, warnings };
 }

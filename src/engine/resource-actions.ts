@@ -9,9 +9,9 @@ import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
 import type { GraphRefs } from './graph.ts';
-import type { LiveState } from './live.ts';
+import { managedBy, type LiveState } from './live.ts';
 import { metadataProblem } from '../kinds/marker.ts';
-import { indexManaged, markerOf, naturalParentId } from './ownership.ts';
+import { addressKind, markerOf, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
 import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
@@ -172,7 +172,7 @@ export function* resourceActionSteps(
     }
   };
   const liveOf = (kind: ResourceKind): LiveItem[] => live.byKind.get(kind.kind) ?? [];
-  const managed = indexManaged(kinds, live.byKind, stack);
+  const managed = managedBy(live, stack);
   const byKey = new Map<string, Map<string, LiveItem>>();
   const naturalItem = (kind: ResourceKind, key: string): LiveItem | undefined => {
     let index = byKey.get(kind.kind);
@@ -274,9 +274,11 @@ function addOrphans(
   const kindByName = new Map(kinds.map((k) => [k.kind, k]));
   // Only addresses with a copy to delete are sorted: in a plan with little to do, that is few of them.
   const orphaned: [string, LiveItem[]][] = [];
-  for (const entry of managed.byAddress) if (entry[1].some((item) => item !== kept.get(entry[0]))) orphaned.push(entry);
+  for (const entry of managed.byAddress) {
+    if (kindByName.has(addressKind(entry[0])) && entry[1].some((item) => item !== kept.get(entry[0]))) orphaned.push(entry);
+  }
   for (const [address, copies] of orphaned.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const kind = kindByName.get(address.slice(0, address.indexOf('/')))!;
+    const kind = kindByName.get(addressKind(address))!;
     const keep = kept.get(address);
     copies.forEach((item, at) => {
       if (item === keep) return;
