@@ -9,7 +9,8 @@
 import { dependencyOrder } from '../graph.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { desiredBody, liveBody } from './diff.ts';
+import { liveBody } from './diff.ts';
+import { requestBody } from '../kinds/sent-body.ts';
 import { liveState, managedBy, type LiveState } from './live.ts';
 import { serializeMetadata } from '../kinds/marker.ts';
 import { liveMetadata } from './ownership.ts';
@@ -90,7 +91,7 @@ export function adoptLive(kinds: readonly ResourceKind[], desired: DesiredState,
     const byKey = itemsByKey(kind, unmarked);
 
     const candidates: Candidate[] = docs.map((resource) => {
-      const body = desiredBody(kind, resource.spec, (address) => known.get(address));
+      const body = requestBody(kind, resource.spec, (address) => known.get(address));
       const matches = new Map<string, { item: LiveItem; key: string }>();
       for (const key of kind.adoptKeys!(body, resource.name)) {
         for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });

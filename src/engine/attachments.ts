@@ -12,7 +12,7 @@ import { liveIndex, managedBy, type LiveState } from './live.ts';
 import { refLinks } from './ordering.ts';
 import { addressKind, liveMetadata } from './ownership.ts';
 import type { Action, Attachment } from './plan-data.ts';
-import { pointerSegments, refValues } from './refs.ts';
+import { pointerSegments, refValues } from '../kinds/refs.ts';
 import { liveRefsOf, type ActionRefs } from './resource-actions.ts';
 import { valueMoves } from './value-moves.ts';
 

@@ -4,7 +4,7 @@
 // document names their key or their parent is managed by this stack.
 import { parseMetadata, type Marker, type ParsedMetadata } from '../kinds/marker.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
-import { refValues } from './refs.ts';
+import { refValues } from '../kinds/refs.ts';
 
 // A plan reads every live item's metadata twice (ownership, then diff): parse each raw object once.
 const parsedRaw = new WeakMap<Obj, ParsedMetadata>();

@@ -7,15 +7,15 @@ import { dependencyOrder } from '../graph.ts';
 import { runAll, yieldToEventLoop, type Steps } from '../pace.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
+import { changeActions, comparable, createAction, deleteAction, fieldChanges, liveBody } from './diff.ts';
 import type { GraphRefs } from './graph.ts';
 import { managedBy, type LiveState } from './live.ts';
 import { metadataProblem } from '../kinds/marker.ts';
 import { addressKind, markerOf, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
-import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
-import { NO_IDS } from './sent-body.ts';
+import { hasPendingRef, pendingTargets, pointerSegments, refValues } from '../kinds/refs.ts';
+import { NO_IDS, requestBody } from '../kinds/sent-body.ts';
 import { refLinks } from './ordering.ts';
 import type { RefLinks } from './ordering.ts';
 import { valueMoves } from './value-moves.ts';
@@ -141,7 +141,7 @@ function preparer(kinds: readonly ResourceKind[], stack: string): (r: DesiredRes
     const kind = kindByName.get(r.kind);
     if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
     const issue = kind.identity === 'marker' ? metadataIssue(r, stack) : undefined;
-    const body = hasPendingRef(r.spec) ? undefined : desiredBody(kind, r.spec, NO_IDS);
+    const body = hasPendingRef(r.spec) ? undefined : requestBody(kind, r.spec, NO_IDS);
     return { resource: r, kind, ...(issue ? { issue } : {}), ...(body ? { body } : {}) };
   };
 }
@@ -187,7 +187,7 @@ export function* resourceActionSteps(
     yield;
     if (issue) out.issues.push(issue);
     if (!kind) continue;
-    const body = readyBody ?? desiredBody(kind, r.spec, (address) => known.get(address));
+    const body = readyBody ?? requestBody(kind, r.spec, (address) => known.get(address));
     let item: LiveItem | undefined;
     let movedFrom: string | undefined;
     if (kind.identity === 'marker') {

@@ -6,7 +6,7 @@ import { parseMetadata } from '../kinds/marker.ts';
 import { markerOf, naturalParentId } from '../engine/ownership.ts';
 import { liveBody } from '../engine/diff.ts';
 import { managedBy, type LiveState } from '../engine/live.ts';
-import { refValues } from '../engine/refs.ts';
+import { refValues } from '../kinds/refs.ts';
 import type { Json, LiveItem, Obj, RefField, ResourceKind } from '../kinds/resource-kind.ts';
 import { NameBook, isValidName, kindSlug, slugify } from './names.ts';
 

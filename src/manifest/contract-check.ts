@@ -12,7 +12,7 @@ import { KINDS, kindByName } from '../kinds/index.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
 import { childPointer, keyPos, splitPointer, valuePos } from './pointer.ts';
-import { NO_IDS, sentBody } from '../engine/sent-body.ts';
+import { placeholderIds, sentBody } from '../kinds/sent-body.ts';
 import { Pace } from '../pace.ts';
 
 interface Sent {
@@ -130,6 +130,7 @@ export async function checkWithContract(
   // One recorder for the run, emptied for each document.
   const sent: Sent[] = [];
   const api = recorder(sent);
+  const ids = placeholderIds(KINDS_BY_NAME);
   for (const resource of resources) {
     if (pace.due()) await pace.pause();
     const kind = kindByName(resource.kind);
@@ -137,7 +138,7 @@ export async function checkWithContract(
     if (!kind || !doc) continue;
     sent.length = 0;
     try {
-      await kind.create(api, sentBody(resource, NO_IDS, { kind, stack: opts.stack, kinds: KINDS_BY_NAME }));
+      await kind.create(api, sentBody(resource, kind, { stack: opts.stack, ids }));
     } catch {
       continue; // a body the kind cannot even form is another stage's problem (a value of the wrong type)
     }
