@@ -100,6 +100,5 @@ export function wireBody(kind: ResourceKind, body: Obj, to: WireOptions): Obj {
 
 /** What a check sends for a document's create: its requestBody on the wire, a placeholder for every reference. */
 export function sentBody(document: { spec: Obj; address: string }, kind: ResourceKind, to: { stack: string; ids: Ids }): Obj {
-  const ids = hasReference(document.spec) ? to.ids : NO_IDS;
-  return wireBody(kind, requestBody(kind, document.spec, NO_IDS), { stack: to.stack, address: document.address, ids });
+  return wireBody(kind, requestBody(kind, document.spec, NO_IDS), { stack: to.stack, address: document.address, ids: to.ids });
 }
