@@ -10,7 +10,7 @@ import { namePlan } from './engine/plan-names.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import { isLockRecord } from './lock/lock-record.ts';
 import type { LiveState } from './engine/live.ts';
-import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
+import { prepareDesiredSteps, prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { livePlanErrors, liveCheckKinds, staticPlanErrors, type PlanError } from './engine/plan-checks.ts';
 import { foreignReferenceErrors } from './engine/foreign-references.ts';
@@ -78,8 +78,8 @@ export function startFetch(api: Api, opts: { stack: string; kinds?: readonly Res
 export async function computePlan(desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
   const kinds = opts.kinds ?? KINDS;
   const fetching = opts.live ?? startFetch(api, { stack: opts.stack, kinds });
-  // The manifest-only half of planning runs while the lists are in flight, in slices between their pages.
-  const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
+  // The manifest-only half of planning runs while the lists are in flight, paced between their pages.
+  const prepared = await runPaced(prepareDesiredSteps(kinds, desired, opts.stack));
   // The manifests' own plan errors read no live state: they are found while the last pages are still coming.
   const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;

@@ -4,7 +4,7 @@
 import { isObj } from '../contract/json.ts';
 import type { ManifestIssue } from '../errors.ts';
 import { dependencyOrder } from '../graph.ts';
-import { runAll, yieldToEventLoop, type Steps } from '../pace.ts';
+import { runAll, type Steps } from '../pace.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import { changeActions, comparable, createAction, deleteAction, fieldChanges, liveBody } from './diff.ts';
@@ -109,28 +109,16 @@ export interface PreparedResource {
 }
 
 /**
- * The live-independent half of planning: documents in reference order, their kinds, their metadata checks and
- * the bodies of documents without references. computePlan runs it while the live lists are in flight.
+ * The live-independent half of planning, a step per document (pace.ts): documents in reference order, their
+ * kinds, their metadata checks and the bodies of documents without references. computePlan runs it paced while
+ * the live lists are in flight, so each answered page sends the request for the next one at once.
  */
-function prepareDesired(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PreparedResource[] {
-  const prepare = preparer(kinds, stack);
-  return resourcesReferencedFirst(desired.resources).map(prepare);
-}
-
-/** Documents prepared per slice between turns of the event loop (about a millisecond of work each). */
-const SLICE = 200;
-
-/**
- * prepareDesired in slices, yielding to the event loop between them: run while the lists are in flight, it
- * lets each answered page send the request for the next one at once rather than wait for the whole slab.
- */
-export async function prepareDesiredInSlices(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): Promise<PreparedResource[]> {
+export function* prepareDesiredSteps(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): Steps<PreparedResource[]> {
   const prepare = preparer(kinds, stack);
   const out: PreparedResource[] = [];
-  const ordered = resourcesReferencedFirst(desired.resources);
-  for (let at = 0; at < ordered.length; at += SLICE) {
-    await yieldToEventLoop();
-    for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));
+  for (const r of resourcesReferencedFirst(desired.resources)) {
+    yield;
+    out.push(prepare(r));
   }
   return out;
 }
@@ -162,7 +150,7 @@ export function* resourceActionSteps(
   desired: DesiredState,
   live: LiveState,
   stack: string,
-  prepared: readonly PreparedResource[] = prepareDesired(kinds, desired, stack),
+  prepared?: readonly PreparedResource[],
 ): Steps<ResourceActions> {
   const out: ResourceActions = { actions: [], refs: new Map(), warnings: [], issues: [] };
   const add = (list: Action[], info: ActionRefs): void => {
@@ -183,7 +171,7 @@ export function* resourceActionSteps(
   const claimed = new Map<string, Map<string, string>>(); // natural kind -> key -> address
   const kept = new Map<string, LiveItem>(); // address -> the live copy a document is matched to
 
-  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+  for (const { resource: r, kind, issue, body: readyBody } of prepared ?? (yield* prepareDesiredSteps(kinds, desired, stack))) {
     yield;
     if (issue) out.issues.push(issue);
     if (!kind) continue;
