@@ -85,12 +85,7 @@ export function selectForExport(kinds: readonly ResourceKind[], live: LiveState,
   let otherStacks = 0;
   // Ids another stack manages: their natural-key children belong to that stack too.
   const foreign = new Set<string>();
-  for (const items of live.byKind.values()) {
-    for (const item of items) {
-      const { marker } = parseMetadata(item.raw.metadata);
-      if (marker && marker.stack !== opts.stack) foreign.add(item.id);
-    }
-  }
+  for (const [stack, index] of live.managed) if (stack !== opts.stack) for (const id of index.managedIds) foreign.add(id);
 
   const parentNameOf = (kind: ResourceKind, body: Obj): string | undefined => {
     const ref = parentRef(kind);
