@@ -6,12 +6,11 @@ import type { WholeStackCommand } from './manifest/stack-coverage.ts';
 import { planWithAdoption } from './engine/adopt-plan.ts';
 import { applyPlan } from './engine/apply.ts';
 import { describeCertificates } from './engine/certificate-details.ts';
-import { jsonEqual } from './engine/diff.ts';
 import { namePlan } from './engine/plan-names.ts';
 import { fetchLive, liveIndex } from './engine/live.ts';
 import { isLockRecord } from './lock/lock-record.ts';
 import type { LiveState } from './engine/live.ts';
-import { prepareDesiredInSlices, prepareLive } from './engine/resource-actions.ts';
+import { prepareDesiredSteps, prepareLive } from './engine/resource-actions.ts';
 import type { ApplyEvent, ApplyResult, Plan } from './engine/plan-data.ts';
 import { livePlanErrors, liveCheckKinds, staticPlanErrors, type PlanError } from './engine/plan-checks.ts';
 import { foreignReferenceErrors } from './engine/foreign-references.ts';
@@ -80,8 +79,8 @@ export function startFetch(api: Api, opts: { stack: string; kinds?: readonly Res
 export async function computePlan(desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
   const kinds = opts.kinds ?? KINDS;
   const fetching = opts.live ?? startFetch(api, { stack: opts.stack, kinds });
-  // The manifest-only half of planning runs while the lists are in flight, in slices between their pages.
-  const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
+  // The manifest-only half of planning runs while the lists are in flight, paced between their pages.
+  const prepared = await runPaced(prepareDesiredSteps(kinds, desired, opts.stack));
   // The manifests' own plan errors read no live state: they are found while the last pages are still coming.
   const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;
@@ -89,7 +88,7 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   const outside = outsideClaimErrors(kinds, desired, fetched, api);
   outside.catch(() => undefined); // awaited below, once the plan is made
   const adopt = opts.adopt === true;
-  // Paced: requests still in flight (apply plans ahead while it takes the lock) have their answers taken in.
+  // Paced: what waits for the event loop meanwhile (the stack lock's heartbeat, an interrupt) gets its turns.
   const { plan, live } = await runPaced(planWithAdoption({ kinds, desired, live: fetched, stack: opts.stack, adopt, prepared }));
   const errors = [
     ...staticErrors, ...livePlanErrors(kinds, desired, live, opts.stack, { plan, adopt }),
@@ -103,7 +102,7 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
 /**
  * The plan's errors as far as they show before the plan is made, from every kind's lists (`lists`, started by
  * startFetch while `desired` is still being read): apply runs this before it takes the stack lock, so that a
- * plan the service would refuse writes nothing, and plans ahead from the same lists. Static errors need no list;
+ * plan the service would refuse writes nothing. Static errors need no list;
  * the live checks run only when the manifests write a literal id or claim a unique value (a hostport); the
  * reference check's errors count only without theirs.
  */
@@ -121,33 +120,6 @@ export async function precheckPlan(desired: DesiredState | Promise<DesiredState>
   if (opts.api) errors.push(...only(await outsideClaimErrors(kinds, manifests, live, opts.api)));
   if (errors.length === 0) errors.push(...only(precheckForeignReferences(kinds, manifests, live, { stack: opts.stack, adopt: opts.adopt })));
   return sortIssues(errors);
-}
-
-/**
- * The plan from lists read now, given `ahead`: the plan made with the same manifests and options from lists read
- * earlier (`ahead.lists`, started by startFetch). A plan is a function of the manifests and the lists alone, so
- * when every list reads the same now, `ahead` is the plan these lists make; otherwise it is made again from them.
- * apply plans ahead while it takes the stack's lock, and reads the lists once more when it holds it.
- */
-export async function planAgain(ahead: { plan: Promise<PlanContext>; lists: Promise<LiveState> }, desired: DesiredState, api: Api, opts: PlanOptions): Promise<PlanContext> {
-  // Read as they come, not prepared page by page: when they read the same, nothing more is done with them.
-  const now = fetchLive(opts.kinds ?? KINDS, api, undefined, isLockRecord);
-  now.catch(() => undefined); // awaited below, once the plan made ahead is in
-  const [before, planned] = await Promise.all([ahead.lists.catch(() => undefined), ahead.plan.catch(() => undefined)]);
-  const read = await now;
-  if (before && planned && sameLists(before, read)) return planned;
-  return computePlan(desired, api, { ...opts, live: now });
-}
-
-/** The same kinds, each with the same items in the same order. */
-function sameLists(a: LiveState, b: LiveState): boolean {
-  if (a.byKind.size !== b.byKind.size) return false;
-  for (const [kind, items] of a.byKind) {
-    const other = b.byKind.get(kind);
-    if (!other || other.length !== items.length) return false;
-    for (let i = 0; i < items.length; i++) if (!jsonEqual(items[i]!.raw, other[i]!.raw)) return false;
-  }
-  return true;
 }
 
 /** What an apply did, and what the post-apply check found. */

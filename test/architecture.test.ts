@@ -74,6 +74,13 @@ describe('import walls', () => {
     expect(bad).toEqual([]);
   });
 
+  it('the manifests never import the engine: what both need of a body (kinds/sent-body.ts) lives below both', () => {
+    const manifest = files.filter((f) => f.file.startsWith('manifest/'));
+    expect(manifest.length).toBeGreaterThan(0);
+    const bad = manifest.flatMap((f) => f.imports.filter((i) => i.target.startsWith('engine/')).map((i) => `${f.file} -> ${i.target}`));
+    expect(bad).toEqual([]);
+  });
+
   it('the engine never names a kind', () => {
     const kindNames = KINDS.map((k) => k.kind);
     expect(kindNames).toContain('TCPEdge');

@@ -52,7 +52,7 @@ const CONCEPTS: Concept[] = [
   { concept: "the error envelope's reader", names: ['readErrorEnvelope', 'parseErrorEnvelope'] },
   { concept: 'a JSON docs row read back as a document', names: ['docOfRow', 'toDoc', 'rowToDoc'] },
   { concept: "the body a document's create sends", names: ['sentBody', 'createBody', 'sentJson'] },
-  { concept: 'the id a body carries for a resource not created yet', names: ['placeholderId'] },
+  { concept: 'the id a body carries for a resource not created yet', names: ['placeholderIds', 'placeholderId'] },
   { concept: 'a word of a command line quoted for a shell', names: ['shellWord', 'shellQuote', 'quoteShell'] },
 ];
 

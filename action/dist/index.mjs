@@ -40810,6 +40810,363 @@ function sameChecksum(given, actual) {
   return bare(given) === bare(actual);
 }
 
+// src/kinds/refs.ts
+function isPendingRef(value) {
+  return isObj(value) && Object.hasOwn(value, "$ref") && typeof value.$ref === "string" && ownKeyCount(value) === 1;
+}
+function substituteWalk(v2, resolve8) {
+  if (v2 === null || typeof v2 !== "object") return v2;
+  if (Array.isArray(v2)) {
+    let out2;
+    for (let i = 0; i < v2.length; i++) {
+      const e = substituteWalk(v2[i], resolve8);
+      if (e !== v2[i] && !out2) out2 = v2.slice(0, i);
+      out2?.push(e);
+    }
+    return out2 ?? v2;
+  }
+  if (isPendingRef(v2)) return resolve8(v2.$ref) ?? v2;
+  let out;
+  for (const k in v2) {
+    const e = substituteWalk(v2[k], resolve8);
+    if (e !== v2[k] && !out) out = { ...v2 };
+    if (out) out[k] = e;
+  }
+  return out ?? v2;
+}
+function substituteRefs(value, resolve8) {
+  return substituteWalk(value, resolve8);
+}
+function collectRefs(v2, found) {
+  if (v2 === null || typeof v2 !== "object") return;
+  if (Array.isArray(v2)) {
+    for (let i = 0; i < v2.length; i++) collectRefs(v2[i], found);
+  } else if (isPendingRef(v2)) {
+    if (!found.includes(v2.$ref)) found.push(v2.$ref);
+  } else {
+    for (const k in v2) collectRefs(v2[k], found);
+  }
+}
+function pendingTargets(value) {
+  const found = [];
+  collectRefs(value, found);
+  return found.length > 1 ? found.sort() : found;
+}
+function hasPendingRef(value) {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (hasPendingRef(value[i])) return true;
+    return false;
+  }
+  if (isPendingRef(value)) return true;
+  for (const k in value) if (hasPendingRef(value[k])) return true;
+  return false;
+}
+var segmentCache = /* @__PURE__ */ new Map();
+function pointerSegments(pointer) {
+  let segments = segmentCache.get(pointer);
+  if (!segments) {
+    segments = splitPointer(pointer);
+    if (segmentCache.size < 1e4) segmentCache.set(pointer, segments);
+  }
+  return segments;
+}
+function refValues(body, ref2) {
+  const segments = pointerSegments(ref2.pointer);
+  const many = segments[segments.length - 1] === "*";
+  const at2 = valueAt(body, many ? segments.slice(0, -1) : segments);
+  if (at2 === void 0 || at2 === null) return [];
+  if (many) return Array.isArray(at2) ? at2.filter((v2) => v2 !== null) : [];
+  return [at2];
+}
+
+// src/engine/ownership.ts
+var parsedRaw = /* @__PURE__ */ new WeakMap();
+function liveMetadata(item) {
+  let parsed = parsedRaw.get(item.raw);
+  if (!parsed) parsedRaw.set(item.raw, parsed = parseMetadata(item.raw.metadata));
+  return parsed;
+}
+function markerOf(kind, item) {
+  const { marker: marker2 } = liveMetadata(item);
+  if (!marker2 || !marker2.name.startsWith(`${kind.kind}/`)) return void 0;
+  return marker2;
+}
+function indexManaged(kinds, live) {
+  const byStack = /* @__PURE__ */ new Map();
+  for (const kind of kinds) {
+    if (kind.identity !== "marker") continue;
+    const items = live.get(kind.kind) ?? [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const marker2 = markerOf(kind, item);
+      if (!marker2) continue;
+      let index = byStack.get(marker2.stack);
+      if (!index) byStack.set(marker2.stack, index = { byAddress: /* @__PURE__ */ new Map(), managedIds: /* @__PURE__ */ new Set() });
+      const list = index.byAddress.get(marker2.name);
+      if (list) list.push(item);
+      else index.byAddress.set(marker2.name, [item]);
+      index.managedIds.add(item.id);
+    }
+  }
+  for (const { byAddress: byAddress2 } of byStack.values()) {
+    for (const list of byAddress2.values()) if (list.length > 1) list.sort((a, b2) => a.id < b2.id ? -1 : a.id > b2.id ? 1 : 0);
+  }
+  return byStack;
+}
+var addressKind = (address) => address.slice(0, address.indexOf("/"));
+function naturalParentId(kind, liveBody2) {
+  const first = kind.refs[0];
+  if (!first) return void 0;
+  const value = refValues(liveBody2, first)[0];
+  return typeof value === "string" ? value : void 0;
+}
+
+// src/engine/plan-names.ts
+function strings(value, out) {
+  if (typeof value === "string") out.add(value);
+  else if (Array.isArray(value)) for (const v2 of value) strings(v2, out);
+  else if (value !== null && typeof value === "object") for (const v2 of Object.values(value)) strings(v2, out);
+}
+function markedName(item, stack) {
+  const marker2 = liveMetadata(item).marker;
+  if (!marker2) return void 0;
+  return marker2.stack === stack ? marker2.name : `${marker2.name} of stack "${marker2.stack}"`;
+}
+function liveNames(live, kinds, stack) {
+  const marked = /* @__PURE__ */ new Map();
+  for (const kind of kinds) {
+    if (kind.identity !== "marker") continue;
+    for (const item of live.byKind.get(kind.kind) ?? []) {
+      const name2 = markedName(item, stack);
+      if (name2) marked.set(item.id, name2);
+    }
+  }
+  return marked;
+}
+function namePlan(plan, input) {
+  const marked = liveNames(input.live, input.kinds, plan.stack);
+  const kindOf2 = new Map(input.kinds.map((k) => [k.kind, k]));
+  const naturalItems = /* @__PURE__ */ new Map();
+  for (const kind of input.kinds) {
+    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
+  }
+  const sources2 = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
+  const shown = /* @__PURE__ */ new Set();
+  const actions = plan.actions.map((action) => {
+    for (const c of action.changes) {
+      strings(c.old, shown);
+      strings(c.new, shown);
+    }
+    if (action.liveId) shown.add(action.liveId);
+    const out = { ...action };
+    const source = sources2.get(action.address);
+    if (source) out.source = source;
+    const kind = kindOf2.get(action.kind);
+    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
+    if (kind && item && !source) {
+      const parent = naturalParentId(kind, kind.fromLive(item.raw));
+      const parentName = parent === void 0 ? void 0 : marked.get(parent);
+      if (parentName) out.label = `${action.kind} of ${parentName}`;
+    }
+    return out;
+  });
+  const names = {};
+  for (const id2 of [...shown].sort()) {
+    const name2 = marked.get(id2);
+    if (name2) names[id2] = name2;
+  }
+  return { ...plan, actions, names };
+}
+
+// src/kinds/crud.ts
+var DEFAULT_CLEAR = { description: "", metadata: "", hostports: [] };
+function liveItem(raw) {
+  return { id: String(raw.id), raw };
+}
+function patchBody(opts, live, changed, desired) {
+  const skip = /* @__PURE__ */ new Set(["metadata", ...opts.notPatchable ?? [], ...opts.modules ?? []]);
+  const clear = { ...DEFAULT_CLEAR, ...opts.clear };
+  const clearOf = (f) => f in clear ? clear[f] : null;
+  const body = {};
+  for (const [f, v2] of Object.entries(changed)) {
+    if (opts.notPatchable?.includes(f)) continue;
+    body[f] = v2 === null && !opts.modules?.includes(f) ? clearOf(f) : v2;
+  }
+  for (const f of Object.keys(opts.fromLive(live.raw))) {
+    if (!skip.has(f) && !(f in desired) && !(f in body)) body[f] = clearOf(f);
+  }
+  return body;
+}
+async function deleteIfPresent(api2, path) {
+  try {
+    await api2.delete(path);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return;
+    throw err;
+  }
+}
+function crudHooks(opts) {
+  const { path, listKey } = opts;
+  return {
+    async fetch(ctx) {
+      return (await ctx.listOnce(path, listKey, ctx.onPage)).map(liveItem);
+    },
+    async create(api2, body) {
+      return liveItem(await api2.post(path, body));
+    },
+    async update(api2, live, changed, desired) {
+      const body = patchBody(opts, live, changed, desired);
+      if (Object.keys(body).length > 0) await api2.patch(`${path}/${live.id}`, body);
+    },
+    async delete(api2, live) {
+      await deleteIfPresent(api2, `${path}/${live.id}`);
+    }
+  };
+}
+function moduleHooks(itemPath2) {
+  return {
+    async putModule(api2, live, module, body) {
+      await api2.put(`${itemPath2(live)}/${module}`, body);
+    },
+    async deleteModule(api2, live, module) {
+      await deleteIfPresent(api2, `${itemPath2(live)}/${module}`);
+    }
+  };
+}
+
+// src/engine/live.ts
+function liveState(kinds, byKind) {
+  return { byKind, managed: indexManaged(kinds, byKind) };
+}
+var NONE = Object.freeze({ byAddress: /* @__PURE__ */ new Map(), managedIds: /* @__PURE__ */ new Set() });
+function managedBy(live, stack) {
+  return live.managed.get(stack) ?? NONE;
+}
+var NOTHING_HIDDEN = () => false;
+function createFetchContext(api2, hidden = NOTHING_HIDDEN) {
+  const lists = /* @__PURE__ */ new Map();
+  return {
+    api: api2,
+    listOnce(path, listKey, onPage) {
+      const key = `${path}\0${listKey}`;
+      let pending = lists.get(key);
+      if (!pending) {
+        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !hidden(raw))));
+        pending = api2.list(path, listKey, pageHook).then((items) => items.filter((raw) => !hidden(raw)));
+        lists.set(key, pending);
+      }
+      return pending;
+    }
+  };
+}
+async function fetchLive(kinds, api2, prepare, hidden) {
+  const shared = createFetchContext(api2, hidden);
+  const lists = await Promise.all(
+    kinds.map(async (kind) => {
+      const ctx = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
+      const items = await kind.fetch(ctx);
+      prepare?.(kind, items);
+      return items;
+    })
+  );
+  const byKind = /* @__PURE__ */ new Map();
+  kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]));
+  return liveState(kinds, byKind);
+}
+function liveIndex(live) {
+  const index = /* @__PURE__ */ new Map();
+  for (const [kind, items] of live.byKind) for (const item of items) index.set(`${kind}\0${item.id}`, item);
+  return (kind, id2) => index.get(`${kind}\0${id2}`);
+}
+
+// src/engine/safety.ts
+var DEFAULT_MAX_DELETES = 10;
+function markDestroy(plan, live, kinds, config) {
+  const managed = managedBy(live, plan.stack);
+  const deleted = new Set(plan.actions.filter((a) => a.op === "delete").map((a) => a.liveId));
+  const ids = [...managed.byAddress.values()].flat().map((item) => item.id);
+  if (ids.length === 0 || !ids.every((id2) => deleted.has(id2))) {
+    const { destroy: _, ...rest } = plan;
+    return rest;
+  }
+  const limitWarnings = new Set(deleteWarnings(plan, config));
+  return { ...plan, destroy: { resources: plan.summary.delete }, warnings: plan.warnings.filter((w2) => !limitWarnings.has(w2)) };
+}
+function checkDeletes(plan, config) {
+  const byKind = /* @__PURE__ */ new Map();
+  for (const a of plan.actions) if (a.op === "delete") byKind.set(a.kind, (byKind.get(a.kind) ?? 0) + 1);
+  const deletes = [...byKind.values()].reduce((sum, n) => sum + n, 0);
+  const limits = [{ deletes, max: config.max_deletes ?? DEFAULT_MAX_DELETES }];
+  for (const [kind, max] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b2]) => a < b2 ? -1 : a > b2 ? 1 : 0)) {
+    const n = byKind.get(kind) ?? 0;
+    if (n > 0) limits.push({ kind, deletes: n, max });
+  }
+  return { deletes, limits, exceeded: limits.filter((l) => l.deletes > l.max) };
+}
+var overLimit = (l) => l.kind ? `deletes ${l.deletes} ${l.kind} resources, more than max_deletes_per_kind.${l.kind} (${l.max})` : `deletes ${l.deletes} resources, more than max_deletes (${l.max})`;
+function deleteWarnings(plan, config) {
+  return checkDeletes(plan, config).exceeded.map((l) => `This plan ${overLimit(l)}; apply refuses it without --allow-deletes.`);
+}
+var describe = (l) => l.kind ? `${l.kind} ${l.deletes} of max ${l.max}` : `${l.deletes} of max ${l.max}`;
+function deleteStatusLine(plan, config) {
+  const check = checkDeletes(plan, config);
+  if (plan.destroy || check.deletes === 0 || check.exceeded.length > 0) return void 0;
+  const [overall, ...perKind] = check.limits;
+  const kinds = perKind.length > 0 ? ` (${perKind.map(describe).join(", ")})` : "";
+  return `Deletes: ${describe(overall)}${kinds}, within the limits.`;
+}
+function assertDeletesAllowed(plan, config, allow) {
+  if (plan.destroy) {
+    if (allow.destroy) return;
+    throw new UnsafePlanError(
+      `refusing to apply this plan: it deletes every resource of stack "${plan.stack}" (${plan.destroy.resources}). If the paths are right and the stack is to go, pass --destroy (raising the delete limits does not allow a destroy); otherwise check the paths and the stack setting.`
+    );
+  }
+  if (allow.deletes) return;
+  const { exceeded } = checkDeletes(plan, config);
+  if (exceeded.length === 0) return;
+  const reasons = exceeded.map((l) => `it ${overLimit(l)}`);
+  throw new UnsafePlanError(
+    `refusing to apply this plan: ${reasons.join("; ")}. Review the deletes and pass --allow-deletes to apply it anyway (or raise the limit in edgeops.yaml).`
+  );
+}
+
+// src/graph.ts
+function* dependencyOrder(roots, depsOf, onCycle) {
+  const state = /* @__PURE__ */ new Map();
+  const path = [];
+  const open = (node) => {
+    state.set(node, "open");
+    path.push({ node, deps: depsOf(node)[Symbol.iterator]() });
+  };
+  for (const root of roots) {
+    if (state.has(root)) continue;
+    open(root);
+    while (path.length > 0) {
+      const top = path[path.length - 1];
+      const next = top.deps.next();
+      if (next.done) {
+        path.pop();
+        state.set(top.node, "done");
+        yield top.node;
+        continue;
+      }
+      const dep = next.value;
+      const s = state.get(dep);
+      if (s === void 0) open(dep);
+      else if (s === "open" && onCycle) onCycle(path.slice(path.findIndex((f) => f.node === dep)).map((f) => f.node));
+    }
+  }
+}
+function reaches(from, to, depsOf) {
+  for (const node of dependencyOrder([from], depsOf)) if (node === to) return true;
+  return false;
+}
+
+// src/engine/diff.ts
+var import_fast_json_patch = __toESM(require_fast_json_patch(), 1);
+
 // src/manifest/pointer.ts
 function parentPointer(pointer) {
   return pointer.slice(0, Math.max(0, pointer.lastIndexOf("/")));
@@ -40912,318 +41269,7 @@ function cloneJson(value) {
   return out;
 }
 
-// src/engine/refs.ts
-function isPendingRef(value) {
-  return isObj(value) && Object.hasOwn(value, "$ref") && typeof value.$ref === "string" && ownKeyCount(value) === 1;
-}
-function substituteWalk(v2, resolve8) {
-  if (v2 === null || typeof v2 !== "object") return v2;
-  if (Array.isArray(v2)) {
-    let out2;
-    for (let i = 0; i < v2.length; i++) {
-      const e = substituteWalk(v2[i], resolve8);
-      if (e !== v2[i] && !out2) out2 = v2.slice(0, i);
-      out2?.push(e);
-    }
-    return out2 ?? v2;
-  }
-  if (isPendingRef(v2)) return resolve8(v2.$ref) ?? v2;
-  let out;
-  for (const k in v2) {
-    const e = substituteWalk(v2[k], resolve8);
-    if (e !== v2[k] && !out) out = { ...v2 };
-    if (out) out[k] = e;
-  }
-  return out ?? v2;
-}
-function substituteRefs(value, resolve8) {
-  return substituteWalk(value, resolve8);
-}
-function collectRefs(v2, found) {
-  if (v2 === null || typeof v2 !== "object") return;
-  if (Array.isArray(v2)) {
-    for (let i = 0; i < v2.length; i++) collectRefs(v2[i], found);
-  } else if (isPendingRef(v2)) {
-    if (!found.includes(v2.$ref)) found.push(v2.$ref);
-  } else {
-    for (const k in v2) collectRefs(v2[k], found);
-  }
-}
-function pendingTargets(value) {
-  const found = [];
-  collectRefs(value, found);
-  return found.length > 1 ? found.sort() : found;
-}
-function hasPendingRef(value) {
-  if (value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (hasPendingRef(value[i])) return true;
-    return false;
-  }
-  if (isPendingRef(value)) return true;
-  for (const k in value) if (hasPendingRef(value[k])) return true;
-  return false;
-}
-var segmentCache = /* @__PURE__ */ new Map();
-function pointerSegments(pointer) {
-  let segments = segmentCache.get(pointer);
-  if (!segments) {
-    segments = splitPointer(pointer);
-    if (segmentCache.size < 1e4) segmentCache.set(pointer, segments);
-  }
-  return segments;
-}
-function refValues(body, ref2) {
-  const segments = pointerSegments(ref2.pointer);
-  const many = segments[segments.length - 1] === "*";
-  const at2 = valueAt(body, many ? segments.slice(0, -1) : segments);
-  if (at2 === void 0 || at2 === null) return [];
-  if (many) return Array.isArray(at2) ? at2.filter((v2) => v2 !== null) : [];
-  return [at2];
-}
-
-// src/engine/ownership.ts
-var parsedRaw = /* @__PURE__ */ new WeakMap();
-function liveMetadata(item) {
-  let parsed = parsedRaw.get(item.raw);
-  if (!parsed) parsedRaw.set(item.raw, parsed = parseMetadata(item.raw.metadata));
-  return parsed;
-}
-function markerOf(kind, item) {
-  const { marker: marker2 } = liveMetadata(item);
-  if (!marker2 || !marker2.name.startsWith(`${kind.kind}/`)) return void 0;
-  return marker2;
-}
-function indexManaged(kinds, live, stack) {
-  const byAddress2 = /* @__PURE__ */ new Map();
-  const managedIds = /* @__PURE__ */ new Set();
-  for (const kind of kinds) {
-    if (kind.identity !== "marker") continue;
-    const items = live.get(kind.kind) ?? [];
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      const marker2 = markerOf(kind, item);
-      if (!marker2 || marker2.stack !== stack) continue;
-      const list = byAddress2.get(marker2.name);
-      if (list) list.push(item);
-      else byAddress2.set(marker2.name, [item]);
-      managedIds.add(item.id);
-    }
-  }
-  for (const list of byAddress2.values()) if (list.length > 1) list.sort((a, b2) => a.id < b2.id ? -1 : a.id > b2.id ? 1 : 0);
-  return { byAddress: byAddress2, managedIds };
-}
-function naturalParentId(kind, liveBody2) {
-  const first = kind.refs[0];
-  if (!first) return void 0;
-  const value = refValues(liveBody2, first)[0];
-  return typeof value === "string" ? value : void 0;
-}
-
-// src/engine/plan-names.ts
-function strings(value, out) {
-  if (typeof value === "string") out.add(value);
-  else if (Array.isArray(value)) for (const v2 of value) strings(v2, out);
-  else if (value !== null && typeof value === "object") for (const v2 of Object.values(value)) strings(v2, out);
-}
-function markedName(item, stack) {
-  const marker2 = liveMetadata(item).marker;
-  if (!marker2) return void 0;
-  return marker2.stack === stack ? marker2.name : `${marker2.name} of stack "${marker2.stack}"`;
-}
-function liveNames(live, kinds, stack) {
-  const marked = /* @__PURE__ */ new Map();
-  for (const kind of kinds) {
-    if (kind.identity !== "marker") continue;
-    for (const item of live.byKind.get(kind.kind) ?? []) {
-      const name2 = markedName(item, stack);
-      if (name2) marked.set(item.id, name2);
-    }
-  }
-  return marked;
-}
-function namePlan(plan, input) {
-  const marked = liveNames(input.live, input.kinds, plan.stack);
-  const kindOf2 = new Map(input.kinds.map((k) => [k.kind, k]));
-  const naturalItems = /* @__PURE__ */ new Map();
-  for (const kind of input.kinds) {
-    if (kind.identity === "natural") for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\0${item.id}`, item);
-  }
-  const sources2 = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
-  const shown = /* @__PURE__ */ new Set();
-  const actions = plan.actions.map((action) => {
-    for (const c of action.changes) {
-      strings(c.old, shown);
-      strings(c.new, shown);
-    }
-    if (action.liveId) shown.add(action.liveId);
-    const out = { ...action };
-    const source = sources2.get(action.address);
-    if (source) out.source = source;
-    const kind = kindOf2.get(action.kind);
-    const item = action.liveId ? naturalItems.get(`${action.kind}\0${action.liveId}`) : void 0;
-    if (kind && item && !source) {
-      const parent = naturalParentId(kind, kind.fromLive(item.raw));
-      const parentName = parent === void 0 ? void 0 : marked.get(parent);
-      if (parentName) out.label = `${action.kind} of ${parentName}`;
-    }
-    return out;
-  });
-  const names = {};
-  for (const id2 of [...shown].sort()) {
-    const name2 = marked.get(id2);
-    if (name2) names[id2] = name2;
-  }
-  return { ...plan, actions, names };
-}
-
-// src/engine/safety.ts
-var DEFAULT_MAX_DELETES = 10;
-function markDestroy(plan, live, kinds, config) {
-  const managed = indexManaged(kinds, live.byKind, plan.stack);
-  const deleted = new Set(plan.actions.filter((a) => a.op === "delete").map((a) => a.liveId));
-  const ids = [...managed.byAddress.values()].flat().map((item) => item.id);
-  if (ids.length === 0 || !ids.every((id2) => deleted.has(id2))) {
-    const { destroy: _, ...rest } = plan;
-    return rest;
-  }
-  const limitWarnings = new Set(deleteWarnings(plan, config));
-  return { ...plan, destroy: { resources: plan.summary.delete }, warnings: plan.warnings.filter((w2) => !limitWarnings.has(w2)) };
-}
-function checkDeletes(plan, config) {
-  const byKind = /* @__PURE__ */ new Map();
-  for (const a of plan.actions) if (a.op === "delete") byKind.set(a.kind, (byKind.get(a.kind) ?? 0) + 1);
-  const deletes = [...byKind.values()].reduce((sum, n) => sum + n, 0);
-  const limits = [{ deletes, max: config.max_deletes ?? DEFAULT_MAX_DELETES }];
-  for (const [kind, max] of Object.entries(config.max_deletes_per_kind ?? {}).sort(([a], [b2]) => a < b2 ? -1 : a > b2 ? 1 : 0)) {
-    const n = byKind.get(kind) ?? 0;
-    if (n > 0) limits.push({ kind, deletes: n, max });
-  }
-  return { deletes, limits, exceeded: limits.filter((l) => l.deletes > l.max) };
-}
-var overLimit = (l) => l.kind ? `deletes ${l.deletes} ${l.kind} resources, more than max_deletes_per_kind.${l.kind} (${l.max})` : `deletes ${l.deletes} resources, more than max_deletes (${l.max})`;
-function deleteWarnings(plan, config) {
-  return checkDeletes(plan, config).exceeded.map((l) => `This plan ${overLimit(l)}; apply refuses it without --allow-deletes.`);
-}
-var describe = (l) => l.kind ? `${l.kind} ${l.deletes} of max ${l.max}` : `${l.deletes} of max ${l.max}`;
-function deleteStatusLine(plan, config) {
-  const check = checkDeletes(plan, config);
-  if (plan.destroy || check.deletes === 0 || check.exceeded.length > 0) return void 0;
-  const [overall, ...perKind] = check.limits;
-  const kinds = perKind.length > 0 ? ` (${perKind.map(describe).join(", ")})` : "";
-  return `Deletes: ${describe(overall)}${kinds}, within the limits.`;
-}
-function assertDeletesAllowed(plan, config, allow) {
-  if (plan.destroy) {
-    if (allow.destroy) return;
-    throw new UnsafePlanError(
-      `refusing to apply this plan: it deletes every resource of stack "${plan.stack}" (${plan.destroy.resources}). If the paths are right and the stack is to go, pass --destroy (raising the delete limits does not allow a destroy); otherwise check the paths and the stack setting.`
-    );
-  }
-  if (allow.deletes) return;
-  const { exceeded } = checkDeletes(plan, config);
-  if (exceeded.length === 0) return;
-  const reasons = exceeded.map((l) => `it ${overLimit(l)}`);
-  throw new UnsafePlanError(
-    `refusing to apply this plan: ${reasons.join("; ")}. Review the deletes and pass --allow-deletes to apply it anyway (or raise the limit in edgeops.yaml).`
-  );
-}
-
-// src/graph.ts
-function* dependencyOrder(roots, depsOf, onCycle) {
-  const state = /* @__PURE__ */ new Map();
-  const path = [];
-  const open = (node) => {
-    state.set(node, "open");
-    path.push({ node, deps: depsOf(node)[Symbol.iterator]() });
-  };
-  for (const root of roots) {
-    if (state.has(root)) continue;
-    open(root);
-    while (path.length > 0) {
-      const top = path[path.length - 1];
-      const next = top.deps.next();
-      if (next.done) {
-        path.pop();
-        state.set(top.node, "done");
-        yield top.node;
-        continue;
-      }
-      const dep = next.value;
-      const s = state.get(dep);
-      if (s === void 0) open(dep);
-      else if (s === "open" && onCycle) onCycle(path.slice(path.findIndex((f) => f.node === dep)).map((f) => f.node));
-    }
-  }
-}
-function reaches(from, to, depsOf) {
-  for (const node of dependencyOrder([from], depsOf)) if (node === to) return true;
-  return false;
-}
-
 // src/engine/diff.ts
-var import_fast_json_patch = __toESM(require_fast_json_patch(), 1);
-
-// src/contract/protocol.ts
-var VERSION_HEADER = "service-version";
-var SERVICE_VERSION = "2";
-var ID_SUFFIX_LENGTH = 27;
-function readErrorEnvelope(body) {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
-  const fields2 = body;
-  const code2 = typeof fields2.error_code === "string" && fields2.error_code !== "" ? fields2.error_code : void 0;
-  const msg = fields2.msg ?? fields2.message;
-  return { ...code2 !== void 0 ? { code: code2 } : {}, ...typeof msg === "string" ? { msg } : {} };
-}
-
-// src/engine/sent-body.ts
-var NO_IDS = () => void 0;
-var placeholders = /* @__PURE__ */ new Map();
-function placeholderId(address, kinds) {
-  let id2 = placeholders.get(address);
-  if (id2 === void 0) {
-    const prefix = kinds?.get(address.slice(0, address.indexOf("/")))?.idPrefix ?? "id_";
-    placeholders.set(address, id2 = `${prefix}${String(placeholders.size + 1).padStart(ID_SUFFIX_LENGTH, "0")}`);
-  }
-  return id2;
-}
-var compared = /* @__PURE__ */ new WeakMap();
-var referencing = /* @__PURE__ */ new WeakMap();
-function hasReference(spec) {
-  let found = referencing.get(spec);
-  if (found === void 0) referencing.set(spec, found = hasPendingRef(spec));
-  return found;
-}
-function sentBody(document, ids, as) {
-  const { spec } = document;
-  const referencing2 = hasReference(spec);
-  let body;
-  if (referencing2) body = comparedBody(as.kind, spec, ids);
-  else if (!(body = compared.get(spec))) compared.set(spec, body = comparedBody(as.kind, spec, NO_IDS));
-  return as.stack === void 0 ? body : wireBody(body, document, as.stack, as, referencing2);
-}
-function comparedBody(kind, spec, ids) {
-  const resolved = ids === NO_IDS ? spec : substituteRefs(spec, ids);
-  if (kind.identity !== "marker") return kind.normalizeDesired(kind.toRequest(resolved));
-  const { metadata: metadata3, ...rest } = resolved;
-  const body = kind.normalizeDesired(kind.toRequest(rest));
-  delete body.metadata;
-  if (isObj(metadata3) && Object.keys(metadata3).length > 0) body.metadata = metadata3;
-  return body;
-}
-function wireBody(diffed, document, stack, as, referencing2) {
-  const body = { ...referencing2 ? substituteRefs(diffed, (address) => placeholderId(address, as.kinds)) : diffed };
-  if (as.kind.identity === "marker") {
-    const user = isObj(body.metadata) ? body.metadata : void 0;
-    body.metadata = serializeMetadata(user, { stack, name: document.address ?? "" });
-  }
-  return body;
-}
-
-// src/engine/diff.ts
-function desiredBody(kind, spec, resolve8) {
-  return sentBody({ spec }, resolve8, { kind });
-}
 var liveBodies = /* @__PURE__ */ new WeakMap();
 function liveBody(kind, item) {
   let body = liveBodies.get(item.raw);
@@ -41351,6 +41397,71 @@ function changeActions(t, live, liveShape, desired) {
   return actions;
 }
 
+// src/contract/protocol.ts
+var VERSION_HEADER = "service-version";
+var SERVICE_VERSION = "2";
+var ID_SUFFIX_LENGTH = 27;
+function readErrorEnvelope(body) {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
+  const fields2 = body;
+  const code2 = typeof fields2.error_code === "string" && fields2.error_code !== "" ? fields2.error_code : void 0;
+  const msg = fields2.msg ?? fields2.message;
+  return { ...code2 !== void 0 ? { code: code2 } : {}, ...typeof msg === "string" ? { msg } : {} };
+}
+
+// src/kinds/sent-body.ts
+var NO_IDS = () => void 0;
+function placeholderIds(kinds) {
+  const ids = /* @__PURE__ */ new Map();
+  return (address) => {
+    let id2 = ids.get(address);
+    if (id2 === void 0) {
+      const prefix = kinds.get(address.slice(0, address.indexOf("/")))?.idPrefix ?? "id_";
+      ids.set(address, id2 = `${prefix}${String(ids.size + 1).padStart(ID_SUFFIX_LENGTH, "0")}`);
+    }
+    return id2;
+  };
+}
+var kept = /* @__PURE__ */ new WeakMap();
+var referencing = /* @__PURE__ */ new WeakMap();
+function hasReference(spec) {
+  let found = referencing.get(spec);
+  if (found === void 0) referencing.set(spec, found = hasPendingRef(spec));
+  return found;
+}
+function deepFreeze(value) {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v2 of Object.values(value)) deepFreeze(v2);
+  }
+  return value;
+}
+function requestBody(kind, spec, ids) {
+  if (hasReference(spec)) return build(kind, spec, ids);
+  let body = kept.get(spec);
+  if (!body) kept.set(spec, body = deepFreeze(build(kind, spec, NO_IDS)));
+  return body;
+}
+function build(kind, spec, ids) {
+  const resolved = ids === NO_IDS ? spec : substituteRefs(spec, ids);
+  if (kind.identity !== "marker") return kind.normalizeDesired(kind.toRequest(resolved));
+  const { metadata: metadata3, ...rest } = resolved;
+  const body = kind.normalizeDesired(kind.toRequest(rest));
+  delete body.metadata;
+  if (isObj(metadata3) && Object.keys(metadata3).length > 0) body.metadata = metadata3;
+  return body;
+}
+function wireBody(kind, body, to) {
+  const out = { ...to.ids === NO_IDS ? body : substituteRefs(body, to.ids) };
+  if (kind.identity === "marker" && to.metadata !== false) {
+    out.metadata = serializeMetadata(isObj(out.metadata) ? out.metadata : void 0, { stack: to.stack, name: to.address });
+  }
+  return out;
+}
+function sentBody(document, kind, to) {
+  return wireBody(kind, requestBody(kind, document.spec, NO_IDS), { stack: to.stack, address: document.address, ids: to.ids });
+}
+
 // src/engine/adopt.ts
 var originals = /* @__PURE__ */ new WeakMap();
 function realItem(item) {
@@ -41376,7 +41487,7 @@ function itemsByKey(kind, items) {
   return byKey;
 }
 function adoptLive(kinds, desired, live, stack) {
-  const managed = indexManaged(kinds, live.byKind, stack);
+  const managed = managedBy(live, stack);
   const known = /* @__PURE__ */ new Map();
   for (const [address, copies] of managed.byAddress) known.set(address, copies[0].id);
   const byKind = new Map(kinds.map((k) => [k.kind, []]));
@@ -41391,7 +41502,7 @@ function adoptLive(kinds, desired, live, stack) {
     if (docs.length === 0 || unmarked.length === 0) continue;
     const byKey = itemsByKey(kind, unmarked);
     const candidates = docs.map((resource) => {
-      const body = desiredBody(kind, resource.spec, (address) => known.get(address));
+      const body = requestBody(kind, resource.spec, (address) => known.get(address));
       const matches = /* @__PURE__ */ new Map();
       for (const key of kind.adoptKeys(body, resource.name)) {
         for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });
@@ -41431,101 +41542,7 @@ function adoptLive(kinds, desired, live, stack) {
     const copies = swapped.get(kind);
     byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
   }
-  return { live: { byKind: byKindLive }, adoptions, warnings: warnings2 };
-}
-
-// src/kinds/crud.ts
-var DEFAULT_CLEAR = { description: "", metadata: "", hostports: [] };
-function liveItem(raw) {
-  return { id: String(raw.id), raw };
-}
-function patchBody(opts, live, changed, desired) {
-  const skip = /* @__PURE__ */ new Set(["metadata", ...opts.notPatchable ?? [], ...opts.modules ?? []]);
-  const clear = { ...DEFAULT_CLEAR, ...opts.clear };
-  const clearOf = (f) => f in clear ? clear[f] : null;
-  const body = {};
-  for (const [f, v2] of Object.entries(changed)) {
-    if (opts.notPatchable?.includes(f)) continue;
-    body[f] = v2 === null && !opts.modules?.includes(f) ? clearOf(f) : v2;
-  }
-  for (const f of Object.keys(opts.fromLive(live.raw))) {
-    if (!skip.has(f) && !(f in desired) && !(f in body)) body[f] = clearOf(f);
-  }
-  return body;
-}
-async function deleteIfPresent(api2, path) {
-  try {
-    await api2.delete(path);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return;
-    throw err;
-  }
-}
-function crudHooks(opts) {
-  const { path, listKey } = opts;
-  return {
-    async fetch(ctx) {
-      return (await ctx.listOnce(path, listKey, ctx.onPage)).map(liveItem);
-    },
-    async create(api2, body) {
-      return liveItem(await api2.post(path, body));
-    },
-    async update(api2, live, changed, desired) {
-      const body = patchBody(opts, live, changed, desired);
-      if (Object.keys(body).length > 0) await api2.patch(`${path}/${live.id}`, body);
-    },
-    async delete(api2, live) {
-      await deleteIfPresent(api2, `${path}/${live.id}`);
-    }
-  };
-}
-function moduleHooks(itemPath2) {
-  return {
-    async putModule(api2, live, module, body) {
-      await api2.put(`${itemPath2(live)}/${module}`, body);
-    },
-    async deleteModule(api2, live, module) {
-      await deleteIfPresent(api2, `${itemPath2(live)}/${module}`);
-    }
-  };
-}
-
-// src/engine/live.ts
-var NOTHING_HIDDEN = () => false;
-function createFetchContext(api2, hidden = NOTHING_HIDDEN) {
-  const lists = /* @__PURE__ */ new Map();
-  return {
-    api: api2,
-    listOnce(path, listKey, onPage) {
-      const key = `${path}\0${listKey}`;
-      let pending = lists.get(key);
-      if (!pending) {
-        const pageHook = onPage && ((items) => onPage(items.filter((raw) => !hidden(raw))));
-        pending = api2.list(path, listKey, pageHook).then((items) => items.filter((raw) => !hidden(raw)));
-        lists.set(key, pending);
-      }
-      return pending;
-    }
-  };
-}
-async function fetchLive(kinds, api2, prepare, hidden) {
-  const shared = createFetchContext(api2, hidden);
-  const lists = await Promise.all(
-    kinds.map(async (kind) => {
-      const ctx = prepare ? { ...shared, onPage: (raws) => prepare(kind, raws.map(liveItem)) } : shared;
-      const items = await kind.fetch(ctx);
-      prepare?.(kind, items);
-      return items;
-    })
-  );
-  const byKind = /* @__PURE__ */ new Map();
-  kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]));
-  return { byKind };
-}
-function liveIndex(live) {
-  const index = /* @__PURE__ */ new Map();
-  for (const [kind, items] of live.byKind) for (const item of items) index.set(`${kind}\0${item.id}`, item);
-  return (kind, id2) => index.get(`${kind}\0${id2}`);
+  return { live: liveState(kinds, byKindLive), adoptions, warnings: warnings2 };
 }
 
 // src/engine/saved-plan-digest.ts
@@ -41604,8 +41621,8 @@ function buildSavedPlan(input) {
 }
 
 // src/engine/saved-plan-check.ts
-function asFetched(live) {
-  return { byKind: new Map([...live.byKind].map(([kind, items]) => [kind, items.map(realItem)])) };
+function asFetched(live, kinds) {
+  return liveState(kinds, new Map([...live.byKind].map(([kind, items]) => [kind, items.map(realItem)])));
 }
 function staleObjects(saved, live, kinds) {
   const kindOf2 = new Map(kinds.map((k) => [k.kind, k]));
@@ -41617,7 +41634,7 @@ function staleObjects(saved, live, kinds) {
     if (!kind || !item) stale.push(`${t.address} (${t.id}) was deleted`);
     else if (fingerprintOf(kind, item) !== t.fingerprint) stale.push(`${t.address} (${t.id}) changed`);
   }
-  const managed = indexManaged(kinds, live.byKind, saved.stack);
+  const managed = managedBy(live, saved.stack);
   for (const a of saved.absent) {
     if (a.key !== void 0) {
       if (find(a.kind, a.key)) stale.push(`${a.address} (${a.key}) now exists`);
@@ -41661,7 +41678,7 @@ function checkSavedPlan(saved, fresh, kinds, fileKey) {
   if (targetsOf(saved.plan) !== targetsOf(fresh.plan)) {
     throw new StalePlanError(`the saved plan was made with ${targetsOf(saved.plan)}, but this apply plans with ${targetsOf(fresh.plan)}; apply it with its own targets, or make a new plan`);
   }
-  const stale = staleObjects(saved, asFetched(fresh.live), kinds);
+  const stale = staleObjects(saved, asFetched(fresh.live, kinds), kinds);
   if (stale.length > 0) {
     throw new StalePlanError(`the saved plan is stale: objects it acts on changed since it was made:
 ${stale.map((s) => `  ${s}`).join("\n")}
@@ -43797,32 +43814,30 @@ async function withStackLock(api2, stack, opts, fn) {
 }
 
 // src/pace.ts
-var yieldToEventLoop = () => new Promise((resolve8) => setImmediate(resolve8));
 var SLICE_MS = 1;
+var now = () => Number(process.hrtime.bigint()) / 1e6;
+var turn = () => new Promise((resolve8) => setImmediate(resolve8));
+var Pace = class {
+  since = now();
+  /** Whether a slice has run since the loop's last turn. */
+  due() {
+    return now() - this.since >= SLICE_MS;
+  }
+  async pause() {
+    await turn();
+    this.since = now();
+  }
+};
 function runAll(steps) {
   for (; ; ) {
     const next = steps.next();
     if (next.done) return next.value;
   }
 }
-var now = () => Number(process.hrtime.bigint()) / 1e6;
-var Pace = class {
-  since = now();
-  due() {
-    return now() - this.since >= SLICE_MS;
-  }
-  async pause() {
-    await yieldToEventLoop();
-    this.since = now();
-  }
-  /** Pauses only when a slice has run. */
-  async tick() {
-    if (this.due()) await this.pause();
-  }
-};
 async function runPaced(steps, pace = new Pace()) {
   for (; ; ) {
-    const next = steps.next();
+    const taken = steps.next();
+    const next = taken instanceof Promise ? await taken : taken;
     if (next.done) return next.value;
     if (pace.due()) await pace.pause();
   }
@@ -43944,12 +43959,12 @@ function uniqueValues(kind, body) {
   }
   return out;
 }
-var NONE = /* @__PURE__ */ new Set();
+var NONE2 = /* @__PURE__ */ new Set();
 function valueMoves(kind, op, live, desired) {
   if (!kind.unique || kind.unique.length === 0) return void 0;
   if (op === "module-put" || op === "module-delete") return void 0;
-  const before = op === "create" ? NONE : uniqueValues(kind, live);
-  const after = op === "delete" ? NONE : uniqueValues(kind, desired);
+  const before = op === "create" ? NONE2 : uniqueValues(kind, live);
+  const after = op === "delete" ? NONE2 : uniqueValues(kind, desired);
   const claims = op === "replace" ? after : new Set([...after].filter((v2) => !before.has(v2)));
   const releases = op === "replace" ? before : new Set([...before].filter((v2) => !after.has(v2)));
   if (claims.size === 0 && releases.size === 0) return void 0;
@@ -43963,10 +43978,10 @@ function releaseBody(kind, live, releases) {
   for (const u2 of kind.unique ?? []) {
     const list = live[u2.field];
     if (!Array.isArray(list)) continue;
-    const kept = list.filter((v2) => typeof v2 !== "string" || !releases.has(`${u2.scope}\0${u2.key(v2)}`));
-    if (kept.length === list.length) continue;
-    body[u2.field] = kept;
-    changes.push({ path: `/${u2.field}`, kind: "replace", old: list, new: kept });
+    const kept2 = list.filter((v2) => typeof v2 !== "string" || !releases.has(`${u2.scope}\0${u2.key(v2)}`));
+    if (kept2.length === list.length) continue;
+    body[u2.field] = kept2;
+    changes.push({ path: `/${u2.field}`, kind: "replace", old: list, new: kept2 });
   }
   return { body, desired: { ...live, ...body }, changes };
 }
@@ -44220,18 +44235,12 @@ function prepareLive(kind, items, stack) {
   if (kind.identity !== "marker") return;
   for (const item of items) if (markerOf(kind, item)?.stack === stack) liveBody(kind, item);
 }
-function prepareDesired(kinds, desired, stack) {
-  const prepare = preparer(kinds, stack);
-  return resourcesReferencedFirst(desired.resources).map(prepare);
-}
-var SLICE = 200;
-async function prepareDesiredInSlices(kinds, desired, stack) {
+function* prepareDesiredSteps(kinds, desired, stack) {
   const prepare = preparer(kinds, stack);
   const out = [];
-  const ordered = resourcesReferencedFirst(desired.resources);
-  for (let at2 = 0; at2 < ordered.length; at2 += SLICE) {
-    await yieldToEventLoop();
-    for (const r of ordered.slice(at2, at2 + SLICE)) out.push(prepare(r));
+  for (const r of resourcesReferencedFirst(desired.resources)) {
+    yield;
+    out.push(prepare(r));
   }
   return out;
 }
@@ -44241,14 +44250,14 @@ function preparer(kinds, stack) {
     const kind = kindByName2.get(r.kind);
     if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
     const issue = kind.identity === "marker" ? metadataIssue(r, stack) : void 0;
-    const body = hasPendingRef(r.spec) ? void 0 : desiredBody(kind, r.spec, NO_IDS);
+    const body = hasPendingRef(r.spec) ? void 0 : requestBody(kind, r.spec, NO_IDS);
     return { resource: r, kind, ...issue ? { issue } : {}, ...body ? { body } : {} };
   };
 }
 function resourceActions(kinds, desired, live, stack, prepared) {
   return runAll(resourceActionSteps(kinds, desired, live, stack, prepared));
 }
-function* resourceActionSteps(kinds, desired, live, stack, prepared = prepareDesired(kinds, desired, stack)) {
+function* resourceActionSteps(kinds, desired, live, stack, prepared) {
   const out = { actions: [], refs: /* @__PURE__ */ new Map(), warnings: [], issues: [] };
   const add = (list, info) => {
     for (const a of list) {
@@ -44257,7 +44266,7 @@ function* resourceActionSteps(kinds, desired, live, stack, prepared = prepareDes
     }
   };
   const liveOf = (kind) => live.byKind.get(kind.kind) ?? [];
-  const managed = indexManaged(kinds, live.byKind, stack);
+  const managed = managedBy(live, stack);
   const byKey = /* @__PURE__ */ new Map();
   const naturalItem = (kind, key) => {
     let index = byKey.get(kind.kind);
@@ -44266,12 +44275,12 @@ function* resourceActionSteps(kinds, desired, live, stack, prepared = prepareDes
   };
   const known = /* @__PURE__ */ new Map();
   const claimed = /* @__PURE__ */ new Map();
-  const kept = /* @__PURE__ */ new Map();
-  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+  const kept2 = /* @__PURE__ */ new Map();
+  for (const { resource: r, kind, issue, body: readyBody } of prepared ?? (yield* prepareDesiredSteps(kinds, desired, stack))) {
     yield;
     if (issue) out.issues.push(issue);
     if (!kind) continue;
-    const body = readyBody ?? desiredBody(kind, r.spec, (address) => known.get(address));
+    const body = readyBody ?? requestBody(kind, r.spec, (address) => known.get(address));
     let item;
     let movedFrom2;
     if (kind.identity === "marker") {
@@ -44284,7 +44293,7 @@ function* resourceActionSteps(kinds, desired, live, stack, prepared = prepareDes
         break;
       }
       item = copies.length > 1 ? closestCopy(kind, copies, body) : copies[0];
-      if (item) kept.set(movedFrom2 ?? r.address, item);
+      if (item) kept2.set(movedFrom2 ?? r.address, item);
       if (copies.length > 1) {
         const extra = copies.filter((c) => c !== item).map((c) => c.id);
         out.warnings.push(`${copies.length} live resources carry the marker of ${r.address}; keeping ${item.id}, deleting ${extra.join(", ")}`);
@@ -44312,7 +44321,7 @@ function* resourceActionSteps(kinds, desired, live, stack, prepared = prepareDes
     for (const a of planned) add([a], { pending, liveRefs, moves: movesOf(kind, a.op, shape, body), links: refLinks(kind, a, shape) });
     if (!planned.some((a) => a.op === "replace")) known.set(r.address, item.id);
   }
-  addOrphans(kinds, managed, kept, claimed, liveOf, add);
+  addOrphans(kinds, managed, kept2, claimed, liveOf, add);
   return out;
 }
 function renamed(planned, t, item, desired, movedFrom2) {
@@ -44336,13 +44345,15 @@ function renamed(planned, t, item, desired, movedFrom2) {
     dependsOn: []
   });
 }
-function addOrphans(kinds, managed, kept, claimed, liveOf, add) {
+function addOrphans(kinds, managed, kept2, claimed, liveOf, add) {
   const kindByName2 = new Map(kinds.map((k) => [k.kind, k]));
   const orphaned = [];
-  for (const entry of managed.byAddress) if (entry[1].some((item) => item !== kept.get(entry[0]))) orphaned.push(entry);
+  for (const entry of managed.byAddress) {
+    if (kindByName2.has(addressKind(entry[0])) && entry[1].some((item) => item !== kept2.get(entry[0]))) orphaned.push(entry);
+  }
   for (const [address, copies] of orphaned.sort((a, b2) => a[0] < b2[0] ? -1 : 1)) {
-    const kind = kindByName2.get(address.slice(0, address.indexOf("/")));
-    const keep = kept.get(address);
+    const kind = kindByName2.get(addressKind(address));
+    const keep = kept2.get(address);
     copies.forEach((item, at2) => {
       if (item === keep) return;
       const target = { kind, name: address.slice(address.indexOf("/") + 1), address };
@@ -44373,13 +44384,16 @@ function briefOf(kind, body) {
   return typeof body.description === "string" ? JSON.stringify(body.description) : "";
 }
 function findAttachments(kinds, live, stack) {
-  const managed = indexManaged(kinds, live.byKind, stack);
+  const kindNames = new Set(kinds.map((k) => k.kind));
   const addressOf2 = /* @__PURE__ */ new Map();
-  managed.byAddress.forEach((items, address) => {
+  const managedKinds = /* @__PURE__ */ new Set();
+  managedBy(live, stack).byAddress.forEach((items, address) => {
+    const kind = addressKind(address);
+    if (!kindNames.has(kind)) return;
+    managedKinds.add(kind);
     for (let i = 0; i < items.length; i++) addressOf2.set(items[i].id, address);
   });
   if (addressOf2.size === 0) return [];
-  const managedKinds = new Set([...managed.byAddress.keys()].map((address) => address.slice(0, address.indexOf("/"))));
   const out = [];
   for (const kind of kinds) {
     if (kind.identity !== "marker" || !kind.refs.some((r) => r.kinds.some((k) => managedKinds.has(k)))) continue;
@@ -44522,9 +44536,9 @@ function* buildPlan(input) {
   const plan = { stack: input.stack, actions, summary: summarize(actions), warnings: warnings2 };
   const renames2 = renameHints(actions, kinds);
   if (renames2.length > 0) plan.renames = renames2;
-  const kept = keptAttachments(attached, actions);
-  if (kept.length > 0) plan.attachments = kept;
-  warnings2.push(...kept.map(attachmentWarning), ...deleteWarnings(plan, input.desired.config));
+  const kept2 = keptAttachments(attached, actions);
+  if (kept2.length > 0) plan.attachments = kept2;
+  warnings2.push(...kept2.map(attachmentWarning), ...deleteWarnings(plan, input.desired.config));
   return plan;
 }
 function summarize(actions) {
@@ -44892,18 +44906,10 @@ async function applyPlan(plan, api2, opts) {
     return kind;
   };
   const liveOf = (a) => opts.liveItem(a.kind, a.liveId ?? "") ?? { id: a.liveId ?? "", raw: {} };
-  const resolved = (a, body) => {
-    const out = { ...substituteRefs(body, (address) => ids.get(address)) };
-    const left = pendingTargets(out);
+  const sendable = (a, kind, body, metadata3) => {
+    const left = pendingTargets(body).filter((address) => !ids.has(address));
     if (left.length > 0) throw new EdgeopsError("E_APPLY", `${a.address}: no id for ${left.join(", ")}`);
-    return out;
-  };
-  const sendable = (a, kind, body, withMetadata) => {
-    const out = resolved(a, body);
-    if (kind.identity === "marker" && withMetadata) {
-      out.metadata = serializeMetadata(isObj(out.metadata) ? out.metadata : void 0, { stack: opts.stack, name: a.address });
-    }
-    return out;
+    return wireBody(kind, body, { stack: opts.stack, address: a.address, ids: (address) => ids.get(address), metadata: metadata3 });
   };
   async function run4(step) {
     const a = step.action;
@@ -44924,7 +44930,7 @@ async function applyPlan(plan, api2, opts) {
         return kind.update(api2, liveOf(a), sendable(a, kind, a.body ?? {}, "metadata" in (a.body ?? {})), sendable(a, kind, desired, true));
       case "module-put":
         if (!kind.putModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
-        return kind.putModule(api2, liveOf(a), a.module, resolved(a, a.body ?? {}));
+        return kind.putModule(api2, liveOf(a), a.module, sendable(a, kind, a.body ?? {}, false));
       case "module-delete":
         if (!kind.deleteModule || !a.module) throw new EdgeopsError("E_APPLY", `${a.kind} has no module ${a.module ?? ""}`);
         return kind.deleteModule(api2, liveOf(a), a.module);
@@ -44997,12 +45003,12 @@ async function applyPlan(plan, api2, opts) {
     return { actionId: a.id, status: "done" };
   });
   const ok = results.every((r) => r.status === "done");
-  const kept = keptOlds(plan, graph, created, (step) => {
+  const kept2 = keptOlds(plan, graph, created, (step) => {
     const s = state.get(step);
     const error = errors.get(step);
     return { state: s, detail: s === "failed" && error ? errorText(error) : because.get(step) };
   }, opts);
-  return { results, ok, ...interrupted ? { interrupted } : {}, ...kept.length > 0 ? { kept } : {}, created };
+  return { results, ok, ...interrupted ? { interrupted } : {}, ...kept2.length > 0 ? { kept: kept2 } : {}, created };
 }
 var errorText = (e) => [[e.status, e.errorCode].filter((p) => p !== void 0 && p !== "").join(" "), e.message].filter(Boolean).join(": ");
 function keptOlds(plan, graph, created, outcome, opts) {
@@ -45123,10 +45129,11 @@ function textLength(value) {
 var mayBeOversized = (spec) => textLength(spec) * 36 + 2 * METADATA_LIMIT >= REQUEST_BODY_MAX_BYTES;
 function oversizedBodies(kinds, desired, stack) {
   const errors = [];
+  const ids = placeholderIds(kinds);
   for (const r of desired.resources) {
     const kind = kinds.get(r.kind);
     if (!kind || !mayBeOversized(r.spec)) continue;
-    const body = sentBody(r, NO_IDS, { kind, stack, kinds });
+    const body = sentBody(r, kind, { stack, ids });
     const bytes2 = Buffer.byteLength(JSON.stringify(body));
     if (bytes2 <= REQUEST_BODY_MAX_BYTES) continue;
     const fields2 = Object.entries(body).map(([field, v2]) => ({ field, bytes: Buffer.byteLength(JSON.stringify(v2)) }));
@@ -45320,7 +45327,7 @@ function referenceKinds(kinds) {
 function precheckForeignReferences(kinds, desired, live, opts) {
   const { blocking, targetNames, targets } = referenceKinds(kinds);
   if (targets.length === 0) return [];
-  if (indexManaged(targets, live.byKind, opts.stack).byAddress.size === 0) return [];
+  if (![...managedBy(live, opts.stack).byAddress.keys()].some((address) => targetNames.has(addressKind(address)))) return [];
   const ownDocuments = { ...desired, resources: desired.resources.filter((r) => targetNames.has(r.kind)) };
   const removals = resourceActions(targets, ownDocuments, live, opts.stack).actions.filter((a) => a.op === "delete" || a.op === "replace");
   if (removals.length === 0) return [];
@@ -45560,7 +45567,7 @@ function targetClosure(desired, targets) {
 function universe(plan, desired, live, kinds) {
   const renamed2 = renames(desired);
   const all = new Set(desired.resources.map((r) => r.address));
-  for (const address of indexManaged(kinds, live.byKind, plan.stack).byAddress.keys()) if (!renamed2.has(address)) all.add(address);
+  for (const address of managedBy(live, plan.stack).byAddress.keys()) if (!renamed2.has(address)) all.add(address);
   for (const a of plan.actions) all.add(a.address);
   return all;
 }
@@ -45595,9 +45602,9 @@ function stepsOf(actions) {
   }
   return steps;
 }
-function leftOutPrerequisites(kept, dropped) {
+function leftOutPrerequisites(kept2, dropped) {
   const waits = /* @__PURE__ */ new Map();
-  for (const a of kept) {
+  for (const a of kept2) {
     for (const id2 of [...a.dependsOn, ...a.deleteDependsOn ?? []]) {
       const other = dropped.get(id2);
       if (!other) continue;
@@ -45618,11 +45625,11 @@ function targetPlan(plan, input) {
   const known = universe(plan, input.desired, input.live, input.kinds);
   assertKnown(targets, known, renames(input.desired), plan.stack);
   const selected = targetClosure(input.desired, targets);
-  const kept = plan.actions.filter((a) => selected.has(a.address));
-  const keptSteps = stepsOf(kept);
+  const kept2 = plan.actions.filter((a) => selected.has(a.address));
+  const keptSteps = stepsOf(kept2);
   const dropped = stepsOf(plan.actions.filter((a) => !selected.has(a.address)));
   const linked = (ids) => ids.filter((id2) => keptSteps.has(id2));
-  const actions = kept.map((a) => ({
+  const actions = kept2.map((a) => ({
     ...a,
     dependsOn: linked(a.dependsOn),
     ...a.deleteDependsOn ? { deleteDependsOn: linked(a.deleteDependsOn) } : {}
@@ -45630,7 +45637,7 @@ function targetPlan(plan, input) {
   const fullLimits = new Set(deleteWarnings(plan, input.desired.config));
   const out = { ...plan, actions, summary: summarize(actions), warnings: [] };
   out.warnings = [
-    ...leftOutPrerequisites(kept, dropped),
+    ...leftOutPrerequisites(kept2, dropped),
     ...plan.warnings.filter((w2) => !fullLimits.has(w2) && mentions2(w2, selected)),
     ...deleteWarnings(out, input.desired.config)
   ];
@@ -49920,9 +49927,9 @@ function withoutNulls(value, schema2) {
     const v2 = value[k];
     const known = Object.hasOwn(props, k);
     const dropped = known && v2 === null;
-    const kept = known && !dropped ? withoutNulls(v2, props[k]) : v2;
-    if (!entries && (dropped || kept !== v2)) entries = keys.slice(0, i).map((p) => [p, value[p]]);
-    if (entries && !dropped) entries.push([k, kept]);
+    const kept2 = known && !dropped ? withoutNulls(v2, props[k]) : v2;
+    if (!entries && (dropped || kept2 !== v2)) entries = keys.slice(0, i).map((p) => [p, value[p]]);
+    if (entries && !dropped) entries.push([k, kept2]);
   }
   return entries ? Object.fromEntries(entries) : value;
 }
@@ -50108,21 +50115,24 @@ function fieldPositions(doc, pointer) {
   const inside = [...doc.positions.keys()].filter((p) => p === top || p.startsWith(`${top}/`));
   return inside.flatMap((p) => [where2(valuePos(doc, p)), where2(keyPos(doc, p))]);
 }
-async function checkWithContract(resources, docs, opts) {
+function checkWithContract(resources, docs, opts) {
+  return runPaced(contractSteps(resources, docs, opts), opts.pace);
+}
+async function* contractSteps(resources, docs, opts) {
   const docOf = new Map(docs.map((d) => [d.pos, d]));
   const reported = new Set(opts.reported.map((i) => `${i.address ?? ""} ${where2(i.pos)}`));
   const issues = [];
-  const pace = opts.pace ?? new Pace();
   const sent = [];
   const api2 = recorder(sent);
+  const ids = placeholderIds(KINDS_BY_NAME);
   for (const resource of resources) {
-    if (pace.due()) await pace.pause();
+    yield;
     const kind = kindByName(resource.kind);
     const doc = docOf.get(resource.pos);
     if (!kind || !doc) continue;
     sent.length = 0;
     try {
-      await kind.create(api2, sentBody(resource, NO_IDS, { kind, stack: opts.stack, kinds: KINDS_BY_NAME }));
+      await kind.create(api2, sentBody(resource, kind, { stack: opts.stack, ids }));
     } catch {
       continue;
     }
@@ -56182,7 +56192,6 @@ async function readDesiredState(paths, opts = {}) {
   const resolved = await runPaced(resolveSteps(loaded.docs, { env, cwd }), pace);
   issues.push(...resolved.issues);
   issues.push(...await valueRuleIssues(resolved.resolved, issues));
-  await pace.tick();
   issues.push(...await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues, pace }));
   if (issues.length) throw new ManifestError(sortIssues(issues));
   return { resources: resolved.resources, config: loaded.config };
@@ -56212,11 +56221,13 @@ function toManifestDoc(parsed, dir, issues) {
   rememberKeyPositions(doc, parsed.keys);
   return doc;
 }
-async function loadManifestsYielding(paths, opts = {}) {
+function loadManifestsYielding(paths, opts = {}) {
+  return runPaced(loadSteps(paths, opts));
+}
+function* loadSteps(paths, opts) {
   const loading = startLoading(paths, opts);
-  const pace = new Pace();
   for (const file of loading.files) {
-    await pace.tick();
+    yield;
     loading.read(file);
   }
   return loading.result();
@@ -56259,7 +56270,7 @@ function startFetch(api2, opts) {
 async function computePlan(desired, api2, opts) {
   const kinds = opts.kinds ?? KINDS;
   const fetching = opts.live ?? startFetch(api2, { stack: opts.stack, kinds });
-  const prepared = await prepareDesiredInSlices(kinds, desired, opts.stack);
+  const prepared = await runPaced(prepareDesiredSteps(kinds, desired, opts.stack));
   const staticErrors = staticPlanErrors(kinds, desired, opts.stack);
   const fetched = await fetching;
   const outside = outsideClaimErrors(kinds, desired, fetched, api2);
@@ -56288,23 +56299,6 @@ async function precheckPlan(desired, lists, opts) {
   if (opts.api) errors.push(...only(await outsideClaimErrors(kinds, manifests, live, opts.api)));
   if (errors.length === 0) errors.push(...only(precheckForeignReferences(kinds, manifests, live, { stack: opts.stack, adopt: opts.adopt })));
   return sortIssues(errors);
-}
-async function planAgain(ahead, desired, api2, opts) {
-  const now2 = fetchLive(opts.kinds ?? KINDS, api2, void 0, isLockRecord);
-  now2.catch(() => void 0);
-  const [before, planned] = await Promise.all([ahead.lists.catch(() => void 0), ahead.plan.catch(() => void 0)]);
-  const read = await now2;
-  if (before && planned && sameLists(before, read)) return planned;
-  return computePlan(desired, api2, { ...opts, live: now2 });
-}
-function sameLists(a, b2) {
-  if (a.byKind.size !== b2.byKind.size) return false;
-  for (const [kind, items] of a.byKind) {
-    const other = b2.byKind.get(kind);
-    if (!other || other.length !== items.length) return false;
-    for (let i = 0; i < items.length; i++) if (!jsonEqual(items[i].raw, other[i].raw)) return false;
-  }
-  return true;
 }
 async function executeAndCheck(ctx, api2, opts) {
   const kinds = opts.kinds ?? KINDS;
@@ -56828,25 +56822,18 @@ function writeSavedPlan(redact, input) {
 // src/operations/apply.ts
 async function run(request2, deps) {
   const { api: api2, view, signal: interrupt } = deps;
-  const shown = /* @__PURE__ */ new WeakMap();
-  const shownPlan = (ctx) => {
-    let plan = shown.get(ctx);
-    if (!plan) shown.set(ctx, plan = markDestroy(ctx.plan, ctx.live, KINDS, ctx.desired.config));
-    return plan;
-  };
   const { stack, saved, material, targets } = request2;
   const invalid = new AbortController();
   request2.desired.catch(() => invalid.abort());
   const lockSignal = AbortSignal.any([interrupt, invalid.signal, ...request2.lock.signal ? [request2.lock.signal] : []]);
   const adopt = saved?.contents.adopt ?? request2.adopt;
-  const lists = startFetch(api2, { stack });
   const checked2 = unlessInterrupted(interrupt, "while planning", async () => {
-    const errors = await precheckPlan(request2.desired, lists, { stack, adopt, targets, api: api2 });
+    const errors = await precheckPlan(request2.desired, startFetch(api2, { stack }), { stack, adopt, targets, api: api2 });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   const locking = checked2.then(() => withStackLock(api2, stack, { ...request2.lock, signal: lockSignal }, async (lock) => {
     deps.interrupt?.onForcedExit(() => lock.release());
-    const fresh = await unlessInterrupted(interrupt, "while planning", async () => planAgain({ plan: ahead, lists }, await request2.desired, api2, { stack, adopt, targets }));
+    const fresh = await unlessInterrupted(interrupt, "while planning", async () => computePlan(await request2.desired, api2, { stack, adopt, targets }));
     if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
     const { desired } = fresh;
     let planned = fresh;
@@ -56856,7 +56843,7 @@ async function run(request2, deps) {
       view.savedPlan(saved.file, saved.contents.checksum);
       approved = true;
     }
-    const plan = shownPlan(planned);
+    const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
     planned = { ...planned, plan };
     view.plan(plan, { deletes: deleteStatusLine(plan, desired.config) });
     if (request2.checksum) {
@@ -56899,15 +56886,6 @@ async function run(request2, deps) {
     if (!result.ok) throw new ApplyFailedError("apply failed (see the failures above)");
     return { result };
   }));
-  const ahead = checked2.then(async () => {
-    const made = await computePlan(await request2.desired, api2, { stack, adopt, live: lists, targets });
-    if (!saved && !made.plan.errors) {
-      const plan = shownPlan(made);
-      await view.planAhead?.(plan, { deletes: deleteStatusLine(plan, made.desired.config) });
-    }
-    return made;
-  });
-  ahead.catch(() => void 0);
   return manifestsFirst(request2.desired, locking);
 }
 async function manifestsFirst(desired, work) {
@@ -57145,10 +57123,7 @@ function renderLine(c, line) {
   const out = `${indent}${paint(line.sign)} ${text}${note}`;
   return line.text.trim() === "" && !note ? out.trimEnd() : out;
 }
-function* planTextSteps(plan, opts, footer2 = {}) {
-  return (yield* renderPlanText(plan, opts)) + renderFooterText(footer2);
-}
-function* renderPlanText(plan, opts) {
+function renderPlanText(plan, opts) {
   const c = import_picocolors.default.createColors(opts.color);
   const out = [];
   const groups2 = groupByAddress(plan);
@@ -57159,7 +57134,6 @@ function* renderPlanText(plan, opts) {
   if (groups2.length > 0) {
     out.push(`edgeops will perform these actions on stack "${plan.stack}":`, "");
     for (const group of groups2) {
-      yield;
       out.push(...groupLines(group).map((line) => renderLine(c, line)), "");
     }
   }
@@ -57216,7 +57190,7 @@ function renderDriftText(report, opts) {
 `;
 }
 var textView = (opts) => ({
-  plan: (plan, footer2 = {}) => runAll(planTextSteps(plan, opts, footer2)),
+  plan: (plan, footer2 = {}) => renderPlanText(plan, opts) + renderFooterText(footer2),
   drift: (report) => renderDriftText(report, opts)
 });
 
@@ -57290,18 +57264,11 @@ function createApplyProgress(opts) {
 function createApplyView(opts) {
   const { write, color } = opts;
   const text = textView({ color });
-  let ahead;
   return {
     savedPlan: (file, checksum) => write(`Applying the saved plan ${file} (checksum ${checksum}).
 
 `),
-    async planAhead(plan, footer2) {
-      ahead = { plan, footer: JSON.stringify(footer2), text: await runPaced(planTextSteps(plan, { color }, footer2)) };
-    },
-    plan(plan, footer2) {
-      write(ahead?.plan === plan && ahead.footer === JSON.stringify(footer2) ? ahead.text : text.plan(plan, footer2));
-      ahead = void 0;
-    },
+    plan: (plan, footer2) => write(text.plan(plan, footer2)),
     progress(total, names) {
       write("\n");
       return createApplyProgress({ live: opts.live, color, total, names, write, columns: opts.columns });
@@ -57780,8 +57747,8 @@ var isChanged = (node) => node.action !== void 0 && node.action !== "no-op";
 function changedNeighbourhood(graph) {
   const changed = new Set(graph.nodes.filter(isChanged).map((n) => n.address));
   const edges = graph.edges.filter((e) => changed.has(e.from) || changed.has(e.to));
-  const kept = /* @__PURE__ */ new Set([...changed, ...edges.flatMap((e) => [e.from, e.to])]);
-  return { nodes: graph.nodes.filter((n) => kept.has(n.address)), edges, planned: graph.planned };
+  const kept2 = /* @__PURE__ */ new Set([...changed, ...edges.flatMap((e) => [e.from, e.to])]);
+  return { nodes: graph.nodes.filter((n) => kept2.has(n.address)), edges, planned: graph.planned };
 }
 
 // src/engine/plan-graph.ts
@@ -58233,10 +58200,10 @@ function opOf(block) {
   if (header.startsWith("! ")) return "update";
   return "create";
 }
-function describeOmitted(blocks, kept) {
+function describeOmitted(blocks, kept2) {
   const counts = /* @__PURE__ */ new Map();
   blocks.forEach((block, i) => {
-    if (!kept.has(i)) counts.set(opOf(block), (counts.get(opOf(block)) ?? 0) + 1);
+    if (!kept2.has(i)) counts.set(opOf(block), (counts.get(opOf(block)) ?? 0) + 1);
   });
   const parts = PRIORITY.filter((op) => counts.has(op)).map((op) => `${counts.get(op).toLocaleString("en-US")} ${op}${counts.get(op) === 1 ? "" : "s"}`);
   return parts.length <= 1 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
@@ -58259,10 +58226,10 @@ function notice(omitted, total, what, fullPlanAt2) {
   const where6 = fullPlanAt2 ? ` The full plan is in ${fullPlanAt2}.` : "";
   return `> **${omitted} of ${total} resource${total === 1 ? " is" : "s are"} not shown here** (${what}) to stay under GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit; deletes and replaces are shown first, then updates, then creates.${where6}`;
 }
-function compose(p, kept, tail2, fullPlanAt2) {
-  const omitted = p.blocks.length - kept.size;
-  const what = describeOmitted(p.blocks, kept);
-  const body = p.blocks.filter((_, i) => kept.has(i)).map((block) => block.join("\n"));
+function compose(p, kept2, tail2, fullPlanAt2) {
+  const omitted = p.blocks.length - kept2.size;
+  const what = describeOmitted(p.blocks, kept2);
+  const body = p.blocks.filter((_, i) => kept2.has(i)).map((block) => block.join("\n"));
   if (omitted > 0) body.push(`# ... ${omitted} more resource${omitted === 1 ? "" : "s"} not shown (${what})`);
   const parts = [...p.preamble, `${p.fence}diff`, ...body, p.fence];
   if (omitted > 0) parts.push("", notice(omitted, p.blocks.length, what, fullPlanAt2));
@@ -58271,15 +58238,15 @@ function compose(p, kept, tail2, fullPlanAt2) {
 }
 function fitTail(tail2, room, measure) {
   if (measure(tail2.join("\n")) <= room) return tail2;
-  const kept = [];
+  const kept2 = [];
   let size2 = 0;
   for (const line of tail2) {
     if (size2 + measure(line) + 1 > room - 100) break;
-    kept.push(line);
+    kept2.push(line);
     size2 += measure(line) + 1;
   }
-  const left = tail2.slice(kept.length).filter((line) => line.trim() !== "").length;
-  return [...kept, "", `> ... ${left} more line${left === 1 ? "" : "s"} not shown`];
+  const left = tail2.slice(kept2.length).filter((line) => line.trim() !== "").length;
+  return [...kept2, "", `> ... ${left} more line${left === 1 ? "" : "s"} not shown`];
 }
 function cutLines(text, limit, measure, fullPlanAt2) {
   const where6 = fullPlanAt2 ? ` The full plan is in ${fullPlanAt2}.` : "";
@@ -58306,21 +58273,21 @@ function truncatePlanMarkdown(markdown2, limit, opts = {}) {
   const tail2 = fitTail(parsed.tail, Math.floor((limit - skeleton) / 2), measure);
   let size2 = measure(compose(parsed, none, tail2, opts.fullPlanAt)) + 80;
   const order = parsed.blocks.map((block, i) => ({ i, rank: PRIORITY.indexOf(opOf(block)) })).sort((a, b2) => a.rank - b2.rank || a.i - b2.i);
-  const kept = /* @__PURE__ */ new Set();
+  const kept2 = /* @__PURE__ */ new Set();
   for (const { i } of order) {
     const grow = measure(parsed.blocks[i].join("\n")) + 1;
     if (size2 + grow > limit) break;
-    kept.add(i);
+    kept2.add(i);
     size2 += grow;
   }
-  let text = compose(parsed, kept, tail2, opts.fullPlanAt);
-  const dropOrder = order.map((o) => o.i).filter((i) => kept.has(i)).reverse();
+  let text = compose(parsed, kept2, tail2, opts.fullPlanAt);
+  const dropOrder = order.map((o) => o.i).filter((i) => kept2.has(i)).reverse();
   while (measure(text) > limit && dropOrder.length > 0) {
-    kept.delete(dropOrder.shift());
-    text = compose(parsed, kept, tail2, opts.fullPlanAt);
+    kept2.delete(dropOrder.shift());
+    text = compose(parsed, kept2, tail2, opts.fullPlanAt);
   }
   if (measure(text) > limit) text = cutLines(text, limit, measure, opts.fullPlanAt);
-  return { text, total, shown: kept.size, omitted: total - kept.size, omittedText: describeOmitted(parsed.blocks, kept) };
+  return { text, total, shown: kept2.size, omitted: total - kept2.size, omittedText: describeOmitted(parsed.blocks, kept2) };
 }
 
 // node_modules/universal-user-agent/index.js

@@ -9,10 +9,11 @@
 import { dependencyOrder } from '../graph.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { desiredBody, liveBody } from './diff.ts';
-import type { LiveState } from './live.ts';
+import { liveBody } from './diff.ts';
+import { requestBody } from '../kinds/sent-body.ts';
+import { liveState, managedBy, type LiveState } from './live.ts';
 import { serializeMetadata } from '../kinds/marker.ts';
-import { indexManaged, liveMetadata } from './ownership.ts';
+import { liveMetadata } from './ownership.ts';
 
 export interface Adoption {
   address: string;
@@ -72,7 +73,7 @@ export function itemsByKey(kind: ResourceKind, items: readonly LiveItem[]): Map<
 }
 
 export function adoptLive(kinds: readonly ResourceKind[], desired: DesiredState, live: LiveState, stack: string): AdoptOutcome {
-  const managed = indexManaged(kinds, live.byKind, stack);
+  const managed = managedBy(live, stack);
   const known = new Map<string, string>();
   for (const [address, copies] of managed.byAddress) known.set(address, copies[0]!.id);
   const byKind = new Map(kinds.map((k) => [k.kind, [] as DesiredResource[]]));
@@ -90,7 +91,7 @@ export function adoptLive(kinds: readonly ResourceKind[], desired: DesiredState,
     const byKey = itemsByKey(kind, unmarked);
 
     const candidates: Candidate[] = docs.map((resource) => {
-      const body = desiredBody(kind, resource.spec, (address) => known.get(address));
+      const body = requestBody(kind, resource.spec, (address) => known.get(address));
       const matches = new Map<string, { item: LiveItem; key: string }>();
       for (const key of kind.adoptKeys!(body, resource.name)) {
         for (const item of byKey.get(key) ?? []) if (!matches.has(item.id)) matches.set(item.id, { item, key });
@@ -132,5 +133,5 @@ export function adoptLive(kinds: readonly ResourceKind[], desired: DesiredState,
     const copies = swapped.get(kind);
     byKindLive.set(kind, copies ? items.map((item) => copies.get(item.id) ?? item) : items);
   }
-  return { live: { byKind: byKindLive }, adoptions, warnings };
+  return { live: liveState(kinds, byKindLive), adoptions, warnings };
 }

@@ -4,15 +4,14 @@
 // skips only the failed action's dependents. An aborted signal stops new actions from starting (but for the
 // old halves of replaces already half done). Old resources left live beside their replacements are reported.
 import pLimit from 'p-limit';
-import { isObj } from '../contract/json.ts';
 import { ApiError, EdgeopsError } from '../errors.ts';
 import type { Api, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { StepGraph, type Step } from './graph.ts';
 import { createChecked } from './landed.ts';
-import { serializeMetadata } from '../kinds/marker.ts';
 import { keptOld, type KeptContext } from './kept-old.ts';
 import type { Action, ActionResult, ApplyEvent, ApplyResult, KeptOld, Plan } from './plan-data.ts';
-import { pendingTargets, substituteRefs } from './refs.ts';
+import { pendingTargets } from '../kinds/refs.ts';
+import { wireBody } from '../kinds/sent-body.ts';
 
 interface ExecutorOptions {
   stack: string;
@@ -84,20 +83,11 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
     return kind;
   };
   const liveOf = (a: Action): LiveItem => opts.liveItem(a.kind, a.liveId ?? '') ?? { id: a.liveId ?? '', raw: {} };
-  const resolved = (a: Action, body: Obj): Obj => {
-    // A shallow copy: substituteRefs shares unchanged subtrees with the plan's body, and sendable sets metadata.
-    const out = { ...substituteRefs(body, (address) => ids.get(address)) };
-    const left = pendingTargets(out);
+  /** The body to send (wireBody, which the plan's checks measure): every reference an id this run created. */
+  const sendable = (a: Action, kind: ResourceKind, body: Obj, metadata: boolean): Obj => {
+    const left = pendingTargets(body).filter((address) => !ids.has(address));
     if (left.length > 0) throw new EdgeopsError('E_APPLY', `${a.address}: no id for ${left.join(', ')}`);
-    return out;
-  };
-  /** The body to send: ids substituted, and for marker kinds the user's metadata plus the marker. */
-  const sendable = (a: Action, kind: ResourceKind, body: Obj, withMetadata: boolean): Obj => {
-    const out = resolved(a, body);
-    if (kind.identity === 'marker' && withMetadata) {
-      out.metadata = serializeMetadata(isObj(out.metadata) ? out.metadata : undefined, { stack: opts.stack, name: a.address });
-    }
-    return out;
+    return wireBody(kind, body, { stack: opts.stack, address: a.address, ids: (address) => ids.get(address), metadata });
   };
 
   async function run(step: Step): Promise<void> {
@@ -120,7 +110,7 @@ export async function applyPlan(plan: Plan, api: Api, opts: ExecutorOptions): Pr
         return kind.update(api, liveOf(a), sendable(a, kind, a.body ?? {}, 'metadata' in (a.body ?? {})), sendable(a, kind, desired, true));
       case 'module-put':
         if (!kind.putModule || !a.module) throw new EdgeopsError('E_APPLY', `${a.kind} has no module ${a.module ?? ''}`);
-        return kind.putModule(api, liveOf(a), a.module, resolved(a, a.body ?? {}));
+        return kind.putModule(api, liveOf(a), a.module, sendable(a, kind, a.body ?? {}, false));
       case 'module-delete':
         if (!kind.deleteModule || !a.module) throw new EdgeopsError('E_APPLY', `${a.kind} has no module ${a.module ?? ''}`);
         return kind.deleteModule(api, liveOf(a), a.module);

@@ -8,11 +8,11 @@
 import type { LiveItem, Obj, RefField, ResourceKind } from '../kinds/resource-kind.ts';
 import type { ProjectConfig } from '../manifest/document.ts';
 import { deleteAction } from './diff.ts';
-import { liveIndex, type LiveState } from './live.ts';
+import { liveIndex, managedBy, type LiveState } from './live.ts';
 import { refLinks } from './ordering.ts';
-import { indexManaged, liveMetadata } from './ownership.ts';
+import { addressKind, liveMetadata } from './ownership.ts';
 import type { Action, Attachment } from './plan-data.ts';
-import { pointerSegments, refValues } from './refs.ts';
+import { pointerSegments, refValues } from '../kinds/refs.ts';
 import { liveRefsOf, type ActionRefs } from './resource-actions.ts';
 import { valueMoves } from './value-moves.ts';
 
@@ -38,15 +38,18 @@ export function briefOf(kind: ResourceKind, body: Obj): string {
  * (resource, managed resource, field). In the lists' order.
  */
 export function findAttachments(kinds: readonly ResourceKind[], live: LiveState, stack: string): Attachment[] {
-  const managed = indexManaged(kinds, live.byKind, stack);
+  const kindNames = new Set(kinds.map((k) => k.kind));
   const addressOf = new Map<string, string>();
+  const managedKinds = new Set<string>();
   // forEach and an indexed loop: no iterator result for each of the stack's resources (this runs unoptimized).
-  managed.byAddress.forEach((items, address) => {
+  managedBy(live, stack).byAddress.forEach((items, address) => {
+    const kind = addressKind(address);
+    if (!kindNames.has(kind)) return;
+    managedKinds.add(kind);
     for (let i = 0; i < items.length; i++) addressOf.set(items[i]!.id, address);
   });
   if (addressOf.size === 0) return [];
   // Only kinds that can reference a kind the stack manages are read item by item.
-  const managedKinds = new Set([...managed.byAddress.keys()].map((address) => address.slice(0, address.indexOf('/'))));
   const out: Attachment[] = [];
   for (const kind of kinds) {
     if (kind.identity !== 'marker' || !kind.refs.some((r) => r.kinds.some((k) => managedKinds.has(k)))) continue;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
 import type { CertificateSummary, Plan } from './plan-data.ts';
-import { pointerSegments } from './refs.ts';
+import { pointerSegments } from '../kinds/refs.ts';
 
 /** The key of a PEM value in Plan.certificates: the SHA-256 (hex) of its text. */
 export const pemDigest = (pem: string): string => createHash('sha256').update(pem).digest('hex');

@@ -8,17 +8,7 @@ import { escapeSegment } from '../manifest/pointer.ts';
 import type { Action, FieldChange } from './plan-data.ts';
 import { parseMetadata } from '../kinds/marker.ts';
 import { liveMetadata } from './ownership.ts';
-import { hasPendingRef, isPendingRef, pointerSegments } from './refs.ts';
-import { sentBody, type Ids } from './sent-body.ts';
-
-/**
- * The desired request body: refs to already-known resources replaced by their ids (others stay PendingRef),
- * the kind's toRequest + normalizeDesired applied, and the user's metadata kept as an object (the marker is
- * added only when sending). Shared with the other readers of a document's body (sentBody): never mutate it.
- */
-export function desiredBody(kind: ResourceKind, spec: Obj, resolve: Ids): Obj {
-  return sentBody({ spec }, resolve, { kind });
-}
+import { hasPendingRef, isPendingRef, pointerSegments } from '../kinds/refs.ts';
 
 // Live bodies are computed once per raw object (and may be computed while other kinds are still fetching).
 const liveBodies = new WeakMap<Obj, Obj>();

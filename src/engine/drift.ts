@@ -13,7 +13,7 @@ import type { Json } from '../kinds/resource-kind.ts';
 import { canonicalJson } from '../kinds/marker.ts';
 import { attachmentLabel, attachmentWarning, type Attachment } from './attachments.ts';
 import type { Action, ActionOp, CertificateSummary, FieldChange, Plan } from './plan-data.ts';
-import { isPendingRef } from './refs.ts';
+import { isPendingRef } from '../kinds/refs.ts';
 
 export type DriftDirection = 'changed' | 'missing' | 'live-only' | 'unmanaged';
 

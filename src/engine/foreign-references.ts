@@ -12,7 +12,7 @@ import type { LiveState } from './live.ts';
 import { liveMetadata } from './ownership.ts';
 import type { Action } from './plan-data.ts';
 import type { PlanError } from './plan-checks.ts';
-import { refValues } from './refs.ts';
+import { refValues } from '../kinds/refs.ts';
 
 /** Where an error about a resource no document names stands: nowhere in the manifests (formatIssue shows none). */
 const NO_POSITION: SourcePos = { file: '', line: 0, col: 0 };

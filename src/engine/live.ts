@@ -3,9 +3,24 @@
 // no resources (the stack lock's records) are left out as the lists arrive, so no plan, drift or export sees them.
 import type { Api, FetchContext, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { liveItem } from '../kinds/crud.ts';
+import { indexManaged, type ManagedIndex } from './ownership.ts';
 
 export interface LiveState {
   byKind: Map<string, LiveItem[]>;
+  /** The items carrying a stack's marker, by stack: read through managedBy. */
+  readonly managed: ReadonlyMap<string, ManagedIndex>;
+}
+
+/** A live state of `kinds`' items, with its ownership worked out once. */
+export function liveState(kinds: readonly ResourceKind[], byKind: Map<string, LiveItem[]>): LiveState {
+  return { byKind, managed: indexManaged(kinds, byKind) };
+}
+
+const NONE: ManagedIndex = Object.freeze({ byAddress: new Map<string, LiveItem[]>(), managedIds: new Set<string>() });
+
+/** The live items `stack` manages, from the live state's own index. */
+export function managedBy(live: LiveState, stack: string): ManagedIndex {
+  return live.managed.get(stack) ?? NONE;
 }
 
 /** Raw list items that are not resources of any kind. */
@@ -53,7 +68,7 @@ export async function fetchLive(
   );
   const byKind = new Map<string, LiveItem[]>();
   kinds.forEach((kind, i) => byKind.set(kind.kind, lists[i]!));
-  return { byKind };
+  return liveState(kinds, byKind);
 }
 
 /** Look up one live item by kind and id (natural keys may equal another kind's id, so the kind is part of the key). */

@@ -24,7 +24,7 @@ import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { removalStepId, stepId, StepGraph } from './graph.ts';
 import type { Action } from './plan-data.ts';
 import type { ValueMoves } from './value-moves.ts';
-import { isPendingRef, pointerSegments, refValues } from './refs.ts';
+import { isPendingRef, pointerSegments, refValues } from '../kinds/refs.ts';
 
 /** A referenced resource: by address (created by this plan) or by live id with the kinds it may be. */
 interface RefTarget {

@@ -4,7 +4,7 @@
 // document names their key or their parent is managed by this stack.
 import { parseMetadata, type Marker, type ParsedMetadata } from '../kinds/marker.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
-import { refValues } from './refs.ts';
+import { refValues } from '../kinds/refs.ts';
 
 // A plan reads every live item's metadata twice (ownership, then diff): parse each raw object once.
 const parsedRaw = new WeakMap<Obj, ParsedMetadata>();
@@ -24,16 +24,18 @@ export function markerOf(kind: ResourceKind, item: LiveItem): Marker | undefined
 }
 
 export interface ManagedIndex {
-  /** This stack's live items of marker kinds by address; more than one means duplicates. */
+  /** The stack's live items of marker kinds by address; more than one means duplicates. */
   byAddress: Map<string, LiveItem[]>;
-  /** Live ids of every resource this stack manages (for natural-key scope). */
+  /** Live ids of every resource the stack manages (for natural-key scope). */
   managedIds: Set<string>;
 }
 
-/** Index the live items carrying this stack's marker. */
-export function indexManaged(kinds: readonly ResourceKind[], live: Map<string, LiveItem[]>, stack: string): ManagedIndex {
-  const byAddress = new Map<string, LiveItem[]>();
-  const managedIds = new Set<string>();
+/**
+ * Index the live items carrying a marker, by stack: a live state's own, made once when it is (live.ts
+ * liveState), since every item's marker must be read and every caller asks the same of it.
+ */
+export function indexManaged(kinds: readonly ResourceKind[], live: ReadonlyMap<string, LiveItem[]>): Map<string, ManagedIndex> {
+  const byStack = new Map<string, ManagedIndex>();
   for (const kind of kinds) {
     if (kind.identity !== 'marker') continue;
     const items = live.get(kind.kind) ?? [];
@@ -41,17 +43,24 @@ export function indexManaged(kinds: readonly ResourceKind[], live: Map<string, L
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
       const marker = markerOf(kind, item);
-      if (!marker || marker.stack !== stack) continue;
-      const list = byAddress.get(marker.name);
+      if (!marker) continue;
+      let index = byStack.get(marker.stack);
+      if (!index) byStack.set(marker.stack, (index = { byAddress: new Map(), managedIds: new Set() }));
+      const list = index.byAddress.get(marker.name);
       if (list) list.push(item);
-      else byAddress.set(marker.name, [item]);
-      managedIds.add(item.id);
+      else index.byAddress.set(marker.name, [item]);
+      index.managedIds.add(item.id);
     }
   }
   // Lowest id first: ids are time-ordered, so the oldest copy is kept and later duplicates are deleted.
-  for (const list of byAddress.values()) if (list.length > 1) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { byAddress, managedIds };
+  for (const { byAddress } of byStack.values()) {
+    for (const list of byAddress.values()) if (list.length > 1) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+  return byStack;
 }
+
+/** The kind named by an address (`Kind/name`). */
+export const addressKind = (address: string): string => address.slice(0, address.indexOf('/'));
 
 /** The parent id of a natural-key item: the first declared ref of its kind, read from the live body. */
 export function naturalParentId(kind: ResourceKind, liveBody: Obj): string | undefined {

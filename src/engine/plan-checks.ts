@@ -14,8 +14,8 @@ import type { LiveState } from './live.ts';
 import { METADATA_LIMIT } from '../kinds/marker.ts';
 import { liveMetadata, markerOf } from './ownership.ts';
 import type { Plan } from './plan-data.ts';
-import { pointerSegments } from './refs.ts';
-import { NO_IDS, sentBody } from './sent-body.ts';
+import { pointerSegments } from '../kinds/refs.ts';
+import { placeholderIds, sentBody } from '../kinds/sent-body.ts';
 import { uniqueValues } from './value-moves.ts';
 
 /** A refusal the plan predicts: `file:line:col: Kind/name: message`, like a manifest problem. */
@@ -123,10 +123,11 @@ const mayBeOversized = (spec: Obj): boolean => textLength(spec) * 36 + 2 * METAD
  */
 function oversizedBodies(kinds: ReadonlyMap<string, ResourceKind>, desired: DesiredState, stack: string): PlanError[] {
   const errors: PlanError[] = [];
+  const ids = placeholderIds(kinds);
   for (const r of desired.resources) {
     const kind = kinds.get(r.kind);
     if (!kind || !mayBeOversized(r.spec)) continue;
-    const body = sentBody(r, NO_IDS, { kind, stack, kinds });
+    const body = sentBody(r, kind, { stack, ids });
     const bytes = Buffer.byteLength(JSON.stringify(body));
     if (bytes <= REQUEST_BODY_MAX_BYTES) continue;
     // Point at the largest field: the one to make smaller. Sizes only, never a value (it may be a secret).

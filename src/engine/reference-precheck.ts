@@ -7,8 +7,8 @@ import type { ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';
 import { authoritativeForChildren, childPrunes, findAttachments } from './attachments.ts';
 import { blockingRefs, foreignReferenceErrors } from './foreign-references.ts';
-import type { LiveState } from './live.ts';
-import { indexManaged } from './ownership.ts';
+import { managedBy, type LiveState } from './live.ts';
+import { addressKind } from './ownership.ts';
 import type { PlanError } from './plan-checks.ts';
 import { resourceActions } from './resource-actions.ts';
 
@@ -30,7 +30,7 @@ export function precheckForeignReferences(kinds: readonly ResourceKind[], desire
   if (targets.length === 0) return [];
   // Only a live resource of this stack is deleted or replaced: with none of these kinds yet (a stack's first
   // apply), nothing is, and there is no plan of them to make.
-  if (indexManaged(targets, live.byKind, opts.stack).byAddress.size === 0) return [];
+  if (![...managedBy(live, opts.stack).byAddress.keys()].some((address) => targetNames.has(addressKind(address)))) return [];
   const ownDocuments = { ...desired, resources: desired.resources.filter((r) => targetNames.has(r.kind)) };
   const removals = resourceActions(targets, ownDocuments, live, opts.stack).actions.filter((a) => a.op === 'delete' || a.op === 'replace');
   if (removals.length === 0) return [];

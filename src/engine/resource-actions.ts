@@ -4,18 +4,18 @@
 import { isObj } from '../contract/json.ts';
 import type { ManifestIssue } from '../errors.ts';
 import { dependencyOrder } from '../graph.ts';
-import { runAll, yieldToEventLoop, type Steps } from '../pace.ts';
+import { runAll, type Steps } from '../pace.ts';
 import type { LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { changeActions, comparable, createAction, deleteAction, desiredBody, fieldChanges, liveBody } from './diff.ts';
+import { changeActions, comparable, createAction, deleteAction, fieldChanges, liveBody } from './diff.ts';
 import type { GraphRefs } from './graph.ts';
-import type { LiveState } from './live.ts';
+import { managedBy, type LiveState } from './live.ts';
 import { metadataProblem } from '../kinds/marker.ts';
-import { indexManaged, markerOf, naturalParentId } from './ownership.ts';
+import { addressKind, markerOf, naturalParentId } from './ownership.ts';
 import type { ManagedIndex } from './ownership.ts';
 import type { Action } from './plan-data.ts';
-import { hasPendingRef, pendingTargets, pointerSegments, refValues } from './refs.ts';
-import { NO_IDS } from './sent-body.ts';
+import { hasPendingRef, pendingTargets, pointerSegments, refValues } from '../kinds/refs.ts';
+import { NO_IDS, requestBody } from '../kinds/sent-body.ts';
 import { refLinks } from './ordering.ts';
 import type { RefLinks } from './ordering.ts';
 import { valueMoves } from './value-moves.ts';
@@ -109,28 +109,16 @@ export interface PreparedResource {
 }
 
 /**
- * The live-independent half of planning: documents in reference order, their kinds, their metadata checks and
- * the bodies of documents without references. computePlan runs it while the live lists are in flight.
+ * The live-independent half of planning, a step per document (pace.ts): documents in reference order, their
+ * kinds, their metadata checks and the bodies of documents without references. computePlan runs it paced while
+ * the live lists are in flight, so each answered page sends the request for the next one at once.
  */
-function prepareDesired(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): PreparedResource[] {
-  const prepare = preparer(kinds, stack);
-  return resourcesReferencedFirst(desired.resources).map(prepare);
-}
-
-/** Documents prepared per slice between turns of the event loop (about a millisecond of work each). */
-const SLICE = 200;
-
-/**
- * prepareDesired in slices, yielding to the event loop between them: run while the lists are in flight, it
- * lets each answered page send the request for the next one at once rather than wait for the whole slab.
- */
-export async function prepareDesiredInSlices(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): Promise<PreparedResource[]> {
+export function* prepareDesiredSteps(kinds: readonly ResourceKind[], desired: DesiredState, stack: string): Steps<PreparedResource[]> {
   const prepare = preparer(kinds, stack);
   const out: PreparedResource[] = [];
-  const ordered = resourcesReferencedFirst(desired.resources);
-  for (let at = 0; at < ordered.length; at += SLICE) {
-    await yieldToEventLoop();
-    for (const r of ordered.slice(at, at + SLICE)) out.push(prepare(r));
+  for (const r of resourcesReferencedFirst(desired.resources)) {
+    yield;
+    out.push(prepare(r));
   }
   return out;
 }
@@ -141,7 +129,7 @@ function preparer(kinds: readonly ResourceKind[], stack: string): (r: DesiredRes
     const kind = kindByName.get(r.kind);
     if (!kind) return { resource: r, issue: { pos: r.pos, address: r.address, message: `unknown kind ${r.kind}` } };
     const issue = kind.identity === 'marker' ? metadataIssue(r, stack) : undefined;
-    const body = hasPendingRef(r.spec) ? undefined : desiredBody(kind, r.spec, NO_IDS);
+    const body = hasPendingRef(r.spec) ? undefined : requestBody(kind, r.spec, NO_IDS);
     return { resource: r, kind, ...(issue ? { issue } : {}), ...(body ? { body } : {}) };
   };
 }
@@ -162,7 +150,7 @@ export function* resourceActionSteps(
   desired: DesiredState,
   live: LiveState,
   stack: string,
-  prepared: readonly PreparedResource[] = prepareDesired(kinds, desired, stack),
+  prepared?: readonly PreparedResource[],
 ): Steps<ResourceActions> {
   const out: ResourceActions = { actions: [], refs: new Map(), warnings: [], issues: [] };
   const add = (list: Action[], info: ActionRefs): void => {
@@ -172,7 +160,7 @@ export function* resourceActionSteps(
     }
   };
   const liveOf = (kind: ResourceKind): LiveItem[] => live.byKind.get(kind.kind) ?? [];
-  const managed = indexManaged(kinds, live.byKind, stack);
+  const managed = managedBy(live, stack);
   const byKey = new Map<string, Map<string, LiveItem>>();
   const naturalItem = (kind: ResourceKind, key: string): LiveItem | undefined => {
     let index = byKey.get(kind.kind);
@@ -183,11 +171,11 @@ export function* resourceActionSteps(
   const claimed = new Map<string, Map<string, string>>(); // natural kind -> key -> address
   const kept = new Map<string, LiveItem>(); // address -> the live copy a document is matched to
 
-  for (const { resource: r, kind, issue, body: readyBody } of prepared) {
+  for (const { resource: r, kind, issue, body: readyBody } of prepared ?? (yield* prepareDesiredSteps(kinds, desired, stack))) {
     yield;
     if (issue) out.issues.push(issue);
     if (!kind) continue;
-    const body = readyBody ?? desiredBody(kind, r.spec, (address) => known.get(address));
+    const body = readyBody ?? requestBody(kind, r.spec, (address) => known.get(address));
     let item: LiveItem | undefined;
     let movedFrom: string | undefined;
     if (kind.identity === 'marker') {
@@ -274,9 +262,11 @@ function addOrphans(
   const kindByName = new Map(kinds.map((k) => [k.kind, k]));
   // Only addresses with a copy to delete are sorted: in a plan with little to do, that is few of them.
   const orphaned: [string, LiveItem[]][] = [];
-  for (const entry of managed.byAddress) if (entry[1].some((item) => item !== kept.get(entry[0]))) orphaned.push(entry);
+  for (const entry of managed.byAddress) {
+    if (kindByName.has(addressKind(entry[0])) && entry[1].some((item) => item !== kept.get(entry[0]))) orphaned.push(entry);
+  }
   for (const [address, copies] of orphaned.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const kind = kindByName.get(address.slice(0, address.indexOf('/')))!;
+    const kind = kindByName.get(addressKind(address))!;
     const keep = kept.get(address);
     copies.forEach((item, at) => {
       if (item === keep) return;

@@ -9,7 +9,7 @@ import type { DesiredState } from '../manifest/document.ts';
 import { showPath } from '../contract/field-path.ts';
 import { naturalCompare } from '../natural-order.ts';
 import type { ResourceOp } from './plan-data.ts';
-import { isPendingRef, refValues } from './refs.ts';
+import { isPendingRef, refValues } from '../kinds/refs.ts';
 
 /** What a plan does to a node's resource: what the plan shows for it, or nothing. */
 export type NodeAction = ResourceOp | 'no-op';

@@ -6,8 +6,7 @@
 import { UnsafePlanError } from '../errors.ts';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
 import type { ProjectConfig } from '../manifest/document.ts';
-import type { LiveState } from './live.ts';
-import { indexManaged } from './ownership.ts';
+import { managedBy, type LiveState } from './live.ts';
 import type { Plan } from './plan-data.ts';
 
 export const DEFAULT_MAX_DELETES = 10;
@@ -17,7 +16,7 @@ export const DEFAULT_MAX_DELETES = 10;
  * over-the-limit warnings then go, as --destroy is what apply needs. Returns the plan, marked or not.
  */
 export function markDestroy(plan: Plan, live: LiveState, kinds: readonly ResourceKind[], config: ProjectConfig): Plan {
-  const managed = indexManaged(kinds, live.byKind, plan.stack);
+  const managed = managedBy(live, plan.stack);
   const deleted = new Set(plan.actions.filter((a) => a.op === 'delete').map((a) => a.liveId));
   const ids = [...managed.byAddress.values()].flat().map((item) => item.id);
   if (ids.length === 0 || !ids.every((id) => deleted.has(id))) {

@@ -10,10 +10,8 @@ import { StalePlanError } from '../errors.ts';
 import type { Json, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import { realItem } from './adopt.ts';
 import { secretFingerprint } from './fingerprint.ts';
-import { liveIndex } from './live.ts';
-import type { LiveState } from './live.ts';
+import { liveIndex, liveState, managedBy, type LiveState } from './live.ts';
 import { canonicalJson } from '../kinds/marker.ts';
-import { indexManaged } from './ownership.ts';
 import type { Action, Plan } from './plan-data.ts';
 import { actionMeaning, isSecretPlaceholder, sanitizeAction } from './plan-meaning.ts';
 import type { SavedPlan } from './saved-plan.ts';
@@ -25,8 +23,8 @@ interface FreshPlan {
 }
 
 /** The live state as fetched (adopted copies back to the fetched items). */
-function asFetched(live: LiveState): LiveState {
-  return { byKind: new Map([...live.byKind].map(([kind, items]) => [kind, items.map(realItem)])) };
+function asFetched(live: LiveState, kinds: readonly ResourceKind[]): LiveState {
+  return liveState(kinds, new Map([...live.byKind].map(([kind, items]) => [kind, items.map(realItem)])));
 }
 
 function staleObjects(saved: SavedPlan, live: LiveState, kinds: readonly ResourceKind[]): string[] {
@@ -39,7 +37,7 @@ function staleObjects(saved: SavedPlan, live: LiveState, kinds: readonly Resourc
     if (!kind || !item) stale.push(`${t.address} (${t.id}) was deleted`);
     else if (fingerprintOf(kind, item) !== t.fingerprint) stale.push(`${t.address} (${t.id}) changed`);
   }
-  const managed = indexManaged(kinds, live.byKind, saved.stack);
+  const managed = managedBy(live, saved.stack);
   for (const a of saved.absent) {
     if (a.key !== undefined) {
       if (find(a.kind, a.key)) stale.push(`${a.address} (${a.key}) now exists`);
@@ -90,7 +88,7 @@ export function checkSavedPlan(saved: SavedPlan, fresh: FreshPlan, kinds: readon
   if (targetsOf(saved.plan) !== targetsOf(fresh.plan)) {
     throw new StalePlanError(`the saved plan was made with ${targetsOf(saved.plan)}, but this apply plans with ${targetsOf(fresh.plan)}; apply it with its own targets, or make a new plan`);
   }
-  const stale = staleObjects(saved, asFetched(fresh.live), kinds);
+  const stale = staleObjects(saved, asFetched(fresh.live, kinds), kinds);
   if (stale.length > 0) {
     throw new StalePlanError(`the saved plan is stale: objects it acts on changed since it was made:\n${stale.map((s) => `  ${s}`).join('\n')}\nMake a new plan.`);
   }

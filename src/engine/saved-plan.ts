@@ -15,7 +15,7 @@ import { digestMatches, savedPlanDigest } from './saved-plan-digest.ts';
 import type { Plan } from './plan-data.ts';
 import { isSecretPlaceholder, sanitizeAction } from './plan-meaning.ts';
 import type { SecretsOf } from './plan-meaning.ts';
-import { hasPendingRef } from './refs.ts';
+import { hasPendingRef } from '../kinds/refs.ts';
 
 const SAVED_PLAN_FORMAT = 'edgeops-saved-plan';
 const SAVED_PLAN_VERSION = 1;

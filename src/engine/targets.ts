@@ -8,8 +8,7 @@ import { EdgeopsError, type ManifestIssue } from '../errors.ts';
 import type { ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';
 import { closeMatches } from '../manifest/schema/messages.ts';
-import type { LiveState } from './live.ts';
-import { indexManaged } from './ownership.ts';
+import { managedBy, type LiveState } from './live.ts';
 import { stepId } from './graph.ts';
 import type { Action, Plan, PlanTargets } from './plan-data.ts';
 import { summarize } from './plan.ts';
@@ -48,7 +47,7 @@ export function targetClosure(desired: DesiredState, targets: readonly string[])
 function universe(plan: Plan, desired: DesiredState, live: LiveState, kinds: readonly ResourceKind[]): Set<string> {
   const renamed = renames(desired);
   const all = new Set(desired.resources.map((r) => r.address));
-  for (const address of indexManaged(kinds, live.byKind, plan.stack).byAddress.keys()) if (!renamed.has(address)) all.add(address);
+  for (const address of managedBy(live, plan.stack).byAddress.keys()) if (!renamed.has(address)) all.add(address);
   for (const a of plan.actions) all.add(a.address);
   return all;
 }

@@ -3,7 +3,7 @@
 // `{env: ...}` placeholder for each write-only field the service never returns (a certificate's private key).
 import { isObj } from '../contract/json.ts';
 import { MARKER_KEY, parseMetadata } from '../kinds/marker.ts';
-import { pointerSegments } from '../engine/refs.ts';
+import { pointerSegments } from '../kinds/refs.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
 import { placeholderEnvVar } from './names.ts';
 import type { ExportEntry, Selection } from './select.ts';

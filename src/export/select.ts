@@ -3,10 +3,10 @@
 // without a marker (named from what it is). Resources carrying another stack's marker are never exported.
 import { isObj } from '../contract/json.ts';
 import { parseMetadata } from '../kinds/marker.ts';
-import { indexManaged, markerOf, naturalParentId } from '../engine/ownership.ts';
+import { markerOf, naturalParentId } from '../engine/ownership.ts';
 import { liveBody } from '../engine/diff.ts';
-import type { LiveState } from '../engine/live.ts';
-import { refValues } from '../engine/refs.ts';
+import { managedBy, type LiveState } from '../engine/live.ts';
+import { refValues } from '../kinds/refs.ts';
 import type { Json, LiveItem, Obj, RefField, ResourceKind } from '../kinds/resource-kind.ts';
 import { NameBook, isValidName, kindSlug, slugify } from './names.ts';
 
@@ -78,19 +78,14 @@ function generatedName(kind: ResourceKind, body: Obj, raw: Obj, parentName: stri
 }
 
 export function selectForExport(kinds: readonly ResourceKind[], live: LiveState, opts: { stack: string; all: boolean }): Selection {
-  const managed = indexManaged(kinds, live.byKind, opts.stack);
+  const managed = managedBy(live, opts.stack);
   const byId = new Map<string, ExportEntry>();
   const entries: ExportEntry[] = [];
   const warnings: string[] = [];
   let otherStacks = 0;
   // Ids another stack manages: their natural-key children belong to that stack too.
   const foreign = new Set<string>();
-  for (const items of live.byKind.values()) {
-    for (const item of items) {
-      const { marker } = parseMetadata(item.raw.metadata);
-      if (marker && marker.stack !== opts.stack) foreign.add(item.id);
-    }
-  }
+  for (const [stack, index] of live.managed) if (stack !== opts.stack) for (const id of index.managedIds) foreign.add(id);
 
   const parentNameOf = (kind: ResourceKind, body: Obj): string | undefined => {
     const ref = parentRef(kind);

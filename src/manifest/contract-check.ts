@@ -12,8 +12,8 @@ import { KINDS, kindByName } from '../kinds/index.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
 import { childPointer, keyPos, splitPointer, valuePos } from './pointer.ts';
-import { NO_IDS, sentBody } from '../engine/sent-body.ts';
-import { Pace } from '../pace.ts';
+import { placeholderIds, sentBody } from '../kinds/sent-body.ts';
+import { runPaced, type AsyncSteps, type Pace } from '../pace.ts';
 
 interface Sent {
   method: 'POST' | 'PUT' | 'PATCH';
@@ -114,30 +114,39 @@ function fieldPositions(doc: ManifestDoc, pointer: string): string[] {
   return inside.flatMap((p) => [where(valuePos(doc, p)), where(keyPos(doc, p))]);
 }
 
+interface ContractCheckOptions {
+  stack: string;
+  /** What earlier stages reported. */
+  reported: readonly ManifestIssue[];
+  /** The run's clock, when earlier stages were paced with it (pace.ts). */
+  pace?: Pace;
+}
+
 /**
  * The contract's verdict on every resource's create requests. A problem in a field an earlier stage already
  * found wrong is that problem seen again (or one that follows from it), and left out.
  */
-export async function checkWithContract(
-  resources: readonly DesiredResource[],
-  docs: readonly ManifestDoc[],
-  opts: { stack: string; reported: readonly ManifestIssue[]; pace?: Pace },
-): Promise<ManifestIssue[]> {
+export function checkWithContract(resources: readonly DesiredResource[], docs: readonly ManifestDoc[], opts: ContractCheckOptions): Promise<ManifestIssue[]> {
+  return runPaced(contractSteps(resources, docs, opts), opts.pace);
+}
+
+/** checkWithContract, a step per document: each is sent through the recorder, so the steps await. */
+async function* contractSteps(resources: readonly DesiredResource[], docs: readonly ManifestDoc[], opts: ContractCheckOptions): AsyncSteps<ManifestIssue[]> {
   const docOf = new Map(docs.map((d) => [d.pos, d]));
   const reported = new Set(opts.reported.map((i) => `${i.address ?? ''} ${where(i.pos)}`));
   const issues: ManifestIssue[] = [];
-  const pace = opts.pace ?? new Pace();
   // One recorder for the run, emptied for each document.
   const sent: Sent[] = [];
   const api = recorder(sent);
+  const ids = placeholderIds(KINDS_BY_NAME);
   for (const resource of resources) {
-    if (pace.due()) await pace.pause();
+    yield;
     const kind = kindByName(resource.kind);
     const doc = docOf.get(resource.pos);
     if (!kind || !doc) continue;
     sent.length = 0;
     try {
-      await kind.create(api, sentBody(resource, NO_IDS, { kind, stack: opts.stack, kinds: KINDS_BY_NAME }));
+      await kind.create(api, sentBody(resource, kind, { stack: opts.stack, ids }));
     } catch {
       continue; // a body the kind cannot even form is another stage's problem (a value of the wrong type)
     }

@@ -13,7 +13,7 @@ import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './do
 import { assertPathsExist } from './missing-paths.ts';
 import { parseFile, type ParsedDoc } from './parse.ts';
 import { rememberKeyPositions } from './pointer.ts';
-import { Pace, runPaced } from '../pace.ts';
+import { Pace, runAll, runPaced, type Steps } from '../pace.ts';
 import { resolveSteps } from './resolve.ts';
 import { ruleSteps, valueRuleIssues } from './rules.ts';
 import { validationSteps } from './schema.ts';
@@ -84,7 +84,6 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   const resolved = await runPaced(resolveSteps(loaded.docs, { env, cwd }), pace);
   issues.push(...resolved.issues);
   issues.push(...(await valueRuleIssues(resolved.resolved, issues)));
-  await pace.tick();
   issues.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues, pace })));
   if (issues.length) throw new ManifestError(sortIssues(issues));
   return { resources: resolved.resources, config: loaded.config };
@@ -131,20 +130,22 @@ function toManifestDoc(parsed: ParsedDoc, dir: string, issues: ManifestIssue[]):
 
 /** The manifests of `paths`, read in one go (no await). */
 export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResult {
-  const loading = startLoading(paths, opts);
-  for (const file of loading.files) loading.read(file);
-  return loading.result();
+  return runAll(loadSteps(paths, opts));
 }
 
 /**
  * The same, yielding to the event loop between files: requests started before the manifests are read (the
  * live state's lists) are sent and their answers parsed while the files are still being read.
  */
-async function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
+function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): Promise<LoadResult> {
+  return runPaced(loadSteps(paths, opts));
+}
+
+/** The manifests of `paths`, a step per file (pace.ts). */
+function* loadSteps(paths: string[], opts: LoadOptions): Steps<LoadResult> {
   const loading = startLoading(paths, opts);
-  const pace = new Pace();
   for (const file of loading.files) {
-    await pace.tick();
+    yield;
     loading.read(file);
   }
   return loading.result();

@@ -4,7 +4,7 @@
 // written, then the self-check. Every refusal throws a typed error (src/errors.ts) before any write.
 import { AbortedError, ApplyFailedError, PlanErrorsError, StalePlanError } from '../errors.ts';
 import { savedFileKey, type KeyMaterial } from '../engine/fingerprint.ts';
-import type { ApplyResult, Plan } from '../engine/plan-data.ts';
+import type { ApplyResult } from '../engine/plan-data.ts';
 import { sameChecksum } from '../engine/plan-meaning.ts';
 import { liveNames } from '../engine/plan-names.ts';
 import { assertDeletesAllowed, deleteStatusLine, markDestroy } from '../engine/safety.ts';
@@ -14,7 +14,7 @@ import { KINDS } from '../kinds/index.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import { LockLostError, withStackLock, type LockOptions } from '../lock/stack-lock.ts';
 import type { DesiredState } from '../manifest/document.ts';
-import { computePlan, executeAndCheck, planAgain, precheckPlan, startFetch, type PlanContext } from '../pipeline.ts';
+import { computePlan, executeAndCheck, precheckPlan, startFetch, type PlanContext } from '../pipeline.ts';
 import type { ApplyView } from '../render/apply-progress.ts';
 import { checksumOf } from './saved-plans.ts';
 
@@ -63,13 +63,6 @@ interface ApplyOutcome {
 
 export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<ApplyOutcome> {
   const { api, view, signal: interrupt } = deps;
-  // The plan a context shows (a destroy marked as one), made once: a plan made ahead is shown as its text was made.
-  const shown = new WeakMap<PlanContext, Plan>();
-  const shownPlan = (ctx: PlanContext): Plan => {
-    let plan = shown.get(ctx);
-    if (!plan) shown.set(ctx, (plan = markDestroy(ctx.plan, ctx.live, KINDS, ctx.desired.config)));
-    return plan;
-  };
   const { stack, saved, material, targets } = request;
   // Invalid manifests stop a wait for the lock: their problems are the run's outcome.
   const invalid = new AbortController();
@@ -78,20 +71,18 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   const adopt = saved?.contents.adopt ?? request.adopt;
   // A plan the service would refuse writes nothing, not even the lock record: its errors are looked for
   // first, in the manifests and in the lists, which start while the manifests load (pipeline.ts precheckPlan).
-  // Those lists only ever refuse, or make a plan ahead: the plan applied is made from lists read under the lock.
-  const lists = startFetch(api, { stack });
+  // Those lists only ever refuse: the plan applied is made from lists read under the lock.
   const checked = unlessInterrupted(interrupt, 'while planning', async () => {
-    const errors = await precheckPlan(request.desired, lists, { stack, adopt, targets, api });
+    const errors = await precheckPlan(request.desired, startFetch(api, { stack }), { stack, adopt, targets, api });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
   });
   // The lock is held from before the plan until the apply's last read: two applies of one stack never both
   // plan a create of the same resource (README "Reliability"). So the plan is made from lists read once it
-  // is held: a list read before could miss what the previous holder was still writing. The plan of the lists
-  // read before is made while the lock is taken, and stands if the lists read under it are the same.
+  // is held: a list read before could miss what the previous holder was still writing.
   const locking = checked.then(() => withStackLock(api, stack, { ...request.lock, signal: lockSignal }, async (lock) => {
     deps.interrupt?.onForcedExit(() => lock.release());
     const fresh = await unlessInterrupted(interrupt, 'while planning', async () =>
-      planAgain({ plan: ahead, lists }, await request.desired, api, { stack, adopt, targets }));
+      computePlan(await request.desired, api, { stack, adopt, targets }));
     // Live state may have changed between the check and the lock.
     if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
     const { desired } = fresh;
@@ -102,7 +93,7 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
       view.savedPlan(saved.file, saved.contents.checksum);
       approved = true;
     }
-    const plan = shownPlan(planned);
+    const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
     planned = { ...planned, plan };
     view.plan(plan, { deletes: deleteStatusLine(plan, desired.config) });
     if (request.checksum) {
@@ -150,17 +141,6 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
     if (!result.ok) throw new ApplyFailedError('apply failed (see the failures above)');
     return { result };
   }));
-  // Started after the lock, on the same check: the lock's POST goes out before the plan's work begins.
-  const ahead = checked.then(async () => {
-    const made = await computePlan(await request.desired, api, { stack, adopt, live: lists, targets });
-    // Its text too, unless a saved plan is shown instead.
-    if (!saved && !made.plan.errors) {
-      const plan = shownPlan(made);
-      await view.planAhead?.(plan, { deletes: deleteStatusLine(plan, made.desired.config) });
-    }
-    return made;
-  });
-  ahead.catch(() => undefined); // awaited under the lock, where its failure counts only if the plan is made again
   return manifestsFirst(request.desired, locking);
 }
 

@@ -3,7 +3,7 @@
 // it). Read-only: list GETs only. The stack lock's records carry a marker too, but are no resources: the live
 // state's lists leave them out (pipeline.ts startFetch).
 import { readOnlyApi } from '../client/read-only.ts';
-import { indexManaged } from '../engine/ownership.ts';
+import { managedBy } from '../engine/live.ts';
 import { KINDS } from '../kinds/index.ts';
 import { naturalCompare } from '../natural-order.ts';
 import type { Api } from '../kinds/resource-kind.ts';
@@ -34,7 +34,7 @@ export async function run(request: ListRequest, deps: ListDeps): Promise<ListOut
   // A renamed document (moved_from) keeps the live resource of its old address until the next apply.
   const movedTo = new Map(desired.resources.flatMap((r) => (r.movedFrom ?? []).map((old) => [old, r] as const)));
   const resources: ListedResource[] = [];
-  for (const [address, items] of indexManaged(KINDS, live.byKind, stack).byAddress) {
+  for (const [address, items] of managedBy(live, stack).byAddress) {
     const kind = address.slice(0, address.indexOf('/'));
     const name = address.slice(kind.length + 1);
     const doc = documents.get(address) ?? movedTo.get(address);

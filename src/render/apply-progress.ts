@@ -4,8 +4,7 @@
 import pc from 'picocolors';
 import type { Action, ApplyEvent, ApplyResult, Plan } from '../engine/plan-data.ts';
 import { applySummary, eventLine, pendingLine } from './apply-report.ts';
-import { runPaced } from '../pace.ts';
-import { planTextSteps, textView } from './text.ts';
+import { textView } from './text.ts';
 import type { IdNames } from './values.ts';
 import type { PlanFooter } from './view.ts';
 
@@ -101,8 +100,6 @@ function createApplyProgress(opts: ProgressOptions): ApplyProgress {
 /** What an apply shows, in the order it happens: which saved plan runs, the plan, progress, the summary. */
 export interface ApplyView {
   savedPlan(file: string, checksum: string): void;
-  /** Makes the plan's text ahead, in slices (pace.ts), showing nothing: `plan` shows it if given the same plan and footer. */
-  planAhead?(plan: Plan, footer: PlanFooter): Promise<void>;
   plan(plan: Plan, footer: PlanFooter): void;
   /** The actions start: progress until `stop()`. `names` names the ids of managed resources in failures. */
   progress(total: number, names: IdNames): ApplyProgress;
@@ -113,16 +110,9 @@ export interface ApplyView {
 export function createApplyView(opts: { write: (text: string) => void; color: boolean; live: boolean; columns?: number }): ApplyView {
   const { write, color } = opts;
   const text = textView({ color });
-  let ahead: { plan: Plan; footer: string; text: string } | undefined;
   return {
     savedPlan: (file, checksum) => write(`Applying the saved plan ${file} (checksum ${checksum}).\n\n`),
-    async planAhead(plan, footer) {
-      ahead = { plan, footer: JSON.stringify(footer), text: await runPaced(planTextSteps(plan, { color }, footer)) };
-    },
-    plan(plan, footer) {
-      write(ahead?.plan === plan && ahead.footer === JSON.stringify(footer) ? ahead.text : text.plan(plan, footer));
-      ahead = undefined;
-    },
+    plan: (plan, footer) => write(text.plan(plan, footer)),
     progress(total, names) {
       write('\n');
       return createApplyProgress({ live: opts.live, color, total, names, write, columns: opts.columns });

@@ -3,7 +3,6 @@
 import pc from 'picocolors';
 import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
-import { runAll, type Steps } from '../pace.ts';
 import { renameHintText } from './rename-hint.ts';
 import type { ViewFactory } from './view.ts';
 import {
@@ -36,12 +35,7 @@ function renderLine(c: Colors, line: PlanLine): string {
   return line.text.trim() === '' && !note ? out.trimEnd() : out;
 }
 
-/** A plan's text and its footer, a step per resource (pace.ts): apply makes it while it takes the lock. */
-export function* planTextSteps(plan: Plan, opts: TextOptions, footer: PlanFooter = {}): Steps<string> {
-  return (yield* renderPlanText(plan, opts)) + renderFooterText(footer);
-}
-
-function* renderPlanText(plan: Plan, opts: TextOptions): Steps<string> {
+function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = pc.createColors(opts.color);
   const out: string[] = [];
   const groups = groupByAddress(plan);
@@ -52,7 +46,6 @@ function* renderPlanText(plan: Plan, opts: TextOptions): Steps<string> {
   if (groups.length > 0) {
     out.push(`edgeops will perform these actions on stack "${plan.stack}":`, '');
     for (const group of groups) {
-      yield;
       out.push(...groupLines(group).map((line) => renderLine(c, line)), '');
     }
   }
@@ -109,6 +102,6 @@ function renderDriftText(report: DriftReport, opts: TextOptions): string {
 }
 
 export const textView: ViewFactory = (opts) => ({
-  plan: (plan, footer = {}) => runAll(planTextSteps(plan, opts, footer)),
+  plan: (plan, footer = {}) => renderPlanText(plan, opts) + renderFooterText(footer),
   drift: (report) => renderDriftText(report, opts),
 });

@@ -6,7 +6,7 @@
 import type { CertificateSummary, FieldChange } from '../engine/plan-data.ts';
 import { pemDigest } from '../engine/certificate-details.ts';
 import { jsonEqual } from '../engine/diff.ts';
-import { isPendingRef } from '../engine/refs.ts';
+import { isPendingRef } from '../kinds/refs.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { diffSequences, withContext } from './sequence-diff.ts';
 import { formatChange, formatKey, formatValue, formatWithin, isMultiLine, isPem, type IdNames } from './values.ts';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { showKey, showPath } from '../contract/field-path.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { FieldChange } from '../engine/plan-data.ts';
-import { isPendingRef } from '../engine/refs.ts';
+import { isPendingRef } from '../kinds/refs.ts';
 
 export const SENSITIVE = '(sensitive)';
 const KNOWN_AFTER_APPLY = '(known after apply)';

@@ -11,9 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createApi, type HttpApi } from '../../src/client/http.ts';
-import { fetchLive } from '../../src/engine/live.ts';
 import { parseMetadata } from '../../src/kinds/marker.ts';
-import { indexManaged } from '../../src/engine/ownership.ts';
+import { fetchLive, managedBy } from '../../src/engine/live.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import { LOCK_PATH, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
@@ -45,7 +44,7 @@ const cli = (args: string[], stack: string): Promise<RunResult> =>
 /** Live copies of each marker-kind address of a stack (more than one is a duplicate). */
 async function copies(stack: string, from: HttpApi = api): Promise<Record<string, number>> {
   const live = await fetchLive(KINDS, from);
-  const { byAddress } = indexManaged(KINDS, live.byKind, stack);
+  const { byAddress } = managedBy(live, stack);
   return Object.fromEntries([...byAddress].map(([address, items]) => [address, items.length]));
 }
 

@@ -11,6 +11,7 @@ import { buildExport } from '../../src/export/build.ts';
 import { takeSnapshot } from '../../src/export/snapshot.ts';
 import { writeExport } from '../../src/export/write.ts';
 import { attachmentWarning } from '../../src/engine/attachments.ts';
+import { liveState } from '../../src/engine/live.ts';
 import { computePlan, loadDesired } from '../../src/pipeline.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { allKinds, makeCerts, type Certs } from './fixtures.ts';
@@ -103,7 +104,7 @@ describe('export (managed resources)', () => {
 
   it('a re-export replaces its own files and removes those of kinds gone since; other YAML files are refused', async () => {
     const { dir } = await exportTo(false);
-    const empty = buildExport({ byKind: new Map() }, { stack: STACK, all: false });
+    const empty = buildExport(liveState([], new Map()), { stack: STACK, all: false });
     writeExport(dir, empty);
     expect(dirText(dir)).toBe(`# written by edgeops export: the stack these manifests manage\nstack: ${STACK}\n`);
     writeFileSync(join(dir, 'mine.yaml'), 'kind: IPPolicy\nname: mine\n');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changeActions, createAction, desiredBody, fieldChanges, liveBody } from '../../src/engine/diff.ts';
+import { changeActions, createAction, fieldChanges, liveBody } from '../../src/engine/diff.ts';
+import { requestBody as desiredBody } from '../../src/kinds/sent-body.ts';
 import type { LiveItem } from '../../src/kinds/resource-kind.ts';
 import { fakeWorld, marked, markerKind, ref, Store } from './fakes.ts';
 

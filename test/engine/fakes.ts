@@ -4,7 +4,7 @@
 import type { Api, FetchContext, LiveItem, Obj, RefField, ResourceKind } from '../../src/kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../../src/manifest/document.ts';
 import { serializeMetadata } from '../../src/kinds/marker.ts';
-import { pendingTargets } from '../../src/engine/refs.ts';
+import { pendingTargets } from '../../src/kinds/refs.ts';
 
 export interface Call {
   op: 'create' | 'update' | 'put' | 'module-delete' | 'delete';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, METADATA_LIMIT, metadataProblem, parseMetadata, serializeMetadata } from '../../src/kinds/marker.ts';
+import { liveState, managedBy } from '../../src/engine/live.ts';
 import { indexManaged, markerOf } from '../../src/engine/ownership.ts';
 import type { LiveItem } from '../../src/kinds/resource-kind.ts';
 import { fakeWorld, marked } from './fakes.ts';
@@ -79,7 +80,7 @@ describe('defensive parsing: anything odd is unmanaged', () => {
 });
 
 describe('indexManaged', () => {
-  it('indexes only this stack, and orders duplicate copies oldest first', () => {
+  it('indexes each stack apart, and orders duplicate copies oldest first', () => {
     const { kinds } = fakeWorld();
     const live = new Map<string, LiveItem[]>([
       [
@@ -93,9 +94,20 @@ describe('indexManaged', () => {
         ],
       ],
     ]);
-    const index = indexManaged(kinds, live, 'a');
+    const byStack = indexManaged(kinds, live);
+    expect([...byStack.keys()].sort()).toEqual(['a', 'b']);
+    const index = byStack.get('a')!;
     expect([...index.byAddress.keys()]).toEqual(['Pol/x']);
     expect(index.byAddress.get('Pol/x')!.map((i) => i.id)).toEqual(['pol_2', 'pol_9']);
     expect([...index.managedIds].sort()).toEqual(['pol_2', 'pol_9']);
+    expect([...byStack.get('b')!.byAddress.keys()]).toEqual(['Pol/y']);
+  });
+
+  it('is the live state\'s own, worked out once when it is made: every caller reads the same index', () => {
+    const { kinds } = fakeWorld();
+    const live = liveState(kinds, new Map<string, LiveItem[]>([['Pol', [{ id: 'pol_1', raw: { metadata: marked('a', 'Pol/x') } }]]]));
+    expect(managedBy(live, 'a')).toBe(managedBy(live, 'a'));
+    expect([...managedBy(live, 'a').byAddress.keys()]).toEqual(['Pol/x']);
+    expect(managedBy(live, 'c').byAddress.size).toBe(0);
   });
 });

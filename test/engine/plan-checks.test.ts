@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REQUEST_BODY_MAX_BYTES } from '../../src/contract/limits.ts';
 import { planWithAdoption } from '../../src/engine/adopt-plan.ts';
 import { runAll } from '../../src/pace.ts';
-import { fetchLive } from '../../src/engine/live.ts';
+import { fetchLive, liveState } from '../../src/engine/live.ts';
 import { liveCheckKinds, livePlanErrors, staticPlanErrors } from '../../src/engine/plan-checks.ts';
 import { formatIssue, type ManifestIssue, type SourcePos } from '../../src/errors.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
@@ -87,7 +87,7 @@ describe('live plan checks', () => {
     ]);
     // Without the plan (apply's check before its lock) only what is missing counts; unlisted kinds are not judged.
     expect(livePlanErrors(w.kinds, desired, live, 's', { adopt: false })).toHaveLength(1);
-    expect(livePlanErrors(w.kinds, desired, { byKind: new Map() }, 's', { adopt: false })).toEqual([]);
+    expect(livePlanErrors(w.kinds, desired, liveState(w.kinds, new Map()), 's', { adopt: false })).toEqual([]);
   });
 
   it('lets values move between resources of this stack, and between its documents and its deletes', async () => {

@@ -2,7 +2,7 @@
 // stale (only changes to what it touches), secret fingerprints checked field by field, and the checksum.
 import { describe, expect, it } from 'vitest';
 import { checksumKey, newFileKey, savedFileKey } from '../../src/engine/fingerprint.ts';
-import { fetchLive } from '../../src/engine/live.ts';
+import { fetchLive, liveState } from '../../src/engine/live.ts';
 import { buildPlan } from '../../src/engine/plan.ts';
 import { runAll } from '../../src/pace.ts';
 import type { Plan } from '../../src/engine/plan-data.ts';
@@ -99,7 +99,7 @@ describe('a saved plan', () => {
     expect(() => checkSavedPlan(saved, changed, w.kinds, fileKey)).toThrow(StalePlanError);
     expect(() => checkSavedPlan(saved, changed, w.kinds, fileKey)).toThrow(`Edge/e (${edgeId}) changed`);
     w.store.table('Edge').delete(edgeId);
-    expect(() => checkSavedPlan(saved, { plan: changed.plan, live: { byKind: new Map() } }, w.kinds, fileKey)).toThrow(`Edge/e (${edgeId}) was deleted`);
+    expect(() => checkSavedPlan(saved, { plan: changed.plan, live: liveState(w.kinds, new Map()) }, w.kinds, fileKey)).toThrow(`Edge/e (${edgeId}) was deleted`);
   });
 
   it('is stale when something now carries the identity of one of its creates', async () => {

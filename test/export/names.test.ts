@@ -1,5 +1,6 @@
 // Generated names and file names of an export: valid manifest names, readable, unique per kind.
 import { describe, expect, it } from 'vitest';
+import { liveState } from '../../src/engine/live.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { isValidName, kindFileName, kindSlug, NameBook, placeholderEnvVar, slugify } from '../../src/export/names.ts';
@@ -49,7 +50,7 @@ describe('export names', () => {
   it('names parents before children, and knows which kinds have a parent', () => {
     // One live resource of every kind, none with a marker: the kinds' fixtures, which reference each other by id.
     const liveId = (raw: Obj): string => (typeof raw.id === 'string' ? raw.id : raw.route_id ? `${String(raw.edge_id)}/${String(raw.route_id)}` : String(raw.subscription_id));
-    const live = { byKind: new Map(KINDS.map((k) => [k.kind, [{ id: liveId(FIXTURES[k.kind]!.live), raw: FIXTURES[k.kind]!.live }]])) };
+    const live = liveState(KINDS, new Map(KINDS.map((k) => [k.kind, [{ id: liveId(FIXTURES[k.kind]!.live), raw: FIXTURES[k.kind]!.live }]])));
     // Given children first: the export orders the kinds by their references itself.
     const { entries } = selectForExport([...KINDS].reverse(), live, { stack: 's', all: true });
     const order = entries.map((e) => e.kind.kind);

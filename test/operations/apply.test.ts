@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readSavedPlan } from '../../src/operations/saved-plans.ts';
 import * as apply from '../../src/operations/apply.ts';
 import * as plan from '../../src/operations/plan.ts';
-import { computePlan, loadDesired, planAgain, startFetch } from '../../src/pipeline.ts';
+import { loadDesired } from '../../src/pipeline.ts';
 import { AbortedError } from '../../src/errors.ts';
 import { FakeApi, manifests, recordingApplyView } from './fakes.ts';
 import { holdStackLock } from '../helpers/stack-lock.ts';
@@ -112,35 +112,6 @@ describe('apply operation', () => {
     expect(await apply.run(request(m.dir), d)).toEqual({});
     expect(view.shown).toEqual(['plan 0/0/0/0']);
     expect(api.items('/ip_policies').map((i) => i.description).sort()).toEqual(['lab', 'office networks', 'vpn ranges']);
-  });
-
-  it('shows the plan made ahead when nothing changed while the lock was taken (its own lock record is no change)', async () => {
-    const m = project();
-    const api = new FakeApi();
-    const view = recordingApplyView();
-    const made: unknown[] = [];
-    const shownPlans: unknown[] = [];
-    const { deps: d } = deps(api, {
-      view: { ...view, planAhead: async (plan) => void made.push(plan), plan: (plan, footer) => { shownPlans.push(plan); view.plan(plan, footer); } },
-    });
-    expect((await apply.run(request(m.dir), d)).result?.ok).toBe(true);
-    expect(made).toHaveLength(1);
-    expect(shownPlans).toEqual(made);
-    expect(shownPlans[0]).toBe(made[0]);
-  });
-
-  it('keeps the plan made ahead when every list reads the same, and plans again when one changed', async () => {
-    const m = project();
-    const api = new FakeApi();
-    const desired = await loadDesired([m.dir]);
-    const lists = startFetch(api, { stack: STACK });
-    const ahead = computePlan(desired, api, { stack: STACK, live: lists });
-    expect(await planAgain({ plan: ahead, lists }, desired, api, { stack: STACK })).toBe(await ahead);
-    await api.post('/ip_policies', { description: 'made by hand' });
-    const again = await planAgain({ plan: ahead, lists }, desired, api, { stack: STACK });
-    expect(again).not.toBe(await ahead);
-    expect(again.live.byKind.get('IPPolicy')?.map((i) => i.raw.description)).toEqual(['made by hand']);
-    expect(again.plan.summary.create).toBe(3);
   });
 
   it('releases the lock once the self-check has read its lists: before the summary, and once', async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Action, ApplyEvent, ApplyResult } from '../../src/engine/plan-data.ts';
 import { createApplyView } from '../../src/render/apply-progress.ts';
-import { planTextSteps } from '../../src/render/text.ts';
-import { groupByAddress } from '../../src/render/wording.ts';
+import { textView } from '../../src/render/text.ts';
 import { applySummary, eventLine } from '../../src/render/apply-report.ts';
 import { createRedactor } from '../../src/render/redact.ts';
 import { samplePlan } from './sample-plan.ts';
@@ -151,51 +150,20 @@ describe('apply progress', () => {
 });
 
 describe('apply view', () => {
-  const shown = async (ahead: (view: ReturnType<typeof createApplyView>) => Promise<void> | undefined, plan = samplePlan, footer = {}) => {
+  const shown = (plan = samplePlan, footer = {}): string => {
     let out = '';
     const view = createApplyView({ live: false, color: false, write: (t) => { out += t; } });
-    await ahead(view);
-    const before = out;
     view.plan(plan, footer);
-    return { before, out };
+    return out;
   };
 
-  it('shows a plan whose text was made ahead as it shows any plan, and showed nothing when it was made', async () => {
-    const plain = await shown(() => undefined);
-    const made = await shown((view) => view.planAhead?.(samplePlan, {}));
-    expect(made.before).toBe('');
-    expect(made.out).toBe(plain.out);
-    expect(plain.out).toContain('TCPEdge/ssh');
-  });
-
-  it('makes a plan\'s text a step per resource, so it can give the event loop turns', () => {
-    const steps = planTextSteps(samplePlan, { color: false });
-    let count = 0;
-    let next = steps.next();
-    for (; !next.done; next = steps.next()) count++;
-    expect(count).toBe(groupByAddress(samplePlan).length);
-    expect(next.value).toContain('Plan: ');
-  });
-
-  it('shows the text made ahead, not a text made again', async () => {
-    let out = '';
-    const view = createApplyView({ live: false, color: false, write: (t) => { out += t; } });
-    const plan = structuredClone(samplePlan);
-    await view.planAhead?.(plan, {});
-    // A plan is not changed once made; were it made again, this would show.
-    plan.stack = 'changed-after-the-text-was-made';
-    view.plan(plan, {});
-    expect(out).not.toContain('changed-after-the-text-was-made');
-    expect(out).toContain(`stack "${samplePlan.stack}"`);
-  });
-
-  it('shows the plan it is given, not a text made ahead for another plan or footer', async () => {
-    const other = { ...samplePlan, actions: samplePlan.actions.slice(0, 1) };
-    const otherText = (await shown(() => undefined, other)).out;
-    expect((await shown((view) => view.planAhead?.(samplePlan, {}), other)).out).toBe(otherText);
+  it('shows the plan it is given with its footer, as the text view makes it', () => {
     const footer = { deletes: 'Deletes: 2 of max 10, within the limits.' };
-    const withFooter = (await shown(() => undefined, samplePlan, footer)).out;
-    expect(withFooter).toContain(footer.deletes);
-    expect((await shown((view) => view.planAhead?.(samplePlan, {}), samplePlan, footer)).out).toBe(withFooter);
+    const out = shown(samplePlan, footer);
+    expect(out).toBe(textView({ color: false }).plan(samplePlan, footer));
+    expect(out).toContain('TCPEdge/ssh');
+    expect(out).toContain(footer.deletes);
+    const other = { ...samplePlan, actions: samplePlan.actions.slice(0, 1) };
+    expect(shown(other)).not.toBe(shown(samplePlan));
   });
 });

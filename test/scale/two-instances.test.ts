@@ -21,8 +21,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { generateDocs } from '../../bench/lib/generate.ts';
 import { createApi, type HttpApi } from '../../src/client/http.ts';
-import { fetchLive } from '../../src/engine/live.ts';
-import { indexManaged } from '../../src/engine/ownership.ts';
+import { fetchLive, managedBy } from '../../src/engine/live.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { parseLockRecord, type LockRecord } from '../../src/lock/lock-record.ts';
@@ -139,7 +138,7 @@ function writeDocs(name: string, docs: readonly Record<string, unknown>[]): stri
 /** Live copies of each marker-kind address of a stack (more than one is a duplicate). */
 async function copies(from: HttpApi, stack: string): Promise<Record<string, number>> {
   const live = await fetchLive(KINDS, from);
-  const { byAddress } = indexManaged(KINDS, live.byKind, stack);
+  const { byAddress } = managedBy(live, stack);
   return Object.fromEntries([...byAddress].map(([address, items]) => [address, items.length]));
 }
 
@@ -592,7 +591,7 @@ async function killMidApply(stack: string, opts: { ejectMs: number; retryBudget?
     /** Each document at most once live by its marker (exactly once unless partial); every reported create there, by its id. */
     async checkLive(check: { partial?: boolean } = {}) {
       const live = await fetchLive(KINDS, plain);
-      const { byAddress } = indexManaged(KINDS, live.byKind, stack);
+      const { byAddress } = managedBy(live, stack);
       const counts = Object.fromEntries([...byAddress].map(([address, items]) => [address, items.length]));
       if (check.partial) {
         expect(Object.values(counts).filter((n) => n !== 1), 'duplicates').toEqual([]);
