@@ -60,7 +60,7 @@ export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: C
   if (flags.target?.length) throw new ConfigError('--target names resources of one stack, but the paths hold several stacks: name one stack root');
   if (flags.out) mkdirSync(flags.out, { recursive: true });
   const captured = new Map<StackTarget, Captured>();
-  const results = await runEachStack(ctx, targets, parseParallel(flags.parallel, 1), async (sub, target) => {
+  const results = await runEachStack(ctx, targets, { parallel: parseParallel(flags.parallel, 1) }, async (sub, target) => {
     const seen: Captured = {};
     captured.set(target, seen);
     const own: F = { ...flags, jsonOut: undefined, out: flags.out ? join(flags.out, `${target.root.stack}.json`) : undefined, ownStackFiles: true };
@@ -89,7 +89,7 @@ type DriftOne<F> = (sub: CliContext, paths: string[], flags: F, hooks: Hooks) =>
 
 export async function driftStacks<F extends MultiFlags>(ctx: CliContext, targets: readonly StackTarget[], flags: F, driftOne: DriftOne<F>): Promise<number> {
   const captured = new Map<StackTarget, Captured>();
-  const results = await runEachStack(ctx, targets, parseParallel(flags.parallel, 1), async (sub, target) => {
+  const results = await runEachStack(ctx, targets, { parallel: parseParallel(flags.parallel, 1) }, async (sub, target) => {
     const seen: Captured = {};
     captured.set(target, seen);
     const own: F = { ...flags, jsonOut: undefined, ownStackFiles: true };

@@ -26,6 +26,8 @@ export interface StackResult<T> {
   value?: T;
   /** The failure, when it threw. */
   error?: unknown;
+  /** Not run: the stack it comes after that failed or was refused (or was itself skipped for one). */
+  skipped?: string;
 }
 
 
@@ -97,38 +99,85 @@ function bufferedContext(ctx: CliContext): { sub: CliContext; out: string[]; err
 export const tagged = (stack: string, text: string): string =>
   text.split('\n').map((line, i, all) => (i === all.length - 1 && line === '' ? '' : `[${stack}] ${line}`)).join('\n');
 
+interface RunOptions<T> {
+  parallel: number;
+  /** The targets that must succeed before this one starts (apply's `after`); one that did not skips it. */
+  after?: (target: StackTarget) => readonly StackTarget[];
+  /** Each result as soon as its stack is done (or skipped). */
+  onDone?: (result: StackResult<T>) => void;
+}
+
+/** What a stack's run may do besides writing: hand what it wrote so far to the terminal (before a prompt). */
+interface StackRunTools {
+  flush(): { out: string; err: string };
+}
+
 /**
- * Runs `run` for each target, `parallel` at once, each with its own buffered context; resolves in the targets'
- * order once all are done. A failure is kept with its exit code and its error lines (tagged with the stack).
+ * Runs `run` for each target, `parallel` at once, each with its own buffered context and, with `after`, only
+ * once every target it comes after succeeded (else it is skipped, naming the stack that did not). Resolves in
+ * the targets' order once all are done. A failure is kept with its exit code and its error lines.
  */
 export async function runEachStack<T>(
   ctx: CliContext,
   targets: readonly StackTarget[],
-  parallel: number,
-  run: (sub: CliContext, target: StackTarget) => Promise<{ code: number; value?: T }>,
-  ready: (target: StackTarget) => Promise<boolean> = async () => true,
+  opts: RunOptions<T>,
+  run: (sub: CliContext, target: StackTarget, tools: StackRunTools) => Promise<{ code: number; value?: T }>,
 ): Promise<StackResult<T>[]> {
   const results = new Map<StackTarget, StackResult<T>>();
-  const one = async (target: StackTarget): Promise<void> => {
+  const finished = new Map<StackTarget, Promise<StackResult<T>>>();
+  const one = async (target: StackTarget): Promise<StackResult<T>> => {
     const { sub, out, err } = bufferedContext(ctx);
+    const flush = (): { out: string; err: string } => ({ out: out.splice(0).join(''), err: err.splice(0).join('') });
     try {
-      const done = await run(sub, target);
-      results.set(target, { target, code: done.code, out: out.join(''), err: err.join(''), value: done.value });
+      const done = await run(sub, target, { flush });
+      return { target, code: done.code, out: out.join(''), err: err.join(''), value: done.value };
     } catch (error) {
       const failed = errorText(error);
       if (failed.internal && ctx.env.EDGEOPS_DEBUG && error instanceof Error && error.stack) err.push(`${error.stack}\n`);
-      results.set(target, { target, code: error instanceof EdgeopsError ? error.exitCode : 1, out: out.join(''), err: err.join('') + sub.redact(failed.text), error });
+      return { target, code: error instanceof EdgeopsError ? error.exitCode : 1, out: out.join(''), err: err.join('') + sub.redact(failed.text), error };
     }
   };
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < targets.length) {
-      const target = targets[next++]!;
-      if (await ready(target)) await one(target);
+  // A slot of `parallel` is taken only once a target's stacks before it are done, so waiting never holds one.
+  let free = Math.max(1, opts.parallel);
+  const waiting: Array<() => void> = [];
+  const slot = async (): Promise<void> => {
+    if (free > 0) {
+      free -= 1;
+      return;
     }
+    await new Promise<void>((resolve) => waiting.push(resolve));
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, targets.length)) }, worker));
-  return targets.map((t) => results.get(t)).filter((r): r is StackResult<T> => r !== undefined);
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else free += 1;
+  };
+  const start = (target: StackTarget): Promise<StackResult<T>> => {
+    const known = finished.get(target);
+    if (known) return known;
+    const running = (async (): Promise<StackResult<T>> => {
+      const before = await Promise.all((opts.after?.(target) ?? []).map(start));
+      const blocker = before.find((r) => r.code !== 0 || r.skipped !== undefined);
+      let result: StackResult<T>;
+      if (blocker) {
+        result = { target, code: 1, out: '', err: '', skipped: blocker.skipped ?? blocker.target.root.stack };
+      } else {
+        await slot();
+        try {
+          result = await one(target);
+        } finally {
+          release();
+        }
+      }
+      results.set(target, result);
+      opts.onDone?.(result);
+      return result;
+    })();
+    finished.set(target, running);
+    return running;
+  };
+  await Promise.all(targets.map(start));
+  return targets.map((t) => results.get(t)!);
 }
 
 /** `--parallel N`: a whole number from 1. */
