@@ -6,7 +6,9 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { ConfigError, EdgeopsError, ManifestError } from '../errors.ts';
 import { nearestProjectFiles } from '../manifest/discover.ts';
+import type { RemovedStack } from '../manifest/stack-changes.ts';
 import { findStackRoots, type StackRoot } from '../manifest/stack-roots.ts';
+import { listStacks } from '../operations/stacks.ts';
 import { errorText } from '../render/error-text.ts';
 import { statSync } from 'node:fs';
 import type { CliContext } from './context.ts';
@@ -59,7 +61,28 @@ export function stackTargets(paths: readonly string[], cwd: string, stackFlag: s
     const shown = found.loose.slice(0, 10).join(', ') + (found.loose.length > 10 ? ` and ${found.loose.length - 10} more` : '');
     throw new ConfigError(`the paths hold ${roots.length} stack roots, and manifests that belong to none of them (no edgeops.yaml in or above their directory): ${shown}; move them into a stack root or give them an edgeops.yaml of their own`);
   }
-  return found.roots.map((root) => {
+  return targetsOf(found.roots, paths, cwd);
+}
+
+/**
+ * The stacks of `plan --changed-since REF` over `paths`: every stack root whose inputs changed since the merge
+ * base (each a run of its own, even when it is the only one), and the stack roots removed since.
+ */
+export function changedTargets(paths: readonly string[], cwd: string, ref: string, stackFlag: string | undefined, env: NodeJS.ProcessEnv): { targets: StackTarget[]; unchanged: StackRoot[]; removed: RemovedStack[]; all: number } {
+  const listing = listStacks(paths, cwd, { changedSince: ref });
+  const given = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
+  if (given && listing.roots.length > 1) throw new ConfigError(`${given} names one stack, but the paths hold ${listing.roots.length} stack roots: run them without ${given}, or name one stack root`);
+  const changed = new Set(listing.stacks.filter((s) => s.changed && !s.removed).map((s) => s.dir));
+  return {
+    targets: targetsOf(listing.roots.filter((r) => changed.has(r.dir)), paths, cwd),
+    unchanged: listing.roots.filter((r) => !changed.has(r.dir)),
+    removed: listing.removed,
+    all: listing.roots.length,
+  };
+}
+
+function targetsOf(roots: readonly StackRoot[], paths: readonly string[], cwd: string): StackTarget[] {
+  return roots.map((root) => {
     // The paths given inside this root are its run's (a part of it alone is refused there, as always); a root
     // found below a path given is run whole.
     const inside = paths.filter((p) => ownerOf(resolve(cwd, p)) === root.abs);
