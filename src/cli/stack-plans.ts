@@ -79,7 +79,8 @@ export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: C
   const rows: StackRow[] = results.map((r) => ({
     ...rowOf(r.target),
     summary: r.value?.plan.summary,
-    checksum: r.value?.checksum,
+    // As a plan of one stack prints it: only a plan with changes has a checksum to approve.
+    checksum: r.value && r.value.plan.actions.length > 0 ? r.value.checksum : undefined,
     status: r.value ? undefined : 'failed',
   }));
   const entries: StackJson[] = results.map((r, i) => ({
