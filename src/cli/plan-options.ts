@@ -21,7 +21,7 @@ export function checksumOption(): Option {
     .argParser((value: string, previous: string[] | undefined) => {
       const named = NAMED_CHECKSUM.exec(value.trim());
       if (!CHECKSUM_FORM.test((named ? named[2]! : value).trim())) {
-        throw new InvalidArgumentError('Expected a plan checksum as `plan` prints it: sha256: followed by 64 hexadecimal digits (STACK=sha256:... for one of several stacks).');
+        throw new InvalidArgumentError('Expected a plan checksum as `plan` prints it: sha256: followed by 64 hexadecimal digits.');
       }
       return [...(previous ?? []), value.trim()];
     });

@@ -6,6 +6,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { ConfigError, EdgeopsError } from '../errors.ts';
 import { nearestProjectFiles } from '../manifest/discover.ts';
+import { assertPathsExist } from '../manifest/missing-paths.ts';
 import type { RemovedStack } from '../manifest/stack-changes.ts';
 import { findStackRoots, stackRootDirs, type StackRoot } from '../manifest/stack-roots.ts';
 import { listStacks } from '../operations/stacks.ts';
@@ -39,6 +40,8 @@ export interface StackResult<T> {
  * stacks or for manifests under the paths that belong to no stack root.
  */
 export function stackTargets(paths: readonly string[], cwd: string, stackFlag: string | undefined, env: NodeJS.ProcessEnv): StackTarget[] | undefined {
+  // A path that does not exist is the usage error it is in a run of one stack, before anything else.
+  assertPathsExist(paths, cwd);
   // Counted first without reading a file: a run of one stack root (the usual run) reads nothing more here.
   if (stackRootDirs(paths, cwd).dirs.size <= 1) return undefined;
   // Problems of the roots together (an invalid edgeops.yaml, a cycle of after) are reported here, at their
@@ -64,6 +67,7 @@ export function stackTargets(paths: readonly string[], cwd: string, stackFlag: s
  * base (each a run of its own, even when it is the only one), and the stack roots removed since.
  */
 export function changedTargets(paths: readonly string[], cwd: string, ref: string, stackFlag: string | undefined, env: NodeJS.ProcessEnv): { targets: StackTarget[]; unchanged: StackRoot[]; removed: RemovedStack[]; all: number } {
+  assertPathsExist(paths, cwd);
   const listing = listStacks(paths, cwd, { changedSince: ref });
   const given = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
   if (given && listing.roots.length > 1) throw new ConfigError(`${given} names one stack, but the paths hold ${listing.roots.length} stack roots: run them without ${given}, or name one stack root`);
@@ -89,8 +93,12 @@ function targetsOf(roots: readonly StackRoot[], paths: readonly string[], cwd: s
 
 /** The stack root a path is in or at (the directory of the edgeops.yaml it uses), if any. */
 function ownerOf(abs: string): string | undefined {
-  const stat = statSync(abs, { throwIfNoEntry: false });
-  if (!stat) return undefined;
+  let stat;
+  try {
+    stat = statSync(abs);
+  } catch {
+    return undefined;
+  }
   const file = nearestProjectFiles(stat.isDirectory() ? abs : dirname(abs))[0];
   return file === undefined ? undefined : dirname(file);
 }

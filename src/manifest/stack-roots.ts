@@ -4,7 +4,7 @@
 // (the nearest) or below it. A stack's own files stop where a deeper stack root begins: the deeper root's files
 // are that stack's, not both. Directories are named relative to the repository root (the directory holding
 // .git, else the cwd) with `/`, the same on every machine, so CI and a laptop print the same lists. No network.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ManifestError, type ManifestIssue } from '../errors.ts';
 import { isObj } from '../contract/json.ts';
@@ -87,7 +87,7 @@ function walk(dir: string, onManifest: (abs: string) => void, onRoot: (abs: stri
   for (const name of entries) {
     if (SKIPPED_DIRS.has(name) || name.startsWith('.')) continue;
     const abs = join(dir, name);
-    const stat = statSync(abs, { throwIfNoEntry: false });
+    const stat = statOf(abs);
     if (stat?.isDirectory()) {
       if (seen.has(abs)) continue;
       seen.add(abs);
@@ -138,18 +138,22 @@ function readRoot(abs: string, repoRoot: string, cwd: string, issues: ManifestIs
   };
 }
 
-/**
- * The stack roots `paths` hold (see the top of this file), each read, sorted by dir. `fileRefs: false` leaves
- * the `{file:}` targets out of the inputs (no manifest is parsed): for a run that only needs the roots. Throws ManifestError for an
- * invalid edgeops.yaml, two roots naming the same stack, an `after` naming no stack root, or a cycle of `after`.
- */
+/** What is at `abs`, or undefined when nothing can be (ENOENT, ENOTDIR, EACCES): that path's run says why. */
+function statOf(abs: string): Stats | undefined {
+  try {
+    return statSync(abs);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The directories of the stack roots `paths` hold, absolute and unsorted, without reading any file. */
 export function stackRootDirs(paths: readonly string[], cwd: string): { dirs: Set<string>; loose: string[] } {
   const dirs = new Set<string>();
   const loose: string[] = [];
   for (const path of paths) {
     const abs = resolve(cwd, path);
-    const stat = statSync(abs, { throwIfNoEntry: false });
+    const stat = statOf(abs);
     if (!stat) continue;
     const dir = stat.isDirectory() ? abs : dirname(abs);
     const above = nearestProjectFiles(dir)[0];
@@ -163,6 +167,12 @@ export function stackRootDirs(paths: readonly string[], cwd: string): { dirs: Se
   return { dirs, loose };
 }
 
+/**
+ * The stack roots `paths` hold (see the top of this file), each read, sorted by dir. `fileRefs: false` leaves
+ * the `{file:}` targets out of the inputs (no manifest is parsed), for a run that only needs the roots. Throws
+ * ManifestError for an invalid edgeops.yaml, two roots naming the same stack, an `after` naming no stack root,
+ * or a cycle of `after`.
+ */
 export function findStackRoots(paths: readonly string[], cwd: string, opts: { allowSameStack?: boolean; fileRefs?: boolean } = {}): StackRoots {
   const repoRoot = repositoryRoot(cwd);
   const { dirs: rootDirs, loose } = stackRootDirs(paths, cwd);
