@@ -131,4 +131,16 @@ describe('edgeops stacks', () => {
     expect(ref.code).toBe(1);
     expect(ref.stderr).toContain('--changed-since: git merge-base nope HEAD failed');
   });
+
+  it('gives a stack root inside another its own files: each stack is validated with its own documents only', async () => {
+    const cwd = fileTempDir('edgeops-nested-');
+    write(cwd, 'edgeops.yaml', 'stack: outer\n');
+    const valid = (name: string): string => `kind: IPPolicy\nname: ${name}\n`;
+    write(cwd, 'a.yaml', valid('a'));
+    write(cwd, 'team/edgeops.yaml', 'stack: team\n');
+    write(cwd, 'team/t.yaml', `${valid('t')}---\n${valid('u')}`);
+    const r = await edgeops(['validate'], { cwd });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('outer (.): 1 resource valid\nteam (team): 2 resources valid\n');
+  });
 });
