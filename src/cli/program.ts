@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   apply: async () => (await import('./commands/apply.ts')).registerApply,
   drift: async () => (await import('./commands/drift.ts')).registerDrift,
   list: async () => (await import('./commands/list.ts')).registerList,
+  stacks: async () => (await import('./commands/stacks.ts')).registerStacks,
   export: async () => (await import('./commands/export.ts')).registerExport,
   graph: async () => (await import('./commands/graph.ts')).registerGraph,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
@@ -56,6 +57,7 @@ Examples, run in a directory of manifests (PATH defaults to it; --local serves t
   $ edgeops apply --local --auto-approve
   $ edgeops drift --local --format markdown
   $ edgeops list --local
+  $ edgeops stacks
   $ edgeops graph --format dot
   $ edgeops export --local --out exported/
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db

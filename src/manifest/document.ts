@@ -44,6 +44,14 @@ export interface ProjectConfig {
   authoritative?: 'none' | 'children';
   /** Seconds to keep retrying while the service is unreachable (`--retry-budget`). */
   retry_budget?: number;
+  /** A label for the environment the stack is (shown by `edgeops stacks`). */
+  environment?: string;
+  /** Directories of stack roots (relative to the file) a multi-stack apply applies before this one. */
+  after?: string[];
+  /** A multi-stack apply at a terminal asks for the stack name to be typed before applying this stack. */
+  protect?: boolean;
+  /** Plan the destroy of the whole stack. */
+  retire?: boolean;
   /** File the config came from. */
   file?: string;
 }

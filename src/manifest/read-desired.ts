@@ -5,10 +5,11 @@
 // can run does, so one run reports every problem of every file; then one ManifestError carries them all, in file
 // order. Loading (discover and parse) reports every problem as an issue and never throws for bad input, so later
 // stages still check what did load.
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
 import { checkWithContract } from './contract-check.ts';
 import { discover, type DiscoveredRoot, readProjectFiles } from './discover.ts';
+import { PROJECT_FILE_NAMES } from './schema/project.ts';
 import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './document.ts';
 import { assertPathsExist } from './missing-paths.ts';
 import { parseFile, type ParsedDoc } from './parse.ts';
@@ -29,6 +30,8 @@ interface ReadOptions {
   allowEmpty?: boolean;
   /** Paths holding part of a stack are refused, worded for this command (what plans or compares from them). */
   wholeStacks?: WholeStackCommand;
+  /** Deeper stack roots below the paths are not read (a run of several stacks runs each on its own). */
+  ownStackFiles?: boolean;
 }
 
 const SHOWN_SKIPPED = 10;
@@ -73,7 +76,14 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   // Usage errors first: a path that does not exist, or a part of a stack, is no input to report problems in.
   assertPathsExist(paths, cwd);
   if (opts.wholeStacks) assertWholeStacks(paths, cwd, opts.wholeStacks);
-  const loaded = await loadManifestsYielding(paths, { cwd });
+  const loaded = await loadManifestsYielding(paths, { cwd, ownStackFiles: opts.ownStackFiles });
+  // A retired stack states no resource, whatever documents are left (or none): its plan deletes them all. Only
+  // the problems of its edgeops.yaml count (retire: true is read from it only when it is valid).
+  if (loaded.config.retire === true) {
+    const settings = loaded.issues.filter((i) => PROJECT_FILE_NAMES.includes(basename(i.pos.file).toLowerCase()));
+    if (settings.length > 0) throw new ManifestError(sortIssues(settings));
+    return { resources: [], config: loaded.config };
+  }
   // Problems reading what is there come first: a file that fails to parse is not an empty path.
   if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? 'default';
@@ -98,6 +108,8 @@ export interface LoadResult extends LoadedManifests {
 export interface LoadOptions {
   /** Base of relative paths and of the file names in messages (default: process.cwd()). */
   cwd?: string;
+  /** Deeper stack roots below the paths are not read (discover.ts). */
+  ownStackFiles?: boolean;
 }
 
 /** A document -> ManifestDoc, or an issue when it has no usable kind (nothing else can be checked then). */
@@ -152,7 +164,7 @@ function* loadSteps(paths: string[], opts: LoadOptions): Steps<LoadResult> {
 }
 
 function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[]; read(file: FoundFile): void; result(): LoadResult } {
-  const found = discover(paths, opts.cwd ?? process.cwd());
+  const found = discover(paths, opts.cwd ?? process.cwd(), { ownStackFiles: opts.ownStackFiles });
   const issues = [...found.issues];
   const project = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project.issues);

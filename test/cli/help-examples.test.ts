@@ -7,7 +7,7 @@ import { runnableExamples } from './help-examples.ts';
 it('every self-contained example of edgeops --help runs from a stack directory with exit 0', async () => {
   const help = await edgeops(['--help']);
   const examples = runnableExamples(help.stdout);
-  expect(examples.map((args) => args[0])).toEqual(['validate', 'fmt', 'plan', 'show', 'apply', 'drift', 'list', 'graph', 'export']);
+  expect(examples.map((args) => args[0])).toEqual(['validate', 'fmt', 'plan', 'show', 'apply', 'drift', 'list', 'stacks', 'graph', 'export']);
   const example = copyExample('basic');
   try {
     for (const args of examples) {

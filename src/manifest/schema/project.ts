@@ -52,6 +52,24 @@ export function projectSchema(): Schema {
         maximum: 3600,
         description: 'Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast).',
       },
+      environment: {
+        type: 'string',
+        minLength: 1,
+        description: 'A label for the environment this stack is (staging, production): shown by `edgeops stacks` and in multi-stack reports.',
+      },
+      after: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        description: 'Directories of other stack roots (relative to this file) that a multi-stack apply applies first: this stack applies only once they applied successfully in the same run.',
+      },
+      protect: {
+        type: 'boolean',
+        description: 'At a terminal, a multi-stack apply asks for the stack name to be typed, not `yes`, before applying this stack.',
+      },
+      retire: {
+        type: 'boolean',
+        description: 'Plan the destroy of every resource of this stack (delete limits apply), whatever documents are left.',
+      },
       api_key: {
         not: {},
         errorMessage: 'does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key',
