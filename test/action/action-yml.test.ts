@@ -18,8 +18,9 @@ describe('action.yml', () => {
   it('declares the inputs and outputs of the contract', () => {
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining([
       'command', 'path', 'api-url', 'api-key', 'stack', 'comment', 'comment-failure', 'on-stale', 'checksum',
-      'fail-on-drift', 'drift-issue', 'drift-issue-labels', 'adopt', 'allow-deletes',
+      'fail-on-drift', 'drift-issue', 'drift-issue-labels', 'adopt', 'allow-deletes', 'stacks',
     ]));
+    expect(action.inputs.stacks!.default).toBe('changed');
     expect(action.inputs['allow-deletes']!.default).toBe('false');
     // The defaults the entry assumes when an input is absent.
     expect(action.inputs['fail-on-drift']!.default).toBe('true');
@@ -28,7 +29,7 @@ describe('action.yml', () => {
     expect(action.inputs['drift-issue']!.default).toBe('');
     expect(action.inputs['drift-issue-labels']!.default).toBe('edgeops-drift');
     expect(action.inputs.adopt!.default).toBe('false');
-    expect(Object.keys(action.outputs).sort()).toEqual(['has-changes', 'plan-json', 'summary']);
+    expect(Object.keys(action.outputs).sort()).toEqual(['has-changes', 'plan-json', 'stacks', 'summary']);
     // A JavaScript action's outputs are what its entry writes to GITHUB_OUTPUT; there is no step to map from.
     for (const output of Object.values(action.outputs)) expect(output.value).toBeUndefined();
   });

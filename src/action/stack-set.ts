@@ -1,0 +1,56 @@
+// The stacks `path` holds, for the action: the stacks operation (src/operations/stacks.ts, what `edgeops stacks`
+// prints) and, on a pull request, which stacks the change touches between its base and head, including stack
+// roots it deletes. A path of one stack (or one the reading refuses, which the single-stack run then reports as
+// it always has) keeps the single-stack behaviour.
+import type { ProjectConfig } from '../manifest/document.ts';
+import { listStacks, type StackEntry } from '../operations/stacks.ts';
+import { ActionInputError, asRecord } from './inputs.ts';
+import type { Session } from './session.ts';
+
+/** One stack as the `stacks` output (and `edgeops stacks --format json`) shows it. */
+export type ActionStack = StackEntry;
+
+export interface StackSet {
+  /** Absolute: what the stacks' dirs are relative to. */
+  repoRoot: string;
+  /** Sorted by dir; removed stacks among them. */
+  stacks: ActionStack[];
+  /** A removed stack's edgeops.yaml as it was at the base, by dir. */
+  removedConfig: Map<string, ProjectConfig>;
+  /** The commit changes were found against, when they were. */
+  base?: string;
+}
+
+/** The pull request's base commit, where the event names one. */
+function baseSha(s: Session): string | undefined {
+  const base = asRecord(asRecord(s.github.event.pull_request).base).sha;
+  return typeof base === 'string' && base !== '' ? base : undefined;
+}
+
+/** Whether the stack is to run with `stacks: changed`: without a base to compare with, every stack is. */
+export const isChanged = (x: ActionStack): boolean => x.changed !== false;
+
+/** The stacks of the run when `path` holds more than one stack root; undefined for today's one-stack run. */
+export function findStacks(s: Session): StackSet | undefined {
+  let roots: number;
+  try {
+    roots = listStacks(s.inputs.paths, s.cwd).roots.length;
+  } catch {
+    return undefined;
+  }
+  if (roots < 2) return undefined;
+  const base = baseSha(s);
+  let listing: ReturnType<typeof listStacks>;
+  try {
+    listing = listStacks(s.inputs.paths, s.cwd, { changedSince: base });
+  } catch (err) {
+    // A shallow checkout has no base commit to compare with.
+    throw new ActionInputError(`cannot tell which stacks the pull request changes: ${(err as Error).message}. Check out the whole history (actions/checkout with fetch-depth: 0), or set stacks: all`);
+  }
+  return {
+    repoRoot: listing.repoRoot,
+    stacks: listing.stacks,
+    removedConfig: new Map(listing.removed.map((r) => [r.dir, r.config])),
+    base: listing.base,
+  };
+}

@@ -1,0 +1,117 @@
+// The action over a repository of three stacks, run as a process against the real service and a stand-in GitHub
+// with real git history: a pull request touching two stacks gets ONE comment (a table, a section per changed
+// stack, the record of every checksum); its merge applies exactly those two, staging before prod, each with its
+// own checksum; the other open pull request that planned staging gets a failing `edgeops/STACK` status, which
+// its next plan clears.
+import { describe, expect, it } from 'vitest';
+import { api, serviceForFile } from '../helpers/service.ts';
+import { expectSecretAbsent, gitHubForFile, push, runAction, type ActionRun, type Doc } from './harness.ts';
+import { PARTNERS, PROD, pullRequestOf, STAGING, stacksRepo, type StacksRepo } from './stacks-repo.ts';
+import { extractStacksRecord } from '../../src/action/stack-record.ts';
+
+const { svc } = serviceForFile();
+const gh = gitHubForFile();
+const inputs = (extra: Record<string, string> = {}) => ({ path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey, ...extra });
+const MARKER = '<!-- edgeops-stacks-plan -->';
+
+const office: Doc = { kind: 'IPPolicy', name: 'office', description: 'office networks' };
+const web: Doc = { kind: 'TunnelGroupBackend', name: 'web', description: 'web tier', labels: { app: 'web' } };
+const api2: Doc = { kind: 'TunnelGroupBackend', name: 'api', description: 'api tier', labels: { app: 'api' } };
+
+const ok = (run: ActionRun): void => expect(run.code, run.stdout + run.stderr).toBe(0);
+
+async function backends(stack: string): Promise<string[]> {
+  const all = (await api(svc).listAll('/backends/tunnel_group', 'backends')) as { description?: string; metadata?: string }[];
+  return all.filter((b) => (b.metadata ?? '').includes(`"stack":"${stack}"`)).map((b) => b.description ?? '').sort();
+}
+
+/** Three stacks, each with `office` and `web`, applied from the first commit (no pull request: on-stale replan). */
+async function appliedRepo(prefix: string): Promise<{ repo: StacksRepo; base: string }> {
+  const repo = stacksRepo(prefix);
+  for (const root of [STAGING, PROD, PARTNERS]) repo.docs(root, [office, web]);
+  const base = repo.commit('three stacks');
+  const setup = await runAction({ event: push('main', base), inputs: inputs({ 'on-stale': 'replan' }), cwd: repo.dir, github: gh });
+  ok(setup);
+  for (const stack of Object.values(repo.names)) expect(await backends(stack)).toEqual(['web tier']);
+  return { repo, base };
+}
+
+describe('a pull request over several stacks', () => {
+  it('one comment with the table; the merge applies both changed stacks in order; the other open pull request is marked stale', async () => {
+    const { repo, base } = await appliedRepo('ms');
+    const { staging, prod, partners } = repo.names;
+    // Staging gains a backend, prod loses one (a delete: its section is open); partners is untouched.
+    repo.docs(STAGING, [office, web, api2]);
+    repo.docs(PROD, [office]);
+    const head = repo.commit('staging gains api, prod drops web');
+
+    // Another pull request, open, planned at the same commit: it plans staging too.
+    const otherHead = 'e'.repeat(40);
+    gh.openPull(42, otherHead);
+    ok(await runAction({ event: pullRequestOf(42, base, otherHead), inputs: inputs(), cwd: repo.dir, github: gh }));
+
+    const plan = await runAction({ event: pullRequestOf(41, base, head), inputs: inputs(), cwd: repo.dir, github: gh });
+    ok(plan);
+    const comments = gh.comments(41).filter((c) => c.body.startsWith(MARKER));
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body;
+    expect(body).toContain('### edgeops plan: 2 stacks planned, 2 with changes');
+    expect(body).toContain('| stack | environment | changes | checksum |');
+    expect(body).toMatch(new RegExp(`\\| \`${staging}\` \\(\`${STAGING}\`\\) \\| staging \\| 1 to create \\| \`sha256:[0-9a-f]{12}…\` \\|`));
+    expect(body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| 1 to delete \\| \`sha256:[0-9a-f]{12}…\` \\|`));
+    expect(body).toContain(`Not planned, none of their inputs changed: \`${partners}\` (\`${PARTNERS}\`).`);
+    // A delete opens its stack's section; a create stays folded.
+    expect(body).toContain(`<details open><summary><code>${prod}</code> (<code>${PROD}</code>): 1 to delete</summary>`);
+    expect(body).toContain(`<details><summary><code>${staging}</code> (<code>${STAGING}</code>): 1 to create</summary>`);
+    expect(body).toContain('+ TunnelGroupBackend/api');
+    expect(body).toContain('- TunnelGroupBackend/web');
+    const record = extractStacksRecord(body)!;
+    expect(record.sha).toBe(head);
+    expect(record.stacks.map((r) => [r.dir, r.stack])).toEqual([[PROD, prod], [STAGING, staging]]);
+    for (const r of record.stacks) {
+      expect(r.checksum).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(body).toContain(`Checksum: \`${r.checksum}\``);
+    }
+    // The outputs: the stacks run, has-changes, and the plans in the multi-stack shape.
+    const stacks = JSON.parse(plan.outputs.stacks!) as { stacks: { dir: string; stack: string; changed: boolean; after: string[]; inputs: string[] }[] };
+    expect(stacks.stacks.map((x) => [x.dir, x.changed, x.after])).toEqual([[PROD, true, [STAGING]], [STAGING, true, []]]);
+    expect(stacks.stacks[1]!.inputs).toContain(`${STAGING}/all.yaml`);
+    expect(plan.outputs['has-changes']).toBe('true');
+    const json = JSON.parse(plan.tempFiles['edgeops-plan-stacks.json']!) as { format_version: number; stacks: { stack: string; dir: string; environment: string; checksum: string; plan: { stack: string; summary: unknown } }[] };
+    expect(plan.outputs['plan-json']).toMatch(/edgeops-plan-stacks\.json$/);
+    expect(json.stacks.map((x) => [x.stack, x.dir, x.environment, x.checksum, x.plan.stack])).toEqual(record.stacks.map((r) => [r.stack, r.dir, r.stack === prod ? 'production' : 'staging', r.checksum, r.stack]));
+    expect(plan.summary).toContain('### edgeops plan: 2 stacks planned');
+    expectSecretAbsent(plan, svc.apiKey, gh);
+
+    // The merge applies exactly the two reviewed plans, staging first (prod applies after it).
+    gh.mergePull(41, head, head);
+    const merge = await runAction({ event: push('main', head), inputs: inputs(), cwd: repo.dir, github: gh });
+    ok(merge);
+    const checksum = (dir: string) => record.stacks.find((r) => r.dir === dir)!.checksum!;
+    const stagingAt = merge.stdout.indexOf(`$ edgeops apply ${STAGING} --checksum ${checksum(STAGING)}`);
+    const prodAt = merge.stdout.indexOf(`$ edgeops apply ${PROD} --checksum ${checksum(PROD)}`);
+    expect(stagingAt).toBeGreaterThan(-1);
+    expect(prodAt).toBeGreaterThan(stagingAt);
+    expect(merge.stdout).not.toContain(`$ edgeops apply ${PARTNERS}`);
+    expect(await backends(staging)).toEqual(['api tier', 'web tier']);
+    expect(await backends(prod)).toEqual([]);
+    expect(await backends(partners)).toEqual(['web tier']);
+    const result = gh.comments(41).find((c) => c.body.startsWith('### edgeops apply on merge'))!;
+    expect(result.body).toContain('### edgeops apply on merge: 2 applied');
+    expect(result.body).toMatch(new RegExp(`\\| \`${staging}\` \\(\`${STAGING}\`\\) \\| staging \\| ✅ applied \\| Apply complete: 1 created`));
+    expect(result.body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| ✅ applied \\| Apply complete: 0 created, 0 updated, 0 replaced, 1 deleted`));
+    expect(merge.outputs.summary).toBe(`Apply of 2 stacks: ${staging} applied, ${prod} applied.`);
+    expectSecretAbsent(merge, svc.apiKey, gh);
+
+    // The other open pull request planned staging and prod: both plans are stale now.
+    const statuses = gh.statuses(otherHead);
+    expect(statuses.map((st) => [st.context, st.state])).toEqual(expect.arrayContaining([[`edgeops/${staging}`, 'failure'], [`edgeops/${prod}`, 'failure']]));
+    expect(statuses.find((st) => st.context === `edgeops/${staging}`)!.description).toBe(`plan is stale: ${staging} was applied by #41; push or re-run to re-plan`);
+    // A re-run of its plan sets them back to success.
+    ok(await runAction({ event: pullRequestOf(42, base, otherHead), inputs: inputs(), cwd: repo.dir, github: gh }));
+    const latest = new Map<string, string>();
+    for (const st of gh.statuses(otherHead)) if (!latest.has(st.context)) latest.set(st.context, st.state);
+    expect(latest.get(`edgeops/${staging}`)).toBe('success');
+    expect(latest.get(`edgeops/${prod}`)).toBe('success');
+  }, 300_000);
+});
