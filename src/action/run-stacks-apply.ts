@@ -110,8 +110,8 @@ export async function runStacksApply(s: Session, set: StackSet): Promise<number>
   s.runner.info(`applying ${run.length} stack${run.length === 1 ? '' : 's'} reviewed on ${where}: ${run.map((x) => x.stack).join(', ')}`);
   s.runner.setOutput('stacks', stacksOutput(run));
 
-  const done = await runInOrder(run, (x) => applyOne(s, set, x, recorded.get(x.dir), where), (x, cause): StackApplied =>
-    ({ ...base(x), result: 'skipped', ok: false, detail: `skipped: ${cause} failed` }), PARALLEL);
+  const done = await runInOrder(run, (x) => applyOne(s, set, x, recorded.get(x.dir), where), (x, cause, why): StackApplied =>
+    ({ ...base(x), result: 'skipped', ok: false, detail: `skipped: ${cause.stack} ${why.result === 'stale' ? 'is stale' : 'failed'}` }), PARALLEL);
   // In the order they finished: the order `after` made.
   const results = [...done.values()];
   const gh = reviewed.gh;

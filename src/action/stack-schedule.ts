@@ -18,13 +18,13 @@ export interface Finished {
 export async function runInOrder<T extends Scheduled, R extends Finished>(
   items: readonly T[],
   work: (item: T) => Promise<R>,
-  skipped: (item: T, cause: string) => R,
+  skipped: (item: T, cause: T, causeResult: R) => R,
   parallel = 4,
 ): Promise<Map<string, R>> {
   const inRun = new Set(items.map((i) => i.dir));
   const results = new Map<string, R>();
   /** Per stack that did not finish well: the stack at the start of the chain (itself, or what skipped it). */
-  const causes = new Map<string, string>();
+  const causes = new Map<string, T>();
   const pending = [...items];
   const running = new Set<Promise<void>>();
 
@@ -32,7 +32,7 @@ export async function runInOrder<T extends Scheduled, R extends Finished>(
   const start = (item: T): void => {
     const task = work(item).then((result) => {
       results.set(item.dir, result);
-      if (!result.ok) causes.set(item.dir, item.stack);
+      if (!result.ok) causes.set(item.dir, item);
     }).finally(() => running.delete(task));
     running.add(task);
   };
@@ -44,7 +44,7 @@ export async function runInOrder<T extends Scheduled, R extends Finished>(
       const blocked = depsOf(item).find((d) => causes.has(d));
       if (blocked === undefined) continue;
       const cause = causes.get(blocked)!;
-      results.set(item.dir, skipped(item, cause));
+      results.set(item.dir, skipped(item, cause, results.get(cause.dir)!));
       causes.set(item.dir, cause);
       pending.splice(i, 1);
       i = -1;
@@ -57,7 +57,7 @@ export async function runInOrder<T extends Scheduled, R extends Finished>(
     }
     if (running.size === 0) {
       // Only a cycle of `after` can leave stacks waiting with nothing running; validation refuses cycles first.
-      for (const item of pending.splice(0)) results.set(item.dir, skipped(item, `a cycle of after (${item.stack})`));
+      throw new Error(`after: a cycle among ${pending.map((item) => item.dir).join(', ')}`);
       break;
     }
     await Promise.race(running);
