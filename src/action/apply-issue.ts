@@ -62,7 +62,7 @@ export async function openApplyIssue(s: Session, gh: GitHubClient, f: FailedAppl
   }
 }
 
-/** Closes the stack's issue, if one is open, after a successful apply. */
+/** Closes the stack's issue, if one is open, after a successful apply (or one that found nothing left to do). */
 export async function closeApplyIssue(s: Session, gh: GitHubClient, stack: string, pull?: number): Promise<string | undefined> {
   try {
     const existing = await findIssue(gh, stack, s.inputs.driftIssueLabels);

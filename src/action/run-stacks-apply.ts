@@ -122,7 +122,7 @@ export async function runStacksApply(s: Session, set: StackSet): Promise<number>
     if (r.result === 'failed') {
       const line = await openApplyIssue(s, gh, { stack: r.stack, dir: r.dir, pull, reason: r.detail, output: r.output ?? '', checksum: await leftChecksum(s, set, x) });
       if (line) s.runner.info(line);
-    } else if (r.result === 'applied') {
+    } else if (r.result === 'applied' || r.result === 'unchanged') {
       const line = await closeApplyIssue(s, gh, r.stack, pull);
       if (line) s.runner.info(line);
     }

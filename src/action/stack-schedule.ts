@@ -56,6 +56,7 @@ export async function runInOrder<T extends Scheduled, R extends Finished>(
       start(item);
     }
     if (running.size === 0) {
+      if (pending.length === 0) break;
       // Only a cycle of `after` can leave stacks waiting with nothing running; validation refuses cycles first.
       throw new Error(`after: a cycle among ${pending.map((item) => item.dir).join(', ')}`);
       break;

@@ -40,6 +40,8 @@ describe('runInOrder', () => {
     expect(results).toEqual({ a: 'failed', b: 'skipped: A failed', c: 'skipped: A failed', d: 'applied' });
     expect(events).not.toContain('start b');
     expect(events).not.toContain('start c');
+    // The failure is the last to finish: what it skips is all that is left.
+    expect((await schedule([item('a'), item('b', ['a'])], ['a'])).results).toEqual({ a: 'failed', b: 'skipped: A failed' });
   });
 
   it('keeps to the parallel limit, and ignores an after naming a stack outside the run', async () => {

@@ -4,9 +4,9 @@
 // own checksum; the other open pull request that planned staging gets a failing `edgeops/STACK` status, which
 // its next plan clears.
 import { describe, expect, it } from 'vitest';
-import { api, serviceForFile } from '../helpers/service.ts';
-import { expectSecretAbsent, gitHubForFile, push, runAction, type ActionRun, type Doc } from './harness.ts';
-import { PARTNERS, PROD, pullRequestOf, STAGING, stacksRepo, type StacksRepo } from './stacks-repo.ts';
+import { serviceForFile } from '../helpers/service.ts';
+import { expectSecretAbsent, gitHubForFile, push, runAction, type Doc } from './harness.ts';
+import { applyFirstCommit, backends as backendsOf, ok, PARTNERS, PROD, pullRequestOf, STAGING, stacksRepo } from './stacks-repo.ts';
 import { extractStacksRecord } from '../../src/action/stack-record.ts';
 
 const { svc } = serviceForFile();
@@ -18,27 +18,13 @@ const office: Doc = { kind: 'IPPolicy', name: 'office', description: 'office net
 const web: Doc = { kind: 'TunnelGroupBackend', name: 'web', description: 'web tier', labels: { app: 'web' } };
 const api2: Doc = { kind: 'TunnelGroupBackend', name: 'api', description: 'api tier', labels: { app: 'api' } };
 
-const ok = (run: ActionRun): void => expect(run.code, run.stdout + run.stderr).toBe(0);
-
-async function backends(stack: string): Promise<string[]> {
-  const all = (await api(svc).listAll('/backends/tunnel_group', 'backends')) as { description?: string; metadata?: string }[];
-  return all.filter((b) => (b.metadata ?? '').includes(`"stack":"${stack}"`)).map((b) => b.description ?? '').sort();
-}
-
-/** Three stacks, each with `office` and `web`, applied from the first commit (no pull request: on-stale replan). */
-async function appliedRepo(prefix: string): Promise<{ repo: StacksRepo; base: string }> {
-  const repo = stacksRepo(prefix);
-  for (const root of [STAGING, PROD, PARTNERS]) repo.docs(root, [office, web]);
-  const base = repo.commit('three stacks');
-  const setup = await runAction({ event: push('main', base), inputs: inputs({ 'on-stale': 'replan' }), cwd: repo.dir, github: gh });
-  ok(setup);
-  for (const stack of Object.values(repo.names)) expect(await backends(stack)).toEqual(['web tier']);
-  return { repo, base };
-}
+const backends = (stack: string) => backendsOf(svc, stack);
 
 describe('a pull request over several stacks', () => {
   it('one comment with the table; the merge applies both changed stacks in order; the other open pull request is marked stale', async () => {
-    const { repo, base } = await appliedRepo('ms');
+    const repo = stacksRepo('ms');
+    const base = await applyFirstCommit(repo, [office, web], inputs(), gh);
+    for (const stack of Object.values(repo.names)) expect(await backends(stack)).toEqual(['web tier']);
     const { staging, prod, partners } = repo.names;
     // Staging gains a backend, prod loses one (a delete: its section is open); partners is untouched.
     repo.docs(STAGING, [office, web, api2]);

@@ -6,8 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
-import type { Doc, EventSpec } from './harness.ts';
+import { expect } from 'vitest';
+import { api, type TestService } from '../helpers/service.ts';
 import { fileTempDir } from '../helpers/temp-dirs.ts';
+import type { GitHubStub } from './github-stub.ts';
+import { push, runAction, type ActionRun, type Doc, type EventSpec } from './harness.ts';
 
 export const STAGING = 'infra/edge/staging';
 export const PROD = 'infra/edge/prod';
@@ -73,3 +76,22 @@ export const pullRequestOf = (number: number, base: string, head: string): Event
   ref: `refs/pull/${number}/merge`,
   sha: head,
 });
+
+export const ok = (run: ActionRun): void => expect(run.code, run.stdout + run.stderr).toBe(0);
+
+/** The descriptions of the stack's live backends, sorted. */
+export async function backends(svc: TestService, stack: string): Promise<string[]> {
+  const all = (await api(svc).listAll('/backends/tunnel_group', 'backends')) as { description?: string; metadata?: string }[];
+  return all.filter((b) => (b.metadata ?? '').includes(`"stack":"${stack}"`)).map((b) => b.description ?? '').sort();
+}
+
+/**
+ * The repository with `docs` in each stack, committed and applied by a push with no pull request (on-stale:
+ * replan applies fresh plans of every stack); returns the commit.
+ */
+export async function applyFirstCommit(repo: StacksRepo, docs: Doc[], inputs: Record<string, string>, gh: GitHubStub): Promise<string> {
+  for (const root of [STAGING, PROD, PARTNERS]) repo.docs(root, docs);
+  const base = repo.commit('three stacks');
+  ok(await runAction({ event: push('main', base), inputs: { ...inputs, 'on-stale': 'replan' }, cwd: repo.dir, github: gh }));
+  return base;
+}
