@@ -55,6 +55,23 @@ describe('examples/workflows', () => {
     });
   }
 
+  it('monorepo.yml plans the changed stacks of a whole checkout and applies, by hand, one stack root', () => {
+    const workflow = parse(readFileSync(join(ROOT, 'examples/workflows/monorepo.yml'), 'utf8')) as {
+      permissions: Record<string, string>; jobs: Record<string, { steps: Step[] }>;
+    };
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    const edgeops = steps.filter((s) => s.uses?.startsWith('edgeops/edgeops@'));
+    expect(edgeops).toHaveLength(3);
+    for (const step of edgeops) for (const key of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
+    // The base of a pull request must be in the checkout to find the stacks it changes.
+    const planJob = workflow.jobs.plan!.steps;
+    expect(planJob.find((s) => s.uses?.startsWith('actions/checkout@'))!.with).toMatchObject({ 'fetch-depth': 0 });
+    expect(planJob.find((s) => s.uses?.startsWith('edgeops/edgeops@'))!.with).toMatchObject({ path: 'infra', stacks: 'changed' });
+    expect(workflow.permissions).toMatchObject({ 'pull-requests': 'write', issues: 'write', statuses: 'write' });
+    // No output is pasted into a script: the stacks JSON reaches it through the environment.
+    for (const step of steps) expect(step.run ?? '').not.toContain('outputs.stacks');
+  });
+
   it("the README's workflow snippets parse and use only the action's inputs", () => {
     const readme = readFileSync(join(ROOT, 'examples/workflows/README.md'), 'utf8');
     // Workflows (with jobs); the others are edgeops.yaml examples.
