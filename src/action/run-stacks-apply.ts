@@ -107,8 +107,16 @@ export async function runStacksApply(s: Session, set: StackSet): Promise<number>
   for (const r of reviewed.record?.stacks ?? []) {
     if (!r.removed && !set.stacks.some((x) => x.dir === r.dir && !x.removed)) s.runner.warning(`stack ${r.stack} (${r.dir}) was reviewed on ${where} but is no stack root at this commit: nothing to apply`);
   }
-  s.runner.info(`applying ${run.length} stack${run.length === 1 ? '' : 's'} reviewed on ${where}: ${run.map((x) => x.stack).join(', ')}`);
   s.runner.setOutput('stacks', stacksOutput(run));
+  if (run.length === 0) {
+    const summary = `Nothing to apply: ${where} planned no stack.`;
+    s.runner.appendSummary(`### edgeops apply on merge\n\n${summary}\n`);
+    s.runner.setOutput('has-changes', 'false');
+    s.runner.setOutput('summary', summary);
+    s.runner.info(summary);
+    return 0;
+  }
+  s.runner.info(`applying ${run.length} stack${run.length === 1 ? '' : 's'} reviewed on ${where}: ${run.map((x) => x.stack).join(', ')}`);
 
   const done = await runInOrder(run, (x) => applyOne(s, set, x, recorded.get(x.dir), where), (x, cause, why): StackApplied =>
     ({ ...base(x), result: 'skipped', ok: false, detail: `skipped: ${cause.stack} ${why.result === 'stale' ? 'is stale' : 'failed'}` }), PARALLEL);

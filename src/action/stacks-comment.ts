@@ -82,6 +82,7 @@ function heading(c: StacksCommentInput): string {
   const changed = c.results.filter((r) => r.outcome !== 'planned' || r.plan.resources.length > 0).length;
   const planned = `${c.results.length} stack${c.results.length === 1 ? '' : 's'} planned, ${changed} with changes`;
   const left = c.unchanged.length > 0 ? `\n\nNot planned, none of their inputs changed: ${c.unchanged.map((u) => `${code(u.stack)} (${code(u.dir)})`).join(', ')}.` : '';
+  if (c.results.length === 0) return `### edgeops plan: no stack changed\n\nThis pull request changes no file of any stack, so merging it applies nothing.${left}\n`;
   return `### edgeops plan: ${planned}\n\n${stacksTable(c.results)}${left}\n`;
 }
 

@@ -2,7 +2,7 @@
 // with real git history: a pull request touching two stacks gets ONE comment (a table, a section per changed
 // stack, the record of every checksum); its merge applies exactly those two, staging before prod, each with its
 // own checksum; the other open pull request that planned staging gets a failing `edgeops/STACK` status, which
-// its next plan clears.
+// its next plan clears. A stack with a bad manifest fails alone; a pull request touching no stack applies nothing.
 import { describe, expect, it } from 'vitest';
 import { serviceForFile } from '../helpers/service.ts';
 import { expectSecretAbsent, gitHubForFile, push, runAction, type Doc } from './harness.ts';
@@ -99,5 +99,39 @@ describe('a pull request over several stacks', () => {
     for (const st of gh.statuses(otherHead)) if (!latest.has(st.context)) latest.set(st.context, st.state);
     expect(latest.get(`edgeops/${staging}`)).toBe('success');
     expect(latest.get(`edgeops/${prod}`)).toBe('success');
+    // Updated in place: still one plan comment on that pull request.
+    expect(gh.comments(42).filter((c) => c.body.startsWith(MARKER))).toHaveLength(1);
+  }, 300_000);
+
+  it('a stack with a bad manifest fails alone, annotated on its line; a pull request touching no stack applies nothing', async () => {
+    const repo = stacksRepo('mb');
+    for (const root of [STAGING, PROD, PARTNERS]) repo.docs(root, [office]);
+    const base = repo.commit('three stacks');
+    const { staging, prod } = repo.names;
+    repo.docs(STAGING, [office, { ...web, labels: 'not a map' }]);
+    repo.docs(PROD, [office, web]);
+    const head = repo.commit('a broken staging, a good prod');
+
+    const plan = await runAction({ event: pullRequestOf(43, base, head), inputs: inputs(), cwd: repo.dir, github: gh });
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toMatch(new RegExp(`^::error file=${STAGING}/all\\.yaml,line=\\d+,col=\\d+,title=edgeops::stack ${staging}: TunnelGroupBackend/web: `, 'm'));
+    expect(plan.stdout).toMatch(new RegExp(`^::error::edgeops plan failed for stack ${staging}; the other stacks were planned`, 'm'));
+    const body = gh.comments(43).find((c) => c.body.startsWith(MARKER))!.body;
+    expect(body).toContain(`| \`${staging}\` (\`${STAGING}\`) | staging | **plan failed** | — |`);
+    expect(body).toContain(`<details open><summary><code>${staging}</code> (<code>${STAGING}</code>): plan failed</summary>`);
+    expect(body).toContain(`### edgeops plan for stack \`${staging}\` failed`);
+    expect(body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| 2 to create \\| \`sha256:`));
+    expect(extractStacksRecord(body)!.stacks.find((r) => r.stack === staging)).toEqual({ dir: STAGING, stack: staging, checksum: null, failed: true });
+
+    // A pull request that changes no file of any stack: one comment saying so, and its merge applies nothing.
+    repo.write('NOTES.md', 'nothing for edgeops\n');
+    const notes = repo.commit('notes only');
+    ok(await runAction({ event: pullRequestOf(44, head, notes), inputs: inputs(), cwd: repo.dir, github: gh }));
+    expect(gh.comments(44).find((c) => c.body.startsWith(MARKER))!.body).toContain('### edgeops plan: no stack changed');
+    gh.mergePull(44, notes, notes);
+    const merge = await runAction({ event: push('main', notes), inputs: inputs(), cwd: repo.dir, github: gh });
+    ok(merge);
+    expect(merge.outputs.summary).toBe('Nothing to apply: pull request #44 planned no stack.');
+    expect(merge.stdout).not.toContain('$ edgeops apply');
   }, 300_000);
 });
