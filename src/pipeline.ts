@@ -56,9 +56,10 @@ interface ExecuteOptions extends PlanOptions {
  * is the stack chosen by a flag: the metadata size limit counts the marker, which names it. A path without
  * documents is refused unless `opts.allowEmpty` (`--destroy`); paths holding part of a stack, with
  * `opts.wholeStacks`, the command that plans or compares from them (plan, apply, drift, list, graph --plan).
+ * `opts.ownStackFiles`: deeper stack roots below the paths are left to their own runs.
  */
-export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string; allowEmpty?: boolean; wholeStacks?: WholeStackCommand } = {}): Promise<DesiredState> {
-  return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty, wholeStacks: opts.wholeStacks });
+export async function loadDesired(paths: string[], env?: NodeJS.ProcessEnv, opts: { stack?: string; allowEmpty?: boolean; wholeStacks?: WholeStackCommand; ownStackFiles?: boolean } = {}): Promise<DesiredState> {
+  return readDesiredState(paths, { env, stack: opts.stack, allowEmpty: opts.allowEmpty, wholeStacks: opts.wholeStacks, ownStackFiles: opts.ownStackFiles });
 }
 
 /**

@@ -3,7 +3,8 @@
 // roots it deletes. A path of one stack (or one the reading refuses, which the single-stack run then reports as
 // it always has) keeps the single-stack behaviour.
 import type { ProjectConfig } from '../manifest/document.ts';
-import { listStacks, type StackEntry } from '../operations/stacks.ts';
+import { listStacks } from '../operations/stacks.ts';
+import type { StackEntry } from '../render/stacks.ts';
 import { ActionInputError, asRecord } from './inputs.ts';
 import type { Session } from './session.ts';
 

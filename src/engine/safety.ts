@@ -17,6 +17,12 @@ export const DEFAULT_MAX_DELETES = 10;
  * over-the-limit warnings then go, as --destroy is what apply needs. Returns the plan, marked or not.
  */
 export function markDestroy(plan: Plan, live: LiveState, kinds: readonly ResourceKind[], config: ProjectConfig): Plan {
+  // Retiring is the destroy said in edgeops.yaml, reviewed as a change: not a destroy to pass --destroy for,
+  // so the delete limits hold it as any plan.
+  if (config.retire === true) {
+    const { destroy: _, ...rest } = plan;
+    return { ...rest, warnings: [`edgeops.yaml says retire: true: this plan deletes every resource of stack "${plan.stack}"${plan.summary.delete > 0 ? '' : ' (it manages none)'}.`, ...plan.warnings] };
+  }
   const managed = indexManaged(kinds, live.byKind, plan.stack);
   const deleted = new Set(plan.actions.filter((a) => a.op === 'delete').map((a) => a.liveId));
   const ids = [...managed.byAddress.values()].flat().map((item) => item.id);

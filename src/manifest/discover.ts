@@ -78,7 +78,15 @@ export function nearestProjectFiles(dir: string): string[] {
   }
 }
 
-export function discover(paths: string[], cwd: string): Discovery {
+interface DiscoverOptions {
+  /**
+   * A directory below a path that holds a project file is another stack root: its files are its own stack's, not
+   * read here (a run of several stacks, each on its own). Without it they are read, as a run of one directory has.
+   */
+  ownStackFiles?: boolean;
+}
+
+export function discover(paths: string[], cwd: string, opts: DiscoverOptions = {}): Discovery {
   const out: Discovery = { manifests: [], projectFiles: [], roots: [], issues: [] };
   const seen = new Map<string, FoundFile>();
   const rel = (abs: string): string => relative(cwd, abs) || '.';
@@ -131,6 +139,7 @@ export function discover(paths: string[], cwd: string): Discovery {
       if (stat.isDirectory()) {
         const real = realpathSync(abs);
         if (visited.has(real)) continue;
+        if (opts.ownStackFiles && projectFilesIn(abs).length > 0) continue;
         walk(abs, new Set(visited).add(real), root);
       } else if (stat.isFile() && isManifestName(name)) {
         const file = add(out.manifests, abs);

@@ -8,7 +8,7 @@
 import { dirname } from 'node:path';
 import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
 import { checkWithContract } from './contract-check.ts';
-import { discover, type DiscoveredRoot, readProjectFiles } from './discover.ts';
+import { discover, type DiscoveredRoot, readProjectConfig, readProjectFiles } from './discover.ts';
 import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './document.ts';
 import { assertPathsExist } from './missing-paths.ts';
 import { parseFile, type ParsedDoc } from './parse.ts';
@@ -29,6 +29,8 @@ interface ReadOptions {
   allowEmpty?: boolean;
   /** Paths holding part of a stack are refused, worded for this command (what plans or compares from them). */
   wholeStacks?: WholeStackCommand;
+  /** Deeper stack roots below the paths are not read (a run of several stacks runs each on its own). */
+  ownStackFiles?: boolean;
 }
 
 const SHOWN_SKIPPED = 10;
@@ -73,7 +75,10 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   // Usage errors first: a path that does not exist, or a part of a stack, is no input to report problems in.
   assertPathsExist(paths, cwd);
   if (opts.wholeStacks) assertWholeStacks(paths, cwd, opts.wholeStacks);
-  const loaded = await loadManifestsYielding(paths, { cwd });
+  // A retired stack states no resource, whatever documents are left: its plan deletes them all.
+  const project = readProjectConfig(paths, cwd);
+  if (project.issues.length === 0 && project.config.retire === true) return { resources: [], config: project.config };
+  const loaded = await loadManifestsYielding(paths, { cwd, ownStackFiles: opts.ownStackFiles });
   // Problems reading what is there come first: a file that fails to parse is not an empty path.
   if (loaded.empty.length > 0 && loaded.issues.length === 0 && !opts.allowEmpty) throw new NoManifestsError(noDocumentsMessage(loaded.empty));
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? 'default';
@@ -99,6 +104,8 @@ export interface LoadResult extends LoadedManifests {
 export interface LoadOptions {
   /** Base of relative paths and of the file names in messages (default: process.cwd()). */
   cwd?: string;
+  /** Deeper stack roots below the paths are not read (discover.ts). */
+  ownStackFiles?: boolean;
 }
 
 /** A document -> ManifestDoc, or an issue when it has no usable kind (nothing else can be checked then). */
@@ -151,7 +158,7 @@ async function loadManifestsYielding(paths: string[], opts: LoadOptions = {}): P
 }
 
 function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[]; read(file: FoundFile): void; result(): LoadResult } {
-  const found = discover(paths, opts.cwd ?? process.cwd());
+  const found = discover(paths, opts.cwd ?? process.cwd(), { ownStackFiles: opts.ownStackFiles });
   const issues = [...found.issues];
   const project = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project.issues);

@@ -2,6 +2,8 @@
 // planner gets a read-only view of the Api (src/client/read-only.ts), so no code path here can write.
 import { readOnlyApi } from '../client/read-only.ts';
 import { driftReport, type DriftReport } from '../engine/drift.ts';
+
+export type { DriftReport };
 import type { Plan } from '../engine/plan-data.ts';
 import type { Api } from '../kinds/resource-kind.ts';
 import type { DesiredState } from '../manifest/document.ts';

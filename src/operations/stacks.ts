@@ -6,18 +6,7 @@ import { relative, resolve, sep } from 'node:path';
 import { statSync } from 'node:fs';
 import { changedSince, type RemovedStack } from '../manifest/stack-changes.ts';
 import { findStackRoots, repoRelative, type StackRoot } from '../manifest/stack-roots.ts';
-
-/** One entry of `stacks --format json`. */
-export interface StackEntry {
-  dir: string;
-  stack: string;
-  environment: string | null;
-  after: string[];
-  inputs: string[];
-  /** null without --changed-since. */
-  changed: boolean | null;
-  removed: boolean;
-}
+import type { StackEntry } from '../render/stacks.ts';
 
 interface StackListing {
   /** Sorted by dir. */

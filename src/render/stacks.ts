@@ -1,7 +1,18 @@
 // What `edgeops stacks` prints: a table of the stack roots (directory, stack, environment, what it runs after,
 // how many files it is made of, and with --changed-since whether it changed), or the JSON the GitHub Action and
 // scripts read: `{"stacks": [{dir, stack, environment, after, inputs, changed, removed}]}`, sorted by directory.
-import type { StackEntry } from '../operations/stacks.ts';
+
+/** One entry of `stacks --format json`. */
+export interface StackEntry {
+  dir: string;
+  stack: string;
+  environment: string | null;
+  after: string[];
+  inputs: string[];
+  /** null without --changed-since. */
+  changed: boolean | null;
+  removed: boolean;
+}
 
 function stacksText(stacks: readonly StackEntry[], compared: boolean): string {
   if (stacks.length === 0) return 'No stack root (a directory with an edgeops.yaml) under these paths.\n';

@@ -49,3 +49,24 @@ describe.each([
     }
   });
 });
+
+describe('examples/multi-stack', () => {
+  it('lists its three stacks, validates and plans each on its own with --local', async () => {
+    const example = copyExample('multi-stack');
+    try {
+      const stacks = await edgeops(['stacks', '--format', 'json'], { cwd: example.dir });
+      expect((JSON.parse(stacks.stdout) as { stacks: Array<{ dir: string; after: string[] }> }).stacks.map((s) => [s.dir, s.after])).toEqual([
+        ['edge/prod', ['edge/staging']], ['edge/staging', []], ['partners', []],
+      ]);
+      const validate = await edgeops(['validate'], { cwd: example.dir });
+      expect(validate.stderr).toBe('');
+      expect(validate.stdout).toBe('edge-prod (edge/prod): 4 resources valid\nedge-staging (edge/staging): 4 resources valid\npartners (partners): 4 resources valid\n');
+      const plan = await edgeops(['plan', '--local', '--detailed-exitcode'], { cwd: example.dir });
+      expect(plan.code, output(plan)).toBe(2);
+      expect(plan.stdout).toMatch(/^Summary: 3 stacks, 3 with changes\n/m);
+      for (const root of ['edge/staging', 'edge/prod', 'partners']) expect(existsSync(join(example.dir, root, '.edgeops', 'local.db')), root).toBe(true);
+    } finally {
+      example.dispose();
+    }
+  });
+});

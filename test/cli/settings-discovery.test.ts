@@ -84,12 +84,18 @@ describe('a file path', () => {
 });
 
 describe('paths whose settings disagree', () => {
-  it('are an error naming both files', async () => {
+  it('are an error naming both files, unless each path is a stack root of its own: then each stack is planned on its own', async () => {
     write({ 'other/edgeops.yaml': 'stack: other\n', 'other/p.yaml': 'kind: IPPolicy\nname: p\n' });
     const r = await run(['plan', 'infra', 'other']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('other/edgeops.yaml:1:1: stack: differs from the value in infra/edgeops.yaml (the paths of one run must use the same settings)');
-    expect(r.stdout).not.toContain('Plan:');
+    expect(r.code, output(r)).toBe(0);
+    expect(r.stdout).toContain('on stack "other":');
+    expect(r.stdout).toMatch(/^infra +infra +0 +0 +0 +0 +sha256:/m);
+    // Two roots of one stack are one run: their settings must agree.
+    write({ 'one/edgeops.yaml': 'stack: one\nconcurrency: 2\n', 'one/p.yaml': 'kind: IPPolicy\nname: one\n', 'two/edgeops.yaml': 'stack: one\nconcurrency: 3\n', 'two/p.yaml': 'kind: IPPolicy\nname: two\n' });
+    const same = await run(['plan', 'one', 'two']);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain('two/edgeops.yaml:2:1: concurrency: differs from the value in one/edgeops.yaml (the paths of one run must use the same settings)');
+    expect(same.stdout).not.toContain('Plan:');
   });
 
   it('are an error when one path uses no edgeops.yaml and the other sets the stack or the service', async () => {

@@ -8,6 +8,8 @@ import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
+import { listStacks } from '../stack-checks.ts';
+import { stackTargets } from '../stack-runs.ts';
 
 interface ListFlags extends SharedFlags {
   format: keyof typeof LIST_FORMATS;
@@ -24,7 +26,9 @@ export function registerList(program: Command, ctx: CliContext, done: (code: num
 A managed resource is one carrying the stack's ownership marker; one whose document is gone shows as
 "not in the manifests" (a plan of PATH deletes it). Natural-key items (an HTTPS route's response headers, an
 event subscription's sources) belong to their parent and are not listed. Names sort naturally: bulk-2 before bulk-10.
-PATH holds a whole stack, as for plan: a file or directory inside a stack's root alone is refused.
+PATH holds a whole stack, as for plan: a file or directory inside a stack's root alone is refused. A PATH
+holding several stack roots lists each stack under its name and directory (--format json: {format_version,
+stacks: [{stack, dir, environment, list}]}).
 
 Exit codes: 0 listed, 1 error.
 
@@ -32,12 +36,20 @@ Examples:
   $ edgeops list infra/ --format json
   $ edgeops list --local`)
     .action(async (path: string, flags: ListFlags) => {
-      // Whole stacks only, as for plan: a document outside the part given would read as gone.
-      const desired = await loadDesired([path], ctx.env, { stack: flags.stack, wholeStacks: 'list' });
-      learnSecrets(ctx, desired);
-      const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-      const view: listing.ListView = { listed: (outcome) => ctx.out(LIST_FORMATS[flags.format](outcome)) };
-      await withConnection(settings, [path], ({ api }) => listing.run({ stack: settings.stack, desired }, { api, view }), { readOnly: true });
+      const list = async (sub: CliContext, from: string, ownStackFiles?: boolean): Promise<void> => {
+        // Whole stacks only, as for plan: a document outside the part given would read as gone.
+        const desired = await loadDesired([from], sub.env, { stack: flags.stack, wholeStacks: 'list', ownStackFiles });
+        learnSecrets(sub, desired);
+        const settings = resolveSettings(flags, sub.env, desired.config, sub.stdout.isTTY === true);
+        const view: listing.ListView = { listed: (outcome) => sub.out(LIST_FORMATS[flags.format](outcome)) };
+        await withConnection(settings, [from], ({ api }) => listing.run({ stack: settings.stack, desired }, { api, view }), { readOnly: true });
+      };
+      const targets = stackTargets([path], process.cwd(), flags.stack, ctx.env);
+      if (targets) {
+        done(await listStacks(ctx, targets, flags.format === 'json' ? 'json' : 'text', (sub, from) => list(sub, from, true)));
+        return;
+      }
+      await list(ctx, path);
       done(0);
     });
 }

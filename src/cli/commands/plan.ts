@@ -16,9 +16,14 @@ import { withJsonError } from '../json-error.ts';
 import { pathsArgument } from '../paths-argument.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type Settings, type SharedFlags } from '../settings.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
+import { stackTargets } from '../stack-runs.ts';
+import { planStacks } from '../stack-plans.ts';
 
 interface PlanFlags extends SharedFlags {
   format: string;
+  parallel?: string;
+  /** Set for one stack of a run over several: deeper stack roots are theirs (not a flag). */
+  ownStackFiles?: boolean;
   detailedExitcode?: boolean;
   against?: string;
   out?: string;
@@ -27,14 +32,22 @@ interface PlanFlags extends SharedFlags {
   target?: string[];
 }
 
+/** What a run over several stacks takes from each stack's plan besides its output. */
+interface PlanHooks {
+  /** The plan in the JSON plan format, redacted, once it is made (with errors too). */
+  json?(text: string): void;
+}
+
 /**
  * The plan operation with the service (or snapshot) it plans against. Against a service, the live state's lists
  * start before the manifests are read and run while they load, when the settings allow (settingsBeforeManifests).
  */
-async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Promise<plan.PlanOutcome> {
+async function planned(ctx: CliContext, paths: string[], flags: PlanFlags, hooks: PlanHooks = {}): Promise<plan.PlanOutcome> {
   const load = async (): Promise<DesiredState> => {
     // Against a service, settingsBeforeManifests has already refused part of a stack.
-    const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: flags.against !== undefined ? 'plan' : undefined });
+    const desired = await loadDesired(paths, ctx.env, {
+      stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: flags.against !== undefined ? 'plan' : undefined, ownStackFiles: flags.ownStackFiles,
+    });
     learnSecrets(ctx, desired);
     return desired;
   };
@@ -53,6 +66,7 @@ async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Prom
         plan(p, footer) {
           ctx.out(VIEWS[format]({ color: settings.color }).plan(p, footer));
           if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(p, footer)));
+          hooks.json?.(ctx.redact(VIEWS.json({ color: false }).plan(p, footer)));
         },
         saved(file, note) {
           // Notes go to stderr unless the output is text, so JSON and Markdown on stdout stay clean.
@@ -87,7 +101,8 @@ export function registerPlan(program: Command, ctx: CliContext, done: (code: num
     .addOption(new Option('--out <file>', 'also save the plan (no secret values) for `edgeops apply --plan FILE`'))
     .addOption(new Option('--json-out <file>', 'also write the plan in the JSON plan format (as --format json prints it) to FILE'))
     .addOption(new Option('--destroy', 'allow paths without documents: plan deleting every resource of the stack (apply needs --destroy too)'))
-    .addOption(targetOption());
+    .addOption(targetOption())
+    .addOption(new Option('--parallel <n>', 'paths holding several stacks: plan this many stacks at once (default 1)'));
   addSharedOptions(addAdoptOptions(cmd))
     .addHelpText('after', `
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
@@ -101,11 +116,22 @@ Examples:
   $ edgeops plan infra/ --adopt                           # bring existing resources under management
   $ edgeops plan infra/ --format markdown --json-out plan.json   # one plan, two renderings
   $ edgeops plan infra/ --target TCPEdge/ssh              # only the edge and what it references
+  $ edgeops plan infra/ --parallel 4                      # infra/ holding several stack roots
+
+Paths holding several stack roots (directories with an edgeops.yaml naming different stacks) plan each stack
+on its own, with its own settings: a section per stack, then a summary table; --out DIR saves one plan per
+stack (DIR/STACK.json); --format json prints {format_version, stacks: [{stack, dir, environment, checksum, plan}]}.
+With --detailed-exitcode: 2 when any stack has changes; 1 when any stack failed (the others still run).
 
 The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
 applies only if a fresh plan has exactly that checksum.`)
     // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
     .action(async (paths: string[], flags: PlanFlags) => withJsonError(ctx, flags.jsonOut, async () => {
+      const targets = stackTargets(paths, process.cwd(), flags.stack, ctx.env);
+      if (targets) {
+        done(await planStacks(ctx, targets, flags, (sub, from, f, hooks) => planned(sub, from, f, hooks)));
+        return;
+      }
       const { plan: made } = await planned(ctx, paths, flags);
       done(flags.detailedExitcode && made.actions.length > 0 ? 2 : 0);
     }));

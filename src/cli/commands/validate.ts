@@ -11,6 +11,8 @@ import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
 import { pathsArgument } from '../paths-argument.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
+import { stackTargets } from '../stack-runs.ts';
+import { validateStacks } from '../stack-checks.ts';
 
 export function registerValidate(program: Command, ctx: CliContext, done: (code: number) => void): void {
   const cmd = program
@@ -24,21 +26,29 @@ export function registerValidate(program: Command, ctx: CliContext, done: (code:
 Exit codes: 0 valid, 1 invalid (every problem is printed as file:line:col: Kind/name: path: message;
 with --format json, as {format_version, ok, problems: [{file, line, col, address, path, code, message}]}).
 The service options (--api-url, --api-key, --local, --timeout) are accepted and checked, but no request is made.
+Paths holding several stack roots check each stack on its own (a line per stack; each problem names its stack;
+--format json: {format_version, ok, stacks: [{stack, dir, environment, ok, resources, problems}]}); two stack
+roots naming one stack, an edgeops.yaml \`after:\` naming no stack root and a cycle of \`after\` are problems.
 
 Examples:
   $ edgeops validate
   $ edgeops validate infra/edges.yaml infra/backends/ --local`)
     .action(async (paths: string[], flags: SharedFlags & { format: 'text' | 'markdown' | 'json' }) => {
-      const check = async (): Promise<number> => {
-        const desired = await readDesiredState(paths, { env: ctx.env, stack: flags.stack });
-        learnSecrets(ctx, desired);
-        const { stack } = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
+      const check = async (sub: CliContext, from: string[], ownStackFiles?: boolean): Promise<number> => {
+        const desired = await readDesiredState(from, { env: sub.env, stack: flags.stack, ownStackFiles });
+        learnSecrets(sub, desired);
+        const { stack } = resolveSettings(flags, sub.env, desired.config, sub.stdout.isTTY === true);
         return validate.run({ desired, stack });
       };
+      const targets = stackTargets(paths, process.cwd(), flags.stack, ctx.env);
+      if (targets) {
+        done(await validateStacks(ctx, targets, flags.format === 'json', (sub, from) => check(sub, from, true)));
+        return;
+      }
       if (flags.format === 'json') {
         // Problems in the manifests are the answer, on stdout; any other failure is reported as usual.
         try {
-          ctx.out(renderValidateJson({ resources: await check() }));
+          ctx.out(renderValidateJson({ resources: await check(ctx, paths) }));
           done(0);
         } catch (err) {
           if (!(err instanceof ManifestError)) throw err;
@@ -47,7 +57,7 @@ Examples:
         }
         return;
       }
-      const n = await check();
+      const n = await check(ctx, paths);
       ctx.out(`${n} resource${n === 1 ? '' : 's'} valid\n`);
       done(0);
     });

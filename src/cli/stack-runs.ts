@@ -1,0 +1,140 @@
+// Runs over several stacks. When the paths of validate, plan, drift, list or apply hold stack roots naming more
+// than one stack (or one stack spread over roots below a directory the paths name), each stack runs on its own:
+// its own settings, key, lists and plan, through the command's single-stack code, with its output kept in a
+// buffer and written whole when it is done, so stacks run in parallel never interleave; every line of a failure
+// names its stack. Roots named one by one on the command line that agree on one stack stay one run, as always.
+import { dirname, relative, resolve, sep } from 'node:path';
+import { ConfigError, EdgeopsError, ManifestError } from '../errors.ts';
+import { nearestProjectFiles } from '../manifest/discover.ts';
+import { findStackRoots, type StackRoot } from '../manifest/stack-roots.ts';
+import { errorText } from '../render/error-text.ts';
+import { statSync } from 'node:fs';
+import type { CliContext } from './context.ts';
+
+/** One stack's run: its root, and the paths to give the single-stack code (as given, or the root's dir). */
+export interface StackTarget {
+  root: StackRoot;
+  paths: string[];
+}
+
+/** What one stack's run left: its exit code, its buffered output, and the value its code returned. */
+export interface StackResult<T> {
+  target: StackTarget;
+  code: number;
+  out: string;
+  err: string;
+  value?: T;
+  /** The failure, when it threw. */
+  error?: unknown;
+}
+
+
+/**
+ * The stacks of a run over `paths`, or undefined for a run of one stack (today's run, unchanged). Throws
+ * ManifestError for roots that cannot run together, and ConfigError for --stack or EDGEOPS_STACK over several
+ * stacks or for manifests under the paths that belong to no stack root.
+ */
+export function stackTargets(paths: readonly string[], cwd: string, stackFlag: string | undefined, env: NodeJS.ProcessEnv): StackTarget[] | undefined {
+  let found;
+  try {
+    found = findStackRoots(paths, cwd, { allowSameStack: true });
+  } catch (err) {
+    // An invalid edgeops.yaml: the run of the paths reports it with the manifests' other problems.
+    if (err instanceof ManifestError) return undefined;
+    throw err;
+  }
+  const { roots } = found;
+  if (roots.length <= 1) return undefined;
+  const stacks = new Set(roots.map((r) => r.stack));
+  if (stacks.size === 1 && paths.every((p) => ownerOf(resolve(cwd, p)) !== undefined)) return undefined;
+  // Checked again without leave for one stack twice: two roots of one stack are an error here.
+  found = findStackRoots(paths, cwd);
+  const given = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
+  if (given) {
+    throw new ConfigError(`${given} names one stack, but the paths hold ${roots.length} stack roots (${roots.map((r) => r.dir).join(', ')}), each with its own stack: run them without ${given}, or name one stack root`);
+  }
+  if (found.loose.length > 0) {
+    const shown = found.loose.slice(0, 10).join(', ') + (found.loose.length > 10 ? ` and ${found.loose.length - 10} more` : '');
+    throw new ConfigError(`the paths hold ${roots.length} stack roots, and manifests that belong to none of them (no edgeops.yaml in or above their directory): ${shown}; move them into a stack root or give them an edgeops.yaml of their own`);
+  }
+  return found.roots.map((root) => {
+    // The paths given inside this root are its run's (a part of it alone is refused there, as always); a root
+    // found below a path given is run whole.
+    const inside = paths.filter((p) => ownerOf(resolve(cwd, p)) === root.abs);
+    const rel = relative(cwd, root.abs);
+    const whole = rel === '' ? '.' : rel.startsWith(`..${sep}`) || rel === '..' ? root.abs : rel;
+    return { root, paths: inside.length > 0 ? inside : [whole] };
+  });
+}
+
+/** The stack root a path is in or at (the directory of the edgeops.yaml it uses), if any. */
+function ownerOf(abs: string): string | undefined {
+  const stat = statSync(abs, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  const file = nearestProjectFiles(stat.isDirectory() ? abs : dirname(abs))[0];
+  return file === undefined ? undefined : dirname(file);
+}
+
+/** A context whose output is kept for the stack's section; the stack's secrets are redacted as it learns them. */
+function bufferedContext(ctx: CliContext): { sub: CliContext; out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const sub: CliContext = {
+    env: ctx.env,
+    get stdin() {
+      return ctx.stdin;
+    },
+    stdout: ctx.stdout,
+    stderr: ctx.stderr,
+    redact: ctx.redact,
+    out: (text) => void out.push(sub.redact(text)),
+    err: (text) => void err.push(sub.redact(text)),
+  };
+  return { sub, out, err };
+}
+
+/** Each line of a stack's failure, tagged with the stack. */
+export const tagged = (stack: string, text: string): string =>
+  text.split('\n').map((line, i, all) => (i === all.length - 1 && line === '' ? '' : `[${stack}] ${line}`)).join('\n');
+
+/**
+ * Runs `run` for each target, `parallel` at once, each with its own buffered context; resolves in the targets'
+ * order once all are done. A failure is kept with its exit code and its error lines (tagged with the stack).
+ */
+export async function runEachStack<T>(
+  ctx: CliContext,
+  targets: readonly StackTarget[],
+  parallel: number,
+  run: (sub: CliContext, target: StackTarget) => Promise<{ code: number; value?: T }>,
+  ready: (target: StackTarget) => Promise<boolean> = async () => true,
+): Promise<StackResult<T>[]> {
+  const results = new Map<StackTarget, StackResult<T>>();
+  const one = async (target: StackTarget): Promise<void> => {
+    const { sub, out, err } = bufferedContext(ctx);
+    try {
+      const done = await run(sub, target);
+      results.set(target, { target, code: done.code, out: out.join(''), err: err.join(''), value: done.value });
+    } catch (error) {
+      const failed = errorText(error);
+      if (failed.internal && ctx.env.EDGEOPS_DEBUG && error instanceof Error && error.stack) err.push(`${error.stack}\n`);
+      results.set(target, { target, code: error instanceof EdgeopsError ? error.exitCode : 1, out: out.join(''), err: err.join('') + sub.redact(failed.text), error });
+    }
+  };
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < targets.length) {
+      const target = targets[next++]!;
+      if (await ready(target)) await one(target);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, targets.length)) }, worker));
+  return targets.map((t) => results.get(t)).filter((r): r is StackResult<T> => r !== undefined);
+}
+
+/** `--parallel N`: a whole number from 1. */
+export function parseParallel(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new ConfigError(`--parallel must be a whole number from 1 to 64, got ${JSON.stringify(value)}`);
+  return n;
+}
