@@ -1,7 +1,9 @@
 // The GitHub Action's entry (action.yml runs its bundle, action/dist/index.mjs): read the inputs and the event,
 // run plan, apply or drift, and turn the result into the step's exit code. Every error ends here as an
 // `::error::` annotation and exit 1; nothing is thrown past this file.
+import { ManifestError } from '../errors.ts';
 import { ActionInputError, readGitHubContext, readInput, readInputs, type ActionCommand } from './inputs.ts';
+import { annotateProblems } from './report.ts';
 import { runApply } from './run-apply.ts';
 import { runDrift } from './run-drift.ts';
 import { runPlan } from './run-plan.ts';
@@ -25,8 +27,21 @@ const STACK_COMMANDS: Record<ActionCommand, (s: Session, set: StackSet) => Promi
   drift: runStacksDrift,
 };
 
-function runCommand(session: Session): Promise<number> {
-  const set = findStacks(session);
+/** Stack roots that cannot run together (two naming one stack, an `after` cycle): each problem on its line. */
+function refusedStacks(session: Session, err: ManifestError): number {
+  annotateProblems(session, err.issues.map((i) => ({ file: i.pos.file, line: i.pos.line, col: i.pos.col, message: i.message })));
+  session.runner.error(`edgeops action: the stack roots under ${session.inputs.paths.join(' ')} cannot run together: ${err.summary}`);
+  return 1;
+}
+
+async function runCommand(session: Session): Promise<number> {
+  let set: StackSet | undefined;
+  try {
+    set = findStacks(session);
+  } catch (err) {
+    if (err instanceof ManifestError) return refusedStacks(session, err);
+    throw err;
+  }
   if (!set) return COMMANDS[session.inputs.command](session);
   const count = set.stacks.filter((x) => !x.removed).length;
   // Each stack's edgeops.yaml names its stack; one name, or one snapshot, cannot stand for all of them.
