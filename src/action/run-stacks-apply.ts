@@ -51,7 +51,7 @@ async function findReviewed(s: Session): Promise<Reviewed> {
 const base = (x: ActionStack) => ({ dir: x.dir, stack: x.stack, environment: x.environment });
 
 /** One stack: a fresh plan, held to the reviewed checksum (or replanned), then applied. */
-async function applyOne(s: Session, set: StackSet, x: ActionStack, reviewed: StackRecord | undefined, where: string): Promise<StackApplied> {
+async function applyOne(s: Session, set: StackSet, x: ActionStack, reviewed: StackRecord | undefined, where: string, cancelled: () => boolean): Promise<StackApplied> {
   const one = stackSession(s, set.repoRoot, x);
   try {
     const planned = await runPlanned(one.session, 'plan');
@@ -70,6 +70,7 @@ async function applyOne(s: Session, set: StackSet, x: ActionStack, reviewed: Sta
       note = `a fresh plan (on-stale: replan; ${why})`;
     }
     if (current === null) return { ...base(x), result: 'unchanged', ok: true, plan, detail: 'no changes: live state matches the manifests' };
+    if (cancelled()) return { ...base(x), result: 'skipped', ok: false, plan, detail: 'not started: the job was cancelled' };
     one.session.runner.info(`applying ${note}, checksum ${current}`);
     const run = await applyChecksum(one.session, current);
     if (run.code === 0) return { ...base(x), result: 'applied', ok: true, plan, detail: `${(closingLine(run.stdout) ?? 'Apply complete.').replace(/\.$/, '')}; ${note}`, output: run.stdout };
@@ -118,8 +119,21 @@ export async function runStacksApply(s: Session, set: StackSet): Promise<number>
   }
   s.runner.info(`applying ${run.length} stack${run.length === 1 ? '' : 's'} reviewed on ${where}: ${run.map((x) => x.stack).join(', ')}`);
 
-  const done = await runInOrder(run, (x) => applyOne(s, set, x, recorded.get(x.dir), where), (x, cause, why): StackApplied =>
-    ({ ...base(x), result: 'skipped', ok: false, detail: `skipped: ${cause.stack} ${why.result === 'stale' ? 'is stale' : 'failed'}` }), PARALLEL);
+  // A cancelled job (the runner sends SIGINT, then SIGTERM) starts no further stack; those in flight stop as
+  // a single apply does (each traps the signal itself).
+  let cancelled = false;
+  const cancel = (): void => void (cancelled = true);
+  process.on('SIGINT', cancel);
+  process.on('SIGTERM', cancel);
+  const notStarted = (x: ActionStack): StackApplied => ({ ...base(x), result: 'skipped', ok: false, detail: 'not started: the job was cancelled' });
+  let done: Map<string, StackApplied>;
+  try {
+    done = await runInOrder(run, (x) => (cancelled ? Promise.resolve(notStarted(x)) : applyOne(s, set, x, recorded.get(x.dir), where, () => cancelled)), (x, cause, why): StackApplied =>
+      ({ ...base(x), result: 'skipped', ok: false, detail: `skipped: ${cause.stack} ${why.result === 'stale' ? 'is stale' : why.result === 'skipped' ? 'was not started' : 'failed'}` }), PARALLEL);
+  } finally {
+    process.off('SIGINT', cancel);
+    process.off('SIGTERM', cancel);
+  }
   // In the order they finished: the order `after` made.
   const results = [...done.values()];
   const gh = reviewed.gh;

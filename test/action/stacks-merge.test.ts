@@ -2,12 +2,14 @@
 // real service and a stand-in GitHub with real git history: a stack whose live state moved since the review is
 // stale and skips the stack after it; a pull request deleting a stack root says what it leaves unmanaged and
 // deletes nothing; a stack whose apply fails skips its dependent and opens its issue, which the next successful
-// apply closes.
+// apply closes; a cancelled job stops the stack in flight and starts no other.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi } from '../../src/client/http.ts';
 import { api, serviceForFile } from '../helpers/service.ts';
+import { holdStackLock } from '../helpers/stack-lock.ts';
 import { gitHubForFile, push, runAction, type Doc } from './harness.ts';
 import { applyFirstCommit, backends as backendsOf, ok, PARTNERS, PROD, pullRequestOf, STAGING, stacksRepo } from './stacks-repo.ts';
 
@@ -144,5 +146,35 @@ describe('a merge over several stacks', () => {
     expect(await backends(prod)).toEqual(['web tier']);
     expect(issue.state).toBe('closed');
     expect(gh.comments(issue.number).at(-1)!.body).toContain(`Stack \`${staging}\` was applied successfully by the merge of #72`);
+  }, 300_000);
+
+  it('a cancelled job stops the stack in flight and starts none after it', async () => {
+    const repo = stacksRepo('mc');
+    const inputs = { path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey };
+    const base = await applyFirstCommit(repo, [office], inputs, gh);
+    const { staging, prod } = repo.names;
+    repo.docs(STAGING, [office, web]);
+    repo.docs(PROD, [office, web]);
+    const head = repo.commit('web in staging and prod');
+    ok(await runAction({ event: pullRequestOf(91, base, head), inputs, cwd: repo.dir, github: gh }));
+    gh.mergePull(91, head, head);
+
+    // Staging's apply waits for its lock, held elsewhere, when the runner cancels the job.
+    const client = createApi({ url: svc.url, apiKey: svc.apiKey });
+    const held = await holdStackLock(client, staging, { holder: 'another apply' });
+    try {
+      const run = await runAction({ event: push('main', head), inputs, cwd: repo.dir, github: gh, signalWhen: { text: `for the lock of stack "${staging}"`, signal: 'SIGINT' } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('SIGINT: stopping before any action started');
+      expect(run.stdout).not.toContain(`$ edgeops apply ${PROD}`);
+      const result = gh.comments(91).find((c) => c.body.startsWith('### edgeops apply on merge'))!.body;
+      expect(result).toContain(`| \`${staging}\` (\`${STAGING}\`) | staging | ❌ failed |`);
+      expect(result).toContain(`| \`${prod}\` (\`${PROD}\`) | production | ⏭️ skipped | skipped: ${staging} failed |`);
+      expect(await backends(staging)).toEqual([]);
+      expect(await backends(prod)).toEqual([]);
+    } finally {
+      await held.release();
+      await client.close();
+    }
   }, 300_000);
 });
