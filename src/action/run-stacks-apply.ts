@@ -4,7 +4,7 @@
 // plan is no longer the reviewed one is not applied (fail) or applied fresh (replan). A failed or stale stack
 // skips the stacks after it. Then: the result on the pull request, the issue of each failed stack opened (and of
 // each applied one closed), and a failing `edgeops/X` status on every other open pull request that planned X.
-import { closeApplyIssue, openApplyIssue } from './apply-issue.ts';
+import { afterMerge, mergedBy } from './after-merge.ts';
 import { gitHubFor, type GitHubClient, type PullRequest } from './github.ts';
 import { runPlanned } from './json-plan.ts';
 import { applyChecksum, closingLine } from './run-apply.ts';
@@ -15,10 +15,9 @@ import { extractStacksRecord, type StackRecord, type StacksRecord } from './stac
 import { runInOrder } from './stack-schedule.ts';
 import type { ActionStack, StackSet } from './stack-set.ts';
 import { stackSession } from './stack-session.ts';
-import { stacksOutput, writeStacksPlanJson } from './run-stacks-plan.ts';
+import { stacksOutput, writeStacksPlanJson } from './stacks-outputs.ts';
 import { STACKS_MARKER } from './stacks-comment.ts';
 import { stacksResultMarkdown, type StackApplied } from './stacks-result.ts';
-import { markOtherPlansStale } from './stale-status.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 /** The parallel stacks of one merge, as `edgeops apply --parallel` defaults to. */
@@ -82,14 +81,6 @@ async function applyOne(s: Session, set: StackSet, x: ActionStack, reviewed: Sta
   }
 }
 
-/** What is left to apply after a failure, for the issue's workflow_dispatch line. */
-async function leftChecksum(s: Session, set: StackSet, x: ActionStack): Promise<string | undefined> {
-  const one = stackSession(s, set.repoRoot, x);
-  const planned = await runPlanned(one.session, 'plan');
-  await one.flush(`edgeops plan: what is left of stack ${x.stack}`);
-  return planned.ok ? planned.plan.checksum : undefined;
-}
-
 export async function runStacksApply(s: Session, set: StackSet): Promise<number> {
   const reviewed = await findReviewed(s);
   const where = reviewed.pr ? `pull request #${reviewed.pr.number}` : 'the pull request';
@@ -136,32 +127,9 @@ export async function runStacksApply(s: Session, set: StackSet): Promise<number>
   }
   // In the order they finished: the order `after` made.
   const results = [...done.values()];
-  const gh = reviewed.gh;
-  const pull = reviewed.pr?.number;
-  for (const r of results) {
-    const x = run.find((y) => y.dir === r.dir)!;
-    if (!gh) break;
-    if (r.result === 'failed') {
-      const line = await openApplyIssue(s, gh, { stack: r.stack, dir: r.dir, pull, reason: r.detail, output: r.output ?? '', checksum: await leftChecksum(s, set, x) });
-      if (line) s.runner.info(line);
-    } else if (r.result === 'applied' || r.result === 'unchanged') {
-      const line = await closeApplyIssue(s, gh, r.stack, pull);
-      if (line) s.runner.info(line);
-    }
-  }
+  await afterMerge(s, set, run, results, reviewed);
 
-  const markdown = stacksResultMarkdown(results, reviewed.pr ? `pull request #${reviewed.pr.number}` : `commit \`${s.github.sha.slice(0, 7)}\``, s.github.sha);
-  if (gh && reviewed.pr) {
-    try {
-      const c = await gh.createIssueComment(reviewed.pr.number, s.runner.scrub(markdown));
-      s.runner.info(`commented the result on pull request #${reviewed.pr.number}: ${c.html_url ?? `#${c.id}`}`);
-    } catch (err) {
-      s.runner.warning(`could not comment the result on pull request #${reviewed.pr.number}: ${(err as Error).message}`);
-    }
-  }
-  if (gh) await markOtherPlansStale(s, gh, results.filter((r) => r.result === 'applied').map((r) => r.stack), pull);
-
-  const full = stacksResultMarkdown(results, reviewed.pr ? `pull request #${reviewed.pr.number}` : `commit \`${s.github.sha.slice(0, 7)}\``, s.github.sha, true);
+  const full = stacksResultMarkdown(results, mergedBy(s, reviewed), s.github.sha, true);
   s.runner.appendSummary(truncatePlanMarkdown(full, STEP_SUMMARY_LIMIT, { measure: (t) => Buffer.byteLength(t), fullPlanAt: 'the job log' }).text);
   writeStacksPlanJson(s, results.flatMap((r) => (r.plan ? [{ outcome: 'planned' as const, dir: r.dir, stack: r.stack, environment: r.environment, plan: r.plan, markdown: '' }] : [])));
   s.runner.setOutput('has-changes', String(results.some((r) => (r.plan?.resources.length ?? 0) > 0)));

@@ -6,7 +6,7 @@ import { runPlanned } from './json-plan.ts';
 import { annotateProblems, failureMarkdown, firstError } from './report.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
-import { stacksOutput, writeStacksPlanJson } from './run-stacks-plan.ts';
+import { stacksOutput, writeStacksPlanJson } from './stacks-outputs.ts';
 import type { StackSet } from './stack-set.ts';
 import { stackSession } from './stack-session.ts';
 import type { StackPlanned } from './stacks-comment.ts';

@@ -3,9 +3,6 @@
 // key and lists; a stack root the pull request deletes is reported with the live resources it leaves. The
 // results make ONE comment (stacks-comment.ts) whose hidden record the merge applies from, the job summary holds
 // every plan whole, and a stale-plan status a merge left on this head goes back to success for each stack planned.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { JSON_PLAN_VERSION } from '../render/json.ts';
 import { againstNote } from './against.ts';
 import { upsertPlanComment } from './comment.ts';
 import { gitHubFor } from './github.ts';
@@ -17,25 +14,10 @@ import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
 import { isChanged, type ActionStack, type StackSet } from './stack-set.ts';
 import { stackSession } from './stack-session.ts';
+import { stacksOutput, writeStacksPlanJson } from './stacks-outputs.ts';
 import { buildStacksComment, changesText, removedText, stacksSummary, STACKS_MARKER, type StackPlanned, type StacksCommentInput } from './stacks-comment.ts';
 import { clearStalePlans } from './stale-status.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
-
-/** The `stacks` output: the stacks of this run as `edgeops stacks --format json` shows them. */
-export function stacksOutput(stacks: ActionStack[]): string {
-  return JSON.stringify({ stacks: stacks.map((x) => ({ dir: x.dir, stack: x.stack, environment: x.environment, after: x.after, inputs: x.inputs, changed: x.changed, removed: x.removed })) });
-}
-
-/** The `plan-json` file of several stacks: each stack's JSON plan unchanged, with its stack, dir and checksum. */
-export function writeStacksPlanJson(s: Session, results: StackPlanned[]): string {
-  const stacks = results.flatMap((r) => (r.outcome === 'planned'
-    ? [{ stack: r.stack, dir: r.dir, environment: r.environment, checksum: r.plan.checksum ?? null, plan: r.plan }]
-    : []));
-  const file = join(s.tempDir, 'edgeops-plan-stacks.json');
-  writeFileSync(file, s.runner.scrub(`${JSON.stringify({ format_version: JSON_PLAN_VERSION, stacks }, null, 2)}\n`));
-  s.runner.setOutput('plan-json', file);
-  return file;
-}
 
 async function planOne(s: Session, set: StackSet, x: ActionStack): Promise<StackPlanned> {
   const place = { dir: x.dir, stack: x.stack, environment: x.environment };
