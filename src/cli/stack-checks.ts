@@ -11,7 +11,7 @@ const about = (t: StackTarget) => ({ stack: t.root.stack, dir: t.root.dir, envir
 
 /** Problems in a stack's manifests are part of the JSON answer; any other failure is that stack's error. */
 export async function validateStacks(ctx: CliContext, targets: readonly StackTarget[], json: boolean, check: (sub: CliContext, paths: string[]) => Promise<number>): Promise<number> {
-  const results = await runEachStack(ctx, targets, 1, async (sub, target) => ({ code: 0, value: await check(sub, target.paths) }));
+  const results = await runEachStack(ctx, targets, { parallel: 1 }, async (sub, target) => ({ code: 0, value: await check(sub, target.paths) }));
   if (json) {
     const stacks = results.map((r) => {
       const verdict = r.value !== undefined ? renderValidateJson({ resources: r.value })
@@ -32,7 +32,7 @@ export async function validateStacks(ctx: CliContext, targets: readonly StackTar
 
 /** Each stack's list under its heading; as JSON, each stack's list JSON under `list`. */
 export async function listStacks(ctx: CliContext, targets: readonly StackTarget[], format: 'text' | 'json', list: (sub: CliContext, path: string) => Promise<void>): Promise<number> {
-  const results = await runEachStack(ctx, targets, 1, async (sub, target) => {
+  const results = await runEachStack(ctx, targets, { parallel: 1 }, async (sub, target) => {
     await list(sub, target.paths[0]!);
     return { code: 0, value: true };
   });

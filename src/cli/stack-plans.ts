@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import type { DriftReport } from '../operations/drift.ts';
 import type { PlanOutcome } from '../operations/plan.ts';
-import { driftSummaryTable, planSummaryTable, stackHeading, stacksJson, worthASection, type ReportFormat, type StackJson, type StackRow } from '../render/stack-report.ts';
+import { driftSummaryTable, planSummaryTable, removedLines, stackHeading, stacksJson, worthASection, type ReportFormat, type StackJson, type StackRow } from '../render/stack-report.ts';
 import { errorToJson } from '../render/error-text.ts';
 import { EdgeopsError } from '../errors.ts';
+import type { StackRoot } from '../manifest/stack-roots.ts';
 import type { CliContext } from './context.ts';
+import type { RemovedNote } from './removed-stacks.ts';
 import { parseParallel, runEachStack, tagged, type StackResult, type StackTarget } from './stack-runs.ts';
 
 interface MultiFlags {
@@ -56,11 +58,18 @@ function parsed(text: string | undefined): unknown {
 type Hooks = { json?(text: string): void; plan?(text: string): void };
 type PlanOne<F> = (sub: CliContext, paths: string[], flags: F, hooks: Hooks) => Promise<PlanOutcome>;
 
-export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: CliContext, targets: readonly StackTarget[], flags: F, planOne: PlanOne<F>): Promise<number> {
+/** With --changed-since: the stacks not planned (unchanged since the ref) and the stack roots removed since. */
+interface ChangedSince {
+  ref: string;
+  unchanged: readonly StackRoot[];
+  removed: readonly RemovedNote[];
+}
+
+export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: CliContext, targets: readonly StackTarget[], flags: F, planOne: PlanOne<F>, since?: ChangedSince): Promise<number> {
   if (flags.target?.length) throw new ConfigError('--target names resources of one stack, but the paths hold several stacks: name one stack root');
   if (flags.out) mkdirSync(flags.out, { recursive: true });
   const captured = new Map<StackTarget, Captured>();
-  const results = await runEachStack(ctx, targets, parseParallel(flags.parallel, 1), async (sub, target) => {
+  const results = await runEachStack(ctx, targets, { parallel: parseParallel(flags.parallel, 1) }, async (sub, target) => {
     const seen: Captured = {};
     captured.set(target, seen);
     const own: F = { ...flags, jsonOut: undefined, out: flags.out ? join(flags.out, `${target.root.stack}.json`) : undefined, ownStackFiles: true };
@@ -70,15 +79,30 @@ export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: C
   const rows: StackRow[] = results.map((r) => ({
     ...rowOf(r.target),
     summary: r.value?.plan.summary,
-    checksum: r.value?.checksum,
+    // As a plan of one stack prints it: only a plan with changes has a checksum to approve.
+    checksum: r.value && r.value.plan.actions.length > 0 ? r.value.checksum : undefined,
     status: r.value ? undefined : 'failed',
   }));
   const entries: StackJson[] = results.map((r, i) => ({
     ...rowOf(r.target), checksum: rows[i]!.checksum ?? null, plan: parsed(captured.get(r.target)?.json), ...(r.value ? {} : failure(r)),
   }));
-  writeSections(ctx, flags.format, results, rows);
+  if (since) {
+    const about = (r: { stack: string; dir: string; environment: string | null }) => ({ stack: r.stack, dir: r.dir, environment: r.environment });
+    for (const root of since.unchanged) {
+      rows.push({ ...about(root), note: `unchanged since ${since.ref}` });
+      entries.push({ ...about(root), checksum: null, plan: null, changed: false });
+    }
+    for (const removed of since.removed) {
+      rows.push({ ...about(removed), note: 'removed' });
+      entries.push({ ...about(removed), checksum: null, plan: null, removed: true, live_resources: removed.live });
+    }
+    const byDir = (a: { dir: string }, b: { dir: string }): number => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0);
+    rows.sort(byDir);
+    entries.sort(byDir);
+  }
+  writeSections(ctx, flags.format, results, results.map((r) => rows.find((row) => row.dir === r.target.root.dir)!));
   if (flags.format === 'json') ctx.out(stacksJson(entries));
-  else ctx.out(planSummaryTable(flags.format as ReportFormat, rows));
+  else ctx.out(planSummaryTable(flags.format as ReportFormat, rows) + removedLines(flags.format as ReportFormat, since?.removed.map((r) => r.line) ?? []));
   if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(stacksJson(entries)));
   if (results.some((r) => r.code !== 0 || !r.value)) return 1;
   const changed = rows.some((r) => r.summary && r.summary.create + r.summary.update + r.summary.replace + r.summary.delete > 0);
@@ -89,7 +113,7 @@ type DriftOne<F> = (sub: CliContext, paths: string[], flags: F, hooks: Hooks) =>
 
 export async function driftStacks<F extends MultiFlags>(ctx: CliContext, targets: readonly StackTarget[], flags: F, driftOne: DriftOne<F>): Promise<number> {
   const captured = new Map<StackTarget, Captured>();
-  const results = await runEachStack(ctx, targets, parseParallel(flags.parallel, 1), async (sub, target) => {
+  const results = await runEachStack(ctx, targets, { parallel: parseParallel(flags.parallel, 1) }, async (sub, target) => {
     const seen: Captured = {};
     captured.set(target, seen);
     const own: F = { ...flags, jsonOut: undefined, ownStackFiles: true };

@@ -6,7 +6,9 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { ConfigError, EdgeopsError, ManifestError } from '../errors.ts';
 import { nearestProjectFiles } from '../manifest/discover.ts';
+import type { RemovedStack } from '../manifest/stack-changes.ts';
 import { findStackRoots, type StackRoot } from '../manifest/stack-roots.ts';
+import { listStacks } from '../operations/stacks.ts';
 import { errorText } from '../render/error-text.ts';
 import { statSync } from 'node:fs';
 import type { CliContext } from './context.ts';
@@ -26,6 +28,8 @@ export interface StackResult<T> {
   value?: T;
   /** The failure, when it threw. */
   error?: unknown;
+  /** Not run: the stack it comes after that failed or was refused (or was itself skipped for one). */
+  skipped?: string;
 }
 
 
@@ -57,7 +61,28 @@ export function stackTargets(paths: readonly string[], cwd: string, stackFlag: s
     const shown = found.loose.slice(0, 10).join(', ') + (found.loose.length > 10 ? ` and ${found.loose.length - 10} more` : '');
     throw new ConfigError(`the paths hold ${roots.length} stack roots, and manifests that belong to none of them (no edgeops.yaml in or above their directory): ${shown}; move them into a stack root or give them an edgeops.yaml of their own`);
   }
-  return found.roots.map((root) => {
+  return targetsOf(found.roots, paths, cwd);
+}
+
+/**
+ * The stacks of `plan --changed-since REF` over `paths`: every stack root whose inputs changed since the merge
+ * base (each a run of its own, even when it is the only one), and the stack roots removed since.
+ */
+export function changedTargets(paths: readonly string[], cwd: string, ref: string, stackFlag: string | undefined, env: NodeJS.ProcessEnv): { targets: StackTarget[]; unchanged: StackRoot[]; removed: RemovedStack[]; all: number } {
+  const listing = listStacks(paths, cwd, { changedSince: ref });
+  const given = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
+  if (given && listing.roots.length > 1) throw new ConfigError(`${given} names one stack, but the paths hold ${listing.roots.length} stack roots: run them without ${given}, or name one stack root`);
+  const changed = new Set(listing.stacks.filter((s) => s.changed && !s.removed).map((s) => s.dir));
+  return {
+    targets: targetsOf(listing.roots.filter((r) => changed.has(r.dir)), paths, cwd),
+    unchanged: listing.roots.filter((r) => !changed.has(r.dir)),
+    removed: listing.removed,
+    all: listing.roots.length,
+  };
+}
+
+function targetsOf(roots: readonly StackRoot[], paths: readonly string[], cwd: string): StackTarget[] {
+  return roots.map((root) => {
     // The paths given inside this root are its run's (a part of it alone is refused there, as always); a root
     // found below a path given is run whole.
     const inside = paths.filter((p) => ownerOf(resolve(cwd, p)) === root.abs);
@@ -97,38 +122,85 @@ function bufferedContext(ctx: CliContext): { sub: CliContext; out: string[]; err
 export const tagged = (stack: string, text: string): string =>
   text.split('\n').map((line, i, all) => (i === all.length - 1 && line === '' ? '' : `[${stack}] ${line}`)).join('\n');
 
+interface RunOptions<T> {
+  parallel: number;
+  /** The targets that must succeed before this one starts (apply's `after`); one that did not skips it. */
+  after?: (target: StackTarget) => readonly StackTarget[];
+  /** Each result as soon as its stack is done (or skipped). */
+  onDone?: (result: StackResult<T>) => void;
+}
+
+/** What a stack's run may do besides writing: hand what it wrote so far to the terminal (before a prompt). */
+interface StackRunTools {
+  flush(): { out: string; err: string };
+}
+
 /**
- * Runs `run` for each target, `parallel` at once, each with its own buffered context; resolves in the targets'
- * order once all are done. A failure is kept with its exit code and its error lines (tagged with the stack).
+ * Runs `run` for each target, `parallel` at once, each with its own buffered context and, with `after`, only
+ * once every target it comes after succeeded (else it is skipped, naming the stack that did not). Resolves in
+ * the targets' order once all are done. A failure is kept with its exit code and its error lines.
  */
 export async function runEachStack<T>(
   ctx: CliContext,
   targets: readonly StackTarget[],
-  parallel: number,
-  run: (sub: CliContext, target: StackTarget) => Promise<{ code: number; value?: T }>,
-  ready: (target: StackTarget) => Promise<boolean> = async () => true,
+  opts: RunOptions<T>,
+  run: (sub: CliContext, target: StackTarget, tools: StackRunTools) => Promise<{ code: number; value?: T }>,
 ): Promise<StackResult<T>[]> {
   const results = new Map<StackTarget, StackResult<T>>();
-  const one = async (target: StackTarget): Promise<void> => {
+  const finished = new Map<StackTarget, Promise<StackResult<T>>>();
+  const one = async (target: StackTarget): Promise<StackResult<T>> => {
     const { sub, out, err } = bufferedContext(ctx);
+    const flush = (): { out: string; err: string } => ({ out: out.splice(0).join(''), err: err.splice(0).join('') });
     try {
-      const done = await run(sub, target);
-      results.set(target, { target, code: done.code, out: out.join(''), err: err.join(''), value: done.value });
+      const done = await run(sub, target, { flush });
+      return { target, code: done.code, out: out.join(''), err: err.join(''), value: done.value };
     } catch (error) {
       const failed = errorText(error);
       if (failed.internal && ctx.env.EDGEOPS_DEBUG && error instanceof Error && error.stack) err.push(`${error.stack}\n`);
-      results.set(target, { target, code: error instanceof EdgeopsError ? error.exitCode : 1, out: out.join(''), err: err.join('') + sub.redact(failed.text), error });
+      return { target, code: error instanceof EdgeopsError ? error.exitCode : 1, out: out.join(''), err: err.join('') + sub.redact(failed.text), error };
     }
   };
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < targets.length) {
-      const target = targets[next++]!;
-      if (await ready(target)) await one(target);
+  // A slot of `parallel` is taken only once a target's stacks before it are done, so waiting never holds one.
+  let free = Math.max(1, opts.parallel);
+  const waiting: Array<() => void> = [];
+  const slot = async (): Promise<void> => {
+    if (free > 0) {
+      free -= 1;
+      return;
     }
+    await new Promise<void>((resolve) => waiting.push(resolve));
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, targets.length)) }, worker));
-  return targets.map((t) => results.get(t)).filter((r): r is StackResult<T> => r !== undefined);
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else free += 1;
+  };
+  const start = (target: StackTarget): Promise<StackResult<T>> => {
+    const known = finished.get(target);
+    if (known) return known;
+    const running = (async (): Promise<StackResult<T>> => {
+      const before = await Promise.all((opts.after?.(target) ?? []).map(start));
+      const blocker = before.find((r) => r.code !== 0 || r.skipped !== undefined);
+      let result: StackResult<T>;
+      if (blocker) {
+        result = { target, code: 1, out: '', err: '', skipped: blocker.skipped ?? blocker.target.root.stack };
+      } else {
+        await slot();
+        try {
+          result = await one(target);
+        } finally {
+          release();
+        }
+      }
+      results.set(target, result);
+      opts.onDone?.(result);
+      return result;
+    })();
+    finished.set(target, running);
+    return running;
+  };
+  await Promise.all(targets.map(start));
+  return targets.map((t) => results.get(t)!);
 }
 
 /** `--parallel N`: a whole number from 1. */

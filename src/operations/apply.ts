@@ -56,7 +56,7 @@ export interface ApplyDeps {
   interrupt?: InterruptHooks;
 }
 
-interface ApplyOutcome {
+export interface ApplyOutcome {
   /** Undefined when there was nothing to do. */
   result?: ApplyResult;
 }

@@ -19,6 +19,8 @@ export interface StackRow {
   checksum?: string;
   /** Why the row has no counts: `failed`, `skipped: edge-staging failed`. */
   status?: string;
+  /** Not planned, and no failure: `unchanged since origin/main`. */
+  note?: string;
 }
 
 export function stackHeading(format: ReportFormat, stack: string, dir: string): string {
@@ -51,12 +53,18 @@ function summaryHeadline(format: ReportFormat, rows: readonly StackRow[], change
   return format === 'markdown' ? `## Summary: ${parts.join(', ')}\n\n` : `Summary: ${parts.join(', ')}\n`;
 }
 
+/** The removed stacks' warnings under the table. */
+export function removedLines(format: ReportFormat, lines: readonly string[]): string {
+  if (lines.length === 0) return '';
+  return `\n${lines.map((l) => (format === 'markdown' ? `> **Warning:** ${l}` : `Warning: ${l}`)).join('\n')}\n`;
+}
+
 export function planSummaryTable(format: ReportFormat, rows: readonly StackRow[]): string {
   const code = (s: string): string => (format === 'markdown' ? `\`${s}\`` : s);
   const body = rows.map((r) => [
     r.stack, code(r.dir),
     ...(r.summary ? [r.summary.create, r.summary.update, r.summary.replace, r.summary.delete].map(String) : ['-', '-', '-', '-']),
-    r.status ?? (r.checksum ? code(r.checksum) : '-'),
+    r.status ?? r.note ?? (r.checksum ? code(r.checksum) : '-'),
   ]);
   const changed = counted(rows, (r) => r.summary !== undefined && hasChanges(r.summary));
   return summaryHeadline(format, rows, changed, 'with changes') + table(format, ['STACK', 'DIRECTORY', 'CREATE', 'UPDATE', 'REPLACE', 'DELETE', 'CHECKSUM'].map((h) => (format === 'markdown' ? h[0] + h.slice(1).toLowerCase() : h)), body);

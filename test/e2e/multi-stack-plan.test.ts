@@ -2,7 +2,8 @@
 // real CLI against the real service: a section per stack with changes, a summary table, the JSON of each stack
 // unchanged inside one document, exit codes 0/1/2, a stack with a bad manifest failing alone with every line
 // of its failure naming it, one saved plan per stack, and a retired stack planned for deletion.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExample, edgeops, output, type RunResult } from '../cli/run.ts';
@@ -201,6 +202,41 @@ describe('drift, validate and list over several stacks', () => {
       expect(list.code, output(list)).toBe(0);
       const listed = JSON.parse(list.stdout) as { stacks: Array<{ stack: string; list: { resources: unknown[] } }> };
       expect(listed.stacks.map((s) => [s.stack, s.list.resources.length])).toEqual([['edge-prod-e', 4], ['edge-staging-e', 4], ['partners-e', 4]]);
+    } finally {
+      repo.dispose();
+    }
+  });
+
+  it('plans only the stacks changed since a ref, and counts the live resources a removed stack root leaves unmanaged', async () => {
+    const repo = repository();
+    const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo.dir, encoding: 'utf8' });
+    try {
+      renameStacks(repo.dir, 'f');
+      moveHostports(repo.dir, 300);
+      const applied = await repo.run(['apply', 'partners', '--auto-approve']);
+      expect(applied.code, output(applied)).toBe(0);
+      git('init', '-q', '-b', 'main');
+      git('add', '.');
+      git('commit', '-q', '-m', 'three stacks');
+      git('checkout', '-q', '-b', 'change');
+      const none = await repo.run(['plan', '--changed-since', 'main', '--detailed-exitcode']);
+      expect(none.code, output(none)).toBe(0);
+      expect(none.stdout).toMatch(/^edge-staging-f +edge\/staging +- +- +- +- +unchanged since main$/m);
+
+      writeFileSync(join(repo.dir, 'edge/staging/ip-policy.yaml'), readFileSync(join(repo.dir, 'edge/staging/ip-policy.yaml'), 'utf8').replace('office networks (staging)', 'offices'));
+      rmSync(join(repo.dir, 'partners'), { recursive: true });
+      git('commit', '-qam', 'staging policy renamed, partners gone');
+      const r = await repo.run(['plan', '--changed-since', 'main', '--detailed-exitcode']);
+      expect(r.code, output(r)).toBe(2);
+      expect(r.stdout.split('\n').filter((l) => l.startsWith('Stack '))).toEqual(['Stack edge-staging-f (edge/staging)']);
+      expect(tableRow(r.stdout, 'edge-staging-f')!.slice(0, 6)).toEqual(['edge-staging-f', 'edge/staging', '4', '0', '0', '0']);
+      expect(r.stdout).toMatch(/^edge-prod-f +edge\/prod +- +- +- +- +unchanged since main$/m);
+      expect(r.stdout).toMatch(/^partners-f +partners +- +- +- +- +removed$/m);
+      expect(r.stdout).toContain('Warning: stack partners-f was removed from the repository (partners/edgeops.yaml is gone); its 4 live resources stay unmanaged');
+      const json = JSON.parse((await repo.run(['plan', '--changed-since', 'main', '--format', 'json'])).stdout) as { stacks: Array<Record<string, unknown>> };
+      expect(json.stacks.map((s) => [s.dir, s.plan === null, s.changed ?? null, s.removed ?? null, s.live_resources ?? null])).toEqual([
+        ['edge/prod', true, false, null, null], ['edge/staging', false, null, null, null], ['partners', true, null, true, 4],
+      ]);
     } finally {
       repo.dispose();
     }

@@ -16,12 +16,14 @@ import { withJsonError } from '../json-error.ts';
 import { pathsArgument } from '../paths-argument.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type Settings, type SharedFlags } from '../settings.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
-import { stackTargets } from '../stack-runs.ts';
+import { changedTargets, stackTargets } from '../stack-runs.ts';
+import { removedStackNotes } from '../removed-stacks.ts';
 import { planStacks } from '../stack-plans.ts';
 
 interface PlanFlags extends SharedFlags {
   format: string;
   parallel?: string;
+  changedSince?: string;
   /** Set for one stack of a run over several: deeper stack roots are theirs (not a flag). */
   ownStackFiles?: boolean;
   detailedExitcode?: boolean;
@@ -102,7 +104,8 @@ export function registerPlan(program: Command, ctx: CliContext, done: (code: num
     .addOption(new Option('--json-out <file>', 'also write the plan in the JSON plan format (as --format json prints it) to FILE'))
     .addOption(new Option('--destroy', 'allow paths without documents: plan deleting every resource of the stack (apply needs --destroy too)'))
     .addOption(targetOption())
-    .addOption(new Option('--parallel <n>', 'paths holding several stacks: plan this many stacks at once (default 1)'));
+    .addOption(new Option('--parallel <n>', 'paths holding several stacks: plan this many stacks at once (default 1)'))
+    .addOption(new Option('--changed-since <ref>', 'plan only the stacks whose files changed since git merge-base REF HEAD (as `edgeops stacks --changed-since` marks them), and warn about stack roots removed since'));
   addSharedOptions(addAdoptOptions(cmd))
     .addHelpText('after', `
 Exit codes: 0 success (with --detailed-exitcode: 0 no changes, 2 changes), 1 error.
@@ -117,16 +120,26 @@ Examples:
   $ edgeops plan infra/ --format markdown --json-out plan.json   # one plan, two renderings
   $ edgeops plan infra/ --target TCPEdge/ssh              # only the edge and what it references
   $ edgeops plan infra/ --parallel 4                      # infra/ holding several stack roots
+  $ edgeops plan infra/ --changed-since origin/main       # only the stacks this branch changes
 
 Paths holding several stack roots (directories with an edgeops.yaml naming different stacks) plan each stack
 on its own, with its own settings: a section per stack, then a summary table; --out DIR saves one plan per
 stack (DIR/STACK.json); --format json prints {format_version, stacks: [{stack, dir, environment, checksum, plan}]}.
 With --detailed-exitcode: 2 when any stack has changes; 1 when any stack failed (the others still run).
+--changed-since REF plans only the stacks a change since REF touches (the others are rows "unchanged since
+REF"), and warns about each stack root removed since: its live resources stay unmanaged.
 
 The checksum printed under a plan approves it without a file: \`edgeops apply infra/ --checksum sha256:...\`
 applies only if a fresh plan has exactly that checksum.`)
     // A failure is also written to --json-out, with the manifest problems' positions (json-error.ts).
     .action(async (paths: string[], flags: PlanFlags) => withJsonError(ctx, flags.jsonOut, async () => {
+      if (flags.changedSince !== undefined) {
+        const changed = changedTargets(paths, process.cwd(), flags.changedSince, flags.stack, ctx.env);
+        const removed = await removedStackNotes(ctx, changed.removed, flags);
+        const since = { ref: flags.changedSince, unchanged: changed.unchanged, removed };
+        done(await planStacks(ctx, changed.targets, flags, (sub, from, f, hooks) => planned(sub, from, f, hooks), since));
+        return;
+      }
       const targets = stackTargets(paths, process.cwd(), flags.stack, ctx.env);
       if (targets) {
         done(await planStacks(ctx, targets, flags, (sub, from, f, hooks) => planned(sub, from, f, hooks)));
