@@ -6,6 +6,7 @@
 // each applied one closed), and a failing `edgeops/X` status on every other open pull request that planned X.
 import { afterMerge, mergedBy } from './after-merge.ts';
 import { gitHubFor, type GitHubClient, type PullRequest } from './github.ts';
+import { ActionInputError } from './inputs.ts';
 import { runPlanned } from './json-plan.ts';
 import { applyChecksum, closingLine } from './run-apply.ts';
 import { firstError } from './report.ts';
@@ -32,7 +33,7 @@ interface Reviewed {
 }
 
 async function findReviewed(s: Session): Promise<Reviewed> {
-  if (s.inputs.checksum) throw new Error('input checksum names the plan of one stack, but path holds several: set path to that stack\'s directory');
+  if (s.inputs.checksum) throw new ActionInputError('input checksum names the plan of one stack, but path holds several: set path to that stack\'s directory');
   if (s.github.eventName !== 'push') return { why: `a ${s.github.eventName || 'manual'} run has no reviewed plans` };
   const gh = gitHubFor(s, 'the reviewed plans cannot be looked up');
   if (!gh) return { why: 'no GitHub token to look up the pull request and its reviewed plans' };
@@ -82,7 +83,17 @@ async function applyOne(s: Session, set: StackSet, x: ActionStack, reviewed: Sta
 }
 
 export async function runStacksApply(s: Session, set: StackSet): Promise<number> {
-  const reviewed = await findReviewed(s);
+  let reviewed: Reviewed;
+  try {
+    reviewed = await findReviewed(s);
+  } catch (err) {
+    if (err instanceof ActionInputError) throw err;
+    // Without the record nothing can be held to the review: a GitHub outage applies nothing.
+    const message = `cannot look up the reviewed plans, so nothing was applied: ${(err as Error).message}. Re-run the job.`;
+    s.runner.error(`edgeops apply failed: ${message}`);
+    s.runner.setOutput('summary', `edgeops apply failed: ${message}`);
+    return 1;
+  }
   const where = reviewed.pr ? `pull request #${reviewed.pr.number}` : 'the pull request';
   const recorded = new Map((reviewed.record?.stacks ?? []).map((r) => [r.dir, r]));
   // The recorded stacks, or (no record, on-stale: replan) every stack; a removed stack has nothing to apply.

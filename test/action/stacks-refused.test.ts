@@ -1,8 +1,9 @@
 // A path of several stacks that cannot run as such is refused before any call to the service, saying why: a
 // manifest that belongs to no stack root, two roots naming one stack (annotated on its line), a stack named
-// for all of them, and a pull request whose base is not in the checkout (a shallow clone).
+// for all of them, and a pull request whose base is not in the checkout (a shallow clone); a merge whose
+// reviewed plans cannot be looked up applies nothing.
 import { describe, expect, it } from 'vitest';
-import { gitHubForFile, runAction, type Doc } from './harness.ts';
+import { gitHubForFile, push, runAction, type Doc } from './harness.ts';
 import { PARTNERS, PROD, pullRequestOf, STAGING, stacksRepo } from './stacks-repo.ts';
 
 const gh = gitHubForFile();
@@ -46,5 +47,15 @@ describe('a path of several stacks that cannot run', () => {
     const shallow = await runAction({ event: pullRequestOf(84, 'f'.repeat(40), head), inputs, cwd: repo.dir, github: gh });
     expect(shallow.code).toBe(1);
     expect(shallow.stdout).toMatch(/^::error::edgeops action: cannot tell which stacks the pull request changes: .*Check out the whole history \(actions\/checkout with fetch-depth: 0\), or set stacks: all$/m);
+  });
+
+  it('applies nothing when the reviewed plans cannot be looked up, and says to re-run', async () => {
+    const repo = repoWithStacks('ro');
+    const head = repo.commit('three stacks');
+    gh.failNext('GET', /\/commits\/[0-9a-f]+\/pulls$/, 404);
+    const run = await runAction({ event: push('main', head), inputs, cwd: repo.dir, github: gh });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error::edgeops apply failed: cannot look up the reviewed plans, so nothing was applied: GitHub API list pull requests of the commit: 404 .*Re-run the job\.$/m);
+    expect(run.stdout).not.toContain('$ edgeops');
   });
 });
