@@ -58,7 +58,7 @@ async function policyOf(stack: string): Promise<{ id: string }> {
 }
 
 describe('a merge over several stacks', () => {
-  it('a stale stack skips its dependent; a removed stack root is reported and nothing of it deleted', async () => {
+  it('a stale stack skips its dependent (on-stale: replan applies it fresh); a removed stack root is reported and nothing of it deleted', async () => {
     const repo = stacksRepo('mr');
     const inputs = { path: 'infra', 'api-url': svc.url, 'api-key': svc.apiKey };
     const base = await applyFirstCommit(repo, [office, web], inputs, gh);
@@ -93,6 +93,16 @@ describe('a merge over several stacks', () => {
     // The removed stack keeps its live resources.
     expect(await backends(partners)).toEqual(['web tier']);
     expect(merge.outputs.summary).toBe(`Apply of 2 stacks: ${staging} stale, ${prod} skipped.`);
+
+    // Re-run with on-stale: replan: staging's fresh plan is applied (and says so), then prod's reviewed one.
+    const replan = await runAction({ event: push('main', head), inputs: { ...inputs, 'on-stale': 'replan' }, cwd: repo.dir, github: gh });
+    ok(replan);
+    expect(replan.stdout).toMatch(new RegExp(`^::warning::stack ${staging}: applying a fresh plan, not a reviewed one \\(on-stale: replan\\)`, 'm'));
+    const second = gh.comments(61).filter((c) => c.body.startsWith('### edgeops apply on merge')).at(-1)!.body;
+    expect(second).toContain(`| \`${staging}\` (\`${STAGING}\`) | staging | ✅ applied | Apply complete: 1 created, 1 updated, 0 replaced, 0 deleted; a fresh plan (on-stale: replan; the plan now differs from the one reviewed on pull request #61) |`);
+    expect(second).toContain(`| \`${prod}\` (\`${PROD}\`) | production | ✅ applied | Apply complete: 1 created, 0 updated, 0 replaced, 0 deleted; the plan reviewed on pull request #61 |`);
+    expect(await backends(staging)).toEqual(['api tier', 'web tier']);
+    expect(await backends(prod)).toEqual(['api tier', 'web tier']);
   }, 300_000);
 
   it('a failed stack skips its dependent and opens its issue; the next successful apply closes it', async () => {
