@@ -4,10 +4,10 @@
 // buffer and written whole when it is done, so stacks run in parallel never interleave; every line of a failure
 // names its stack. Roots named one by one on the command line that agree on one stack stay one run, as always.
 import { dirname, relative, resolve, sep } from 'node:path';
-import { ConfigError, EdgeopsError, ManifestError } from '../errors.ts';
+import { ConfigError, EdgeopsError } from '../errors.ts';
 import { nearestProjectFiles } from '../manifest/discover.ts';
 import type { RemovedStack } from '../manifest/stack-changes.ts';
-import { findStackRoots, type StackRoot } from '../manifest/stack-roots.ts';
+import { findStackRoots, stackRootDirs, type StackRoot } from '../manifest/stack-roots.ts';
 import { listStacks } from '../operations/stacks.ts';
 import { errorText } from '../render/error-text.ts';
 import { statSync } from 'node:fs';
@@ -39,20 +39,15 @@ export interface StackResult<T> {
  * stacks or for manifests under the paths that belong to no stack root.
  */
 export function stackTargets(paths: readonly string[], cwd: string, stackFlag: string | undefined, env: NodeJS.ProcessEnv): StackTarget[] | undefined {
-  let found;
-  try {
-    found = findStackRoots(paths, cwd, { allowSameStack: true });
-  } catch (err) {
-    // An invalid edgeops.yaml: the run of the paths reports it with the manifests' other problems.
-    if (err instanceof ManifestError) return undefined;
-    throw err;
-  }
-  const { roots } = found;
-  if (roots.length <= 1) return undefined;
+  // Counted first without reading a file: a run of one stack root (the usual run) reads nothing more here.
+  if (stackRootDirs(paths, cwd).dirs.size <= 1) return undefined;
+  // Problems of the roots together (an invalid edgeops.yaml, a cycle of after) are reported here, at their
+  // file:line:col: run as one stack, the paths would plan every document under the wrong stack.
+  const { roots } = findStackRoots(paths, cwd, { allowSameStack: true, fileRefs: false });
   const stacks = new Set(roots.map((r) => r.stack));
   if (stacks.size === 1 && paths.every((p) => ownerOf(resolve(cwd, p)) !== undefined)) return undefined;
   // Checked again without leave for one stack twice: two roots of one stack are an error here.
-  found = findStackRoots(paths, cwd);
+  const found = findStackRoots(paths, cwd, { fileRefs: false });
   const given = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
   if (given) {
     throw new ConfigError(`${given} names one stack, but the paths hold ${roots.length} stack roots (${roots.map((r) => r.dir).join(', ')}), each with its own stack: run them without ${given}, or name one stack root`);

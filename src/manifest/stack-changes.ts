@@ -2,7 +2,6 @@
 // a ref and the working tree (uncommitted and untracked files included), or when a manifest of it was deleted
 // (a YAML file under its root, outside deeper roots, present at the base and gone now). A stack root whose
 // edgeops.yaml was at the merge base and is gone now is a removed stack: its settings are read from the base.
-import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.ts';
@@ -31,6 +30,8 @@ interface StackChanges {
 }
 
 function git(repoRoot: string, args: string[]): string {
+  // Loaded here, not at the top: a plan that compares nothing with git does not load child_process at all.
+  const { execFileSync } = process.getBuiltinModule('node:child_process');
   try {
     return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   } catch (err) {

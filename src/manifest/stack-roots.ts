@@ -108,7 +108,7 @@ function fileReferences(value: Json, base: string, out: Set<string>): void {
 }
 
 /** One root: its settings (issues for an invalid edgeops.yaml) and the files it is made of. */
-function readRoot(abs: string, repoRoot: string, cwd: string, issues: ManifestIssue[]): StackRoot {
+function readRoot(abs: string, repoRoot: string, cwd: string, issues: ManifestIssue[], withFileRefs: boolean): StackRoot {
   const rel = (file: string): string => repoRelative(repoRoot, file);
   const projectFiles = projectFilesIn(abs);
   const project = readProjectFiles(projectFiles.map((f) => ({ abs: f, rel: relative(cwd, f) || f })));
@@ -116,7 +116,7 @@ function readRoot(abs: string, repoRoot: string, cwd: string, issues: ManifestIs
   const manifests: string[] = [];
   walk(abs, (f) => manifests.push(f), () => {});
   const inputs = new Set<string>([...projectFiles, ...manifests]);
-  for (const file of manifests) {
+  for (const file of withFileRefs ? manifests : []) {
     const refs = new Set<string>();
     // An unreadable or broken manifest is still an input; its problems are the commands' to report.
     for (const doc of parseFile({ abs: file, rel: relative(cwd, file) }).docs) fileReferences(doc.value, dirname(file), refs);
@@ -139,12 +139,13 @@ function readRoot(abs: string, repoRoot: string, cwd: string, issues: ManifestIs
 }
 
 /**
- * The stack roots `paths` hold (see the top of this file), each read, sorted by dir. Throws ManifestError for an
+ * The stack roots `paths` hold (see the top of this file), each read, sorted by dir. `fileRefs: false` leaves
+ * the `{file:}` targets out of the inputs (no manifest is parsed): for a run that only needs the roots. Throws ManifestError for an
  * invalid edgeops.yaml, two roots naming the same stack, an `after` naming no stack root, or a cycle of `after`.
  */
-export function findStackRoots(paths: readonly string[], cwd: string, opts: { allowSameStack?: boolean } = {}): StackRoots {
-  const repoRoot = repositoryRoot(cwd);
-  const rootDirs = new Set<string>();
+/** The directories of the stack roots `paths` hold, absolute and unsorted, without reading any file. */
+export function stackRootDirs(paths: readonly string[], cwd: string): { dirs: Set<string>; loose: string[] } {
+  const dirs = new Set<string>();
   const loose: string[] = [];
   for (const path of paths) {
     const abs = resolve(cwd, path);
@@ -152,15 +153,21 @@ export function findStackRoots(paths: readonly string[], cwd: string, opts: { al
     if (!stat) continue;
     const dir = stat.isDirectory() ? abs : dirname(abs);
     const above = nearestProjectFiles(dir)[0];
-    if (above) rootDirs.add(dirname(above));
+    if (above) dirs.add(dirname(above));
     else if (!stat.isDirectory()) loose.push(relative(cwd, abs));
     if (!stat.isDirectory()) continue;
     walk(abs, (f) => {
       if (!above) loose.push(relative(cwd, f));
-    }, (r) => collectBelow(r, rootDirs));
+    }, (r) => collectBelow(r, dirs));
   }
+  return { dirs, loose };
+}
+
+export function findStackRoots(paths: readonly string[], cwd: string, opts: { allowSameStack?: boolean; fileRefs?: boolean } = {}): StackRoots {
+  const repoRoot = repositoryRoot(cwd);
+  const { dirs: rootDirs, loose } = stackRootDirs(paths, cwd);
   const issues: ManifestIssue[] = [];
-  const roots = [...rootDirs].map((abs) => readRoot(abs, repoRoot, cwd, issues)).sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+  const roots = [...rootDirs].map((abs) => readRoot(abs, repoRoot, cwd, issues, opts.fileRefs !== false)).sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
   if (issues.length === 0) issues.push(...stackOrderIssues(roots, repoRoot, cwd, { allowSameStack: opts.allowSameStack === true }));
   if (issues.length > 0) throw new ManifestError(issues);
   return { repoRoot, roots, loose: [...new Set(loose)].sort() };

@@ -89,7 +89,8 @@ describe('paths whose settings disagree', () => {
     const r = await run(['plan', 'infra', 'other']);
     expect(r.code, output(r)).toBe(0);
     expect(r.stdout).toContain('on stack "other":');
-    expect(r.stdout).toMatch(/^infra +infra +0 +0 +0 +0 +sha256:/m);
+    expect(r.stdout).toMatch(/^infra +infra +0 +0 +0 +0 +-$/m);
+    expect(r.stdout).toMatch(/^other +other +1 +0 +0 +0 +sha256:/m);
     // Two roots of one stack are one run: their settings must agree.
     write({ 'one/edgeops.yaml': 'stack: one\nconcurrency: 2\n', 'one/p.yaml': 'kind: IPPolicy\nname: one\n', 'two/edgeops.yaml': 'stack: one\nconcurrency: 3\n', 'two/p.yaml': 'kind: IPPolicy\nname: two\n' });
     const same = await run(['plan', 'one', 'two']);

@@ -120,6 +120,12 @@ describe('edgeops stacks', () => {
     const twice = await edgeops(['stacks'], { cwd });
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('infra/partners/edgeops.yaml:1:8: stack: "edge-prod" is also the stack of infra/edge/prod/edgeops.yaml');
+    write(cwd, 'infra/partners/edgeops.yaml', 'stack: partners\nafter: [../edge/prod]\n');
+    write(cwd, 'infra/edge/staging/edgeops.yaml', 'stack: edge-staging\nafter: [../../partners]\n');
+    // A cycle of after is a problem validate reports, at the entry that closes it.
+    const cycle = await edgeops(['validate', 'infra'], { cwd });
+    expect(cycle.code).toBe(1);
+    expect(cycle.stderr).toContain('infra/edge/prod/edgeops.yaml:3:9: after: a cycle: infra/edge/prod -> infra/edge/staging -> infra/partners -> infra/edge/prod (no stack could apply first)');
     write(cwd, 'infra/partners/edgeops.yaml', 'stack: partners\n');
     const ref = await edgeops(['stacks', '--changed-since', 'nope'], { cwd });
     expect(ref.code).toBe(1);
