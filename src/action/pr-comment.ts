@@ -14,14 +14,14 @@ import { failureMarkdown, footer, fullPlanAt } from './report.ts';
 import { extractReviewed, reviewedLine } from './reviewed.ts';
 import type { Session } from './session.ts';
 
-export interface Target {
+interface Target {
   gh: GitHubClient;
   issue: number;
   comments: IssueComment[];
 }
 
 /** What became of the comment: `failed` when it could not be written (the job then fails or warns). */
-export interface Commented<T> {
+interface Commented<T> {
   value?: T;
   failed: boolean;
 }
