@@ -112,7 +112,8 @@ describe('a pull request over several stacks', () => {
     repo.docs(PROD, [office, web]);
     const head = repo.commit('a broken staging, a good prod');
 
-    const plan = await runAction({ event: pullRequestOf(43, base, head), inputs: inputs(), cwd: repo.dir, github: gh });
+    // Run from infra/ (working-directory): the stacks, their changes and the annotations are found all the same.
+    const plan = await runAction({ event: pullRequestOf(43, base, head), inputs: inputs({ 'working-directory': 'infra', path: '.' }), cwd: repo.dir, github: gh });
     expect(plan.code).toBe(1);
     expect(plan.stdout).toMatch(new RegExp(`^::error file=${STAGING}/all\\.yaml,line=\\d+,col=\\d+,title=edgeops::stack ${staging}: TunnelGroupBackend/web: `, 'm'));
     expect(plan.stdout).toMatch(new RegExp(`^::error::edgeops plan failed for stack ${staging}; the other stacks were planned`, 'm'));
