@@ -1,7 +1,8 @@
 // A stack whose apply failed on merge: live state is now somewhere between the reviewed plan and what was there,
 // which is drift by another name, so it goes to the same issue as drift (drift-issue.ts: same marker, title and
 // labels), opened or updated saying the apply failed after which pull request, with the line to apply the rest by
-// hand. The next successful apply of the stack closes it, as an in-sync drift check does.
+// hand. The next merge that applies the stack (or finds nothing left to apply) closes it, as an in-sync drift
+// check does; an apply by hand of one stack root runs as one stack and leaves the issue to them.
 import { driftIssueMarker, driftIssueTitle, findIssue } from './drift-issue.ts';
 import { GitHubApiError, type GitHubClient } from './github.ts';
 import { fenced, tail } from './report.ts';
@@ -33,7 +34,7 @@ function body(s: Session, f: FailedApply): string {
     '',
     'Live state may hold part of the plan: stacks that apply after this one were skipped.',
     dispatch,
-    'This issue is closed by the next successful apply of the stack, or a drift check that finds it in sync.',
+    'This issue is closed by the next merge that applies the stack (or finds it without changes), or by a drift check that finds it in sync.',
     '',
     '<details><summary>The apply</summary>',
     '',
