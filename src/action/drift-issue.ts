@@ -8,13 +8,13 @@ import { gitHubFor, type GitHubClient, type Issue } from './github.ts';
 import type { JsonPlan, JsonPlanResource } from './plan-state.ts';
 import type { Session } from './session.ts';
 
-const marker = (stack: string): string => `<!-- edgeops-drift:${stack} -->`;
+export const driftIssueMarker = (stack: string): string => `<!-- edgeops-drift:${stack} -->`;
 const SINCE_RE = /<!-- edgeops-drift-since:([0-9TZ:.-]+) -->/;
 const SEEN_RE = /<!-- edgeops-drift-seen:([A-Za-z0-9+/=]*) -->/;
 /** Rows in the issue's table; the drift report below it has every finding. */
 const MAX_ROWS = 100;
 
-const driftIssueTitle = (stack: string): string => `Drift on edgeops stack ${stack}`;
+export const driftIssueTitle = (stack: string): string => `Drift on edgeops stack ${stack}`;
 
 /** A resource's directions, from its changes as drift names them (src/engine/drift.ts). */
 function directions(r: JsonPlanResource & { adopt?: string }): string {
@@ -56,7 +56,7 @@ function issueBody(b: BodyInput): string {
     `| \`${r.label ?? r.address}\` | ${directions(r)} | ${r.action} | ${b.seen[r.address]} |`);
   if (count > MAX_ROWS) rows.push(`| ... ${count - MAX_ROWS} more in the report below | | | |`);
   const head = [
-    marker(b.stack),
+    driftIssueMarker(b.stack),
     `### Drift on stack \`${b.stack}\``,
     '',
     `Live state has differed from the manifests since **${b.since}**. Last checked **${b.now}**${run} at \`${b.commit.slice(0, 7)}\`: **${count} resource${count === 1 ? '' : 's'}** differ${count === 1 ? 's' : ''}.`,
@@ -75,8 +75,8 @@ function issueBody(b: BodyInput): string {
   return `${head}\n<details><summary>The drift report</summary>\n\n${report}\n</details>\n${hidden}`;
 }
 
-async function findIssue(gh: GitHubClient, stack: string, labels: string[]): Promise<Issue | undefined> {
-  return (await gh.listOpenIssues(labels)).find((i) => typeof i.body === 'string' && i.body.startsWith(marker(stack)));
+export async function findIssue(gh: GitHubClient, stack: string, labels: string[]): Promise<Issue | undefined> {
+  return (await gh.listOpenIssues(labels)).find((i) => typeof i.body === 'string' && i.body.startsWith(driftIssueMarker(stack)));
 }
 
 interface DriftIssueInput {

@@ -1,7 +1,7 @@
-// The GitHub REST calls the action makes (comments, the pull requests of a commit, drift issues), through
-// @octokit/core with the retry and throttling plugins: a 5xx or a network failure is retried with backoff, a
-// secondary rate limit waits as GitHub asks, and writes are spaced as GitHub's best practices say. The base URL
-// comes from GITHUB_API_URL, so GitHub Enterprise Server and a test's stand-in server work the same way.
+// The GitHub REST calls the action makes (comments, the pull requests of a commit, drift issues, open pull
+// requests and their commit statuses), through @octokit/core with the retry and throttling plugins: a 5xx or a
+// network failure is retried with backoff, a secondary rate limit waits as GitHub asks, and writes are spaced as
+// GitHub's best practices say. The base URL comes from GITHUB_API_URL, so GitHub Enterprise Server and a test's stand-in server work the same way.
 import { Octokit } from '@octokit/core';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
@@ -37,6 +37,13 @@ export interface PullRequest {
   html_url?: string;
   head?: { sha?: string };
   base?: { ref?: string };
+}
+
+export interface CommitStatus {
+  state: 'error' | 'failure' | 'pending' | 'success';
+  context: string;
+  description?: string;
+  target_url?: string;
 }
 
 export interface Issue {
@@ -151,6 +158,22 @@ export class GitHubClient {
   /** The pull requests a commit belongs to (for a merge commit: the merged one). */
   pullsOfCommit(sha: string): Promise<PullRequest[]> {
     return this.all<PullRequest>(`${this.repoPath()}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`, 'list pull requests of the commit');
+  }
+
+  /** The repository's open pull requests, each with its head commit. */
+  listOpenPulls(): Promise<PullRequest[]> {
+    return this.all<PullRequest>(`${this.repoPath()}/pulls?state=open&per_page=100`, 'list open pull requests');
+  }
+
+  /** The statuses of a commit, newest first (GitHub's order): the first of a context is its current state. */
+  listStatuses(sha: string): Promise<CommitStatus[]> {
+    return this.all<CommitStatus>(`${this.repoPath()}/commits/${encodeURIComponent(sha)}/statuses?per_page=100`, 'list commit statuses');
+  }
+
+  async createStatus(sha: string, status: CommitStatus): Promise<CommitStatus> {
+    // GitHub refuses a description over 140 characters.
+    const fields = { ...status, description: status.description?.slice(0, 140) };
+    return (await this.call<CommitStatus>('POST', `${this.repoPath()}/statuses/${encodeURIComponent(sha)}`, 'create commit status', fields)).data;
   }
 
   /** Open issues (not pull requests) carrying every one of `labels`, or all open issues without labels. */

@@ -40,6 +40,8 @@ export interface ActionInputs {
   /** drift: keep one GitHub issue per stack open while it drifts. */
   driftIssue: boolean;
   driftIssueLabels: string[];
+  /** A path of several stacks, on a pull request: plan the stacks whose inputs changed, or all of them. */
+  stacks: 'changed' | 'all';
 }
 
 type OnStale = 'fail' | 'replan';
@@ -102,7 +104,7 @@ const CHECKSUM = /^sha256:[0-9a-f]{64}$/;
 
 const optional = (value: string): string | undefined => (value === '' ? undefined : value);
 
-function asRecord(value: unknown): Record<string, unknown> {
+export function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
@@ -185,5 +187,6 @@ export function readInputs(env: Env, github: GitHubContext): ActionInputs {
     // An issue is how a schedule's finding reaches people; a drift run by hand or on a pull request reports in place.
     driftIssue: readBoolean(env, 'drift-issue', github.eventName === 'schedule'),
     driftIssueLabels: readLabels(env),
+    stacks: readChoice(env, 'stacks', ['changed', 'all'] as const),
   };
 }

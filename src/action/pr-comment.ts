@@ -29,9 +29,9 @@ interface Commented<T> {
 /**
  * Runs a comment step. A failure says what the pull request now shows (a stale plan, or none) and why; only a
  * refusal for the token's permissions gets the permissions hint, a 5xx that outlasted the retries does not.
- * `comment-failure` decides whether the job fails.
+ * `comment-failure` decides whether the job fails. `find` picks the comment the run updates (this stack's).
  */
-async function guarded<T>(s: Session, stack: string, fn: (t: Target) => Promise<T>): Promise<Commented<T>> {
+export async function guarded<T>(s: Session, stack: string, fn: (t: Target) => Promise<T>, find = (comments: IssueComment[]) => findPlanComment(comments, stack)): Promise<Commented<T>> {
   const { inputs, github, runner } = s;
   if (!inputs.comment || github.pullNumber === undefined) return { failed: false };
   const gh = gitHubFor(s, 'the plan is not posted on the pull request');
@@ -39,7 +39,7 @@ async function guarded<T>(s: Session, stack: string, fn: (t: Target) => Promise<
   let existing: IssueComment | undefined;
   try {
     const comments = await gh.listIssueComments(github.pullNumber);
-    existing = findPlanComment(comments, stack);
+    existing = find(comments);
     return { value: await fn({ gh, issue: github.pullNumber, comments }), failed: false };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

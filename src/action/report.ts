@@ -54,7 +54,7 @@ function workspacePath(s: Session, file: string): string {
 }
 
 /** One annotation per manifest problem, on its line of its file, so it shows on the pull request's diff. */
-function annotateProblems(s: Session, problems: JsonProblem[]): void {
+export function annotateProblems(s: Session, problems: JsonProblem[]): void {
   for (const p of problems) {
     const message = p.address ? `${p.address}: ${p.message}` : p.message;
     s.runner.error(message, { file: workspacePath(s, p.file), line: p.line, col: p.col, title: 'edgeops' });

@@ -20,7 +20,7 @@ import { runStack, type Session } from './session.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 /** Apply's closing line: `Apply complete: ...`, `Apply failed: ...` or the no-changes line. */
-function closingLine(stdout: string): string | undefined {
+export function closingLine(stdout: string): string | undefined {
   const lines = stdout.split('\n').map((l) => l.trim());
   return lines.reverse().find((l) => /^(Apply complete|Apply failed|No changes)/.test(l));
 }
@@ -110,7 +110,7 @@ async function applyExactly(s: Session, plan: JsonPlan, checksum: string | null,
  * for the log. An interrupt (the runner cancelling the job) stops it as it stops the CLI: before the actions
  * start, nothing is written; after, the actions in flight finish and the lock is released.
  */
-function applyChecksum(s: Session, checksum: string): Promise<EdgeopsRun> {
+export function applyChecksum(s: Session, checksum: string): Promise<EdgeopsRun> {
   const line = commandLine(s, 'apply', ['--checksum', checksum, ...(s.inputs.allowDeletes ? ['--allow-deletes'] : [])]);
   return runEdgeops(s, line, true, async (o) => {
     const loading = loadManifests(s);

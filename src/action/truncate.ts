@@ -117,6 +117,17 @@ function cutLines(text: string, limit: number, measure: (s: string) => number, f
   return `${out}${note}`;
 }
 
+/**
+ * The plan with only its deletes and replaces (every one of them), the rest counted in the note; for a
+ * comment of several stacks over the limit, where each stack keeps what a reviewer must not miss.
+ */
+export function keepOnlyRemovals(markdown: string, fullPlanAt?: string): string {
+  const parsed = parse(markdown);
+  if (!parsed) return markdown;
+  const kept = new Set(parsed.blocks.flatMap((block, i) => (opOf(block) === 'delete' || opOf(block) === 'replace' ? [i] : [])));
+  return kept.size === parsed.blocks.length ? markdown : compose(parsed, kept, parsed.tail, fullPlanAt);
+}
+
 export function truncatePlanMarkdown(markdown: string, limit: number, opts: TruncateOptions = {}): Truncated {
   const measure = opts.measure ?? ((s: string) => s.length);
   const parsed = parse(markdown);

@@ -18,8 +18,9 @@ describe('action.yml', () => {
   it('declares the inputs and outputs of the contract', () => {
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining([
       'command', 'path', 'api-url', 'api-key', 'stack', 'comment', 'comment-failure', 'on-stale', 'checksum',
-      'fail-on-drift', 'drift-issue', 'drift-issue-labels', 'adopt', 'allow-deletes',
+      'fail-on-drift', 'drift-issue', 'drift-issue-labels', 'adopt', 'allow-deletes', 'stacks',
     ]));
+    expect(action.inputs.stacks!.default).toBe('changed');
     expect(action.inputs['allow-deletes']!.default).toBe('false');
     // The defaults the entry assumes when an input is absent.
     expect(action.inputs['fail-on-drift']!.default).toBe('true');
@@ -28,7 +29,7 @@ describe('action.yml', () => {
     expect(action.inputs['drift-issue']!.default).toBe('');
     expect(action.inputs['drift-issue-labels']!.default).toBe('edgeops-drift');
     expect(action.inputs.adopt!.default).toBe('false');
-    expect(Object.keys(action.outputs).sort()).toEqual(['has-changes', 'plan-json', 'summary']);
+    expect(Object.keys(action.outputs).sort()).toEqual(['has-changes', 'plan-json', 'stacks', 'summary']);
     // A JavaScript action's outputs are what its entry writes to GITHUB_OUTPUT; there is no step to map from.
     for (const output of Object.values(action.outputs)) expect(output.value).toBeUndefined();
   });
@@ -53,6 +54,23 @@ describe('examples/workflows', () => {
       expect(steps[0]!.with?.command).toBe(file.replace('.yml', ''));
     });
   }
+
+  it('monorepo.yml plans the changed stacks of a whole checkout and applies, by hand, one stack root', () => {
+    const workflow = parse(readFileSync(join(ROOT, 'examples/workflows/monorepo.yml'), 'utf8')) as {
+      permissions: Record<string, string>; jobs: Record<string, { steps: Step[] }>;
+    };
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    const edgeops = steps.filter((s) => s.uses?.startsWith('edgeops/edgeops@'));
+    expect(edgeops).toHaveLength(3);
+    for (const step of edgeops) for (const key of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
+    // The base of a pull request must be in the checkout to find the stacks it changes.
+    const planJob = workflow.jobs.plan!.steps;
+    expect(planJob.find((s) => s.uses?.startsWith('actions/checkout@'))!.with).toMatchObject({ 'fetch-depth': 0 });
+    expect(planJob.find((s) => s.uses?.startsWith('edgeops/edgeops@'))!.with).toMatchObject({ path: 'infra', stacks: 'changed' });
+    expect(workflow.permissions).toMatchObject({ 'pull-requests': 'write', issues: 'write', statuses: 'write' });
+    // No output is pasted into a script: the stacks JSON reaches it through the environment.
+    for (const step of steps) expect(step.run ?? '').not.toContain('outputs.stacks');
+  });
 
   it("the README's workflow snippets parse and use only the action's inputs", () => {
     const readme = readFileSync(join(ROOT, 'examples/workflows/README.md'), 'utf8');

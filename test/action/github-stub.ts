@@ -1,6 +1,6 @@
 // A local node:http server standing in for the GitHub REST API (issue comments, the pull requests of a commit,
-// issues), so the action's entry runs against a GitHub whose state the test can read. Pages hold 2 items
-// whatever per_page says, so every list goes through the Link header. `failNext` makes chosen requests fail
+// issues, open pull requests and commit statuses), so the action's entry runs against a GitHub whose state the
+// test can read. Pages hold 2 items whatever per_page says, so every list goes through the Link header. `failNext` makes chosen requests fail
 // (a 502, a secondary rate limit) before they are handled.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +31,13 @@ export interface StubPull {
   html_url: string;
 }
 
+export interface StubStatus {
+  state: string;
+  context: string;
+  description?: string;
+  target_url?: string;
+}
+
 export interface StubIssue {
   number: number;
   title: string;
@@ -55,6 +62,10 @@ export interface GitHubStub {
   failNext(method: string, path: RegExp, status: number, count?: number, headers?: Record<string, string>): void;
   /** Records pull request `number` as merged by commit `mergeSha`, from head `headSha`. */
   mergePull(number: number, mergeSha: string, headSha: string): StubPull;
+  /** Records pull request `number` as open at head `headSha` (the open pull requests list shows it). */
+  openPull(number: number, headSha: string): StubPull;
+  /** The statuses set on a commit, newest first. */
+  statuses(sha: string): StubStatus[];
   issues(): StubIssue[];
   close(): Promise<void>;
 }
@@ -70,6 +81,8 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
   const failures: { method: string; path: RegExp; status: number; left: number; headers: Record<string, string> }[] = [];
   const pulls = new Map<string, StubPull[]>();
   const issueList: StubIssue[] = [];
+  const open: StubPull[] = [];
+  const statuses = new Map<string, StubStatus[]>();
   let nextIssue = 500;
 
   const add = (issue: number, body: string, user: { login: string; type: string }): StubComment => {
@@ -118,6 +131,10 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
     const editMatch = new RegExp(`^${repo}/issues/comments/(\\d+)$`).exec(path);
     const pullsMatch = new RegExp(`^${repo}/commits/([0-9a-f]+)/pulls$`).exec(path);
     const issueMatch = new RegExp(`^${repo}/issues/(\\d+)$`).exec(path);
+    const statusesMatch = new RegExp(`^${repo}/commits/([0-9a-f]+)/statuses$`).exec(path);
+    const statusMatch = new RegExp(`^${repo}/statuses/([0-9a-f]+)$`).exec(path);
+    if (path === `${repo}/pulls` && req.method === 'GET') return sendPage(res, url, open.filter((p) => p.state === 'open'));
+    if (statusesMatch && req.method === 'GET') return sendPage(res, url, statuses.get(statusesMatch[1]!) ?? []);
     if (listMatch && req.method === 'GET') return sendPage(res, url, list(Number(listMatch[1])));
     if (pullsMatch && req.method === 'GET') return sendPage(res, url, pulls.get(pullsMatch[1]!) ?? []);
     if (path === `${repo}/issues` && req.method === 'GET') {
@@ -130,6 +147,12 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
     if (listMatch && req.method === 'POST') {
       const comment = add(Number(listMatch[1]), (JSON.parse(body) as { body: string }).body, { login: 'github-actions[bot]', type: 'Bot' });
       return send(res, 201, comment);
+    }
+    if (statusMatch && req.method === 'POST') {
+      const input = JSON.parse(body) as StubStatus;
+      const status: StubStatus = { state: input.state, context: input.context ?? 'default', description: input.description, target_url: input.target_url };
+      statuses.set(statusMatch[1]!, [status, ...(statuses.get(statusMatch[1]!) ?? [])]);
+      return send(res, 201, status);
     }
     if (path === `${repo}/issues` && req.method === 'POST') {
       const input = JSON.parse(body) as { title: string; body: string; labels?: string[] };
@@ -178,6 +201,15 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
       pulls.set(mergeSha, [...(pulls.get(mergeSha) ?? []), pull]);
       return pull;
     },
+    openPull(number, headSha) {
+      const pull: StubPull = {
+        number, state: 'open', merged_at: null, merge_commit_sha: null,
+        head: { sha: headSha }, base: { ref: 'main' }, html_url: `https://github.example/${repository}/pull/${number}`,
+      };
+      open.push(pull);
+      return pull;
+    },
+    statuses: (sha) => [...(statuses.get(sha) ?? [])],
     issues: () => issueList,
     close: () => new Promise((done) => server.close(() => done())),
   };

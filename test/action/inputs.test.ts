@@ -106,6 +106,9 @@ describe('the stack of a run', () => {
     expect(readInputs({ INPUT_DRIFT_ISSUE_LABELS: '' }, ctx('schedule')).driftIssueLabels).toEqual([]);
     expect(readInputs({ INPUT_ON_STALE: 'replan', INPUT_COMMENT_FAILURE: 'warn' }, ctx('push'))).toMatchObject({ onStale: 'replan', commentFailure: 'warn' });
     expect(() => readInputs({ INPUT_ON_STALE: 'apply' }, ctx('push'))).toThrow('input on-stale must be one of fail, replan, got "apply"');
+    expect(readInputs({}, ctx('pull_request')).stacks).toBe('changed');
+    expect(readInputs({ INPUT_STACKS: 'all' }, ctx('pull_request')).stacks).toBe('all');
+    expect(() => readInputs({ INPUT_STACKS: 'some' }, ctx('pull_request'))).toThrow('input stacks must be one of changed, all, got "some"');
     const checksum = `sha256:${'0123456789abcdef'.repeat(4)}`;
     expect(readInputs({ INPUT_CHECKSUM: checksum }, ctx('workflow_dispatch'))).toMatchObject({ command: 'apply', checksum });
     expect(() => readInputs({ INPUT_CHECKSUM: 'sha256:abc' }, ctx('workflow_dispatch'))).toThrow('input checksum must be a plan checksum');
