@@ -172,6 +172,13 @@ export class PartialStackError extends EdgeopsError {
   }
 }
 
+/** A path in a base of environments (`role: base`): shared documents, not a stack to plan, apply or list. */
+export class BaseNotStackError extends EdgeopsError {
+  constructor(message: string) {
+    super('E_BASE_NOT_STACK', message);
+  }
+}
+
 /** A saved plan whose content no longer matches the digest `plan --out` wrote into it. */
 export class SavedPlanEditedError extends EdgeopsError {
   constructor(message: string) {

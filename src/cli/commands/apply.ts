@@ -17,6 +17,7 @@ import { trapInterrupts } from '../../interrupt.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 import { applyLockOptions, lockTimeoutOption } from '../apply-lock.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
+import { stackHeading } from '../stack-heading.ts';
 import { DEFAULT_PATHS } from '../paths-argument.ts';
 import { checksumOption, targetOption } from '../plan-options.ts';
 import { fromSavedPaths } from '../saved-plan-paths.ts';
@@ -114,6 +115,8 @@ Examples:
         lock,
       };
       // design: CLI: NO_COLOR and --no-color turn the live display off as well, not only the colours.
+      const heading = stackHeading(paths, settings);
+      if (heading) ctx.out(`${heading}\n\n`);
       const view = createApplyView({ write: (text) => ctx.out(text), color: settings.color, live: settings.color, columns: ctx.stdout.columns });
       await apply.manifestsFirst(loading, withConnection(settings, paths, ({ api }) =>
         apply.run(request, { api, view, approve: () => confirmApply(ctx), signal: interrupt.signal, interrupt })))

@@ -6,6 +6,7 @@ import { openSnapshotApi } from '../../client/snapshot.ts';
 import type { Api } from '../../kinds/resource-kind.ts';
 import * as drift from '../../operations/drift.ts';
 import { loadDesired } from '../../pipeline.ts';
+import { stackHeading } from '../stack-heading.ts';
 import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
@@ -56,6 +57,8 @@ Examples:
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const view: drift.DriftView = {
         drift(report, plan) {
+          const heading = format === 'text' ? stackHeading(paths, settings) : undefined;
+          if (heading) ctx.out(`${heading}\n\n`);
           ctx.out(VIEWS[format]({ color: settings.color }).drift(report));
           if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(plan)));
         },

@@ -16,6 +16,7 @@ import { withJsonError } from '../json-error.ts';
 import { pathsArgument } from '../paths-argument.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type Settings, type SharedFlags } from '../settings.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
+import { stackHeading } from '../stack-heading.ts';
 
 interface PlanFlags extends SharedFlags {
   format: string;
@@ -51,6 +52,8 @@ async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Prom
       redact: (text) => ctx.redact(text),
       view: {
         plan(p, footer) {
+          const heading = format === 'text' ? stackHeading(paths, settings) : undefined;
+          if (heading) ctx.out(`${heading}\n\n`);
           ctx.out(VIEWS[format]({ color: settings.color }).plan(p, footer));
           if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(p, footer)));
         },
