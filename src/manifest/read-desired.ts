@@ -103,6 +103,8 @@ export interface LoadResult extends LoadedManifests {
   issues: ManifestIssue[];
   /** ResolvedEnvironment.unresolved. */
   unresolved?: SourcePos[];
+  /** ResolvedEnvironment.inputs: the files of the stack's bases (absolute). */
+  inputs?: string[];
   /** Paths that yielded no document although nothing went wrong reading them (read-desired.ts refuses them). */
   empty: DiscoveredRoot[];
 }
@@ -197,7 +199,7 @@ function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[];
       issues.push(...environment.issues);
       // A stack whose documents all come from its bases is not empty.
       const fromBases = project.config.base !== undefined && environment.docs.length > 0;
-      return { docs: environment.docs, config: project.config, issues, empty: fromBases ? [] : empty, warnings: environment.warnings, unresolved: environment.unresolved };
+      return { docs: environment.docs, config: project.config, issues, empty: fromBases ? [] : empty, warnings: environment.warnings, unresolved: environment.unresolved, inputs: environment.inputs };
     },
   };
 }
