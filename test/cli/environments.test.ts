@@ -66,10 +66,14 @@ describe('examples/environments', () => {
     const rendered = ok(await edgeops(['render', dir])).stdout;
     const plain = renderedStack(env, rendered, stack);
     // The same key for both runs: the checksum is keyed with it.
-    const asStack = ok(await edgeops(['plan', dir, '--format', 'json'], { env: envFor(env) }));
+    const asStack = ok(await edgeops(['plan', env, '--format', 'json'], { env: envFor(env), cwd: example.dir }));
     const asRendered = ok(await edgeops(['plan', plain, '--format', 'json'], { env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: service.apiKey } }));
     expect(planMeaning(asRendered.stdout)).toEqual(planMeaning(asStack.stdout));
     expect(planMeaning(asStack.stdout).resources).not.toEqual([]);
+    // The JSON plan names each resource's sources: its document, then the Patches that changed it.
+    const sources = Object.fromEntries((JSON.parse(asStack.stdout) as { resources: { address: string; sources: string[] }[] }).resources.map((r) => [r.address, r.sources]));
+    expect(sources['TCPEdge/ssh']).toEqual(['base/edges.yaml:15:1']);
+    expect(sources['HTTPSEdge/api']).toEqual(env === 'prod' ? ['base/edges.yaml:1:1', 'prod/patches.yaml:3:1'] : ['base/edges.yaml:1:1']);
 
     const applied = ok(await edgeops(['apply', dir, '--auto-approve'], { env: envFor(env) }));
     expect(applied.stdout.split('\n')[0]).toBe(`stack ${stack} (environment ${env}) at ${service.url}`);

@@ -115,6 +115,8 @@ export function resolveEnvironment(own: readonly ManifestDoc[], config: ProjectC
   const declared = new Set(bases.declarations.keys());
   const copies = new Set(patched.values());
   for (const doc of kept) {
+    // Every document of an environment names where it came from (render, the JSON plan).
+    doc.sources ??= [where(doc.pos)];
     if (!hasTypedValue(doc.fields)) {
       out.docs.push(doc);
       continue;
