@@ -2,7 +2,7 @@
 // renders (a plan of the rendered documents as a plain stack is the stack's own plan, with its checksum, and
 // after apply says No changes), a second plan says No changes, and production's key is read from its own
 // variable only. render and render --diff are checked against goldens.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -94,6 +94,22 @@ describe('examples/environments', () => {
       expect(proxy.hits).toEqual([]);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('validate of the tree resolves every environment: a base change that breaks one environment\'s Patch fails', async () => {
+    ok(await edgeops(['validate', '.'], { cwd: example.dir }));
+    const changed = copyExample('environments');
+    try {
+      const edges = join(changed.dir, 'base/edges.yaml');
+      writeFileSync(edges, readFileSync(edges, 'utf8').replace('name: api\n', 'name: public-api\n').replace('edge_id: api', 'edge_id: public-api'));
+      const r = await edgeops(['validate', '.'], { cwd: changed.dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('prod/patches.yaml:4:9: Patch: target: no document HTTPSEdge/api in the bases or this stack to patch\nedgeops: 1 problem in the manifests\n');
+      // A base given itself is checked through the stacks that use it.
+      expect((await edgeops(['validate', 'base'], { cwd: changed.dir })).stderr).toBe(r.stderr);
+    } finally {
+      changed.dispose();
     }
   });
 

@@ -2,10 +2,11 @@
 // ManifestError holding every issue (main.ts prints them all). It takes the options plan and apply take, so one
 // command line serves all three in a script; their values are checked, and the connection is never used.
 import { Option, type Command } from 'commander';
-import { ManifestError } from '../../errors.ts';
+import { formatIssue, ManifestError, type ManifestIssue } from '../../errors.ts';
+import { environmentStackRoots } from '../../manifest/environment/stack-roots.ts';
 import * as validate from '../../operations/validate.ts';
 // The manifests' reader itself, not pipeline.ts: validate needs none of the engine, so a run loads none of it.
-import { readDesiredState } from '../../manifest/read-desired.ts';
+import { readDesiredState, sortIssues } from '../../manifest/read-desired.ts';
 import { renderValidateJson } from '../../render/validate-json.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
@@ -29,11 +30,32 @@ Examples:
   $ edgeops validate
   $ edgeops validate infra/edges.yaml infra/backends/ --local`)
     .action(async (paths: string[], flags: SharedFlags & { format: 'text' | 'markdown' | 'json' }) => {
-      const check = async (): Promise<number> => {
-        const desired = await readDesiredState(paths, { env: ctx.env, stack: flags.stack });
+      const checkStack = async (stackPaths: string[]): Promise<number> => {
+        const desired = await readDesiredState(stackPaths, { env: ctx.env, stack: flags.stack });
         learnSecrets(ctx, desired);
+        for (const warning of desired.warnings ?? []) ctx.err(`Warning: ${formatIssue(warning)}\n`);
         const { stack } = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
         return validate.run({ desired, stack });
+      };
+      // A tree of environments: each stack resolved on its own (a base through the stacks that use it).
+      const check = async (): Promise<number> => {
+        const roots = environmentStackRoots(paths, process.cwd());
+        if (!roots) return checkStack(paths);
+        const issues: ManifestIssue[] = [];
+        let resources = 0;
+        for (const root of roots) {
+          try {
+            resources += await checkStack([root]);
+          } catch (err) {
+            if (!(err instanceof ManifestError)) throw err;
+            issues.push(...err.issues);
+          }
+        }
+        // A base's problem is found once per stack that uses it: said once.
+        const seen = new Set<string>();
+        const unique = issues.filter((i) => !seen.has(formatIssue(i)) && seen.add(formatIssue(i)));
+        if (unique.length > 0) throw new ManifestError(sortIssues(unique));
+        return resources;
       };
       if (flags.format === 'json') {
         // Problems in the manifests are the answer, on stdout; any other failure is reported as usual.
