@@ -129,8 +129,8 @@ description: the office network
 # from base/access.yaml:5:1
 kind: IPPolicyRule
 name: office-v4
-ip_policy_id: office
 cidr: 203.0.113.0/24
+ip_policy_id: office
 action: allow
 ---
 # from base/backends.yaml:1:1
