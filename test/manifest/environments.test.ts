@@ -81,6 +81,17 @@ describe('an environment resolves', () => {
     expect(byAddress.has('IPPolicyRule/office-v4')).toBe(false);
   });
 
+  it('a {file} a Patch sets is read from the patch\'s directory, and replaces the base\'s whole', async () => {
+    const { byAddress } = await resolved({
+      'base/pages.yaml': yaml('kind: HTTPResponseBackend', 'name: page', 'body: {file: page.html}'),
+      'base/page.html': 'base page',
+      'prod/edgeops.yaml': prodConfig('domain: example.com'),
+      'prod/patches.yaml': yaml('kind: Patch', 'target: HTTPResponseBackend/page', 'set: {body: {file: prod-page.html}}'),
+      'prod/prod-page.html': 'prod page',
+    });
+    expect(byAddress.get('HTTPResponseBackend/page')!.spec.body).toBe('prod page');
+  });
+
   it('warns about a Patch that changes nothing and a variable no document uses', async () => {
     const { desired } = await resolved({
       'base/edgeops.yaml': BASE['base/edgeops.yaml'] + '  unused: {type: integer, default: 1}\n',

@@ -13,6 +13,7 @@ import { confirmApply } from '../confirm.ts';
 import { keyMaterial, withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { sayManifestWarnings } from '../manifest-warnings.ts';
 import { trapInterrupts } from '../../interrupt.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 import { applyLockOptions, lockTimeoutOption } from '../apply-lock.ts';
@@ -87,6 +88,7 @@ Examples:
       // settingsBeforeManifests has refused part of a stack: the paths are not walked for it again.
       const loading = loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty }).then((desired) => {
         learnSecrets(ctx, desired);
+        sayManifestWarnings(ctx, desired);
         return desired;
       }, (err: unknown) => {
         throw pathFailure(err);

@@ -11,6 +11,7 @@ import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { sayManifestWarnings } from '../manifest-warnings.ts';
 import { withJsonError } from '../json-error.ts';
 import { pathsArgument } from '../paths-argument.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
@@ -54,6 +55,7 @@ Examples:
       const format = flags.format as Format; // commander has checked it against FORMATS
       const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, wholeStacks: 'drift' });
       learnSecrets(ctx, desired);
+      sayManifestWarnings(ctx, desired);
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const view: drift.DriftView = {
         drift(report, plan) {

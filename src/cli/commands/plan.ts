@@ -11,6 +11,7 @@ import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { keyMaterial, withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { sayManifestWarnings } from '../manifest-warnings.ts';
 import { targetOption } from '../plan-options.ts';
 import { withJsonError } from '../json-error.ts';
 import { pathsArgument } from '../paths-argument.ts';
@@ -37,6 +38,7 @@ async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Prom
     // Against a service, settingsBeforeManifests has already refused part of a stack.
     const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: flags.against !== undefined ? 'plan' : undefined });
     learnSecrets(ctx, desired);
+    sayManifestWarnings(ctx, desired);
     return desired;
   };
   const run = (api: Api, settings: Settings, desired: () => Promise<DesiredState>) => {

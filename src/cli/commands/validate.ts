@@ -10,6 +10,7 @@ import { readDesiredState, sortIssues } from '../../manifest/read-desired.ts';
 import { renderValidateJson } from '../../render/validate-json.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { sayManifestWarnings } from '../manifest-warnings.ts';
 import { pathsArgument } from '../paths-argument.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 
@@ -33,7 +34,7 @@ Examples:
       const checkStack = async (stackPaths: string[]): Promise<number> => {
         const desired = await readDesiredState(stackPaths, { env: ctx.env, stack: flags.stack });
         learnSecrets(ctx, desired);
-        for (const warning of desired.warnings ?? []) ctx.err(`Warning: ${formatIssue(warning)}\n`);
+        sayManifestWarnings(ctx, desired);
         const { stack } = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
         return validate.run({ desired, stack });
       };

@@ -2,6 +2,7 @@
 // merge patch (RFC 7386: mappings merge, lists and scalars are replaced whole, null removes), `remove: true`
 // drops the document. A `{var}` or `{template}` counts as one value on either side: it is never merged into.
 // Each value a patch writes keeps the patch file's position, chained to the document it lands in.
+import { isAbsolute, relative, resolve } from 'node:path';
 import { isObj } from '../../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import type { Json, Obj } from '../../kinds/resource-kind.ts';
@@ -47,11 +48,28 @@ export function readPatch(doc: ManifestDoc, issues: ManifestIssue[]): PatchDoc |
   return { doc, target: target as string, ...(isObj(set) ? { set } : {}), remove: remove === true };
 }
 
-/** RFC 7386's MergePatch of a value that is no mapping (or a typed value): the patch with its nulls left out. */
-function withoutNulls(value: Json): Json {
-  if (!isObj(value) || typedValueKey(value)) return cloneJson(value);
+/** `{file: PATH}` or `{env: VAR}`: a secret's source, one value like `{var}` (never merged into). */
+function secretSourceKey(value: Json): 'file' | 'env' | undefined {
+  if (!isObj(value)) return undefined;
+  const keys = Object.keys(value);
+  return keys.length === 1 && (keys[0] === 'file' || keys[0] === 'env') ? keys[0] : undefined;
+}
+
+/** A value that a merge patch replaces whole, never merges into. */
+const isAtomic = (value: Json): boolean => !isObj(value) || typedValueKey(value) !== undefined || secretSourceKey(value) !== undefined;
+
+/**
+ * RFC 7386's MergePatch of a value that is no mapping (or an atomic one): the patch with its nulls left out. A
+ * `{file: PATH}` written in the patch's directory is rebased onto the document's, which `{file}` is read from.
+ */
+function withoutNulls(value: Json, from: string, to: string): Json {
+  if (secretSourceKey(value) === 'file' && typeof (value as Obj).file === 'string' && from !== to) {
+    const path = (value as Obj).file as string;
+    return { file: isAbsolute(path) ? path : relative(to, resolve(from, path)) };
+  }
+  if (isAtomic(value)) return cloneJson(value);
   const out: Obj = {};
-  for (const key in value) if (value[key] !== null) out[key] = withoutNulls(value[key]!);
+  for (const key in value as Obj) if ((value as Obj)[key] !== null) out[key] = withoutNulls((value as Obj)[key]!, from, to);
   return out;
 }
 
@@ -72,10 +90,10 @@ export function applySet(target: ManifestDoc, patch: PatchDoc): boolean {
         delete into[key];
         dropWithin(target.positions, at);
         if (keys) dropWithin(keys, at);
-      } else if (isObj(change) && !typedValueKey(change) && isObj(current) && !typedValueKey(current)) {
-        merge(current, change, at);
+      } else if (!isAtomic(change) && current !== undefined && !isAtomic(current)) {
+        merge(current as Obj, change as Obj, at);
       } else {
-        into[key] = withoutNulls(change);
+        into[key] = withoutNulls(change, patch.doc.dir, target.dir);
         dropWithin(target.positions, at);
         if (keys) dropWithin(keys, at);
         copyWithin(patch.doc.positions, `/set${at}`, target.positions, at, via);
