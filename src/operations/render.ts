@@ -9,25 +9,11 @@ import type { ManifestDoc } from '../manifest/document.ts';
 import { refuseBases } from '../manifest/environment/base-users.ts';
 import { assertPathsExist } from '../manifest/missing-paths.ts';
 import { loadManifests, sortIssues } from '../manifest/read-desired.ts';
+import type { RenderedStack } from '../render/rendered.ts';
+
+export type { RenderedDoc, RenderedStack } from '../render/rendered.ts';
 
 export const SENSITIVE = '(sensitive)';
-
-/** One resolved document: what a manifest of it holds, and where it came from. */
-export interface RenderedDoc {
-  address: string;
-  /** `kind`, `name`, then the fields. */
-  document: Obj;
-  /** The document's position, then each Patch that changed it (`file:line:col`). */
-  sources: string[];
-}
-
-export interface RenderedStack {
-  /** The directory as given. */
-  path: string;
-  stack?: string;
-  environment?: string;
-  docs: RenderedDoc[];
-}
 
 const secretsOf = new Map(KINDS.map((k) => [k.kind, new Set(k.secrets)]));
 

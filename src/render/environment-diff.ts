@@ -4,7 +4,7 @@
 import { isObj } from '../contract/json.ts';
 import { showPath } from '../contract/field-path.ts';
 import type { Json } from '../kinds/resource-kind.ts';
-import type { RenderedStack } from '../operations/render.ts';
+import type { RenderedStack } from './rendered.ts';
 import { childPointer } from '../manifest/pointer.ts';
 import { formatValue } from './values.ts';
 

@@ -1,7 +1,25 @@
 // A rendered stack as text: YAML documents a stack directory could hold as they are (each preceded by a comment
 // naming the files it was made of), or JSON for tools.
 import { Document, isMap } from 'yaml';
-import type { RenderedStack } from '../operations/render.ts';
+import type { Obj } from '../kinds/resource-kind.ts';
+
+/** One resolved document: what a manifest of it holds, and where it came from. */
+export interface RenderedDoc {
+  address: string;
+  /** `kind`, `name`, then the fields. */
+  document: Obj;
+  /** The document's position, then each Patch that changed it (`file:line:col`). */
+  sources: string[];
+}
+
+/** A stack's resolved documents (operations/render.ts). */
+export interface RenderedStack {
+  /** The directory as given. */
+  path: string;
+  stack?: string;
+  environment?: string;
+  docs: RenderedDoc[];
+}
 
 const OPTIONS = { lineWidth: 0, minContentWidth: 0 } as const;
 

@@ -5,6 +5,7 @@
 // as it went in, the same objects.
 import { resolve } from 'node:path';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
+import type { Obj } from '../../kinds/resource-kind.ts';
 import { addressOf, type FoundFile, type ManifestDoc, type ProjectConfig } from '../document.ts';
 import { keyPos, rememberKeyPositions, valuePos } from '../pointer.ts';
 import { readBases, readProjectDoc, type ReadDocs } from './bases.ts';
@@ -26,11 +27,15 @@ export interface ResolvedEnvironment {
   unresolved: SourcePos[];
 }
 
-/** Whether a value holds a `{var}` or `{template}` anywhere. */
+/** Whether a value holds a `{var}` or `{template}` anywhere (every document of every stack is asked). */
 function hasTypedValue(value: unknown): boolean {
-  if (typedValueKey(value as never)) return true;
-  if (Array.isArray(value)) return value.some(hasTypedValue);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(hasTypedValue);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasTypedValue(item)) return true;
+    return false;
+  }
+  if (typedValueKey(value as Obj)) return true;
+  for (const key in value) if (hasTypedValue((value as Obj)[key])) return true;
   return false;
 }
 
