@@ -195,7 +195,7 @@ function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[];
       // A project file named alone yields settings, not documents: it counts as empty only when nothing else yields any.
       const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
       // An environment's bases, Patches and variables: every later stage sees plain documents.
-      const environment = resolveEnvironment(docs, project.config, cwd, readDocs);
+      const environment = resolveEnvironment(docs, project.config, cwd, readDocs, project.issues.length === 0);
       issues.push(...environment.issues);
       // A stack whose documents all come from its bases is not empty.
       const fromBases = project.config.base !== undefined && environment.docs.length > 0;

@@ -172,6 +172,23 @@ describe('environment errors, each at the line that wrote the value', () => {
     ]);
   });
 
+  it('declarations: a default of the wrong type, two bases that disagree, an unknown type; templates of no text or an unknown name', async () => {
+    expect(await errors({
+      'base/edgeops.yaml': yaml('role: base', 'vars:', '  domain: {type: string}', '  office_cidr: {type: cidr, default: 10.0.0.1/8}', '  ports: {type: list, default: []}'),
+      'other/edgeops.yaml': yaml('role: base', 'vars: {domain: {type: hostport}}'),
+      'bad/edgeops.yaml': yaml('role: base', 'stack: s', 'vars: {size: {type: integr}}'),
+      'prod/edgeops.yaml': yaml('stack: edge-prod', 'base: [../base, ../other, ../bad]', 'vars: {domain: example.com}'),
+      'prod/own.yaml': yaml('kind: IPPolicy', 'name: vpn', 'description: {template: 5}', '---', 'kind: IPPolicy', 'name: lan', 'description: {template: "${zone}.lan"}'),
+    })).toEqual([
+      'bad/edgeops.yaml:2:8: stack: does not belong in a base (role: base): set it in the stacks that use the base',
+      'bad/edgeops.yaml:3:21: vars.size.type: must be one of string, integer, boolean, cidr, hostport, list, map',
+      'base/edgeops.yaml:4:38: vars.office_cidr.default: "10.0.0.1/8" has host bits set; use the network address of the range (did you mean 10.0.0.0/8?) (declared as cidr)',
+      'other/edgeops.yaml:2:8: vars.domain: declared as hostport here and as string at base/edgeops.yaml:3:3: the bases of one stack must agree',
+      'prod/own.yaml:3:25: IPPolicy/vpn: {template: TEXT}: the text must be a string',
+      'prod/own.yaml:7:25: IPPolicy/lan: {template}: ${zone}: no variable "zone" is declared by the stack\'s bases (declared: domain, office_cidr, ports)',
+    ]);
+  });
+
   it('a document defined in a base and again in the stack, and bases that are not bases', async () => {
     expect(await errors({
       'stack/edgeops.yaml': yaml('stack: s'),

@@ -64,14 +64,11 @@ export function readBases(project: ParsedDoc, projectFile: FoundFile, cwd: strin
   const out: Bases = { docs: [], declarations: new Map(), files: [] };
   const list = project.value.base;
   if (!Array.isArray(list)) return out;
-  const seen = new Set<string>();
   list.forEach((entry, i) => {
     if (typeof entry !== 'string') return;
     const at = childPointer('/base', i);
     const pos: SourcePos = valuePos(project, at);
     const dir = resolve(dirname(projectFile.abs), entry);
-    if (seen.has(dir)) return issues.push({ pos, pointer: at, message: `${entry} is listed twice` });
-    seen.add(dir);
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return issues.push({ pos, pointer: at, message: `${entry} is not a directory (a base is a directory of documents, relative to this file)` });
     const file = nearestProjectFiles(dir)[0];
     if (!file || dirname(file) !== dir) return issues.push({ pos, pointer: at, message: `${entry} has no edgeops.yaml: a base's edgeops.yaml says role: base and declares its variables` });

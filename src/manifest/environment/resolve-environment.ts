@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import type { Obj } from '../../kinds/resource-kind.ts';
 import { addressOf, type FoundFile, type ManifestDoc, type ProjectConfig } from '../document.ts';
-import { keyPos, rememberKeyPositions, valuePos } from '../pointer.ts';
+import { childPointer, keyPos, rememberKeyPositions, valuePos } from '../pointer.ts';
 import { readBases, readProjectDoc, type ReadDocs } from './bases.ts';
 import { applySet, copyDoc, PATCH_KIND, readPatch, type PatchDoc } from './patches.ts';
 import { where } from './positions.ts';
@@ -41,13 +41,32 @@ function hasTypedValue(value: unknown): boolean {
 
 const copy = (doc: ManifestDoc): ManifestDoc => copyDoc(doc, rememberKeyPositions);
 
-/** The stack's documents `own` (in file order), resolved with the bases and variables its edgeops.yaml names. */
-export function resolveEnvironment(own: readonly ManifestDoc[], config: ProjectConfig, cwd: string, readDocs: ReadDocs): ResolvedEnvironment {
+/** The positions of every `{var}` and `{template}` in a document. */
+function typedPositions(doc: ManifestDoc, value: unknown, pointer: string, into: SourcePos[]): void {
+  if (value === null || typeof value !== 'object') return;
+  if (!Array.isArray(value) && typedValueKey(value as Obj)) {
+    into.push(valuePos(doc, pointer));
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) typedPositions(doc, item, childPointer(pointer, key), into);
+}
+
+/**
+ * The stack's documents `own` (in file order), resolved with the bases and variables its edgeops.yaml names.
+ * `settingsValid`: false when that edgeops.yaml has problems of its own (reported): nothing is resolved, and
+ * later stages leave its typed values alone.
+ */
+export function resolveEnvironment(own: readonly ManifestDoc[], config: ProjectConfig, cwd: string, readDocs: ReadDocs, settingsValid = true): ResolvedEnvironment {
   const out: ResolvedEnvironment = { docs: [], issues: [], warnings: [], inputs: [], unresolved: [] };
   const patchDocs = own.filter((d) => d.kind === PATCH_KIND);
   const usesEnvironment = config.base !== undefined || config.vars !== undefined || patchDocs.length > 0 || own.some((d) => hasTypedValue(d.fields));
   if (!usesEnvironment || config.role === 'base') {
     out.docs = [...own];
+    return out;
+  }
+  if (!settingsValid) {
+    out.docs = own.filter((d) => d.kind !== PATCH_KIND);
+    for (const doc of out.docs) typedPositions(doc, doc.fields, '', out.unresolved);
     return out;
   }
   const projectFile: FoundFile | undefined = config.file ? { abs: resolve(cwd, config.file), rel: config.file } : undefined;
