@@ -7,6 +7,7 @@ import { BaseNotStackError } from '../../src/errors.ts';
 import { refuseBases } from '../../src/manifest/environment/base-users.ts';
 import { environmentInputs } from '../../src/manifest/environment/inputs.ts';
 import { readDesiredState } from '../../src/manifest/read-desired.ts';
+import { renderValidateJson } from '../../src/render/validate-json.ts';
 import { errorLines, writeTree, yaml } from './tree.ts';
 
 const BASE = {
@@ -199,6 +200,14 @@ describe('environment errors, each at the line that wrote the value', () => {
       'prod/edgeops.yaml:2:29: base[2]: ../stack is a stack, not a base: its edgeops.yaml (stack/edgeops.yaml) does not say role: base',
       'prod/own.yaml:2:1: IPPolicy/office: also defined in a base, at base/access.yaml:1:1: change it with a Patch (kind: Patch, target: IPPolicy/office) instead of defining it again',
     ]);
+  });
+});
+
+describe('validate --format json', () => {
+  it('gives a moved value\'s chain as via', () => {
+    const issue = { pos: { file: 'prod/patches.yaml', line: 4, col: 34, via: 'Patch of HTTPSEdge/api; document at base/edges.yaml:1:1' }, address: 'HTTPSEdge/api', pointer: '/tls_termination/min_version', message: 'must be one of 1.0, 1.1, 1.2, 1.3' };
+    const json = JSON.parse(renderValidateJson({ issues: [issue] })) as { problems: Record<string, unknown>[] };
+    expect(json.problems[0]).toMatchObject({ file: 'prod/patches.yaml', line: 4, col: 34, via: 'Patch of HTTPSEdge/api; document at base/edges.yaml:1:1', field: 'tls_termination.min_version' });
   });
 });
 
