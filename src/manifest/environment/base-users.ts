@@ -8,6 +8,7 @@ import { parseFile } from '../parse.ts';
 import { PROJECT_FILE_NAMES } from '../schema/project.ts';
 
 const SKIPPED = new Set(['node_modules', '.edgeops', '.git']);
+const ONE_PATH = new Set(['list', 'graph', 'render']);
 
 /** The directory holding .git above `dir`, or undefined. */
 function repositoryRoot(dir: string): string | undefined {
@@ -67,7 +68,8 @@ export function refuseBases(paths: readonly string[], cwd: string, command: stri
     const users = stacksUsingBase(dirname(file), cwd);
     const base = relative(cwd, dirname(file)) || '.';
     const used = users.length === 0 ? 'no stack lists it under base: yet' : `it is the base of ${users.join(', ')}`;
-    const run = command === 'list' ? users.map((u) => `edgeops list ${u}`).join(', ') : `edgeops ${command} ${users.join(' ')}`;
+    // list, graph and render take one path: one command per stack.
+    const run = ONE_PATH.has(command) ? users.map((u) => `edgeops ${command} ${u}`).join(', ') : `edgeops ${command} ${users.join(' ')}`;
     const hint = users.length === 0 ? '' : `\nRun it on the stacks instead: ${run}`;
     throw new BaseNotStackError(`refusing to ${command} ${path}: ${base} is a base (its edgeops.yaml says role: base), not a stack; ${used}${hint}`);
   }
