@@ -18,6 +18,8 @@ export interface RenderedStack {
   path: string;
   stack?: string;
   environment?: string;
+  /** Every file its resolution reads (manifest/environment/inputs.ts), relative to the cwd. */
+  inputs: string[];
   docs: RenderedDoc[];
 }
 
@@ -38,6 +40,7 @@ export function renderedJson(stack: RenderedStack): string {
     format_version: 1,
     ...(stack.stack ? { stack: stack.stack } : {}),
     ...(stack.environment ? { environment: stack.environment } : {}),
+    inputs: stack.inputs,
     documents: stack.docs.map((d) => ({ sources: d.sources, document: d.document })),
   };
   return `${JSON.stringify(out, null, 2)}\n`;

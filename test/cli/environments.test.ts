@@ -58,8 +58,10 @@ describe('examples/environments', () => {
 
   it('render --format json gives the same documents as data, with their sources', async () => {
     const r = ok(await edgeops(['render', 'prod', '--format', 'json'], { cwd: EXAMPLE }));
-    const json = JSON.parse(r.stdout) as { format_version: number; stack: string; environment: string; documents: { sources: string[]; document: Record<string, unknown> }[] };
+    const json = JSON.parse(r.stdout) as { format_version: number; stack: string; environment: string; inputs: string[]; documents: { sources: string[]; document: Record<string, unknown> }[] };
     expect([json.format_version, json.stack, json.environment]).toEqual([1, 'edge-prod', 'prod']);
+    // Every file the resolution reads: a change to any of them changes the stack.
+    expect(json.inputs).toEqual(['base/access.yaml', 'base/backends.yaml', 'base/edgeops.yaml', 'base/edges.yaml', 'prod/edgeops.yaml', 'prod/patches.yaml']);
     expect(json.documents.find((d) => d.document.name === 'api')).toEqual({
       sources: ['base/edges.yaml:1:1', 'prod/patches.yaml:3:1'],
       document: { kind: 'HTTPSEdge', name: 'api', description: 'the API of example.com', hostports: ['api.example.com:443'], tls_termination: { min_version: '1.3' } },

@@ -10,10 +10,25 @@ import { KINDS } from '../../src/kinds/index.ts';
 import { SCHEMA_DIR, schemaFiles, schemaText } from '../../scripts/write-schemas.ts';
 import { kindValidation } from '../../src/manifest/schema.ts';
 import { AJV_FORMATS } from '../../src/manifest/schema/formats.ts';
-import { withoutTypedValues } from '../../src/manifest/schema/typed-values.ts';
+import { isObj } from '../../src/contract/json.ts';
 
 type Schema = Record<string, unknown>;
 const files = schemaFiles();
+/** A published kind schema without the typed-value alternatives: the kind's own schema, node for node. */
+function withoutTypedValues(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutTypedValues);
+  if (!isObj(node)) return node;
+  const anyOf = node.anyOf;
+  if (Array.isArray(anyOf) && anyOf.length >= 2 && isObj(anyOf[1]) && anyOf[1].$ref === '#/definitions/var') return withoutTypedValues(anyOf[0]);
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node)) if (key !== 'definitions' || !isObj(value)) out[key] = withoutTypedValues(value);
+  if (isObj(node.definitions)) {
+    const { var: _var, template: _template, ...rest } = node.definitions;
+    if (Object.keys(rest).length > 0) out.definitions = withoutTypedValues(rest);
+  }
+  return out;
+}
+
 /** The kind schemas as the contract makes them, without the {var}/{template} alternatives published for environments. */
 const plain = new Map([...files].map(([file, schema]) => [file, withoutTypedValues(schema) as Schema]));
 

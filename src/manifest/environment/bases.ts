@@ -26,7 +26,7 @@ export function readProjectDoc(file: FoundFile, issues: ManifestIssue[]): Parsed
   return doc;
 }
 
-export interface Bases {
+interface Bases {
   docs: ManifestDoc[];
   declarations: Map<string, VarDeclaration>;
   /** Every file the bases were read from: their edgeops.yaml and manifests (absolute). */

@@ -14,7 +14,7 @@ import { where } from './positions.ts';
 import { substituteDoc, typedValueKey, usedVars } from './substitute.ts';
 import { stackVarValues } from './var-values.ts';
 
-export interface ResolvedEnvironment {
+interface ResolvedEnvironment {
   docs: ManifestDoc[];
   issues: ManifestIssue[];
   warnings: ManifestIssue[];

@@ -34,7 +34,7 @@ export function typedValueKey(value: Json): 'var' | 'template' | undefined {
 }
 
 /** The variable names a template refers to, and what is wrong with its text (an unclosed `${`). */
-export function templateParts(text: string): { parts: ({ text: string } | { name: string })[]; problem?: string } {
+function templateParts(text: string): { parts: ({ text: string } | { name: string })[]; problem?: string } {
   const parts: ({ text: string } | { name: string })[] = [];
   let literal = '';
   for (let i = 0; i < text.length; i++) {

@@ -119,18 +119,3 @@ export function unionWithPatch(union: Schema): Schema {
     }],
   };
 }
-
-/** A published kind schema without the typed-value alternatives: the kind's own schema, node for node. */
-export function withoutTypedValues(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutTypedValues);
-  if (!isObj(node)) return node;
-  const anyOf = node.anyOf;
-  if (Array.isArray(anyOf) && anyOf.length >= 2 && isObj(anyOf[1]) && anyOf[1].$ref === VAR_REF.$ref) return withoutTypedValues(anyOf[0]);
-  const out: Schema = {};
-  for (const [key, value] of Object.entries(node)) if (key !== 'definitions' || !isObj(value)) out[key] = withoutTypedValues(value);
-  if (isObj(node.definitions)) {
-    const { var: _var, template: _template, ...rest } = node.definitions;
-    if (Object.keys(rest).length > 0) out.definitions = withoutTypedValues(rest);
-  }
-  return out;
-}
