@@ -91,6 +91,9 @@ describe('examples/environments', () => {
     expect(applied.stdout.split('\n')[0]).toBe(`stack ${stack} (environment ${env}) at ${service.url}`);
     const again = ok(await edgeops(['plan', dir], { env: envFor(env) }));
     expect(again.stdout).toContain('No changes.');
+    expect(again.stdout.split('\n')[0]).toBe(`stack ${stack} (environment ${env}) at ${service.url}`);
+    const drift = ok(await edgeops(['drift', dir], { env: envFor(env) }));
+    expect(drift.stdout.split('\n')[0]).toBe(`stack ${stack} (environment ${env}) at ${service.url}`);
     // Live values are exactly the rendered ones: the rendered documents, planned as the stack, change nothing.
     const live = ok(await edgeops(['plan', plain], { env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: service.apiKey } }));
     expect(live.stdout).toContain('No changes.');
