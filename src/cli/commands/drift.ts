@@ -59,7 +59,7 @@ Examples:
       const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
       const view: drift.DriftView = {
         drift(report, plan) {
-          const heading = format === 'text' ? stackHeading(paths, settings) : undefined;
+          const heading = format === 'text' ? stackHeading(paths, settings, flags.against) : undefined;
           if (heading) ctx.out(`${heading}\n\n`);
           ctx.out(VIEWS[format]({ color: settings.color }).drift(report));
           if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(plan)));

@@ -54,7 +54,7 @@ async function planned(ctx: CliContext, paths: string[], flags: PlanFlags): Prom
       redact: (text) => ctx.redact(text),
       view: {
         plan(p, footer) {
-          const heading = format === 'text' ? stackHeading(paths, settings) : undefined;
+          const heading = format === 'text' ? stackHeading(paths, settings, flags.against) : undefined;
           if (heading) ctx.out(`${heading}\n\n`);
           ctx.out(VIEWS[format]({ color: settings.color }).plan(p, footer));
           if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(p, footer)));
