@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { kindSchemas } from '../src/manifest/schema/kinds.ts';
 import type { Schema } from '../src/manifest/schema/parts.ts';
 import { projectSchema, unionSchema } from '../src/manifest/schema/project.ts';
+import { patchSchema, unionWithPatch, withTypedValues } from '../src/manifest/schema/typed-values.ts';
 
 export const SCHEMA_DIR = resolve(import.meta.dirname, '../schemas');
 
@@ -36,8 +37,11 @@ export function publishedSchema(file: string, schema: Schema): Schema {
 /** File name -> schema, for every published schema, as published. */
 export function schemaFiles(): Map<string, Schema> {
   const files = new Map<string, Schema>();
-  for (const [kind, schema] of kindSchemas()) files.set(`${kind}.schema.json`, schema);
-  files.set('manifest.schema.json', unionSchema());
+  // Published for environments: {var} and {template} values, and Patch documents (schema/typed-values.ts).
+  const kinds = kindSchemas();
+  for (const [kind, schema] of kinds) files.set(`${kind}.schema.json`, withTypedValues(schema));
+  files.set('Patch.schema.json', patchSchema(kinds));
+  files.set('manifest.schema.json', unionWithPatch(unionSchema()));
   files.set('edgeops.schema.json', projectSchema());
   return new Map([...files].map(([file, schema]) => [file, publishedSchema(file, schema)]));
 }

@@ -17,7 +17,15 @@ export interface SourcePos {
   file: string;
   line: number;
   col: number;
+  /**
+   * How a value written here reached the document it is in, when that is not where it is written: a Patch of a
+   * base's document, a `{var: NAME}` (`Patch of HTTPSEdge/api; document at base/edges.yaml:3:1`).
+   */
+  via?: string;
 }
+
+/** `file:line:col`, with the chain that brought the value when there is one. */
+export const positionText = (pos: SourcePos): string => `${pos.file}:${pos.line}:${pos.col}${pos.via ? ` (${pos.via})` : ''}`;
 
 /** One reason a manifest set is invalid, printed as `file:line:col: kind/name: message`. */
 export interface ManifestIssue {
@@ -47,7 +55,7 @@ export function issueMessage(issue: ManifestIssue): string {
 
 export function formatIssue(issue: ManifestIssue): string {
   // No file: a plan error about a resource no document names (a delete), which has no position to show.
-  const where = issue.pos.file === '' ? '' : `${issue.pos.file}:${issue.pos.line}:${issue.pos.col}: `;
+  const where = issue.pos.file === '' ? '' : `${positionText(issue.pos)}: `;
   return issue.address ? `${where}${issue.address}: ${issueMessage(issue)}` : `${where}${issueMessage(issue)}`;
 }
 
@@ -161,6 +169,13 @@ export class PathNotFoundError extends EdgeopsError {
 export class PartialStackError extends EdgeopsError {
   constructor(message: string) {
     super('E_PARTIAL_STACK', message);
+  }
+}
+
+/** A path in a base of environments (`role: base`): shared documents, not a stack to plan, apply or list. */
+export class BaseNotStackError extends EdgeopsError {
+  constructor(message: string) {
+    super('E_BASE_NOT_STACK', message);
   }
 }
 

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   stacks: async () => (await import('./commands/stacks.ts')).registerStacks,
   export: async () => (await import('./commands/export.ts')).registerExport,
   graph: async () => (await import('./commands/graph.ts')).registerGraph,
+  render: async () => (await import('./commands/render.ts')).registerRender,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   unlock: async () => (await import('./commands/unlock.ts')).registerUnlock,
   completion: async () => (await import('./commands/completion.ts')).registerCompletion,

@@ -81,6 +81,11 @@ export interface Action {
   label?: string;
   /** The document's `file:line`, for actions of a document (apply failures point at it). */
   source?: string;
+  /**
+   * For a document an environment made (manifest/environment/): the document's `file:line:col`, then each Patch
+   * that changed it. Display only, like `source`: never part of the plan's meaning.
+   */
+  sources?: string[];
   /** Ids of actions that must finish first. An id ending in `#old` names the old-resource delete of a replace. */
   dependsOn: string[];
   /**

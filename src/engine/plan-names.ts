@@ -54,6 +54,7 @@ export function namePlan(plan: Plan, input: NamingInput): Plan {
     if (kind.identity === 'natural') for (const item of input.live.byKind.get(kind.kind) ?? []) naturalItems.set(`${kind.kind}\u0000${item.id}`, item);
   }
   const sources = new Map(input.desired.resources.map((r) => [r.address, `${r.pos.file}:${r.pos.line}`]));
+  const made = new Map(input.desired.resources.flatMap((r) => (r.sources ? [[r.address, r.sources] as const] : [])));
 
   const shown = new Set<string>();
   const actions = plan.actions.map((action) => {
@@ -65,6 +66,8 @@ export function namePlan(plan: Plan, input: NamingInput): Plan {
     const out = { ...action };
     const source = sources.get(action.address);
     if (source) out.source = source;
+    const from = made.get(action.address);
+    if (from) out.sources = [...from];
     const kind = kindOf.get(action.kind);
     const item = action.liveId ? naturalItems.get(`${action.kind}\u0000${action.liveId}`) : undefined;
     if (kind && item && !source) {

@@ -102,9 +102,9 @@ function sameData(text: string, out: string, file: string): boolean {
 
 /**
  * Formats one file's text. `schemaOf` gives the schema of a document by its kind (undefined for a document
- * without one, such as edgeops.yaml); with no schema, the keys keep their order.
+ * without one, such as edgeops.yaml), and its `target` for a Patch; with no schema, the keys keep their order.
  */
-export function formatText(text: string, file: string, schemaOf: (kind: string | undefined) => Schema | undefined): FormatResult {
+export function formatText(text: string, file: string, schemaOf: (kind: string | undefined, target?: string) => Schema | undefined): FormatResult {
   const parsed = parse(text, file);
   if (parsed.issues.length > 0) return { text, issues: parsed.issues };
   const { docs } = parsed;
@@ -113,7 +113,10 @@ export function formatText(text: string, file: string, schemaOf: (kind: string |
   if (docs.length === 0 || (kinds.length === 0 && schemaOf(undefined) === undefined)) return { text, issues: [] };
   for (const doc of docs) {
     const kind = isMap(doc.contents) ? doc.contents.get('kind', true) : undefined;
-    const schema = isMap(doc.contents) ? schemaOf(isScalar(kind) && typeof kind.value === 'string' ? kind.value : undefined) : undefined;
+    const target = isMap(doc.contents) ? doc.contents.get('target', true) : undefined;
+    const schema = isMap(doc.contents)
+      ? schemaOf(isScalar(kind) && typeof kind.value === 'string' ? kind.value : undefined, isScalar(target) && typeof target.value === 'string' ? target.value : undefined)
+      : undefined;
     if (schema) orderDocument(doc, schema);
   }
   repeatModeline(docs);

@@ -1,7 +1,7 @@
 // What the manifest stages hand each other: files found, documents as loaded (with source positions), resolved
 // documents, and the desired state the engine plans from.
-import type { SourcePos } from '../errors.ts';
-import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import type { ManifestIssue, SourcePos } from '../errors.ts';
+import type { Json, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 
 /** A file to read, found by discover.ts. */
 export interface FoundFile {
@@ -22,6 +22,11 @@ export interface ManifestDoc {
   positions: Map<string, SourcePos>;
   /** Directory of the file, for `{file: ...}` secrets relative to the manifest. */
   dir: string;
+  /**
+   * Where an environment's document came from, when it is not one file's: the document's position, then each
+   * Patch that changed it (`file:line:col`).
+   */
+  sources?: string[];
 }
 
 /** `Kind/name` for messages; just the kind while the name is missing. */
@@ -44,7 +49,7 @@ export interface ProjectConfig {
   authoritative?: 'none' | 'children';
   /** Seconds to keep retrying while the service is unreachable (`--retry-budget`). */
   retry_budget?: number;
-  /** A label for the environment the stack is (shown by `edgeops stacks`). */
+  /** A label for the environment the stack is: shown in plan headers (`stack edge-prod (environment prod) at URL`) and by `edgeops stacks`. */
   environment?: string;
   /** Directories of stack roots (relative to the file) a multi-stack apply applies before this one. */
   after?: string[];
@@ -52,6 +57,14 @@ export interface ProjectConfig {
   protect?: boolean;
   /** Plan the destroy of the whole stack. */
   retire?: boolean;
+  /** `base`: a directory of shared documents, not a stack (environment/). */
+  role?: 'base';
+  /** Directories of shared documents, relative to the file, read before the stack's own. */
+  base?: string[];
+  /** A stack's variable values; a base's declarations. */
+  vars?: Record<string, Json>;
+  /** The one environment variable the stack's API key is read from. */
+  api_key_env?: string;
   /** File the config came from. */
   file?: string;
 }
@@ -59,6 +72,8 @@ export interface ProjectConfig {
 export interface LoadedManifests {
   docs: ManifestDoc[];
   config: ProjectConfig;
+  /** An environment's warnings (environment/resolve-environment.ts). */
+  warnings?: ManifestIssue[];
 }
 
 /** One desired resource after resolve: references by name became PendingRef or literal ids; secrets read. */
@@ -78,6 +93,8 @@ export interface DesiredResource {
   /** `moved_from`: earlier addresses (same kind) whose live resource this document keeps. */
   movedFrom?: string[];
   pos: SourcePos;
+  /** ManifestDoc.sources: the document and the Patches it was made of, when it comes from an environment. */
+  sources?: string[];
 }
 
 /** A resolved resource with its document and kind: what the checks of resolved values need. */
@@ -90,4 +107,6 @@ export interface ResolvedDoc {
 export interface DesiredState {
   resources: DesiredResource[];
   config: ProjectConfig;
+  /** What is not wrong but likely a mistake (a Patch that changes nothing, a variable no document uses). */
+  warnings?: ManifestIssue[];
 }

@@ -31,6 +31,11 @@ export function rememberKeyPositions(doc: Located, keys: Map<string, SourcePos>)
   keyPositions.set(doc, keys);
 }
 
+/** The positions of a document's mapping keys by pointer, when they were remembered (an environment moves them). */
+export function keyPositionsOf(doc: Located): Map<string, SourcePos> | undefined {
+  return keyPositions.get(doc);
+}
+
 /** The position of the value at `pointer`, or of its nearest ancestor that has one. */
 export function valuePos(doc: Located, pointer: string): SourcePos {
   for (let p = pointer; ; p = parentPointer(p)) {

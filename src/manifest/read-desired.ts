@@ -6,12 +6,13 @@
 // order. Loading (discover and parse) reports every problem as an issue and never throws for bad input, so later
 // stages still check what did load.
 import { basename, dirname } from 'node:path';
-import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
+import { ManifestError, NoManifestsError, type ManifestIssue, type SourcePos } from '../errors.ts';
 import { checkWithContract } from './contract-check.ts';
 import { discover, type DiscoveredRoot, readProjectFiles } from './discover.ts';
 import { PROJECT_FILE_NAMES } from './schema/project.ts';
 import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './document.ts';
 import { assertPathsExist } from './missing-paths.ts';
+import { resolveEnvironment } from './environment/resolve-environment.ts';
 import { parseFile, type ParsedDoc } from './parse.ts';
 import { rememberKeyPositions } from './pointer.ts';
 import { Pace, runAll, runPaced, type Steps } from '../pace.ts';
@@ -70,6 +71,13 @@ export function sortIssues(issues: ManifestIssue[]): ManifestIssue[] {
     .map(({ issue }) => issue);
 }
 
+/** The issues of later stages, less those about a value an environment could not resolve (already reported). */
+function withoutRepeats(issues: ManifestIssue[], unresolved: readonly SourcePos[] | undefined): ManifestIssue[] {
+  if (!unresolved?.length) return issues;
+  const at = new Set(unresolved.map((p) => `${p.file}:${p.line}:${p.col}`));
+  return issues.filter((i) => i.pos.via !== undefined || !at.has(`${i.pos.file}:${i.pos.line}:${i.pos.col}`));
+}
+
 export async function readDesiredState(paths: string[], opts: ReadOptions = {}): Promise<DesiredState> {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
@@ -89,18 +97,23 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   const stack = opts.stack ?? env.EDGEOPS_STACK ?? loaded.config.stack ?? 'default';
   // Each stage gives answers to requests in flight (the lists' pages) a turn about every millisecond (pace.ts).
   const pace = new Pace();
-  const issues = [...loaded.issues, ...(await runPaced(validationSteps(loaded.docs), pace))];
-  issues.push(...(await runPaced(ruleSteps(loaded.docs, { stack }), pace)));
+  const later: ManifestIssue[] = [...(await runPaced(validationSteps(loaded.docs), pace))];
+  later.push(...(await runPaced(ruleSteps(loaded.docs, { stack }), pace)));
   const resolved = await runPaced(resolveSteps(loaded.docs, { env, cwd }), pace);
-  issues.push(...resolved.issues);
-  issues.push(...(await valueRuleIssues(resolved.resolved, issues)));
-  issues.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues, pace })));
+  later.push(...resolved.issues);
+  later.push(...(await valueRuleIssues(resolved.resolved, [...loaded.issues, ...later])));
+  later.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: [...loaded.issues, ...later], pace })));
+  const issues = [...loaded.issues, ...withoutRepeats(later, loaded.unresolved)];
   if (issues.length) throw new ManifestError(sortIssues(issues));
-  return { resources: resolved.resources, config: loaded.config };
+  return { resources: resolved.resources, config: loaded.config, ...(loaded.warnings?.length ? { warnings: sortIssues(loaded.warnings) } : {}) };
 }
 
 export interface LoadResult extends LoadedManifests {
   issues: ManifestIssue[];
+  /** ResolvedEnvironment.unresolved. */
+  unresolved?: SourcePos[];
+  /** ResolvedEnvironment.inputs: the files of the stack's bases (absolute). */
+  inputs?: string[];
   /** Paths that yielded no document although nothing went wrong reading them (read-desired.ts refuses them). */
   empty: DiscoveredRoot[];
 }
@@ -140,6 +153,14 @@ function toManifestDoc(parsed: ParsedDoc, dir: string, issues: ManifestIssue[]):
 }
 
 
+/** One manifest file's documents, its problems into `issues`: how an environment reads its bases. */
+function readDocs(file: FoundFile, issues: ManifestIssue[]): ManifestDoc[] {
+  const parsed = parseFile(file);
+  issues.push(...parsed.issues);
+  const dir = dirname(file.abs);
+  return parsed.docs.flatMap((p) => toManifestDoc(p, dir, issues) ?? []);
+}
+
 /** The manifests of `paths`, read in one go (no await). */
 export function loadManifests(paths: string[], opts: LoadOptions = {}): LoadResult {
   return runAll(loadSteps(paths, opts));
@@ -164,7 +185,8 @@ function* loadSteps(paths: string[], opts: LoadOptions): Steps<LoadResult> {
 }
 
 function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[]; read(file: FoundFile): void; result(): LoadResult } {
-  const found = discover(paths, opts.cwd ?? process.cwd(), { ownStackFiles: opts.ownStackFiles });
+  const cwd = opts.cwd ?? process.cwd();
+  const found = discover(paths, cwd, { ownStackFiles: opts.ownStackFiles });
   const issues = [...found.issues];
   const project = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project.issues);
@@ -185,7 +207,12 @@ function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[];
     result() {
       // A project file named alone yields settings, not documents: it counts as empty only when nothing else yields any.
       const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
-      return { docs, config: project.config, issues, empty };
+      // An environment's bases, Patches and variables: every later stage sees plain documents.
+      const environment = resolveEnvironment(docs, project.config, cwd, readDocs, project.issues.length === 0);
+      issues.push(...environment.issues);
+      // A stack whose documents all come from its bases is not empty.
+      const fromBases = project.config.base !== undefined && environment.docs.length > 0;
+      return { docs: environment.docs, config: project.config, issues, empty: fromBases ? [] : empty, warnings: environment.warnings, unresolved: environment.unresolved, inputs: environment.inputs };
     },
   };
 }

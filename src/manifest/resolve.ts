@@ -101,7 +101,7 @@ export function* resolveSteps(docs: readonly ManifestDoc[], opts: ResolveOptions
     for (const pointer of misplacedPrivateKeys(spec, kind.secrets ?? [])) fail(pointer, misplacedPrivateKeyMessage());
 
     const movedFrom = movedFromAddresses(doc);
-    const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos, ...(movedFrom.length > 0 ? { movedFrom } : {}) };
+    const resource: DesiredResource = { kind: doc.kind, name: doc.name, address, spec, dependsOn, pos: doc.pos, ...(movedFrom.length > 0 ? { movedFrom } : {}), ...(doc.sources ? { sources: doc.sources } : {}) };
     rememberSource(resource, doc);
     resources.push(resource);
     resolved.push({ doc, kind, resource });

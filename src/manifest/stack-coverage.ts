@@ -9,6 +9,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { PartialStackError } from '../errors.ts';
 import { shellWord } from '../shell-word.ts';
 import { discover, nearestProjectFiles } from './discover.ts';
+import { refuseBases } from './environment/base-users.ts';
 
 const SHOWN_LEFT_OUT = 10;
 
@@ -108,6 +109,8 @@ function partialStackMessage(partial: readonly PartialStack[], command: WholeSta
 
 /** Throws PartialStackError, worded for `command`, when `paths` hold part of a stack (see the top of this file). */
 export function assertWholeStacks(paths: readonly string[], cwd: string, command: WholeStackCommand): void {
+  // A base of environments is no stack at all, whole or not.
+  refuseBases(paths, cwd, command);
   const partial = partialStacks(paths, cwd);
   if (partial.length > 0) throw new PartialStackError(partialStackMessage(partial, command));
 }

@@ -14,6 +14,7 @@ import type { ProjectConfig } from './document.ts';
 import { parseFile } from './parse.ts';
 import { PROJECT_FILE_NAMES } from './schema/project.ts';
 import { stackOrderIssues } from './stack-order.ts';
+import { environmentInputs } from './environment/inputs.ts';
 
 /** The stack a root names when its edgeops.yaml has no `stack:` (what a run of it uses). */
 export const UNNAMED_STACK = 'default';
@@ -73,6 +74,9 @@ const projectFilesIn = (dir: string): string[] => {
 };
 const isStackRoot = (dir: string): boolean => projectFilesIn(dir).length > 0;
 
+/** A base of environments (`role: base`): its own files, but no stack; the stacks that use it read them. */
+const isBase = (dir: string): boolean => projectFilesIn(dir).some((file) => parseFile({ abs: file, rel: file }).docs[0]?.value?.role === 'base');
+
 /**
  * Walks `dir`: each deeper directory with a project file is reported to `onRoot` and not entered (its files are
  * its own stack's); YAML files outside any such directory go to `onManifest`. Skips node_modules, .edgeops and dot-names.
@@ -116,6 +120,8 @@ function readRoot(abs: string, repoRoot: string, cwd: string, issues: ManifestIs
   const manifests: string[] = [];
   walk(abs, (f) => manifests.push(f), () => {});
   const inputs = new Set<string>([...projectFiles, ...manifests]);
+  // An environment is also made of its bases' files (and what their documents read).
+  if (withFileRefs && (project.config.base?.length ?? 0) > 0) for (const file of environmentInputs(abs, cwd)) inputs.add(file);
   for (const file of withFileRefs ? manifests : []) {
     const refs = new Set<string>();
     // An unreadable or broken manifest is still an input; its problems are the commands' to report.
@@ -164,6 +170,8 @@ export function stackRootDirs(paths: readonly string[], cwd: string): { dirs: Se
       if (!above) loose.push(relative(cwd, f));
     }, (r) => collectBelow(r, dirs));
   }
+  // Bases are read by the stacks that use them; only when there is a choice to make is an edgeops.yaml read.
+  if (dirs.size > 1) for (const dir of dirs) if (isBase(dir)) dirs.delete(dir);
   return { dirs, loose };
 }
 

@@ -55,6 +55,7 @@ export function connectRemote(settings: Settings, say: (text: string) => void): 
   if (!settings.apiUrl) {
     throw new ConfigError('no service URL: pass --api-url or set EDGEOPS_API_URL (or api_url in edgeops.yaml); or use --local for the embedded service');
   }
+  if (!settings.apiKey && settings.apiKeyMissing) throw new ConfigError(settings.apiKeyMissing);
   if (!settings.apiKey) {
     throw new ConfigError('no API key: pass --api-key or set EDGEOPS_API_KEY; or use --local for the embedded service');
   }

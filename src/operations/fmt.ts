@@ -13,6 +13,13 @@ import { sortIssues } from '../manifest/read-desired.ts';
 import { kindSchemas } from '../manifest/schema/kinds.ts';
 import { projectSchema } from '../manifest/schema/project.ts';
 import type { Schema } from '../manifest/schema/parts.ts';
+import { PATCH_KIND } from '../manifest/environment/patches.ts';
+
+/** A Patch's key order: kind, target, set (in the order of its target kind's fields), remove. */
+function patchOrder(schemas: ReadonlyMap<string, Schema>, target: string | undefined): Schema {
+  const fields = schemas.get(target?.slice(0, target.indexOf('/')) ?? '')?.properties as Schema | undefined;
+  return { properties: { kind: {}, target: {}, set: { properties: fields ?? {} }, remove: {} } };
+}
 
 interface FmtRequest {
   paths: string[];
@@ -60,7 +67,8 @@ export function run(request: FmtRequest): FmtResult {
       issues.push({ pos: { file: file.rel, line: 1, col: 1 }, message: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
       continue;
     }
-    const schemaOf = (kind: string | undefined): Schema | undefined => (isProject ? project : kind === undefined ? undefined : schemas.get(kind));
+    const schemaOf = (kind: string | undefined, target?: string): Schema | undefined =>
+      isProject ? project : kind === PATCH_KIND ? patchOrder(schemas, target) : kind === undefined ? undefined : schemas.get(kind);
     const formatted = formatText(text, file.rel, schemaOf);
     issues.push(...formatted.issues);
     if (formatted.issues.length === 0 && formatted.text !== text) rewrites.push({ file, text: formatted.text });

@@ -38,6 +38,11 @@ export interface Settings {
   /** Unset when neither flag, environment nor file gives one; required only when not --local. */
   apiUrl?: string;
   apiKey?: string;
+  /**
+   * Why there is no API key, when the stack's edgeops.yaml names the one variable to read it from
+   * (`api_key_env`) and it is unset: connecting refuses with this, before any request.
+   */
+  apiKeyMissing?: string;
   color: boolean;
   /** Adopt unmanaged live resources that match a document by natural key, instead of planning copies. */
   adopt: boolean;
@@ -151,6 +156,19 @@ export function resolveStack(flag: string | undefined, env: NodeJS.ProcessEnv, c
   return parseStack(pick([flag, '--stack'], [env.EDGEOPS_STACK, 'EDGEOPS_STACK'], [config.stack, `${file}: stack`]));
 }
 
+/**
+ * The API key: --api-key, else the variable the stack's edgeops.yaml names (`api_key_env`) and only it, else
+ * EDGEOPS_API_KEY. A stack that names its variable never takes another environment's key from EDGEOPS_API_KEY.
+ */
+function apiKeySettings(flags: SharedFlags, env: NodeJS.ProcessEnv, config: ProjectConfig, file: string): Pick<Settings, 'apiKey' | 'apiKeyMissing'> {
+  const name = config.api_key_env;
+  if (!name) return { apiKey: parseApiKey(pick([flags.apiKey, '--api-key'], [env.EDGEOPS_API_KEY, 'EDGEOPS_API_KEY'])) };
+  const apiKey = parseApiKey(pick([flags.apiKey, '--api-key'], [env[name], name]));
+  if (apiKey) return { apiKey };
+  const other = env.EDGEOPS_API_KEY ? ` (EDGEOPS_API_KEY is set, but a stack with api_key_env never reads it)` : '';
+  return { apiKeyMissing: `no API key: ${file} says api_key_env: ${name}, so this stack's key is read from ${name} only, and it is not set${other}; set ${name} or pass --api-key` };
+}
+
 export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, config: ProjectConfig, stdoutIsTTY: boolean): Settings {
   const file = config.file ?? 'edgeops.yaml';
   if (flags.local && (flags.apiUrl !== undefined || flags.apiKey !== undefined)) {
@@ -169,7 +187,7 @@ export function resolveSettings(flags: SharedFlags, env: NodeJS.ProcessEnv, conf
     local,
     // With --local the environment's and the file's service are ignored: the run is against the embedded one.
     apiUrl: local ? undefined : parseUrl(pick([flags.apiUrl, '--api-url'], [env.EDGEOPS_API_URL, 'EDGEOPS_API_URL'], [config.api_url, `${file}: api_url`])),
-    apiKey: local ? undefined : parseApiKey(pick([flags.apiKey, '--api-key'], [env.EDGEOPS_API_KEY, 'EDGEOPS_API_KEY'])),
+    ...(local ? {} : apiKeySettings(flags, env, config, file)),
     color: colorEnabled(flags.color, env, stdoutIsTTY),
     adopt: parseAdopt(pick<string | boolean>([flags.adopt, flags.adopt ? '--adopt' : '--no-adopt'], [env.EDGEOPS_ADOPT, 'EDGEOPS_ADOPT'], [config.adopt, `${file}: adopt`])),
   };

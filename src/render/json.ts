@@ -58,6 +58,8 @@ interface JsonResource {
   label: string;
   /** The document's `file:line`; null for a resource no document names (a delete). */
   source: string | null;
+  /** Only for a document an environment made: the document's `file:line:col`, then each Patch that changed it. */
+  sources?: string[];
   kind: string;
   name: string;
   action: ResourceOp;
@@ -157,6 +159,12 @@ function releaseFirst(actions: readonly Action[], names: Readonly<Record<string,
   return step ? { release_first: { for: step.releaseFor!, changes: step.changes.map((c) => jsonChange(c, names)) } } : {};
 }
 
+/** `sources` when a document of the group came from an environment (its bases and Patches). */
+function sourcesOf(actions: readonly Action[]): { sources?: string[] } {
+  const sources = actions.find((a) => a.sources)?.sources;
+  return sources ? { sources: [...sources] } : {};
+}
+
 function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
   const json: JsonPlan = {
     format_version: JSON_PLAN_VERSION,
@@ -168,6 +176,7 @@ function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
       address: group.address,
       label: group.label,
       source: group.actions.find((a) => a.source)?.source ?? null,
+      ...sourcesOf(group.actions),
       kind: group.kind,
       name: group.name,
       action: group.op,

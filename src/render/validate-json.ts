@@ -10,6 +10,8 @@ interface ValidateJsonProblem {
   file: string;
   line: number;
   col: number;
+  /** Only for a value an environment brought into its document: `Patch of HTTPSEdge/api; document at base/edges.yaml:1:1`. */
+  via?: string;
   /** `Kind/name` of the document, when known. */
   address?: string;
   /** The field as every output shows it: `backend.backend_id`. */
@@ -38,6 +40,8 @@ function validateJson(outcome: { resources: number } | { issues: readonly Manife
       file: i.pos.file,
       line: i.pos.line,
       col: i.pos.col,
+      // How an environment brought the value there (a Patch, a {var}), when it did.
+      ...(i.pos.via ? { via: i.pos.via } : {}),
       ...(i.address ? { address: i.address } : {}),
       field: issuePath(i),
       path: i.pointer ?? '',

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractKind } from '../../src/contract/index.ts';
 import { formatText } from '../../src/format/format-text.ts';
 import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
+import { projectSchema } from '../../src/manifest/schema/project.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
@@ -122,7 +123,7 @@ describe('yaml-language-server with the documented set-up', () => {
   it('shows the validator\'s messages, never an errorMessage object', async () => {
     // metadata carries an errorMessage for `type` in edgeops' own schema; the published copy leaves it out.
     const found = await diagnose(join(EXAMPLES, 'basic', 'bad-metadata.yaml'), 'kind: IPPolicy\nname: office\n---\nkind: TunnelGroupBackend\nname: web\nlabels: {app: web}\nmetadata: 5\n');
-    expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[6, 'Incorrect type. Expected "object(edgeops TunnelGroupBackend)".']]);
+    expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[6, 'Incorrect type. Expected "object(edgeops TunnelGroupBackend) | variable".']]);
     for (const d of found) expect(d.message).not.toContain('{');
   });
 });
@@ -181,6 +182,42 @@ describe('hovering a key shows what it is', () => {
     for (let attempt = 0; attempt < 5 && !shown.includes(description); attempt++) {
       shown = await hover(join(EXAMPLES, 'basic', `hover-${key}-${attempt}.yaml`), edge, line, 2);
     }
+    expect(shown).toContain(description);
+  });
+});
+
+describe('environments: typed values and Patch documents', () => {
+  it('a template in a string field, a var in a list field and a Patch validate; so do examples/environments', async () => {
+    const text = [
+      'kind: HTTPSEdge', 'name: api', 'description: {template: "the API of ${domain}"}', 'hostports: {var: api_hostports}', '---',
+      'kind: TCPEdge', 'name: ssh', 'hostports: [{template: "1.tcp.${domain}:20001"}]', 'backend: {backend_id: {var: backend}}', '---',
+      'kind: Patch', 'target: HTTPSEdge/api', 'set:', '  tls_termination: {min_version: "1.3"}', '  description: null', '---',
+      'kind: Patch', 'target: TCPEdge/ssh', 'remove: true', '',
+    ].join('\n');
+    expect(await diagnose(join(EXAMPLES, 'environments', 'typed.yaml'), text)).toEqual([]);
+    for (const file of ['base/edges.yaml', 'base/backends.yaml', 'base/access.yaml', 'base/edgeops.yaml', 'prod/patches.yaml', 'prod/edgeops.yaml', 'staging/edgeops.yaml']) {
+      expect(await diagnose(join(EXAMPLES, 'environments', file), readFileSync(join(EXAMPLES, 'environments', file), 'utf8')), file).toEqual([]);
+    }
+  });
+
+  it('a typo inside a Patch\'s set is flagged on its line, and so is a template where a number goes', async () => {
+    const text = [
+      'kind: Patch', 'target: HTTPSEdge/api', 'set:', '  tls_termination: {min_version: "1.3"}', '  hostport: ["api.example.com:443"]', '---',
+      'kind: HTTPResponseBackend', 'name: down', 'body: down', 'status_code: {template: "50${x}"}', '',
+    ].join('\n');
+    const found = await diagnose(join(EXAMPLES, 'environments', 'typo.yaml'), text);
+    expect(found.map((d) => [text.split('\n')[d.range.start.line], d.message])).toEqual([
+      ['  hostport: ["api.example.com:443"]', 'Property hostport is not allowed.'],
+      ['status_code: {template: "50${x}"}', 'Incorrect type. Expected "integer".'],
+    ]);
+  });
+
+  it('hovering a new edgeops.yaml key shows its description', async () => {
+    const text = 'stack: edge-prod\nenvironment: prod\napi_key_env: EDGEOPS_API_KEY_PROD\nbase: [../base]\nvars: {domain: example.com}\n';
+    const description = (projectSchema().properties as Record<string, { description: string }>).api_key_env!.description;
+    let shown = '';
+    // Markdown: the server escapes the underscores.
+    for (let attempt = 0; attempt < 5 && !shown.includes(description); attempt++) shown = (await hover(join(EXAMPLES, 'environments', `hover-${attempt}`, 'edgeops.yaml'), text, 2, 2)).replace(/\\_/g, '_');
     expect(shown).toContain(description);
   });
 });

@@ -1,12 +1,14 @@
 // fmt's layout, file by file: the corpus (comments, anchors, aliases, merge keys) comes out exactly as written by
 // hand, fmt twice is fmt once, every example keeps its data, and what cannot be laid out safely is refused or kept.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/errors.ts';
 import { formatText } from '../../src/format/format-text.ts';
 import { parseText } from '../../src/manifest/parse.ts';
 import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
+import { run as runFmt } from '../../src/operations/fmt.ts';
+import { fileTempDir } from '../helpers/temp-dirs.ts';
 import { CORPUS, FORMATTED } from './corpus.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -135,5 +137,15 @@ describe('refusals', () => {
   it('an alias with no anchor before it, at the alias', () => {
     const result = formatText('kind: IPPolicy\nname: a\nmetadata: *nope\n', 'a.yaml', schemaOf);
     expect(result.issues.map(formatIssue)).toEqual(['a.yaml:3:11: alias *nope has no anchor before it']);
+  });
+});
+
+describe('Patch documents', () => {
+  it('kind, target, set in the order of the target kind\'s fields, remove; {var} and {template} values stay as written', () => {
+    const text = 'set:\n    tls_termination: {min_version: "1.3"}\n    description: {template: "x ${domain}"}\n    hostports: {var: ports}\ntarget: HTTPSEdge/api\nkind: Patch\n---\nremove: true\nkind: Patch\ntarget: TCPEdge/ssh\n';
+    const dir = fileTempDir('edgeops-fmt-patch-');
+    writeFileSync(join(dir, 'p.yaml'), text);
+    expect(runFmt({ paths: ['.'], cwd: dir, check: false }).changed).toEqual(['p.yaml']);
+    expect(readFileSync(join(dir, 'p.yaml'), 'utf8')).toBe('kind: Patch\ntarget: HTTPSEdge/api\nset:\n  description: {template: "x ${domain}"}\n  hostports: {var: ports}\n  tls_termination: {min_version: "1.3"}\n---\nkind: Patch\ntarget: TCPEdge/ssh\nremove: true\n');
   });
 });

@@ -13,10 +13,12 @@ import { confirmApply } from '../confirm.ts';
 import { keyMaterial, withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { sayManifestWarnings } from '../manifest-warnings.ts';
 import { trapInterrupts } from '../../interrupt.ts';
 import { addAdoptOptions, addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 import { applyLockOptions, lockTimeoutOption } from '../apply-lock.ts';
 import { settingsBeforeManifests } from '../settings-ahead.ts';
+import { stackHeading } from '../stack-heading.ts';
 import { DEFAULT_PATHS } from '../paths-argument.ts';
 import { checksumForStack, checksumOption, targetOption } from '../plan-options.ts';
 import { applyStacks } from '../stack-applies.ts';
@@ -71,6 +73,7 @@ async function applied(ctx: CliContext, args: string[], flags: ApplyFlags, opts:
   // settingsBeforeManifests has refused part of a stack: the paths are not walked for it again.
   const loading = loadDesired(paths, ctx.env, { stack: flags.stack ?? saved?.stack, allowEmpty, ownStackFiles: flags.ownStackFiles }).then((desired) => {
     learnSecrets(ctx, desired);
+    sayManifestWarnings(ctx, desired);
     return desired;
   }, (err: unknown) => {
     throw pathFailure(err);
@@ -98,6 +101,8 @@ async function applied(ctx: CliContext, args: string[], flags: ApplyFlags, opts:
     material: keyMaterial(settings, ctx.env),
     lock,
   };
+  const heading = stackHeading(paths, settings);
+  if (heading) ctx.out(`${heading}\n\n`);
   // design: CLI: NO_COLOR and --no-color turn the live display off as well, not only the colours.
   const view = createApplyView({ write: (text) => ctx.out(text), color: settings.color, live: settings.color && opts.live !== false, columns: ctx.stdout.columns });
   return apply.manifestsFirst(loading, withConnection(settings, paths, ({ api }) =>

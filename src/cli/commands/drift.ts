@@ -6,10 +6,12 @@ import { openSnapshotApi } from '../../client/snapshot.ts';
 import type { Api } from '../../kinds/resource-kind.ts';
 import * as drift from '../../operations/drift.ts';
 import { loadDesired } from '../../pipeline.ts';
+import { stackHeading } from '../stack-heading.ts';
 import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { sayManifestWarnings } from '../manifest-warnings.ts';
 import { withJsonError } from '../json-error.ts';
 import { driftStacks } from '../stack-plans.ts';
 import { stackTargets } from '../stack-runs.ts';
@@ -33,9 +35,12 @@ async function drifted(ctx: CliContext, paths: string[], flags: DriftFlags, hook
   const format = flags.format as Format; // commander has checked it against FORMATS
   const desired = await loadDesired(paths, ctx.env, { stack: flags.stack, wholeStacks: 'drift', ownStackFiles: flags.ownStackFiles });
   learnSecrets(ctx, desired);
+  sayManifestWarnings(ctx, desired);
   const settings = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
   const view: drift.DriftView = {
     drift(report, plan) {
+      const heading = format === 'text' ? stackHeading(paths, settings, flags.against) : undefined;
+      if (heading) ctx.out(`${heading}\n\n`);
       ctx.out(VIEWS[format]({ color: settings.color }).drift(report));
       if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(plan)));
       hooks.json?.(ctx.redact(VIEWS.json({ color: false }).drift(report)));

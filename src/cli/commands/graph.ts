@@ -3,6 +3,7 @@
 // GETs only, the same connection options) and marks every resource with its planned action.
 import { Option, type Command } from 'commander';
 import * as graphing from '../../operations/graph.ts';
+import { refuseBases } from '../../manifest/environment/base-users.ts';
 import { loadDesired } from '../../pipeline.ts';
 import { GRAPH_FORMAT_NAMES, GRAPH_FORMATS, type GraphFormat } from '../../render/graph-formats.ts';
 import { VIEWS } from '../../render/views.ts';
@@ -37,6 +38,8 @@ Examples:
   $ edgeops graph --plan --local                  # each resource marked with what apply would do`)
     .action(async (path: string, flags: GraphFlags) => {
       const format = flags.format as GraphFormat; // commander has checked it against GRAPH_FORMAT_NAMES
+      // A base's documents hold variables only a stack gives values: the graph of a stack that uses it is the answer.
+      refuseBases([path], process.cwd(), 'graph');
       // A plan of part of a stack would draw the rest as deletes: --plan takes whole stacks, as plan does.
       const desired = await loadDesired([path], ctx.env, { stack: flags.stack, wholeStacks: flags.plan === true ? 'graph --plan' : undefined });
       learnSecrets(ctx, desired);

@@ -11,6 +11,7 @@ import { FORMATS, VIEWS, type Format } from '../../render/views.ts';
 import { keyMaterial, withConnection } from '../connect.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { sayManifestWarnings } from '../manifest-warnings.ts';
 import { targetOption } from '../plan-options.ts';
 import { withJsonError } from '../json-error.ts';
 import { pathsArgument } from '../paths-argument.ts';
@@ -19,6 +20,7 @@ import { settingsBeforeManifests } from '../settings-ahead.ts';
 import { changedTargets, stackTargets } from '../stack-runs.ts';
 import { removedStackNotes } from '../removed-stacks.ts';
 import { planStacks } from '../stack-plans.ts';
+import { stackHeading } from '../stack-heading.ts';
 
 interface PlanFlags extends SharedFlags {
   format: string;
@@ -51,6 +53,7 @@ async function planned(ctx: CliContext, paths: string[], flags: PlanFlags, hooks
       stack: flags.stack, allowEmpty: flags.destroy === true, wholeStacks: flags.against !== undefined ? 'plan' : undefined, ownStackFiles: flags.ownStackFiles,
     });
     learnSecrets(ctx, desired);
+    sayManifestWarnings(ctx, desired);
     return desired;
   };
   const run = (api: Api, settings: Settings, desired: () => Promise<DesiredState>) => {
@@ -66,6 +69,8 @@ async function planned(ctx: CliContext, paths: string[], flags: PlanFlags, hooks
       redact: (text) => ctx.redact(text),
       view: {
         plan(p, footer) {
+          const heading = format === 'text' ? stackHeading(paths, settings, flags.against) : undefined;
+          if (heading) ctx.out(`${heading}\n\n`);
           ctx.out(VIEWS[format]({ color: settings.color }).plan(p, footer));
           if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(VIEWS.json({ color: false }).plan(p, footer)));
           hooks.json?.(ctx.redact(VIEWS.json({ color: false }).plan(p, footer)));

@@ -2,13 +2,15 @@
 // ManifestError holding every issue (main.ts prints them all). It takes the options plan and apply take, so one
 // command line serves all three in a script; their values are checked, and the connection is never used.
 import { Option, type Command } from 'commander';
-import { ManifestError } from '../../errors.ts';
+import { formatIssue, ManifestError, type ManifestIssue } from '../../errors.ts';
+import { environmentStackRoots } from '../../manifest/environment/stack-roots.ts';
 import * as validate from '../../operations/validate.ts';
 // The manifests' reader itself, not pipeline.ts: validate needs none of the engine, so a run loads none of it.
-import { readDesiredState } from '../../manifest/read-desired.ts';
+import { readDesiredState, sortIssues } from '../../manifest/read-desired.ts';
 import { renderValidateJson } from '../../render/validate-json.ts';
 import type { CliContext } from '../context.ts';
 import { learnSecrets } from '../learn-secrets.ts';
+import { sayManifestWarnings } from '../manifest-warnings.ts';
 import { pathsArgument } from '../paths-argument.ts';
 import { addSharedOptions, resolveSettings, type SharedFlags } from '../settings.ts';
 import { stackTargets } from '../stack-runs.ts';
@@ -37,6 +39,7 @@ Examples:
       const check = async (sub: CliContext, from: string[], ownStackFiles?: boolean): Promise<number> => {
         const desired = await readDesiredState(from, { env: sub.env, stack: flags.stack, ownStackFiles });
         learnSecrets(sub, desired);
+        sayManifestWarnings(sub, desired);
         const { stack } = resolveSettings(flags, sub.env, desired.config, sub.stdout.isTTY === true);
         return validate.run({ desired, stack });
       };
@@ -45,10 +48,30 @@ Examples:
         done(await validateStacks(ctx, targets, flags.format === 'json', (sub, from) => check(sub, from, true)));
         return;
       }
+      // A base given itself: checked through each stack that uses it, resolved on its own.
+      const checkAll = async (): Promise<number> => {
+        const roots = environmentStackRoots(paths, process.cwd());
+        if (!roots) return check(ctx, paths);
+        const issues: ManifestIssue[] = [];
+        let resources = 0;
+        for (const root of roots) {
+          try {
+            resources += await check(ctx, [root]);
+          } catch (err) {
+            if (!(err instanceof ManifestError)) throw err;
+            issues.push(...err.issues);
+          }
+        }
+        // A base's problem is found once per stack that uses it: said once.
+        const seen = new Set<string>();
+        const unique = issues.filter((i) => !seen.has(formatIssue(i)) && seen.add(formatIssue(i)));
+        if (unique.length > 0) throw new ManifestError(sortIssues(unique));
+        return resources;
+      };
       if (flags.format === 'json') {
         // Problems in the manifests are the answer, on stdout; any other failure is reported as usual.
         try {
-          ctx.out(renderValidateJson({ resources: await check(ctx, paths) }));
+          ctx.out(renderValidateJson({ resources: await checkAll() }));
           done(0);
         } catch (err) {
           if (!(err instanceof ManifestError)) throw err;
@@ -57,7 +80,7 @@ Examples:
         }
         return;
       }
-      const n = await check(ctx, paths);
+      const n = await checkAll();
       ctx.out(`${n} resource${n === 1 ? '' : 's'} valid\n`);
       done(0);
     });

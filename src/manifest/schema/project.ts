@@ -1,5 +1,6 @@
 // The project file's schema (edgeops.yaml) and the union of every kind's schema, for editors.
 import { KINDS } from '../../kinds/index.ts';
+import { environmentProperties, environmentRules } from './environment-keys.ts';
 import { NAME_PATTERN, type Schema } from './parts.ts';
 
 export const PROJECT_FILE_NAMES = ['edgeops.yaml', 'edgeops.yml'];
@@ -74,7 +75,9 @@ export function projectSchema(): Schema {
         not: {},
         errorMessage: 'does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key',
       },
+      ...environmentProperties(),
     },
+    ...environmentRules(),
     additionalProperties: false,
   };
 }
