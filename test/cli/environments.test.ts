@@ -120,9 +120,11 @@ describe('examples/environments', () => {
       writeFileSync(edges, readFileSync(edges, 'utf8').replace('name: api\n', 'name: public-api\n').replace('edge_id: api', 'edge_id: public-api'));
       const r = await edgeops(['validate', '.'], { cwd: changed.dir });
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe('prod/patches.yaml:4:9: Patch: target: no document HTTPSEdge/api in the bases or this stack to patch\nedgeops: 1 problem in the manifests\n');
+      // The tree holds two stacks: each is validated on its own, and each line of a failure names its stack.
+      expect(r.stderr).toContain('[edge-prod] prod/patches.yaml:4:9: Patch: target: no document HTTPSEdge/api in the bases or this stack to patch\n[edge-prod] edgeops: 1 problem in the manifests\n');
+      expect(r.stderr).not.toContain('[edge-staging] prod/');
       // A base given itself is checked through the stacks that use it.
-      expect((await edgeops(['validate', 'base'], { cwd: changed.dir })).stderr).toBe(r.stderr);
+      expect((await edgeops(['validate', 'base'], { cwd: changed.dir })).stderr).toBe('prod/patches.yaml:4:9: Patch: target: no document HTTPSEdge/api in the bases or this stack to patch\nedgeops: 1 problem in the manifests\n');
     } finally {
       changed.dispose();
     }
