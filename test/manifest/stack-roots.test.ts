@@ -86,6 +86,28 @@ describe('findStackRoots', () => {
   });
 });
 
+describe('stack roots of environments', () => {
+  const environments = (): Record<string, string> => ({
+    'edge/base/edgeops.yaml': 'role: base\nvars: {office: {type: cidr}}\n',
+    'edge/base/policies.yaml': 'kind: IPPolicy\nname: office\n---\nkind: IPPolicyRule\nname: office-v4\nip_policy_id: office\ncidr: {var: office}\naction: allow\n',
+    'edge/staging/edgeops.yaml': 'stack: edge-staging\nenvironment: staging\nbase: [../base]\nvars: {office: 198.51.100.0/24}\n',
+    'edge/prod/edgeops.yaml': 'stack: edge-prod\nenvironment: prod\nbase: [../base]\nvars: {office: 203.0.113.0/24}\n',
+    'edge/prod/patches.yaml': 'kind: Patch\ntarget: IPPolicy/office\nset: {description: prod office}\n',
+  });
+
+  it('lists the environments, not their base, each made of the base\'s files too', () => {
+    const cwd = writeTree(environments());
+    try {
+      const { roots } = findStackRoots(['edge'], cwd);
+      expect(roots.map((r) => [r.dir, r.stack, r.environment])).toEqual([['edge/prod', 'edge-prod', 'prod'], ['edge/staging', 'edge-staging', 'staging']]);
+      expect(roots[0]!.inputs).toEqual(['edge/base/edgeops.yaml', 'edge/base/policies.yaml', 'edge/prod/edgeops.yaml', 'edge/prod/patches.yaml']);
+      expect(roots[1]!.inputs).toEqual(['edge/base/edgeops.yaml', 'edge/base/policies.yaml', 'edge/staging/edgeops.yaml']);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('changedSince', () => {
   const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
   const write = (cwd: string, path: string, text: string): void => {
