@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import type { CliContext } from './context.ts';
 import { edgeopsVersion } from '../version.ts';
-import { firstOperand } from './short-run.ts';
+import { firstOperand } from './first-operand.ts';
 
 type Register = (program: Command, ctx: CliContext, done: (code: number) => void) => void;
 
