@@ -2,7 +2,7 @@
 // a kind's declared RefFields point at. Both the planner and the executor walk bodies with these helpers.
 import { isObj, ownKeyCount, valueAt } from '../contract/json.ts';
 import type { Json, Obj, PendingRef, RefField } from '../kinds/resource-kind.ts';
-import { splitPointer } from '../manifest/pointer.ts';
+import { splitPointer } from '../contract/field-path.ts';
 
 // Every object of every body is asked: most have no `$ref`, and are told so without their keys being listed.
 export function isPendingRef(value: unknown): value is PendingRef {
