@@ -16,10 +16,9 @@ import pg from 'pg';
 import type { PoolClient, PoolConfig, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import {
   ClaimTakenError, StoreSchemaError, StoreUnavailableError, timestampOf,
-  type ClaimHolder, type DocMeta, type RateVerdict, type Referrer, type Store, type StoreTx,
+  type ClaimHolder, type DocMeta, type RateVerdict, type Referrer, type Store, type StoreOptions, type StoreTx,
 } from '../store.ts';
 import { DOC_COLUMNS, docOfRow, type DocRow } from './doc-row.ts';
-import type { StoreOptions } from './open.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.ts';
 
