@@ -167,7 +167,7 @@ const npmLoaded = NPM_LOADED.flatMap((name) => [name, `${name}/*`]);
 /**
  * A chunk of the ES module build as CommonJS, for src/launch/code-cache.ts to compile with vm.Script (which
  * caches a script's code, unlike a module's): imports become require() calls, dynamic ones too, and
- * import.meta.url the chunk's own URL.
+ * import.meta.url the chunk's own URL. The build's part of the compiled-code cache (design: Start-up).
  */
 function asCommonJs(code: string): string {
   const meta = code.includes('import.meta') ? 'var __edgeopsImportMetaUrl=require("node:url").pathToFileURL(__filename).href;' : '';
@@ -185,7 +185,7 @@ function asCommonJs(code: string): string {
 
 /**
  * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. dist/main.cjs
- * (src/launch.ts) starts it: the CLI itself is CommonJS chunks under dist/cli/, whose compiled code a run keeps
+ * (src/launch/launcher.ts) starts it: the CLI itself is CommonJS chunks under dist/cli/, whose compiled code a run keeps
  * for the next (src/launch/code-cache.ts). Written beside and swapped in, so a CLI running from dist/ meanwhile
  * (a test, while `npm pack` builds) never sees it half-made.
  */
@@ -224,10 +224,10 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
   const entry = Object.entries(cli.metafile.outputs).find(([, output]) => output.entryPoint === 'src/cli/main.ts')![0];
   await build({
     ...common,
-    // CommonJS, as the bin that requires it (src/launch.ts says why).
+    // CommonJS, as the bin that requires it (src/launch/launcher.ts says why).
     format: 'cjs',
     banner: {},
-    entryPoints: { main: 'src/launch.ts' },
+    entryPoints: { main: 'src/launch/launcher.ts' },
     outdir: fresh,
     outExtension: { '.js': '.cjs' },
     define: {

@@ -1,4 +1,4 @@
-// The entry `npm run edgeops` runs from the sources (through tsx). The built CLI starts at src/launch.ts.
+// The entry `npm run edgeops` runs from the sources (through tsx). The built CLI starts at src/launch/launcher.ts.
 import { main } from './cli/main.ts';
 
 await main();

@@ -89,7 +89,7 @@ describe('layers: commands wire operations to views', () => {
   const layer = (prefix: string) => files.filter((f) => f.file.startsWith(prefix));
   const crossings = (from: (file: string) => boolean, to: (target: string) => boolean): string[] =>
     files.filter((f) => from(f.file)).flatMap((f) => f.imports.filter((i) => to(i.target)).map((i) => `${f.file} -> ${i.target}`));
-  const upper = ['cli/', 'action/', 'operations/', 'main.ts', 'launch.ts'];
+  const upper = ['cli/', 'action/', 'operations/', 'main.ts', 'launch/launcher.ts'];
   const below = (file: string): boolean => !upper.some((u) => file.startsWith(u)) && !file.startsWith('service/');
 
   it('there is one operation per command that plans', () => {

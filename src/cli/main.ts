@@ -1,5 +1,5 @@
 // The CLI process's main: run the CLI on the process's arguments and map whatever it throws to an exit code, in
-// this one place. src/main.ts calls it when the sources run (tsx), src/launch.ts when the built CLI does.
+// this one place. src/main.ts calls it when the sources run (tsx), src/launch/launcher.ts when the built CLI does.
 import { CommanderError } from 'commander';
 import { errorText } from '../render/error-text.ts';
 import { createContext } from './context.ts';

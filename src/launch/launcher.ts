@@ -2,8 +2,8 @@
 // (dist/cli/) with the code V8 compiled for this command in an earlier run. It is CommonJS, as the bin is: on
 // Node 20 an ES module entry loads Node's whole ES module loader first (about 7 ms, a twentieth of a `validate`).
 import { dirname, join } from 'node:path';
-import { firstOperand } from './cli/first-operand.ts';
-import { cacheRoot, CodeCache, commandCacheDir } from './launch/code-cache.ts';
+import { firstOperand } from '../cli/first-operand.ts';
+import { cacheRoot, CodeCache, commandCacheDir } from './code-cache.ts';
 
 /** Identifies the build's chunks (a digest of them, written in by scripts/build.ts): a rebuild caches afresh. */
 declare const EDGEOPS_BUILD_ID: string;
