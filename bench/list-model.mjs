@@ -1,6 +1,6 @@
 // The list-everything model of a plan (the way decK works): parse the same YAML files, then list every
 // collection with 10 requests in flight, following next_page_uri, with the same HTTP client as edgeops
-// (undici's Pool and request(), loaded alone as edgeops loads them: not the package's index). Plain JavaScript
+// (undici's Pool and request(), loaded alone: bench/lib/undici-pool.mjs). Plain JavaScript
 // run by node itself, so its start-up is node's and nothing more.
 // Usage: node bench/list-model.mjs URL KEY DIR PATH... ; prints {"docs","items","pages":{path:n}}.
 // DIR `-` is the fetch floor of a plan (bench/plan-process.ts): no manifests, and every list at once, each

@@ -11,7 +11,7 @@
 //   1 PostgreSQL instance, 2 PostgreSQL instances behind the proxy. Each apply is followed (untimed) by
 //   `edgeops plan --detailed-exitcode`, which must find nothing to do: nothing missing, no duplicates.
 //
-// PostgreSQL is a throwaway cluster with fsync, synchronous_commit and full_page_writes on (bench/lib/postgres.ts),
+// PostgreSQL is a throwaway cluster with fsync, synchronous_commit and full_page_writes on (test/support/postgres-cluster.ts, durable),
 // on the same file system as the SQLite files, so a durable create costs a WAL flush on both.
 // The 2-instance figures run on the same few cores as PostgreSQL, the proxy and the load generator: they show
 // that two instances serve one database correctly, not how the service scales.
@@ -24,7 +24,7 @@ import { ms, perSec, spread, type Figure } from './lib/figure.ts';
 import { generateDocs, writeManifests } from './lib/generate.ts';
 import type { LoadOptions } from './lib/load.ts';
 import { median } from './lib/measure.ts';
-import { startDurablePostgres, type BenchPostgres } from './lib/postgres.ts';
+import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster.ts';
 import { STACK } from './lib/seed.ts';
 import { startServeProcess, type ServeProcess } from './lib/serve-process.ts';
 import { CONNECTIONS, CREATE_BODY, CREATE_PATH, fill, HEADERS, KEY, load, READ_PATH } from './lib/ip-policy-load.ts';
@@ -71,7 +71,7 @@ interface Target {
   url: string;
 }
 
-async function throughput(ctx: Parameters<Benchmark['run']>[0], pg: BenchPostgres): Promise<Figure[]> {
+async function throughput(ctx: Parameters<Benchmark['run']>[0], pg: PostgresCluster): Promise<Figure[]> {
   const rows = quick() ? 500 : 2000;
   const rounds = quick() ? 1 : 3;
   const phase = { connections: CONNECTIONS, warmupMs: quick() ? 300 : 1000, durationMs: quick() ? 1000 : 4000 };
@@ -174,7 +174,7 @@ async function throughput(ctx: Parameters<Benchmark['run']>[0], pg: BenchPostgre
   }
 }
 
-async function applyScale(ctx: Parameters<Benchmark['run']>[0], pg: BenchPostgres): Promise<Figure[]> {
+async function applyScale(ctx: Parameters<Benchmark['run']>[0], pg: PostgresCluster): Promise<Figure[]> {
   const count = quick() ? 200 : 1000;
   const rounds = quick() ? 1 : 3;
   const dir = join(ctx.tmp, 'service-scale-apply');
@@ -234,7 +234,11 @@ export const serviceScale: Benchmark = {
   id: 12,
   title: `SQLite vs PostgreSQL, 1 and 2 instances: list pages and creates (${CONNECTIONS} connections), edgeops apply of 1,000`,
   async run(ctx) {
-    const pg = await startDurablePostgres(ctx.log);
+    const pg = await startPostgresCluster({ log: ctx.log, durable: true });
+    if (pg.settings.fsync !== 'on' || pg.settings.synchronous_commit !== 'on') {
+      await pg.stop();
+      throw new Error(`service-scale: PostgreSQL's durability is off (${JSON.stringify(pg.settings)})`);
+    }
     try {
       return [...(await throughput(ctx, pg)), ...(await applyScale(ctx, pg))];
     } finally {

@@ -165,41 +165,9 @@ const NPM_LOADED = ['pg'];
 const npmLoaded = NPM_LOADED.flatMap((name) => [name, `${name}/*`]);
 
 /**
- * Modules that dependencies load at start-up for what edgeops never does, required at their first use instead:
- * undici's HTTP/2 client (node:http2: about 10 ms of Node 20's start-up; edgeops' client speaks HTTP/1.1) and
- * commander's child processes (node:child_process: about 8 ms; for executable subcommands, which edgeops has none
- * of). The build fails when a dependency no longer reads as expected.
- */
-export const LAZY_REQUIRES = [
-  {
-    file: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-    eager: "const connectH2 = require('./client-h2.js')",
-    lazy: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
-  },
-  {
-    file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
-    eager: "const childProcess = require('node:child_process');",
-    lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
-  },
-];
-
-const lazyRequires: Plugin = {
-  name: 'lazy-requires',
-  setup(b) {
-    for (const { file, eager, lazy } of LAZY_REQUIRES) {
-      b.onLoad({ filter: file }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
-        if (!text.includes(eager)) throw new Error(`${args.path} no longer reads \`${eager}\`: update LAZY_REQUIRES in scripts/build.ts`);
-        return { contents: text.replace(eager, lazy), loader: 'js' };
-      });
-    }
-  },
-};
-
-/**
  * A chunk of the ES module build as CommonJS, for src/launch/code-cache.ts to compile with vm.Script (which
  * caches a script's code, unlike a module's): imports become require() calls, dynamic ones too, and
- * import.meta.url the chunk's own URL.
+ * import.meta.url the chunk's own URL. The build's part of the compiled-code cache (design: Start-up).
  */
 function asCommonJs(code: string): string {
   const meta = code.includes('import.meta') ? 'var __edgeopsImportMetaUrl=require("node:url").pathToFileURL(__filename).href;' : '';
@@ -217,7 +185,7 @@ function asCommonJs(code: string): string {
 
 /**
  * dist/: the CLI, split so a command loads only its own code; dependencies come from node_modules. dist/main.cjs
- * (src/launch.ts) starts it: the CLI itself is CommonJS chunks under dist/cli/, whose compiled code a run keeps
+ * (src/launch/launcher.ts) starts it: the CLI itself is CommonJS chunks under dist/cli/, whose compiled code a run keeps
  * for the next (src/launch/code-cache.ts). Written beside and swapped in, so a CLI running from dist/ meanwhile
  * (a test, while `npm pack` builds) never sees it half-made.
  */
@@ -244,7 +212,7 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
     minifyWhitespace: true,
     minifySyntax: true,
     external: [...common.external!, ...npmLoaded],
-    plugins: [precompile, lazyRequires],
+    plugins: [precompile],
   });
   const digest = createHash('sha256');
   for (const file of cli.outputFiles) {
@@ -256,10 +224,10 @@ export async function buildCli(outdir = CLI_OUT): Promise<void> {
   const entry = Object.entries(cli.metafile.outputs).find(([, output]) => output.entryPoint === 'src/cli/main.ts')![0];
   await build({
     ...common,
-    // CommonJS, as the bin that requires it (src/launch.ts says why).
+    // CommonJS, as the bin that requires it (src/launch/launcher.ts says why).
     format: 'cjs',
     banner: {},
-    entryPoints: { main: 'src/launch.ts' },
+    entryPoints: { main: 'src/launch/launcher.ts' },
     outdir: fresh,
     outExtension: { '.js': '.cjs' },
     define: {

@@ -1,6 +1,4 @@
-// The entry `npm run edgeops` runs from the sources (through tsx). The built CLI starts at src/launch.ts.
+// The entry `npm run edgeops` runs from the sources (through tsx). The built CLI starts at src/launch/launcher.ts.
 import { main } from './cli/main.ts';
-import { firstOperand, tuneForShortRun } from './cli/short-run.ts';
 
-tuneForShortRun(firstOperand(process.argv.slice(2)));
 await main();

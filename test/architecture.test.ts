@@ -96,7 +96,7 @@ describe('layers: commands wire operations to views', () => {
   const layer = (prefix: string) => files.filter((f) => f.file.startsWith(prefix));
   const crossings = (from: (file: string) => boolean, to: (target: string) => boolean): string[] =>
     files.filter((f) => from(f.file)).flatMap((f) => f.imports.filter((i) => to(i.target)).map((i) => `${f.file} -> ${i.target}`));
-  const upper = ['cli/', 'action/', 'operations/', 'main.ts', 'launch.ts'];
+  const upper = ['cli/', 'action/', 'operations/', 'main.ts', 'launch/launcher.ts'];
   const below = (file: string): boolean => !upper.some((u) => file.startsWith(u)) && !file.startsWith('service/');
 
   it('there is one operation per command that plans', () => {
@@ -158,3 +158,90 @@ describe('layers: commands wire operations to views', () => {
   });
 });
 
+
+describe('the import graph', () => {
+  const sourceEdges = new Map(files.map((f) => [f.file, [...new Set(f.imports.map((i) => i.target))].filter((t) => t !== f.file)]));
+
+  /** The strongly connected groups of files (Tarjan): each of more than one file is a cycle. */
+  function cycles(edges: Map<string, string[]>): string[][] {
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const found: string[][] = [];
+    const visit = (file: string): void => {
+      index.set(file, index.size);
+      low.set(file, index.get(file)!);
+      stack.push(file);
+      onStack.add(file);
+      for (const next of edges.get(file) ?? []) {
+        if (!edges.has(next)) continue;
+        if (!index.has(next)) {
+          visit(next);
+          low.set(file, Math.min(low.get(file)!, low.get(next)!));
+        } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+      }
+      if (low.get(file) !== index.get(file)) return;
+      const group: string[] = [];
+      for (let at = stack.pop()!; ; at = stack.pop()!) {
+        onStack.delete(at);
+        group.push(at);
+        if (at === file) break;
+      }
+      if (group.length > 1) found.push(group.sort());
+    };
+    for (const file of edges.keys()) if (!index.has(file)) visit(file);
+    return found;
+  }
+
+  it('finds a cycle of any length, and none in a chain', () => {
+    const graph = (pairs: string): Map<string, string[]> => {
+      const edges = new Map<string, string[]>();
+      for (const [from, to] of pairs.split(' ').map((p) => p.split('>') as [string, string])) {
+        edges.set(from, [...(edges.get(from) ?? []), to]);
+        if (!edges.has(to)) edges.set(to, []);
+      }
+      return edges;
+    };
+    expect(cycles(graph('a>b b>a'))).toEqual([['a', 'b']]);
+    expect(cycles(graph('x>a a>b b>c c>a c>d'))).toEqual([['a', 'b', 'c']]);
+    expect(cycles(graph('a>b b>c a>c'))).toEqual([]);
+  });
+
+  it('has no cycle between files, counting type-only and lazy imports', () => {
+    expect(sourceEdges.get('cli/program.ts')?.length).toBeGreaterThan(0);
+    expect(cycles(sourceEdges)).toEqual([]);
+  });
+
+  it('imports no dependency\'s private files: a package by its name, or by a path its package.json exports', () => {
+    expect(publicSpecifier('undici')).toBe(true);
+    expect(publicSpecifier('vitest/node')).toBe(true);
+    expect(publicSpecifier('undici/lib/dispatcher/pool.js')).toBe(false);
+    expect(publicSpecifier('vitest/dist/index.js')).toBe(false);
+    const shipped = [...walk(src), ...filesUnder(join(root, 'scripts'), /\.ts$/)];
+    const bad = shipped.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const specifiers = [...text.matchAll(/(?:^\s*(?:import|export)\s[^'"]*?from\s+|^\s*import\s+|import\(\s*|require\(\s*)['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+      return specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !publicSpecifier(s)).map((s) => `${relative(root, file)} -> ${s}`);
+    });
+    expect(bad).toEqual([]);
+  });
+});
+
+/** Whether `specifier` names a package, or a subpath its package.json lists in `exports` (or a documented entry). */
+function publicSpecifier(specifier: string): boolean {
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  const subpath = specifier.slice(name.length);
+  if (subpath === '') return true;
+  const manifest = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { exports?: unknown };
+  if (manifest.exports && typeof manifest.exports === 'object') {
+    const keys = Object.keys(manifest.exports);
+    return keys.some((key) => key === `.${subpath}` || (key.endsWith('*') && `.${subpath}`.startsWith(key.slice(0, -1))));
+  }
+  // A package without an exports map: what its documentation names as an entry (ajv's standalone code).
+  return DOCUMENTED_ENTRIES.has(specifier);
+}
+
+/** Entries that packages without an exports map document as theirs to import. */
+const DOCUMENTED_ENTRIES = new Set(['ajv/dist/standalone/index.js']);

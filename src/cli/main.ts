@@ -1,9 +1,9 @@
 // The CLI process's main: run the CLI on the process's arguments and map whatever it throws to an exit code, in
-// this one place. src/main.ts calls it when the sources run (tsx), src/launch.ts when the built CLI does.
+// this one place. src/main.ts calls it when the sources run (tsx), src/launch/launcher.ts when the built CLI does.
 import { CommanderError } from 'commander';
 import { errorText } from '../render/error-text.ts';
 import { createContext } from './context.ts';
-import { runCli } from './program.ts';
+import { buildProgram } from './program.ts';
 
 /**
  * A reader that stops early (`edgeops --help | head -1`) closes the pipe under us: the next write fails with
@@ -23,7 +23,13 @@ export async function main(): Promise<void> {
   quietOnClosedPipe(process.stderr);
   const ctx = createContext();
   try {
-    process.exitCode = await runCli(process.argv.slice(2), ctx);
+    const argv = process.argv.slice(2);
+    let code = 0;
+    const program = await buildProgram(ctx, (c) => {
+      code = c;
+    }, argv);
+    await program.parseAsync(argv, { from: 'user' });
+    process.exitCode = code;
   } catch (err) {
     if (err instanceof CommanderError) {
       // Commander has printed the usage error or the help already.

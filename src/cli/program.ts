@@ -1,11 +1,15 @@
-// The commander program: one registration per command file. `runCli` resolves to the exit code of the command
-// that ran (commander ignores action return values, so each action reports its code through `done`).
+// The commander program: one registration per command file. Each command reports its exit code through `done`
+// (commander ignores action return values); cli/main.ts runs the program and maps what it throws.
 import { Command } from 'commander';
 import type { CliContext } from './context.ts';
 import { edgeopsVersion } from '../version.ts';
-import { firstOperand } from './short-run.ts';
+import { firstOperand } from './first-operand.ts';
 
-type Register = (program: Command, ctx: CliContext, done: (code: number) => void) => void;
+/**
+ * Registers one command on `program`. `whole` builds the program with every command (what `completion` describes,
+ * whichever commands this run registered): handed down, so no command module imports this one.
+ */
+type Register = (program: Command, ctx: CliContext, done: (code: number) => void, whole: () => Promise<Command>) => void;
 
 // Each command's module is imported when a run needs it, so a run loads only the code of the command it names:
 // `validate` and `show` never load the HTTP client, `--version` no command at all. The order is the order of the help.
@@ -38,7 +42,12 @@ function commandsFor(argv: string[]): string[] {
   return Object.keys(COMMANDS);
 }
 
-export async function buildProgram(ctx: CliContext, done: (code: number) => void, names = Object.keys(COMMANDS)): Promise<Command> {
+/**
+ * The commander program of a run of `argv` (only the commands it needs), or with every command when no `argv`
+ * is given. Each command reports its exit code through `done` (commander ignores what actions return).
+ */
+export async function buildProgram(ctx: CliContext, done: (code: number) => void, argv?: string[]): Promise<Command> {
+  const names = argv === undefined ? Object.keys(COMMANDS) : commandsFor(argv);
   const program = new Command('edgeops')
     .description('Declarative GitOps for network-edge configuration: validate, plan and apply YAML manifests')
     .version(edgeopsVersion(), '-V, --version')
@@ -66,15 +75,7 @@ Examples, run in a directory of manifests (PATH defaults to it; --local serves t
   $ source <(edgeops completion bash)
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/`);
   const registers = await Promise.all(names.map((name) => COMMANDS[name]!()));
-  for (const register of registers) register(program, ctx, done);
+  const whole = (): Promise<Command> => buildProgram(ctx, () => undefined);
+  for (const register of registers) register(program, ctx, done, whole);
   return program;
-}
-
-export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
-  let code = 0;
-  const program = await buildProgram(ctx, (c) => {
-    code = c;
-  }, commandsFor(argv));
-  await program.parseAsync(argv, { from: 'user' });
-  return code;
 }

@@ -3,8 +3,7 @@
 // pagination (paginate.ts), and one rate-limit-aware scheduler (scheduler.ts) that every attempt of every call
 // passes through (the `urgent` view's past its queue and pauses, on a connection of its own). Every failure
 // surfaces as an ApiError.
-import { Pool } from './undici-pool.ts';
-import type { Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { SERVICE_VERSION, VERSION_HEADER } from '../contract/protocol.ts';
 import { ApiError } from '../errors.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';

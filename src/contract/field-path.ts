@@ -45,3 +45,16 @@ export function showPath(pointer: string, root?: unknown): string {
   }
   return out;
 }
+
+// The contract names a body's fields in its own notation (`ip_restriction.ip_policy_ids[]`: `[]` = each item of
+// a list); the code finds them by pointer pattern (`/ip_restriction/ip_policy_ids/*`). These two convert.
+
+/** A contract field as a pointer pattern: `ip_restriction.ip_policy_ids[]` -> `/ip_restriction/ip_policy_ids/*`. */
+export function fieldPattern(field: string): string {
+  return field.split('.').map((step) => (step.endsWith('[]') ? `/${step.slice(0, -2)}/*` : `/${step}`)).join('');
+}
+
+/** A pointer pattern as a contract field (fieldPattern's inverse): `/backend/backend_id` -> `backend.backend_id`. */
+export function patternField(pattern: string): string {
+  return splitPointer(pattern).join('.').replace(/\.\*/g, '[]');
+}

@@ -2,9 +2,8 @@
 // the marker is taken out of live metadata, write-only fields are left out, and the result is the resource's
 // actions (create | update + module put/delete | replace) without their dependencies.
 import jsonpatch from 'fast-json-patch';
-import { isObj, ownKeyCount, valueAt } from '../contract/json.ts';
+import { escapeSegment, isObj, ownKeyCount, valueAt } from '../contract/json.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
-import { escapeSegment } from '../manifest/pointer.ts';
 import type { Action, FieldChange } from './plan-data.ts';
 import { parseMetadata } from '../kinds/marker.ts';
 import { liveMetadata } from './ownership.ts';

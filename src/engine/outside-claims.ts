@@ -3,7 +3,8 @@
 // a stack and then meet the refusal on the one write that claims such a value. The service is asked only about
 // values the plan would newly claim (no live item of the account holds them), and only when there are some;
 // its answer says where a value is held, never by what.
-import { escapeSegment, sourceValuePos } from '../manifest/pointer.ts';
+import { escapeSegment } from '../contract/json.ts';
+import { sourceValuePos } from '../manifest/pointer.ts';
 import type { Api, ResourceKind, UniqueField } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
 import type { LiveState } from './live.ts';

@@ -4,12 +4,12 @@
 // id that names nothing live (or a resource the plan deletes), a unique value held by a resource this stack
 // does not manage. Apply runs both before it takes the stack lock, listing only what the live checks read
 // (liveCheckKinds), so a plan the service would refuse writes nothing, not even the lock record.
-import { valueAt } from '../contract/json.ts';
+import { escapeSegment, valueAt } from '../contract/json.ts';
 import { REQUEST_BODY_MAX_BYTES } from '../contract/limits.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import type { Json, LiveItem, Obj, ResourceKind } from '../kinds/resource-kind.ts';
 import type { DesiredResource, DesiredState } from '../manifest/document.ts';
-import { escapeSegment, sourceValuePos } from '../manifest/pointer.ts';
+import { sourceValuePos } from '../manifest/pointer.ts';
 import type { LiveState } from './live.ts';
 import { METADATA_LIMIT } from '../kinds/marker.ts';
 import { liveMetadata, markerOf } from './ownership.ts';

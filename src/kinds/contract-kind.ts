@@ -2,6 +2,7 @@
 // paths, list key, create-only fields and reference fields. A reference field's kinds are contract names
 // (`tunnel_group_backend`); the manifest names the same kinds in PascalCase (`TunnelGroupBackend`).
 import type { ContractKind, KindName, RefField as ContractRef } from '../contract/index.ts';
+import { fieldPattern } from '../contract/field-path.ts';
 import { parentParam } from '../contract/path.ts';
 import type { RefField } from './resource-kind.ts';
 
@@ -12,13 +13,8 @@ function manifestKindName(kind: KindName): string {
   return kind.split('_').map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : `${w[0]!.toUpperCase()}${w.slice(1)}`)).join('');
 }
 
-/** `ip_restriction.ip_policy_ids[]` -> `/ip_restriction/ip_policy_ids/*`. */
-function pointerOf(field: string): string {
-  return field.split('.').map((step) => (step.endsWith('[]') ? `/${step.slice(0, -2)}/*` : `/${step}`)).join('');
-}
-
 export function refField(ref: ContractRef): RefField {
-  return { pointer: pointerOf(ref.field), kinds: ref.kinds.map(manifestKindName) };
+  return { pointer: fieldPattern(ref.field), kinds: ref.kinds.map(manifestKindName) };
 }
 
 /**

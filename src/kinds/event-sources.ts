@@ -3,6 +3,7 @@
 // `sources`; changes are POSTs of missing types and DELETEs of extra ones.
 import { ApiError } from '../errors.ts';
 import { deleteIfPresent } from './crud.ts';
+import { naturalKind } from './natural-kind.ts';
 import { isObj } from './normalize.ts';
 import type { Api, Json, LiveItem, Obj, ResourceKind } from './resource-kind.ts';
 
@@ -73,17 +74,11 @@ async function sync(api: Api, body: Obj): Promise<LiveItem> {
   return { id: String(subscriptionId), raw };
 }
 
-export const eventSources: ResourceKind = {
+export const eventSources: ResourceKind = naturalKind({
   kind: 'EventSources',
-  identity: 'natural',
   refs: [{ pointer: '/subscription_id', kinds: ['EventSubscription'] }],
   immutable: ['subscription_id'],
-  secrets: [],
-  writeOnly: [],
-  modules: [],
-  toRequest: (spec) => ({ ...spec }),
-  fromLive: normalize,
-  normalizeDesired: normalize,
+  normalize,
   naturalKey: (body) => String(body.subscription_id),
   async fetch(ctx) {
     const subs = await ctx.listOnce(SUBSCRIPTIONS, 'event_subscriptions');
@@ -91,13 +86,10 @@ export const eventSources: ResourceKind = {
       .filter((s) => typesOf(s.sources).length > 0)
       .map((s) => ({ id: String(s.id), raw: { subscription_id: s.id ?? null, types: typesOf(s.sources) } }));
   },
-  create: (api, body) => sync(api, body),
-  async update(api, _live, _changed, desired) {
-    await sync(api, desired);
-  },
+  write: sync,
   async delete(api, live) {
     for (const type of typeSet(live.raw.types)) {
       await deleteIfPresent(api, `${sourcesPath(live.raw.subscription_id)}/${encodeURIComponent(type)}`);
     }
   },
-};
+});

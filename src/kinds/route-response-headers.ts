@@ -4,6 +4,7 @@
 import { deleteIfPresent } from './crud.ts';
 import { responseHeaders } from './module-normalizers.ts';
 import { fetchRoutes } from './https-edge-route.ts';
+import { naturalKind } from './natural-kind.ts';
 import { isObj } from './normalize.ts';
 import type { Api, LiveItem, Obj, ResourceKind } from './resource-kind.ts';
 
@@ -29,21 +30,15 @@ async function put(api: Api, desired: Obj): Promise<LiveItem> {
   return { id: naturalKey(withKey), raw: withKey };
 }
 
-export const routeResponseHeaders: ResourceKind = {
+export const routeResponseHeaders: ResourceKind = naturalKind({
   kind: 'RouteResponseHeaders',
-  identity: 'natural',
   // The route is the parent this manifest is authoritative for; the edge ref gives its path.
   refs: [
     { pointer: '/route_id', kinds: ['HTTPSEdgeRoute'] },
     { pointer: '/edge_id', kinds: ['HTTPSEdge'], sameAs: { via: '/route_id', pointer: '/edge_id' } },
   ],
   immutable: ['edge_id', 'route_id'],
-  secrets: [],
-  writeOnly: [],
-  modules: [],
-  toRequest: (spec) => ({ ...spec }),
-  fromLive: normalize,
-  normalizeDesired: normalize,
+  normalize,
   naturalKey,
   async fetch(ctx) {
     const routes = await fetchRoutes(ctx);
@@ -54,11 +49,8 @@ export const routeResponseHeaders: ResourceKind = {
         return { id: naturalKey(raw), raw };
       });
   },
-  create: (api, body) => put(api, body),
-  async update(api, _live, _changed, desired) {
-    await put(api, desired);
-  },
+  write: put,
   async delete(api, live) {
     await deleteIfPresent(api, modulePath(live.raw));
   },
-};
+});

@@ -6,7 +6,7 @@
 // the run compiled: the next run of that command starts with them compiled.
 // One cache per command: a plan compiles other functions than a validate, and each run's cache is its own
 // command's. The cache is written once, by a run that found none (or one V8 refused: another Node, other flags)
-// and did its work (launch.ts: a run that failed early, on a usage error, compiled little of it),
+// and did its work (launcher.ts: a run that failed early, on a usage error, compiled little of it),
 // atomically (another process may read it meanwhile), and only into a directory of the user's own that no one
 // else can write: V8 trusts cached code as it trusts the source.
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -6,12 +6,14 @@
 import { bodyProblem, moduleProblem, requestProblem, withoutNulls } from '../contract/body-check.ts';
 import { CONTRACT_KINDS, documentProblem, type LocatedProblem } from '../contract/index.ts';
 import { valueAt } from '../contract/json.ts';
+import { templatePattern } from '../contract/path.ts';
 import { ID_SUFFIX_LENGTH } from '../contract/protocol.ts';
 import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { KINDS, kindByName } from '../kinds/index.ts';
 import type { Api, Obj } from '../kinds/resource-kind.ts';
 import type { DesiredResource, ManifestDoc } from './document.ts';
-import { childPointer, keyPos, splitPointer, valuePos } from './pointer.ts';
+import { keyPos, valuePos } from './pointer.ts';
+import { childPointer, splitPointer } from '../contract/field-path.ts';
 import { placeholderIds, sentBody } from '../kinds/sent-body.ts';
 import { runPaced, type AsyncSteps, type Pace } from '../pace.ts';
 
@@ -41,7 +43,7 @@ function recorder(sent: Sent[]): Api {
 const patterns = new Map<string, RegExp>();
 function pathPattern(template: string): RegExp {
   let re = patterns.get(template);
-  if (!re) patterns.set(template, (re = new RegExp(`^${template.replace(/:\w+/g, '[^/]+')}$`)));
+  if (!re) patterns.set(template, (re = templatePattern(template)));
   return re;
 }
 

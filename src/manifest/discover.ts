@@ -14,7 +14,8 @@ import type { Json } from '../kinds/resource-kind.ts';
 import type { FoundFile, ProjectConfig } from './document.ts';
 import { issuesFromAjv } from './schema/messages.ts';
 import { parseFile } from './parse.ts';
-import { childPointer, keyPos, rememberKeyPositions } from './pointer.ts';
+import { keyPos, rememberKeyPositions } from './pointer.ts';
+import { childPointer } from '../contract/field-path.ts';
 import { PROJECT_FILE_NAMES } from './schema/project.ts';
 import { projectErrors } from './schema.ts';
 

@@ -3,12 +3,10 @@
 // document keeps every value's file:line:col by pointer (ManifestDoc.positions) and every mapping key's in a
 // side table, so "unknown field" can point at the key rather than at its value. Pointer patterns
 // (`/ip_restriction/ip_policy_ids/*`: `*` = each item of a list) find the reference and secret fields.
-import { childPointer, joinPointer, showPath, splitPointer } from '../contract/field-path.ts';
-import { escapeSegment, isObj, unescapeSegment } from '../contract/json.ts';
+import { joinPointer, splitPointer } from '../contract/field-path.ts';
+import { isObj } from '../contract/json.ts';
 import type { SourcePos } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
-
-export { childPointer, escapeSegment, joinPointer, showPath, splitPointer, unescapeSegment };
 
 function parentPointer(pointer: string): string {
   return pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { isObj } from '../contract/json.ts';
 import type { Json } from '../kinds/resource-kind.ts';
-import { childPointer } from './pointer.ts';
+import { childPointer } from '../contract/field-path.ts';
 import { ENV_VAR_PATTERN } from './schema/parts.ts';
 
 const ENV_VAR = new RegExp(ENV_VAR_PATTERN);

@@ -5,7 +5,7 @@ import { isObj } from '../contract/json.ts';
 import { showPath } from '../contract/field-path.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { RenderedStack } from './rendered.ts';
-import { childPointer } from '../manifest/pointer.ts';
+import { childPointer } from '../contract/field-path.ts';
 import { formatValue } from './values.ts';
 
 const shown = (value: Json | undefined): string => formatValue(value);

@@ -1,10 +1,10 @@
 // Path matching for the resource routes: literal segments win over `:param` segments, left to right, so the
 // most specific route answers. A path that matches with other methods only yields the Allow list (405).
 import type { Handler, Method, RouteDef } from './resource-def.ts';
-import { fillParams } from '../contract/path.ts';
+import { fillParams, templateSegments, type TemplateSegment } from '../contract/path.ts';
 
 interface Compiled {
-  segments: { literal: string | null; param: string | null }[];
+  segments: TemplateSegment[];
   methods: Map<Method, Handler>;
   /** Literal positions as a bitmask-like string for ordering: '1101' sorts before '1011'. */
   rank: string;
@@ -24,7 +24,7 @@ export class Router {
       const key = fillParams(def.path, ':');
       let compiled = byPath.get(key);
       if (!compiled) {
-        const segments = def.path.split('/').slice(1).map((s) => (s.startsWith(':') ? { literal: null, param: s.slice(1) } : { literal: s, param: null }));
+        const segments = templateSegments(def.path);
         compiled = { segments, methods: new Map(), rank: segments.map((s) => (s.literal === null ? '0' : '1')).join('') };
         byPath.set(key, compiled);
         this.routes.push(compiled);

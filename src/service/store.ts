@@ -15,6 +15,14 @@ import type { JsonObject } from './json-values.ts';
 /** How a commit is flushed: 'full' answers a write once it survives a power loss; 'relaxed' may lose it. */
 export type Durability = 'full' | 'relaxed';
 
+/** How a store is opened (`edgeops serve`'s flags): every backend takes the same options. */
+export interface StoreOptions {
+  durability?: Durability;
+  /** PostgreSQL connections per instance. */
+  poolSize?: number;
+  log?: (line: string) => void;
+}
+
 /** The account every row belongs to until accounts are configured. */
 export const DEFAULT_ACCOUNT = 'default';
 

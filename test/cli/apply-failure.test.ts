@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_PATH } from '../../src/lock/lock-record.ts';
 import { api, startTestService, type TestService } from '../helpers/service.ts';
-import { startProxy, type Hit, type RecordingProxy } from './proxy.ts';
+import { startProxy, type Hit, type RoundRobinProxy as RecordingProxy } from '../support/round-robin-proxy.ts';
 import { edgeops } from './run.ts';
 
 let svc: TestService;
@@ -17,7 +17,7 @@ let foreignEdge = '';
 
 /** Once apply holds its lock, its plan's read of the HTTPS edges is answered, then the hostport is taken. */
 async function takeHostportWhilePlanning(hit: Hit, body: unknown): Promise<unknown> {
-  const locked = proxy.hits.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
+  const locked = proxy.requests.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
   if (foreignEdge === '' && locked && hit.method === 'GET' && hit.path.startsWith('/edges/https')) {
     const r = await api(svc).post('/edges/https', { hostports: ['taken.example.com:443'], description: 'not managed by edgeops' });
     expect(r.status).toBe(201);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_PATH } from '../../src/lock/lock-record.ts';
 import { containsKeyMaterial, makeCa, makeChain, makeCert, type MadeCert } from '../helpers/certs.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { startProxy, type RecordingProxy } from './proxy.ts';
+import { startProxy, type RoundRobinProxy as RecordingProxy } from '../support/round-robin-proxy.ts';
 import { edgeops, type RunResult } from './run.ts';
 
 let svc: TestService;
@@ -69,12 +69,12 @@ describe('certificates the service would refuse', () => {
     ['plan', ['--format', 'json']],
     ['apply', ['--auto-approve']],
   ])('%s %j exits 1 with each problem at its place and sends no write', async (command, args) => {
-    log.hits.length = 0;
+    log.requests.length = 0;
     const r = await edgeops([command, '.', ...args], { cwd: dir, env: env(other.keyPem) });
     expectRefused(r);
     expect(r.stdout).toBe('');
-    expect(log.hits.filter((h) => h.method !== 'GET' && !(command === 'apply' && h.path.startsWith(LOCK_PATH)))).toEqual([]);
-    if (command === 'validate') expect(log.hits).toEqual([]);
+    expect(log.requests.filter((h) => h.method !== 'GET' && !(command === 'apply' && h.path.startsWith(LOCK_PATH)))).toEqual([]);
+    if (command === 'validate') expect(log.requests).toEqual([]);
   });
 });
 
@@ -85,9 +85,9 @@ it('the same certificate with its own key, and the CAs without the extra text, a
     '---', 'kind: CertificateAuthority', 'name: clients', 'ca_pem: {file: ca.pem}',
     '',
   ].join('\n'));
-  log.hits.length = 0;
+  log.requests.length = 0;
   const r = await edgeops(['apply', dir, '--auto-approve'], { env: env(site.keyPem) });
   expect(r.code, r.stderr).toBe(0);
-  expect(log.hits.filter((h) => h.method !== 'GET' && !h.path.startsWith(LOCK_PATH)).map((h) => `${h.method} ${h.path}`).sort())
+  expect(log.requests.filter((h) => h.method !== 'GET' && !h.path.startsWith(LOCK_PATH)).map((h) => `${h.method} ${h.path}`).sort())
     .toEqual(['POST /certificate_authorities', 'POST /tls_certificates']);
 });

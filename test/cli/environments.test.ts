@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { startProxy } from './proxy.ts';
+import { startProxy } from '../support/round-robin-proxy.ts';
 import { copyExample, edgeops, ROOT, type RunResult } from './run.ts';
 
 const EXAMPLE = join(ROOT, 'examples/environments');
@@ -106,7 +106,7 @@ describe('examples/environments', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('api_key_env: EDGEOPS_API_KEY_PROD, so this stack\'s key is read from EDGEOPS_API_KEY_PROD only, and it is not set (EDGEOPS_API_KEY is set, but a stack with api_key_env never reads it)');
       expect(r.stderr).not.toContain('staging-key');
-      expect(proxy.hits).toEqual([]);
+      expect(proxy.requests).toEqual([]);
     } finally {
       await proxy.close();
     }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProxy, type RecordingProxy } from './proxy.ts';
+import { startProxy, type RoundRobinProxy as RecordingProxy } from '../support/round-robin-proxy.ts';
 import { edgeops } from './run.ts';
 
 let service: RecordingProxy;
@@ -51,15 +51,15 @@ describe('invalid manifests', () => {
     ['apply', ['.', '--auto-approve']],
     ['apply', ['.']],
   ])('%s %j exits 1 with every positioned error and sends no write', async (command, args) => {
-    service.hits.length = 0;
+    service.requests.length = 0;
     const r = await edgeops([command, ...args], { cwd: dir, env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: 'key-of-a-service-never-reached' } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toEqual(EXPECTED);
-    const writes = service.hits.filter((h) => h.method !== 'GET');
+    const writes = service.requests.filter((h) => h.method !== 'GET');
     expect(writes).toEqual([]);
     // plan's list reads were under way before the manifests had been read (they overlap the loading).
-    if (command === 'plan') expect(service.hits.filter((h) => h.method === 'GET').length).toBeGreaterThan(0);
+    if (command === 'plan') expect(service.requests.filter((h) => h.method === 'GET').length).toBeGreaterThan(0);
   });
 
   it('the recording server does count requests (a valid plan reaches it)', async () => {
@@ -68,9 +68,9 @@ describe('invalid manifests', () => {
       writeFileSync(join(valid, 'p.yaml'), 'kind: IPPolicy\nname: office\n');
       const r = await edgeops(['plan', valid], { env: { EDGEOPS_API_URL: service.url, EDGEOPS_API_KEY: 'key-of-a-service-never-reached' } });
       expect(r.code).toBe(1);
-      expect(service.hits.length).toBeGreaterThan(0);
+      expect(service.requests.length).toBeGreaterThan(0);
     } finally {
-      service.hits.length = 0;
+      service.requests.length = 0;
       rmSync(valid, { recursive: true, force: true });
     }
   });

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProxy, type RecordingProxy } from './proxy.ts';
+import { startProxy, type RoundRobinProxy as RecordingProxy } from '../support/round-robin-proxy.ts';
 import { edgeops, type RunResult } from './run.ts';
 
 let service: RecordingProxy;
@@ -45,12 +45,12 @@ describe('a directory holding only an edgeops.yaml', () => {
 
 describe('a path that does not exist', () => {
   it.each(COMMANDS)('%s is a usage error naming it and the directory the run started in', async (command, ...flags) => {
-    service.hits.length = 0;
+    service.requests.length = 0;
     const r = await run([command!, 'infra/prod', ...flags]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`edgeops: path not found: infra/prod (run from ${base})\n`);
-    expect(service.hits).toEqual([]);
+    expect(service.requests).toEqual([]);
   });
 
   it('is named with every other path that does not exist, before any problem of the paths that do', async () => {
@@ -58,6 +58,6 @@ describe('a path that does not exist', () => {
     const r = await run(['plan', 'infra', 'infra/edgeops.yaml/x', 'broken.yaml', 'nowhere/']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`edgeops: paths not found: infra/edgeops.yaml/x, nowhere/ (run from ${base})\n`);
-    expect(service.hits).toEqual([]);
+    expect(service.requests).toEqual([]);
   });
 });

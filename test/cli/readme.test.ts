@@ -38,7 +38,7 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
 }
 
 describe('README', () => {
-  it('starts with the two quick-start commands, then the converging plan', () => {
+  it('starts with the install (which builds), then an apply and the converging plan', () => {
     const quick = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.split('\n').filter(Boolean);
     expect(quick?.slice(0, 3)).toEqual([
       'npm ci',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_PATH } from '../../src/lock/lock-record.ts';
 import { api, startTestService, type TestService } from '../helpers/service.ts';
-import { startProxy, type Hit, type RecordingProxy } from './proxy.ts';
+import { startProxy, type Hit, type RoundRobinProxy as RecordingProxy } from '../support/round-robin-proxy.ts';
 import { edgeops } from './run.ts';
 
 let svc: TestService;
@@ -19,7 +19,7 @@ const base = mkdtempSync(join(tmpdir(), 'edgeops-selfcheck-'));
 let takeWhilePlanning: string | undefined;
 
 async function rewrite(hit: Hit, body: unknown): Promise<unknown> {
-  const locked = proxy.hits.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
+  const locked = proxy.requests.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
   if (takeWhilePlanning && locked && hit.method === 'GET' && hit.path.startsWith('/edges/https')) {
     const r = await api(svc).post('/edges/https', { hostports: [takeWhilePlanning], description: 'not managed by edgeops' });
     expect(r.status).toBe(201);
@@ -51,7 +51,7 @@ beforeAll(async () => {
   proxy = await startProxy(svc.url, rewrite);
 });
 afterEach(() => {
-  proxy.hits.length = 0;
+  proxy.requests.length = 0;
 });
 afterAll(async () => {
   await proxy.close();
@@ -76,10 +76,10 @@ describe('the self-check after apply', () => {
     // Paths only: the values (which could be secrets) are never in the report.
     expect(r.stderr).not.toContain('web tier');
     // The check re-planned: the lists were read again after the creates.
-    const creates = proxy.hits.filter((h) => h.method === 'POST' && h.path === '/backends/tunnel_group');
+    const creates = proxy.requests.filter((h) => h.method === 'POST' && h.path === '/backends/tunnel_group');
     expect(creates).toHaveLength(1);
-    const lastCreate = proxy.hits.lastIndexOf(creates[0]!);
-    expect(proxy.hits.slice(lastCreate).some((h) => h.method === 'GET' && h.path.startsWith('/backends/tunnel_group'))).toBe(true);
+    const lastCreate = proxy.requests.lastIndexOf(creates[0]!);
+    expect(proxy.requests.slice(lastCreate).some((h) => h.method === 'GET' && h.path.startsWith('/backends/tunnel_group'))).toBe(true);
   });
 
   it('after a partial failure, lists the failure in the summary and still checks the actions that completed', async () => {

@@ -7,7 +7,7 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { startProxy, type RecordingProxy } from './proxy.ts';
+import { startProxy, type RoundRobinProxy as RecordingProxy } from '../support/round-robin-proxy.ts';
 import { copyExample, edgeops, output, type RunResult } from './run.ts';
 
 let svc: TestService;
@@ -77,12 +77,12 @@ describe('a file of a stack given alone', () => {
     ['list', []],
     ['graph', ['--plan']],
   ])('%s %j is refused naming the files left out and the command for the whole stack, with no request sent', async (command, flags) => {
-    proxy.hits.length = 0;
+    proxy.requests.length = 0;
     const r = await run([command, 'basic/backends.yaml', ...flags]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(basicRefusal(command));
-    expect(proxy.hits).toEqual([]);
+    expect(proxy.requests).toEqual([]);
   });
 
   it('leaves the live state as it was: the whole directory still plans no changes', async () => {
@@ -112,11 +112,11 @@ describe('a file of a stack given alone', () => {
     writeFileSync(join(base, 'split/edgeops.yaml'), 'stack: split\n');
     writeFileSync(join(base, 'split/top.yaml'), 'kind: IPPolicy\nname: top\n');
     writeFileSync(join(base, 'split/sub/below.yaml'), 'kind: IPPolicy\nname: below\n');
-    proxy.hits.length = 0;
+    proxy.requests.length = 0;
     const r = await run(['plan', 'split/sub', 'split/edgeops.yaml']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('  split/sub, split/edgeops.yaml are inside the stack root split (split/edgeops.yaml), which also holds this manifest:\n    split/top.yaml\nPlan the whole stack: edgeops plan split\n');
-    expect(proxy.hits).toEqual([]);
+    expect(proxy.requests).toEqual([]);
   });
 });
 
@@ -126,7 +126,7 @@ describe('a stack root with more than ten manifests', () => {
     mkdirSync(big);
     writeFileSync(join(big, 'edgeops.yaml'), 'stack: big\n');
     for (let i = 1; i <= 14; i++) writeFileSync(join(big, `p${String(i).padStart(2, '0')}.yaml`), `kind: IPPolicy\nname: p${i}\n`);
-    proxy.hits.length = 0;
+    proxy.requests.length = 0;
     const r = await run(['apply', 'big/p01.yaml', 'big/p02.yaml', '--auto-approve']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe([
@@ -138,7 +138,7 @@ describe('a stack root with more than ten manifests', () => {
       'To delete resources of a stack, remove their documents and plan the whole stack.',
       '',
     ].join('\n'));
-    expect(proxy.hits).toEqual([]);
+    expect(proxy.requests).toEqual([]);
   });
 });
 
@@ -159,12 +159,12 @@ describe('without a PATH', () => {
 
   it('from a directory inside a stack root is part of the stack, and refused', async () => {
     const cwd = join(base, 'split/sub');
-    proxy.hits.length = 0;
+    proxy.requests.length = 0;
     const r = await run(['plan'], cwd);
     expect(r.code).toBe(1);
     // Above the current directory, files are named by their absolute path.
     const root = join(realpathSync(base), 'split');
     expect(r.stderr).toContain(`  . is inside the stack root ${root} (${root}/edgeops.yaml), which also holds this manifest:\n    ${root}/top.yaml\nPlan the whole stack: edgeops plan ${root}\n`);
-    expect(proxy.hits).toEqual([]);
+    expect(proxy.requests).toEqual([]);
   });
 });

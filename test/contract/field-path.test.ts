@@ -1,6 +1,7 @@
 // The one field-path notation: pointers in, the path people read out, the same in every output.
 import { describe, expect, it } from 'vitest';
-import { childPointer, showKey, showPath, splitPointer } from '../../src/contract/field-path.ts';
+import { childPointer, fieldPattern, patternField, showKey, showPath, splitPointer } from '../../src/contract/field-path.ts';
+import { CONTRACT_KINDS } from '../../src/contract/index.ts';
 
 describe('splitPointer', () => {
   it('splits and unescapes (RFC 6901), the whole value having no segments', () => {
@@ -48,5 +49,23 @@ describe('showPath', () => {
     expect(showKey('_x9')).toBe('_x9');
     expect(showKey('9x')).toBe('"9x"');
     expect(showKey('x-test')).toBe('"x-test"');
+  });
+});
+
+describe('the contract notation of a body field (`[]`: each item of a list)', () => {
+  it.each([
+    ['backend.backend_id', '/backend/backend_id'],
+    ['ip_restriction.ip_policy_ids[]', '/ip_restriction/ip_policy_ids/*'],
+    ['destination_ids[]', '/destination_ids/*'],
+    ['parent_id', '/parent_id'],
+  ])('%s is the pointer pattern %s, and back', (field, pattern) => {
+    expect(fieldPattern(field)).toBe(pattern);
+    expect(patternField(pattern)).toBe(field);
+  });
+
+  it('round-trips every reference field the contract declares', () => {
+    const fields = CONTRACT_KINDS.flatMap((k) => k.refs.map((r) => r.field));
+    expect(fields).toContain('ip_restriction.ip_policy_ids[]');
+    for (const field of fields) expect(patternField(fieldPattern(field))).toBe(field);
   });
 });

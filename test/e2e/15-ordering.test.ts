@@ -14,7 +14,7 @@ import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
 import { e2eForFile, ownerOf, planLines, STACK } from './harness.ts';
 import type { Doc } from './harness.ts';
-import { startRequestLog } from './request-log.ts';
+import { startRequestLog } from '../support/round-robin-proxy.ts';
 
 const { e } = e2eForFile({ certs: false });
 const dir = mkdtempSync(join(tmpdir(), 'edgeops-ordering-'));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeops, type RunResult } from '../cli/run.ts';
 import { api, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
-import { startRequestLog, type RequestLog } from './request-log.ts';
+import { startRequestLog, type RequestLog } from '../support/round-robin-proxy.ts';
 
 let svc: TestService;
 let log: RequestLog;

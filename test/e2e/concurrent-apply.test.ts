@@ -17,7 +17,7 @@ import { KINDS } from '../../src/kinds/index.ts';
 import { LOCK_PATH, lockBody, parseLockRecord } from '../../src/lock/lock-record.ts';
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 import { computePlan, executePlan, loadDesired } from '../../src/pipeline.ts';
-import { startProxy, type Hit } from '../cli/proxy.ts';
+import { startProxy, type Hit } from '../support/round-robin-proxy.ts';
 import { cleanEnv, edgeops, ROOT, type RunResult } from '../cli/run.ts';
 import { api as http, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 import { holdStackLock } from '../helpers/stack-lock.ts';
@@ -163,7 +163,7 @@ describe('concurrent applies of one stack', () => {
     // the lock, so no plan sees it, and the create fails on the service.
     let takenBy = '';
     const proxy = await startProxy(svc.url, async (hit: Hit, body: unknown) => {
-      const locked = proxy.hits.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
+      const locked = proxy.requests.some((h) => h.method === 'POST' && h.path.startsWith(LOCK_PATH));
       if (!takenBy && locked && hit.method === 'GET' && hit.path.startsWith('/edges/tcp')) {
         const taken = await raw.post('/edges/tcp', { hostports: ['9.tcp.example.com:29999'], description: 'not managed' });
         expect(taken.status).toBe(201);

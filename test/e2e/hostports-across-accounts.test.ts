@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/server.ts';
-import { startProxy } from '../cli/proxy.ts';
+import { startProxy, startRequestLog } from '../support/round-robin-proxy.ts';
 import { edgeops, output, ROOT, type RunResult } from '../cli/run.ts';
 import { api, expectError, storeOf, type ApiClient } from '../helpers/service.ts';
 import { newKey } from '../service/accounts-fixtures.ts';
-import { startRequestLog } from './request-log.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'edgeops-hostports-accounts-'));
 const keys = { a: newKey('alpha'), b: newKey('bravo') };
@@ -110,12 +109,12 @@ describe("a hostport held in another account", () => {
       const dir = basic('alpha-again', 'alpha');
       const same = await cli(proxy.url, keys.a, ['plan', dir, '--detailed-exitcode']);
       expect(same.code, output(same)).toBe(0);
-      expect(proxy.hits.filter((h) => h.path.startsWith('/hostports/'))).toEqual([]);
+      expect(proxy.requests.filter((h) => h.path.startsWith('/hostports/'))).toEqual([]);
 
       writeFileSync(join(dir, 'edges.yaml'), readFileSync(join(dir, 'edges.yaml'), 'utf8').replace('["1.tcp.example.com:20001"]', '["1.tcp.example.com:20001", "2.tcp.example.com:20001"]'));
       const more = await cli(proxy.url, keys.a, ['plan', dir, '--detailed-exitcode']);
       expect(more.code, output(more)).toBe(2);
-      expect(proxy.hits.filter((h) => h.path.startsWith('/hostports/'))).toEqual([{ method: 'GET', path: '/hostports/availability?hostport=2.tcp.example.com%3A20001' }]);
+      expect(proxy.requests.filter((h) => h.path.startsWith('/hostports/'))).toEqual([{ method: 'GET', path: '/hostports/availability?hostport=2.tcp.example.com%3A20001' }]);
     } finally {
       await proxy.close();
     }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REQUEST_BODY_MAX_BYTES } from '../../src/contract/limits.ts';
-import { startProxy, type RecordingProxy } from '../cli/proxy.ts';
+import { startProxy, type RoundRobinProxy as RecordingProxy } from '../support/round-robin-proxy.ts';
 import { edgeops, type RunResult } from '../cli/run.ts';
 import { api, startTestService, type ApiClient, type TestService } from '../helpers/service.ts';
 
@@ -23,7 +23,7 @@ const ids = { other: '', hand: '', policy: '' };
 
 const env = (stack = STACK): Record<string, string> => ({ EDGEOPS_API_URL: proxy.url, EDGEOPS_API_KEY: svc.apiKey, EDGEOPS_STACK: stack, NO_COLOR: '1' });
 const run = (dir: string, args: string[], stack = STACK): Promise<RunResult> => edgeops(args, { cwd: dir, env: env(stack) });
-const writes = (): { method: string; path: string }[] => proxy.hits.filter((h) => h.method !== 'GET');
+const writes = (): { method: string; path: string }[] => proxy.requests.filter((h) => h.method !== 'GET');
 
 /** A directory holding `m.yaml` with these lines. */
 function manifests(name: string, lines: string[]): string {
@@ -54,7 +54,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 beforeEach(() => {
-  proxy.hits.length = 0;
+  proxy.requests.length = 0;
 });
 
 interface Expected {
@@ -195,7 +195,7 @@ describe('plan errors, each with its position, and apply writes nothing', () => 
     const checksum = /sha256:[0-9a-f]{64}/.exec(planned.stdout)![0];
     const taker = await post('/edges/tcp', { hostports: ['9.tcp.example.com:29005'] });
     try {
-      proxy.hits.length = 0;
+      proxy.requests.length = 0;
       for (const args of [['apply', '--plan', 'saved.json'], ['apply', '.', '--checksum', checksum]]) {
         const r = await run(dir, args);
         expect(r.code).toBe(1);

@@ -1,5 +1,5 @@
 // For every kind: a manifest spec (refs resolved to ids) and the response the service gives after creating
-// it, in the shapes of the spec and research/ngrok-api.md. fromLive(live) must equal
+// it, in the shapes of the service's contract (src/contract/kinds/). fromLive(live) must equal
 // normalizeDesired(toRequest(spec)) for each: that is what "after apply, plan shows no changes" rests on.
 import type { Obj } from '../../src/kinds/resource-kind.ts';
 

@@ -65,6 +65,8 @@ describe('the test run PostgreSQL', () => {
 
   it('a second cluster starts beside it, and stop() leaves no process and no directory', async () => {
     const cluster = await startPostgresCluster();
+    expect(cluster.version).toMatch(/^\d+/);
+    expect(cluster.settings).toMatchObject({ fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' });
     const dir = socketDir(cluster.url);
     expect(dir).not.toBe(socketDir(inject('pgUrl')));
     const postmaster = Number(readFileSync(`${dir}/data/postmaster.pid`, 'utf8').split('\n')[0]);
@@ -81,5 +83,20 @@ describe('the test run PostgreSQL', () => {
     expect(existsSync(dir)).toBe(false);
     // The watchdog notices the dir is gone within its 500 ms poll and exits.
     expect(await until(() => processesNaming(dir).length === 0, 3_000)).toBe(true);
+  });
+
+  it('a durable cluster (the benchmarks\') keeps PostgreSQL\'s durability on, and stops as the others do', async () => {
+    const cluster = await startPostgresCluster({ durable: true });
+    const dir = socketDir(cluster.url);
+    try {
+      expect(cluster.settings).toMatchObject({ fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', max_connections: '100' });
+      const client = new pg.Client({ connectionString: cluster.url });
+      await client.connect();
+      expect((await client.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'on' }]);
+      await client.end();
+    } finally {
+      await cluster.stop();
+    }
+    expect(existsSync(dir)).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
-// A throwaway PostgreSQL cluster for the tests: initdb into a temp dir, start it listening on a unix socket in
-// that dir only (no TCP port to collide on), durability off. The server binaries come from Debian's package
+// A throwaway PostgreSQL cluster for the tests and the benchmarks: initdb into a temp dir, start it listening on a
+// unix socket in that dir only (no TCP port to collide on). The tests' has durability off; `durable` (the
+// service-scale benchmark's) keeps PostgreSQL's defaults, fsync, synchronous_commit and full_page_writes on, so a
+// create the service answered has reached the disk, as with SQLite's synchronous=FULL. The server binaries come from Debian's package
 // (/usr/lib/postgresql/<version>/bin), installed with apt-get when missing and running as root. As root the
 // server runs as the `postgres` user (PostgreSQL refuses root). The cluster is stopped and its dir removed by
 // stop(), on process exit, on SIGINT/SIGTERM, and by a detached watchdog when the process dies by SIGKILL.
@@ -18,8 +20,18 @@ declare module 'vitest' {
 
 export interface PostgresCluster {
   url: string;
-  /** Stops the server (immediate mode) and removes its dir; a second call does nothing more. */
+  /** e.g. `15.8`: the server's version, as it reports it. */
+  version: string;
+  /** The server settings a comparison depends on (durability, memory, connections), as the server reports them. */
+  settings: Record<string, string>;
+  /** Stops the server and removes its dir; a second call does nothing more. */
   stop(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  log?: (line: string) => void;
+  /** PostgreSQL's own durability (fsync, synchronous_commit, full_page_writes on) instead of none. */
+  durable?: boolean;
 }
 
 const execFileAsync = promisify(execFile);
@@ -31,7 +43,7 @@ function findServerBin(): string | undefined {
   return versions
     .sort((a, b) => Number(b) - Number(a))
     .map((v) => join(PG_ROOT, v, 'bin'))
-    .find((bin) => existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')));
+    .find((bin) => existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')) && existsSync(join(bin, 'psql')));
 }
 
 async function installServer(log: (line: string) => void): Promise<void> {
@@ -59,8 +71,11 @@ function tail(file: string, lines = 30): string {
   }
 }
 
-export async function startPostgresCluster(opts: { log?: (line: string) => void } = {}): Promise<PostgresCluster> {
+export async function startPostgresCluster(opts: ClusterOptions = {}): Promise<PostgresCluster> {
   const log = opts.log ?? (() => {});
+  const durable = opts.durable ?? false;
+  // A durable cluster stops as a real one does (a checkpoint first); the tests' needs no checkpoint.
+  const stopMode = durable ? 'fast' : 'immediate';
   const isRoot = process.getuid?.() === 0;
   let bin = findServerBin();
   if (!bin) {
@@ -82,7 +97,7 @@ export async function startPostgresCluster(opts: { log?: (line: string) => void 
   /** argv running a server binary: through runuser as postgres when root, directly otherwise. */
   const argv = (tool: string, ...args: string[]): [string, string[]] =>
     isRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
-  const stopArgv = argv('pg_ctl', '-D', data, '-m', 'immediate', '-w', 'stop');
+  const stopArgv = argv('pg_ctl', '-D', data, '-m', stopMode, '-w', 'stop');
   const execOpts = { cwd: '/', env: serverEnv(), timeout: 60_000 };
 
   /** Synchronous stop and removal, for the exit and signal handlers. */
@@ -113,9 +128,9 @@ export async function startPostgresCluster(opts: { log?: (line: string) => void 
   process.once('SIGTERM', onSignal);
   startWatchdog(dir, stopArgv);
 
-  const run = async (tool: string, ...args: string[]): Promise<void> => {
+  const run = async (tool: string, ...args: string[]): Promise<string> => {
     try {
-      await execFileAsync(...argv(tool, ...args), execOpts);
+      return (await execFileAsync(...argv(tool, ...args), execOpts)).stdout;
     } catch (err) {
       const e = err as Error & { stdout?: string; stderr?: string };
       const output = `${e.stdout ?? ''}${e.stderr ?? ''}`.trim();
@@ -126,9 +141,11 @@ export async function startPostgresCluster(opts: { log?: (line: string) => void 
   const started = performance.now();
   let initialized = started;
   try {
-    await run('initdb', '-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '-N');
+    // -N: the tests' cluster skips initdb's syncs too; a durable one syncs its files, as an installation does.
+    await run('initdb', '-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', ...(durable ? [] : ['-N']));
     initialized = performance.now();
-    const serverOpts = `-c listen_addresses='' -k '${dir}' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    const durability = durable ? 'fsync=on -c synchronous_commit=on -c full_page_writes=on' : 'fsync=off -c synchronous_commit=off -c full_page_writes=off';
+    const serverOpts = `-c listen_addresses='' -k '${dir}' -c ${durability} -c max_connections=${durable ? 100 : 300}`;
     await run('pg_ctl', '-D', data, '-l', serverLog, '-w', '-t', '30', '-o', serverOpts, 'start');
   } catch (err) {
     unregister();
@@ -137,19 +154,27 @@ export async function startPostgresCluster(opts: { log?: (line: string) => void 
   }
   const url = `postgresql://postgres@/postgres?host=${dir.split('/').map(encodeURIComponent).join('/')}`;
   const ms = (from: number, to: number): number => Math.round(to - from);
-  log(`postgres-cluster: ${bin} ready in ${ms(started, performance.now())} ms (initdb ${ms(started, initialized)} ms) at ${url}`);
+  const psql = (sql: string): Promise<string> => run('psql', '-h', dir, '-U', 'postgres', '-d', 'postgres', '-XAtq', '-c', sql);
+  const version = (await psql('SHOW server_version')).trim();
+  const settings: Record<string, string> = {};
+  const names = "'fsync','synchronous_commit','full_page_writes','wal_sync_method','shared_buffers','max_connections'";
+  for (const line of (await psql(`SELECT name || '=' || setting FROM pg_settings WHERE name IN (${names}) ORDER BY name`)).trim().split('\n')) {
+    const [name, value] = line.split('=');
+    settings[name!] = value!;
+  }
+  log(`postgres-cluster: ${bin} ready in ${ms(started, performance.now())} ms (initdb ${ms(started, initialized)} ms) at ${url}, ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(' ')}`);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       unregister();
       try {
-        if (existsSync(join(data, 'postmaster.pid'))) await run('pg_ctl', '-D', data, '-m', 'immediate', '-w', 'stop');
+        if (existsSync(join(data, 'postmaster.pid'))) await run('pg_ctl', '-D', data, '-m', stopMode, '-w', 'stop');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     })());
-  return { url, stop };
+  return { url, version, settings, stop };
 }
 
 /** uid and gid of the `postgres` user, who owns the cluster when the tests run as root. */

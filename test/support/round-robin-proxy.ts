@@ -12,7 +12,11 @@
 // passive health check, as nginx's default max_fails=1 fail_timeout=10s does); the failed request itself is
 // still answered 502, never sent elsewhere.
 //
-// Used by the multi-instance tests (test/scale/) and the service-scale benchmark.
+// The one proxy of the tests and the benchmarks: besides the multi-instance tests (test/scale/) and the
+// service-scale benchmark, it records what a client sends (startProxy: every request, and JSON answers rewritten
+// to play a service that changes a value), logs the service's writes in the order it applied them (startRequestLog:
+// one request at a time, a hook after each write), and with no upstream answers 401 to everything (a service that
+// must never be called).
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -37,6 +41,8 @@ export interface RoundRobinProxy {
   url: string;
   /** Requests sent to each upstream so far (live counters, one per upstream). */
   hits: number[];
+  /** Every request as it arrived, in order (a test may empty it). */
+  requests: Hit[];
   close(): Promise<void>;
 }
 
@@ -58,6 +64,28 @@ export interface RoundRobinOptions {
    * gateway that timed out before the upstream saw it); undefined forwards it. Set, it buffers every body.
    */
   answer?: (method: string, path: string, body: string) => { status: number; body: string } | undefined;
+  /**
+   * Rewrites a JSON answer before the client reads it (it may be async: the answer waits). The answer is then
+   * read whole and sent with its new length.
+   */
+  rewrite?: Rewrite;
+  /**
+   * Called after each write (any method but GET) has been answered by the upstream and before the client reads
+   * the answer; requests then go through one at a time, so the state it reads is the state that write left.
+   */
+  afterWrite?: (write: LoggedRequest) => Promise<void>;
+}
+
+/** A request as it arrived. */
+export interface Hit {
+  method: string;
+  path: string;
+}
+
+export type Rewrite = (hit: Hit, body: unknown) => unknown;
+
+export interface LoggedRequest extends Hit {
+  status: number;
 }
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and the ones the proxy sets itself: never forwarded. */
@@ -84,8 +112,15 @@ function upstreamError(res: ServerResponse, upstream: string, err: NodeJS.ErrnoE
   res.end(body);
 }
 
+const NO_SERVICE = '{"error_code":"ERR_TEST","msg":"no service behind this test server"}';
+
+/** Answers 401 to everything once the request is read: no upstream (`upstreams` empty). */
+function refuse(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  req.on('end', () => res.writeHead(401, { 'content-type': 'application/json' }).end(NO_SERVICE));
+}
+
 export async function startRoundRobinProxy(upstreams: string[], opts: RoundRobinOptions = {}): Promise<RoundRobinProxy> {
-  if (upstreams.length === 0) throw new Error('startRoundRobinProxy: no upstreams');
   const targets = upstreams.map((u) => {
     const url = new URL(u);
     if (url.protocol !== 'http:') throw new Error(`startRoundRobinProxy: only http:// upstreams, got ${u}`);
@@ -111,7 +146,18 @@ export async function startRoundRobinProxy(upstreams: string[], opts: RoundRobin
     return i;
   };
 
+  const requests: Hit[] = [];
+  let queue: Promise<unknown> = Promise.resolve();
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    requests.push({ method: req.method ?? 'GET', path: req.url ?? '/' });
+    if (targets.length === 0) return refuse(req, res);
+    if (opts.afterWrite) {
+      queue = queue.then(() => new Promise<void>((done) => {
+        res.on('close', () => done());
+        forward(req, res);
+      }));
+      return;
+    }
     const held = opts.hold?.(req.method ?? 'GET', req.url ?? '/');
     const go = opts.answer ? () => void answerOrForward(req, res) : () => forward(req, res);
     if (held === undefined) go();
@@ -149,8 +195,27 @@ export async function startRoundRobinProxy(upstreams: string[], opts: RoundRobin
     let answered = false;
     outgoing.on('response', (upstreamRes) => {
       answered = true;
-      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, forwardable(upstreamRes.headers));
-      upstreamRes.pipe(res);
+      const status = upstreamRes.statusCode ?? 502;
+      const json = String(upstreamRes.headers['content-type'] ?? '').includes('json');
+      const afterWrite = method !== 'GET' ? opts.afterWrite : undefined;
+      if ((opts.rewrite && json) || afterWrite) {
+        // Read whole: a hook runs before the client reads, or the body changes (and with it its length).
+        const chunks: Buffer[] = [];
+        upstreamRes.on('data', (chunk: Buffer) => chunks.push(chunk));
+        upstreamRes.on('end', () => {
+          void (async () => {
+            let body = Buffer.concat(chunks).toString('utf8');
+            await afterWrite?.({ method, path, status });
+            if (opts.rewrite && json && body !== '') body = JSON.stringify(await opts.rewrite({ method, path }, JSON.parse(body)));
+            const headers = forwardable(upstreamRes.headers);
+            delete headers['content-length'];
+            res.writeHead(status, upstreamRes.statusMessage, { ...headers, 'content-length': Buffer.byteLength(body) }).end(body);
+          })().catch((err: unknown) => res.headersSent ? res.destroy() : res.writeHead(502).end(String(err)));
+        });
+      } else {
+        res.writeHead(status, upstreamRes.statusMessage, forwardable(upstreamRes.headers));
+        upstreamRes.pipe(res);
+      }
       upstreamRes.on('error', () => res.destroy());
       // The upstream died mid-answer: the client must not take a truncated body for a whole one.
       upstreamRes.on('aborted', () => res.destroy());
@@ -201,10 +266,33 @@ export async function startRoundRobinProxy(upstreams: string[], opts: RoundRobin
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    requests,
     close: () => (closing ??= new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
       agent.destroy();
     })),
   };
+}
+
+/** A proxy that records every request to `target` (none: it answers 401 to all), rewriting JSON answers if asked. */
+export function startProxy(target?: string, rewrite?: Rewrite): Promise<RoundRobinProxy> {
+  return startRoundRobinProxy(target === undefined ? [] : [target], rewrite ? { rewrite } : {});
+}
+
+export interface RequestLog extends RoundRobinProxy {
+  /** Every write, in the order the service applied it. */
+  writes: LoggedRequest[];
+}
+
+/** The service's writes in the order it applied them, one request at a time, `afterWrite` called after each. */
+export async function startRequestLog(target: string, afterWrite: (write: LoggedRequest) => Promise<void>): Promise<RequestLog> {
+  const writes: LoggedRequest[] = [];
+  const proxy = await startRoundRobinProxy([target], {
+    afterWrite: async (write) => {
+      writes.push(write);
+      await afterWrite(write);
+    },
+  });
+  return { ...proxy, writes };
 }

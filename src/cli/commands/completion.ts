@@ -4,9 +4,8 @@ import { Argument, type Command } from 'commander';
 import { SHELLS, type Shell } from '../completion/scripts.ts';
 import { completionSpec } from '../completion/spec.ts';
 import type { CliContext } from '../context.ts';
-import { buildProgram } from '../program.ts';
 
-export function registerCompletion(program: Command, ctx: CliContext, done: (code: number) => void): void {
+export function registerCompletion(program: Command, ctx: CliContext, done: (code: number) => void, whole: () => Promise<Command>): void {
   program
     .command('completion')
     .description('print a shell completion script: commands, options, --format values, Kind/name after --target')
@@ -22,7 +21,7 @@ Examples:
   $ edgeops completion fish > ~/.config/fish/completions/edgeops.fish`)
     .action(async (shell: string) => {
       // Every command, whichever one this run loaded: the script covers them all.
-      const full = await buildProgram(ctx, () => undefined);
+      const full = await whole();
       ctx.out(SHELLS[shell as Shell](completionSpec(full)));
       done(0);
     });

@@ -7,7 +7,8 @@ import { isObj } from '../../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import type { Json, Obj } from '../../kinds/resource-kind.ts';
 import type { ManifestDoc } from '../document.ts';
-import { childPointer, cloneJson, keyPos, keyPositionsOf, valuePos } from '../pointer.ts';
+import { childPointer } from '../../contract/field-path.ts';
+import { cloneJson, keyPos, keyPositionsOf, valuePos } from '../pointer.ts';
 import { copyWithin, dropWithin, where } from './positions.ts';
 import { typedValueKey } from './substitute.ts';
 

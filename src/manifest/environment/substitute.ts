@@ -7,7 +7,8 @@ import { isObj } from '../../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import type { Json, Obj } from '../../kinds/resource-kind.ts';
 import { addressOf, type ManifestDoc } from '../document.ts';
-import { childPointer, cloneJson, keyPositionsOf, valuePos } from '../pointer.ts';
+import { childPointer } from '../../contract/field-path.ts';
+import { cloneJson, keyPositionsOf, valuePos } from '../pointer.ts';
 import { chained, dropWithin, where } from './positions.ts';
 import { TEMPLATE_TYPES, type VarType } from './var-types.ts';
 

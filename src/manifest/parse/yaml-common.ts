@@ -10,7 +10,7 @@
 // checks both readers against each other.
 import type { SourcePos } from '../../errors.ts';
 import type { Json, Obj } from '../../kinds/resource-kind.ts';
-import { childPointer } from '../pointer.ts';
+import { childPointer } from '../../contract/field-path.ts';
 import type { Tree } from './yaml-tree.ts';
 import { checked, GIVE_UP, isKeyAt, plainStart, readKey, readQuoted, resolvePlain, restOfLine } from './yaml-scalars.ts';
 

@@ -8,7 +8,8 @@ import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node } from 'ya
 import { isObj } from '../../contract/json.ts';
 import type { SourcePos } from '../../errors.ts';
 import type { Json, Obj } from '../../kinds/resource-kind.ts';
-import { childPointer, isWithin } from '../pointer.ts';
+import { isWithin } from '../pointer.ts';
+import { childPointer } from '../../contract/field-path.ts';
 
 /** Values produced by expanding aliases, per document. */
 export const MAX_ALIAS_VALUES = 10_000;

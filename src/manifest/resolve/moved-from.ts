@@ -5,7 +5,8 @@
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import type { Json } from '../../kinds/resource-kind.ts';
 import { addressOf, type ManifestDoc } from '../document.ts';
-import { childPointer, valuePos } from '../pointer.ts';
+import { valuePos } from '../pointer.ts';
+import { childPointer } from '../../contract/field-path.ts';
 import { NAME_PATTERN } from '../schema/parts.ts';
 
 export const MOVED_FROM = 'moved_from';

@@ -9,7 +9,8 @@ import { isObj } from '../../contract/json.ts';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import type { Json } from '../../kinds/resource-kind.ts';
 import type { DesiredResource, ResolvedDoc } from '../document.ts';
-import { showPath, slotsAt, valuePos } from '../pointer.ts';
+import { slotsAt, valuePos } from '../pointer.ts';
+import { showPath } from '../../contract/field-path.ts';
 
 /** What one resolved reference names: a managed resource (`Kind/name`) or a literal id. */
 interface Target {

@@ -1,7 +1,7 @@
 // What the manifest stages read off a kind's schema besides validating with it: where its secrets, its
 // unsettable fields, its header names and its traffic policies are. Read from the schemas (kinds.ts) in the
 // sources; the build (scripts/build.ts) writes every kind's facts out, so the built CLI never builds a schema.
-import { childPointer } from '../pointer.ts';
+import { childPointer } from '../../contract/field-path.ts';
 import { kindSchemas, nodeAt } from './kinds.ts';
 import { HEADER_NAME_PATTERN, SECRET_REF, type Schema } from './parts.ts';
 

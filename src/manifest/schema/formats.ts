@@ -3,7 +3,7 @@
 // the very ones the service applies; messages.ts words their errors with the rule's own message.
 import { VALUE_FORMATS } from '../../contract/values.ts';
 import type { Json } from '../../kinds/resource-kind.ts';
-import { joinPointer } from '../pointer.ts';
+import { joinPointer } from '../../contract/field-path.ts';
 
 /** An absolute http(s) URL (the project file's api_url). */
 function isHttpUrl(value: string): boolean {

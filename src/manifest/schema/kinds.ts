@@ -6,7 +6,8 @@
 import { CONTRACT_KINDS, contractKind, type BodySchema, type ContractKind } from '../../contract/index.ts';
 import { KINDS, kindByName } from '../../kinds/index.ts';
 import type { ResourceKind } from '../../kinds/resource-kind.ts';
-import { splitPointer } from '../pointer.ts';
+import { patternField, splitPointer } from '../../contract/field-path.ts';
+import { parentParam } from '../../contract/path.ts';
 import { translate } from './contract.ts';
 import { upstreamTermination } from './modules.ts';
 import { kindSchema, metadata, ref, secret, type Schema } from './parts.ts';
@@ -67,9 +68,6 @@ const OVERLAYS: Record<string, Overlay> = {
   },
 };
 
-/** `backend/backend_id`, `ip_restriction/ip_policy_ids/*` -> the contract's `backend.backend_id`, `...ip_policy_ids[]`. */
-const bodyPath = (pointer: string): string => splitPointer(pointer).join('.').replace(/\.\*/g, '[]');
-
 /** The contract kind of a reconciler kind with ids: the one with its id prefix. */
 function contractKindOf(kind: ResourceKind): ContractKind | undefined {
   return CONTRACT_KINDS.find((c) => `${c.prefix}_` === kind.idPrefix);
@@ -78,11 +76,11 @@ function contractKindOf(kind: ResourceKind): ContractKind | undefined {
 /** The schema of a kind whose documents are the contract kind's create requests. */
 function fromContract(kind: ResourceKind, contract: ContractKind): Schema {
   const overlay = OVERLAYS[kind.kind] ?? {};
-  const ctx = { refs: new Set(kind.refs.map((r) => bodyPath(r.pointer))), modules: new Set(contract.modules.map((m) => m.name)) };
+  const ctx = { refs: new Set(kind.refs.map((r) => patternField(r.pointer))), modules: new Set(contract.modules.map((m) => m.name)) };
   const body = translate(contract.create, '', ctx);
   const properties: Schema = {};
   // A child collection's parent is named in the path (`:edge_id`); a manifest names it as a field.
-  const parentField = /:(\w+)/.exec(contract.path)?.[1];
+  const parentField = parentParam(contract.path);
   if (parentField) properties[parentField] = { ...ref };
   for (const [field, schema] of Object.entries(body.properties as Schema)) {
     if (overlay.omit?.includes(field)) continue;

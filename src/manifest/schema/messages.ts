@@ -4,7 +4,8 @@
 import type { ErrorObject } from 'ajv';
 import type { ManifestIssue, SourcePos } from '../../errors.ts';
 import { VALUE_FORMATS } from '../../contract/values.ts';
-import { childPointer, isWithin, keyPos, type Located, valuePos } from '../pointer.ts';
+import { isWithin, keyPos, type Located, valuePos } from '../pointer.ts';
+import { childPointer } from '../../contract/field-path.ts';
 
 type Err = ErrorObject & { propertyName?: string };
 type Schema = Record<string, unknown>;

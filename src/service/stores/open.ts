@@ -1,14 +1,7 @@
 // Which store a `--db` value names: a postgres:// or postgresql:// URL is PostgreSQL, anything else an SQLite
 // file, and nothing at all an in-memory SQLite database. The PostgreSQL backend (and its driver) is loaded only
 // when asked for.
-import type { Durability, Store } from '../store.ts';
-
-export interface StoreOptions {
-  durability?: Durability;
-  /** PostgreSQL connections per instance. */
-  poolSize?: number;
-  log?: (line: string) => void;
-}
+import type { Store, StoreOptions } from '../store.ts';
 
 export function isPostgresUrl(target: string | undefined): target is string {
   return target !== undefined && /^postgres(?:ql)?:\/\//i.test(target);

@@ -16,12 +16,12 @@ import pg from 'pg';
 import type { PoolClient, PoolConfig, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import {
   ClaimTakenError, StoreSchemaError, StoreUnavailableError, timestampOf,
-  type ClaimHolder, type DocMeta, type RateVerdict, type Referrer, type Store, type StoreTx,
+  type ClaimHolder, type DocMeta, type RateVerdict, type Referrer, type Store, type StoreOptions, type StoreTx,
 } from '../store.ts';
-import { DOC_COLUMNS, docOfRow, type DocRow } from './doc-row.ts';
-import type { StoreOptions } from './open.ts';
+import { docOfRow, type DocRow } from './doc-row.ts';
 import { connectFailure } from './postgres-connect.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
+import { POSTGRES_STATEMENTS } from './statements.ts';
 import { parsePostgresUrl, type PostgresTarget } from './postgres-url.ts';
 
 /** Held (session-level) while migrating, so instances starting together migrate one at a time. ASCII "edgeops". */
@@ -45,31 +45,7 @@ function timed(config: QueryConfig | string): QueryConfig {
 const IDLE_IN_TRANSACTION_MS = 30_000;
 
 /** The hot statements, prepared once per connection by name. */
-const SQL = {
-  get: `SELECT ${DOC_COLUMNS} FROM docs WHERE id = $1 AND account_id = $2`,
-  insert: "INSERT INTO docs (seq, id, account_id, kind, parent_id, created_at, data) VALUES (nextval('doc_seq'), $1, $2, $3, $4, $5, $6) RETURNING seq",
-  update: 'UPDATE docs SET data = $1 WHERE id = $2 AND account_id = $3',
-  // Outgoing refs and claims go with the document (ON DELETE CASCADE); a ref to it fails the statement (23503).
-  delete: `WITH gone AS (DELETE FROM docs WHERE id = $1)
-    INSERT INTO tombstones (id, account_id, kind, seq) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (id) DO UPDATE SET account_id = excluded.account_id, kind = excluded.kind, seq = excluded.seq`,
-  seqOf: `(SELECT seq FROM docs WHERE id = $1 AND kind = $2 AND account_id = $3)
-    UNION ALL (SELECT seq FROM tombstones WHERE id = $1 AND kind = $2 AND account_id = $3) LIMIT 1`,
-  listAll: `SELECT ${DOC_COLUMNS} FROM docs WHERE account_id = $1 AND kind = $2 AND seq < $3 ORDER BY seq DESC LIMIT $4`,
-  listChildren: `SELECT ${DOC_COLUMNS} FROM docs WHERE account_id = $1 AND kind = $2 AND parent_id = $3 AND seq < $4 ORDER BY seq DESC LIMIT $5`,
-  refsDelete: 'DELETE FROM refs WHERE from_id = $1',
-  refsInsert: `INSERT INTO refs (from_id, to_id, field, ord)
-    SELECT $1, r.to_id, r.field, r.ord FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS r (to_id, field, ord)
-    ON CONFLICT DO NOTHING`,
-  referrers: 'SELECT r.from_id, d.kind, r.field FROM refs r JOIN docs d ON d.id = r.from_id WHERE r.to_id = $1 ORDER BY d.seq, r.ord',
-  claimsDelete: 'DELETE FROM claims WHERE owner_id = $1',
-  // ON CONFLICT instead of catching 23505: a taken value returns no row and leaves the transaction usable, as a
-  // failed insert does in SQLite. The primary key is still what refuses it.
-  claimsInsert: 'INSERT INTO claims (scope, key, owner_id) VALUES ($1, $2, $3) ON CONFLICT (scope, key) DO NOTHING RETURNING owner_id',
-  claimHolder: 'SELECT c.owner_id, d.account_id FROM claims c JOIN docs d ON d.id = c.owner_id WHERE c.scope = $1 AND c.key = $2',
-  version: 'SELECT version FROM meta',
-  rateTake: 'SELECT edgeops_rate_take($1, $2, $3) AS wait',
-} as const;
+const SQL = POSTGRES_STATEMENTS;
 
 type StatementName = keyof typeof SQL;
 

@@ -7,8 +7,9 @@ import {
   ClaimTakenError, StoreSchemaError, StoreUnavailableError, timestampOf,
   type ClaimHolder, type DocMeta, type Durability, type RateVerdict, type Referrer, type Store, type StoreTx,
 } from '../store.ts';
-import { DOC_COLUMNS, docOfRow, type DocRow } from './doc-row.ts';
+import { docOfRow, type DocRow } from './doc-row.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-migrations.ts';
+import { SQLITE_STATEMENTS } from './statements.ts';
 import { sqliteDriver, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
 
 export async function openSqliteStore(file: string | undefined, durability: Durability = 'full'): Promise<SqliteStore> {
@@ -42,26 +43,8 @@ class SqliteStore implements Store {
     // FULL syncs the WAL at every commit. A client that trusts a 201 needs FULL.
     db.exec(`PRAGMA synchronous = ${durability === 'relaxed' ? 'NORMAL' : 'FULL'}`);
     this.migrated = migrate(db);
-    const p = (sql: string) => db.prepare(sql);
     // Prepared once: statement compilation is the costliest part of a small query.
-    this.stmt = {
-      get: p(`SELECT ${DOC_COLUMNS} FROM docs WHERE id = ? AND account_id = ?`),
-      insert: p('INSERT INTO docs (id, account_id, kind, parent_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?)'),
-      update: p('UPDATE docs SET data = ? WHERE id = ? AND account_id = ?'),
-      delete: p('DELETE FROM docs WHERE id = ?'),
-      tombstone: p('INSERT OR REPLACE INTO tombstones (id, account_id, kind, seq) VALUES (?, ?, ?, ?)'),
-      seqOf: p('SELECT seq FROM docs WHERE id = ? AND kind = ? AND account_id = ? UNION ALL SELECT seq FROM tombstones WHERE id = ? AND kind = ? AND account_id = ? LIMIT 1'),
-      listAll: p(`SELECT ${DOC_COLUMNS} FROM docs WHERE account_id = ? AND kind = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
-      listChildren: p(`SELECT ${DOC_COLUMNS} FROM docs WHERE account_id = ? AND kind = ? AND parent_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`),
-      refsDelete: p('DELETE FROM refs WHERE from_id = ?'),
-      refsInsert: p('INSERT OR IGNORE INTO refs (from_id, to_id, field) VALUES (?, ?, ?)'),
-      referrers: p('SELECT r.from_id, d.kind, r.field FROM refs r JOIN docs d ON d.id = r.from_id WHERE r.to_id = ? ORDER BY d.seq'),
-      claimsDelete: p('DELETE FROM claims WHERE owner_id = ?'),
-      claimsInsert: p('INSERT INTO claims (scope, key, owner_id) VALUES (?, ?, ?)'),
-      claimHolder: p('SELECT c.owner_id, d.account_id FROM claims c JOIN docs d ON d.id = c.owner_id WHERE c.scope = ? AND c.key = ?'),
-      dataVersion: p('PRAGMA data_version'),
-      ping: p('SELECT 1 AS one'),
-    };
+    this.stmt = Object.fromEntries(Object.entries(SQLITE_STATEMENTS).map(([name, sql]) => [name, db.prepare(sql)]));
   }
 
   read<T>(accountId: string, fn: (tx: StoreTx) => Promise<T>): Promise<{ value: T; version: string }> {

@@ -1,10 +1,9 @@
-// The built CLI's first module (dist/main.cjs, which bin/edgeops.js requires): V8's flags for the command first,
-// then the CLI's CommonJS chunks (dist/cli/) with the code V8 compiled for this command in an earlier run. It is
-// CommonJS, as the bin is: on Node 20 an ES module entry loads Node's whole ES module loader first (about 7 ms,
-// a twentieth of a `validate`).
+// The built CLI's first module (dist/main.cjs, which bin/edgeops.js requires): it runs the CLI's CommonJS chunks
+// (dist/cli/) with the code V8 compiled for this command in an earlier run. It is CommonJS, as the bin is: on
+// Node 20 an ES module entry loads Node's whole ES module loader first (about 7 ms, a twentieth of a `validate`).
 import { dirname, join } from 'node:path';
-import { firstOperand, tuneForShortRun } from './cli/short-run.ts';
-import { cacheRoot, CodeCache, commandCacheDir } from './launch/code-cache.ts';
+import { firstOperand } from '../cli/first-operand.ts';
+import { cacheRoot, CodeCache, commandCacheDir } from './code-cache.ts';
 
 /** Identifies the build's chunks (a digest of them, written in by scripts/build.ts): a rebuild caches afresh. */
 declare const EDGEOPS_BUILD_ID: string;
@@ -13,7 +12,6 @@ declare const EDGEOPS_CLI_MAIN: string;
 
 async function launch(): Promise<void> {
   const command = firstOperand(process.argv.slice(2));
-  tuneForShortRun(command);
   const main = join(__dirname, EDGEOPS_CLI_MAIN);
   const root = cacheRoot(process.env);
   const cache = new CodeCache(root && commandCacheDir(root, EDGEOPS_BUILD_ID, dirname(main), command), root);
