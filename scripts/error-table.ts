@@ -1,5 +1,5 @@
-// The README's table of service error codes is generated from ERROR_CATALOG (the single source), so the two
-// cannot drift: `npm run docs:errors` rewrites it, and test/service/error-table.test.ts fails when it is stale.
+// docs/errors.md, the table of service error codes, is generated from ERROR_CATALOG (the single source), so the
+// two cannot drift: `npm run docs:errors` rewrites it, and test/service/error-table.test.ts fails when it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ERROR_CATALOG } from '../src/service/errors.ts';
 
@@ -17,11 +17,11 @@ export function renderErrorTable(): string {
 export function withErrorTable(text: string): string {
   const start = text.indexOf(TABLE_START);
   const end = text.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${TABLE_START} ... ${TABLE_END}`);
+  if (start < 0 || end < start) throw new Error(`docs/errors.md lacks the markers ${TABLE_START} ... ${TABLE_END}`);
   return `${text.slice(0, start + TABLE_START.length)}\n${renderErrorTable()}\n${text.slice(end)}`;
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  const file = new URL('../README.md', import.meta.url);
+  const file = new URL('../docs/errors.md', import.meta.url);
   writeFileSync(file, withErrorTable(readFileSync(file, 'utf8')));
 }

@@ -98,3 +98,64 @@ describe('the repository paths the README and docs/ name', () => {
     expect(missing).toEqual([]);
   });
 });
+
+// A link to a section, in the same document (`#anchor`) or another (`docs/service.md#anchor`), names a heading
+// or an `<a id>` that is there: sections move between the README and docs/, and a link left behind would lead
+// to the top of a page instead of the text it promised.
+const FENCE = /^(`{3,}|~{3,})/;
+
+/** The anchors of a Markdown text: each heading's outside code blocks (a repeated one numbered, as GitHub does) and each `<a id>`. */
+export function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence: string | undefined;
+  for (const line of text.split('\n')) {
+    const mark = FENCE.exec(line)?.[1];
+    if (fence) {
+      if (mark && mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = undefined;
+      continue;
+    }
+    if (mark) {
+      fence = mark;
+      continue;
+    }
+    const heading = /^#{1,6} (.+?)\s*$/.exec(line)?.[1];
+    if (heading) {
+      const anchor = anchorOf(heading);
+      const n = seen.get(anchor) ?? 0;
+      seen.set(anchor, n + 1);
+      anchors.add(n ? `${anchor}-${n}` : anchor);
+    }
+    for (const m of line.matchAll(/<a id="([^"]+)">/g)) anchors.add(m[1]!);
+  }
+  return anchors;
+}
+
+/** The links to a section a Markdown text makes: the document linked (itself for `#anchor`) and the anchor. */
+export function sectionLinks(text: string): { target: string; anchor: string }[] {
+  return [...text.matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)]
+    .map((m) => ({ target: m[1]!, anchor: m[2]! }))
+    .filter((link) => link.target === '' || link.target.endsWith('.md'));
+}
+
+describe('the links to a section of the README or docs/', () => {
+  const documents = ['README.md', ...['docs', 'bench', 'examples'].flatMap((dir) => filesUnder(join(root, dir), /\.md$/).map((f) => f.slice(root.length + 1)))];
+
+  it('finds anchors as GitHub makes them, code blocks aside', () => {
+    const text = '# A\n\n```md\n## Not a heading\n```\n\n## Saved plans\n\n## Saved plans\n\n<a id="hostport-availability"></a>x\n';
+    expect([...anchorsOf(text)]).toEqual(['a', 'saved-plans', 'saved-plans-1', 'hostport-availability']);
+    expect(sectionLinks('[a](#x), [b](docs/service.md#y), [c](https://example.com/#z), [d](docs/service.md)')).toEqual([
+      { target: '', anchor: 'x' }, { target: 'docs/service.md', anchor: 'y' },
+    ]);
+  });
+
+  it('all lead to a heading that is there', () => {
+    const broken = documents.flatMap((doc) => sectionLinks(readFileSync(join(root, doc), 'utf8')).flatMap(({ target, anchor }) => {
+      const file = target === '' ? join(root, doc) : resolve(root, dirname(doc), target);
+      if (!existsSync(file)) return [`${doc}: ${target}#${anchor} (no such file)`];
+      return anchorsOf(readFileSync(file, 'utf8')).has(anchor) ? [] : [`${doc}: ${target}#${anchor}`];
+    }));
+    expect(documents).toEqual(expect.arrayContaining(['docs/service.md', 'docs/reliability.md', 'bench/RESULTS.md']));
+    expect(broken).toEqual([]);
+  });
+});

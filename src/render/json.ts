@@ -1,4 +1,4 @@
-// Plans and drift reports as JSON for machines. Both structures are contracts (README.md, "JSON plan format";
+// Plans and drift reports as JSON for machines. Both structures are contracts (docs/plan-formats.md, "JSON plan format";
 // docs/drift-and-export.md, "JSON drift format"): fields are only ever added, and format_version changes if one
 // is removed or changes meaning. Plan version 2: a delete lists the destroyed fields as `remove` changes, ids of
 // managed resources are named, labels and document positions are given, and a plan deleting every resource of

@@ -1,5 +1,6 @@
-// The README's promises, run as written: the quick-start commands, and the curl session that covers every
-// resource kind of the service (create, list, update, delete), executed by bash against the real service.
+// The README's promises, run as written: the quick-start commands, and the curl session of docs/service.md that
+// covers every resource kind of the service (create, list, update, delete), executed by bash against the real
+// service.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { api, startTestService, type TestService } from '../helpers/service.ts';
 import { ROOT, makeCerts } from './run.ts';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const serviceDoc = readFileSync(join(ROOT, 'docs', 'service.md'), 'utf8');
 let svc: TestService;
 const base = mkdtempSync(join(tmpdir(), 'edgeops-readme-'));
 
@@ -21,8 +23,8 @@ afterAll(async () => {
 });
 
 function curlSession(): string {
-  const section = /<!-- curl-session:start -->([\s\S]*?)<!-- curl-session:end -->/.exec(readme)?.[1];
-  if (!section) throw new Error('README has no curl session');
+  const section = /<!-- curl-session:start -->([\s\S]*?)<!-- curl-session:end -->/.exec(serviceDoc)?.[1];
+  if (!section) throw new Error('docs/service.md has no curl session');
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).join('\n');
 }
 
@@ -47,6 +49,7 @@ describe('README', () => {
     ]);
     expect(readme).toContain('npm test');
     expect(readme).toContain('## Service error codes');
+    expect(readme).toContain('(docs/service.md)');
   });
 
   it('has a curl session that creates, lists, updates and deletes every resource kind, and it runs', async () => {

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/service/errors.ts';
 import { renderErrorTable, withErrorTable } from '../../scripts/error-table.ts';
 
-describe('README service error codes', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+describe('the service error codes of docs/errors.md', () => {
+  const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 
   it('is the table generated from ERROR_CATALOG (run `npm run docs:errors` when it fails)', () => {
-    expect(withErrorTable(readme)).toBe(readme);
+    expect(withErrorTable(doc)).toBe(doc);
   });
 
   it('lists every code once with its status', () => {
