@@ -2,6 +2,7 @@
 // documents, and the desired state the engine plans from.
 import type { SourcePos } from '../errors.ts';
 import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
+import type { PolicySet } from '../policy/policy-set.ts';
 
 /** A file to read, found by discover.ts. */
 export interface FoundFile {
@@ -44,6 +45,10 @@ export interface ProjectConfig {
   authoritative?: 'none' | 'children';
   /** Seconds to keep retrying while the service is unreachable (`--retry-budget`). */
   retry_budget?: number;
+  /** The environment label (prod, staging): policies match it. */
+  environment?: string;
+  /** `policies:` directories (relative to the project file) and built-in packs (`edgeops:baseline`). */
+  policies?: string[];
   /** File the config came from. */
   file?: string;
 }
@@ -82,4 +87,6 @@ export interface ResolvedDoc {
 export interface DesiredState {
   resources: DesiredResource[];
   config: ProjectConfig;
+  /** The stack's policies (src/policy/), when it has any, with the documents their results point into. */
+  policies?: { set: PolicySet; docs: ReadonlyMap<string, ManifestDoc> };
 }

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { ManifestError, NoManifestsError, type ManifestIssue } from '../errors.ts';
 import { checkWithContract } from './contract-check.ts';
 import { discover, type DiscoveredRoot, readProjectFiles } from './discover.ts';
-import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './document.ts';
+import { addressOf, type DesiredState, type FoundFile, type LoadedManifests, type ManifestDoc } from './document.ts';
 import { assertPathsExist } from './missing-paths.ts';
 import { parseFile, type ParsedDoc } from './parse.ts';
 import { rememberKeyPositions } from './pointer.ts';
@@ -18,6 +18,8 @@ import { resolveSteps } from './resolve.ts';
 import { ruleSteps, valueRuleIssues } from './rules.ts';
 import { validationSteps } from './schema.ts';
 import { assertWholeStacks, type WholeStackCommand } from './stack-coverage.ts';
+import { loadPolicySet } from '../policy/policy-set.ts';
+import { isPolicyKind } from '../policy/schemas.ts';
 
 interface ReadOptions {
   env?: NodeJS.ProcessEnv;
@@ -86,14 +88,21 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   issues.push(...(await valueRuleIssues(resolved.resolved, issues)));
   await pace.tick();
   issues.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: issues, pace })));
+  // Policy documents are no resources: they are read, checked and compiled on their own (src/policy/).
+  const policies = loadPolicySet(loaded.config, loaded.policyDocs, cwd);
+  issues.push(...policies.issues);
   if (issues.length) throw new ManifestError(sortIssues(issues));
-  return { resources: resolved.resources, config: loaded.config };
+  const desired: DesiredState = { resources: resolved.resources, config: loaded.config };
+  if (policies.set) desired.policies = { set: policies.set, docs: new Map(loaded.docs.map((d) => [addressOf(d), d])) };
+  return desired;
 }
 
 export interface LoadResult extends LoadedManifests {
   issues: ManifestIssue[];
   /** Paths that yielded no document although nothing went wrong reading them (read-desired.ts refuses them). */
   empty: DiscoveredRoot[];
+  /** Policy, PolicyException and PolicyTest documents among the manifests: not resources. */
+  policyDocs: ManifestDoc[];
 }
 
 export interface LoadOptions {
@@ -156,6 +165,7 @@ function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[];
   const project = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project.issues);
   const docs: ManifestDoc[] = [];
+  const policyDocs: ManifestDoc[] = [];
   const yielded = new Map<string, number>(); // file -> documents and problems in it
   return {
     files: found.manifests,
@@ -165,14 +175,14 @@ function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[];
       const dir = dirname(file.abs);
       for (const p of parsed.docs) {
         const doc = toManifestDoc(p, dir, issues);
-        if (doc) docs.push(doc);
+        if (doc) (isPolicyKind(doc.kind) ? policyDocs : docs).push(doc);
       }
       yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
     },
     result() {
       // A project file named alone yields settings, not documents: it counts as empty only when nothing else yields any.
       const empty = found.roots.filter((r) => !r.unreadable && (!r.projectOnly || docs.length === 0) && r.manifests.every((f) => !yielded.get(f.abs)));
-      return { docs, config: project.config, issues, empty };
+      return { docs, config: project.config, issues, empty, policyDocs };
     },
   };
 }

@@ -52,6 +52,18 @@ export function projectSchema(): Schema {
         maximum: 3600,
         description: 'Seconds to keep retrying while the service is unreachable, e.g. restarting (EDGEOPS_RETRY_BUDGET, --retry-budget; default 60; 0 fails fast).',
       },
+      environment: {
+        type: 'string',
+        minLength: 1,
+        description: 'The environment this stack is (prod, staging, ...): policies match it (`match.environments`, `environment` in expressions).',
+      },
+      policies: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        uniqueItems: true,
+        description:
+          'Directories of Policy, PolicyException and PolicyTest documents (relative to this file), and built-in packs by name (`edgeops:baseline`). README "Policies".',
+      },
       api_key: {
         not: {},
         errorMessage: 'does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key',
