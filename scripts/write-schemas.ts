@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { kindSchemas } from '../src/manifest/schema/kinds.ts';
 import type { Schema } from '../src/manifest/schema/parts.ts';
 import { projectSchema, unionSchema } from '../src/manifest/schema/project.ts';
+import { policySchemas } from '../src/policy/schemas.ts';
 
 export const SCHEMA_DIR = resolve(import.meta.dirname, '../schemas');
 
@@ -39,6 +40,7 @@ export function schemaFiles(): Map<string, Schema> {
   for (const [kind, schema] of kindSchemas()) files.set(`${kind}.schema.json`, schema);
   files.set('manifest.schema.json', unionSchema());
   files.set('edgeops.schema.json', projectSchema());
+  for (const [kind, schema] of policySchemas()) files.set(`${kind}.schema.json`, schema);
   return new Map([...files].map(([file, schema]) => [file, publishedSchema(file, schema)]));
 }
 
