@@ -17,6 +17,7 @@ import type { DesiredState } from '../manifest/document.ts';
 import { computePlan, executeAndCheck, planAgain, precheckPlan, startFetch, type PlanContext } from '../pipeline.ts';
 import type { ApplyView } from '../render/apply-progress.ts';
 import { checksumOf } from './saved-plans.ts';
+import { policyDenial, type PolicyOptions } from './policy-gate.ts';
 
 export type { ApplyView } from '../render/apply-progress.ts';
 
@@ -38,6 +39,8 @@ export interface ApplyRequest {
   concurrency: number;
   material: KeyMaterial | undefined;
   lock: LockOptions & { onReleaseError?: (err: unknown, id: string) => void };
+  /** How policies run: which exceptions count (the Action), the time they compare with. */
+  policy?: PolicyOptions;
 }
 
 /** What the caller's interrupt handling learns: when actions start, and how to release the lock at a forced exit. */
@@ -80,9 +83,21 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   // first, in the manifests and in the lists, which start while the manifests load (pipeline.ts precheckPlan).
   // Those lists only ever refuse, or make a plan ahead: the plan applied is made from lists read under the lock.
   const lists = startFetch(api, { stack });
+  const policy = request.policy;
+  // With policies, the plan of those lists is made first and judged: a deny takes no lock and writes nothing.
+  let judged: PlanContext | undefined;
   const checked = unlessInterrupted(interrupt, 'while planning', async () => {
     const errors = await precheckPlan(request.desired, lists, { stack, adopt, targets });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
+    const manifests = await request.desired;
+    if (!manifests.policies) return;
+    judged = await computePlan(manifests, api, { stack, adopt, live: lists, targets, policy });
+    if (judged.plan.errors) throw new PlanErrorsError(judged.plan.errors, { shown: false, applying: true });
+    const denied = policyDenial(shownPlan(judged), true);
+    if (denied) {
+      view.plan(shownPlan(judged), { deletes: deleteStatusLine(shownPlan(judged), manifests.config) });
+      throw denied;
+    }
   });
   // The lock is held from before the plan until the apply's last read: two applies of one stack never both
   // plan a create of the same resource (README "Reliability"). So the plan is made from lists read once it
@@ -91,9 +106,14 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   const locking = checked.then(() => withStackLock(api, stack, { ...request.lock, signal: lockSignal }, async (lock) => {
     deps.interrupt?.onForcedExit(() => lock.release());
     const fresh = await unlessInterrupted(interrupt, 'while planning', async () =>
-      planAgain({ plan: ahead, lists }, await request.desired, api, { stack, adopt, targets }));
+      planAgain({ plan: ahead, lists }, await request.desired, api, { stack, adopt, targets, policy }));
     // Live state may have changed between the check and the lock.
     if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
+    const denied = policyDenial(fresh.plan, true);
+    if (denied) {
+      view.plan(shownPlan(fresh), { deletes: deleteStatusLine(shownPlan(fresh), fresh.desired.config) });
+      throw denied;
+    }
     const { desired } = fresh;
     let planned: PlanContext = fresh;
     let approved = request.approved;
@@ -152,7 +172,7 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   }));
   // Started after the lock, on the same check: the lock's POST goes out before the plan's work begins.
   const ahead = checked.then(async () => {
-    const made = await computePlan(await request.desired, api, { stack, adopt, live: lists, targets });
+    const made = judged ?? (await computePlan(await request.desired, api, { stack, adopt, live: lists, targets, policy }));
     // Its text too, unless a saved plan is shown instead.
     if (!saved && !made.plan.errors) {
       const plan = shownPlan(made);

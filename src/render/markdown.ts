@@ -5,6 +5,7 @@ import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { renameHintText } from './rename-hint.ts';
+import { policyMarkdownLines } from './policy-section.ts';
 import type { ViewFactory } from './view.ts';
 import {
   approveHint, destroyHeadline, planErrorLines, targetHeadline, findingApply, findingSubject, findingText, groupByAddress, groupLines, resourceTitle, showFinding, shownValue,
@@ -12,7 +13,7 @@ import {
 } from './wording.ts';
 
 /** Text shown as itself in Markdown: every character Markdown (or a table cell) would read as syntax is escaped. */
-function escapeMarkdown(text: string): string {
+export function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_[\]<>|])/g, '\\$1');
 }
 
@@ -71,6 +72,7 @@ function renderPlanMarkdown(plan: Plan): string {
   }
   warnings(out, plan.warnings);
   if (plan.renames) out.push('', ...plan.renames.map((hint) => `> **Hint:** ${escapeMarkdown(renameHintText(hint))}`));
+  out.push(...policyMarkdownLines(plan.policy));
   const failing = planErrorLines(plan);
   if (failing) {
     out.push('', `> [!CAUTION]\n> **${escapeMarkdown(failing.closing)}**\n>`);
@@ -128,6 +130,7 @@ function renderDriftMarkdown(report: DriftReport): string {
     out.push('', escapeMarkdown(summaryText(report)).replace(/\\`/g, '`'));
   }
   warnings(out, report.warnings);
+  out.push(...policyMarkdownLines(report.policy, true));
   return `${out.join('\n')}\n`;
 }
 

@@ -29,11 +29,14 @@ Examples:
   $ edgeops validate
   $ edgeops validate infra/edges.yaml infra/backends/ --local`)
     .action(async (paths: string[], flags: SharedFlags & { format: 'text' | 'markdown' | 'json' }) => {
+      let notes: string[] = [];
       const check = async (): Promise<number> => {
         const desired = await readDesiredState(paths, { env: ctx.env, stack: flags.stack });
         learnSecrets(ctx, desired);
         const { stack } = resolveSettings(flags, ctx.env, desired.config, ctx.stdout.isTTY === true);
-        return validate.run({ desired, stack });
+        const n = validate.run({ desired, stack });
+        notes = validate.policyNotes({ desired, stack });
+        return n;
       };
       if (flags.format === 'json') {
         // Problems in the manifests are the answer, on stdout; any other failure is reported as usual.
@@ -49,6 +52,7 @@ Examples:
       }
       const n = await check();
       ctx.out(`${n} resource${n === 1 ? '' : 's'} valid\n`);
+      for (const note of notes) ctx.out(`${note}\n`);
       done(0);
     });
 }
