@@ -33,7 +33,8 @@ export type LineReader = (file: string, line: number) => string | undefined;
 
 /** The position of `offset` inside an expression written at `pos` (plain, quoted, or a block scalar). */
 export function positionIn(expression: string, offset: number, pos: SourcePos, readLine: LineReader): SourcePos {
-  const before = expression.slice(0, offset).split('\n');
+  // An error at the end of the input (an expression left unfinished) is shown after its last character.
+  const before = expression.slice(0, Math.min(offset, expression.trimEnd().length)).split('\n');
   const lineIndex = before.length - 1;
   const colInLine = before[lineIndex]!.length;
   const source = readLine(pos.file, pos.line);

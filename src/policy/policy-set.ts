@@ -96,19 +96,65 @@ function digestOf(docs: readonly ManifestDoc[]): string {
  * The stack's policy set from its project file and the policy documents among its manifests; undefined when it
  * has none. Every problem (schema, CEL syntax and types) is an issue at its file:line:col.
  */
-export function loadPolicySet(config: ProjectConfig, manifestDocs: readonly ManifestDoc[], cwd: string, manifestText?: (file: string) => string | undefined): { set?: PolicySet; issues: ManifestIssue[] } {
+export function loadPolicySet(config: ProjectConfig, manifestDocs: readonly ManifestDoc[], cwd: string): { set?: PolicySet; issues: ManifestIssue[] } {
   const issues: ManifestIssue[] = [];
   const texts = new Map<string, string>();
   const base = config.file ? dirname(resolve(cwd, config.file)) : cwd;
-  const docs = [...readPolicySources(config.policies ?? [], base, cwd, texts, issues), ...manifestDocs];
+  // A policies directory inside the stack's own tree is read both ways: each document counts once.
+  const docs = uniqueDocs([...readPolicySources(config.policies ?? [], base, cwd, texts, issues), ...manifestDocs]);
   if (docs.length === 0) return { issues };
+  return buildPolicySet(docs, texts, cwd, issues);
+}
+
+/**
+ * `edgeops policy test PATH...`: the policy documents of each path (a policies directory or file, a stack
+ * directory with its edgeops.yaml's `policies:`, or `edgeops:baseline`); documents of other kinds are skipped.
+ */
+export function loadPolicyPaths(paths: readonly string[], cwd: string): { set?: PolicySet; issues: ManifestIssue[] } {
+  const issues: ManifestIssue[] = [];
+  const texts = new Map<string, string>();
+  const docs: ManifestDoc[] = [];
+  for (const path of paths) {
+    if (path === BASELINE) {
+      docs.push(...readPolicySources([BASELINE], cwd, cwd, texts, issues));
+      continue;
+    }
+    const abs = resolve(cwd, path);
+    const project = ['edgeops.yaml', 'edgeops.yml'].map((f) => join(abs, f)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
+    if (project) {
+      const config = docsOfText(readFileSync(project, 'utf8'), relative(cwd, project), abs, issues)[0]?.fields.policies;
+      if (Array.isArray(config)) docs.push(...readPolicySources(config.map(String), abs, cwd, texts, issues));
+    }
+    let files: string[];
+    try {
+      files = statSync(abs).isDirectory() ? yamlFilesUnder(abs) : [abs];
+    } catch {
+      issues.push({ pos: { file: path, line: 1, col: 1 }, message: 'does not exist' });
+      continue;
+    }
+    for (const file of files) {
+      if (file === project || /^edgeops\.ya?ml$/i.test(file.slice(dirname(file).length + 1))) continue;
+      const rel = relative(cwd, file);
+      const text = readFileSync(file, 'utf8');
+      texts.set(rel, text);
+      docs.push(...docsOfText(text, rel, dirname(file), issues).filter((d) => isPolicyKind(d.kind)));
+    }
+  }
+  const unique = uniqueDocs(docs);
+  if (unique.length === 0) return { issues };
+  return buildPolicySet(unique, texts, cwd, issues);
+}
+
+const uniqueDocs = (docs: readonly ManifestDoc[]): ManifestDoc[] => [...new Map(docs.map((d) => [`${d.pos.file}:${d.pos.line}:${d.pos.col}`, d])).values()];
+
+function buildPolicySet(docs: ManifestDoc[], texts: Map<string, string>, cwd: string, issues: ManifestIssue[]): { set?: PolicySet; issues: ManifestIssue[] } {
   const read = readPolicyDocuments(docs);
   issues.push(...read.issues);
   const lineCache = new Map<string, string[]>();
   const readLine: LineReader = (file, line) => {
     let lines = lineCache.get(file);
     if (!lines) {
-      const text = texts.get(file) ?? manifestText?.(file) ?? safeRead(resolve(cwd, file));
+      const text = texts.get(file) ?? safeRead(resolve(cwd, file));
       lineCache.set(file, (lines = text.split('\n')));
     }
     return lines[line - 1];
