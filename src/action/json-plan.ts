@@ -14,11 +14,14 @@ import type { JsonProblem } from '../render/error-text.ts';
 import { VIEWS } from '../render/views.ts';
 import { commandLine, loadManifests, runEdgeops, runSettings, withService, type EdgeopsRun, type RunOutput } from './edgeops.ts';
 import { parseJsonPlan, type JsonPlan } from './plan-state.ts';
+import { exceptionApproval } from './policy-approval.ts';
+import { blockingResults } from '../policy/results.ts';
 import type { Session } from './session.ts';
 
 type PlannedRun =
   /** `graph`: the plan's dependency graph (plan only), for the comment's diagram. */
-  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string; graph?: ResourceGraph }
+  /** `denied`: a policy denies the plan (the plan is shown and posted all the same; the check fails). */
+  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string; graph?: ResourceGraph; denied: boolean }
   | { ok: false; run: EdgeopsRun; problems: JsonProblem[] };
 
 const markdown = VIEWS.markdown({ color: false });
@@ -36,6 +39,7 @@ function against<T>(s: Session, settings: Parameters<typeof withService>[0], o: 
 export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { echo?: boolean } = {}): Promise<PlannedRun> {
   let planJson: string | undefined;
   let graph: ResourceGraph | undefined;
+  let denied = false;
   const line = commandLine(s, command, [...(s.inputs.against ? ['--against', s.inputs.against] : []), '--format', 'markdown']);
   const run = await runEdgeops(s, line, opts.echo === true, async (o) => {
     const desired = await loadManifests(s);
@@ -55,6 +59,7 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
       plan(p, footer) {
         o.out(markdown.plan(p, footer));
         planJson = json.plan(p, footer);
+        denied = blockingResults(p.policy?.results).length > 0;
       },
       saved: () => undefined,
       notSaved: () => undefined,
@@ -62,18 +67,20 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
         graph = g;
       },
     };
-    const request: plan.PlanRequest = { stack, adopt, desired: async () => desired, material: keyMaterial(settings, s.edgeopsEnv), paths: s.inputs.paths };
+    const approval = await exceptionApproval(s, desired);
+    const request: plan.PlanRequest = { stack, adopt, desired: async () => desired, material: keyMaterial(settings, s.edgeopsEnv), paths: s.inputs.paths, policy: { approval } };
     const made = await against(s, settings, o, (api) => plan.run(request, { api, view, redact: s.redact }));
     return made.plan.actions.length > 0 ? 2 : 0;
   });
-  if (run.code !== 0 && run.code !== 2) return { ok: false, run, problems: run.problems };
+  // A plan a policy denies is still the plan to show: the comment carries it with the policy results.
+  if (run.code !== 0 && run.code !== 2 && !(denied && planJson)) return { ok: false, run, problems: run.problems };
   const text = s.redact(planJson ?? '');
   const made = parseJsonPlan(text);
   // The stack is lower-case letters, digits and `-` (the settings check it), so it is safe in a file name.
   const file = join(s.tempDir, `edgeops-plan-${made.stack}.json`);
   writeFileSync(file, s.runner.scrub(text));
   s.runner.setOutput('plan-json', file);
-  return { ok: true, run, plan: made, file, graph };
+  return { ok: true, run, plan: made, file, graph, denied };
 }
 
 export function planSummaryLine(p: JsonPlan): string {

@@ -1,12 +1,16 @@
-// Which field a violation points at: the validation's own `field`, else the first `object.a.b` its expression
+// Which field a violation points at: the validation's own `field`, else the last `object.a.b` its expression
 // (or a variable it uses) reads. The result is shown as people read it and located through the document's positions.
 import type { PolicyDoc, PolicyValidation } from './documents.ts';
 
-const OBJECT_PATH = /\bobject\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)/;
+const OBJECT_PATH = /\bobject\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)/g;
 
-/** The dotted path of a field read by `expression`, skipping method calls (`object.cidr.startsWith` -> `cidr`). */
+/**
+ * The dotted path of the last field `expression` reads, skipping method calls (`object.cidr.startsWith` ->
+ * `cidr`): guards come first (`has(object.a) && object.a.b > 0`, `object.action != 'allow' || ...cidr...`),
+ * the condition that fails last.
+ */
 function pathIn(expression: string): string | undefined {
-  const m = OBJECT_PATH.exec(expression);
+  const m = [...expression.matchAll(OBJECT_PATH)].at(-1);
   if (!m) return undefined;
   const after = expression.slice(m.index + m[0].length);
   const parts = m[1]!.split('.');

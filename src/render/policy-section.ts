@@ -39,7 +39,7 @@ export function policyTextLines(report: PolicyReport | undefined, c: Colors, dri
 const cell = escapeMarkdown;
 
 function status(r: PolicyResult): string {
-  if (r.exception_pending) return `exception \`${r.exception}\` awaiting approval by ${r.exception_pending.map(cell).join(', ')}`;
+  if (r.exception_pending) return `exception awaiting approval by ${r.exception_pending.map(cell).join(', ')} (\`${r.exception}\`)`;
   if (r.exception) return `exception \`${r.exception}\``;
   if (r.existing) return 'existing';
   return r.blocking ? '**blocks**' : '';
