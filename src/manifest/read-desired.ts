@@ -93,7 +93,8 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   issues.push(...policies.issues);
   if (issues.length) throw new ManifestError(sortIssues(issues));
   const desired: DesiredState = { resources: resolved.resources, config: loaded.config };
-  if (policies.set) desired.policies = { set: policies.set, docs: new Map(loaded.docs.map((d) => [addressOf(d), d])) };
+  // Compiled programs are no data: not enumerable, so a desired state serialized (tests, goldens) stays plain.
+  if (policies.set) Object.defineProperty(desired, 'policies', { value: { set: policies.set, docs: new Map(loaded.docs.map((d) => [addressOf(d), d])) }, enumerable: false });
   return desired;
 }
 

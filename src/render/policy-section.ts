@@ -24,9 +24,13 @@ function exceptionNotes(report: PolicyReport): string[] {
   return [...notes, ...report.warnings];
 }
 
+/** Nothing to show: no result this output shows and no note (the JSON plan still carries `policy: []`). */
+const quiet = (report: PolicyReport, results: readonly PolicyResult[]): boolean => results.length === 0 && exceptionNotes(report).length === 0;
+
 export function policyTextLines(report: PolicyReport | undefined, c: Colors, drift = false): string[] {
   if (!report) return [];
   const results = shownResults(report.results, drift);
+  if (quiet(report, results)) return [];
   const out: string[] = ['', c.bold(`Policies: ${policyTally(results)}`)];
   for (const r of results) {
     const paint = r.blocking ? c.red : r.severity === 'info' || r.existing || (r.exception && !r.exception_pending) ? c.dim : c.yellow;
@@ -48,6 +52,7 @@ function status(r: PolicyResult): string {
 export function policyMarkdownLines(report: PolicyReport | undefined, drift = false): string[] {
   if (!report) return [];
   const results = shownResults(report.results, drift);
+  if (quiet(report, results)) return [];
   const out: string[] = ['', `#### Policies: ${policyTally(results)}`];
   if (results.length > 0) {
     out.push('', '| severity | policy | target | field | message | at | status |', '|---|---|---|---|---|---|---|');

@@ -1,6 +1,7 @@
 // The project file's schema (edgeops.yaml) and the union of every kind's schema, for editors.
 import { KINDS } from '../../kinds/index.ts';
 import { NAME_PATTERN, type Schema } from './parts.ts';
+import { POLICY_KINDS } from '../../policy/schemas.ts';
 
 export const PROJECT_FILE_NAMES = ['edgeops.yaml', 'edgeops.yml'];
 
@@ -75,7 +76,8 @@ export function projectSchema(): Schema {
 
 /** One schema for any document: the kind picks the kind's schema (files next to this one). */
 export function unionSchema(): Schema {
-  const kinds = KINDS.map((k) => k.kind);
+  // Policy documents may sit among the manifests too (README "Policies"): editors check them by their own schemas.
+  const kinds = [...KINDS.map((k) => k.kind), ...POLICY_KINDS];
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'edgeops manifest document',
