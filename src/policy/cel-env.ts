@@ -53,6 +53,8 @@ function baseEnvironment(): Environment {
     method('net.CIDR', 'containsCIDR', ['string'], 'bool', (v: CidrValue, other: string) => v.containsCidr(cidr(other))),
   ];
   for (const m of methods) env.registerFunction(m as never);
+  env.registerOperator('net.IP == net.IP', (a: IpValue, b: IpValue) => a.family === b.family && a.value === b.value);
+  env.registerOperator('net.CIDR == net.CIDR', (a: CidrValue, b: CidrValue) => a.toString() === b.toString());
   return env;
 }
 

@@ -2,7 +2,7 @@
 // evaluated, so each iteration of all()/exists()/map() counts its body), and no policy can hang a plan. The CEL
 // library has parse-time limits only; the step count is added by wrapping each checked node's evaluate hook.
 // That reaches into the library's AST (`meta`, `setMeta`, `args`): the version is pinned exactly, and
-// test/policy/cost.test.ts fails if a new version stops counting.
+// test/cli/policy.test.ts ("stops an expensive expression at the cost limit") fails if a new version stops counting.
 
 export const COST_LIMIT = 1_000_000;
 
