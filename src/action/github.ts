@@ -39,7 +39,7 @@ export interface PullRequest {
   base?: { ref?: string };
 }
 
-export interface PullReview {
+interface PullReview {
   user?: { login?: string } | null;
   /** APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING. */
   state: string;

@@ -5,6 +5,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { DesiredState } from '../manifest/document.ts';
 import type { ExceptionApproval } from '../policy/exceptions.ts';
+import { policiesOf } from '../policy/policy-set.ts';
 import { gitHubFor, type GitHubClient } from './github.ts';
 import type { Session } from './session.ts';
 
@@ -30,7 +31,7 @@ async function ownerApproved(gh: GitHubClient, owner: string, logins: readonly s
 
 /** The approval rule of this run's pull request, or undefined off a pull request (committed exceptions count). */
 export async function exceptionApproval(s: Session, desired: DesiredState): Promise<ExceptionApproval | undefined> {
-  const set = desired.policies?.set;
+  const set = policiesOf(desired)?.set;
   const pull = s.github.pullNumber;
   if (!set || set.exceptions.length === 0 || pull === undefined) return undefined;
   const gh = gitHubFor(s, 'policy exceptions cannot be checked for approval, so those the pull request changes do not count');

@@ -2,7 +2,6 @@
 // documents, and the desired state the engine plans from.
 import type { SourcePos } from '../errors.ts';
 import type { Obj, ResourceKind } from '../kinds/resource-kind.ts';
-import type { PolicySet } from '../policy/policy-set.ts';
 
 /** A file to read, found by discover.ts. */
 export interface FoundFile {
@@ -87,6 +86,4 @@ export interface ResolvedDoc {
 export interface DesiredState {
   resources: DesiredResource[];
   config: ProjectConfig;
-  /** The stack's policies (src/policy/), when it has any, with the documents their results point into. */
-  policies?: { set: PolicySet; docs: ReadonlyMap<string, ManifestDoc> };
 }

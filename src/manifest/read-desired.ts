@@ -18,7 +18,7 @@ import { resolveSteps } from './resolve.ts';
 import { ruleSteps, valueRuleIssues } from './rules.ts';
 import { validationSteps } from './schema.ts';
 import { assertWholeStacks, type WholeStackCommand } from './stack-coverage.ts';
-import { loadPolicySet } from '../policy/policy-set.ts';
+import { attachPolicies, loadPolicySet } from '../policy/policy-set.ts';
 import { isPolicyKind } from '../policy/schemas.ts';
 
 interface ReadOptions {
@@ -93,8 +93,7 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   issues.push(...policies.issues);
   if (issues.length) throw new ManifestError(sortIssues(issues));
   const desired: DesiredState = { resources: resolved.resources, config: loaded.config };
-  // Compiled programs are no data: not enumerable, so a desired state serialized (tests, goldens) stays plain.
-  if (policies.set) Object.defineProperty(desired, 'policies', { value: { set: policies.set, docs: new Map(loaded.docs.map((d) => [addressOf(d), d])) }, enumerable: false });
+  if (policies.set) attachPolicies(desired, { set: policies.set, docs: new Map(loaded.docs.map((d) => [addressOf(d), d])) });
   return desired;
 }
 

@@ -18,6 +18,7 @@ import { computePlan, executeAndCheck, planAgain, precheckPlan, startFetch, type
 import type { ApplyView } from '../render/apply-progress.ts';
 import { checksumOf } from './saved-plans.ts';
 import { policyDenial, type PolicyOptions } from './policy-gate.ts';
+import { policiesOf } from '../policy/policy-set.ts';
 
 export type { ApplyView } from '../render/apply-progress.ts';
 
@@ -90,7 +91,7 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
     const errors = await precheckPlan(request.desired, lists, { stack, adopt, targets });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
     const manifests = await request.desired;
-    if (!manifests.policies) return;
+    if (!policiesOf(manifests)) return;
     judged = await computePlan(manifests, api, { stack, adopt, live: lists, targets, policy });
     if (judged.plan.errors) throw new PlanErrorsError(judged.plan.errors, { shown: false, applying: true });
     const denied = policyDenial(shownPlan(judged), true);

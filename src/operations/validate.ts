@@ -6,6 +6,7 @@ import { KINDS } from '../kinds/index.ts';
 import type { DesiredState } from '../manifest/document.ts';
 import { sortIssues } from '../manifest/read-desired.ts';
 import { staticPolicies } from '../policy/plan-policies.ts';
+import { policiesOf } from '../policy/policy-set.ts';
 import { resultLine } from '../policy/results.ts';
 
 interface ValidateRequest {
@@ -31,5 +32,5 @@ export function policyNotes(request: ValidateRequest): string[] {
   const policies = staticPolicies(request.desired, { stack: request.stack, kinds: KINDS });
   if (!policies) return [];
   const results = policies.report.results.filter((r) => r.severity !== 'info').map((r) => `Policy: ${resultLine(r)}`);
-  return [...results, ...request.desired.policies!.set.warnings.map((w) => `Warning: ${w}`)];
+  return [...results, ...policiesOf(request.desired)!.set.warnings.map((w) => `Warning: ${w}`)];
 }

@@ -7,7 +7,7 @@ import { objectDecl, type CelDecl } from './cel-types.ts';
 import { CidrValue, IpValue, parseCidr, parseIp } from './net.ts';
 
 /** A value a function refuses (an address that is none): the evaluation fails with this message. */
-export class CelFunctionError extends Error {}
+class CelFunctionError extends Error {}
 
 const ip = (text: string): IpValue => {
   const value = parseIp(text);

@@ -10,7 +10,7 @@ export type CelDecl = string | { [field: string]: CelDecl };
 const TIMESTAMP = 'google.protobuf.Timestamp';
 
 /** What the service derives from a certificate field (`*_pem` that is no secret): what policies read of it. */
-export const CERTIFICATE_FIELDS: Record<string, CelDecl> = {
+const CERTIFICATE_FIELDS: Record<string, CelDecl> = {
   not_before: TIMESTAMP,
   not_after: TIMESTAMP,
   subject_common_name: 'string',

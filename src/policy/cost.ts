@@ -4,7 +4,7 @@
 // That reaches into the library's AST (`meta`, `setMeta`, `args`): the version is pinned exactly, and
 // test/cli/policy.test.ts ("stops an expensive expression at the cost limit") fails if a new version stops counting.
 
-export const COST_LIMIT = 1_000_000;
+const COST_LIMIT = 1_000_000;
 
 export class CostLimitError extends Error {
   constructor(readonly limit: number) {

@@ -66,7 +66,7 @@ export interface PolicyTestDoc {
   doc: ManifestDoc;
 }
 
-export interface PolicyDocuments {
+interface PolicyDocuments {
   policies: PolicyDoc[];
   exceptions: PolicyExceptionDoc[];
   tests: PolicyTestDoc[];

@@ -25,7 +25,7 @@ export interface PolicyTarget {
   doc?: ManifestDoc;
 }
 
-export interface RunInput {
+interface RunInput {
   set: PolicySet;
   stack: string;
   environment?: string;
@@ -41,7 +41,7 @@ export interface RunInput {
   staticOnly?: boolean;
 }
 
-export const dateOf = (day: string): Date => new Date(`${day}T00:00:00Z`);
+const dateOf = (day: string): Date => new Date(`${day}T00:00:00Z`);
 
 /** `prod*` matches `prod` and `prod-eu`; anything else matches itself. */
 const matches = (patterns: readonly string[] | undefined, value: string | undefined): boolean =>

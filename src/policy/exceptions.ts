@@ -7,9 +7,9 @@ import type { PolicyDoc, PolicyExceptionDoc } from './documents.ts';
 export type ExceptionApproval = (exception: PolicyExceptionDoc, policy: PolicyDoc) => { pending?: string[] };
 
 const DAY = 86_400_000;
-export const WARN_DAYS = 14;
+const WARN_DAYS = 14;
 
-export interface ExceptionVerdict {
+interface ExceptionVerdict {
   /** The exception applied (honoured, or pending with `pending`). */
   used?: PolicyExceptionDoc;
   pending?: string[];

@@ -13,9 +13,10 @@ import type { MatchOperation } from './documents.ts';
 import { runPolicies, type PolicyTarget } from './evaluate.ts';
 import type { ExceptionApproval } from './exceptions.ts';
 import { policyObject } from './objects.ts';
+import { policiesOf } from './policy-set.ts';
 import type { PolicyReport } from './results.ts';
 
-export interface PolicyRunOptions {
+interface PolicyRunOptions {
   stack: string;
   kinds: readonly ResourceKind[];
   /** The time rules compare with (certificate expiry, enforce_from, exception expiry); now by default. */
@@ -69,7 +70,7 @@ function desiredObjects(desired: DesiredState, l: Lookup): Record<string, Obj[]>
 
 /** The plan's policy results; evaluation problems are plan errors at the expression. */
 export function planPolicies(plan: Plan, desired: DesiredState, live: LiveState, opts: PolicyRunOptions): { report: PolicyReport; issues: ManifestIssue[] } | undefined {
-  const policies = desired.policies;
+  const policies = policiesOf(desired);
   if (!policies) return undefined;
   const l = lookup(live, opts);
   const byAddress = new Map<string, Action[]>();
@@ -92,7 +93,7 @@ export function planPolicies(plan: Plan, desired: DesiredState, live: LiveState,
 
 /** Policies on live state (drift): what the stack manages, and the unmanaged parts attached to it, as they are. */
 export function livePolicies(plan: Plan, desired: DesiredState, live: LiveState, opts: PolicyRunOptions): { report: PolicyReport; issues: ManifestIssue[] } | undefined {
-  const policies = desired.policies;
+  const policies = policiesOf(desired);
   if (!policies) return undefined;
   const l = lookup(live, opts);
   const targets: PolicyTarget[] = [];
@@ -117,7 +118,7 @@ export function livePolicies(plan: Plan, desired: DesiredState, live: LiveState,
  * to change: results are reported, never blocking).
  */
 export function staticPolicies(desired: DesiredState, opts: PolicyRunOptions): { report: PolicyReport; issues: ManifestIssue[] } | undefined {
-  const policies = desired.policies;
+  const policies = policiesOf(desired);
   if (!policies) return undefined;
   const l = lookup({ byKind: new Map() }, opts);
   const targets: PolicyTarget[] = desired.resources.map((r) => ({ kind: r.kind, name: r.name, address: r.address, operation: 'none', object: policyObject(l.kindOf(r.kind), r.name, r.spec), oldObject: null, doc: policies.docs.get(r.address) }));

@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { ManifestIssue } from '../errors.ts';
 import { canonicalJson } from '../kinds/marker.ts';
 import type { Json } from '../kinds/resource-kind.ts';
-import type { ManifestDoc, ProjectConfig } from '../manifest/document.ts';
+import type { DesiredState, ManifestDoc, ProjectConfig } from '../manifest/document.ts';
 import { parseText } from '../manifest/parse.ts';
 import { BASELINE, BASELINE_YAML } from './baseline.ts';
 import { compilePolicies, type CompiledPolicy, type LineReader } from './compile.ts';
@@ -28,6 +28,23 @@ export interface PolicySet {
   warnings: string[];
 }
 
+/** A stack's policies, with its resource documents by address (the positions results point at). */
+interface StackPolicies {
+  set: PolicySet;
+  docs: ReadonlyMap<string, ManifestDoc>;
+}
+
+// Compiled programs are no data of the desired state: kept beside it, so it stays plain JSON (goldens, tests)
+// and the manifest stages need not know the policy types.
+const ATTACHED = new WeakMap<DesiredState, StackPolicies>();
+
+export function attachPolicies(desired: DesiredState, policies: StackPolicies): void {
+  ATTACHED.set(desired, policies);
+}
+
+/** The stack's policies, when it has any. */
+export const policiesOf = (desired: DesiredState): StackPolicies | undefined => ATTACHED.get(desired);
+
 const YAML_NAME = /\.ya?ml$/i;
 
 function yamlFilesUnder(dir: string): string[] {
@@ -45,7 +62,7 @@ function yamlFilesUnder(dir: string): string[] {
 }
 
 /** Documents of a YAML text, as ManifestDocs (positions kept). */
-export function docsOfText(text: string, file: string, dir: string, issues: ManifestIssue[]): ManifestDoc[] {
+function docsOfText(text: string, file: string, dir: string, issues: ManifestIssue[]): ManifestDoc[] {
   const parsed = parseText(text, file);
   issues.push(...parsed.issues);
   return parsed.docs.map((p) => {
@@ -55,7 +72,7 @@ export function docsOfText(text: string, file: string, dir: string, issues: Mani
 }
 
 /** The documents of `policies:` entries (directories relative to the project file, or `edgeops:baseline`). */
-export function readPolicySources(entries: readonly string[], base: string, cwd: string, texts: Map<string, string>, issues: ManifestIssue[]): ManifestDoc[] {
+function readPolicySources(entries: readonly string[], base: string, cwd: string, texts: Map<string, string>, issues: ManifestIssue[]): ManifestDoc[] {
   const docs: ManifestDoc[] = [];
   for (const entry of entries) {
     if (entry === BASELINE) {

@@ -5,7 +5,7 @@ import type { PolicyTestCase, PolicyTestDoc } from './documents.ts';
 import { runPolicies, type PolicyTarget } from './evaluate.ts';
 import type { PolicySet } from './policy-set.ts';
 
-export interface CaseOutcome {
+interface CaseOutcome {
   test: string;
   policy: string;
   /** `#index` or the case's name. */

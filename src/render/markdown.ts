@@ -13,7 +13,7 @@ import {
 } from './wording.ts';
 
 /** Text shown as itself in Markdown: every character Markdown (or a table cell) would read as syntax is escaped. */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_[\]<>|])/g, '\\$1');
 }
 
@@ -72,7 +72,7 @@ function renderPlanMarkdown(plan: Plan): string {
   }
   warnings(out, plan.warnings);
   if (plan.renames) out.push('', ...plan.renames.map((hint) => `> **Hint:** ${escapeMarkdown(renameHintText(hint))}`));
-  out.push(...policyMarkdownLines(plan.policy));
+  out.push(...policyMarkdownLines(plan.policy, escapeMarkdown));
   const failing = planErrorLines(plan);
   if (failing) {
     out.push('', `> [!CAUTION]\n> **${escapeMarkdown(failing.closing)}**\n>`);
@@ -130,7 +130,7 @@ function renderDriftMarkdown(report: DriftReport): string {
     out.push('', escapeMarkdown(summaryText(report)).replace(/\\`/g, '`'));
   }
   warnings(out, report.warnings);
-  out.push(...policyMarkdownLines(report.policy, true));
+  out.push(...policyMarkdownLines(report.policy, escapeMarkdown, true));
   return `${out.join('\n')}\n`;
 }
 

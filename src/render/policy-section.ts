@@ -3,7 +3,6 @@
 import pc from 'picocolors';
 import type { PolicyReport, PolicyResult } from '../policy/results.ts';
 import { resultLine } from '../policy/results.ts';
-import { escapeMarkdown } from './markdown.ts';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -40,16 +39,16 @@ export function policyTextLines(report: PolicyReport | undefined, c: Colors, dri
   return out;
 }
 
-const cell = escapeMarkdown;
 
-function status(r: PolicyResult): string {
+function status(r: PolicyResult, cell: (text: string) => string): string {
   if (r.exception_pending) return `exception awaiting approval by ${r.exception_pending.map(cell).join(', ')} (\`${r.exception}\`)`;
   if (r.exception) return `exception \`${r.exception}\``;
   if (r.existing) return 'existing';
   return r.blocking ? '**blocks**' : '';
 }
 
-export function policyMarkdownLines(report: PolicyReport | undefined, drift = false): string[] {
+/** `cell` escapes text for a table cell (markdown.ts's escaper: it is defined once). */
+export function policyMarkdownLines(report: PolicyReport | undefined, cell: (text: string) => string, drift = false): string[] {
   if (!report) return [];
   const results = shownResults(report.results, drift);
   if (quiet(report, results)) return [];
@@ -57,7 +56,7 @@ export function policyMarkdownLines(report: PolicyReport | undefined, drift = fa
   if (results.length > 0) {
     out.push('', '| severity | policy | target | field | message | at | status |', '|---|---|---|---|---|---|---|');
     for (const r of results) {
-      out.push(`| ${r.severity} | \`${r.policy}\` | \`${r.target}\` | ${r.field ? `\`${r.field}\`` : ''} | ${cell(r.message)} | \`${r.file}:${r.line}\` | ${status(r)} |`);
+      out.push(`| ${r.severity} | \`${r.policy}\` | \`${r.target}\` | ${r.field ? `\`${r.field}\`` : ''} | ${cell(r.message)} | \`${r.file}:${r.line}\` | ${status(r, cell)} |`);
     }
   }
   const notes = exceptionNotes(report);
