@@ -15,13 +15,14 @@ import { VIEWS } from '../render/views.ts';
 import { commandLine, loadManifests, runEdgeops, runSettings, withService, type EdgeopsRun, type RunOutput } from './edgeops.ts';
 import { parseJsonPlan, type JsonPlan } from './plan-state.ts';
 import { exceptionApproval } from './policy-approval.ts';
-import { blockingResults } from '../policy/results.ts';
+import { blockingResults, isDriftFinding, type PolicyResult } from '../policy/results.ts';
 import type { Session } from './session.ts';
 
 type PlannedRun =
   /** `graph`: the plan's dependency graph (plan only), for the comment's diagram. */
   /** `denied`: a policy denies the plan (the plan is shown and posted all the same; the check fails). */
-  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string; graph?: ResourceGraph; denied: boolean }
+  /** `liveFindings` (drift): the policy results on live state that count as drift. */
+  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string; graph?: ResourceGraph; denied: boolean; liveFindings: PolicyResult[] }
   | { ok: false; run: EdgeopsRun; problems: JsonProblem[] };
 
 const markdown = VIEWS.markdown({ color: false });
@@ -40,6 +41,7 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
   let planJson: string | undefined;
   let graph: ResourceGraph | undefined;
   let denied = false;
+  let liveFindings: PolicyResult[] = [];
   const line = commandLine(s, command, [...(s.inputs.against ? ['--against', s.inputs.against] : []), '--format', 'markdown']);
   const run = await runEdgeops(s, line, opts.echo === true, async (o) => {
     const desired = await loadManifests(s);
@@ -49,6 +51,7 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
       const view: drift.DriftView = {
         drift(report, restoring) {
           o.out(markdown.drift(report));
+          liveFindings = (report.policy?.results ?? []).filter(isDriftFinding);
           planJson = json.plan(restoring);
         },
       };
@@ -80,7 +83,7 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
   const file = join(s.tempDir, `edgeops-plan-${made.stack}.json`);
   writeFileSync(file, s.runner.scrub(text));
   s.runner.setOutput('plan-json', file);
-  return { ok: true, run, plan: made, file, graph, denied };
+  return { ok: true, run, plan: made, file, graph, denied, liveFindings };
 }
 
 export function planSummaryLine(p: JsonPlan): string {

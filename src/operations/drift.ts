@@ -10,10 +10,7 @@ import { ManifestError } from '../errors.ts';
 import { KINDS } from '../kinds/index.ts';
 import { sortIssues } from '../manifest/read-desired.ts';
 import { livePolicies } from '../policy/plan-policies.ts';
-import type { PolicyResult } from '../policy/results.ts';
-
-/** A policy result on live state that is drift: a deny or warn no honoured exception covers. */
-const isDriftFinding = (r: PolicyResult): boolean => r.severity !== 'info' && (r.exception === null || r.exception_pending !== undefined);
+import { isDriftFinding } from '../policy/results.ts';
 
 interface DriftRequest {
   stack: string;

@@ -36,6 +36,9 @@ export interface PolicyReport {
   digest: string;
 }
 
+/** A policy result on live state that is drift: a deny or warn no honoured exception covers. */
+export const isDriftFinding = (r: PolicyResult): boolean => r.severity !== 'info' && (r.exception === null || r.exception_pending !== undefined);
+
 export const blockingResults = (results: readonly PolicyResult[] | undefined): PolicyResult[] => (results ?? []).filter((r) => r.blocking);
 
 export function compareResults(a: PolicyResult, b: PolicyResult): number {

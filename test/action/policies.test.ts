@@ -5,8 +5,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serviceForFile } from '../helpers/service.ts';
-import { gitHubForFile, runAction, workspace, type EventSpec, type Workspace } from './harness.ts';
+import { api, serviceForFile } from '../helpers/service.ts';
+import { gitHubForFile, push, runAction, schedule, workspace, type EventSpec, type Workspace } from './harness.ts';
 
 const { svc } = serviceForFile();
 const gh = gitHubForFile();
@@ -107,6 +107,47 @@ describe('policies in the Action', () => {
       const run = await runAction({ event: pullRequestBy(63, 'dev'), inputs: inputs(), cwd: ws.dir, github: gh });
       expect(run.code, run.stdout).toBe(0);
       expect(planComment(63, 'pol-committed')).toContain('exception `partner`');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('a merge whose policy set differs from the reviewed one is stale and applies nothing', async () => {
+    const ws = policyWorkspace('pol-merge', true);
+    const pr = 64;
+    gh.setPullFiles(pr, ['infra/all.yaml']);
+    try {
+      const planned = await runAction({ event: pullRequestBy(pr, 'dev'), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(planned.code, planned.stdout).toBe(0);
+      expect(planComment(pr, 'pol-merge')).toContain('merging applies exactly this plan');
+      // After the review, a policy changes on the main branch: the merge commit holds a policy set nobody reviewed.
+      writeFileSync(join(ws.dir, 'policies', 'edge.yaml'), POLICY.replace('has no description', 'needs a description'));
+      gh.mergePull(pr, 'e'.repeat(40), `${pr}`.repeat(40).slice(0, 40));
+      const merged = await runAction({ event: push('main', 'e'.repeat(40)), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(merged.code).toBe(1);
+      expect(merged.stdout).toContain('the plan now differs from the plan reviewed on pull request #64');
+      expect(merged.stdout).toContain('live state, the manifests or their policies changed since the review. Nothing was applied.');
+      const live = (await api(svc).listAll('/ip_policies', 'ip_policies')) as { metadata?: string }[];
+      expect(live.filter((p) => (p.metadata ?? '').includes('"stack":"pol-merge"'))).toEqual([]);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('drift on a schedule reports a hand-added world rule in a managed policy, in the job and the drift issue', async () => {
+    const ws = workspace('pol-drift');
+    writeFileSync(join(ws.dir, 'infra', 'edgeops.yaml'), 'stack: pol-drift\npolicies: [edgeops:baseline]\n');
+    writeFileSync(join(ws.dir, 'infra', 'all.yaml'), ['kind: IPPolicy', 'name: office', 'description: office networks', '---', 'kind: IPPolicyRule', 'name: lan', 'ip_policy_id: office', 'cidr: 203.0.113.0/24', 'action: allow', ''].join('\n'));
+    try {
+      expect((await runAction({ event: push('main', 'f'.repeat(40)), inputs: { ...inputs(), 'on-stale': 'replan' }, cwd: ws.dir })).code).toBe(0);
+      const office = ((await api(svc).listAll('/ip_policies', 'ip_policies')) as { id: string; metadata?: string }[]).find((p) => (p.metadata ?? '').includes('"stack":"pol-drift"'))!;
+      const hand = await api(svc).post('/ip_policy_rules', { ip_policy_id: office.id, cidr: '0.0.0.0/0', action: 'allow' });
+      expect(hand.status, hand.text).toBe(201);
+      const run = await runAction({ event: schedule(), inputs: inputs(), cwd: ws.dir, github: gh });
+      expect(run.code).toBe(1);
+      expect(run.outputs.summary).toBe('Drift on stack pol-drift: 1 policy finding on live state.');
+      const issue = gh.issues().find((i) => i.title === 'Drift on edgeops stack pol-drift')!;
+      expect(issue.body).toContain(`| deny | \`no-world-allow\` | \`IPPolicyRule/${(hand.body as { id: string }).id}\` | \`cidr\` | allows 0.0.0.0/0 (every address) |`);
     } finally {
       ws.dispose();
     }
