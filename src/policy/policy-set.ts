@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { ManifestIssue } from '../errors.ts';
+import type { ManifestIssue, SourcePos } from '../errors.ts';
 import { canonicalJson } from '../kinds/marker.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import type { DesiredState, ManifestDoc, ProjectConfig } from '../manifest/document.ts';
@@ -72,7 +72,17 @@ function docsOfText(text: string, file: string, dir: string, issues: ManifestIss
 }
 
 /** The documents of `policies:` entries (directories relative to the project file, or `edgeops:baseline`). */
-function readPolicySources(entries: readonly string[], base: string, cwd: string, texts: Map<string, string>, issues: ManifestIssue[]): ManifestDoc[] {
+/** Where an entry of `policies:` is written in the project file, for a message about it; else the file's start. */
+function entryPos(projectFile: string | undefined, entry: string, cwd: string): SourcePos {
+  if (!projectFile) return { file: '.', line: 1, col: 1 };
+  const lines = safeRead(resolve(cwd, projectFile)).split('\n');
+  const line = lines.findIndex((l) => /^policies\s*:/.test(l) || (l.includes(entry) && /^\s*-/.test(l)));
+  if (line < 0) return { file: projectFile, line: 1, col: 1 };
+  const col = lines[line]!.indexOf(entry);
+  return { file: projectFile, line: line + 1, col: col < 0 ? 1 : col + 1 };
+}
+
+function readPolicySources(entries: readonly string[], base: string, cwd: string, texts: Map<string, string>, issues: ManifestIssue[], projectFile?: string): ManifestDoc[] {
   const docs: ManifestDoc[] = [];
   for (const entry of entries) {
     if (entry === BASELINE) {
@@ -85,7 +95,7 @@ function readPolicySources(entries: readonly string[], base: string, cwd: string
     try {
       files = statSync(abs).isDirectory() ? yamlFilesUnder(abs) : [abs];
     } catch {
-      issues.push({ pos: { file: relative(cwd, abs) || '.', line: 1, col: 1 }, message: `policies: "${entry}" does not exist` });
+      issues.push({ pos: entryPos(projectFile, entry, cwd), message: `policies: "${entry}" does not exist (${relative(cwd, abs) || '.'})` });
       continue;
     }
     for (const file of files) {
@@ -118,7 +128,7 @@ export function loadPolicySet(config: ProjectConfig, manifestDocs: readonly Mani
   const texts = new Map<string, string>();
   const base = config.file ? dirname(resolve(cwd, config.file)) : cwd;
   // A policies directory inside the stack's own tree is read both ways: each document counts once.
-  const docs = uniqueDocs([...readPolicySources(config.policies ?? [], base, cwd, texts, issues), ...manifestDocs]);
+  const docs = uniqueDocs([...readPolicySources(config.policies ?? [], base, cwd, texts, issues, config.file), ...manifestDocs]);
   if (docs.length === 0) return { issues };
   return buildPolicySet(docs, texts, cwd, issues);
 }
