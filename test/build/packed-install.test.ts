@@ -121,7 +121,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-/** The examples' shared policy directory, beside a copied example (its edgeops.yaml names `../policies`). */
+/** The examples' shared policy directory, beside a copied example, where its edgeops.yaml looks for it. */
 function copyExamplePolicies(example: string): void {
   cpSync(join(ROOT, 'examples/policies'), join(dirname(example), 'policies'), { recursive: true });
 }
