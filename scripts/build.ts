@@ -20,6 +20,7 @@ import { schemaFacts } from '../src/manifest/schema/facts.ts';
 import { kindSchemas } from '../src/manifest/schema/kinds.ts';
 import { projectSchema } from '../src/manifest/schema/project.ts';
 import { PROJECT_KEY } from '../src/manifest/schema.ts';
+import { policySchemas } from '../src/policy/schemas.ts';
 import { resourceModuleNames } from '../src/service/resource-def.ts';
 
 // The module is CommonJS with a `default` too; Node hands over module.exports, TypeScript sees the namespace.
@@ -41,6 +42,10 @@ export function precompiledValidators(): string {
   }
   ajv.addSchema(projectSchema(), PROJECT_KEY);
   keys.push(PROJECT_KEY);
+  for (const [kind, schema] of policySchemas()) {
+    ajv.addSchema(schema, kind);
+    keys.push(kind);
+  }
   const refs = Object.fromEntries(keys.map((key) => [key, key]));
   return [
     "import { AJV_FORMATS } from './formats.ts';",

@@ -10,6 +10,7 @@ import { kindSchemas } from '../src/manifest/schema/kinds.ts';
 import type { Schema } from '../src/manifest/schema/parts.ts';
 import { projectSchema, unionSchema } from '../src/manifest/schema/project.ts';
 import { patchSchema, unionWithPatch, withTypedValues } from '../src/manifest/schema/typed-values.ts';
+import { policySchemas } from '../src/policy/schemas.ts';
 
 export const SCHEMA_DIR = resolve(import.meta.dirname, '../schemas');
 
@@ -43,6 +44,7 @@ export function schemaFiles(): Map<string, Schema> {
   files.set('Patch.schema.json', patchSchema(kinds));
   files.set('manifest.schema.json', unionWithPatch(unionSchema()));
   files.set('edgeops.schema.json', projectSchema());
+  for (const [kind, schema] of policySchemas()) files.set(`${kind}.schema.json`, schema);
   return new Map([...files].map(([file, schema]) => [file, publishedSchema(file, schema)]));
 }
 

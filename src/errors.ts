@@ -185,3 +185,10 @@ export class SavedPlanEditedError extends EdgeopsError {
     super('E_SAVED_PLAN_EDITED', message);
   }
 }
+
+/** A policy of severity deny refused what the plan changes (src/policy/): nothing was written. */
+export class PolicyDeniedError extends EdgeopsError {
+  constructor(message: string) {
+    super('E_POLICY_DENIED', message);
+  }
+}

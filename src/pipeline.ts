@@ -22,6 +22,8 @@ import { KINDS } from './kinds/index.ts';
 import type { Api, ResourceKind } from './kinds/resource-kind.ts';
 import type { DesiredState } from './manifest/document.ts';
 import { readDesiredState, sortIssues } from './manifest/read-desired.ts';
+import type { ExceptionApproval } from './policy/exceptions.ts';
+import { planPolicies } from './policy/plan-policies.ts';
 
 export type { LiveState } from './engine/live.ts';
 
@@ -41,6 +43,8 @@ interface PlanOptions {
   adopt?: boolean;
   /** `--target Kind/name`: only these resources and what they reference are planned (engine/targets.ts). */
   targets?: readonly string[];
+  /** How policies run (src/policy/): the time they compare with, and which exceptions count (the Action). */
+  policy?: { now?: Date; approval?: ExceptionApproval };
 }
 
 interface ExecuteOptions extends PlanOptions {
@@ -97,6 +101,11 @@ export async function computePlan(desired: DesiredState, api: Api, opts: PlanOpt
   ];
   if (errors.length > 0) plan.errors = sortIssues(errors);
   const shown = opts.targets?.length ? targetPlan(plan, { kinds, desired, live, targets: opts.targets }) : plan;
+  const policies = planPolicies(shown, desired, live, { stack: opts.stack, kinds, ...opts.policy });
+  if (policies) {
+    shown.policy = policies.report;
+    if (policies.issues.length > 0) shown.errors = sortIssues([...(shown.errors ?? []), ...policies.issues]);
+  }
   return { plan: await describeCertificates(namePlan(shown, { kinds, live, desired }), kinds), desired, live };
 }
 

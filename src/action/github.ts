@@ -46,6 +46,12 @@ export interface CommitStatus {
   target_url?: string;
 }
 
+interface PullReview {
+  user?: { login?: string } | null;
+  /** APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING. */
+  state: string;
+}
+
 export interface Issue {
   number: number;
   title: string;
@@ -174,6 +180,28 @@ export class GitHubClient {
     // GitHub refuses a description over 140 characters.
     const fields = { ...status, description: status.description?.slice(0, 140) };
     return (await this.call<CommitStatus>('POST', `${this.repoPath()}/statuses/${encodeURIComponent(sha)}`, 'create commit status', fields)).data;
+  }
+
+  /** The files a pull request changes, relative to the repository root. */
+  async listPullFiles(pull: number): Promise<string[]> {
+    const files = await this.all<{ filename: string }>(`${this.repoPath()}/pulls/${pull}/files?per_page=100`, 'list pull request files');
+    return files.map((f) => f.filename);
+  }
+
+  /** A pull request's reviews, oldest first. */
+  listPullReviews(pull: number): Promise<PullReview[]> {
+    return this.all<PullReview>(`${this.repoPath()}/pulls/${pull}/reviews?per_page=100`, 'list reviews');
+  }
+
+  /** Whether `login` is an active member of the team `org/slug` (a 404 is no). */
+  async isTeamMember(org: string, slug: string, login: string): Promise<boolean> {
+    try {
+      const url = `/orgs/${encodeURIComponent(org)}/teams/${encodeURIComponent(slug)}/memberships/${encodeURIComponent(login)}`;
+      return (await this.call<{ state?: string }>('GET', url, 'read team membership')).data.state === 'active';
+    } catch (err) {
+      if (err instanceof GitHubApiError && err.status === 404) return false;
+      throw err;
+    }
   }
 
   /** Open issues (not pull requests) carrying every one of `labels`, or all open issues without labels. */

@@ -60,6 +60,8 @@ export interface GitHubContext {
   pullNumber?: number;
   /** The commit the plan is for: the pull request's head, else GITHUB_SHA. */
   headSha: string;
+  /** Who opened the pull request: their own approval never counts for a policy exception. */
+  pullAuthor?: string;
 }
 
 type Env = NodeJS.ProcessEnv;
@@ -148,6 +150,7 @@ export function readGitHubContext(env: Env): GitHubContext {
     runUrl: repository && env.GITHUB_RUN_ID ? `${server}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
     pullNumber: typeof number === 'number' ? number : undefined,
     headSha: typeof headSha === 'string' ? headSha : env.GITHUB_SHA ?? '',
+    ...(typeof asRecord(pr.user).login === 'string' ? { pullAuthor: asRecord(pr.user).login as string } : {}),
   };
 }
 

@@ -14,11 +14,15 @@ import type { JsonProblem } from '../render/error-text.ts';
 import { VIEWS } from '../render/views.ts';
 import { commandLine, loadManifests, runEdgeops, runSettings, withService, type EdgeopsRun, type RunOutput } from './edgeops.ts';
 import { parseJsonPlan, type JsonPlan } from './plan-state.ts';
+import { exceptionApproval } from './policy-approval.ts';
+import { blockingResults, isDriftFinding, type PolicyResult } from '../policy/results.ts';
 import type { Session } from './session.ts';
 
 type PlannedRun =
   /** `graph`: the plan's dependency graph (plan only), for the comment's diagram. */
-  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string; graph?: ResourceGraph }
+  /** `denied`: a policy denies the plan (the plan is shown and posted all the same; the check fails). */
+  /** `liveFindings` (drift): the policy results on live state that count as drift. */
+  | { ok: true; run: EdgeopsRun; plan: JsonPlan; file: string; graph?: ResourceGraph; denied: boolean; liveFindings: PolicyResult[] }
   | { ok: false; run: EdgeopsRun; problems: JsonProblem[] };
 
 const markdown = VIEWS.markdown({ color: false });
@@ -36,6 +40,8 @@ function against<T>(s: Session, settings: Parameters<typeof withService>[0], o: 
 export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { echo?: boolean } = {}): Promise<PlannedRun> {
   let planJson: string | undefined;
   let graph: ResourceGraph | undefined;
+  let denied = false;
+  let liveFindings: PolicyResult[] = [];
   const line = commandLine(s, command, [...(s.inputs.against ? ['--against', s.inputs.against] : []), '--format', 'markdown']);
   const run = await runEdgeops(s, line, opts.echo === true, async (o) => {
     const desired = await loadManifests(s);
@@ -45,6 +51,7 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
       const view: drift.DriftView = {
         drift(report, restoring) {
           o.out(markdown.drift(report));
+          liveFindings = (report.policy?.results ?? []).filter(isDriftFinding);
           planJson = json.plan(restoring);
         },
       };
@@ -55,6 +62,7 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
       plan(p, footer) {
         o.out(markdown.plan(p, footer));
         planJson = json.plan(p, footer);
+        denied = blockingResults(p.policy?.results).length > 0;
       },
       saved: () => undefined,
       notSaved: () => undefined,
@@ -62,18 +70,20 @@ export async function runPlanned(s: Session, command: 'plan' | 'drift', opts: { 
         graph = g;
       },
     };
-    const request: plan.PlanRequest = { stack, adopt, desired: async () => desired, material: keyMaterial(settings, s.edgeopsEnv), paths: s.inputs.paths };
+    const approval = await exceptionApproval(s, desired);
+    const request: plan.PlanRequest = { stack, adopt, desired: async () => desired, material: keyMaterial(settings, s.edgeopsEnv), paths: s.inputs.paths, policy: { approval } };
     const made = await against(s, settings, o, (api) => plan.run(request, { api, view, redact: s.redact }));
     return made.plan.actions.length > 0 ? 2 : 0;
   });
-  if (run.code !== 0 && run.code !== 2) return { ok: false, run, problems: run.problems };
+  // A plan a policy denies is still the plan to show: the comment carries it with the policy results.
+  if (run.code !== 0 && run.code !== 2 && !(denied && planJson)) return { ok: false, run, problems: run.problems };
   const text = s.redact(planJson ?? '');
   const made = parseJsonPlan(text);
   // The stack is lower-case letters, digits and `-` (the settings check it), so it is safe in a file name.
   const file = join(s.tempDir, `edgeops-plan-${made.stack}.json`);
   writeFileSync(file, s.runner.scrub(text));
   s.runner.setOutput('plan-json', file);
-  return { ok: true, run, plan: made, file, graph };
+  return { ok: true, run, plan: made, file, graph, denied, liveFindings };
 }
 
 export function planSummaryLine(p: JsonPlan): string {

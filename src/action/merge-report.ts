@@ -17,7 +17,7 @@ const shortChecksum = (c: string | null): string => (c ? `\`${c.slice(0, 'sha256
 export function staleReason(review: Review, current: string | null): string {
   if (review.kind === 'none') return `there is no reviewed plan to hold the apply to: ${review.why}`;
   const where = review.kind === 'input' ? 'the checksum input' : `the plan reviewed on pull request #${review.pr.number}`;
-  return `the plan now differs from ${where} (checksum ${shortChecksum(current)}, reviewed ${shortChecksum(review.record.checksum)}): live state or the manifests changed since the review`;
+  return `the plan now differs from ${where} (checksum ${shortChecksum(current)}, reviewed ${shortChecksum(review.record.checksum)}): live state, the manifests or their policies changed since the review`;
 }
 
 /** The "since the reviewed plan" section, when the review's comment holds the reviewed plan's fingerprint. */

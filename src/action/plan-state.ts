@@ -1,6 +1,7 @@
 // A compact fingerprint of a JSON plan, kept in the pull-request comment (a hidden HTML comment) so the next
 // push can say what changed since. Values are stored only as short hashes: the comment stays small, and
 // although the JSON plan never holds secret values, nothing readable is duplicated into it.
+import type { PolicyResult } from '../policy/results.ts';
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { JSON_PLAN_VERSION } from '../render/json.ts';
@@ -31,6 +32,8 @@ export interface JsonPlan {
   warnings: string[];
   /** The plan's checksum (only when it has changes), what `apply --checksum` holds the apply to. */
   checksum?: string;
+  /** The policy results, when the stack has policies (src/policy/results.ts). */
+  policy?: PolicyResult[];
 }
 
 /**

@@ -3,6 +3,8 @@
 // command is also reported where a user looks: an error annotation, the job summary and the `summary` output.
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { JsonProblem } from '../render/error-text.ts';
+import { resultLine, type PolicyResult } from '../policy/results.ts';
+import { BASELINE } from '../policy/baseline.ts';
 import type { EdgeopsRun } from './edgeops.ts';
 import type { GitHubContext } from './inputs.ts';
 import { runStack, type Session } from './session.ts';
@@ -58,6 +60,21 @@ export function annotateProblems(s: Session, problems: JsonProblem[]): void {
   for (const p of problems) {
     const message = p.address ? `${p.address}: ${p.message}` : p.message;
     s.runner.error(message, { file: workspacePath(s, p.file), line: p.line, col: p.col, title: 'edgeops' });
+  }
+}
+
+/**
+ * Policy results on their lines: a blocking deny as an error, a warn (or a deny that blocks nothing) as a
+ * warning; info only in JSON. A result on a live resource no document names points at the policy.
+ */
+export function annotatePolicies(s: Session, results: readonly PolicyResult[]): void {
+  for (const r of results) {
+    if (r.severity === 'info') continue;
+    // The built-in pack is no file of the repository: its results are annotations without a place.
+    const at = r.file === BASELINE ? undefined : { file: workspacePath(s, r.file), line: r.line, col: r.col, title: `edgeops policy ${r.policy}` };
+    const text = resultLine(r).slice(`${r.file}:${r.line}:${r.col}: `.length);
+    if (r.blocking) s.runner.error(text, at);
+    else s.runner.warning(text, at);
   }
 }
 

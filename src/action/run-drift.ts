@@ -27,7 +27,12 @@ export async function runDrift(s: Session): Promise<number> {
     return issueFailed ? 1 : 0;
   }
   const count = plan.resources.length;
-  const summary = `Drift on stack ${stack}: ${count} resource${count === 1 ? '' : 's'} differ${count === 1 ? 's' : ''} from the manifests.`;
+  const findings = planned.liveFindings.length;
+  const parts = [
+    count > 0 || findings === 0 ? `${count} resource${count === 1 ? '' : 's'} differ${count === 1 ? 's' : ''} from the manifests` : '',
+    findings > 0 ? `${findings} policy finding${findings === 1 ? '' : 's'} on live state` : '',
+  ].filter(Boolean);
+  const summary = `Drift on stack ${stack}: ${parts.join('; ')}.`;
   s.runner.setOutput('summary', summary);
   if (s.inputs.failOnDrift) {
     s.runner.error(`${summary} Run \`edgeops apply\` to restore them, or change the manifests to match.`);

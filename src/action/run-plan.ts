@@ -3,7 +3,8 @@
 // the Markdown and the JSON plan (json-plan.ts): the comment and the outputs show the same plan.
 import { commentFailure, commentPlan } from './pr-comment.ts';
 import { planSummaryLine, runPlanned } from './json-plan.ts';
-import { reportFailure } from './report.ts';
+import { annotatePolicies, reportFailure } from './report.ts';
+import { policyTally } from '../render/policy-section.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import { runStack, type Session } from './session.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
@@ -19,6 +20,7 @@ export async function runPlan(s: Session): Promise<number> {
   }
   const { plan, run } = planned;
   const markdown = run.stdout;
+  annotatePolicies(s, plan.policy ?? []);
   s.runner.setOutput('has-changes', String(run.code === 2));
   const summary = planSummaryLine(plan);
   const commented = await commentPlan(s, plan, markdown, planned.graph);
@@ -31,6 +33,11 @@ export async function runPlan(s: Session): Promise<number> {
   s.runner.appendSummary(`${full.text}${extra}`);
   s.runner.setOutput('summary', summary);
   s.runner.info(summary);
+  // A policy denies the plan: posted like any plan, and the check fails.
+  if (planned.denied) {
+    s.runner.error(`edgeops plan: ${policyTally(plan.policy ?? [])}: a policy denies this plan`);
+    return 1;
+  }
   // The plan is fine, but the pull request shows an outdated one (pr-comment.ts said so): comment-failure decides.
   return commented.failed && s.inputs.commentFailure === 'fail' ? 1 : 0;
 }

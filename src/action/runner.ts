@@ -15,7 +15,8 @@ export interface Runner {
   setOutput(name: string, value: string): void;
   appendSummary(markdown: string): void;
   info(text: string): void;
-  warning(text: string): void;
+  /** With `at`, GitHub shows the warning on that line of the file. */
+  warning(text: string, at?: AnnotationPosition): void;
   /** With `at`, GitHub shows the error on that line of the file (on a pull request's diff too). */
   error(text: string, at?: AnnotationPosition): void;
   group<T>(title: string, fn: () => Promise<T>): Promise<T>;
@@ -78,7 +79,7 @@ export function createRunner(env: NodeJS.ProcessEnv, write: (text: string) => vo
       appendFileSync(file, `${scrub(markdown)}\n`);
     },
     info: (text) => write(`${scrub(text)}\n`),
-    warning: (text) => command('warning', text),
+    warning: (text, at) => command('warning', text, at),
     error: (text, at) => command('error', text, at),
     async group(title, fn) {
       write(`::group::${escapeData(scrub(title))}\n`);

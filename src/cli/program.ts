@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   render: async () => (await import('./commands/render.ts')).registerRender,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   unlock: async () => (await import('./commands/unlock.ts')).registerUnlock,
+  policy: async () => (await import('./commands/policy.ts')).registerPolicy,
   completion: async () => (await import('./commands/completion.ts')).registerCompletion,
   '__complete-targets': async () => (await import('./commands/complete-targets.ts')).registerCompleteTargets,
 };
@@ -72,6 +73,7 @@ Examples, run in a directory of manifests (PATH defaults to it; --local serves t
   $ edgeops export --local --out exported/
   $ edgeops serve --port 4010 --api-key dev --db ./edge.db
   $ edgeops unlock --stack prod ipp_2rcCvYaCz4tUbWiCRVTCu2Rsx02
+  $ edgeops policy test policies/
   $ source <(edgeops completion bash)
   $ EDGEOPS_API_URL=http://127.0.0.1:4010 EDGEOPS_API_KEY=dev edgeops plan infra/`);
   const registers = await Promise.all(names.map((name) => COMMANDS[name]!()));

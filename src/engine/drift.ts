@@ -14,6 +14,7 @@ import { canonicalJson } from '../kinds/marker.ts';
 import { attachmentLabel, attachmentWarning, type Attachment } from './attachments.ts';
 import type { Action, ActionOp, CertificateSummary, FieldChange, Plan } from './plan-data.ts';
 import { isPendingRef } from '../kinds/refs.ts';
+import type { PolicyReport } from '../policy/results.ts';
 
 export type DriftDirection = 'changed' | 'missing' | 'live-only' | 'unmanaged';
 
@@ -78,6 +79,11 @@ export interface DriftReport {
   names: Record<string, string>;
   /** The plan's certificates (Plan.certificates): what the PEM values the findings show say. */
   certificates?: Record<string, CertificateSummary[]>;
+  /**
+   * Policies on live state (src/policy/): every result, info included. A deny or warn without an honoured
+   * exception is drift. Absent when the stack has no policies.
+   */
+  policy?: PolicyReport;
 }
 
 function isScalarList(v: Json | undefined): v is Json[] {

@@ -2,6 +2,7 @@
 import type { CertificateSummary } from '../contract/certificate-summary.ts';
 import type { ManifestIssue } from '../errors.ts';
 import type { Json, Obj } from '../kinds/resource-kind.ts';
+import type { PolicyReport } from '../policy/results.ts';
 
 export type { CertificateSummary };
 
@@ -170,6 +171,11 @@ export interface Plan {
    * hint for the reader, display only. Absent when there are none.
    */
   renames?: RenameHint[];
+  /**
+   * What the stack's policies say about the plan (src/policy/): results, the exceptions used, the policy set's
+   * digest (part of the checksum). Absent when the stack has no policies.
+   */
+  policy?: PolicyReport;
 }
 
 type ActionStatus = 'done' | 'failed' | 'skipped';

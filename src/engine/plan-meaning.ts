@@ -84,6 +84,8 @@ export function planChecksum(plan: Plan, secretsOf: SecretsOf, key: Buffer): str
   // they select the same actions. Only when set, so that untargeted plans keep their checksums.
   const meaning: Obj = { format: 'edgeops-plan-checksum', version: 1, stack: plan.stack, actions };
   if (plan.targets) meaning.targets = [...plan.targets.addresses];
+  // The policy set is part of what is approved: a plan reviewed under other policies is stale. Only when set.
+  if (plan.policy) meaning.policy_set = plan.policy.digest;
   return sha256(canonicalJson(meaning));
 }
 

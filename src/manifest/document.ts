@@ -49,7 +49,7 @@ export interface ProjectConfig {
   authoritative?: 'none' | 'children';
   /** Seconds to keep retrying while the service is unreachable (`--retry-budget`). */
   retry_budget?: number;
-  /** A label for the environment the stack is: shown in plan headers (`stack edge-prod (environment prod) at URL`) and by `edgeops stacks`. */
+  /** A label for the environment the stack is: shown in plan headers (`stack edge-prod (environment prod) at URL`) and by `edgeops stacks`; policies match it. */
   environment?: string;
   /** Directories of stack roots (relative to the file) a multi-stack apply applies before this one. */
   after?: string[];
@@ -65,6 +65,8 @@ export interface ProjectConfig {
   vars?: Record<string, Json>;
   /** The one environment variable the stack's API key is read from. */
   api_key_env?: string;
+  /** `policies:` directories (relative to the project file) and built-in packs (`edgeops:baseline`). */
+  policies?: string[];
   /** File the config came from. */
   file?: string;
 }

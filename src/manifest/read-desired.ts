@@ -10,7 +10,7 @@ import { ManifestError, NoManifestsError, type ManifestIssue, type SourcePos } f
 import { checkWithContract } from './contract-check.ts';
 import { discover, type DiscoveredRoot, readProjectFiles } from './discover.ts';
 import { PROJECT_FILE_NAMES } from './schema/project.ts';
-import type { DesiredState, FoundFile, LoadedManifests, ManifestDoc } from './document.ts';
+import { addressOf, type DesiredState, type FoundFile, type LoadedManifests, type ManifestDoc } from './document.ts';
 import { assertPathsExist } from './missing-paths.ts';
 import { resolveEnvironment } from './environment/resolve-environment.ts';
 import { parseFile, type ParsedDoc } from './parse.ts';
@@ -20,6 +20,8 @@ import { resolveSteps } from './resolve.ts';
 import { ruleSteps, valueRuleIssues } from './rules.ts';
 import { validationSteps } from './schema.ts';
 import { assertWholeStacks, type WholeStackCommand } from './stack-coverage.ts';
+import { attachPolicies, loadPolicySet } from '../policy/policy-set.ts';
+import { isPolicyKind } from '../policy/schemas.ts';
 
 interface ReadOptions {
   env?: NodeJS.ProcessEnv;
@@ -103,9 +105,14 @@ export async function readDesiredState(paths: string[], opts: ReadOptions = {}):
   later.push(...resolved.issues);
   later.push(...(await valueRuleIssues(resolved.resolved, [...loaded.issues, ...later])));
   later.push(...(await checkWithContract(resolved.resources, loaded.docs, { stack, reported: [...loaded.issues, ...later], pace })));
+  // Policy documents are no resources: they are read, checked and compiled on their own (src/policy/).
+  const policies = loadPolicySet(loaded.config, loaded.policyDocs, cwd);
+  later.push(...policies.issues);
   const issues = [...loaded.issues, ...withoutRepeats(later, loaded.unresolved)];
   if (issues.length) throw new ManifestError(sortIssues(issues));
-  return { resources: resolved.resources, config: loaded.config, ...(loaded.warnings?.length ? { warnings: sortIssues(loaded.warnings) } : {}) };
+  const desired: DesiredState = { resources: resolved.resources, config: loaded.config, ...(loaded.warnings?.length ? { warnings: sortIssues(loaded.warnings) } : {}) };
+  if (policies.set) attachPolicies(desired, { set: policies.set, docs: new Map(loaded.docs.map((d) => [addressOf(d), d])) });
+  return desired;
 }
 
 export interface LoadResult extends LoadedManifests {
@@ -116,6 +123,8 @@ export interface LoadResult extends LoadedManifests {
   inputs?: string[];
   /** Paths that yielded no document although nothing went wrong reading them (read-desired.ts refuses them). */
   empty: DiscoveredRoot[];
+  /** Policy, PolicyException and PolicyTest documents among the manifests: not resources. */
+  policyDocs: ManifestDoc[];
 }
 
 export interface LoadOptions {
@@ -191,6 +200,7 @@ function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[];
   const project = readProjectFiles(found.projectFiles, found.roots);
   issues.push(...project.issues);
   const docs: ManifestDoc[] = [];
+  const policyDocs: ManifestDoc[] = [];
   const yielded = new Map<string, number>(); // file -> documents and problems in it
   return {
     files: found.manifests,
@@ -200,7 +210,7 @@ function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[];
       const dir = dirname(file.abs);
       for (const p of parsed.docs) {
         const doc = toManifestDoc(p, dir, issues);
-        if (doc) docs.push(doc);
+        if (doc) (isPolicyKind(doc.kind) ? policyDocs : docs).push(doc);
       }
       yielded.set(file.abs, parsed.docs.length + parsed.issues.length);
     },
@@ -212,7 +222,7 @@ function startLoading(paths: string[], opts: LoadOptions): { files: FoundFile[];
       issues.push(...environment.issues);
       // A stack whose documents all come from its bases is not empty.
       const fromBases = project.config.base !== undefined && environment.docs.length > 0;
-      return { docs: environment.docs, config: project.config, issues, empty: fromBases ? [] : empty, warnings: environment.warnings, unresolved: environment.unresolved, inputs: environment.inputs };
+      return { docs: environment.docs, config: project.config, issues, empty: fromBases ? [] : empty, warnings: environment.warnings, unresolved: environment.unresolved, inputs: environment.inputs, policyDocs };
     },
   };
 }

@@ -4,7 +4,7 @@
 // written, then the self-check. Every refusal throws a typed error (src/errors.ts) before any write.
 import { AbortedError, ApplyFailedError, PlanErrorsError, StalePlanError } from '../errors.ts';
 import { savedFileKey, type KeyMaterial } from '../engine/fingerprint.ts';
-import type { ApplyResult } from '../engine/plan-data.ts';
+import type { ApplyResult, Plan } from '../engine/plan-data.ts';
 import { sameChecksum } from '../engine/plan-meaning.ts';
 import { liveNames } from '../engine/plan-names.ts';
 import { assertDeletesAllowed, deleteStatusLine, markDestroy } from '../engine/safety.ts';
@@ -17,6 +17,8 @@ import type { DesiredState } from '../manifest/document.ts';
 import { computePlan, executeAndCheck, precheckPlan, startFetch, type PlanContext } from '../pipeline.ts';
 import type { ApplyView } from '../render/apply-progress.ts';
 import { checksumOf } from './saved-plans.ts';
+import { policyDenial, type PolicyOptions } from './policy-gate.ts';
+import { policiesOf } from '../policy/policy-set.ts';
 
 export type { ApplyView } from '../render/apply-progress.ts';
 
@@ -38,6 +40,8 @@ export interface ApplyRequest {
   concurrency: number;
   material: KeyMaterial | undefined;
   lock: LockOptions & { onReleaseError?: (err: unknown, id: string) => void };
+  /** How policies run: which exceptions count (the Action), the time they compare with. */
+  policy?: PolicyOptions;
 }
 
 /** What the caller's interrupt handling learns: when actions start, and how to release the lock at a forced exit. */
@@ -69,12 +73,28 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   request.desired.catch(() => invalid.abort());
   const lockSignal = AbortSignal.any([interrupt, invalid.signal, ...(request.lock.signal ? [request.lock.signal] : [])]);
   const adopt = saved?.contents.adopt ?? request.adopt;
+  // The plan a context shows: a destroy marked as one.
+  const shownPlan = (ctx: PlanContext): Plan => markDestroy(ctx.plan, ctx.live, KINDS, ctx.desired.config);
   // A plan the service would refuse writes nothing, not even the lock record: its errors are looked for
   // first, in the manifests and in the lists, which start while the manifests load (pipeline.ts precheckPlan).
-  // Those lists only ever refuse: the plan applied is made from lists read under the lock.
+  // Those lists only ever refuse, or judge the plan by the policies: the plan applied is made from lists read
+  // under the lock.
+  const lists = startFetch(api, { stack });
+  const policy = request.policy;
   const checked = unlessInterrupted(interrupt, 'while planning', async () => {
-    const errors = await precheckPlan(request.desired, startFetch(api, { stack }), { stack, adopt, targets, api });
+    const errors = await precheckPlan(request.desired, lists, { stack, adopt, targets, api });
     if (errors.length > 0) throw new PlanErrorsError(errors, { shown: false, applying: true });
+    const manifests = await request.desired;
+    if (!policiesOf(manifests)) return;
+    // With policies, the plan of those lists is made first and judged: a deny takes no lock and writes nothing.
+    // Under the lock the plan is made again from fresh lists, and judged again.
+    const judged = await computePlan(manifests, api, { stack, adopt, live: lists, targets, policy });
+    if (judged.plan.errors) throw new PlanErrorsError(judged.plan.errors, { shown: false, applying: true });
+    const denied = policyDenial(shownPlan(judged), true);
+    if (denied) {
+      view.plan(shownPlan(judged), { deletes: deleteStatusLine(shownPlan(judged), manifests.config) });
+      throw denied;
+    }
   });
   // The lock is held from before the plan until the apply's last read: two applies of one stack never both
   // plan a create of the same resource (README "Reliability"). So the plan is made from lists read once it
@@ -82,9 +102,14 @@ export async function run(request: ApplyRequest, deps: ApplyDeps): Promise<Apply
   const locking = checked.then(() => withStackLock(api, stack, { ...request.lock, signal: lockSignal }, async (lock) => {
     deps.interrupt?.onForcedExit(() => lock.release());
     const fresh = await unlessInterrupted(interrupt, 'while planning', async () =>
-      computePlan(await request.desired, api, { stack, adopt, targets }));
+      computePlan(await request.desired, api, { stack, adopt, targets, policy }));
     // Live state may have changed between the check and the lock.
     if (fresh.plan.errors) throw new PlanErrorsError(fresh.plan.errors, { shown: false, applying: true });
+    const denied = policyDenial(fresh.plan, true);
+    if (denied) {
+      view.plan(shownPlan(fresh), { deletes: deleteStatusLine(shownPlan(fresh), fresh.desired.config) });
+      throw denied;
+    }
     const { desired } = fresh;
     let planned: PlanContext = fresh;
     let approved = request.approved;

@@ -14,6 +14,7 @@ import { computePlan, startFetch } from '../pipeline.ts';
 import type { Redactor } from '../render/redact.ts';
 import type { PlanFooter } from '../render/view.ts';
 import { checksumOf, planFooter, writeSavedPlan } from './saved-plans.ts';
+import { policyDenial, type PolicyOptions } from './policy-gate.ts';
 
 export interface PlanRequest {
   stack: string;
@@ -28,6 +29,8 @@ export interface PlanRequest {
   paths?: string[];
   /** `--target Kind/name`: plan only these resources and what they reference. */
   targets?: string[];
+  /** How policies run: which exceptions count (the Action), the time they compare with. */
+  policy?: PolicyOptions;
 }
 
 export interface PlanView {
@@ -56,7 +59,7 @@ export async function run(request: PlanRequest, deps: PlanDeps): Promise<PlanOut
   const { stack, adopt, material } = request;
   const live = startFetch(deps.api, { stack });
   const desired = await request.desired();
-  const planned = await computePlan(desired, deps.api, { stack, adopt, live, targets: request.targets });
+  const planned = await computePlan(desired, deps.api, { stack, adopt, live, targets: request.targets, policy: request.policy });
   const plan = markDestroy(planned.plan, planned.live, KINDS, desired.config);
   const checksum = checksumOf(plan, material);
   // A plan with errors cannot be applied: no checksum to approve it (planFooter), and it is not saved.
@@ -66,6 +69,11 @@ export async function run(request: PlanRequest, deps: PlanDeps): Promise<PlanOut
   if (plan.errors) {
     if (request.save) deps.view.notSaved(request.save.file);
     throw new PlanErrorsError(plan.errors, { shown: true, applying: false });
+  }
+  const denied = policyDenial(plan, false);
+  if (denied) {
+    if (request.save) deps.view.notSaved(request.save.file);
+    throw denied;
   }
   if (request.save) {
     const { file, paths } = request.save;

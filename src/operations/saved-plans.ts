@@ -19,6 +19,7 @@ import { deleteStatusLine } from '../engine/safety.ts';
 import type { ProjectConfig } from '../manifest/document.ts';
 import type { PlanFooter } from '../render/view.ts';
 import { applyArgsOf } from '../render/wording.ts';
+import { blockingResults } from '../policy/results.ts';
 
 export function checksumOf(plan: Plan, material: KeyMaterial | undefined): string {
   return planChecksum(plan, secretsOfKinds(KINDS), checksumKey(material));
@@ -31,7 +32,8 @@ export function checksumOf(plan: Plan, material: KeyMaterial | undefined): strin
  */
 export function planFooter(plan: Plan, limits: ProjectConfig, checksum: string, paths?: readonly string[]): PlanFooter {
   const footer: PlanFooter = { deletes: deleteStatusLine(plan, limits) };
-  if (plan.actions.length > 0 && !plan.errors) footer.checksum = checksum;
+  // Nor does a plan a policy denies: apply would refuse it.
+  if (plan.actions.length > 0 && !plan.errors && blockingResults(plan.policy?.results).length === 0) footer.checksum = checksum;
   if (paths) footer.applyArgs = applyArgsOf(plan, paths);
   return footer;
 }

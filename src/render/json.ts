@@ -6,6 +6,7 @@
 // reviewer reads for them, as in the JSON plan. Added within plan version 2: `errors`, what the service would
 // refuse (a plan with any is not applied), and `certificates`, what the certificates of a PEM value say; and
 // `target`, only on a plan made with --target.
+import type { PolicyReport, PolicyResult } from '../policy/results.ts';
 import type { Attachment } from '../engine/attachments.ts';
 import type { DriftDirection, DriftReport, ResourceApply } from '../engine/drift.ts';
 import { showPath } from '../contract/field-path.ts';
@@ -118,6 +119,15 @@ export interface JsonPlan {
   rename_hints?: { from: string; to: string; moved_from: string; message: string }[];
   /** Only when the command computed it: the plan's checksum, for `apply --checksum`. */
   checksum?: string;
+  /**
+   * Only when the stack has policies: every result (info included) at the offending field's position, the
+   * exceptions the plan used, notes about them, and the policy set's digest (part of the checksum). Added
+   * within version 2.
+   */
+  policy?: PolicyResult[];
+  policy_exceptions?: string[];
+  policy_warnings?: string[];
+  policy_set?: string;
 }
 
 interface JsonExtras {
@@ -193,6 +203,7 @@ function planToJson(plan: Plan, extras: JsonExtras = {}): JsonPlan {
     warnings: [...plan.warnings],
     errors: (plan.errors ?? []).map((e) => ({ file: e.pos.file, line: e.pos.line, col: e.pos.col, ...(e.address ? { address: e.address } : {}), message: issueMessage(e) })),
     ...(plan.renames ? { rename_hints: plan.renames.map((h) => ({ from: h.from, to: h.to, moved_from: movedFromLine(h), message: renameHintText(h) })) } : {}),
+    ...policyJson(plan.policy),
   };
   if (extras.checksum) json.checksum = extras.checksum;
   return json;
@@ -275,6 +286,16 @@ interface JsonDriftReport {
   summary: { changed: number; missing: number; live_only: number; unmanaged?: number; resources: number };
   resources: JsonDriftResource[];
   warnings: string[];
+  /** As in the JSON plan: policies on live state (info included), only when the stack has policies. */
+  policy?: PolicyResult[];
+  policy_exceptions?: string[];
+  policy_warnings?: string[];
+  policy_set?: string;
+}
+
+function policyJson(report: PolicyReport | undefined): Pick<JsonPlan, 'policy' | 'policy_exceptions' | 'policy_warnings' | 'policy_set'> {
+  if (!report) return {};
+  return { policy: report.results.map((r) => ({ ...r })), policy_exceptions: [...report.exceptions], policy_warnings: [...report.warnings], policy_set: report.digest };
 }
 
 function driftToJson(report: DriftReport): JsonDriftReport {
@@ -320,6 +341,7 @@ function driftToJson(report: DriftReport): JsonDriftReport {
       }),
     })),
     warnings: [...report.warnings],
+    ...policyJson(report.policy),
   };
 }
 

@@ -5,6 +5,7 @@ import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
 import type { Json } from '../kinds/resource-kind.ts';
 import { renameHintText } from './rename-hint.ts';
+import { policyMarkdownLines } from './policy-section.ts';
 import type { ViewFactory } from './view.ts';
 import {
   approveHint, destroyHeadline, planErrorLines, targetHeadline, findingApply, findingSubject, findingText, groupByAddress, groupLines, resourceTitle, showFinding, shownValue,
@@ -71,6 +72,7 @@ function renderPlanMarkdown(plan: Plan): string {
   }
   warnings(out, plan.warnings);
   if (plan.renames) out.push('', ...plan.renames.map((hint) => `> **Hint:** ${escapeMarkdown(renameHintText(hint))}`));
+  out.push(...policyMarkdownLines(plan.policy, escapeMarkdown));
   const failing = planErrorLines(plan);
   if (failing) {
     out.push('', `> [!CAUTION]\n> **${escapeMarkdown(failing.closing)}**\n>`);
@@ -128,6 +130,7 @@ function renderDriftMarkdown(report: DriftReport): string {
     out.push('', escapeMarkdown(summaryText(report)).replace(/\\`/g, '`'));
   }
   warnings(out, report.warnings);
+  out.push(...policyMarkdownLines(report.policy, escapeMarkdown, true));
   return `${out.join('\n')}\n`;
 }
 

@@ -1,5 +1,6 @@
 // Plans and drift reports for a terminal and for logs, Terraform-like. Colour is decided by the caller (TTY,
 // NO_COLOR, --no-color).
+import { policyTextLines } from './policy-section.ts';
 import pc from 'picocolors';
 import type { DriftDirection, DriftReport } from '../engine/drift.ts';
 import type { Plan } from '../engine/plan-data.ts';
@@ -52,6 +53,7 @@ function renderPlanText(plan: Plan, opts: TextOptions): string {
   out.push(c.bold(summaryLine(plan)));
   for (const warning of plan.warnings) out.push(c.yellow(`Warning: ${warning}`));
   for (const hint of plan.renames ?? []) out.push(c.cyan(`Hint: ${renameHintText(hint)}`));
+  out.push(...policyTextLines(plan.policy, c));
   const failing = planErrorLines(plan);
   if (failing) out.push('', ...failing.errors.map((e) => c.red(`Error: ${e}`)), c.bold(c.red(failing.closing)));
   return `${out.join('\n')}\n`;
@@ -98,6 +100,7 @@ function renderDriftText(report: DriftReport, opts: TextOptions): string {
   }
   out.push(c.bold(summaryText(report)));
   for (const warning of report.warnings) out.push(c.yellow(`Warning: ${warning}`));
+  out.push(...policyTextLines(report.policy, c, true));
   return `${out.join('\n')}\n`;
 }
 

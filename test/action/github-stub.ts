@@ -67,6 +67,12 @@ export interface GitHubStub {
   /** The statuses set on a commit, newest first. */
   statuses(sha: string): StubStatus[];
   issues(): StubIssue[];
+  /** The files pull request `number` changes (the pull request files API), relative to the repository root. */
+  setPullFiles(number: number, files: string[]): void;
+  /** A review of pull request `number` (the reviews API), in the order given. */
+  review(number: number, login: string, state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED'): void;
+  /** Makes `login` an active member of the team `org/slug` (the team memberships API). */
+  addTeamMember(org: string, slug: string, login: string): void;
   close(): Promise<void>;
 }
 
@@ -84,6 +90,9 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
   const open: StubPull[] = [];
   const statuses = new Map<string, StubStatus[]>();
   let nextIssue = 500;
+  const pullFiles = new Map<number, { filename: string; status: string }[]>();
+  const reviews = new Map<number, { id: number; user: { login: string }; state: string }[]>();
+  const teams = new Map<string, Set<string>>();
 
   const add = (issue: number, body: string, user: { login: string; type: string }): StubComment => {
     const id = nextId++;
@@ -136,6 +145,16 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
     if (path === `${repo}/pulls` && req.method === 'GET') return sendPage(res, url, open.filter((p) => p.state === 'open'));
     if (statusesMatch && req.method === 'GET') return sendPage(res, url, statuses.get(statusesMatch[1]!) ?? []);
     if (listMatch && req.method === 'GET') return sendPage(res, url, list(Number(listMatch[1])));
+    const filesMatch = new RegExp(`^${repo}/pulls/(\\d+)/files$`).exec(path);
+    if (filesMatch && req.method === 'GET') return sendPage(res, url, pullFiles.get(Number(filesMatch[1])) ?? []);
+    const reviewsMatch = new RegExp(`^${repo}/pulls/(\\d+)/reviews$`).exec(path);
+    if (reviewsMatch && req.method === 'GET') return sendPage(res, url, reviews.get(Number(reviewsMatch[1])) ?? []);
+    const memberMatch = /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/.exec(path);
+    if (memberMatch && req.method === 'GET') {
+      const [, org, slug, login] = memberMatch.map(decodeURIComponent);
+      if (!teams.get(`${org}/${slug}`)?.has(login!)) return send(res, 404, { message: 'Not Found' });
+      return send(res, 200, { state: 'active', role: 'member' });
+    }
     if (pullsMatch && req.method === 'GET') return sendPage(res, url, pulls.get(pullsMatch[1]!) ?? []);
     if (path === `${repo}/issues` && req.method === 'GET') {
       const labels = (url.searchParams.get('labels') ?? '').split(',').filter((l) => l !== '');
@@ -211,6 +230,9 @@ export async function startGitHubStub(repository = 'acme/infra', token = 'ghs_st
     },
     statuses: (sha) => [...(statuses.get(sha) ?? [])],
     issues: () => issueList,
+    setPullFiles: (number, files) => void pullFiles.set(number, files.map((filename) => ({ filename, status: 'modified' }))),
+    review: (number, login, state) => void reviews.set(number, [...(reviews.get(number) ?? []), { id: nextId++, user: { login }, state }]),
+    addTeamMember: (org, slug, login) => void teams.set(`${org}/${slug}`, new Set([...(teams.get(`${org}/${slug}`) ?? []), login])),
     close: () => new Promise((done) => server.close(() => done())),
   };
   return stub;

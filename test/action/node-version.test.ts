@@ -36,7 +36,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { en
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
   packages: Record<string, { dev?: boolean; optional?: boolean; engines?: { node?: string } | string[] }>;
 };
-// engines.node is the supported lines, each from its first usable release (`^20.18.1 || ^22.13.0 || >=24`): the
+// engines.node is the supported lines, each from its first usable release (`^20.19.0 || ^22.13.0 || >=24`): the
 // minimum is the lowest of their lower bounds.
 const minimum = pkg.engines.node
   .split('||')
@@ -52,8 +52,8 @@ describe('the Node version edgeops needs', () => {
   });
 
   it('admits Node 20 (best-effort), 22 from 22.13 (node:sqlite without a flag) and 24, and not 21 or 22.12', () => {
-    for (const ok of ['20.18.1', '20.20.2', '22.13.0', '22.23.3', '24.0.0', '24.21.0']) expect(satisfies(parseVersion(ok), pkg.engines.node), ok).toBe(true);
-    for (const no of ['20.18.0', '21.7.3', '22.12.0', '23.11.0']) expect(satisfies(parseVersion(no), pkg.engines.node), no).toBe(false);
+    for (const ok of ['20.19.0', '20.20.2', '22.13.0', '22.23.3', '24.0.0', '24.21.0']) expect(satisfies(parseVersion(ok), pkg.engines.node), ok).toBe(true);
+    for (const no of ['20.18.1', '21.7.3', '22.12.0', '23.11.0']) expect(satisfies(parseVersion(no), pkg.engines.node), no).toBe(false);
   });
 
   it('every runtime dependency runs on the minimum, and at least one needs exactly it', () => {

@@ -117,8 +117,14 @@ beforeAll(async () => {
   ]);
   globalInstallOutput = `${global.stdout}\n${global.stderr}`;
   cpSync(join(ROOT, 'examples/basic'), manifests, { recursive: true, filter: (src) => !src.includes('.edgeops') });
+  copyExamplePolicies(manifests);
 }, 240_000);
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/** The examples' shared policy directory, beside a copied example, where its edgeops.yaml looks for it. */
+function copyExamplePolicies(example: string): void {
+  cpSync(join(ROOT, 'examples/policies'), join(dirname(example), 'policies'), { recursive: true });
+}
 
 describe('the packed tarball', () => {
   it('ships the built CLI, the schemas and the documents, not the sources or the tests', () => {
@@ -198,6 +204,7 @@ describe.runIf(hasNodeSqlite())(`on Node ${process.versions.node} (node:sqlite b
   it('apply --local converges on examples/full, then plan --local has no changes, with no warning', async () => {
     const full = join(project, 'full');
     cpSync(join(ROOT, 'examples/full'), full, { recursive: true, filter: (src) => !/[/\\](\.edgeops|certs)$/.test(src) });
+    copyExamplePolicies(full);
     await makeCerts(full);
     const applied = await installed(['apply', 'full', '--local', '--auto-approve']);
     expect(applied.code, output(applied)).toBe(0);
@@ -213,6 +220,7 @@ describe.runIf(hasNodeSqlite())(`on Node ${process.versions.node} (node:sqlite b
   it('runs every self-contained example of its --help, in order, from a stack directory (global install)', async () => {
     const basic = join(temp, 'basic');
     cpSync(join(ROOT, 'examples/basic'), basic, { recursive: true, filter: (src) => !/[/\\]\.edgeops$/.test(src) });
+    copyExamplePolicies(basic);
     const help = await runBin(globalBin, ['--help']);
     const examples = runnableExamples(help.stdout);
     expect(examples.length).toBeGreaterThanOrEqual(9);

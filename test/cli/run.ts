@@ -58,6 +58,8 @@ export function copyExample(name: string): { dir: string; dispose(): void } {
   const base = mkdtempSync(join(tmpdir(), `edgeops-${name}-`));
   const dir = join(base, name);
   cpSync(join(ROOT, 'examples', name), dir, { recursive: true, filter: (src) => !/[/\\](\.edgeops|certs)$/.test(src) });
+  // The examples' shared policy directory, where their edgeops.yaml finds it (`policies: [../policies]`).
+  cpSync(join(ROOT, 'examples', 'policies'), join(base, 'policies'), { recursive: true });
   return { dir, dispose: () => rmSync(base, { recursive: true, force: true }) };
 }
 

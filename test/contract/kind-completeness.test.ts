@@ -15,6 +15,7 @@ import { contractRefs } from '../../src/kinds/contract-kind.ts';
 import { KINDS, kindByName } from '../../src/kinds/index.ts';
 import { kindSchemas } from '../../src/manifest/schema/kinds.ts';
 import { unionSchema } from '../../src/manifest/schema/project.ts';
+import { POLICY_KINDS } from '../../src/policy/schemas.ts';
 import { SCHEMA_DIR } from '../../scripts/write-schemas.ts';
 
 /** Every subschema of a body schema, with its path. */
@@ -184,7 +185,8 @@ describe('the reconciler and the manifests have every contract kind', () => {
     expect([...schemas().keys()].sort()).toEqual(KINDS.map((k) => k.kind).sort());
     for (const kind of KINDS) expect(published, `${kind.kind}: not in schemas/ (npm run schemas)`).toContain(`${kind.kind}.schema.json`);
     const union = unionSchema() as { properties: { kind: { enum: string[] } } };
-    expect([...union.properties.kind.enum].sort()).toEqual(KINDS.map((k) => k.kind).sort());
+    // The union names the policy documents too (they may sit among the manifests); each resource kind is there.
+    expect([...union.properties.kind.enum].sort()).toEqual([...KINDS.map((k) => k.kind), ...POLICY_KINDS].sort());
   });
 
   it('every kind has its own not-found error code in the service catalog', () => {

@@ -36,16 +36,23 @@ Examples:
   $ edgeops validate
   $ edgeops validate infra/edges.yaml infra/backends/ --local`)
     .action(async (paths: string[], flags: SharedFlags & { format: 'text' | 'markdown' | 'json' }) => {
-      const check = async (sub: CliContext, from: string[], ownStackFiles?: boolean): Promise<number> => {
+      // Policy notes (a policy without a test) follow the count in text; each stack's go to its own output.
+      let notes: string[] = [];
+      const check = async (sub: CliContext, from: string[], ownStackFiles?: boolean, say?: (note: string) => void): Promise<number> => {
         const desired = await readDesiredState(from, { env: sub.env, stack: flags.stack, ownStackFiles });
         learnSecrets(sub, desired);
         sayManifestWarnings(sub, desired);
         const { stack } = resolveSettings(flags, sub.env, desired.config, sub.stdout.isTTY === true);
-        return validate.run({ desired, stack });
+        const n = validate.run({ desired, stack });
+        const found = validate.policyNotes({ desired, stack });
+        if (say) found.forEach(say);
+        else notes = [...notes, ...found];
+        return n;
       };
       const targets = stackTargets(paths, process.cwd(), flags.stack, ctx.env);
       if (targets) {
-        done(await validateStacks(ctx, targets, flags.format === 'json', (sub, from) => check(sub, from, true)));
+        const json = flags.format === 'json';
+        done(await validateStacks(ctx, targets, json, (sub, from) => check(sub, from, true, json ? () => undefined : (note) => sub.out(`${note}\n`))));
         return;
       }
       // A base given itself: checked through each stack that uses it, resolved on its own.
@@ -82,6 +89,7 @@ Examples:
       }
       const n = await checkAll();
       ctx.out(`${n} resource${n === 1 ? '' : 's'} valid\n`);
+      for (const note of notes) ctx.out(`${note}\n`);
       done(0);
     });
 }

@@ -2,6 +2,7 @@
 import { KINDS } from '../../kinds/index.ts';
 import { environmentProperties, environmentRules } from './environment-keys.ts';
 import { NAME_PATTERN, type Schema } from './parts.ts';
+import { POLICY_KINDS } from '../../policy/schemas.ts';
 
 export const PROJECT_FILE_NAMES = ['edgeops.yaml', 'edgeops.yml'];
 
@@ -56,7 +57,7 @@ export function projectSchema(): Schema {
       environment: {
         type: 'string',
         minLength: 1,
-        description: 'A label for the environment this stack is (staging, production): shown by `edgeops stacks` and in multi-stack reports.',
+        description: 'A label for the environment this stack is (staging, prod): shown in plan headers, by `edgeops stacks` and in multi-stack reports; policies match it (`match.environments`, `environment` in expressions).',
       },
       after: {
         type: 'array',
@@ -71,6 +72,13 @@ export function projectSchema(): Schema {
         type: 'boolean',
         description: 'Plan the destroy of every resource of this stack (delete limits apply), whatever documents are left.',
       },
+      policies: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        uniqueItems: true,
+        description:
+          'Directories of Policy, PolicyException and PolicyTest documents (relative to this file), and built-in packs by name (`edgeops:baseline`). README "Policies".',
+      },
       api_key: {
         not: {},
         errorMessage: 'does not belong in edgeops.yaml (keys stay out of git): set EDGEOPS_API_KEY or --api-key',
@@ -84,7 +92,8 @@ export function projectSchema(): Schema {
 
 /** One schema for any document: the kind picks the kind's schema (files next to this one). */
 export function unionSchema(): Schema {
-  const kinds = KINDS.map((k) => k.kind);
+  // Policy documents may sit among the manifests too (README "Policies"): editors check them by their own schemas.
+  const kinds = [...KINDS.map((k) => k.kind), ...POLICY_KINDS];
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'edgeops manifest document',
