@@ -40,10 +40,11 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
 }
 
 describe('README', () => {
-  it('starts with the install (which builds), then an apply and the converging plan', () => {
+  it('starts with the install and the build, then an apply and the converging plan', () => {
     const quick = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.split('\n').filter(Boolean);
-    expect(quick?.slice(0, 3)).toEqual([
+    expect(quick?.slice(0, 4)).toEqual([
       'npm ci',
+      'npm run build',
       'npx edgeops apply examples/basic --local --auto-approve',
       'npx edgeops plan examples/basic --local          # No changes. Live state matches the manifests.',
     ]);
