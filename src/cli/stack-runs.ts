@@ -9,6 +9,7 @@ import { nearestProjectFiles } from '../manifest/discover.ts';
 import { assertPathsExist } from '../manifest/missing-paths.ts';
 import type { RemovedStack } from '../manifest/stack-changes.ts';
 import { findStackRoots, stackRootDirs, type StackRoot } from '../manifest/stack-roots.ts';
+import { runInOrder } from '../operations/stack-schedule.ts';
 import { listStacks } from '../operations/stacks.ts';
 import { errorText } from '../render/error-text.ts';
 import { statSync } from 'node:fs';
@@ -149,8 +150,6 @@ export async function runEachStack<T>(
   opts: RunOptions<T>,
   run: (sub: CliContext, target: StackTarget, tools: StackRunTools) => Promise<{ code: number; value?: T }>,
 ): Promise<StackResult<T>[]> {
-  const results = new Map<StackTarget, StackResult<T>>();
-  const finished = new Map<StackTarget, Promise<StackResult<T>>>();
   const one = async (target: StackTarget): Promise<StackResult<T>> => {
     const { sub, out, err } = bufferedContext(ctx);
     const flush = (): { out: string; err: string } => ({ out: out.splice(0).join(''), err: err.splice(0).join('') });
@@ -163,47 +162,14 @@ export async function runEachStack<T>(
       return { target, code: error instanceof EdgeopsError ? error.exitCode : 1, out: out.join(''), err: err.join('') + sub.redact(failed.text), error };
     }
   };
-  // A slot of `parallel` is taken only once a target's stacks before it are done, so waiting never holds one.
-  let free = Math.max(1, opts.parallel);
-  const waiting: Array<() => void> = [];
-  const slot = async (): Promise<void> => {
-    if (free > 0) {
-      free -= 1;
-      return;
-    }
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else free += 1;
-  };
-  const start = (target: StackTarget): Promise<StackResult<T>> => {
-    const known = finished.get(target);
-    if (known) return known;
-    const running = (async (): Promise<StackResult<T>> => {
-      const before = await Promise.all((opts.after?.(target) ?? []).map(start));
-      const blocker = before.find((r) => r.code !== 0 || r.skipped !== undefined);
-      let result: StackResult<T>;
-      if (blocker) {
-        result = { target, code: 1, out: '', err: '', skipped: blocker.skipped ?? blocker.target.root.stack };
-      } else {
-        await slot();
-        try {
-          result = await one(target);
-        } finally {
-          release();
-        }
-      }
-      results.set(target, result);
-      opts.onDone?.(result);
-      return result;
-    })();
-    finished.set(target, running);
-    return running;
-  };
-  await Promise.all(targets.map(start));
-  return targets.map((t) => results.get(t)!);
+  const done = await runInOrder(targets, one, {
+    after: opts.after ?? (() => []),
+    parallel: opts.parallel,
+    ok: (r) => r.code === 0,
+    skipped: (target, cause) => ({ target, code: 1, out: '', err: '', skipped: cause.root.stack }),
+    onDone: (_target, result) => opts.onDone?.(result),
+  });
+  return targets.map((t) => done.get(t)!);
 }
 
 /** `--parallel N`: a whole number from 1. */
