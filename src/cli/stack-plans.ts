@@ -12,7 +12,8 @@ import { errorToJson } from '../render/error-text.ts';
 import { EdgeopsError } from '../errors.ts';
 import type { StackRoot } from '../manifest/stack-roots.ts';
 import type { CliContext } from './context.ts';
-import type { RemovedNote } from './removed-stacks.ts';
+import type { RemovedNote } from '../operations/removed-stacks.ts';
+import { removedLine } from './removed-stacks.ts';
 import { parseParallel, runEachStack, tagged, type StackResult, type StackTarget } from './stack-runs.ts';
 
 interface MultiFlags {
@@ -102,7 +103,7 @@ export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: C
   }
   writeSections(ctx, flags.format, results, results.map((r) => rows.find((row) => row.dir === r.target.root.dir)!));
   if (flags.format === 'json') ctx.out(stacksJson(entries));
-  else ctx.out(planSummaryTable(flags.format as ReportFormat, rows) + removedLines(flags.format as ReportFormat, since?.removed.map((r) => r.line) ?? []));
+  else ctx.out(planSummaryTable(flags.format as ReportFormat, rows) + removedLines(flags.format as ReportFormat, since?.removed.map(removedLine) ?? []));
   if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(stacksJson(entries)));
   if (results.some((r) => r.code !== 0 || !r.value)) return 1;
   const changed = rows.some((r) => r.summary && r.summary.create + r.summary.update + r.summary.replace + r.summary.delete > 0);

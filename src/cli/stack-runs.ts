@@ -3,16 +3,15 @@
 // its own settings, key, lists and plan, through the command's single-stack code, with its output kept in a
 // buffer and written whole when it is done, so stacks run in parallel never interleave; every line of a failure
 // names its stack. Roots named one by one on the command line that agree on one stack stay one run, as always.
-import { dirname, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { ConfigError, EdgeopsError } from '../errors.ts';
-import { nearestProjectFiles } from '../manifest/discover.ts';
 import { assertPathsExist } from '../manifest/missing-paths.ts';
 import type { RemovedStack } from '../manifest/stack-changes.ts';
-import { findStackRoots, stackRootDirs, type StackRoot } from '../manifest/stack-roots.ts';
+import { ownerOf, severalStacks } from '../manifest/several-stacks.ts';
+import type { StackRoot } from '../manifest/stack-roots.ts';
 import { runInOrder } from '../operations/stack-schedule.ts';
 import { listStacks } from '../operations/stacks.ts';
 import { errorText } from '../render/error-text.ts';
-import { statSync } from 'node:fs';
 import type { CliContext } from './context.ts';
 
 /** One stack's run: its root, and the paths to give the single-stack code (as given, or the root's dir). */
@@ -43,24 +42,9 @@ export interface StackResult<T> {
 export function stackTargets(paths: readonly string[], cwd: string, stackFlag: string | undefined, env: NodeJS.ProcessEnv): StackTarget[] | undefined {
   // A path that does not exist is the usage error it is in a run of one stack, before anything else.
   assertPathsExist(paths, cwd);
-  // Counted first without reading a file: a run of one stack root (the usual run) reads nothing more here.
-  if (stackRootDirs(paths, cwd).dirs.size <= 1) return undefined;
-  // Problems of the roots together (an invalid edgeops.yaml, a cycle of after) are reported here, at their
-  // file:line:col: run as one stack, the paths would plan every document under the wrong stack.
-  const { roots } = findStackRoots(paths, cwd, { allowSameStack: true, fileRefs: false });
-  const stacks = new Set(roots.map((r) => r.stack));
-  if (stacks.size === 1 && paths.every((p) => ownerOf(resolve(cwd, p)) !== undefined)) return undefined;
-  // Checked again without leave for one stack twice: two roots of one stack are an error here.
-  const found = findStackRoots(paths, cwd, { fileRefs: false });
-  const given = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
-  if (given) {
-    throw new ConfigError(`${given} names one stack, but the paths hold ${roots.length} stack roots (${roots.map((r) => r.dir).join(', ')}), each with its own stack: run them without ${given}, or name one stack root`);
-  }
-  if (found.loose.length > 0) {
-    const shown = found.loose.slice(0, 10).join(', ') + (found.loose.length > 10 ? ` and ${found.loose.length - 10} more` : '');
-    throw new ConfigError(`the paths hold ${roots.length} stack roots, and manifests that belong to none of them (no edgeops.yaml in or above their directory): ${shown}; move them into a stack root or give them an edgeops.yaml of their own`);
-  }
-  return targetsOf(found.roots, paths, cwd);
+  const naming = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
+  const several = severalStacks(paths, cwd, { hold: 'the paths hold', naming });
+  return several && targetsOf(several.roots, paths, cwd);
 }
 
 /**
@@ -90,18 +74,6 @@ function targetsOf(roots: readonly StackRoot[], paths: readonly string[], cwd: s
     const whole = rel === '' ? '.' : rel.startsWith(`..${sep}`) || rel === '..' ? root.abs : rel;
     return { root, paths: inside.length > 0 ? inside : [whole] };
   });
-}
-
-/** The stack root a path is in or at (the directory of the edgeops.yaml it uses), if any. */
-function ownerOf(abs: string): string | undefined {
-  let stat;
-  try {
-    stat = statSync(abs);
-  } catch {
-    return undefined;
-  }
-  const file = nearestProjectFiles(stat.isDirectory() ? abs : dirname(abs))[0];
-  return file === undefined ? undefined : dirname(file);
 }
 
 /** A context whose output is kept for the stack's section; the stack's secrets are redacted as it learns them. */
