@@ -1,9 +1,10 @@
 // Whether a run over some paths is one stack's run or several: the decision `validate`, `plan`, `drift`, `list`
 // and `apply` make, and the GitHub Action too, so that a path means the same stacks to both. Counted first
 // without reading a file (a run of one stack root, the usual run, reads nothing more here); roots named one by
-// one that agree on one stack stay one run, as always.
+// one that agree on one stack stay one run, as always; a path holding stack roots only below it is a repository
+// of stacks, run as such however many it holds.
 import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import { nearestProjectFiles } from './discover.ts';
 import { findStackRoots, stackRootDirs, type StackRoot } from './stack-roots.ts';
@@ -14,6 +15,12 @@ export function ownerOf(abs: string): string | undefined {
   if (!stat) return undefined;
   const file = nearestProjectFiles(stat.isDirectory() ? abs : dirname(abs))[0];
   return file === undefined ? undefined : dirname(file);
+}
+
+/** Whether `abs` is a directory in no stack root with `root` below it. */
+function holdsRootBelow(abs: string, root: string): boolean {
+  const rel = relative(abs, root);
+  return statSync(abs, { throwIfNoEntry: false })?.isDirectory() === true && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && ownerOf(abs) === undefined;
 }
 
 interface Wording {
@@ -30,7 +37,11 @@ interface Wording {
  * stack named for the whole run or manifests under the paths that belong to no stack root.
  */
 export function severalStacks(paths: readonly string[], cwd: string, said: Wording): { roots: StackRoot[]; repoRoot: string } | undefined {
-  if (stackRootDirs(paths, cwd).dirs.size <= 1) return undefined;
+  const dirs = stackRootDirs(paths, cwd).dirs;
+  if (dirs.size === 0) return undefined;
+  // One stack root at or above every path is the run of one stack it always was. One found only below a path
+  // is a repository of stacks with one left: run as one of several, it plans under its own stack, not "default".
+  if (dirs.size === 1 && !paths.some((p) => holdsRootBelow(resolve(cwd, p), [...dirs][0]!))) return undefined;
   const { roots } = findStackRoots(paths, cwd, { allowSameStack: true, fileRefs: false });
   if (new Set(roots.map((r) => r.stack)).size === 1 && paths.every((p) => ownerOf(resolve(cwd, p)) !== undefined)) return undefined;
   // Checked again without leave for one stack twice: two roots of one stack are an error here.
