@@ -35,7 +35,7 @@ async function planOne(s: Session, set: StackSet, x: ActionStack): Promise<Stack
     one.session.runner.error(`edgeops plan failed for stack ${x.stack} (${x.dir})`);
   }
   await one.flush(`edgeops plan: stack ${x.stack} (${x.dir})`);
-  if (!planned.ok) return { outcome: 'failed', ...place, markdown: failureMarkdown('plan', x.stack, planned.run) };
+  if (!planned.ok) return { outcome: 'failed', ...place, markdown: failureMarkdown('plan', x.stack, planned.run), failure: planned.run.failure };
   return { outcome: 'planned', ...place, plan: planned.plan, markdown: planned.run.stdout };
 }
 

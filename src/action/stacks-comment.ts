@@ -4,6 +4,7 @@
 // every stack's checksum and the head commit (stack-record.ts). A body over GitHub's limit keeps the table and
 // every delete and replace line; the rest moves to the job summary, which the caller writes whole.
 import { removedText } from '../operations/removed-stacks.ts';
+import type { JsonFailure } from '../render/error-text.ts';
 import { stacksRecordLine, type StackRecord } from './stack-record.ts';
 import type { JsonPlan } from './plan-state.ts';
 import { COMMENT_LIMIT, keepOnlyRemovals, truncatePlanMarkdown } from './truncate.ts';
@@ -14,7 +15,7 @@ const SAFETY_MARGIN = 512;
 /** What became of one stack on this pull request. */
 export type StackPlanned =
   | { outcome: 'planned'; dir: string; stack: string; environment: string | null; plan: JsonPlan; markdown: string }
-  | { outcome: 'failed'; dir: string; stack: string; environment: string | null; markdown: string }
+  | { outcome: 'failed'; dir: string; stack: string; environment: string | null; markdown: string; failure?: JsonFailure }
   /** A stack root the pull request deletes: its live resources stay, unmanaged (`live` null when unknown). */
   | { outcome: 'removed'; dir: string; stack: string; environment: string | null; live: number | null };
 
