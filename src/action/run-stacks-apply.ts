@@ -10,7 +10,7 @@ import { gitHubFor, type GitHubClient, type PullRequest } from './github.ts';
 import { ActionInputError } from './inputs.ts';
 import { runPlanned } from './json-plan.ts';
 import { applyChecksum, closingLine } from './run-apply.ts';
-import { firstError } from './report.ts';
+import { firstError, lookupFailed } from './report.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
 import { extractStacksRecord, type StackRecord, type StacksRecord } from './stack-record.ts';
@@ -89,10 +89,7 @@ export async function runStacksApply(s: Session, set: StackSet): Promise<number>
   } catch (err) {
     if (err instanceof ActionInputError) throw err;
     // Without the record nothing can be held to the review: a GitHub outage applies nothing.
-    const message = `cannot look up the reviewed plans, so nothing was applied: ${(err as Error).message}. Re-run the job.`;
-    s.runner.error(`edgeops apply failed: ${message}`);
-    s.runner.setOutput('summary', `edgeops apply failed: ${message}`);
-    return 1;
+    return lookupFailed(s, 'the reviewed plans', err);
   }
   const where = reviewed.pr ? `pull request #${reviewed.pr.number}` : 'the pull request';
   const recorded = new Map((reviewed.record?.stacks ?? []).map((r) => [r.dir, r]));
