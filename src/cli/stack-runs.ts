@@ -1,5 +1,5 @@
 // Runs over several stacks. When the paths of validate, plan, drift, list or apply hold stack roots naming more
-// than one stack (or one stack spread over roots below a directory the paths name), each stack runs on its own:
+// than one stack (or stack roots below a directory the paths name, however many), each stack runs on its own:
 // its own settings, key, lists and plan, through the command's single-stack code, with its output kept in a
 // buffer and written whole when it is done, so stacks run in parallel never interleave; every line of a failure
 // names its stack. Roots named one by one on the command line that agree on one stack stay one run, as always.
