@@ -8,7 +8,7 @@ import { connectRemote } from '../operations/connection.ts';
 import { redactorFor } from '../operations/redactor.ts';
 import { resolveSettings, type Settings } from '../operations/settings.ts';
 import { loadDesired } from '../pipeline.ts';
-import { errorToJson, errorText, type JsonProblem } from '../render/error-text.ts';
+import { errorText, failureToJson, type JsonFailure, type JsonProblem } from '../render/error-text.ts';
 import { EdgeopsError } from '../errors.ts';
 import type { Session } from './session.ts';
 
@@ -19,6 +19,8 @@ export interface EdgeopsRun {
   stderr: string;
   /** A failure's manifest problems and plan errors, each with its file, line and column. */
   problems: JsonProblem[];
+  /** The failure as the CLI's JSON reports carry it (redacted), when the run failed. */
+  failure?: JsonFailure;
 }
 
 /** Where a run writes: `out` is its report, `err` its notices; both pass through the run's redactor. */
@@ -80,7 +82,9 @@ export async function runEdgeops(s: Session, line: string, echo: boolean, work: 
     output.err(failed.text);
     if (failed.internal && s.edgeopsEnv.EDGEOPS_DEBUG && err instanceof Error && err.stack) output.err(`${err.stack}\n`);
     run.code = failed.exitCode;
-    if (err instanceof EdgeopsError) run.problems = errorToJson(err).error.problems.map((p) => ({ ...p, message: s.redact(p.message) }));
+    const json = failureToJson(err);
+    run.failure = { code: json.code, message: s.redact(json.message), problems: json.problems.map((p) => ({ ...p, message: s.redact(p.message) })) };
+    if (err instanceof EdgeopsError) run.problems = run.failure.problems;
   } finally {
     log.end();
     errLog.end();

@@ -86,3 +86,11 @@ export function reportFailure(s: Session, command: string, run: EdgeopsRun, stac
   s.runner.setOutput('summary', `edgeops ${command} failed: ${reason}`);
   return 1;
 }
+
+/** The reviewed plan (or plans) could not be looked up: nothing is applied, and the job says to re-run. */
+export function lookupFailed(s: Session, what: string, err: unknown): number {
+  const message = `cannot look up ${what}, so nothing was applied: ${err instanceof Error ? err.message : String(err)}. Re-run the job.`;
+  s.runner.error(`edgeops apply failed: ${message}`);
+  s.runner.setOutput('summary', `edgeops apply failed: ${message}`);
+  return 1;
+}

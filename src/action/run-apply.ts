@@ -13,7 +13,7 @@ import { commandLine, loadManifests, runEdgeops, runSettings, withService, type 
 import { planSummaryLine, runPlanned } from './json-plan.ts';
 import { commentOnPull, mergeReportMarkdown, sinceReviewed, staleReason, type MergeReport } from './merge-report.ts';
 import type { JsonPlan } from './plan-state.ts';
-import { fenced, firstError, reportFailure } from './report.ts';
+import { fenced, firstError, lookupFailed, reportFailure } from './report.ts';
 import { describeReview, findReview, type Review } from './reviewed.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import { runStack, type Session } from './session.ts';
@@ -36,10 +36,7 @@ export async function runApply(s: Session): Promise<number> {
   try {
     review = await findReview(s, runStack(s));
   } catch (err) {
-    const message = `cannot look up the reviewed plan, so nothing was applied: ${(err as Error).message}. Re-run the job.`;
-    s.runner.error(`edgeops apply failed: ${message}`);
-    s.runner.setOutput('summary', `edgeops apply failed: ${message}`);
-    return 1;
+    return lookupFailed(s, 'the reviewed plan', err);
   }
   const planned = await runPlanned(s, 'plan');
   if (!planned.ok) return reportFailure(s, 'apply', planned.run, undefined, undefined, planned.problems);

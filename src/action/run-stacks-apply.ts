@@ -1,19 +1,19 @@
 // command: apply (a push to the default branch) when `path` holds several stacks: apply exactly the stacks the
 // merged pull request's one comment recorded (stack-record.ts), each held to its own reviewed checksum, in
-// `after` order with independent stacks at once (stack-schedule.ts). `on-stale` holds per stack: a stack whose
+// `after` order with independent stacks at once (operations/stack-schedule.ts). `on-stale` holds per stack: a stack whose
 // plan is no longer the reviewed one is not applied (fail) or applied fresh (replan). A failed or stale stack
 // skips the stacks after it. Then: the result on the pull request, the issue of each failed stack opened (and of
 // each applied one closed), and a failing `edgeops/X` status on every other open pull request that planned X.
+import { runInOrder } from '../operations/stack-schedule.ts';
 import { afterMerge, mergedBy } from './after-merge.ts';
 import { gitHubFor, type GitHubClient, type PullRequest } from './github.ts';
 import { ActionInputError } from './inputs.ts';
 import { runPlanned } from './json-plan.ts';
 import { applyChecksum, closingLine } from './run-apply.ts';
-import { firstError } from './report.ts';
+import { firstError, lookupFailed } from './report.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
 import { extractStacksRecord, type StackRecord, type StacksRecord } from './stack-record.ts';
-import { runInOrder } from './stack-schedule.ts';
 import type { ActionStack, StackSet } from './stack-set.ts';
 import { stackSession } from './stack-session.ts';
 import { stacksOutput, writeStacksPlanJson } from './stacks-outputs.ts';
@@ -89,10 +89,7 @@ export async function runStacksApply(s: Session, set: StackSet): Promise<number>
   } catch (err) {
     if (err instanceof ActionInputError) throw err;
     // Without the record nothing can be held to the review: a GitHub outage applies nothing.
-    const message = `cannot look up the reviewed plans, so nothing was applied: ${(err as Error).message}. Re-run the job.`;
-    s.runner.error(`edgeops apply failed: ${message}`);
-    s.runner.setOutput('summary', `edgeops apply failed: ${message}`);
-    return 1;
+    return lookupFailed(s, 'the reviewed plans', err);
   }
   const where = reviewed.pr ? `pull request #${reviewed.pr.number}` : 'the pull request';
   const recorded = new Map((reviewed.record?.stacks ?? []).map((r) => [r.dir, r]));
@@ -128,10 +125,16 @@ export async function runStacksApply(s: Session, set: StackSet): Promise<number>
   process.on('SIGINT', cancel);
   process.on('SIGTERM', cancel);
   const notStarted = (x: ActionStack): StackApplied => ({ ...base(x), result: 'skipped', ok: false, detail: 'not started: the job was cancelled' });
-  let done: Map<string, StackApplied>;
+  const byDir = new Map(run.map((x) => [x.dir, x]));
+  let done: Map<ActionStack, StackApplied>;
   try {
-    done = await runInOrder(run, (x) => (cancelled ? Promise.resolve(notStarted(x)) : applyOne(s, set, x, recorded.get(x.dir), where, () => cancelled)), (x, cause, why): StackApplied =>
-      ({ ...base(x), result: 'skipped', ok: false, detail: `skipped: ${cause.stack} ${why.result === 'stale' ? 'is stale' : why.result === 'skipped' ? 'was not started' : 'failed'}` }), PARALLEL);
+    done = await runInOrder(run, (x) => (cancelled ? Promise.resolve(notStarted(x)) : applyOne(s, set, x, recorded.get(x.dir), where, () => cancelled)), {
+      after: (x) => x.after.flatMap((dir) => byDir.get(dir) ?? []),
+      parallel: PARALLEL,
+      ok: (r) => r.ok,
+      skipped: (x, cause, why): StackApplied =>
+        ({ ...base(x), result: 'skipped', ok: false, detail: `skipped: ${cause.stack} ${why.result === 'stale' ? 'is stale' : why.result === 'skipped' ? 'was not started' : 'failed'}` }),
+    });
   } finally {
     process.off('SIGINT', cancel);
     process.off('SIGTERM', cancel);

@@ -38,7 +38,8 @@ export async function runStacksDrift(s: Session, set: StackSet): Promise<number>
       annotateProblems(one.session, planned.problems);
       one.session.runner.error(`edgeops drift failed: ${firstError(planned.run)}`);
       await one.flush(`edgeops drift: stack ${x.stack} (${x.dir})`);
-      checked.push({ ...place, status: 'failed', findings: 0, issue: '—', report: failureMarkdown('drift', x.stack, planned.run) });
+      const report = failureMarkdown('drift', x.stack, planned.run);
+      checked.push({ ...place, status: 'failed', findings: 0, issue: '—', report, planned: { outcome: 'failed', ...place, markdown: report, failure: planned.run.failure } });
       continue;
     }
     const drifted = planned.run.code === 2;

@@ -3,27 +3,29 @@
 // key and lists; a stack root the pull request deletes is reported with the live resources it leaves. The
 // results make ONE comment (stacks-comment.ts) whose hidden record the merge applies from, the job summary holds
 // every plan whole, and a stale-plan status a merge left on this head goes back to success for each stack planned.
+import { removedText } from '../operations/removed-stacks.ts';
 import { againstNote } from './against.ts';
 import { upsertPlanComment } from './comment.ts';
 import { gitHubFor } from './github.ts';
 import { runPlanned } from './json-plan.ts';
 import { guarded } from './pr-comment.ts';
-import { liveCount } from './removed-stack.ts';
+import { countRemoved } from './removed-stack.ts';
 import { annotateProblems, failureMarkdown, footer, fullPlanAt } from './report.ts';
 import { STEP_SUMMARY_LIMIT } from './runner.ts';
 import type { Session } from './session.ts';
 import { isChanged, type ActionStack, type StackSet } from './stack-set.ts';
 import { stackSession } from './stack-session.ts';
 import { stacksOutput, writeStacksPlanJson } from './stacks-outputs.ts';
-import { buildStacksComment, changesText, removedText, stacksSummary, STACKS_MARKER, type StackPlanned, type StacksCommentInput } from './stacks-comment.ts';
+import { buildStacksComment, changesText, stacksSummary, STACKS_MARKER, type StackPlanned, type StacksCommentInput } from './stacks-comment.ts';
 import { clearStalePlans } from './stale-status.ts';
 import { truncatePlanMarkdown } from './truncate.ts';
 
 async function planOne(s: Session, set: StackSet, x: ActionStack): Promise<StackPlanned> {
   const place = { dir: x.dir, stack: x.stack, environment: x.environment };
   if (x.removed) {
-    const live = await liveCount(s, x.stack, set.removedConfig.get(x.dir) ?? {});
-    s.runner.warning(removedText({ stack: x.stack, live }));
+    const removed = set.removed.find((r) => r.dir === x.dir);
+    const live = removed ? (await countRemoved(s, [removed]))[0]!.live : null;
+    s.runner.warning(removedText(x.stack, live));
     return { outcome: 'removed', ...place, live };
   }
   const one = stackSession(s, set.repoRoot, x);
@@ -33,7 +35,7 @@ async function planOne(s: Session, set: StackSet, x: ActionStack): Promise<Stack
     one.session.runner.error(`edgeops plan failed for stack ${x.stack} (${x.dir})`);
   }
   await one.flush(`edgeops plan: stack ${x.stack} (${x.dir})`);
-  if (!planned.ok) return { outcome: 'failed', ...place, markdown: failureMarkdown('plan', x.stack, planned.run) };
+  if (!planned.ok) return { outcome: 'failed', ...place, markdown: failureMarkdown('plan', x.stack, planned.run), failure: planned.run.failure };
   return { outcome: 'planned', ...place, plan: planned.plan, markdown: planned.run.stdout };
 }
 

@@ -1,12 +1,9 @@
 // The stacks `path` holds, for the action: the stacks operation (src/operations/stacks.ts, what `edgeops stacks`
 // prints) and, on a pull request, which stacks the change touches between its base and head, including stack
 // roots it deletes. A path of one stack keeps the single-stack behaviour.
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
-import { nearestProjectFiles } from '../manifest/discover.ts';
-import type { ProjectConfig } from '../manifest/document.ts';
-import { findStackRoots, stackRootDirs } from '../manifest/stack-roots.ts';
+import type { RemovedStack } from '../manifest/stack-changes.ts';
+import { severalStacks } from '../manifest/several-stacks.ts';
 import { listStacks } from '../operations/stacks.ts';
 import type { StackEntry } from '../render/stacks.ts';
 import { ActionInputError, asRecord } from './inputs.ts';
@@ -20,8 +17,8 @@ export interface StackSet {
   repoRoot: string;
   /** Sorted by dir; removed stacks among them. */
   stacks: ActionStack[];
-  /** A removed stack's edgeops.yaml as it was at the base, by dir. */
-  removedConfig: Map<string, ProjectConfig>;
+  /** The removed stack roots, with their edgeops.yaml as it was at the base. */
+  removed: RemovedStack[];
   /** The commit changes were found against, when they were. */
   base?: string;
 }
@@ -35,32 +32,13 @@ function baseSha(s: Session): string | undefined {
 /** Whether the stack is to run with `stacks: changed`: without a base to compare with, every stack is. */
 export const isChanged = (x: ActionStack): boolean => x.changed !== false;
 
-/** The stack root a path is in or at (the directory of the edgeops.yaml it uses), if any. */
-function ownerOf(abs: string): string | undefined {
-  const stat = statSync(abs, { throwIfNoEntry: false });
-  if (!stat) return undefined;
-  const file = nearestProjectFiles(stat.isDirectory() ? abs : dirname(abs))[0];
-  return file === undefined ? undefined : dirname(file);
-}
-
 /**
  * The stacks of the run when `path` holds more than one stack root; undefined for today's one-stack run. Decided
- * as the CLI decides (src/cli/stack-runs.ts): counted without reading a file; roots that cannot run together
- * (an invalid edgeops.yaml, two naming one stack, a cycle of after) throw ManifestError; several roots refuse
- * EDGEOPS_STACK and manifests that belong to no root; roots named one by one that agree on one stack are one run.
+ * as the CLI decides, by the same function (manifest/several-stacks.ts).
  */
 export function findStacks(s: Session): StackSet | undefined {
   const { paths } = s.inputs;
-  if (stackRootDirs(paths, s.cwd).dirs.size <= 1) return undefined;
-  const { roots } = findStackRoots(paths, s.cwd, { allowSameStack: true, fileRefs: false });
-  if (new Set(roots.map((r) => r.stack)).size === 1 && paths.every((p) => ownerOf(resolve(s.cwd, p)) !== undefined)) return undefined;
-  const found = findStackRoots(paths, s.cwd, { fileRefs: false });
-  const count = found.roots.length;
-  if (s.env.EDGEOPS_STACK) throw new ActionInputError(`EDGEOPS_STACK names one stack, but path holds ${count} stack roots, each naming its own: leave it unset`);
-  if (found.loose.length > 0) {
-    const shown = found.loose.slice(0, 10).join(', ') + (found.loose.length > 10 ? ` and ${found.loose.length - 10} more` : '');
-    throw new ActionInputError(`path holds ${count} stack roots, and manifests that belong to none of them (no edgeops.yaml in or above their directory): ${shown}; move them into a stack root or give them an edgeops.yaml of their own`);
-  }
+  if (!severalStacks(paths, s.cwd, { hold: 'path holds', naming: s.env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined })) return undefined;
   let listing: ReturnType<typeof listStacks>;
   try {
     listing = listStacks(paths, s.cwd, { changedSince: baseSha(s) });
@@ -72,7 +50,7 @@ export function findStacks(s: Session): StackSet | undefined {
   return {
     repoRoot: listing.repoRoot,
     stacks: listing.stacks,
-    removedConfig: new Map(listing.removed.map((r) => [r.dir, r.config])),
+    removed: listing.removed,
     base: listing.base,
   };
 }

@@ -3,6 +3,8 @@
 // (what a reviewer must not miss); a stack without changes is one row. Hidden lines close it: the record of
 // every stack's checksum and the head commit (stack-record.ts). A body over GitHub's limit keeps the table and
 // every delete and replace line; the rest moves to the job summary, which the caller writes whole.
+import { removedText } from '../operations/removed-stacks.ts';
+import type { JsonFailure } from '../render/error-text.ts';
 import { stacksRecordLine, type StackRecord } from './stack-record.ts';
 import type { JsonPlan } from './plan-state.ts';
 import { COMMENT_LIMIT, keepOnlyRemovals, truncatePlanMarkdown } from './truncate.ts';
@@ -13,9 +15,9 @@ const SAFETY_MARGIN = 512;
 /** What became of one stack on this pull request. */
 export type StackPlanned =
   | { outcome: 'planned'; dir: string; stack: string; environment: string | null; plan: JsonPlan; markdown: string }
-  | { outcome: 'failed'; dir: string; stack: string; environment: string | null; markdown: string }
-  /** A stack root the pull request deletes: its live resources stay, unmanaged (`live` undefined when unknown). */
-  | { outcome: 'removed'; dir: string; stack: string; environment: string | null; live?: number };
+  | { outcome: 'failed'; dir: string; stack: string; environment: string | null; markdown: string; failure?: JsonFailure }
+  /** A stack root the pull request deletes: its live resources stay, unmanaged (`live` null when unknown). */
+  | { outcome: 'removed'; dir: string; stack: string; environment: string | null; live: number | null };
 
 export interface StacksCommentInput {
   results: StackPlanned[];
@@ -39,14 +41,9 @@ export function changesText(plan: JsonPlan): string {
   return text === '' ? 'no changes' : text;
 }
 
-export function removedText(r: { stack: string; live?: number }): string {
-  const live = r.live === undefined ? 'its live resources stay' : `its ${r.live} live resource${r.live === 1 ? '' : 's'} stay${r.live === 1 ? 's' : ''}`;
-  return `stack ${r.stack} was removed from the repository; ${live} unmanaged`;
-}
-
 function rowChanges(r: StackPlanned): string {
   if (r.outcome === 'failed') return '**plan failed**';
-  if (r.outcome === 'removed') return `**removed**: ${removedText(r)}`;
+  if (r.outcome === 'removed') return `**removed**: ${removedText(r.stack, r.live)}`;
   return changesText(r.plan);
 }
 

@@ -13,17 +13,23 @@ import type { CliContext } from './context.ts';
 import { checksumsByStack } from './plan-options.ts';
 import { parseParallel, runEachStack, tagged, type StackResult, type StackTarget } from './stack-runs.ts';
 
-interface ApplyStackFlags {
+/** The flags of `apply` that a run over several stacks reads. */
+export interface ApplyStackFlags {
   autoApprove?: boolean;
   checksum?: string[];
   target?: string[];
   parallel?: string;
+  /** Set for one stack of a run over several: deeper stack roots are theirs (not a flag). */
   ownStackFiles?: boolean;
 }
 
-interface StackApproval {
+/** What a run over several stacks decides for each stack's apply. */
+export interface StackApproval {
+  /** No live progress display: the output is kept for the stack's section. */
   live?: boolean;
+  /** The approval at the terminal, instead of the usual prompt. */
   approve?: () => Promise<void>;
+  /** The checksum approving this stack's plan. */
   checksum?: string;
 }
 

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import type { DriftReport } from '../operations/drift.ts';
 import type { PlanOutcome } from '../operations/plan.ts';
-import { driftSummaryTable, planSummaryTable, removedLines, stackHeading, stacksJson, worthASection, type ReportFormat, type StackJson, type StackRow } from '../render/stack-report.ts';
-import { errorToJson } from '../render/error-text.ts';
-import { EdgeopsError } from '../errors.ts';
+import { driftSummaryTable, failedStackJson, planSummaryTable, removedLines, removedStackJson, stackHeading, stacksJson, worthASection, type ReportFormat, type StackJson, type StackRow } from '../render/stack-report.ts';
+import { failureToJson } from '../render/error-text.ts';
 import type { StackRoot } from '../manifest/stack-roots.ts';
 import type { CliContext } from './context.ts';
-import type { RemovedNote } from './removed-stacks.ts';
+import type { RemovedNote } from '../operations/removed-stacks.ts';
+import { removedLine } from './removed-stacks.ts';
 import { parseParallel, runEachStack, tagged, type StackResult, type StackTarget } from './stack-runs.ts';
 
 interface MultiFlags {
@@ -43,8 +43,7 @@ function writeSections(ctx: CliContext, format: string, results: readonly StackR
   });
 }
 
-const failure = (r: StackResult<unknown>): Record<string, unknown> =>
-  r.error instanceof EdgeopsError ? { error: errorToJson(r.error).error } : { error: { code: 'E_INTERNAL', message: String(r.error), problems: [] } };
+const failure = (r: StackResult<unknown>): Record<string, unknown> => ({ error: failureToJson(r.error) });
 
 function parsed(text: string | undefined): unknown {
   if (text === undefined) return null;
@@ -83,9 +82,9 @@ export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: C
     checksum: r.value && r.value.plan.actions.length > 0 ? r.value.checksum : undefined,
     status: r.value ? undefined : 'failed',
   }));
-  const entries: StackJson[] = results.map((r, i) => ({
-    ...rowOf(r.target), checksum: rows[i]!.checksum ?? null, plan: parsed(captured.get(r.target)?.json), ...(r.value ? {} : failure(r)),
-  }));
+  const entries: StackJson[] = results.map((r, i) => (r.value
+    ? { ...rowOf(r.target), checksum: rows[i]!.checksum ?? null, plan: parsed(captured.get(r.target)?.json) }
+    : failedStackJson(rowOf(r.target), failureToJson(r.error))));
   if (since) {
     const about = (r: { stack: string; dir: string; environment: string | null }) => ({ stack: r.stack, dir: r.dir, environment: r.environment });
     for (const root of since.unchanged) {
@@ -94,7 +93,7 @@ export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: C
     }
     for (const removed of since.removed) {
       rows.push({ ...about(removed), note: 'removed' });
-      entries.push({ ...about(removed), checksum: null, plan: null, removed: true, live_resources: removed.live });
+      entries.push(removedStackJson(about(removed), removed.live));
     }
     const byDir = (a: { dir: string }, b: { dir: string }): number => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0);
     rows.sort(byDir);
@@ -102,7 +101,7 @@ export async function planStacks<F extends MultiFlags & { out?: string }>(ctx: C
   }
   writeSections(ctx, flags.format, results, results.map((r) => rows.find((row) => row.dir === r.target.root.dir)!));
   if (flags.format === 'json') ctx.out(stacksJson(entries));
-  else ctx.out(planSummaryTable(flags.format as ReportFormat, rows) + removedLines(flags.format as ReportFormat, since?.removed.map((r) => r.line) ?? []));
+  else ctx.out(planSummaryTable(flags.format as ReportFormat, rows) + removedLines(flags.format as ReportFormat, since?.removed.map(removedLine) ?? []));
   if (flags.jsonOut) writeFileSync(flags.jsonOut, ctx.redact(stacksJson(entries)));
   if (results.some((r) => r.code !== 0 || !r.value)) return 1;
   const changed = rows.some((r) => r.summary && r.summary.create + r.summary.update + r.summary.replace + r.summary.delete > 0);

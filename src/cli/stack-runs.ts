@@ -1,17 +1,17 @@
 // Runs over several stacks. When the paths of validate, plan, drift, list or apply hold stack roots naming more
-// than one stack (or one stack spread over roots below a directory the paths name), each stack runs on its own:
+// than one stack (or stack roots below a directory the paths name, however many), each stack runs on its own:
 // its own settings, key, lists and plan, through the command's single-stack code, with its output kept in a
 // buffer and written whole when it is done, so stacks run in parallel never interleave; every line of a failure
 // names its stack. Roots named one by one on the command line that agree on one stack stay one run, as always.
-import { dirname, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { ConfigError, EdgeopsError } from '../errors.ts';
-import { nearestProjectFiles } from '../manifest/discover.ts';
 import { assertPathsExist } from '../manifest/missing-paths.ts';
 import type { RemovedStack } from '../manifest/stack-changes.ts';
-import { findStackRoots, stackRootDirs, type StackRoot } from '../manifest/stack-roots.ts';
+import { ownerOf, severalStacks } from '../manifest/several-stacks.ts';
+import type { StackRoot } from '../manifest/stack-roots.ts';
+import { runInOrder } from '../operations/stack-schedule.ts';
 import { listStacks } from '../operations/stacks.ts';
 import { errorText } from '../render/error-text.ts';
-import { statSync } from 'node:fs';
 import type { CliContext } from './context.ts';
 
 /** One stack's run: its root, and the paths to give the single-stack code (as given, or the root's dir). */
@@ -42,24 +42,9 @@ export interface StackResult<T> {
 export function stackTargets(paths: readonly string[], cwd: string, stackFlag: string | undefined, env: NodeJS.ProcessEnv): StackTarget[] | undefined {
   // A path that does not exist is the usage error it is in a run of one stack, before anything else.
   assertPathsExist(paths, cwd);
-  // Counted first without reading a file: a run of one stack root (the usual run) reads nothing more here.
-  if (stackRootDirs(paths, cwd).dirs.size <= 1) return undefined;
-  // Problems of the roots together (an invalid edgeops.yaml, a cycle of after) are reported here, at their
-  // file:line:col: run as one stack, the paths would plan every document under the wrong stack.
-  const { roots } = findStackRoots(paths, cwd, { allowSameStack: true, fileRefs: false });
-  const stacks = new Set(roots.map((r) => r.stack));
-  if (stacks.size === 1 && paths.every((p) => ownerOf(resolve(cwd, p)) !== undefined)) return undefined;
-  // Checked again without leave for one stack twice: two roots of one stack are an error here.
-  const found = findStackRoots(paths, cwd, { fileRefs: false });
-  const given = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
-  if (given) {
-    throw new ConfigError(`${given} names one stack, but the paths hold ${roots.length} stack roots (${roots.map((r) => r.dir).join(', ')}), each with its own stack: run them without ${given}, or name one stack root`);
-  }
-  if (found.loose.length > 0) {
-    const shown = found.loose.slice(0, 10).join(', ') + (found.loose.length > 10 ? ` and ${found.loose.length - 10} more` : '');
-    throw new ConfigError(`the paths hold ${roots.length} stack roots, and manifests that belong to none of them (no edgeops.yaml in or above their directory): ${shown}; move them into a stack root or give them an edgeops.yaml of their own`);
-  }
-  return targetsOf(found.roots, paths, cwd);
+  const naming = stackFlag !== undefined ? '--stack' : env.EDGEOPS_STACK ? 'EDGEOPS_STACK' : undefined;
+  const several = severalStacks(paths, cwd, { hold: 'the paths hold', naming });
+  return several && targetsOf(several.roots, paths, cwd);
 }
 
 /**
@@ -89,18 +74,6 @@ function targetsOf(roots: readonly StackRoot[], paths: readonly string[], cwd: s
     const whole = rel === '' ? '.' : rel.startsWith(`..${sep}`) || rel === '..' ? root.abs : rel;
     return { root, paths: inside.length > 0 ? inside : [whole] };
   });
-}
-
-/** The stack root a path is in or at (the directory of the edgeops.yaml it uses), if any. */
-function ownerOf(abs: string): string | undefined {
-  let stat;
-  try {
-    stat = statSync(abs);
-  } catch {
-    return undefined;
-  }
-  const file = nearestProjectFiles(stat.isDirectory() ? abs : dirname(abs))[0];
-  return file === undefined ? undefined : dirname(file);
 }
 
 /** A context whose output is kept for the stack's section; the stack's secrets are redacted as it learns them. */
@@ -149,8 +122,6 @@ export async function runEachStack<T>(
   opts: RunOptions<T>,
   run: (sub: CliContext, target: StackTarget, tools: StackRunTools) => Promise<{ code: number; value?: T }>,
 ): Promise<StackResult<T>[]> {
-  const results = new Map<StackTarget, StackResult<T>>();
-  const finished = new Map<StackTarget, Promise<StackResult<T>>>();
   const one = async (target: StackTarget): Promise<StackResult<T>> => {
     const { sub, out, err } = bufferedContext(ctx);
     const flush = (): { out: string; err: string } => ({ out: out.splice(0).join(''), err: err.splice(0).join('') });
@@ -163,47 +134,14 @@ export async function runEachStack<T>(
       return { target, code: error instanceof EdgeopsError ? error.exitCode : 1, out: out.join(''), err: err.join('') + sub.redact(failed.text), error };
     }
   };
-  // A slot of `parallel` is taken only once a target's stacks before it are done, so waiting never holds one.
-  let free = Math.max(1, opts.parallel);
-  const waiting: Array<() => void> = [];
-  const slot = async (): Promise<void> => {
-    if (free > 0) {
-      free -= 1;
-      return;
-    }
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else free += 1;
-  };
-  const start = (target: StackTarget): Promise<StackResult<T>> => {
-    const known = finished.get(target);
-    if (known) return known;
-    const running = (async (): Promise<StackResult<T>> => {
-      const before = await Promise.all((opts.after?.(target) ?? []).map(start));
-      const blocker = before.find((r) => r.code !== 0 || r.skipped !== undefined);
-      let result: StackResult<T>;
-      if (blocker) {
-        result = { target, code: 1, out: '', err: '', skipped: blocker.skipped ?? blocker.target.root.stack };
-      } else {
-        await slot();
-        try {
-          result = await one(target);
-        } finally {
-          release();
-        }
-      }
-      results.set(target, result);
-      opts.onDone?.(result);
-      return result;
-    })();
-    finished.set(target, running);
-    return running;
-  };
-  await Promise.all(targets.map(start));
-  return targets.map((t) => results.get(t)!);
+  const done = await runInOrder(targets, one, {
+    after: opts.after ?? (() => []),
+    parallel: opts.parallel,
+    ok: (r) => r.code === 0,
+    skipped: (target, cause) => ({ target, code: 1, out: '', err: '', skipped: cause.root.stack }),
+    onDone: (_target, result) => opts.onDone?.(result),
+  });
+  return targets.map((t) => done.get(t)!);
 }
 
 /** `--parallel N`: a whole number from 1. */

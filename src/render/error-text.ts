@@ -30,10 +30,21 @@ export interface JsonProblem {
   message: string;
 }
 
+/** A failure as JSON reports carry it: its code, its message, and the manifest problems at their positions. */
+export interface JsonFailure {
+  code: string;
+  message: string;
+  problems: JsonProblem[];
+}
+
 interface JsonError {
   format_version: 1;
-  error: { code: string; message: string; problems: JsonProblem[] };
+  error: JsonFailure;
 }
+
+/** Any failure as JSON: an EdgeopsError with its code and problems, anything else as an internal error. */
+export const failureToJson = (err: unknown): JsonFailure =>
+  err instanceof EdgeopsError ? errorToJson(err).error : { code: 'E_INTERNAL', message: err instanceof Error ? err.message : String(err), problems: [] };
 
 export function errorToJson(err: EdgeopsError): JsonError {
   const problems = err instanceof ManifestError

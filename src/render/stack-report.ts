@@ -3,6 +3,7 @@
 // is its row alone. As JSON, one document: `{"format_version", "stacks": [{stack, dir, environment, ...}]}` where
 // each stack's report is the single-stack JSON unchanged, and a failed stack has `error` instead.
 import type { PlanSummary } from '../engine/plan-data.ts';
+import type { JsonFailure } from './error-text.ts';
 import { JSON_PLAN_VERSION } from './json.ts';
 
 export type ReportFormat = 'text' | 'markdown';
@@ -88,6 +89,14 @@ export interface StackJson {
   checksum?: string | null;
   [report: string]: unknown;
 }
+
+type Place = Pick<StackJson, 'stack' | 'dir' | 'environment'>;
+
+/** A stack whose plan failed: no plan, no checksum, its failure (as the CLI and the Action's plan-json write it). */
+export const failedStackJson = (place: Place, error: JsonFailure): StackJson => ({ ...place, checksum: null, plan: null, error });
+
+/** A stack root removed since the ref: nothing planned, and the live resources it leaves (null: not counted). */
+export const removedStackJson = (place: Place, live: number | null): StackJson => ({ ...place, checksum: null, plan: null, removed: true, live_resources: live });
 
 /**
  * The JSON of a run over several stacks; `format_version` is that of the single-stack documents it holds (the

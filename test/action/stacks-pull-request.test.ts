@@ -123,6 +123,14 @@ describe('a pull request over several stacks', () => {
     expect(body).toContain(`### edgeops plan for stack \`${staging}\` failed`);
     expect(body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| 2 to create \\| \`sha256:`));
     expect(extractStacksRecord(body)!.stacks.find((r) => r.stack === staging)).toEqual({ dir: STAGING, stack: staging, checksum: null, failed: true });
+    // plan-json lists the failed stack as the CLI does: no plan, no checksum, its error with the problem's position.
+    const json = JSON.parse(plan.tempFiles['edgeops-plan-stacks.json']!) as { stacks: { stack: string; checksum: string | null; plan: unknown; error?: { code: string; problems: { file: string; line: number }[] } }[] };
+    expect(json.stacks.map((x) => [x.stack, x.plan === null, x.checksum === null])).toEqual([[prod, false, false], [staging, true, true]]);
+    const failed = json.stacks.find((x) => x.stack === staging)!;
+    expect(failed.error!.code).toBe('E_MANIFEST');
+    // Relative to the working directory (infra), as the CLI run there writes it.
+    expect(failed.error!.problems[0]!.file).toBe(`${STAGING.replace(/^infra\//, '')}/all.yaml`);
+    expect(json.stacks.find((x) => x.stack === prod)!.error).toBeUndefined();
 
     // A pull request that changes no file of any stack: one comment saying so, and its merge applies nothing.
     repo.write('NOTES.md', 'nothing for edgeops\n');

@@ -232,7 +232,7 @@ describe('drift, validate and list over several stacks', () => {
       expect(tableRow(r.stdout, 'edge-staging-f')!.slice(0, 6)).toEqual(['edge-staging-f', 'edge/staging', '4', '0', '0', '0']);
       expect(r.stdout).toMatch(/^edge-prod-f +edge\/prod +- +- +- +- +unchanged since main$/m);
       expect(r.stdout).toMatch(/^partners-f +partners +- +- +- +- +removed$/m);
-      expect(r.stdout).toContain('Warning: stack partners-f was removed from the repository (partners/edgeops.yaml is gone); its 4 live resources stay unmanaged');
+      expect(r.stdout).toContain('Warning: stack partners-f was removed from the repository; its 4 live resources stay unmanaged (partners/edgeops.yaml is gone;');
       const json = JSON.parse((await repo.run(['plan', '--changed-since', 'main', '--format', 'json'])).stdout) as { stacks: Array<Record<string, unknown>> };
       expect(json.stacks.map((s) => [s.dir, s.plan === null, s.changed ?? null, s.removed ?? null, s.live_resources ?? null])).toEqual([
         ['edge/prod', true, false, null, null], ['edge/staging', false, null, null, null], ['partners', true, null, true, 4],

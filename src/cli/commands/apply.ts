@@ -21,32 +21,16 @@ import { settingsBeforeManifests } from '../settings-ahead.ts';
 import { stackHeading } from '../stack-heading.ts';
 import { DEFAULT_PATHS } from '../paths-argument.ts';
 import { checksumForStack, checksumOption, targetOption } from '../plan-options.ts';
-import { applyStacks } from '../stack-applies.ts';
+import { applyStacks, type ApplyStackFlags, type StackApproval } from '../stack-applies.ts';
 import { stackTargets } from '../stack-runs.ts';
 import { fromSavedPaths } from '../saved-plan-paths.ts';
 import { runTargets } from '../../operations/plan-selection.ts';
 
-interface ApplyFlags extends SharedFlags {
-  autoApprove?: boolean;
+interface ApplyFlags extends SharedFlags, ApplyStackFlags {
   plan?: string;
-  checksum?: string[];
-  target?: string[];
-  parallel?: string;
-  /** Set for one stack of a run over several: deeper stack roots are theirs (not a flag). */
-  ownStackFiles?: boolean;
   allowDeletes?: boolean;
   destroy?: boolean;
   lockTimeout?: string;
-}
-
-/** What a run over several stacks decides for each stack's apply. */
-interface StackApproval {
-  /** No live progress display: the output is kept for the stack's section. */
-  live?: boolean;
-  /** The approval at the terminal, instead of the usual prompt. */
-  approve?: () => Promise<void>;
-  /** The checksum approving this stack's plan. */
-  checksum?: string;
 }
 
 /** One apply: the paths' stack, planned under its lock, approved, executed, reported. */

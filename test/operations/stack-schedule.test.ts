@@ -1,7 +1,7 @@
-// The order a merge applies stacks in: after `after`, independent stacks at once up to the limit, and a stack
+// The order several stacks apply in (edgeops apply and the Action's merge): after `after`, independent stacks at once up to the limit, and a stack
 // that did not finish well skips everything after it (directly or through others), naming the first cause.
 import { describe, expect, it } from 'vitest';
-import { runInOrder } from '../../src/action/stack-schedule.ts';
+import { runInOrder } from '../../src/operations/stack-schedule.ts';
 
 interface Item { dir: string; stack: string; after: string[] }
 interface Result { ok: boolean; text: string }
@@ -13,6 +13,7 @@ async function schedule(items: Item[], failing: string[] = [], parallel = 4) {
   const events: string[] = [];
   let running = 0;
   let peak = 0;
+  const byDir = new Map(items.map((x) => [x.dir, x]));
   const results = await runInOrder(items, async (x): Promise<Result> => {
     events.push(`start ${x.dir}`);
     running++;
@@ -21,8 +22,13 @@ async function schedule(items: Item[], failing: string[] = [], parallel = 4) {
     running--;
     events.push(`end ${x.dir}`);
     return { ok: !failing.includes(x.dir), text: failing.includes(x.dir) ? 'failed' : 'applied' };
-  }, (x, cause, why) => ({ ok: false, text: `skipped: ${cause.stack} ${why.text}` }), parallel);
-  return { events, peak, results: Object.fromEntries([...results].map(([dir, r]) => [dir, r.text])) };
+  }, {
+    after: (x) => x.after.flatMap((dir) => byDir.get(dir) ?? []),
+    parallel,
+    ok: (r) => r.ok,
+    skipped: (_x, cause, why) => ({ ok: false, text: `skipped: ${cause.stack} ${why.text}` }),
+  });
+  return { events, peak, results: Object.fromEntries([...results].map(([x, r]) => [x.dir, r.text])) };
 }
 
 describe('runInOrder', () => {
@@ -48,5 +54,21 @@ describe('runInOrder', () => {
     const { peak, results } = await schedule([item('a'), item('b'), item('c', ['elsewhere']), item('d')], [], 2);
     expect(peak).toBe(2);
     expect(Object.values(results)).toEqual(['applied', 'applied', 'applied', 'applied']);
+  });
+
+  it('hands each result over as soon as it is done, a skipped one included, and refuses a cycle', async () => {
+    const seen: string[] = [];
+    const a = item('a');
+    const b = item('b', ['a']);
+    await runInOrder([b, a], async (x) => ({ ok: x !== a, text: x.dir }), {
+      after: (x) => (x === b ? [a] : []), parallel: 1, ok: (r) => r.ok,
+      skipped: (x) => ({ ok: false, text: `skipped ${x.dir}` }), onDone: (_x, r) => seen.push(r.text),
+    });
+    expect(seen).toEqual(['a', 'skipped b']);
+    const c = item('c');
+    const d = item('d');
+    await expect(runInOrder([c, d], async () => ({ ok: true, text: '' }), {
+      after: (x) => (x === c ? [d] : [c]), parallel: 2, ok: (r) => r.ok, skipped: () => ({ ok: false, text: '' }),
+    })).rejects.toThrow('after: a cycle among 2 stacks');
   });
 });
