@@ -34,7 +34,7 @@ export async function afterMerge(s: Session, set: StackSet, run: ActionStack[], 
     const x = run.find((y) => y.dir === r.dir)!;
     let line: string | undefined;
     if (r.result === 'failed') {
-      line = await openApplyIssue(s, gh, { stack: r.stack, dir: r.dir, pull: pr?.number, reason: r.detail, output: r.output ?? '', checksum: await leftChecksum(s, set, x) });
+      line = await openApplyIssue(s, gh, { stack: r.stack, environment: x.environment, dir: r.dir, pull: pr?.number, reason: r.detail, output: r.output ?? '', checksum: await leftChecksum(s, set, x) });
     } else if (r.result === 'applied' || r.result === 'unchanged') {
       line = await closeApplyIssue(s, gh, r.stack, pr?.number);
     }

@@ -8,8 +8,9 @@ import { GitHubApiError, type GitHubClient } from './github.ts';
 import { fenced, tail } from './report.ts';
 import type { Session } from './session.ts';
 
-export interface FailedApply {
+interface FailedApply {
   stack: string;
+  environment?: string | null;
   dir: string;
   /** The pull request whose merge applied it. */
   pull?: number;
@@ -55,7 +56,7 @@ export async function openApplyIssue(s: Session, gh: GitHubClient, f: FailedAppl
     const labels = s.inputs.driftIssueLabels;
     const existing = await findIssue(gh, f.stack, labels);
     const text = s.runner.scrub(body(s, f));
-    const issue = existing ? await gh.updateIssue(existing.number, { body: text }) : await gh.createIssue(driftIssueTitle(f.stack), text, labels);
+    const issue = existing ? await gh.updateIssue(existing.number, { body: text }) : await gh.createIssue(driftIssueTitle(f.stack, f.environment), text, labels);
     return `${existing ? 'updated' : 'opened'} issue #${issue.number} for the failed apply of stack ${f.stack}`;
   } catch (err) {
     warn(s, `the issue of stack ${f.stack} could not be opened or updated`, err);

@@ -14,7 +14,9 @@ const SEEN_RE = /<!-- edgeops-drift-seen:([A-Za-z0-9+/=]*) -->/;
 /** Rows in the issue's table; the drift report below it has every finding. */
 const MAX_ROWS = 100;
 
-export const driftIssueTitle = (stack: string): string => `Drift on edgeops stack ${stack}`;
+/** The issue's title names the environment too, so production's issue reads as production's in a list. */
+export const driftIssueTitle = (stack: string, environment?: string | null): string =>
+  `Drift on edgeops stack ${stack}${environment ? ` (environment ${environment})` : ''}`;
 
 /** A resource's directions, from its changes as drift names them (src/engine/drift.ts). */
 function directions(r: JsonPlanResource & { adopt?: string }): string {
@@ -81,6 +83,7 @@ export async function findIssue(gh: GitHubClient, stack: string, labels: string[
 
 interface DriftIssueInput {
   stack: string;
+  environment?: string | null;
   drifted: boolean;
   plan: JsonPlan;
   /** The drift report (Markdown). */
@@ -110,6 +113,6 @@ export async function syncDriftIssue(s: Session, d: DriftIssueInput): Promise<st
     const issue = await gh.updateIssue(existing.number, { body });
     return `updated drift issue #${issue.number}${issue.html_url ? ` ${issue.html_url}` : ''} (drifted since ${since})`;
   }
-  const issue = await gh.createIssue(driftIssueTitle(d.stack), body, labels);
+  const issue = await gh.createIssue(driftIssueTitle(d.stack, d.environment), body, labels);
   return `opened drift issue #${issue.number}${issue.html_url ? ` ${issue.html_url}` : ''}`;
 }

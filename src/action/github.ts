@@ -39,7 +39,7 @@ export interface PullRequest {
   base?: { ref?: string };
 }
 
-export interface CommitStatus {
+interface CommitStatus {
   state: 'error' | 'failure' | 'pending' | 'success';
   context: string;
   description?: string;

@@ -2,6 +2,7 @@
 // report in the job summary. Drift fails the step (fail-on-drift, on by default; off makes it a warning), and
 // with drift-issue (on by default on schedules) keeps one GitHub issue per stack while it drifts.
 // The same run gives the plan that would restore the manifests' state: the `plan-json` output.
+import { readProjectConfig } from '../manifest/discover.ts';
 import { syncDriftIssue } from './drift-issue.ts';
 import { GitHubApiError } from './github.ts';
 import { runPlanned } from './json-plan.ts';
@@ -45,7 +46,8 @@ export async function runDrift(s: Session): Promise<number> {
 /** Keeps the drift issue; true when GitHub refused, which fails the job: a drift nobody hears of is the risk. */
 async function driftIssue(s: Session, plan: JsonPlan, drifted: boolean, report: string): Promise<boolean> {
   try {
-    const done = await syncDriftIssue(s, { stack: plan.stack, drifted, plan, report });
+    const environment = readProjectConfig(s.inputs.paths, s.cwd).config.environment;
+    const done = await syncDriftIssue(s, { stack: plan.stack, environment, drifted, plan, report });
     if (done) {
       s.runner.info(done);
       s.runner.appendSummary(`\n${done}\n`);

@@ -46,7 +46,7 @@ export async function runStacksDrift(s: Session, set: StackSet): Promise<number>
     let issue = '—';
     if (s.inputs.driftIssue) {
       try {
-        const done = await syncDriftIssue(one.session, { stack: x.stack, drifted, plan: planned.plan, report: planned.run.stdout });
+        const done = await syncDriftIssue(one.session, { stack: x.stack, environment: x.environment, drifted, plan: planned.plan, report: planned.run.stdout });
         if (done) {
           one.session.runner.info(done);
           issue = done;

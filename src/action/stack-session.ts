@@ -13,7 +13,7 @@ interface StackPlace {
   dir: string;
 }
 
-export interface StackSession {
+interface StackSession {
   session: Session;
   /** Writes the held-back log, in a group titled `title`. */
   flush(title: string): Promise<void>;

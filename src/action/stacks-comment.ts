@@ -8,6 +8,7 @@ import type { JsonFailure } from '../render/error-text.ts';
 import { stacksRecordLine, type StackRecord } from './stack-record.ts';
 import type { JsonPlan } from './plan-state.ts';
 import { COMMENT_LIMIT, keepOnlyRemovals, truncatePlanMarkdown } from './truncate.ts';
+import { policyTally } from '../render/policy-section.ts';
 
 export const STACKS_MARKER = '<!-- edgeops-stacks-plan -->';
 const SAFETY_MARGIN = 512;
@@ -51,12 +52,14 @@ const markdownOf = (r: StackPlanned): string => (r.outcome === 'removed' ? '' : 
 const removes = (r: StackPlanned): boolean => r.outcome === 'planned' && (r.plan.summary.delete > 0 || r.plan.summary.replace > 0);
 const hasSection = (r: StackPlanned): boolean => r.outcome === 'failed' || (r.outcome === 'planned' && r.plan.resources.length > 0);
 
-export function stacksTable(results: StackPlanned[]): string {
+function stacksTable(results: StackPlanned[]): string {
   const rows = results.map((r) => {
     const checksum = r.outcome === 'planned' && r.plan.checksum ? shortChecksum(r.plan.checksum) : '—';
-    return `| ${code(r.stack)} (${code(r.dir)}) | ${r.environment ?? '—'} | ${rowChanges(r)} | ${checksum} |`;
+    // The policy results in a word per stack: its own section lists them.
+    const policy = r.outcome === 'planned' && r.plan.policy ? policyTally(r.plan.policy) : '—';
+    return `| ${code(r.stack)} (${code(r.dir)}) | ${r.environment ?? '—'} | ${rowChanges(r)} | ${policy} | ${checksum} |`;
   });
-  return ['| stack | environment | changes | checksum |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| stack | environment | changes | policies | checksum |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 function section(r: StackPlanned, markdown: string): string {

@@ -25,7 +25,7 @@ export interface StackApplied {
 const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 const WORDS: Record<ApplyResult, string> = { applied: '✅ applied', unchanged: 'no changes', failed: '❌ failed', stale: '⚠️ stale', skipped: '⏭️ skipped' };
 
-export function resultTable(results: StackApplied[]): string {
+function resultTable(results: StackApplied[]): string {
   const rows = results.map((r) => `| ${code(r.stack)} (${code(r.dir)}) | ${r.environment ?? '—'} | ${WORDS[r.result]} | ${r.detail.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
   return ['| stack | environment | result | detail |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -4,7 +4,7 @@
 // stack after it, directly or through others, and the skipped stack names the one that caused it. A stack of
 // `after` outside this run does not hold anything back.
 
-export interface OrderOptions<T, R> {
+interface OrderOptions<T, R> {
   /** The items `item` comes after; those outside the run are ignored. */
   after(item: T): readonly T[];
   parallel: number;

@@ -34,7 +34,7 @@ describe('a schedule over several stacks', () => {
     expect(drifted.outputs['has-changes']).toBe('true');
     expect(drifted.outputs.summary).toBe(`Drift check of 3 stacks: ${prod} drifted, ${staging} in sync, ${partners} in sync.`);
     const issues = gh.issues().filter((i) => i.title.startsWith('Drift on edgeops stack md-'));
-    expect(issues.map((i) => [i.title, i.state])).toEqual([[`Drift on edgeops stack ${prod}`, 'open']]);
+    expect(issues.map((i) => [i.title, i.state])).toEqual([[`Drift on edgeops stack ${prod} (environment production)`, 'open']]);
 
     expect((await api(svc).patch(`/ip_policies/${id}`, { description: 'office networks' })).status).toBe(200);
     const synced = await runAction({ event: schedule(), inputs, cwd: repo.dir, github: gh });

@@ -130,7 +130,7 @@ describe('a merge over several stacks', () => {
     expect(await backends(prod)).toEqual([]);
 
     // The stack's issue: the drift issue's title and labels, saying the apply failed after #71, with the line to apply the rest.
-    const issues = gh.issues().filter((i) => i.title === `Drift on edgeops stack ${staging}`);
+    const issues = gh.issues().filter((i) => i.title === `Drift on edgeops stack ${staging} (environment staging)`);
     expect(issues).toHaveLength(1);
     const issue = issues[0]!;
     expect(issue.state).toBe('open');

@@ -21,6 +21,31 @@ const api2: Doc = { kind: 'TunnelGroupBackend', name: 'api', description: 'api t
 const backends = (stack: string) => backendsOf(svc, stack);
 
 describe('a pull request over several stacks', () => {
+  it('the table has a policies column: each stack\'s results in a word, its section the lines', async () => {
+    const repo = stacksRepo('mpol');
+    const base = await applyFirstCommit(repo, [office, web], inputs(), gh);
+    const { staging, prod } = repo.names;
+    repo.write(`${PROD}/policy.yaml`, [
+      'kind: Policy',
+      'name: no-web-tier',
+      'severity: warn',
+      'match: {kinds: [TunnelGroupBackend]}',
+      'validations:',
+      '  - expression: "object.description != \'api tier\'"',
+      '    message: the api tier belongs to staging',
+      '',
+    ].join('\n'));
+    repo.docs(STAGING, [office, web, api2]);
+    repo.docs(PROD, [office, web, api2]);
+    const head = repo.commit('both gain api; prod warns about it');
+    const plan = await runAction({ event: pullRequestOf(51, base, head), inputs: inputs(), cwd: repo.dir, github: gh });
+    ok(plan);
+    const body = gh.comments(51).find((c) => c.body.startsWith(MARKER))!.body;
+    expect(body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| 1 to create \\| 1 warn \\| \`sha256:[0-9a-f]{12}…\` \\|`));
+    expect(body).toMatch(new RegExp(`\\| \`${staging}\` \\(\`${STAGING}\`\\) \\| staging \\| 1 to create \\| — \\| \`sha256:[0-9a-f]{12}…\` \\|`));
+    expect(body).toContain('the api tier belongs to staging');
+  });
+
   it('one comment with the table; the merge applies both changed stacks in order; the other open pull request is marked stale', async () => {
     const repo = stacksRepo('ms');
     const base = await applyFirstCommit(repo, [office, web], inputs(), gh);
@@ -42,9 +67,9 @@ describe('a pull request over several stacks', () => {
     expect(comments).toHaveLength(1);
     const body = comments[0]!.body;
     expect(body).toContain('### edgeops plan: 2 stacks planned, 2 with changes');
-    expect(body).toContain('| stack | environment | changes | checksum |');
-    expect(body).toMatch(new RegExp(`\\| \`${staging}\` \\(\`${STAGING}\`\\) \\| staging \\| 1 to create \\| \`sha256:[0-9a-f]{12}…\` \\|`));
-    expect(body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| 1 to delete \\| \`sha256:[0-9a-f]{12}…\` \\|`));
+    expect(body).toContain('| stack | environment | changes | policies | checksum |');
+    expect(body).toMatch(new RegExp(`\\| \`${staging}\` \\(\`${STAGING}\`\\) \\| staging \\| 1 to create \\| — \\| \`sha256:[0-9a-f]{12}…\` \\|`));
+    expect(body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| 1 to delete \\| — \\| \`sha256:[0-9a-f]{12}…\` \\|`));
     expect(body).toContain(`Not planned, none of their inputs changed: \`${partners}\` (\`${PARTNERS}\`).`);
     // A delete opens its stack's section; a create stays folded.
     expect(body).toContain(`<details open><summary><code>${prod}</code> (<code>${PROD}</code>): 1 to delete</summary>`);
@@ -121,7 +146,7 @@ describe('a pull request over several stacks', () => {
     expect(body).toContain(`| \`${staging}\` (\`${STAGING}\`) | staging | **plan failed** | — |`);
     expect(body).toContain(`<details open><summary><code>${staging}</code> (<code>${STAGING}</code>): plan failed</summary>`);
     expect(body).toContain(`### edgeops plan for stack \`${staging}\` failed`);
-    expect(body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| 2 to create \\| \`sha256:`));
+    expect(body).toMatch(new RegExp(`\\| \`${prod}\` \\(\`${PROD}\`\\) \\| production \\| 2 to create \\| — \\| \`sha256:`));
     expect(extractStacksRecord(body)!.stacks.find((r) => r.stack === staging)).toEqual({ dir: STAGING, stack: staging, checksum: null, failed: true });
     // plan-json lists the failed stack as the CLI does: no plan, no checksum, its error with the problem's position.
     const json = JSON.parse(plan.tempFiles['edgeops-plan-stacks.json']!) as { stacks: { stack: string; checksum: string | null; plan: unknown; error?: { code: string; problems: { file: string; line: number }[] } }[] };

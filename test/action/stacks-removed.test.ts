@@ -37,7 +37,7 @@ describe('a pull request removing a stack root', () => {
     const comments = gh.comments(61).filter((c) => c.body.startsWith('<!-- edgeops-stacks-plan -->'));
     expect(comments).toHaveLength(1);
     const body = comments[0]!.body;
-    expect(body).toMatch(new RegExp(`\\| \`${staging}\` \\(\`${STAGING}\`\\) \\| staging \\| 1 to create \\| \`sha256:`));
+    expect(body).toMatch(new RegExp(`\\| \`${staging}\` \\(\`${STAGING}\`\\) \\| staging \\| 1 to create \\| — \\| \`sha256:`));
     expect(body).toContain(`| \`${partners}\` (\`${PARTNERS}\`) | — | **removed**: ${warning} | — |`);
     expect(body).toContain('+ TunnelGroupBackend/api');
     expect(body).not.toContain('default');
