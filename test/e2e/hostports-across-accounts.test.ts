@@ -28,6 +28,8 @@ let idsOfA: string[];
 function basic(name: string, prefix?: string): string {
   const dir = join(base, name);
   cpSync(join(ROOT, 'examples/basic'), dir, { recursive: true });
+  // The example's policies, where its edgeops.yaml looks for them.
+  cpSync(join(ROOT, 'examples/policies'), join(base, 'policies'), { recursive: true });
   if (prefix) {
     for (const file of ['backends.yaml', 'edges.yaml', 'ip-policy.yaml']) {
       const path = join(dir, file);
