@@ -101,7 +101,9 @@ describe('pacing the manifest stages', () => {
     expect(own).toEqual([]);
   });
 
-  it('a plan of 2,000 documents, its lists read meanwhile, hands the event loop back all along', async () => {
+  // The process's CPU time also counts its other threads (the garbage collector's helpers): on a loaded machine
+  // a run can measure more CPU than the plan's own, so the measurement is taken again before it counts.
+  it('a plan of 2,000 documents, its lists read meanwhile, hands the event loop back all along', { retry: 2 }, async () => {
     const file = manifests(1000);
     const desired = await loadDesired([file], {}, { stack: 's' });
     const api: Api = {
