@@ -3,6 +3,7 @@
 // thousands of documents are checked, not after. One mechanism: stages written as steps, driven by runPaced.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { computePlan, loadDesired } from '../src/pipeline.ts';
@@ -37,12 +38,22 @@ async function turnsDuring(work: () => Promise<unknown>): Promise<{ turns: numbe
     turns++;
     if (running) setImmediate(tick);
   };
+  // The garbage collector's pauses are no stage's work, and in a worker that has run other test files first
+  // they are long: their time is taken out of the CPU time the turns are measured against.
+  let gcMs = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  gc.observe({ entryTypes: ['gc'] });
   setImmediate(tick);
   const cpu = process.cpuUsage();
   await work();
   const used = process.cpuUsage(cpu);
   running = false;
-  return { turns, cpuMs: (used.user + used.system) / 1000 };
+  // The observer is told of the last pauses on a later turn.
+  await new Promise((done) => setImmediate(done));
+  gc.disconnect();
+  return { turns, cpuMs: Math.max(0, (used.user + used.system) / 1000 - gcMs) };
 }
 
 describe('pacing the manifest stages', () => {
@@ -101,9 +112,7 @@ describe('pacing the manifest stages', () => {
     expect(own).toEqual([]);
   });
 
-  // The process's CPU time also counts its other threads (the garbage collector's helpers): on a loaded machine
-  // a run can measure more CPU than the plan's own, so the measurement is taken again before it counts.
-  it('a plan of 2,000 documents, its lists read meanwhile, hands the event loop back all along', { retry: 2 }, async () => {
+  it('a plan of 2,000 documents, its lists read meanwhile, hands the event loop back all along', async () => {
     const file = manifests(1000);
     const desired = await loadDesired([file], {}, { stack: 's' });
     const api: Api = {
@@ -114,8 +123,9 @@ describe('pacing the manifest stages', () => {
       const { plan } = await computePlan(desired, api, { stack: 's' });
       expect(plan.summary.create).toBe(2000);
     });
-    // Preparing the documents, planning them: about a turn per millisecond of work (at least one per 10 ms).
-    expect(turns).toBeGreaterThanOrEqual(Math.min(30, cpuMs / 10));
+    // Preparing the documents, planning them: about a turn per millisecond of work, and at least one per 20 ms
+    // on a machine busy with other test files (unpaced, the plan takes one or two turns in all).
+    expect(turns, `${turns} turns in ${cpuMs.toFixed(1)} ms of CPU`).toBeGreaterThanOrEqual(Math.min(30, cpuMs / 20));
   });
 
   it('reading 2,000 documents in one file hands the event loop back all along', async () => {
