@@ -84501,14 +84501,6 @@ function walk(dir, onManifest, onRoot, seen = /* @__PURE__ */ new Set()) {
     } else if (stat?.isFile() && YAML_NAME3.test(name3) && !isProjectFileName2(name3)) onManifest(abs);
   }
 }
-function fileReferences(value, base3, out) {
-  if (Array.isArray(value)) for (const v2 of value) fileReferences(v2, base3, out);
-  else if (isObj(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && typeof value.file === "string") out.add(resolve17(base3, value.file));
-    else for (const k of keys) fileReferences(value[k], base3, out);
-  }
-}
 function readRoot(abs, repoRoot, cwd, issues, withFileRefs) {
   const rel = (file) => repoRelative(repoRoot, file);
   const projectFiles = projectFilesIn2(abs);
@@ -84521,7 +84513,7 @@ function readRoot(abs, repoRoot, cwd, issues, withFileRefs) {
   if (withFileRefs && (project2.config.base?.length ?? 0) > 0) for (const file of environmentInputs(abs, cwd)) inputs.add(file);
   for (const file of withFileRefs ? manifests : []) {
     const refs = /* @__PURE__ */ new Set();
-    for (const doc of parseFile({ abs: file, rel: relative12(cwd, file) }).docs) fileReferences(doc.value, dirname7(file), refs);
+    for (const doc of parseFile({ abs: file, rel: relative12(cwd, file) }).docs) fileRefs(doc.value, dirname7(file), refs);
     for (const ref2 of refs) inputs.add(ref2);
   }
   const { config } = project2;

@@ -7,14 +7,12 @@
 import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ManifestError, type ManifestIssue } from '../errors.ts';
-import { isObj } from '../contract/json.ts';
-import type { Json } from '../kinds/resource-kind.ts';
 import { nearestProjectFiles, readProjectFiles } from './discover.ts';
 import type { ProjectConfig } from './document.ts';
 import { parseFile } from './parse.ts';
 import { PROJECT_FILE_NAMES } from './schema/project.ts';
 import { stackOrderIssues } from './stack-order.ts';
-import { environmentInputs } from './environment/inputs.ts';
+import { environmentInputs, fileRefs } from './environment/inputs.ts';
 
 /** The stack a root names when its edgeops.yaml has no `stack:` (what a run of it uses). */
 export const UNNAMED_STACK = 'default';
@@ -101,16 +99,6 @@ function walk(dir: string, onManifest: (abs: string) => void, onRoot: (abs: stri
   }
 }
 
-/** Every `{file: path}` a document reads, wherever it is (a secret field of any kind), as absolute paths. */
-function fileReferences(value: Json, base: string, out: Set<string>): void {
-  if (Array.isArray(value)) for (const v of value) fileReferences(v, base, out);
-  else if (isObj(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && typeof value.file === 'string') out.add(resolve(base, value.file));
-    else for (const k of keys) fileReferences(value[k]!, base, out);
-  }
-}
-
 /** One root: its settings (issues for an invalid edgeops.yaml) and the files it is made of. */
 function readRoot(abs: string, repoRoot: string, cwd: string, issues: ManifestIssue[], withFileRefs: boolean): StackRoot {
   const rel = (file: string): string => repoRelative(repoRoot, file);
@@ -125,7 +113,7 @@ function readRoot(abs: string, repoRoot: string, cwd: string, issues: ManifestIs
   for (const file of withFileRefs ? manifests : []) {
     const refs = new Set<string>();
     // An unreadable or broken manifest is still an input; its problems are the commands' to report.
-    for (const doc of parseFile({ abs: file, rel: relative(cwd, file) }).docs) fileReferences(doc.value, dirname(file), refs);
+    for (const doc of parseFile({ abs: file, rel: relative(cwd, file) }).docs) fileRefs(doc.value, dirname(file), refs);
     for (const ref of refs) inputs.add(ref);
   }
   const { config } = project;

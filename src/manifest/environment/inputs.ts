@@ -7,8 +7,8 @@ import type { Json } from '../../kinds/resource-kind.ts';
 import { discover } from '../discover.ts';
 import { loadManifests } from '../read-desired.ts';
 
-/** `{file: PATH}` values anywhere in `value`, resolved against `dir`. */
-function fileRefs(value: Json, dir: string, into: Set<string>): void {
+/** `{file: PATH}` values anywhere in `value` (a secret field of any kind), resolved against `dir`. */
+export function fileRefs(value: Json, dir: string, into: Set<string>): void {
   if (Array.isArray(value)) for (const item of value) fileRefs(item, dir, into);
   else if (isObj(value)) {
     const keys = Object.keys(value);
